@@ -1,0 +1,159 @@
+//! The JSON ABI for embedding the core's `.wasm` (editor extensions, wasmtime, any runtime).
+//!
+//! One entry point, [`handle_json`]: a JSON request in, a JSON answer out, `{"ok":…}` or
+//! `{"error":{"code","message","details"}}`. The module imports nothing; the host passes the
+//! ledger text, the time and fresh ids. On wasm32 three exports move bytes across:
+//! `baton_alloc(len) -> ptr`, `baton_call(ptr, len) -> u64` (the answer's `ptr << 32 | len`)
+//! and `baton_free(ptr, len)`. The host frees both the request and the answer buffers.
+
+use crate::commands::{self, Context, Request};
+use crate::error::{Error, ErrorCode};
+use crate::event::{Actor, SCHEMA_VERSION};
+use crate::ids::{EventId, SessionId};
+use crate::store::MemoryLedger;
+use crate::time::Timestamp;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+enum AbiRequest {
+    Version,
+    Fold {
+        ledger: String,
+    },
+    Execute {
+        #[serde(default)]
+        ledger: String,
+        request: Box<Request>,
+        now: String,
+        event_id: String,
+        session_id: String,
+        #[serde(default)]
+        actor: Option<Actor>,
+    },
+}
+
+/// Handles one JSON request; never panics on any input.
+pub fn handle_json(input: &str) -> String {
+    let answer = match serde_json::from_str::<AbiRequest>(input) {
+        Ok(request) => dispatch(request),
+        Err(e) => Err(Error::invalid(
+            "request",
+            format!("not a valid ABI request: {e}"),
+        )),
+    };
+    match answer {
+        Ok(ok) => json!({ "ok": ok }).to_string(),
+        Err(err) => err.to_envelope().to_string(),
+    }
+}
+
+fn dispatch(request: AbiRequest) -> Result<Value, Error> {
+    match request {
+        AbiRequest::Version => Ok(json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "schema": SCHEMA_VERSION,
+            "error_codes": ErrorCode::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
+        })),
+        AbiRequest::Fold { ledger } => {
+            let ledger = MemoryLedger::from_ndjson(ledger.as_bytes());
+            Ok(json!({
+                "sessions": ledger.fold().sessions(),
+                "stats": ledger.fold().stats,
+            }))
+        }
+        AbiRequest::Execute {
+            ledger,
+            request,
+            now,
+            event_id,
+            session_id,
+            actor,
+        } => {
+            let mut ledger = MemoryLedger::from_ndjson(ledger.as_bytes());
+            let before = ledger.lines().len();
+            let ctx = Context {
+                now: Timestamp::parse(&now)?,
+                event_id: EventId::parse_v7("event_id", &event_id)?,
+                session_id: SessionId::parse_v7("session_id", &session_id)?,
+                actor,
+            };
+            let response = commands::run(&mut ledger, &request, &ctx)?;
+            Ok(json!({
+                "response": response,
+                "append": ledger.lines()[before..],
+            }))
+        }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    /// Allocates `len` bytes for the host to write a request into.
+    #[unsafe(no_mangle)]
+    pub extern "C" fn baton_alloc(len: u32) -> u32 {
+        let mut buf = Vec::<u8>::with_capacity(len as usize);
+        let ptr = buf.as_mut_ptr();
+        std::mem::forget(buf);
+        ptr as u32
+    }
+
+    /// Frees a buffer from `baton_alloc` or an answer from `baton_call`.
+    ///
+    /// # Safety
+    /// `ptr` and `len` must describe a buffer this module handed out and not yet freed.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn baton_free(ptr: u32, len: u32) {
+        // SAFETY: the caller passes back a (ptr, capacity) pair this module allocated.
+        unsafe { drop(Vec::from_raw_parts(ptr as *mut u8, 0, len as usize)) };
+    }
+
+    /// Handles the JSON request in `ptr..ptr+len`; returns the answer as `ptr << 32 | len`.
+    ///
+    /// # Safety
+    /// `ptr..ptr+len` must be initialized memory from `baton_alloc`.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn baton_call(ptr: u32, len: u32) -> u64 {
+        // SAFETY: the caller wrote `len` bytes at `ptr`, inside a buffer from `baton_alloc`.
+        let input = unsafe { std::slice::from_raw_parts(ptr as *const u8, len as usize) };
+        let answer = match std::str::from_utf8(input) {
+            Ok(text) => super::handle_json(text),
+            Err(_) => crate::Error::invalid("request", "not UTF-8")
+                .to_envelope()
+                .to_string(),
+        };
+        let mut bytes = answer.into_bytes().into_boxed_slice();
+        let out = bytes.as_mut_ptr() as u64;
+        let out_len = bytes.len() as u64;
+        std::mem::forget(bytes);
+        (out << 32) | out_len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn execute_start_then_fold() {
+        let start = r#"{"op":"execute","ledger":"","request":{"op":"start","project":"demo","agent":"Claude"},
+            "now":"2026-07-18T20:00:00.000Z","event_id":"019c0000-0000-7000-8000-000000000001",
+            "session_id":"019c0000-0000-7000-8000-000000000002"}"#;
+        let answer: Value = serde_json::from_str(&handle_json(start)).unwrap();
+        assert_eq!(answer["ok"]["response"]["action"], "started");
+        assert_eq!(answer["ok"]["response"]["agent"], "claude");
+        let line = answer["ok"]["append"][0].as_str().unwrap();
+        let fold = json!({"op":"fold","ledger": format!("{line}\n")}).to_string();
+        let folded: Value = serde_json::from_str(&handle_json(&fold)).unwrap();
+        assert_eq!(folded["ok"]["sessions"][0]["status"], "working");
+    }
+
+    #[test]
+    fn bad_requests_are_coded_errors() {
+        for bad in ["", "{", r#"{"op":"nope"}"#, r#"{"op":"execute"}"#] {
+            let answer: Value = serde_json::from_str(&handle_json(bad)).unwrap();
+            assert_eq!(answer["error"]["code"], "INVALID_ARGUMENT", "{bad}");
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The one registry of Baton's stable error codes, and the error value every layer returns.
+//!
+//! A code is defined once here, documented in one line, and never reused for another meaning.
+//! Hosts map codes at their edge (CLI exit status, MCP `isError` results, JavaScript `Error`
+//! objects with a `code` property) but never invent codes of their own.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Declares the registry: each code with its wire name and a one-line meaning.
+macro_rules! error_codes {
+    ($($variant:ident => $wire:literal, $doc:literal;)*) => {
+        /// A stable, documented error code. The wire form is SCREAMING_SNAKE_CASE.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[non_exhaustive]
+        pub enum ErrorCode {
+            $(#[doc = $doc] #[serde(rename = $wire)] $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code in the registry, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The wire name, e.g. `AMBIGUOUS_SESSION`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $wire,)* }
+            }
+
+            /// The one-line meaning documented for this code.
+            pub fn summary(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $doc,)* }
+            }
+
+            /// Looks a code up by its wire name.
+            pub fn from_wire(name: &str) -> Option<ErrorCode> {
+                match name { $($wire => Some(ErrorCode::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+error_codes! {
+    InvalidArgument => "INVALID_ARGUMENT", "An argument is missing, malformed or unsafe; nothing was written.";
+    SessionNotFound => "SESSION_NOT_FOUND", "No work session has the given id in this ledger.";
+    SessionProjectMismatch => "SESSION_PROJECT_MISMATCH", "The session exists but belongs to a different project than the one supplied.";
+    SessionNotActive => "SESSION_NOT_ACTIVE", "The session has ended, so it cannot be resumed or changed.";
+    SessionAlreadyClosed => "SESSION_ALREADY_CLOSED", "The session was already ended; no second end was recorded.";
+    NoActiveSession => "NO_ACTIVE_SESSION", "No live session matches the filters, so there is nothing to resolve implicitly.";
+    AmbiguousSession => "AMBIGUOUS_SESSION", "Several live sessions match; pick one of the listed candidates and retry with its id.";
+    EventTooLarge => "EVENT_TOO_LARGE", "The encoded event line is over the byte limit that keeps appends atomic.";
+    StoreIo => "STORE_IO", "The ledger could not be read or written (permissions, disk full, missing directory).";
+    StoreBusy => "STORE_BUSY", "Another process holds the ledger's compaction lock; try again shortly.";
+    Internal => "INTERNAL", "A bug in Baton: an invariant failed. Please report it with the details.";
+}
+
+impl ErrorCode {
+    /// The process exit status a CLI should use for this code: 1 for every coded error.
+    /// (Usage errors, which have no code, exit 2.)
+    pub fn exit_status(self) -> i32 {
+        1
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error with a stable code, a message a person can act on, and structured details.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct Error {
+    /// The stable code from the registry.
+    pub code: ErrorCode,
+    /// What went wrong and what to do about it.
+    pub message: String,
+    /// Machine-readable data: the candidates of an ambiguity, the limit that was exceeded, …
+    pub details: Map<String, Value>,
+}
+
+/// The result type of every fallible core operation.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// A new error with empty details.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error {
+            code,
+            message: message.into(),
+            details: Map::new(),
+        }
+    }
+
+    /// Adds one detail field.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Error {
+        self.details.insert(key.to_owned(), value.into());
+        self
+    }
+
+    /// `INVALID_ARGUMENT` naming the offending field.
+    pub fn invalid(field: &str, problem: impl Into<String>) -> Error {
+        let problem = problem.into();
+        Error::new(ErrorCode::InvalidArgument, format!("{field}: {problem}"))
+            .with("field", field)
+            .with("problem", problem)
+    }
+
+    /// `STORE_IO` for a failed read or write, naming the path and the operation.
+    pub fn store_io(operation: &str, path: &str, cause: impl fmt::Display) -> Error {
+        Error::new(
+            ErrorCode::StoreIo,
+            format!("could not {operation} {path}: {cause}"),
+        )
+        .with("operation", operation)
+        .with("path", path)
+        .with("cause", cause.to_string())
+    }
+
+    /// `INTERNAL` for a broken invariant.
+    pub fn internal(what: impl Into<String>) -> Error {
+        let what = what.into();
+        Error::new(ErrorCode::Internal, format!("internal error: {what}")).with("what", what)
+    }
+
+    /// The JSON envelope every host prints: `{"error":{"code":…,"message":…,"details":{…}}}`.
+    pub fn to_envelope(&self) -> Value {
+        serde_json::json!({ "error": self })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_are_unique_screaming_snake_and_round_trip() {
+        let mut seen = HashSet::new();
+        for &code in ErrorCode::ALL {
+            let wire = code.as_str();
+            assert!(seen.insert(wire), "duplicate code {wire}");
+            assert!(
+                wire.chars().all(|c| c.is_ascii_uppercase() || c == '_'),
+                "{wire} is not SCREAMING_SNAKE"
+            );
+            assert_eq!(ErrorCode::from_wire(wire), Some(code));
+            let json = serde_json::to_string(&code).unwrap();
+            assert_eq!(json, format!("\"{wire}\""));
+            assert!(!code.summary().is_empty());
+        }
+    }
+
+    #[test]
+    fn envelope_has_code_message_details() {
+        let err = Error::invalid("project", "must not be empty");
+        let env = err.to_envelope();
+        assert_eq!(env["error"]["code"], "INVALID_ARGUMENT");
+        assert_eq!(env["error"]["details"]["field"], "project");
+        assert_eq!(env["error"]["message"], "project: must not be empty");
+    }
+}

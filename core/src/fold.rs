@@ -1,0 +1,382 @@
+//! The fold: events in, sessions out. Order-independent, idempotent and tolerant.
+//!
+//! A session's state is the *set* of its distinct events; the view is derived by replaying
+//! that set in `(at, id)` order. Because the state is a set, folding any permutation or any
+//! duplication of the same events gives the same sessions, and two partial folds join into
+//! the fold of their union (the checkpoint and compaction rely on that). Unreadable lines are
+//! counted in [`FoldStats`], never fatal.
+
+use crate::event::{Event, Line, Payload, TokenTotals, decode_line};
+use crate::ids::{EventId, SessionId};
+use crate::model::{ResumeMarker, Session, Status, presentation_path};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
+/// How many unreadable lines keep their reason for reports such as `baton doctor`.
+pub const MAX_REPORTED_PROBLEMS: usize = 20;
+
+/// The distinct events of one session.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SessionHistory {
+    events: BTreeMap<EventId, Event>,
+}
+
+impl SessionHistory {
+    /// Adds an event; returns false when its id was already there (a duplicate).
+    pub fn insert(&mut self, event: Event) -> bool {
+        match self.events.entry(event.id) {
+            Entry::Vacant(slot) => {
+                slot.insert(event);
+                true
+            }
+            Entry::Occupied(mut slot) => {
+                // Two different events under one id can only come from a buggy or hostile
+                // writer. Keep the one with the larger encoding so the outcome is the same in
+                // any order.
+                if slot.get() != &event && encoded_key(&event) > encoded_key(slot.get()) {
+                    slot.insert(event);
+                }
+                false
+            }
+        }
+    }
+
+    /// Joins another history of the same session into this one.
+    pub fn join(&mut self, other: SessionHistory) -> u64 {
+        other
+            .events
+            .into_values()
+            .map(|e| u64::from(!self.insert(e)))
+            .sum()
+    }
+
+    /// The distinct events, in `(at, id)` order.
+    pub fn ordered(&self) -> Vec<&Event> {
+        let mut events: Vec<&Event> = self.events.values().collect();
+        events.sort_by_key(|e| (e.at, e.id));
+        events
+    }
+
+    /// How many distinct events.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether there are no events.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// Derives the session view; `None` while no `started` event is known.
+    pub fn session(&self) -> Option<Session> {
+        derive(self)
+    }
+}
+
+fn encoded_key(event: &Event) -> String {
+    event.encode().unwrap_or_default()
+}
+
+fn derive(history: &SessionHistory) -> Option<Session> {
+    let ordered = history.ordered();
+    // The earliest `started` defines the session, even if skewed clocks put other events first.
+    let (start_event, start) = ordered.iter().find_map(|e| match &e.payload {
+        Payload::Started(s) => Some((*e, s)),
+        _ => None,
+    })?;
+    let mut session = Session {
+        session_id: start_event.session,
+        path: presentation_path(
+            &start.project,
+            start_event.at,
+            &start.agent,
+            start_event.session,
+        ),
+        project: start.project.clone(),
+        agent: start.agent.clone(),
+        client_name: start.client_name.clone(),
+        goal: start.goal.clone(),
+        status: Status::Working,
+        started_at: start_event.at,
+        ended_at: None,
+        duration_seconds: None,
+        summary: None,
+        parent_session_id: start.parent_session_id,
+        run_id: start.run_id.clone(),
+        work_item_id: start.work_item_id.clone(),
+        attempt_id: start.attempt_id.clone(),
+        resumes: Vec::new(),
+        usage: TokenTotals::default(),
+        last_event_at: start_event.at,
+        event_count: ordered.len() as u64,
+    };
+    let mut usage_by_source: BTreeMap<&str, (u64, TokenTotals)> = BTreeMap::new();
+    for event in &ordered {
+        session.last_event_at = session.last_event_at.max(event.at);
+        match &event.payload {
+            Payload::Started(_) | Payload::Unknown { .. } => {}
+            Payload::Resumed(r) => session.resumes.push(ResumeMarker {
+                at: event.at,
+                client_name: r.client_name.clone(),
+            }),
+            Payload::Ended(end) if session.status.is_live() => {
+                session.status = match end.outcome {
+                    crate::event::Outcome::Complete => Status::Complete,
+                    crate::event::Outcome::Failed => Status::Failed,
+                };
+                session.ended_at = Some(event.at);
+                session.duration_seconds = Some(session.started_at.whole_seconds_until(event.at));
+                if end.summary.is_some() {
+                    session.summary.clone_from(&end.summary);
+                }
+            }
+            Payload::Ended(_) => {}
+            Payload::Corrected(c) => {
+                if c.goal.is_some() {
+                    session.goal.clone_from(&c.goal);
+                }
+                if c.summary.is_some() {
+                    session.summary.clone_from(&c.summary);
+                }
+            }
+            Payload::Usage(u) => {
+                let candidate = (u.offset, u.totals);
+                let slot = usage_by_source
+                    .entry(u.source.as_str())
+                    .or_insert(candidate);
+                if usage_key(&candidate) > usage_key(slot) {
+                    *slot = candidate;
+                }
+            }
+        }
+    }
+    for (_, totals) in usage_by_source.values() {
+        add_totals(&mut session.usage, totals);
+    }
+    Some(session)
+}
+
+fn usage_key(entry: &(u64, TokenTotals)) -> (u64, [u64; 5]) {
+    let t = &entry.1;
+    (
+        entry.0,
+        [
+            t.input_tokens,
+            t.output_tokens,
+            t.cache_creation_tokens,
+            t.cache_read_tokens,
+            t.reasoning_tokens,
+        ],
+    )
+}
+
+fn add_totals(sum: &mut TokenTotals, add: &TokenTotals) {
+    sum.input_tokens = sum.input_tokens.saturating_add(add.input_tokens);
+    sum.output_tokens = sum.output_tokens.saturating_add(add.output_tokens);
+    sum.cache_creation_tokens = sum
+        .cache_creation_tokens
+        .saturating_add(add.cache_creation_tokens);
+    sum.cache_read_tokens = sum.cache_read_tokens.saturating_add(add.cache_read_tokens);
+    sum.reasoning_tokens = sum.reasoning_tokens.saturating_add(add.reasoning_tokens);
+}
+
+/// What the fold saw, line by line.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoldStats {
+    /// Lines read (blank lines included).
+    pub lines: u64,
+    /// Well-formed events read, duplicates included.
+    pub events: u64,
+    /// Events whose id had already been folded.
+    pub duplicate_events: u64,
+    /// Events of a kind this build does not know (kept, not applied).
+    pub unknown_kind_events: u64,
+    /// Unreadable lines: not UTF-8, not JSON, or malformed schema-1 events.
+    pub corrupt_lines: u64,
+    /// Valid JSON of another schema.
+    pub foreign_lines: u64,
+    /// The first few problems, with where they were.
+    pub problems: Vec<LineProblem>,
+}
+
+/// One unreadable line, for reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineProblem {
+    /// The file or stream it was in.
+    pub source: String,
+    /// The byte offset where the line starts.
+    pub offset: u64,
+    /// `corrupt` or `foreign`.
+    pub kind: String,
+    /// Why.
+    pub reason: String,
+}
+
+impl FoldStats {
+    /// Adds another set of counts to this one.
+    pub fn absorb(&mut self, other: FoldStats) {
+        self.lines += other.lines;
+        self.events += other.events;
+        self.duplicate_events += other.duplicate_events;
+        self.unknown_kind_events += other.unknown_kind_events;
+        self.corrupt_lines += other.corrupt_lines;
+        self.foreign_lines += other.foreign_lines;
+        for p in other.problems {
+            self.note_problem(p);
+        }
+    }
+
+    fn note_problem(&mut self, problem: LineProblem) {
+        if self.problems.len() < MAX_REPORTED_PROBLEMS {
+            self.problems.push(problem);
+        }
+    }
+}
+
+/// What [`Fold::apply_line`] found, without the event itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineClass {
+    /// An event, now folded.
+    Event,
+    /// A log header with its generation.
+    Header(String),
+    /// A blank line.
+    Blank,
+    /// An unreadable line (counted).
+    Corrupt,
+    /// A line of another schema (counted).
+    Foreign,
+}
+
+/// The fold of a whole ledger (or of a part of one).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fold {
+    sessions: BTreeMap<SessionId, SessionHistory>,
+    /// Counts of what was read.
+    pub stats: FoldStats,
+}
+
+impl Fold {
+    /// An empty fold.
+    pub fn new() -> Fold {
+        Fold::default()
+    }
+
+    /// Folds one event in; returns false when it was a duplicate.
+    pub fn apply(&mut self, event: Event) -> bool {
+        self.stats.events += 1;
+        if matches!(event.payload, Payload::Unknown { .. }) {
+            self.stats.unknown_kind_events += 1;
+        }
+        let fresh = self
+            .sessions
+            .entry(event.session)
+            .or_default()
+            .insert(event);
+        if !fresh {
+            self.stats.duplicate_events += 1;
+        }
+        fresh
+    }
+
+    /// Folds one line of a ledger file. `source` and `offset` locate it in reports.
+    pub fn apply_line(&mut self, bytes: &[u8], source: &str, offset: u64) -> LineClass {
+        self.stats.lines += 1;
+        match decode_line(bytes) {
+            Line::Event(event) => {
+                self.apply(*event);
+                LineClass::Event
+            }
+            Line::Corrupt { reason } => {
+                self.stats.corrupt_lines += 1;
+                self.stats.note_problem(LineProblem {
+                    source: source.to_owned(),
+                    offset,
+                    kind: "corrupt".into(),
+                    reason,
+                });
+                LineClass::Corrupt
+            }
+            Line::Foreign { reason } => {
+                self.stats.foreign_lines += 1;
+                self.stats.note_problem(LineProblem {
+                    source: source.to_owned(),
+                    offset,
+                    kind: "foreign".into(),
+                    reason,
+                });
+                LineClass::Foreign
+            }
+            Line::Header { generation } => LineClass::Header(generation),
+            Line::Blank => LineClass::Blank,
+        }
+    }
+
+    /// Folds a whole NDJSON text. A last line without a newline is folded too (a torn line is
+    /// simply counted as corrupt).
+    pub fn apply_text(&mut self, bytes: &[u8], source: &str) {
+        let mut offset = 0u64;
+        for chunk in bytes.split_inclusive(|&b| b == b'\n') {
+            let line = chunk.strip_suffix(b"\n").unwrap_or(chunk);
+            self.apply_line(line, source, offset);
+            offset += chunk.len() as u64;
+        }
+    }
+
+    /// Joins another fold into this one (the fold of the union of their events).
+    pub fn join(&mut self, other: Fold) {
+        for (id, history) in other.sessions {
+            self.join_history(id, history);
+        }
+        self.stats.absorb(other.stats);
+    }
+
+    /// Adds a whole session history (from a checkpoint or a rollup).
+    pub fn join_history(&mut self, id: SessionId, history: SessionHistory) {
+        let dupes = self.sessions.entry(id).or_default().join(history);
+        self.stats.duplicate_events += dupes;
+    }
+
+    /// The history of one session.
+    pub fn history(&self, id: SessionId) -> Option<&SessionHistory> {
+        self.sessions.get(&id)
+    }
+
+    /// Every session history, by id.
+    pub fn histories(&self) -> impl Iterator<Item = (&SessionId, &SessionHistory)> {
+        self.sessions.iter()
+    }
+
+    /// Consumes the fold into its histories.
+    pub fn into_histories(self) -> BTreeMap<SessionId, SessionHistory> {
+        self.sessions
+    }
+
+    /// One session's view.
+    pub fn session(&self, id: SessionId) -> Option<Session> {
+        self.sessions.get(&id).and_then(SessionHistory::session)
+    }
+
+    /// Every session with a known start, oldest id first (ids are time-ordered).
+    pub fn sessions(&self) -> Vec<Session> {
+        self.sessions
+            .values()
+            .filter_map(SessionHistory::session)
+            .collect()
+    }
+
+    /// Ids with events but no `started` event (their start was lost or not yet seen).
+    pub fn orphan_ids(&self) -> Vec<SessionId> {
+        self.sessions
+            .iter()
+            .filter(|(_, h)| h.session().is_none())
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// How many distinct events are folded.
+    pub fn distinct_events(&self) -> usize {
+        self.sessions.values().map(SessionHistory::len).sum()
+    }
+}

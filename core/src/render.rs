@@ -1,0 +1,110 @@
+//! What people read: the one-line human summaries every host prints above the JSON answer.
+
+use crate::commands::Response;
+use crate::error::Error;
+
+/// A duration in whole seconds as `1h 30m`, `45s`, `2d 3h`.
+pub fn human_duration(seconds: i64) -> String {
+    let s = seconds.max(0);
+    let (d, h, m, sec) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60, s % 60);
+    let parts: Vec<String> = [(d, "d"), (h, "h"), (m, "m"), (sec, "s")]
+        .into_iter()
+        .skip_while(|(n, _)| *n == 0)
+        .filter(|(n, _)| *n != 0)
+        .take(2)
+        .map(|(n, unit)| format!("{n}{unit}"))
+        .collect();
+    if parts.is_empty() {
+        "0s".to_owned()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// The `[ok] …` line for a response.
+pub fn ok_line(response: &Response) -> String {
+    match response {
+        Response::Action(a) => {
+            let s = &a.session;
+            match a.action.as_str() {
+                "started" => format!("[ok] Work session started: {} ({})", s.path, s.session_id),
+                "resumed" => format!(
+                    "[ok] Work session resumed: {} ({}), started {}, resume #{}",
+                    s.path,
+                    s.session_id,
+                    s.started_at,
+                    s.resumes.len()
+                ),
+                "ended" => format!(
+                    "[ok] Work session ended: {} ({}) {} after {}",
+                    s.path,
+                    s.session_id,
+                    s.status,
+                    human_duration(s.duration_seconds.unwrap_or(0))
+                ),
+                other => format!("[ok] Work session {other}: {} ({})", s.path, s.session_id),
+            }
+        }
+        Response::List(list) => {
+            let noun = if list.total == 1 {
+                "session"
+            } else {
+                "sessions"
+            };
+            let mut line = format!("[ok] {} work {noun}", list.total);
+            for s in list.sessions.iter().take(20) {
+                line.push_str(&format!(
+                    "\n  {}  {:<15} {:<12} {:<16} {}",
+                    s.session_id,
+                    s.status.as_str(),
+                    truncate(&s.agent, 12),
+                    truncate(&s.project, 16),
+                    s.started_at
+                ));
+            }
+            if list.total > 20 {
+                line.push_str(&format!(
+                    "\n  … and {} more (see the JSON)",
+                    list.total - 20
+                ));
+            }
+            line
+        }
+        Response::Show(show) => {
+            let s = &show.session;
+            format!(
+                "[ok] Work session {} ({}): {}, agent {}, started {}",
+                s.path, s.session_id, s.status, s.agent, s.started_at
+            )
+        }
+    }
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        let mut cut: String = text.chars().take(max - 1).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// The `[error] CODE: message` line.
+pub fn error_line(error: &Error) -> String {
+    format!("[error] {}: {}", error.code, error.message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(human_duration(5400), "1h 30m");
+        assert_eq!(human_duration(45), "45s");
+        assert_eq!(human_duration(0), "0s");
+        assert_eq!(human_duration(86_400 * 2 + 3600 * 3 + 5), "2d 3h");
+        assert_eq!(human_duration(3601), "1h 1s");
+    }
+}

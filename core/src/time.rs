@@ -1,0 +1,153 @@
+//! Timestamps: UTC instants with millisecond precision, ISO 8601 on the wire, integer inside.
+//!
+//! The core never reads a clock; every `now` is an argument. Arithmetic is integer-only so the
+//! same inputs give the same answers natively and in wasm.
+
+use crate::error::{Error, Result};
+use chrono::{DateTime, Datelike, NaiveDate, SecondsFormat, TimeZone, Timelike, Utc};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A UTC instant, milliseconds since the Unix epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Timestamp(i64);
+
+impl Timestamp {
+    /// The instant `millis` milliseconds after 1970-01-01T00:00:00Z.
+    pub const fn from_millis(millis: i64) -> Timestamp {
+        Timestamp(millis)
+    }
+
+    /// Milliseconds since the Unix epoch.
+    pub const fn millis(self) -> i64 {
+        self.0
+    }
+
+    /// Whole seconds from `self` to `later`, never negative (a clock that stepped back counts 0).
+    pub fn whole_seconds_until(self, later: Timestamp) -> i64 {
+        (later.0 - self.0).max(0) / 1000
+    }
+
+    /// The `YYYY-MM` month this instant falls in (UTC).
+    pub fn month_key(self) -> String {
+        let dt = self.to_chrono();
+        format!("{:04}-{:02}", dt.year(), dt.month())
+    }
+
+    /// The `YYYY-MM-DD-HHMM` stamp used in presentation paths.
+    pub fn path_stamp(self) -> String {
+        let dt = self.to_chrono();
+        format!(
+            "{:04}-{:02}-{:02}-{:02}{:02}",
+            dt.year(),
+            dt.month(),
+            dt.day(),
+            dt.hour(),
+            dt.minute()
+        )
+    }
+
+    fn to_chrono(self) -> DateTime<Utc> {
+        Utc.timestamp_millis_opt(self.0)
+            .single()
+            .unwrap_or(DateTime::<Utc>::MIN_UTC)
+    }
+
+    /// Parses ISO 8601 / RFC 3339 (any offset, any fraction; stored to the millisecond).
+    pub fn parse(text: &str) -> Result<Timestamp> {
+        if let Some(ts) = parse_canonical(text.as_bytes()) {
+            return Ok(ts);
+        }
+        DateTime::parse_from_rfc3339(text)
+            .map(|dt| Timestamp(dt.timestamp_millis()))
+            .map_err(|e| {
+                Error::invalid(
+                    "timestamp",
+                    format!("`{text}` is not an ISO 8601 UTC time ({e})"),
+                )
+            })
+    }
+}
+
+/// Fast path for the form Baton writes: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+fn parse_canonical(b: &[u8]) -> Option<Timestamp> {
+    if b.len() != 24 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' {
+        return None;
+    }
+    if b[16] != b':' || b[19] != b'.' || b[23] != b'Z' {
+        return None;
+    }
+    let num = |range: std::ops::Range<usize>| -> Option<u32> {
+        b[range].iter().try_fold(0u32, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
+        })
+    };
+    let date = NaiveDate::from_ymd_opt(num(0..4)? as i32, num(5..7)?, num(8..10)?)?;
+    let (h, m, s, ms) = (num(11..13)?, num(14..16)?, num(17..19)?, num(20..23)?);
+    if h > 23 || m > 59 || s > 59 {
+        return None;
+    }
+    let days = i64::from(date.num_days_from_ce() - 719_163);
+    let secs = days * 86_400 + i64::from(h * 3600 + m * 60 + s);
+    Some(Timestamp(secs * 1000 + i64::from(ms)))
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            &self
+                .to_chrono()
+                .to_rfc3339_opts(SecondsFormat::Millis, true),
+        )
+    }
+}
+
+impl Serialize for Timestamp {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Timestamp {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let text: std::borrow::Cow<'de, str> = Deserialize::deserialize(d)?;
+        Timestamp::parse(&text).map_err(|e| serde::de::Error::custom(e.message))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_round_trip_and_fallback_agree() {
+        let t = Timestamp::parse("2026-07-18T20:00:00.123Z").unwrap();
+        assert_eq!(t.to_string(), "2026-07-18T20:00:00.123Z");
+        let slow = Timestamp::parse("2026-07-18T22:00:00.1234567+02:00").unwrap();
+        assert_eq!(slow, t);
+        let spec = Timestamp::parse("2026-07-18T20:00:00.0000000Z").unwrap();
+        assert_eq!(spec.millis() % 1000, 0);
+        assert_eq!(t.month_key(), "2026-07");
+        assert_eq!(t.path_stamp(), "2026-07-18-2000");
+    }
+
+    #[test]
+    fn rejects_garbage_and_out_of_range() {
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01T00:00:00.000Z",
+            "2026-02-30T00:00:00.000Z",
+        ] {
+            assert!(Timestamp::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn whole_seconds_never_negative() {
+        let a = Timestamp::from_millis(10_000);
+        let b = Timestamp::from_millis(5_409_999 + 1);
+        assert_eq!(a.whole_seconds_until(b), 5_400);
+        assert_eq!(b.whole_seconds_until(a), 0);
+    }
+}
