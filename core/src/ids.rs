@@ -39,9 +39,10 @@ macro_rules! uuid_id {
                 Ok($name(uuid))
             }
 
-            /// The first eight hex digits, for presentation.
+            /// The last eight hex digits (random in a UUIDv7, unlike the leading time bits),
+            /// for presentation.
             pub fn short(&self) -> String {
-                self.0.simple().to_string()[..8].to_owned()
+                self.0.simple().to_string()[24..].to_owned()
             }
         }
 
@@ -65,7 +66,7 @@ mod tests {
         let v7 = "019c1a2b-3c4d-7e5f-8a6b-7c8d9e0f1a2b";
         let id = SessionId::parse_v7("session_id", v7).unwrap();
         assert_eq!(id.to_string(), v7);
-        assert_eq!(id.short(), "019c1a2b");
+        assert_eq!(id.short(), "9e0f1a2b");
         let v4 = "9f1c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b";
         let err = SessionId::parse_v7("session_id", v4).unwrap_err();
         assert_eq!(err.code, crate::ErrorCode::InvalidArgument);

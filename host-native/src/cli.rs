@@ -1,0 +1,289 @@
+//! The command-line interface: argument parsing, output in the human+JSON contract, and exit
+//! statuses (0 success, 1 a coded error, 2 a usage error).
+
+use crate::engine;
+use crate::store::{self, Ledger};
+use baton_core::commands::{EndParams, ListParams, Request, ResumeParams, ShowParams, StartParams};
+use baton_core::render;
+use baton_core::Error;
+use clap::{Args, Parser, Subcommand};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Baton: the local-first ledger of coding agents' work sessions.
+///
+/// Every agent that works on a project starts a session, resumes it after a crash, hands off
+/// to another (--parent) and ends it; none can close another's by accident. Sessions live in
+/// an append-only NDJSON ledger in `.baton/` (found by walking up from the current directory,
+/// like git), safe for any number of processes at once.
+#[derive(Debug, Parser)]
+#[command(name = "baton", version, propagate_version = true, max_term_width = 100)]
+#[command(after_help = "Examples:
+  baton start --project demo --agent claude --goal 'Implement search'
+  baton list
+  baton end --project demo --agent claude --summary 'Search done'
+  baton end 019c1a2b-3c4d-7e5f-8a6b-7c8d9e0f1a2b --status failed
+  baton --json list --all
+
+Every command prints a human line and then a JSON object; with --json only the JSON.
+Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error.")]
+pub struct Cli {
+    /// The ledger directory [default: the nearest .baton/ at or above the current directory,
+    /// else ./.baton, created on first write]
+    #[arg(long, global = true, env = "BATON_DIR", value_name = "DIR")]
+    dir: Option<PathBuf>,
+
+    /// Print exactly one JSON object on stdout, nothing else
+    #[arg(long, global = true)]
+    json: bool,
+
+    /// Skip fsync after each append (faster; a power cut may lose the last events).
+    /// Also BATON_FSYNC=0
+    #[arg(long, global = true)]
+    no_fsync: bool,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Start a work session (or resume one with --session-id)
+    #[command(after_help = "Examples:
+  baton start --project demo --agent claude --goal 'Implement search'
+  baton start --project demo --agent codex --parent <ID>     # hand off; the parent stays live
+  baton start --session-id <ID> --project demo               # resume after a restart")]
+    Start(StartArgs),
+    /// Resume a live session after a crash or restart (keeps its original start time)
+    Resume(ResumeArgs),
+    /// End a session: by id, or the one live session matching the filters
+    #[command(after_help = "Without an ID, Baton ends the session only if exactly one live session
+matches --project, --client and --agent; otherwise it answers NO_ACTIVE_SESSION or
+AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one.")]
+    End(EndArgs),
+    /// List sessions (live ones unless --all or an ended --status)
+    List(ListArgs),
+    /// Show one session with every field
+    Show(ShowArgs),
+    /// Roll the active log into monthly archives (safe while agents keep appending)
+    Compact,
+    /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
+    Doctor,
+}
+
+#[derive(Debug, Args)]
+struct StartArgs {
+    /// The project the work belongs to
+    #[arg(long)]
+    project: Option<String>,
+    /// The agent doing the work (normalized: trimmed, lower-case)
+    #[arg(long, env = "BATON_AGENT")]
+    agent: Option<String>,
+    /// The coding client, e.g. claude-code, codex, cursor
+    #[arg(long = "client", env = "BATON_CLIENT", value_name = "NAME")]
+    client: Option<String>,
+    /// What the session sets out to do
+    #[arg(long)]
+    goal: Option<String>,
+    /// The session this one follows on from (it must exist; it is not closed)
+    #[arg(long = "parent", value_name = "ID")]
+    parent: Option<String>,
+    /// External run id (requires --work-item-id)
+    #[arg(long, requires = "work_item_id")]
+    run_id: Option<String>,
+    /// External work item id (requires --run-id)
+    #[arg(long, requires = "run_id")]
+    work_item_id: Option<String>,
+    /// External attempt id
+    #[arg(long)]
+    attempt_id: Option<String>,
+    /// Resume this session instead of starting one
+    #[arg(long, value_name = "ID")]
+    session_id: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct ResumeArgs {
+    /// The session to resume
+    id: String,
+    /// Refuse unless the session belongs to this project
+    #[arg(long)]
+    project: Option<String>,
+    /// The client resuming it
+    #[arg(long = "client", env = "BATON_CLIENT", value_name = "NAME")]
+    client: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct EndArgs {
+    /// The session to end (omit to resolve the only matching live session)
+    id: Option<String>,
+    /// Only consider sessions of this project
+    #[arg(long)]
+    project: Option<String>,
+    /// Only consider sessions of this agent
+    #[arg(long, env = "BATON_AGENT")]
+    agent: Option<String>,
+    /// Only consider sessions of this client
+    #[arg(long = "client", env = "BATON_CLIENT", value_name = "NAME")]
+    client: Option<String>,
+    /// What was done
+    #[arg(long)]
+    summary: Option<String>,
+    /// How it ended
+    #[arg(long, default_value = "complete", value_parser = ["complete", "failed"])]
+    status: String,
+}
+
+#[derive(Debug, Args)]
+struct ListArgs {
+    /// Only this project
+    #[arg(long)]
+    project: Option<String>,
+    /// Only this agent
+    #[arg(long)]
+    agent: Option<String>,
+    /// Only this status: starting, working, blocked, awaiting_review, paused, complete, failed
+    #[arg(long)]
+    status: Option<String>,
+    /// Include ended sessions
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Debug, Args)]
+struct ShowArgs {
+    /// The session
+    id: String,
+}
+
+/// Parses arguments, runs the command, prints, and returns the exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let json_only = cli.json;
+    match run(cli) {
+        Ok(Output { human, json }) => {
+            if !json_only {
+                println!("{human}");
+            }
+            println!("{json}");
+            0
+        }
+        Err(err) => {
+            if !json_only {
+                println!("{}", render::error_line(&err));
+            }
+            println!("{}", err.to_envelope());
+            err.code.exit_status()
+        }
+    }
+}
+
+struct Output {
+    human: String,
+    json: Value,
+}
+
+fn to_json(value: &impl Serialize) -> Result<Value, Error> {
+    serde_json::to_value(value).map_err(|e| Error::internal(format!("encoding the answer: {e}")))
+}
+
+fn ledger_for(cli: &Cli) -> Result<Ledger, Error> {
+    let dir = match &cli.dir {
+        Some(dir) => dir.clone(),
+        None => {
+            let cwd = std::env::current_dir()
+                .map_err(|e| Error::store_io("find", "the current directory", e))?;
+            store::discover(&cwd)
+        }
+    };
+    let fsync_env_off = std::env::var("BATON_FSYNC").is_ok_and(|v| v == "0" || v == "off");
+    Ok(Ledger::new(dir, !(cli.no_fsync || fsync_env_off)))
+}
+
+fn run(cli: Cli) -> Result<Output, Error> {
+    let ledger = ledger_for(&cli)?;
+    let request = match cli.command {
+        Command::Start(a) => Request::Start(StartParams {
+            project: a.project,
+            agent: a.agent,
+            client_name: a.client,
+            goal: a.goal,
+            session_id: a.session_id,
+            parent_session_id: a.parent,
+            run_id: a.run_id,
+            work_item_id: a.work_item_id,
+            attempt_id: a.attempt_id,
+        }),
+        Command::Resume(a) => Request::Resume(ResumeParams {
+            session_id: a.id,
+            project: a.project,
+            client_name: a.client,
+        }),
+        Command::End(a) => Request::End(EndParams {
+            session_id: a.id,
+            project: a.project,
+            agent: a.agent,
+            client_name: a.client,
+            summary: a.summary,
+            status: Some(a.status),
+        }),
+        Command::List(a) => Request::List(ListParams {
+            project: a.project,
+            agent: a.agent,
+            status: a.status,
+            all: a.all,
+        }),
+        Command::Show(a) => Request::Show(ShowParams { session_id: a.id }),
+        Command::Compact => {
+            let report = ledger.compact()?;
+            return Ok(Output {
+                human: format!(
+                    "[ok] Compacted {} log(s): {} events into {} month(s){}",
+                    report.sealed_logs,
+                    report.events_in,
+                    report.months_written.len(),
+                    report
+                        .took_over_stale_lock
+                        .as_ref()
+                        .map(|h| format!(" (took over a stale lock: {h})"))
+                        .unwrap_or_default()
+                ),
+                json: to_json(&report)?,
+            });
+        }
+        Command::Doctor => {
+            let report = ledger.doctor()?;
+            let mut human = format!(
+                "[{}] Ledger {}: {} sessions ({} live), {} events, {} corrupt, {} foreign; checkpoint {}",
+                if report.healthy { "ok" } else { "warn" },
+                report.dir,
+                report.sessions.total,
+                report.sessions.live,
+                report.stats.events,
+                report.stats.corrupt_lines,
+                report.stats.foreign_lines,
+                report.checkpoint
+            );
+            for finding in &report.findings {
+                human.push_str(&format!("\n  - {finding}"));
+            }
+            return Ok(Output {
+                human,
+                json: to_json(&report)?,
+            });
+        }
+    };
+    let response = engine::run(&ledger, &request, None)?;
+    Ok(Output {
+        human: render::ok_line(&response),
+        json: to_json(&response)?,
+    })
+}

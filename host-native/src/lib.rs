@@ -1,0 +1,8 @@
+//! The native host of Baton: the filesystem ledger, the CLI, and (in later modules) the MCP
+//! server, the transcript mirror and the wasm embedding. All decisions are the core's; this
+//! crate does the IO around them.
+
+pub mod cli;
+pub mod engine;
+pub mod store;
+pub mod system;

@@ -1,0 +1,121 @@
+//! Lock-free appends, and why none is lost to a concurrent compaction.
+//!
+//! An append is one `write(2)` of one whole line on an `O_APPEND` descriptor, so concurrent
+//! appenders never interleave inside a line (lines are at most 4,000 bytes). If the log ends
+//! in a torn fragment (a writer died mid-line, or the disk filled), the next appender starts
+//! its line with a newline so the fragment stays a separate, counted corrupt line.
+//!
+//! Compaction takes the active log out of service by renaming it. An appender may have opened
+//! the log before that rename and write after compaction has read it; the ADR this store
+//! follows admits such an append is lost. Baton closes the gap: after its write (and fsync),
+//! the appender checks that the path still names the file it wrote to. If it does, the write
+//! finished before any later rename, so whichever compaction seals this file reads the line.
+//! If it does not, the appender cannot know whether compaction saw the line, so it appends
+//! the same line again to the new log. Events carry unique ids and the fold counts an id
+//! once, so the worst case is a harmless duplicate, never a loss.
+
+use super::{ACTIVE, Ledger, io_err};
+use baton_core::Error;
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Write};
+use std::os::unix::fs::{FileExt, MetadataExt};
+
+/// How many times an append retries after finding its log rotated under it.
+const MAX_ROTATION_RETRIES: usize = 64;
+
+impl Ledger {
+    /// Appends one encoded event line (no newline). Returns once it is durable (with fsync)
+    /// and in the current active log.
+    pub fn append(&self, line: &str) -> Result<(), Error> {
+        debug_assert!(!line.contains('\n'));
+        self.ensure_layout()?;
+        let path = self.active_path();
+        for _ in 0..MAX_ROTATION_RETRIES {
+            let file = match OpenOptions::new().append(true).read(true).open(&path) {
+                Ok(file) => file,
+                Err(e) if e.kind() == ErrorKind::NotFound => {
+                    self.create_active_log()?;
+                    continue;
+                }
+                Err(e) => return Err(io_err("open", &path, e)),
+            };
+            self.write_line(&file, line)?;
+            if still_active(&file, &path) {
+                return Ok(());
+            }
+        }
+        Err(Error::new(
+            baton_core::ErrorCode::StoreBusy,
+            format!(
+                "the active log {} was rotated {MAX_ROTATION_RETRIES} times during one append",
+                path.display()
+            ),
+        ))
+    }
+
+    fn write_line(&self, file: &File, line: &str) -> Result<(), Error> {
+        let path = self.active_path();
+        let size = file
+            .metadata()
+            .map_err(|e| io_err("stat", &path, e))?
+            .len();
+        let mut buf = Vec::with_capacity(line.len() + 2);
+        if size > 0 {
+            let mut last = [0u8; 1];
+            file.read_exact_at(&mut last, size - 1)
+                .map_err(|e| io_err("read", &path, e))?;
+            if last[0] != b'\n' {
+                buf.push(b'\n');
+            }
+        }
+        buf.extend_from_slice(line.as_bytes());
+        buf.push(b'\n');
+        let written = (&*file)
+            .write(&buf)
+            .map_err(|e| io_err("append to", &path, e))?;
+        if written != buf.len() {
+            // A short write (disk full): end the fragment so it cannot swallow the next line.
+            let _ = (&*file).write(b"\n");
+            return Err(io_err(
+                "append to",
+                &path,
+                format!("short write ({written} of {} bytes)", buf.len()),
+            ));
+        }
+        if self.fsync {
+            file.sync_data().map_err(|e| io_err("fsync", &path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Creates the active log with its header line, unless another process just did.
+    pub(super) fn create_active_log(&self) -> Result<(), Error> {
+        self.ensure_layout()?;
+        let path = self.active_path();
+        let generation = crate::system::new_uuid().to_string();
+        let tmp = self.dir.join(format!(".{ACTIVE}.new-{generation}"));
+        let header = format!("{}\n", baton_core::event::encode_header(&generation));
+        let result = (|| {
+            let mut file = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+            file.write_all(header.as_bytes())
+                .map_err(|e| io_err("write", &tmp, e))?;
+            file.sync_all().map_err(|e| io_err("fsync", &tmp, e))?;
+            // A hard link creates the name only if it is free: the first creator wins whole.
+            match fs::hard_link(&tmp, &path) {
+                Ok(()) => super::sync_dir(&self.dir),
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(()),
+                Err(e) => Err(io_err("create", &path, e)),
+            }
+        })();
+        let _ = fs::remove_file(&tmp);
+        result
+    }
+}
+
+/// Whether `path` still names the file `file` is open on.
+fn still_active(file: &File, path: &std::path::Path) -> bool {
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
+    }
+}

@@ -1,0 +1,252 @@
+//! Reading and writing `checkpoint.ndjson`: one session looked up by binary search over byte
+//! offsets, so a command's cost does not grow with the ledger's history.
+//!
+//! Layout: the body (one `<session-id> <events>` line per session, sorted by id), then the
+//! trailer line (a sealed [`CheckpointHeader`]), then a 20-digit line giving the trailer's
+//! length. The trailer is written last because it counts what the body holds.
+
+use super::io_err;
+use baton_core::checkpoint::{
+    CheckpointHeader, decode_session_line, encode_session_line, session_line_id,
+};
+use baton_core::fold::SessionHistory;
+use baton_core::{Error, SessionId};
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// Width of the final length line, without its newline.
+const LENGTH_WIDTH: u64 = 20;
+/// Below this span, binary search turns into a scan.
+const SCAN_SPAN: u64 = 16 * 1024;
+
+/// An open, validated checkpoint.
+#[derive(Debug)]
+pub struct CheckpointFile {
+    path: PathBuf,
+    file: File,
+    /// The trailer.
+    pub header: CheckpointHeader,
+    body_end: u64,
+}
+
+impl CheckpointFile {
+    /// Opens and checks a checkpoint; `Ok(Err(reason))` when it is missing or damaged.
+    pub fn open(path: &Path) -> Result<std::result::Result<CheckpointFile, String>, Error> {
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Err("missing".into()));
+            }
+            Err(e) => return Err(io_err("open", path, e)),
+        };
+        let len = file.metadata().map_err(|e| io_err("stat", path, e))?.len();
+        if len < LENGTH_WIDTH + 1 {
+            return Ok(Err("damaged: too short".into()));
+        }
+        let mut digits = [0u8; LENGTH_WIDTH as usize];
+        file.read_exact_at(&mut digits, len - LENGTH_WIDTH - 1)
+            .map_err(|e| io_err("read", path, e))?;
+        let Some(trailer_len) = std::str::from_utf8(&digits)
+            .ok()
+            .and_then(|d| d.parse::<u64>().ok())
+        else {
+            return Ok(Err("damaged: no length line".into()));
+        };
+        let Some(trailer_start) = len.checked_sub(LENGTH_WIDTH + 2 + trailer_len) else {
+            return Ok(Err("damaged: bad trailer length".into()));
+        };
+        let mut trailer = vec![0u8; trailer_len as usize];
+        file.read_exact_at(&mut trailer, trailer_start)
+            .map_err(|e| io_err("read", path, e))?;
+        let Some(header) = CheckpointHeader::open(&trailer) else {
+            return Ok(Err("damaged: trailer checksum".into()));
+        };
+        if header.body_bytes != trailer_start {
+            return Ok(Err("damaged: body length".into()));
+        }
+        Ok(Ok(CheckpointFile {
+            path: path.to_owned(),
+            file,
+            body_end: trailer_start,
+            header,
+        }))
+    }
+
+    fn read_line(&self, pos: u64) -> Result<Vec<u8>, Error> {
+        let mut line = Vec::new();
+        let mut at = pos;
+        let mut chunk = [0u8; 4096];
+        while at < self.body_end {
+            let want = chunk.len().min((self.body_end - at) as usize);
+            let n = self
+                .file
+                .read_at(&mut chunk[..want], at)
+                .map_err(|e| io_err("read", &self.path, e))?;
+            if n == 0 {
+                break;
+            }
+            if let Some(nl) = chunk[..n].iter().position(|&b| b == b'\n') {
+                line.extend_from_slice(&chunk[..nl]);
+                return Ok(line);
+            }
+            line.extend_from_slice(&chunk[..n]);
+            at += n as u64;
+        }
+        Ok(line)
+    }
+
+    /// The first line start at or after `pos` (`pos` must be past the body's start).
+    fn next_line_start(&self, pos: u64) -> Result<u64, Error> {
+        let mut at = pos - 1;
+        let mut chunk = [0u8; 512];
+        while at < self.body_end {
+            let want = chunk.len().min((self.body_end - at) as usize);
+            let n = self
+                .file
+                .read_at(&mut chunk[..want], at)
+                .map_err(|e| io_err("read", &self.path, e))?;
+            if n == 0 {
+                break;
+            }
+            if let Some(nl) = chunk[..n].iter().position(|&b| b == b'\n') {
+                return Ok(at + nl as u64 + 1);
+            }
+            at += n as u64;
+        }
+        Ok(self.body_end)
+    }
+
+    fn damaged(&self) -> Error {
+        Error::internal(format!(
+            "checkpoint {} is damaged; delete it and it will be rebuilt",
+            self.path.display()
+        ))
+    }
+
+    /// One session's history at the checkpoint, by binary search.
+    pub fn lookup(&self, id: SessionId) -> Result<Option<SessionHistory>, Error> {
+        let (mut lo, mut hi) = (0u64, self.body_end);
+        while hi - lo > SCAN_SPAN {
+            let mid = lo + (hi - lo) / 2;
+            let start = self.next_line_start(mid)?;
+            if start >= hi {
+                break;
+            }
+            let line = self.read_line(start)?;
+            let key = session_line_id(&line).ok_or_else(|| self.damaged())?;
+            match key.cmp(&id) {
+                std::cmp::Ordering::Less => lo = start,
+                std::cmp::Ordering::Equal => return self.decode(&line).map(Some),
+                std::cmp::Ordering::Greater => hi = start,
+            }
+        }
+        let mut pos = lo;
+        while pos < hi {
+            let line = self.read_line(pos)?;
+            let key = session_line_id(&line).ok_or_else(|| self.damaged())?;
+            match key.cmp(&id) {
+                std::cmp::Ordering::Less => pos += line.len() as u64 + 1,
+                std::cmp::Ordering::Equal => return self.decode(&line).map(Some),
+                std::cmp::Ordering::Greater => break,
+            }
+        }
+        Ok(None)
+    }
+
+    fn decode(&self, line: &[u8]) -> Result<SessionHistory, Error> {
+        decode_session_line(line)
+            .map(|(_, history)| history)
+            .ok_or_else(|| self.damaged())
+    }
+
+    /// Streams every session of the checkpoint in id order.
+    pub fn for_each(
+        &self,
+        mut visit: impl FnMut(SessionId, SessionHistory) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut file = self.file.try_clone().map_err(|e| io_err("read", &self.path, e))?;
+        file.seek(SeekFrom::Start(0))
+            .map_err(|e| io_err("read", &self.path, e))?;
+        let mut reader = BufReader::with_capacity(1 << 20, file.take(self.body_end));
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let n = reader
+                .read_until(b'\n', &mut line)
+                .map_err(|e| io_err("read", &self.path, e))?;
+            if n == 0 {
+                return Ok(());
+            }
+            let body = line.strip_suffix(b"\n").unwrap_or(&line);
+            let (id, history) = decode_session_line(body).ok_or_else(|| self.damaged())?;
+            visit(id, history)?;
+        }
+    }
+}
+
+/// Writes a checkpoint atomically from sessions given in id order.
+pub struct CheckpointWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    out: BufWriter<File>,
+    body_bytes: u64,
+    sessions: u64,
+    live: Vec<SessionId>,
+}
+
+impl CheckpointWriter {
+    /// Starts writing a new checkpoint that will replace `path`.
+    pub fn create(path: &Path) -> Result<CheckpointWriter, Error> {
+        let tmp = path.with_extension(format!("tmp-{}", crate::system::new_uuid().simple()));
+        let file = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+        Ok(CheckpointWriter {
+            path: path.to_owned(),
+            tmp,
+            out: BufWriter::with_capacity(1 << 20, file),
+            body_bytes: 0,
+            sessions: 0,
+            live: Vec::new(),
+        })
+    }
+
+    /// Adds the next session (ids must ascend).
+    pub fn push(&mut self, id: SessionId, history: &SessionHistory) -> Result<(), Error> {
+        if history.session().is_some_and(|s| s.is_live()) {
+            self.live.push(id);
+        }
+        let line = encode_session_line(id, history)?;
+        self.out
+            .write_all(line.as_bytes())
+            .and_then(|()| self.out.write_all(b"\n"))
+            .map_err(|e| io_err("write", &self.tmp, e))?;
+        self.body_bytes += line.len() as u64 + 1;
+        self.sessions += 1;
+        Ok(())
+    }
+
+    /// Seals the trailer and atomically replaces the old checkpoint.
+    pub fn finish(mut self, mut header: CheckpointHeader) -> Result<(), Error> {
+        header.live = std::mem::take(&mut self.live);
+        header.sessions = self.sessions;
+        header.body_bytes = self.body_bytes;
+        let trailer = header.seal()?;
+        let tail = format!("{trailer}\n{:020}\n", trailer.len());
+        let result = (|| {
+            self.out
+                .write_all(tail.as_bytes())
+                .map_err(|e| io_err("write", &self.tmp, e))?;
+            let file = self
+                .out
+                .into_inner()
+                .map_err(|e| io_err("write", &self.tmp, e.error()))?;
+            file.sync_all().map_err(|e| io_err("fsync", &self.tmp, e))?;
+            std::fs::rename(&self.tmp, &self.path).map_err(|e| io_err("rename", &self.path, e))
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        result
+    }
+}

@@ -1,0 +1,173 @@
+//! Compaction: rolls the active log into monthly archives under the compaction lock, while
+//! appends continue without any lock (see `append.rs` for why none is lost).
+//!
+//! Steps, each safe to crash after: take the lock (a dead holder's flock is already released,
+//! so a stale lock is simply taken over and reported); rename the active log to `sealed-*`;
+//! start a new active log; roll every sealed log into the archives (written atomically);
+//! delete the sealed logs; write a fresh checkpoint. A crash leaves sealed logs that readers
+//! still fold and the next compaction rolls up again, idempotently.
+
+use super::{Ledger, PRESERVED, SEALED_PREFIX, SESSION_LOCKS, io_err, sync_dir, write_atomically};
+use baton_core::compaction::{CompactionInput, compact};
+use baton_core::store::LedgerView;
+use baton_core::{Error, ErrorCode};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{Read, Seek, Write};
+
+/// What a compaction did.
+#[derive(Debug, Default, Serialize)]
+pub struct CompactReport {
+    /// Logs rolled up (the active one, plus any a crashed compaction left).
+    pub sealed_logs: usize,
+    /// Events read from them (duplicates included).
+    pub events_in: u64,
+    /// Distinct events in the archive months that were rewritten.
+    pub events_out: u64,
+    /// Archive months written.
+    pub months_written: Vec<String>,
+    /// Corrupt or foreign lines carried into `archive/preserved.ndjson`.
+    pub preserved_lines: u64,
+    /// Whether a stale lock left by a dead compaction was taken over, and whose it was.
+    pub took_over_stale_lock: Option<String>,
+    /// Session lock files removed because their sessions have ended.
+    pub session_locks_removed: usize,
+}
+
+impl Ledger {
+    /// Compacts the ledger. Refuses with `STORE_BUSY` while another compaction runs.
+    pub fn compact(&self) -> Result<CompactReport, Error> {
+        let mut report = CompactReport::default();
+        if !self.dir.is_dir() {
+            return Ok(report);
+        }
+        let lock_path = self.path(super::COMPACT_LOCK);
+        let mut lock = self.compact_lock_file()?;
+        if let Err(e) = lock.try_lock() {
+            let holder = read_holder(&mut lock);
+            return Err(match e {
+                fs::TryLockError::WouldBlock => Error::new(
+                    ErrorCode::StoreBusy,
+                    format!("another compaction is running ({holder}); try again when it ends"),
+                )
+                .with("holder", holder),
+                fs::TryLockError::Error(e) => io_err("lock", &lock_path, e),
+            });
+        }
+        let previous = read_holder(&mut lock);
+        if !previous.is_empty() {
+            report.took_over_stale_lock = Some(previous);
+        }
+        write_holder(&mut lock, &holder_line()).map_err(|e| io_err("write", &lock_path, e))?;
+
+        let active = self.active_path();
+        if active.exists() {
+            let sealed = self.dir.join(format!(
+                "{SEALED_PREFIX}{}.ndjson",
+                crate::system::new_uuid().simple()
+            ));
+            fs::rename(&active, &sealed).map_err(|e| io_err("rename", &active, e))?;
+            sync_dir(&self.dir)?;
+        }
+        self.create_active_log()?;
+
+        let sealed_paths = self.sealed_paths()?;
+        report.sealed_logs = sealed_paths.len();
+        let sealed: Vec<Vec<u8>> = sealed_paths
+            .iter()
+            .map(|p| fs::read(p).map_err(|e| io_err("read", p, e)))
+            .collect::<Result<_, _>>()?;
+        let mut archives = BTreeMap::new();
+        let mut preserved = Vec::new();
+        for (name, path) in self.archive_paths()? {
+            let bytes = fs::read(&path).map_err(|e| io_err("read", &path, e))?;
+            if format!("{name}.ndjson") == PRESERVED {
+                preserved = bytes;
+            } else {
+                archives.insert(name, bytes);
+            }
+        }
+        let output = compact(&CompactionInput {
+            sealed: sealed.iter().map(Vec::as_slice).collect(),
+            archives: archives
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_slice()))
+                .collect(),
+            preserved: &preserved,
+        })?;
+        report.events_in = output.events_in;
+        report.events_out = output.events_out;
+        report.preserved_lines = output.preserved_lines;
+        for (month, text) in &output.archives {
+            write_atomically(
+                &self.archive_dir().join(format!("{month}.ndjson")),
+                text.as_bytes(),
+            )?;
+            report.months_written.push(month.clone());
+        }
+        if let Some(bytes) = &output.preserved {
+            write_atomically(&self.archive_dir().join(PRESERVED), bytes)?;
+        }
+        for path in &sealed_paths {
+            fs::remove_file(path).map_err(|e| io_err("remove", path, e))?;
+        }
+        sync_dir(&self.dir)?;
+
+        let snapshot = self.snapshot_locked()?;
+        self.refresh_checkpoint(&snapshot)?;
+        report.session_locks_removed = self.remove_ended_session_locks(&snapshot)?;
+        write_holder(&mut lock, "").map_err(|e| io_err("write", &lock_path, e))?;
+        Ok(report)
+    }
+
+    /// Removes lock files of ended sessions. Safe: whoever still holds one will find the
+    /// session ended and refuse, as it would with the lock.
+    fn remove_ended_session_locks(&self, snapshot: &super::Snapshot) -> Result<usize, Error> {
+        let dir = self.path(SESSION_LOCKS);
+        let Ok(entries) = fs::read_dir(&dir) else {
+            return Ok(0);
+        };
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(id) = name
+                .strip_suffix(".lock")
+                .and_then(|id| uuid::Uuid::try_parse(id).ok())
+            else {
+                continue;
+            };
+            if let Some(session) = snapshot.session(baton_core::SessionId(id))?
+                && !session.is_live()
+                && fs::remove_file(entry.path()).is_ok()
+            {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+}
+
+fn holder_line() -> String {
+    let host = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    format!(
+        "pid {} on {} since {}",
+        std::process::id(),
+        host.trim(),
+        crate::system::now().map(|t| t.to_string()).unwrap_or_default()
+    )
+}
+
+pub(super) fn read_holder(lock: &mut fs::File) -> String {
+    let mut text = String::new();
+    let _ = lock.rewind().and_then(|()| lock.read_to_string(&mut text));
+    text.trim().to_owned()
+}
+
+fn write_holder(lock: &mut fs::File, text: &str) -> std::io::Result<()> {
+    lock.set_len(0)?;
+    lock.rewind()?;
+    lock.write_all(text.as_bytes())?;
+    lock.sync_data()
+}
+

@@ -1,0 +1,208 @@
+//! The filesystem ledger: a `.baton/` directory that any number of processes append to at
+//! once, with no daemon and no lock on ordinary appends.
+//!
+//! Layout:
+//! - `events.ndjson`: the active log. It opens with a header line naming its generation;
+//!   every other line is one event, appended with a single `write` on an `O_APPEND`
+//!   descriptor and fsync'd unless disabled.
+//! - `archive/YYYY-MM.ndjson`: monthly rollups written by compaction; `archive/preserved.ndjson`
+//!   keeps every corrupt or foreign line compaction met, byte for byte.
+//! - `sealed-*.ndjson`: logs compaction has taken out of service and not yet rolled up.
+//! - `checkpoint.ndjson`: the fold at an offset of the active log (a cache, validated on use).
+//! - `compact.lock`: held exclusively by compaction and shared by readers (flock: a dead
+//!   holder's lock is released by the kernel, so a stale lock is taken over by the next caller).
+//! - `locks/<session>.lock`: serializes resume and end of one session across processes.
+//!
+//! See `append.rs` for why an append racing compaction is never lost.
+
+mod append;
+mod checkpoint;
+mod compact;
+mod doctor;
+mod snapshot;
+
+pub use compact::CompactReport;
+pub use doctor::DoctorReport;
+pub use snapshot::Snapshot;
+
+use baton_core::{Error, SessionId};
+use std::fs::{self, File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+/// The name of the ledger directory found by walking up from the working directory.
+pub const LEDGER_DIR_NAME: &str = ".baton";
+const ACTIVE: &str = "events.ndjson";
+const ARCHIVE: &str = "archive";
+const PRESERVED: &str = "preserved.ndjson";
+const CHECKPOINT: &str = "checkpoint.ndjson";
+const COMPACT_LOCK: &str = "compact.lock";
+const SESSION_LOCKS: &str = "locks";
+const SEALED_PREFIX: &str = "sealed-";
+
+/// A ledger directory and how to write to it.
+#[derive(Debug, Clone)]
+pub struct Ledger {
+    dir: PathBuf,
+    fsync: bool,
+}
+
+/// Finds the ledger for `start`: the nearest `.baton/` at or above it, else `start/.baton`.
+pub fn discover(start: &Path) -> PathBuf {
+    start
+        .ancestors()
+        .map(|dir| dir.join(LEDGER_DIR_NAME))
+        .find(|candidate| candidate.is_dir())
+        .unwrap_or_else(|| start.join(LEDGER_DIR_NAME))
+}
+
+pub(crate) fn io_err(operation: &str, path: &Path, err: impl std::fmt::Display) -> Error {
+    Error::store_io(operation, &path.display().to_string(), err)
+}
+
+impl Ledger {
+    /// A ledger at `dir` (created on first write). `fsync` makes every append durable.
+    pub fn new(dir: impl Into<PathBuf>, fsync: bool) -> Ledger {
+        Ledger {
+            dir: dir.into(),
+            fsync,
+        }
+    }
+
+    /// The ledger directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn active_path(&self) -> PathBuf {
+        self.path(ACTIVE)
+    }
+
+    fn archive_dir(&self) -> PathBuf {
+        self.path(ARCHIVE)
+    }
+
+    /// Creates the directory layout if it is missing.
+    fn ensure_layout(&self) -> Result<(), Error> {
+        for dir in [self.dir.clone(), self.archive_dir(), self.path(SESSION_LOCKS)] {
+            fs::create_dir_all(&dir).map_err(|e| io_err("create directory", &dir, e))?;
+        }
+        Ok(())
+    }
+
+    /// Serializes resume and end of one session across processes until the guard drops.
+    pub fn lock_session(&self, id: SessionId) -> Result<File, Error> {
+        self.ensure_layout()?;
+        let path = self.path(SESSION_LOCKS).join(format!("{id}.lock"));
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| io_err("open lock", &path, e))?;
+        file.lock().map_err(|e| io_err("lock", &path, e))?;
+        Ok(file)
+    }
+
+    /// Opens (creating) the compaction lock file.
+    fn compact_lock_file(&self) -> Result<File, Error> {
+        let path = self.path(COMPACT_LOCK);
+        OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| io_err("open lock", &path, e))
+    }
+
+    /// Sealed logs left by compaction (normally none outside a running compaction).
+    fn sealed_paths(&self) -> Result<Vec<PathBuf>, Error> {
+        let mut sealed = Vec::new();
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(sealed),
+            Err(e) => return Err(io_err("list", &self.dir, e)),
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with(SEALED_PREFIX) && name.ends_with(".ndjson") {
+                sealed.push(entry.path());
+            }
+        }
+        sealed.sort();
+        Ok(sealed)
+    }
+
+    /// Archive files as `(month or "preserved", path)`, sorted.
+    fn archive_paths(&self) -> Result<Vec<(String, PathBuf)>, Error> {
+        let dir = self.archive_dir();
+        let mut found = Vec::new();
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+            Err(e) => return Err(io_err("list", &dir, e)),
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(stem) = name.strip_suffix(".ndjson") {
+                found.push((stem.to_owned(), entry.path()));
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
+    /// Identifies the archive set: changes whenever compaction rewrites or adds a file.
+    fn archive_stamp(&self) -> Result<String, Error> {
+        use std::os::unix::fs::MetadataExt;
+        let mut text = String::new();
+        let sealed = self.sealed_paths()?;
+        let archives = self.archive_paths()?.into_iter().map(|(_, p)| p);
+        for path in archives.chain(sealed) {
+            let meta = fs::metadata(&path).map_err(|e| io_err("stat", &path, e))?;
+            text.push_str(&format!(
+                "{}:{}:{}:{}.{};",
+                path.file_name().unwrap_or_default().to_string_lossy(),
+                meta.ino(),
+                meta.len(),
+                meta.mtime(),
+                meta.mtime_nsec()
+            ));
+        }
+        Ok(format!("{:016x}", baton_core::checkpoint::fnv1a64(text.as_bytes())))
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the folder.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name().unwrap_or_default().to_string_lossy(),
+        crate::system::new_uuid().simple()
+    ));
+    let result = (|| {
+        let mut file = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+        file.write_all(bytes).map_err(|e| io_err("write", &tmp, e))?;
+        file.sync_all().map_err(|e| io_err("fsync", &tmp, e))?;
+        fs::rename(&tmp, path).map_err(|e| io_err("rename", path, e))?;
+        sync_dir(dir)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// fsyncs a directory so a rename or unlink in it is durable.
+pub(crate) fn sync_dir(dir: &Path) -> Result<(), Error> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| io_err("fsync directory", dir, e))
+}

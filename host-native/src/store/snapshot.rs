@@ -1,0 +1,346 @@
+//! The read side: a consistent view of the ledger, built from the checkpoint and the part of
+//! the active log appended since, or rebuilt from every file when the checkpoint is stale.
+
+use super::checkpoint::{CheckpointFile, CheckpointWriter};
+use super::{CHECKPOINT, Ledger, io_err};
+use baton_core::checkpoint::{CHECKPOINT_FORMAT, CheckpointHeader};
+use baton_core::fold::{Fold, LineClass, SessionHistory};
+use baton_core::store::LedgerView;
+use baton_core::{Error, Session, SessionId};
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Rewrite the checkpoint once the unfolded tail passes this many bytes (or a sixteenth of
+/// the checkpoint, whichever is larger), so rewrites stay amortized.
+const CHECKPOINT_TAIL_BYTES: u64 = 256 * 1024;
+
+enum Base {
+    Empty,
+    Full(Fold),
+    Checkpoint(CheckpointFile),
+}
+
+/// A consistent view of the ledger at one moment.
+pub struct Snapshot {
+    base: Base,
+    tail: Fold,
+    /// The active log's generation, when it exists.
+    pub generation: Option<String>,
+    /// Bytes of the active log folded (up to its last complete line).
+    pub folded_to: u64,
+    /// Bytes after the last newline: a torn line or one being written right now.
+    pub torn_tail_bytes: u64,
+    /// The checkpoint used, or why none was.
+    pub checkpoint_state: String,
+    archive_stamp: String,
+    tail_bytes: u64,
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("generation", &self.generation)
+            .field("folded_to", &self.folded_to)
+            .field("checkpoint_state", &self.checkpoint_state)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Folds the complete lines of `file` from `start`; returns (end of last complete line,
+/// bytes after it).
+fn fold_log(
+    fold: &mut Fold,
+    file: &File,
+    path: &Path,
+    start: u64,
+    generation: &mut Option<String>,
+) -> Result<(u64, u64), Error> {
+    let mut file = file.try_clone().map_err(|e| io_err("read", path, e))?;
+    file.seek(SeekFrom::Start(start))
+        .map_err(|e| io_err("read", path, e))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let source = path.display().to_string();
+    let (mut offset, mut line) = (start, Vec::new());
+    loop {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| io_err("read", path, e))?;
+        if n == 0 {
+            return Ok((offset, 0));
+        }
+        if line.last() != Some(&b'\n') {
+            return Ok((offset, n as u64));
+        }
+        if let LineClass::Header(g) = fold.apply_line(&line[..n - 1], &source, offset) {
+            generation.get_or_insert(g);
+        }
+        offset += n as u64;
+    }
+}
+
+fn read_all(path: &Path) -> Result<Vec<u8>, Error> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| io_err("read", path, e))?;
+    Ok(bytes)
+}
+
+impl Ledger {
+    /// Builds a consistent view. Waits while a compaction runs (shared compaction lock).
+    pub fn snapshot(&self) -> Result<Snapshot, Error> {
+        if !self.dir.is_dir() {
+            return Ok(Snapshot {
+                base: Base::Empty,
+                tail: Fold::new(),
+                generation: None,
+                folded_to: 0,
+                torn_tail_bytes: 0,
+                checkpoint_state: "no ledger yet".into(),
+                archive_stamp: String::new(),
+                tail_bytes: 0,
+            });
+        }
+        let lock = self.compact_lock_file()?;
+        lock.lock_shared()
+            .map_err(|e| io_err("lock", &self.path(super::COMPACT_LOCK), e))?;
+        self.snapshot_locked()
+    }
+
+    /// Builds the view; the caller holds the compaction lock (shared or exclusive).
+    pub(super) fn snapshot_locked(&self) -> Result<Snapshot, Error> {
+        let active_path = self.active_path();
+        let active = match File::open(&active_path) {
+            Ok(file) => Some(file),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io_err("open", &active_path, e)),
+        };
+        let archive_stamp = self.archive_stamp()?;
+        let mut generation = None;
+        if let Some(file) = &active {
+            let mut first = Vec::new();
+            let mut reader = BufReader::new(file.try_clone().map_err(|e| io_err("read", &active_path, e))?);
+            reader
+                .read_until(b'\n', &mut first)
+                .map_err(|e| io_err("read", &active_path, e))?;
+            if let baton_core::event::Line::Header { generation: g } =
+                baton_core::event::decode_line(first.strip_suffix(b"\n").unwrap_or(&first))
+            {
+                generation = Some(g);
+            }
+        }
+        let checkpoint = CheckpointFile::open(&self.path(CHECKPOINT))?;
+        let usable = match checkpoint {
+            Ok(cp) => match (&active, &generation) {
+                (Some(file), Some(g))
+                    if &cp.header.generation == g && cp.header.archive_stamp == archive_stamp =>
+                {
+                    if line_boundary(file, cp.header.offset) {
+                        Ok(cp)
+                    } else {
+                        Err("stale: log shorter than its offset".to_owned())
+                    }
+                }
+                _ => Err("stale: the log or archives changed (compaction)".to_owned()),
+            },
+            Err(reason) => Err(reason),
+        };
+        match usable {
+            Ok(cp) => {
+                let mut tail = Fold::new();
+                let start = cp.header.offset;
+                let file = active.as_ref().ok_or_else(|| Error::internal("log vanished"))?;
+                let (folded_to, torn) = fold_log(&mut tail, file, &active_path, start, &mut None)?;
+                Ok(Snapshot {
+                    checkpoint_state: format!("valid at offset {start}"),
+                    tail_bytes: folded_to - start,
+                    base: Base::Checkpoint(cp),
+                    tail,
+                    generation,
+                    folded_to,
+                    torn_tail_bytes: torn,
+                    archive_stamp,
+                })
+            }
+            Err(reason) => {
+                let mut fold = Fold::new();
+                for (name, path) in self.archive_paths()? {
+                    baton_core::compaction::fold_archive(&mut fold, &read_all(&path)?, &name);
+                }
+                for path in self.sealed_paths()? {
+                    fold.apply_text(&read_all(&path)?, &path.display().to_string());
+                }
+                let (folded_to, torn) = match &active {
+                    Some(file) => fold_log(&mut fold, file, &active_path, 0, &mut generation)?,
+                    None => (0, 0),
+                };
+                Ok(Snapshot {
+                    base: Base::Full(fold),
+                    tail: Fold::new(),
+                    generation,
+                    folded_to,
+                    torn_tail_bytes: torn,
+                    checkpoint_state: reason,
+                    archive_stamp,
+                    tail_bytes: folded_to,
+                })
+            }
+        }
+    }
+
+    /// Writes a fresh checkpoint when the view was rebuilt or its tail has grown; a failure
+    /// here costs only speed, so it is reported and otherwise ignored.
+    pub fn refresh_checkpoint(&self, snapshot: &Snapshot) -> Result<bool, Error> {
+        let Some(generation) = snapshot.generation.clone() else {
+            return Ok(false);
+        };
+        let threshold = match &snapshot.base {
+            Base::Empty => return Ok(false),
+            Base::Full(_) => 0,
+            Base::Checkpoint(cp) => CHECKPOINT_TAIL_BYTES.max(cp.header.body_bytes / 16),
+        };
+        if snapshot.tail_bytes <= threshold && !matches!(snapshot.base, Base::Full(_)) {
+            return Ok(false);
+        }
+        let mut writer = CheckpointWriter::create(&self.path(CHECKPOINT))?;
+        snapshot.for_each_history(|id, history| writer.push(id, &history))?;
+        writer.finish(CheckpointHeader {
+            baton_checkpoint: CHECKPOINT_FORMAT,
+            generation,
+            offset: snapshot.folded_to,
+            archive_stamp: snapshot.archive_stamp.clone(),
+            live: Vec::new(),
+            sessions: 0,
+            body_bytes: 0,
+            stats: snapshot.stats(),
+            check: String::new(),
+        })?;
+        Ok(true)
+    }
+}
+
+fn line_boundary(file: &File, offset: u64) -> bool {
+    use std::os::unix::fs::FileExt;
+    let Ok(meta) = file.metadata() else {
+        return false;
+    };
+    if offset == 0 {
+        return true;
+    }
+    if offset > meta.len() {
+        return false;
+    }
+    let mut byte = [0u8];
+    file.read_exact_at(&mut byte, offset - 1).is_ok() && byte[0] == b'\n'
+}
+
+impl Snapshot {
+    /// Counts of what was read, including what the checkpoint had counted before.
+    pub fn stats(&self) -> baton_core::fold::FoldStats {
+        let mut stats = match &self.base {
+            Base::Empty => Default::default(),
+            Base::Full(fold) => fold.stats.clone(),
+            Base::Checkpoint(cp) => cp.header.stats.clone(),
+        };
+        stats.absorb(self.tail.stats.clone());
+        stats
+    }
+
+    /// Visits every session history (base joined with tail) in id order.
+    pub fn for_each_history(
+        &self,
+        mut visit: impl FnMut(SessionId, SessionHistory) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut tail = self.tail.histories().peekable();
+        let mut on_base = |id: SessionId, mut history: SessionHistory| -> Result<(), Error> {
+            while let Some((tail_id, tail_history)) = tail.next_if(|(t, _)| **t < id) {
+                visit(*tail_id, tail_history.clone())?;
+            }
+            if let Some((_, tail_history)) = tail.next_if(|(t, _)| **t == id) {
+                history.join(tail_history.clone());
+            }
+            visit(id, history)
+        };
+        match &self.base {
+            Base::Empty => {}
+            Base::Full(fold) => {
+                for (id, history) in fold.histories() {
+                    on_base(*id, history.clone())?;
+                }
+            }
+            Base::Checkpoint(cp) => cp.for_each(&mut on_base)?,
+        }
+        for (id, history) in tail {
+            visit(*id, history.clone())?;
+        }
+        Ok(())
+    }
+
+    /// Every session with a known start (base joined with tail), in id order.
+    pub fn sessions(&self) -> Result<Vec<Session>, Error> {
+        let mut sessions = Vec::new();
+        self.for_each_history(|_, history| {
+            sessions.extend(history.session());
+            Ok(())
+        })?;
+        Ok(sessions)
+    }
+
+    /// Ids that have events but no start.
+    pub fn orphan_ids(&self) -> Result<Vec<SessionId>, Error> {
+        let mut ids = Vec::new();
+        self.for_each_history(|id, history| {
+            if history.session().is_none() {
+                ids.push(id);
+            }
+            Ok(())
+        })?;
+        Ok(ids)
+    }
+}
+
+impl LedgerView for Snapshot {
+    fn history(&self, id: SessionId) -> Result<Option<SessionHistory>, Error> {
+        let base = match &self.base {
+            Base::Empty => None,
+            Base::Full(fold) => fold.history(id).cloned(),
+            Base::Checkpoint(cp) => cp.lookup(id)?,
+        };
+        Ok(match (base, self.tail.history(id)) {
+            (None, None) => None,
+            (Some(h), None) => Some(h),
+            (None, Some(t)) => Some(t.clone()),
+            (Some(mut h), Some(t)) => {
+                h.join(t.clone());
+                Some(h)
+            }
+        })
+    }
+
+    fn live_sessions(&self) -> Result<Vec<Session>, Error> {
+        let candidates: BTreeSet<SessionId> = match &self.base {
+            Base::Empty => BTreeSet::new(),
+            Base::Full(fold) => fold.histories().map(|(id, _)| *id).collect(),
+            Base::Checkpoint(cp) => cp.header.live.iter().copied().collect(),
+        }
+        .into_iter()
+        .chain(self.tail.histories().map(|(id, _)| *id))
+        .collect();
+        let mut live = Vec::new();
+        for id in candidates {
+            if let Some(session) = self.session(id)?
+                && session.is_live()
+            {
+                live.push(session);
+            }
+        }
+        Ok(live)
+    }
+
+    fn all_sessions(&self) -> Result<Vec<Session>, Error> {
+        self.sessions()
+    }
+}
