@@ -1,0 +1,421 @@
+//! The spec's work-session scenarios, run against the in-memory ledger with a pinned clock.
+
+use baton_core::commands::{
+    self, Context, EndParams, ListParams, Request, Response, ResumeParams, ShowParams,
+    StartParams,
+};
+use baton_core::store::{LedgerView, MemoryLedger};
+use baton_core::{ErrorCode, EventId, SessionId, Status, Timestamp};
+use uuid::Uuid;
+
+/// A deterministic host: a clock that only moves when told, ids from a counter.
+struct Host {
+    ledger: MemoryLedger,
+    now: Timestamp,
+    counter: u128,
+}
+
+impl Host {
+    fn new() -> Host {
+        Host {
+            ledger: MemoryLedger::new(),
+            now: Timestamp::parse("2026-07-18T20:00:00.000Z").unwrap(),
+            counter: 0,
+        }
+    }
+
+    fn id(&mut self) -> Uuid {
+        self.counter += 1;
+        // A valid UUIDv7 layout: version nibble 7, variant bits 10.
+        Uuid::from_u128(0x019c_0000_0000_7000_8000_0000_0000_0000 | self.counter)
+    }
+
+    fn run(&mut self, request: Request) -> Result<Response, baton_core::Error> {
+        let ctx = Context {
+            now: self.now,
+            event_id: EventId(self.id()),
+            session_id: SessionId(self.id()),
+            actor: None,
+        };
+        commands::run(&mut self.ledger, &request, &ctx)
+    }
+
+    fn start(&mut self, project: &str, agent: &str, client: Option<&str>) -> SessionId {
+        match self.run(Request::Start(StartParams {
+            project: Some(project.into()),
+            agent: Some(agent.into()),
+            client_name: client.map(Into::into),
+            ..Default::default()
+        })) {
+            Ok(Response::Action(a)) => a.session.session_id,
+            other => panic!("start failed: {other:?}"),
+        }
+    }
+
+    fn end(&mut self, params: EndParams) -> Result<Response, baton_core::Error> {
+        self.run(Request::End(params))
+    }
+
+    fn status(&self, id: SessionId) -> Status {
+        self.ledger.session(id).unwrap().unwrap().status
+    }
+}
+
+#[test]
+fn implicit_end_with_two_agents_live_is_ambiguous_and_closes_nothing() {
+    let mut host = Host::new();
+    let claude = host.start("demo", "claude", Some("claude-code"));
+    let codex = host.start("demo", "codex", Some("codex-cli"));
+    let lines_before = host.ledger.lines().len();
+    let err = host
+        .end(EndParams {
+            project: Some("demo".into()),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::AmbiguousSession);
+    let candidates = err.details["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), 2);
+    for (candidate, id) in candidates.iter().zip([claude, codex]) {
+        assert_eq!(candidate["session_id"], id.to_string());
+        for key in ["path", "project", "agent", "client_name", "started_at"] {
+            assert!(candidate.get(key).is_some(), "candidate lacks {key}");
+        }
+    }
+    assert_eq!(host.ledger.lines().len(), lines_before, "nothing written");
+    assert_eq!(host.status(claude), Status::Working);
+    assert_eq!(host.status(codex), Status::Working);
+
+    // With the agent named, only that agent's session closes.
+    let ended = host
+        .end(EndParams {
+            project: Some("demo".into()),
+            agent: Some(" Claude ".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let Response::Action(action) = ended else { panic!() };
+    assert_eq!(action.session.session_id, claude);
+    assert_eq!(host.status(claude), Status::Complete);
+    assert_eq!(host.status(codex), Status::Working);
+}
+
+#[test]
+fn implicit_end_filters_by_client_and_refuses_when_none_match() {
+    let mut host = Host::new();
+    let a = host.start("demo", "claude", Some("claude-code"));
+    host.start("demo", "claude", Some("cursor"));
+    let ended = host
+        .end(EndParams {
+            client_name: Some("claude-code".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let Response::Action(action) = ended else { panic!() };
+    assert_eq!(action.session.session_id, a);
+    let err = host
+        .end(EndParams {
+            project: Some("other".into()),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NoActiveSession);
+    assert_eq!(err.details["filters"]["project"], "other");
+}
+
+#[test]
+fn never_resolves_to_the_most_recent() {
+    let mut host = Host::new();
+    host.start("demo", "claude", None);
+    host.now = Timestamp::from_millis(host.now.millis() + 60_000);
+    host.start("demo", "claude", None);
+    let err = host.end(EndParams::default()).unwrap_err();
+    assert_eq!(err.code, ErrorCode::AmbiguousSession);
+}
+
+#[test]
+fn resume_keeps_started_at_and_records_a_marker() {
+    let mut host = Host::new();
+    let id = host.start("demo", "claude", Some("claude-code"));
+    let started = host.ledger.session(id).unwrap().unwrap().started_at;
+    host.now = Timestamp::from_millis(host.now.millis() + 3_600_000);
+    let resumed = host
+        .run(Request::Start(StartParams {
+            session_id: Some(id.to_string()),
+            project: Some("demo".into()),
+            ..Default::default()
+        }))
+        .unwrap();
+    let Response::Action(action) = resumed else { panic!() };
+    assert_eq!(action.action, "resumed");
+    assert_eq!(action.resumed_at, Some(host.now));
+    let session = host.ledger.session(id).unwrap().unwrap();
+    assert_eq!(session.started_at, started);
+    assert_eq!(session.resumes.len(), 1);
+    assert_eq!(session.resumes[0].at, host.now);
+    // Resume by the dedicated request too.
+    host.run(Request::Resume(ResumeParams {
+        session_id: id.to_string(),
+        ..Default::default()
+    }))
+    .unwrap();
+    assert_eq!(host.ledger.session(id).unwrap().unwrap().resumes.len(), 2);
+}
+
+#[test]
+fn resume_refuses_project_mismatch_and_ended_sessions() {
+    let mut host = Host::new();
+    let id = host.start("demo", "claude", None);
+    let err = host
+        .run(Request::Resume(ResumeParams {
+            session_id: id.to_string(),
+            project: Some("other".into()),
+            ..Default::default()
+        }))
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::SessionProjectMismatch);
+    assert_eq!(err.details["actual_project"], "demo");
+    host.end(EndParams {
+        session_id: Some(id.to_string()),
+        ..Default::default()
+    })
+    .unwrap();
+    let err = host
+        .run(Request::Resume(ResumeParams {
+            session_id: id.to_string(),
+            ..Default::default()
+        }))
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::SessionNotActive);
+}
+
+#[test]
+fn duration_comes_from_the_persisted_start() {
+    let mut host = Host::new();
+    let id = host.start("demo", "claude", None);
+    host.now = Timestamp::parse("2026-07-18T21:30:00.000Z").unwrap();
+    let ended = host
+        .end(EndParams {
+            session_id: Some(id.to_string()),
+            summary: Some("Implemented and tested the search feature.".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let Response::Action(action) = ended else { panic!() };
+    assert_eq!(action.session.duration_seconds, Some(5_400));
+    assert_eq!(action.session.ended_at, Some(host.now));
+    let json = serde_json::to_value(&action).unwrap();
+    assert_eq!(json["action"], "ended");
+    assert_eq!(json["duration_seconds"], 5400);
+}
+
+#[test]
+fn a_second_end_is_refused_and_not_recorded() {
+    let mut host = Host::new();
+    let id = host.start("demo", "claude", None);
+    let end = EndParams {
+        session_id: Some(id.to_string()),
+        ..Default::default()
+    };
+    host.end(end.clone()).unwrap();
+    let lines = host.ledger.lines().len();
+    let err = host.end(end).unwrap_err();
+    assert_eq!(err.code, ErrorCode::SessionAlreadyClosed);
+    assert_eq!(host.ledger.lines().len(), lines);
+}
+
+#[test]
+fn handoff_records_the_parent_and_leaves_it_live() {
+    let mut host = Host::new();
+    let parent = host.start("demo", "claude", None);
+    let child = match host
+        .run(Request::Start(StartParams {
+            project: Some("demo".into()),
+            agent: Some("codex".into()),
+            parent_session_id: Some(parent.to_string()),
+            goal: Some("Review and optimize Claude's implementation".into()),
+            ..Default::default()
+        }))
+        .unwrap()
+    {
+        Response::Action(a) => a.session,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(child.parent_session_id, Some(parent));
+    assert_eq!(host.status(parent), Status::Working);
+
+    let unknown = "019c0000-0000-7000-8000-00000000ffff";
+    let err = host
+        .run(Request::Start(StartParams {
+            project: Some("demo".into()),
+            agent: Some("codex".into()),
+            parent_session_id: Some(unknown.into()),
+            ..Default::default()
+        }))
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::SessionNotFound);
+    assert_eq!(err.details["field"], "parent_session_id");
+}
+
+#[test]
+fn run_and_work_item_go_together() {
+    let mut host = Host::new();
+    let err = host
+        .run(Request::Start(StartParams {
+            project: Some("demo".into()),
+            agent: Some("claude".into()),
+            run_id: Some("run-01".into()),
+            ..Default::default()
+        }))
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert_eq!(err.details["field"], "work_item_id");
+    let ok = host.run(Request::Start(StartParams {
+        project: Some("demo".into()),
+        agent: Some("claude".into()),
+        run_id: Some("run-01".into()),
+        work_item_id: Some("work-01".into()),
+        attempt_id: Some("attempt-01".into()),
+        ..Default::default()
+    }));
+    let Ok(Response::Action(a)) = ok else { panic!("{ok:?}") };
+    assert_eq!(a.session.run_id.as_deref(), Some("run-01"));
+    assert_eq!(a.session.attempt_id.as_deref(), Some("attempt-01"));
+}
+
+#[test]
+fn bad_input_gets_the_right_code_and_writes_nothing() {
+    let mut host = Host::new();
+    let cases: Vec<(Request, ErrorCode)> = vec![
+        (
+            Request::Show(ShowParams {
+                session_id: "not-a-uuid".into(),
+            }),
+            ErrorCode::InvalidArgument,
+        ),
+        (
+            Request::Show(ShowParams {
+                session_id: "019c0000-0000-7000-8000-00000000abcd".into(),
+            }),
+            ErrorCode::SessionNotFound,
+        ),
+        (
+            Request::Start(StartParams {
+                project: Some("../etc".into()),
+                agent: Some("claude".into()),
+                ..Default::default()
+            }),
+            ErrorCode::InvalidArgument,
+        ),
+        (
+            Request::Start(StartParams {
+                project: Some("demo".into()),
+                agent: Some("cla\0ude".into()),
+                ..Default::default()
+            }),
+            ErrorCode::InvalidArgument,
+        ),
+        (
+            Request::Start(StartParams {
+                project: Some("demo".into()),
+                ..Default::default()
+            }),
+            ErrorCode::InvalidArgument,
+        ),
+        (
+            Request::Start(StartParams {
+                project: Some("demo".into()),
+                agent: Some("claude".into()),
+                goal: Some("x".repeat(5000)),
+                ..Default::default()
+            }),
+            ErrorCode::EventTooLarge,
+        ),
+        (
+            Request::End(EndParams {
+                session_id: Some("019c0000-0000-7000-8000-00000000abcd".into()),
+                ..Default::default()
+            }),
+            ErrorCode::SessionNotFound,
+        ),
+        (
+            Request::End(EndParams {
+                status: Some("done".into()),
+                ..Default::default()
+            }),
+            ErrorCode::InvalidArgument,
+        ),
+        (
+            Request::List(ListParams {
+                status: Some("sleeping".into()),
+                ..Default::default()
+            }),
+            ErrorCode::InvalidArgument,
+        ),
+    ];
+    for (request, code) in cases {
+        let err = host.run(request.clone()).unwrap_err();
+        assert_eq!(err.code, code, "{request:?}");
+        assert!(!err.message.is_empty());
+    }
+    assert!(host.ledger.lines().is_empty());
+}
+
+#[test]
+fn list_filters_live_by_default() {
+    let mut host = Host::new();
+    let a = host.start("demo", "claude", None);
+    host.start("demo", "codex", None);
+    host.start("other", "claude", None);
+    host.end(EndParams {
+        session_id: Some(a.to_string()),
+        ..Default::default()
+    })
+    .unwrap();
+    let list = |host: &mut Host, params: ListParams| match host.run(Request::List(params)) {
+        Ok(Response::List(l)) => l.total,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(list(&mut host, ListParams::default()), 2);
+    assert_eq!(
+        list(
+            &mut host,
+            ListParams {
+                all: true,
+                ..Default::default()
+            }
+        ),
+        3
+    );
+    assert_eq!(
+        list(
+            &mut host,
+            ListParams {
+                project: Some("demo".into()),
+                ..Default::default()
+            }
+        ),
+        1
+    );
+    assert_eq!(
+        list(
+            &mut host,
+            ListParams {
+                status: Some("complete".into()),
+                ..Default::default()
+            }
+        ),
+        1
+    );
+    assert_eq!(
+        list(
+            &mut host,
+            ListParams {
+                agent: Some("CLAUDE".into()),
+                all: true,
+                ..Default::default()
+            }
+        ),
+        2
+    );
+}
