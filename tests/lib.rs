@@ -1,1 +1,66 @@
-//! Shared helpers for the cross-host tests.
+//! Shared helpers for the cross-host tests: find the binaries, run them with a clean
+//! environment, and read a ledger back.
+
+use baton_core::fold::Fold;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `baton` binary of this build (`cargo build --workspace` puts it beside the tests).
+pub fn baton_bin() -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps");
+    let bin = profile_dir.join("baton");
+    assert!(
+        bin.exists(),
+        "{} is missing: run `cargo build --workspace` before the tests",
+        bin.display()
+    );
+    bin
+}
+
+/// A `baton` command on `dir`, with the environment cleared of anything that changes answers.
+pub fn baton(dir: &Path) -> Command {
+    let mut cmd = Command::new(baton_bin());
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("BATON_DIR", dir)
+        .env("BATON_FSYNC", "0");
+    cmd
+}
+
+/// Runs a command and parses the JSON object on the last stdout line.
+pub fn json_of(output: &Output) -> Value {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): stdout={stdout} stderr={}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// Folds every file of a ledger directory the way a reader would, without the checkpoint.
+pub fn fold_dir(dir: &Path) -> Fold {
+    let mut fold = Fold::new();
+    let archive = dir.join("archive");
+    if let Ok(entries) = std::fs::read_dir(&archive) {
+        let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            let bytes = std::fs::read(&path).unwrap();
+            baton_core::compaction::fold_archive(&mut fold, &bytes, "archive");
+        }
+    }
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == "events.ndjson" || (name.starts_with("sealed-") && name.ends_with(".ndjson")) {
+            fold.apply_text(&std::fs::read(entry.path()).unwrap(), &name);
+        }
+    }
+    fold
+}

@@ -39,6 +39,9 @@ impl Ledger {
                 }
                 Err(e) => return Err(io_err("open", &path, e)),
             };
+            if let Some(delay) = self.write_delay {
+                std::thread::sleep(delay);
+            }
             self.write_line(&file, line)?;
             if still_active(&file, &path) {
                 return Ok(());

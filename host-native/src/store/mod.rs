@@ -44,6 +44,7 @@ const SEALED_PREFIX: &str = "sealed-";
 pub struct Ledger {
     dir: PathBuf,
     fsync: bool,
+    write_delay: Option<std::time::Duration>,
 }
 
 /// Finds the ledger for `start`: the nearest `.baton/` at or above it, else `start/.baton`.
@@ -65,7 +66,16 @@ impl Ledger {
         Ledger {
             dir: dir.into(),
             fsync,
+            write_delay: None,
         }
+    }
+
+    /// Fault injection for tests: sleep between opening the log and writing to it, which
+    /// widens the window in which a compaction can rotate the log under an append.
+    #[doc(hidden)]
+    pub fn with_write_delay(mut self, delay: std::time::Duration) -> Ledger {
+        self.write_delay = Some(delay);
+        self
     }
 
     /// The ledger directory.

@@ -1,0 +1,55 @@
+//! A test writer process: appends events to a ledger through the real native store and prints
+//! each event id once its append has returned (acknowledged), so tests can check that nothing
+//! acknowledged is ever lost — across processes, compactions and SIGKILL.
+//!
+//! Usage: `ledger-writer DIR COUNT [--fsync] [--delay-us N]` (COUNT 0 = until killed;
+//! `--delay-us` pauses between opening the log and writing, to widen race windows).
+
+use baton::store::Ledger;
+use baton_core::event::{Actor, Event, Payload, Started};
+use baton_core::{EventId, SessionId, Timestamp};
+use std::io::Write;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = args.get(1).expect("DIR");
+    let count: u64 = args.get(2).and_then(|c| c.parse().ok()).expect("COUNT");
+    let fsync = args.iter().any(|a| a == "--fsync");
+    let mut ledger = Ledger::new(dir, fsync);
+    if let Some(delay) = args
+        .iter()
+        .position(|a| a == "--delay-us")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|d| d.parse().ok())
+    {
+        ledger = ledger.with_write_delay(std::time::Duration::from_micros(delay));
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut n = 0u64;
+    while count == 0 || n < count {
+        let session = SessionId(uuid::Uuid::now_v7());
+        let event = Event {
+            id: EventId(uuid::Uuid::now_v7()),
+            session,
+            at: Timestamp::from_millis(1_780_000_000_000 + n as i64),
+            actor: Actor::agent("writer"),
+            payload: Payload::Started(Started {
+                project: "load".into(),
+                agent: format!("writer-{}", std::process::id()),
+                client_name: None,
+                goal: Some(format!("event {n} of process {}", std::process::id())),
+                parent_session_id: None,
+                run_id: None,
+                work_item_id: None,
+                attempt_id: None,
+            }),
+        };
+        ledger
+            .append(&event.encode().expect("encode"))
+            .expect("append");
+        writeln!(out, "{}", event.id).expect("stdout");
+        out.flush().expect("flush");
+        n += 1;
+    }
+}
