@@ -1,1 +1,373 @@
-//! placeholder
+//! The `baton` CLI contract, end to end through the real binary: output shape, exit statuses,
+//! environment defaults, ledger discovery, and bad input that writes nothing.
+
+use baton_tests::{baton, baton_bin, json_of};
+use std::path::Path;
+use std::process::Output;
+
+/// Replaces every UUID with a stable placeholder, numbered in order of first appearance.
+fn redact(text: &str) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = String::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if i + 36 <= bytes.len()
+            && text.is_char_boundary(i)
+            && text.is_char_boundary(i + 36)
+            && uuid::Uuid::try_parse(&text[i..i + 36]).is_ok()
+        {
+            let id = text[i..i + 36].to_owned();
+            let n = seen.iter().position(|s| *s == id).unwrap_or_else(|| {
+                seen.push(id.clone());
+                seen.len() - 1
+            });
+            out.push_str(&format!("<ID{n}>"));
+            i += 36;
+        } else {
+            let ch = text[i..].chars().next().unwrap();
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    // The short id in presentation paths is the id's last eight digits.
+    let mut result = out;
+    for (n, id) in seen.iter().enumerate() {
+        result = result.replace(&id[28..], &format!("<SHORT{n}>"));
+    }
+    result
+}
+
+fn at(dir: &Path, now: &str, args: &[&str]) -> Output {
+    baton(dir)
+        .env("BATON_NOW", now)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn transcript(output: &Output) -> String {
+    format!(
+        "exit: {:?}\n{}",
+        output.status.code(),
+        redact(&String::from_utf8_lossy(&output.stdout))
+    )
+}
+
+const T0: &str = "2026-07-18T20:00:00.000Z";
+const T1: &str = "2026-07-18T21:30:00.000Z";
+
+#[test]
+fn a_day_of_work_sessions_reads_as_the_contract_says() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let claude = at(
+        &dir,
+        T0,
+        &[
+            "start",
+            "--project",
+            "demo",
+            "--agent",
+            "Claude",
+            "--client",
+            "claude-code",
+            "--goal",
+            "Implement the search feature",
+        ],
+    );
+    insta::assert_snapshot!("start", transcript(&claude));
+    let claude_id = json_of(&claude)["session_id"].as_str().unwrap().to_owned();
+    let codex = at(
+        &dir,
+        T0,
+        &[
+            "start",
+            "--project",
+            "demo",
+            "--agent",
+            "codex",
+            "--parent",
+            &claude_id,
+        ],
+    );
+    assert_eq!(json_of(&codex)["parent_session_id"], claude_id.as_str());
+
+    let ambiguous = at(&dir, T1, &["end", "--project", "demo"]);
+    insta::assert_snapshot!("end_ambiguous", transcript(&ambiguous));
+
+    let ended = at(
+        &dir,
+        T1,
+        &[
+            "end",
+            "--project",
+            "demo",
+            "--agent",
+            "claude",
+            "--summary",
+            "Implemented and tested.",
+        ],
+    );
+    insta::assert_snapshot!("end_by_agent", transcript(&ended));
+    assert_eq!(json_of(&ended)["duration_seconds"], 5400);
+
+    let again = at(&dir, T1, &["end", &claude_id]);
+    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(json_of(&again)["error"]["code"], "SESSION_ALREADY_CLOSED");
+
+    let show = at(&dir, T1, &["--json", "show", &claude_id]);
+    insta::assert_snapshot!("show_json", transcript(&show));
+
+    let list = at(&dir, T1, &["list", "--all"]);
+    insta::assert_snapshot!("list_all", transcript(&list));
+}
+
+#[test]
+fn json_mode_prints_exactly_one_object() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    for args in [
+        vec!["--json", "start", "--project", "p", "--agent", "a"],
+        vec!["--json", "list"],
+        vec!["--json", "show", "nope"],
+        vec!["--json", "end"],
+        vec!["--json", "doctor"],
+        vec!["--json", "compact"],
+    ] {
+        let out = at(&dir, T0, &args);
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 1, "{args:?}: {stdout}");
+        let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert!(value.is_object());
+    }
+}
+
+#[test]
+fn bad_input_exits_1_with_the_code_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let long_goal = "g".repeat(4100);
+    let long_name = "n".repeat(129);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["show", "not-an-id"], "INVALID_ARGUMENT"),
+        (
+            vec!["show", "019c0000-0000-7000-8000-00000000abcd"],
+            "SESSION_NOT_FOUND",
+        ),
+        (
+            vec!["end", "019c0000-0000-7000-8000-00000000abcd"],
+            "SESSION_NOT_FOUND",
+        ),
+        (
+            vec!["resume", "9f1c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b"],
+            "INVALID_ARGUMENT",
+        ),
+        (
+            vec!["start", "--project", "a/b", "--agent", "x"],
+            "INVALID_ARGUMENT",
+        ),
+        (
+            vec!["start", "--project", "a\\b", "--agent", "x"],
+            "INVALID_ARGUMENT",
+        ),
+        (
+            vec!["start", "--project", "..", "--agent", "x"],
+            "INVALID_ARGUMENT",
+        ),
+        (
+            vec!["start", "--project", "p", "--agent", "a\tb"],
+            "INVALID_ARGUMENT",
+        ),
+        (
+            vec!["start", "--project", "", "--agent", "x"],
+            "INVALID_ARGUMENT",
+        ),
+        (
+            vec!["start", "--project", &long_name, "--agent", "x"],
+            "INVALID_ARGUMENT",
+        ),
+        (vec!["start", "--project", "p"], "INVALID_ARGUMENT"),
+        (
+            vec![
+                "start",
+                "--project",
+                "p",
+                "--agent",
+                "a",
+                "--goal",
+                &long_goal,
+            ],
+            "EVENT_TOO_LARGE",
+        ),
+        (
+            vec![
+                "start",
+                "--project",
+                "p",
+                "--agent",
+                "a",
+                "--parent",
+                "019c0000-0000-7000-8000-00000000abcd",
+            ],
+            "SESSION_NOT_FOUND",
+        ),
+        (vec!["end"], "NO_ACTIVE_SESSION"),
+    ];
+    for (args, code) in cases {
+        let out = at(&dir, T0, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let json = json_of(&out);
+        assert_eq!(json["error"]["code"], code, "{args:?}: {json}");
+        assert!(
+            json["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        );
+        assert!(json["error"]["details"].is_object());
+        let human = String::from_utf8_lossy(&out.stdout);
+        assert!(human.starts_with(&format!("[error] {code}: ")), "{human}");
+        assert!(!dir.exists(), "{args:?} wrote to the ledger");
+    }
+    let too_large = at(
+        &dir,
+        T0,
+        &[
+            "--json",
+            "start",
+            "--project",
+            "p",
+            "--agent",
+            "a",
+            "--goal",
+            &long_goal,
+        ],
+    );
+    assert_eq!(json_of(&too_large)["error"]["details"]["limit"], 4000);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["bogus"],
+        vec!["start", "--nope"],
+        vec!["end", "--status", "maybe"],
+        vec![],
+    ] {
+        let out = baton(tmp.path()).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    let help = baton(tmp.path()).arg("--help").output().unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Examples:"));
+}
+
+#[test]
+fn agent_and_client_default_from_the_environment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let started = baton(&dir)
+        .env("BATON_AGENT", "Claude ")
+        .env("BATON_CLIENT", "claude-code")
+        .args(["--json", "start", "--project", "demo"])
+        .output()
+        .unwrap();
+    let json = json_of(&started);
+    assert_eq!(json["agent"], "claude");
+    assert_eq!(json["client_name"], "claude-code");
+    // Another client's session on the same project does not confuse the implicit end.
+    baton(&dir)
+        .args([
+            "start",
+            "--project",
+            "demo",
+            "--agent",
+            "claude",
+            "--client",
+            "cursor",
+        ])
+        .output()
+        .unwrap();
+    let ended = baton(&dir)
+        .env("BATON_AGENT", "claude")
+        .env("BATON_CLIENT", "claude-code")
+        .args(["--json", "end", "--project", "demo"])
+        .output()
+        .unwrap();
+    assert!(ended.status.success(), "{}", json_of(&ended));
+    assert_eq!(json_of(&ended)["session_id"], json["session_id"]);
+}
+
+#[test]
+fn the_ledger_is_found_by_walking_up_and_created_where_you_stand() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("repo");
+    let deep = project.join("src/deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    let run = |cwd: &Path, args: &[&str]| {
+        std::process::Command::new(baton_bin())
+            .env_clear()
+            .env("BATON_FSYNC", "0")
+            .current_dir(cwd)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(
+        &project,
+        &["--json", "start", "--project", "p", "--agent", "a"],
+    );
+    assert!(out.status.success());
+    assert!(project.join(".baton/events.ndjson").exists());
+    let list = run(&deep, &["--json", "list"]);
+    assert_eq!(json_of(&list)["total"], 1, "found from a subdirectory");
+    assert!(!deep.join(".baton").exists());
+}
+
+#[test]
+fn a_damaged_checkpoint_is_rebuilt_not_trusted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let mut ids = Vec::new();
+    for i in 0..30 {
+        let out = at(
+            &dir,
+            T0,
+            &[
+                "--json",
+                "start",
+                "--project",
+                "p",
+                "--agent",
+                &format!("a{i}"),
+            ],
+        );
+        ids.push(json_of(&out)["session_id"].as_str().unwrap().to_owned());
+    }
+    let doctor = json_of(&at(&dir, T0, &["--json", "doctor"]));
+    assert!(
+        doctor["checkpoint"].as_str().unwrap().starts_with("valid"),
+        "{doctor}"
+    );
+    let cp = dir.join("checkpoint.ndjson");
+    let mut bytes = std::fs::read(&cp).unwrap();
+    let n = bytes.len();
+    bytes[n - 40] ^= 0x55;
+    std::fs::write(&cp, bytes).unwrap();
+    let doctor = json_of(&at(&dir, T0, &["--json", "doctor"]));
+    assert!(
+        doctor["checkpoint"].as_str().unwrap().contains("damaged"),
+        "{doctor}"
+    );
+    assert_eq!(doctor["sessions"]["live"], 30);
+    // Every session is still found, and the checkpoint is valid again afterwards.
+    for id in &ids {
+        assert!(at(&dir, T0, &["show", id]).status.success());
+    }
+    let doctor = json_of(&at(&dir, T0, &["--json", "doctor"]));
+    assert!(
+        doctor["checkpoint"].as_str().unwrap().starts_with("valid"),
+        "{doctor}"
+    );
+}

@@ -151,7 +151,12 @@ fn ends_of_eight_different_sessions_all_succeed() {
     }
     let list = json_of(&baton(&dir).args(["--json", "list"]).output().unwrap());
     assert_eq!(list["total"], 0, "no session left live");
-    let all = json_of(&baton(&dir).args(["--json", "list", "--all"]).output().unwrap());
+    let all = json_of(
+        &baton(&dir)
+            .args(["--json", "list", "--all"])
+            .output()
+            .unwrap(),
+    );
     assert_eq!(all["total"], 8);
 }
 
@@ -185,7 +190,14 @@ fn appends_racing_repeated_compactions_lose_nothing_acknowledged() {
     assert_eq!(acked.len(), 3800);
     assert!(compactions >= 5, "only {compactions} compactions ran");
     // Once more after the writers stopped, then check both the raw files and the CLI.
-    assert!(baton(&dir).arg("compact").output().unwrap().status.success());
+    assert!(
+        baton(&dir)
+            .arg("compact")
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
     let fold = fold_dir(&dir);
     let folded: HashSet<String> = fold
         .histories()
@@ -266,9 +278,19 @@ fn a_torn_last_line_never_corrupts_the_next_append() {
         .collect();
     assert_eq!(ids, vec![first.as_str(), second.as_str()]);
     let doctor = json_of(&baton(&dir).args(["--json", "doctor"]).output().unwrap());
-    assert_eq!(doctor["stats"]["corrupt_lines"], 1, "the fragment is one counted line");
+    assert_eq!(
+        doctor["stats"]["corrupt_lines"], 1,
+        "the fragment is one counted line"
+    );
     // Compaction keeps the fragment byte for byte.
-    assert!(baton(&dir).arg("compact").output().unwrap().status.success());
+    assert!(
+        baton(&dir)
+            .arg("compact")
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
     let preserved = std::fs::read_to_string(dir.join("archive/preserved.ndjson")).unwrap();
     assert!(preserved.contains(r#""id":"019c0000-0000-7000-8000-0000000"#));
 }

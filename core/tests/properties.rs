@@ -34,7 +34,11 @@ fn payload() -> impl Strategy<Value = Payload> {
         Just(Payload::Resumed(Resumed::default())),
         (any::<bool>(), proptest::option::of("[a-z]{0,8}")).prop_map(|(failed, summary)| {
             Payload::Ended(Ended {
-                outcome: if failed { Outcome::Failed } else { Outcome::Complete },
+                outcome: if failed {
+                    Outcome::Failed
+                } else {
+                    Outcome::Complete
+                },
                 summary,
             })
         }),
@@ -55,20 +59,18 @@ fn payload() -> impl Strategy<Value = Payload> {
 
 /// Events over a few sessions, with distinct ids and times spread over three months.
 fn events() -> impl Strategy<Value = Vec<Event>> {
-    proptest::collection::vec((0..4u128, 0..90i64 * 86_400_000, payload()), 0..40).prop_map(
-        |raw| {
-            raw.into_iter()
-                .enumerate()
-                .map(|(i, (session, at, payload))| Event {
-                    id: EventId(v7(1000 + i as u128)),
-                    session: SessionId(v7(session)),
-                    at: Timestamp::from_millis(1_780_000_000_000 + at),
-                    actor: Actor::agent("a"),
-                    payload,
-                })
-                .collect()
-        },
-    )
+    proptest::collection::vec((0..4u128, 0..90i64 * 86_400_000, payload()), 0..40).prop_map(|raw| {
+        raw.into_iter()
+            .enumerate()
+            .map(|(i, (session, at, payload))| Event {
+                id: EventId(v7(1000 + i as u128)),
+                session: SessionId(v7(session)),
+                at: Timestamp::from_millis(1_780_000_000_000 + at),
+                actor: Actor::agent("a"),
+                payload,
+            })
+            .collect()
+    })
 }
 
 fn fold_of(events: &[Event]) -> Fold {
@@ -182,6 +184,8 @@ proptest! {
 }
 
 /// Inputs that once crashed, or that are known to be nasty, are kept and replayed here.
+/// (A test may read files; the library may not.)
+#[allow(clippy::disallowed_methods)]
 #[test]
 fn replay_kept_crash_inputs() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/crashers");
@@ -195,5 +199,8 @@ fn replay_kept_crash_inputs() {
         let _ = baton_core::abi::handle_json(&String::from_utf8_lossy(&bytes));
         replayed += 1;
     }
-    assert!(replayed >= 3, "the crashers folder should hold the seed inputs");
+    assert!(
+        replayed >= 3,
+        "the crashers folder should hold the seed inputs"
+    );
 }

@@ -1,8 +1,7 @@
 //! The spec's work-session scenarios, run against the in-memory ledger with a pinned clock.
 
 use baton_core::commands::{
-    self, Context, EndParams, ListParams, Request, Response, ResumeParams, ShowParams,
-    StartParams,
+    self, Context, EndParams, ListParams, Request, Response, ResumeParams, ShowParams, StartParams,
 };
 use baton_core::store::{LedgerView, MemoryLedger};
 use baton_core::{ErrorCode, EventId, SessionId, Status, Timestamp};
@@ -94,7 +93,9 @@ fn implicit_end_with_two_agents_live_is_ambiguous_and_closes_nothing() {
             ..Default::default()
         })
         .unwrap();
-    let Response::Action(action) = ended else { panic!() };
+    let Response::Action(action) = ended else {
+        panic!()
+    };
     assert_eq!(action.session.session_id, claude);
     assert_eq!(host.status(claude), Status::Complete);
     assert_eq!(host.status(codex), Status::Working);
@@ -111,7 +112,9 @@ fn implicit_end_filters_by_client_and_refuses_when_none_match() {
             ..Default::default()
         })
         .unwrap();
-    let Response::Action(action) = ended else { panic!() };
+    let Response::Action(action) = ended else {
+        panic!()
+    };
     assert_eq!(action.session.session_id, a);
     let err = host
         .end(EndParams {
@@ -146,7 +149,9 @@ fn resume_keeps_started_at_and_records_a_marker() {
             ..Default::default()
         }))
         .unwrap();
-    let Response::Action(action) = resumed else { panic!() };
+    let Response::Action(action) = resumed else {
+        panic!()
+    };
     assert_eq!(action.action, "resumed");
     assert_eq!(action.resumed_at, Some(host.now));
     let session = host.ledger.session(id).unwrap().unwrap();
@@ -201,7 +206,9 @@ fn duration_comes_from_the_persisted_start() {
             ..Default::default()
         })
         .unwrap();
-    let Response::Action(action) = ended else { panic!() };
+    let Response::Action(action) = ended else {
+        panic!()
+    };
     assert_eq!(action.session.duration_seconds, Some(5_400));
     assert_eq!(action.session.ended_at, Some(host.now));
     let json = serde_json::to_value(&action).unwrap();
@@ -278,7 +285,9 @@ fn run_and_work_item_go_together() {
         attempt_id: Some("attempt-01".into()),
         ..Default::default()
     }));
-    let Ok(Response::Action(a)) = ok else { panic!("{ok:?}") };
+    let Ok(Response::Action(a)) = ok else {
+        panic!("{ok:?}")
+    };
     assert_eq!(a.session.run_id.as_deref(), Some("run-01"));
     assert_eq!(a.session.attempt_id.as_deref(), Some("attempt-01"));
 }

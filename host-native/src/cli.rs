@@ -3,9 +3,9 @@
 
 use crate::engine;
 use crate::store::{self, Ledger};
+use baton_core::Error;
 use baton_core::commands::{EndParams, ListParams, Request, ResumeParams, ShowParams, StartParams};
 use baton_core::render;
-use baton_core::Error;
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 use serde_json::Value;
@@ -18,7 +18,12 @@ use std::path::PathBuf;
 /// an append-only NDJSON ledger in `.baton/` (found by walking up from the current directory,
 /// like git), safe for any number of processes at once.
 #[derive(Debug, Parser)]
-#[command(name = "baton", version, propagate_version = true, max_term_width = 100)]
+#[command(
+    name = "baton",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
 #[command(after_help = "Examples:
   baton start --project demo --agent claude --goal 'Implement search'
   baton list
@@ -58,9 +63,11 @@ enum Command {
     /// Resume a live session after a crash or restart (keeps its original start time)
     Resume(ResumeArgs),
     /// End a session: by id, or the one live session matching the filters
-    #[command(after_help = "Without an ID, Baton ends the session only if exactly one live session
+    #[command(
+        after_help = "Without an ID, Baton ends the session only if exactly one live session
 matches --project, --client and --agent; otherwise it answers NO_ACTIVE_SESSION or
-AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one.")]
+AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
+    )]
     End(EndArgs),
     /// List sessions (live ones unless --all or an ended --status)
     List(ListArgs),

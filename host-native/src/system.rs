@@ -11,7 +11,9 @@ use baton_core::{EventId, SessionId, Timestamp};
 pub fn now() -> Result<Timestamp, baton_core::Error> {
     match std::env::var("BATON_NOW") {
         Ok(pinned) if !pinned.trim().is_empty() => Timestamp::parse(pinned.trim()),
-        _ => Ok(Timestamp::from_millis(chrono::Utc::now().timestamp_millis())),
+        _ => Ok(Timestamp::from_millis(
+            chrono::Utc::now().timestamp_millis(),
+        )),
     }
 }
 

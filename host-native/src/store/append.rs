@@ -58,10 +58,7 @@ impl Ledger {
 
     fn write_line(&self, file: &File, line: &str) -> Result<(), Error> {
         let path = self.active_path();
-        let size = file
-            .metadata()
-            .map_err(|e| io_err("stat", &path, e))?
-            .len();
+        let size = file.metadata().map_err(|e| io_err("stat", &path, e))?.len();
         let mut buf = Vec::with_capacity(line.len() + 2);
         if size > 0 {
             let mut last = [0u8; 1];

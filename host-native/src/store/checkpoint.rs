@@ -166,7 +166,10 @@ impl CheckpointFile {
         &self,
         mut visit: impl FnMut(SessionId, SessionHistory) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let mut file = self.file.try_clone().map_err(|e| io_err("read", &self.path, e))?;
+        let mut file = self
+            .file
+            .try_clone()
+            .map_err(|e| io_err("read", &self.path, e))?;
         file.seek(SeekFrom::Start(0))
             .map_err(|e| io_err("read", &self.path, e))?;
         let mut reader = BufReader::with_capacity(1 << 20, file.take(self.body_end));

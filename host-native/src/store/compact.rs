@@ -154,7 +154,9 @@ fn holder_line() -> String {
         "pid {} on {} since {}",
         std::process::id(),
         host.trim(),
-        crate::system::now().map(|t| t.to_string()).unwrap_or_default()
+        crate::system::now()
+            .map(|t| t.to_string())
+            .unwrap_or_default()
     )
 }
 
@@ -170,4 +172,3 @@ fn write_holder(lock: &mut fs::File, text: &str) -> std::io::Result<()> {
     lock.write_all(text.as_bytes())?;
     lock.sync_data()
 }
-

@@ -94,7 +94,9 @@ impl Ledger {
         let live = snapshot.live_sessions()?.len();
         let orphans = snapshot.orphan_ids()?;
         let stats = snapshot.stats();
-        let active_bytes = fs::metadata(self.active_path()).map(|m| m.len()).unwrap_or(0);
+        let active_bytes = fs::metadata(self.active_path())
+            .map(|m| m.len())
+            .unwrap_or(0);
         let archives = self
             .archive_paths()?
             .into_iter()
@@ -106,7 +108,12 @@ impl Ledger {
         let sealed_logs: Vec<String> = self
             .sealed_paths()?
             .iter()
-            .map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned())
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .collect();
         let session_lock_files = fs::read_dir(self.path(super::SESSION_LOCKS))
             .map(|d| d.count())

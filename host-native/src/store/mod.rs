@@ -97,7 +97,11 @@ impl Ledger {
 
     /// Creates the directory layout if it is missing.
     fn ensure_layout(&self) -> Result<(), Error> {
-        for dir in [self.dir.clone(), self.archive_dir(), self.path(SESSION_LOCKS)] {
+        for dir in [
+            self.dir.clone(),
+            self.archive_dir(),
+            self.path(SESSION_LOCKS),
+        ] {
             fs::create_dir_all(&dir).map_err(|e| io_err("create directory", &dir, e))?;
         }
         Ok(())
@@ -184,7 +188,10 @@ impl Ledger {
                 meta.mtime_nsec()
             ));
         }
-        Ok(format!("{:016x}", baton_core::checkpoint::fnv1a64(text.as_bytes())))
+        Ok(format!(
+            "{:016x}",
+            baton_core::checkpoint::fnv1a64(text.as_bytes())
+        ))
     }
 }
 
@@ -199,7 +206,8 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     ));
     let result = (|| {
         let mut file = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
-        file.write_all(bytes).map_err(|e| io_err("write", &tmp, e))?;
+        file.write_all(bytes)
+            .map_err(|e| io_err("write", &tmp, e))?;
         file.sync_all().map_err(|e| io_err("fsync", &tmp, e))?;
         fs::rename(&tmp, path).map_err(|e| io_err("rename", path, e))?;
         sync_dir(dir)

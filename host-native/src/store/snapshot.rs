@@ -122,7 +122,10 @@ impl Ledger {
         let mut generation = None;
         if let Some(file) = &active {
             let mut first = Vec::new();
-            let mut reader = BufReader::new(file.try_clone().map_err(|e| io_err("read", &active_path, e))?);
+            let mut reader = BufReader::new(
+                file.try_clone()
+                    .map_err(|e| io_err("read", &active_path, e))?,
+            );
             reader
                 .read_until(b'\n', &mut first)
                 .map_err(|e| io_err("read", &active_path, e))?;
@@ -152,7 +155,9 @@ impl Ledger {
             Ok(cp) => {
                 let mut tail = Fold::new();
                 let start = cp.header.offset;
-                let file = active.as_ref().ok_or_else(|| Error::internal("log vanished"))?;
+                let file = active
+                    .as_ref()
+                    .ok_or_else(|| Error::internal("log vanished"))?;
                 let (folded_to, torn) = fold_log(&mut tail, file, &active_path, start, &mut None)?;
                 Ok(Snapshot {
                     checkpoint_state: format!("valid at offset {start}"),
