@@ -51,6 +51,8 @@ error_codes! {
     EventTooLarge => "EVENT_TOO_LARGE", "The encoded event line is over the byte limit that keeps appends atomic.";
     StoreIo => "STORE_IO", "The ledger could not be read or written (permissions, disk full, missing directory).";
     StoreBusy => "STORE_BUSY", "Another process holds the ledger's compaction lock; try again shortly.";
+    PageNotBuilt => "PAGE_NOT_BUILT", "This binary was built without the web page; run www/build.sh, then rebuild baton.";
+    ServeFailed => "SERVE_FAILED", "The local web server could not start (port in use, or not allowed).";
     Internal => "INTERNAL", "A bug in Baton: an invariant failed. Please report it with the details.";
 }
 

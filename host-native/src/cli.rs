@@ -77,6 +77,42 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
     Compact,
     /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
     Doctor,
+    /// Serve the web page (analyzes files inside your browser; binds 127.0.0.1 only)
+    Web(WebArgs),
+    /// Run Baton's main job on a temporary ledger, then serve the web page
+    Demo(DemoArgs),
+    /// Answer one JSON ABI request (as an editor extension would), natively or through a .wasm
+    #[command(after_help = "Examples:
+  baton abi '{\"op\":\"version\"}'
+  baton abi --wasm target/wasm32-unknown-unknown/release/baton_core.wasm '{\"op\":\"version\"}'")]
+    Abi(AbiArgs),
+}
+
+#[derive(Debug, Args)]
+struct WebArgs {
+    /// The port on 127.0.0.1 (0 picks a free one)
+    #[arg(long, default_value_t = 8377)]
+    port: u16,
+}
+
+#[derive(Debug, Args)]
+struct DemoArgs {
+    /// The port for the web page (0 picks a free one)
+    #[arg(long, default_value_t = 8377)]
+    port: u16,
+    /// Serve the page this many seconds, then exit (0: until Ctrl-C)
+    /// [default: until Ctrl-C on a terminal, else 10]
+    #[arg(long)]
+    serve_seconds: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+struct AbiArgs {
+    /// The JSON request (reads standard input when omitted)
+    request: Option<String>,
+    /// Run it through this core .wasm with wasmtime instead of natively
+    #[arg(long, value_name = "FILE")]
+    wasm: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -175,9 +211,15 @@ pub fn main() -> i32 {
         }
     };
     let json_only = cli.json;
-    match run(cli) {
+    let result = match cli.command {
+        Command::Abi(args) => abi(args),
+        Command::Web(args) => web(args, json_only),
+        Command::Demo(args) => demo(args),
+        _ => run(cli),
+    };
+    match result {
         Ok(Output { human, json }) => {
-            if !json_only {
+            if !json_only && !human.is_empty() {
                 println!("{human}");
             }
             println!("{json}");
@@ -266,6 +308,9 @@ fn run(cli: Cli) -> Result<Output, Error> {
                 json: to_json(&report)?,
             });
         }
+        Command::Web(_) | Command::Demo(_) | Command::Abi(_) => {
+            return Err(Error::internal("dispatched above"));
+        }
         Command::Doctor => {
             let report = ledger.doctor()?;
             let mut human = format!(
@@ -292,5 +337,94 @@ fn run(cli: Cli) -> Result<Output, Error> {
     Ok(Output {
         human: render::ok_line(&response),
         json: to_json(&response)?,
+    })
+}
+
+fn abi(args: AbiArgs) -> Result<Output, Error> {
+    let request = match args.request {
+        Some(request) => request,
+        None => std::io::read_to_string(std::io::stdin())
+            .map_err(|e| Error::store_io("read", "standard input", e))?,
+    };
+    let answer = match args.wasm {
+        Some(path) => {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?;
+            crate::wasm_core::WasmCore::load(&bytes)?.call(&request)?
+        }
+        None => baton_core::abi::handle_json(&request),
+    };
+    let json: Value = serde_json::from_str(&answer)
+        .map_err(|e| Error::internal(format!("the ABI answered non-JSON: {e}")))?;
+    if let Some(error) = json.get("error") {
+        return Err(serde_json::from_value(error.clone())
+            .unwrap_or_else(|e| Error::internal(format!("undecodable ABI error: {e}"))));
+    }
+    Ok(Output {
+        human: "[ok] ABI answer".to_owned(),
+        json,
+    })
+}
+
+fn web(args: WebArgs, json_only: bool) -> Result<Output, Error> {
+    let listener = crate::web::bind(args.port)?;
+    let url = crate::web::url(&listener)?;
+    if json_only {
+        println!("{}", serde_json::json!({ "serving": url }));
+    } else {
+        println!("[ok] Serving the Baton page at {url} (127.0.0.1 only; Ctrl-C stops it)");
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    crate::web::serve(listener);
+    Err(Error::new(
+        baton_core::ErrorCode::ServeFailed,
+        "the web server stopped",
+    ))
+}
+
+fn demo(args: DemoArgs) -> Result<Output, Error> {
+    use std::io::IsTerminal;
+    let dir =
+        std::env::temp_dir().join(format!("baton-demo-{}", crate::system::new_uuid().simple()));
+    let page_file = crate::demo::run(&dir.join(".baton"))?;
+    let serve_seconds = args
+        .serve_seconds
+        .unwrap_or(if std::io::stdin().is_terminal() {
+            0
+        } else {
+            10
+        });
+    println!("\n== The web page");
+    if !crate::web::page_built() {
+        println!(
+            "  [warn] this baton was built without the page: run www/build.sh, then cargo build -p baton"
+        );
+        return Ok(Output {
+            human: String::new(),
+            json: serde_json::json!({"ledger": dir.join(".baton"), "page": null}),
+        });
+    }
+    let listener = crate::web::bind(args.port).or_else(|_| crate::web::bind(0))?;
+    let url = crate::web::url(&listener)?;
+    println!("  Web page: {url}");
+    println!(
+        "  Open it and choose {} to see these sessions, analyzed inside the browser.",
+        page_file.display()
+    );
+    let summary =
+        serde_json::json!({ "ledger": dir.join(".baton"), "page": url, "page_file": page_file });
+    std::thread::spawn(move || crate::web::serve(listener));
+    if serve_seconds == 0 {
+        println!("  Serving until Ctrl-C.");
+        loop {
+            std::thread::park();
+        }
+    }
+    println!("  Serving for {serve_seconds} s.");
+    std::thread::sleep(std::time::Duration::from_secs(serve_seconds));
+    Ok(Output {
+        human: String::new(),
+        json: summary,
     })
 }

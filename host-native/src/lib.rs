@@ -3,6 +3,9 @@
 //! crate does the IO around them.
 
 pub mod cli;
+pub mod demo;
 pub mod engine;
 pub mod store;
 pub mod system;
+pub mod wasm_core;
+pub mod web;

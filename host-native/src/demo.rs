@@ -1,0 +1,193 @@
+//! `baton demo`: Baton's main job on a temporary ledger, with no user data — agents start,
+//! collide, crash and resume, hand off and end, eight processes write at once, the ledger is
+//! compacted and checked — then the web page is served so the same ledger can be opened there.
+
+use crate::engine;
+use crate::store::Ledger;
+use baton_core::commands::{EndParams, ListParams, Request, Response, StartParams};
+use baton_core::{Error, render};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn start(
+    ledger: &Ledger,
+    project: &str,
+    agent: &str,
+    client: &str,
+    goal: &str,
+    parent: Option<&str>,
+) -> Result<String, Error> {
+    let response = engine::run(
+        ledger,
+        &Request::Start(StartParams {
+            project: Some(project.into()),
+            agent: Some(agent.into()),
+            client_name: Some(client.into()),
+            goal: Some(goal.into()),
+            parent_session_id: parent.map(Into::into),
+            ..StartParams::default()
+        }),
+        None,
+    )?;
+    println!("  {}", render::ok_line(&response));
+    match response {
+        Response::Action(a) => Ok(a.session.session_id.to_string()),
+        _ => Err(Error::internal("start answered something else")),
+    }
+}
+
+fn step(title: &str) {
+    println!("\n== {title}");
+}
+
+/// Runs the demo in `dir` (created if needed) and returns the ledger file to open in the page.
+pub fn run(dir: &Path) -> Result<PathBuf, Error> {
+    let ledger = Ledger::new(dir, true);
+    println!("Demo ledger: {}", dir.display());
+
+    step("Two agents start work on the same project");
+    let claude = start(
+        &ledger,
+        "demo",
+        "Claude",
+        "claude-code",
+        "Implement the search feature",
+        None,
+    )?;
+    start(
+        &ledger,
+        "demo",
+        "codex",
+        "codex-cli",
+        "Write the API docs",
+        None,
+    )?;
+    start(
+        &ledger,
+        "website",
+        "cursor",
+        "cursor",
+        "Fix the landing page",
+        None,
+    )?;
+
+    step("An end without an id must not guess: two live sessions match project `demo`");
+    let ambiguous = engine::run(
+        &ledger,
+        &Request::End(EndParams {
+            project: Some("demo".into()),
+            ..EndParams::default()
+        }),
+        None,
+    );
+    match ambiguous {
+        Err(err) => {
+            println!("  {}", render::error_line(&err));
+            for c in err.details["candidates"].as_array().into_iter().flatten() {
+                println!(
+                    "    candidate {} ({} via {})",
+                    c["session_id"].as_str().unwrap_or(""),
+                    c["agent"].as_str().unwrap_or(""),
+                    c["client_name"].as_str().unwrap_or("-")
+                );
+            }
+        }
+        Ok(_) => return Err(Error::internal("the demo expected an ambiguity")),
+    }
+
+    step("Claude's process crashes and restarts: it resumes its session by id");
+    let resumed = engine::run(
+        &ledger,
+        &Request::Start(StartParams {
+            session_id: Some(claude.clone()),
+            project: Some("demo".into()),
+            ..StartParams::default()
+        }),
+        None,
+    )?;
+    println!("  {}", render::ok_line(&resumed));
+
+    step("Claude hands off to a reviewer (the parent stays live until it ends itself)");
+    start(
+        &ledger,
+        "demo",
+        "codex",
+        "codex-cli",
+        "Review Claude's search implementation",
+        Some(&claude),
+    )?;
+
+    step("Claude ends its own session; the filters leave exactly one candidate");
+    let ended = engine::run(
+        &ledger,
+        &Request::End(EndParams {
+            project: Some("demo".into()),
+            agent: Some("claude".into()),
+            client_name: Some("claude-code".into()),
+            summary: Some("Search implemented and tested".into()),
+            ..EndParams::default()
+        }),
+        None,
+    )?;
+    println!("  {}", render::ok_line(&ended));
+
+    step("Eight agent processes start sessions at the same moment (no daemon, no lock)");
+    let exe =
+        std::env::current_exe().map_err(|e| Error::store_io("find", "the baton binary", e))?;
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            Command::new(&exe)
+                .arg("--dir")
+                .arg(dir)
+                .args([
+                    "--json",
+                    "start",
+                    "--project",
+                    "load",
+                    "--agent",
+                    &format!("worker-{i}"),
+                ])
+                .stdout(Stdio::null())
+                .spawn()
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|e| Error::store_io("spawn", "baton", e))?;
+    let mut ok = 0;
+    for mut child in children {
+        if child.wait().is_ok_and(|s| s.success()) {
+            ok += 1;
+        }
+    }
+    println!("  [ok] {ok} of 8 concurrent starts succeeded, each with its own session id");
+
+    step("Compaction rolls the log into monthly archives; the doctor checks the store");
+    let report = ledger.compact()?;
+    println!(
+        "  [ok] compacted {} events into {} month(s)",
+        report.events_in,
+        report.months_written.len()
+    );
+    let doctor = ledger.doctor()?;
+    println!(
+        "  [{}] {} sessions ({} live), {} corrupt lines, checkpoint {}",
+        if doctor.healthy { "ok" } else { "warn" },
+        doctor.sessions.total,
+        doctor.sessions.live,
+        doctor.stats.corrupt_lines,
+        doctor.checkpoint
+    );
+
+    step("All sessions");
+    let list = engine::run(
+        &ledger,
+        &Request::List(ListParams {
+            all: true,
+            ..ListParams::default()
+        }),
+        None,
+    )?;
+    println!("{}", render::ok_line(&list));
+    // The page folds raw event lines: hand it the archive the compaction just wrote.
+    let month = report.months_written.first().cloned().unwrap_or_default();
+    Ok(dir.join("archive").join(format!("{month}.ndjson")))
+}

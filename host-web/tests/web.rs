@@ -1,0 +1,40 @@
+//! The bindings in a real browser (headless Chromium through wasm-bindgen-test-runner).
+
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const LEDGER: &str = concat!(
+    r#"{"v":1,"id":"019c0000-0000-7000-8000-000000000001","session":"019c0000-0000-7000-8000-000000000002","kind":"started","at":"2026-07-18T20:00:00.000Z","actor":{"kind":"agent","name":"claude"},"data":{"project":"demo","agent":"claude"}}"#,
+    "\nnot json\n"
+);
+
+#[wasm_bindgen_test]
+fn version_lists_the_error_registry() {
+    let version: serde_json::Value = serde_json::from_str(&baton_web::version()).unwrap();
+    let codes = version["ok"]["error_codes"].as_array().unwrap();
+    assert!(codes.iter().any(|c| c == "AMBIGUOUS_SESSION"));
+}
+
+#[wasm_bindgen_test]
+fn fold_ledger_matches_the_native_core() {
+    let folded = baton_web::fold_ledger(LEDGER.as_bytes());
+    let native = baton_core::abi::handle_json(
+        &serde_json::json!({"op": "fold", "ledger": LEDGER}).to_string(),
+    );
+    let native: serde_json::Value = serde_json::from_str(&native).unwrap();
+    assert_eq!(folded, native["ok"].to_string());
+    let value: serde_json::Value = serde_json::from_str(&folded).unwrap();
+    assert_eq!(value["stats"]["corrupt_lines"], 1);
+    assert_eq!(value["sessions"][0]["status"], "working");
+}
+
+#[wasm_bindgen_test]
+fn errors_are_js_errors_with_a_code() {
+    let err = baton_web::call(r#"{"op":"execute","request":{"op":"show","session_id":"nope"},"now":"2026-07-18T20:00:00.000Z","event_id":"019c0000-0000-7000-8000-000000000001","session_id":"019c0000-0000-7000-8000-000000000002"}"#)
+        .unwrap_err();
+    assert!(err.is_instance_of::<js_sys::Error>());
+    let code = js_sys::Reflect::get(&err, &JsValue::from_str("code")).unwrap();
+    assert_eq!(code.as_string().as_deref(), Some("INVALID_ARGUMENT"));
+}
