@@ -1,0 +1,60 @@
+//! The core's `.wasm`: it imports nothing, and it answers every golden vector byte for byte as
+//! the native core does (one core, one answer).
+
+use baton::wasm_core::{WasmCore, imports};
+use std::path::{Path, PathBuf};
+
+fn core_wasm() -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/wasm32-unknown-unknown/release/baton_core.wasm");
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{} ({e}): run `cargo build -p baton-core --target wasm32-unknown-unknown --release` first",
+            path.display()
+        )
+    })
+}
+
+fn vectors() -> Vec<(String, String, PathBuf)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let mut found: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".request.json"))
+        .collect();
+    found.sort();
+    found
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().replace(".request.json", "");
+            let request = std::fs::read_to_string(&path).unwrap();
+            (name.clone(), request, dir.join(format!("{name}.answer.json")))
+        })
+        .collect()
+}
+
+#[test]
+fn the_core_wasm_imports_nothing() {
+    let imported = imports(&core_wasm()).unwrap();
+    assert!(imported.is_empty(), "the core .wasm imports {imported:?}");
+}
+
+#[test]
+fn golden_vectors_answer_identically_natively_and_in_wasm() {
+    let mut wasm = WasmCore::load(&core_wasm()).unwrap();
+    let update = std::env::var_os("BATON_UPDATE_VECTORS").is_some();
+    let all = vectors();
+    assert!(all.len() >= 8, "expected the golden vectors in tests/vectors");
+    for (name, request, answer_path) in all {
+        let native = baton_core::abi::handle_json(&request);
+        if update {
+            std::fs::write(&answer_path, format!("{native}\n")).unwrap();
+        }
+        let expected = std::fs::read_to_string(&answer_path)
+            .unwrap_or_else(|e| panic!("{name}: {e} (set BATON_UPDATE_VECTORS=1 to create)"));
+        assert_eq!(native, expected.trim_end(), "{name}: native answer changed");
+        let through_wasm = wasm.call(&request).unwrap();
+        assert_eq!(through_wasm, native, "{name}: wasm and native disagree");
+    }
+}
