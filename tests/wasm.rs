@@ -27,9 +27,17 @@ fn vectors() -> Vec<(String, String, PathBuf)> {
     found
         .into_iter()
         .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().replace(".request.json", "");
+            let name = path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .replace(".request.json", "");
             let request = std::fs::read_to_string(&path).unwrap();
-            (name.clone(), request, dir.join(format!("{name}.answer.json")))
+            (
+                name.clone(),
+                request,
+                dir.join(format!("{name}.answer.json")),
+            )
         })
         .collect()
 }
@@ -45,7 +53,10 @@ fn golden_vectors_answer_identically_natively_and_in_wasm() {
     let mut wasm = WasmCore::load(&core_wasm()).unwrap();
     let update = std::env::var_os("BATON_UPDATE_VECTORS").is_some();
     let all = vectors();
-    assert!(all.len() >= 8, "expected the golden vectors in tests/vectors");
+    assert!(
+        all.len() >= 8,
+        "expected the golden vectors in tests/vectors"
+    );
     for (name, request, answer_path) in all {
         let native = baton_core::abi::handle_json(&request);
         if update {

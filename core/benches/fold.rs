@@ -12,7 +12,9 @@ use uuid::Uuid;
 fn events(n: usize) -> Vec<Event> {
     (0..n)
         .map(|i| {
-            let session = SessionId(Uuid::from_u128(0x019c_0000_0000_7000_8000_0000_0000_0000 | (i / 10) as u128));
+            let session = SessionId(Uuid::from_u128(
+                0x019c_0000_0000_7000_8000_0000_0000_0000 | (i / 10) as u128,
+            ));
             let payload = match i % 10 {
                 0 => Payload::Started(Started {
                     project: "bench".into(),
@@ -33,7 +35,9 @@ fn events(n: usize) -> Vec<Event> {
                 }),
             };
             Event {
-                id: EventId(Uuid::from_u128(0x019c_0000_0000_7000_9000_0000_0000_0000 | i as u128)),
+                id: EventId(Uuid::from_u128(
+                    0x019c_0000_0000_7000_9000_0000_0000_0000 | i as u128,
+                )),
                 session,
                 at: Timestamp::from_millis(1_780_000_000_000 + i as i64 * 1000),
                 actor: Actor::agent("claude"),

@@ -30,10 +30,17 @@ fn write_history(dir: &Path, events: usize) {
     std::fs::create_dir_all(dir).unwrap();
     let file = std::fs::File::create(dir.join("events.ndjson")).unwrap();
     let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    writeln!(out, "{}", baton_core::event::encode_header("bench-generation")).unwrap();
+    writeln!(
+        out,
+        "{}",
+        baton_core::event::encode_header("bench-generation")
+    )
+    .unwrap();
     let start_ms = 1_780_000_000_000i64;
     for i in 0..events {
-        let session = SessionId(uuid::Uuid::from_u128(0x019c_0000_0000_7000_8000_0000_0000_0000 | (i / 10) as u128));
+        let session = SessionId(uuid::Uuid::from_u128(
+            0x019c_0000_0000_7000_8000_0000_0000_0000 | (i / 10) as u128,
+        ));
         let payload = match i % 10 {
             0 => Payload::Started(Started {
                 project: format!("project-{}", i % 7),
@@ -52,7 +59,9 @@ fn write_history(dir: &Path, events: usize) {
             _ => Payload::Resumed(Resumed { client_name: None }),
         };
         let event = Event {
-            id: EventId(uuid::Uuid::from_u128(0x019c_0000_0000_7000_9000_0000_0000_0000 | i as u128)),
+            id: EventId(uuid::Uuid::from_u128(
+                0x019c_0000_0000_7000_9000_0000_0000_0000 | i as u128,
+            )),
             session,
             at: Timestamp::from_millis(start_ms + i as i64 * 1000),
             actor: Actor::agent("bench"),
@@ -70,11 +79,22 @@ fn time_starts(bin: &Path, dir: &Path, runs: usize) -> Vec<Duration> {
             let out = Command::new(bin)
                 .arg("--dir")
                 .arg(dir)
-                .args(["--json", "start", "--project", "bench", "--agent", &format!("a{i}")])
+                .args([
+                    "--json",
+                    "start",
+                    "--project",
+                    "bench",
+                    "--agent",
+                    &format!("a{i}"),
+                ])
                 .output()
                 .unwrap();
             let elapsed = t.elapsed();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
             elapsed
         })
         .collect();
@@ -101,18 +121,38 @@ fn main() {
     let t = Instant::now();
     write_history(&big, events);
     let size = std::fs::metadata(big.join("events.ndjson")).unwrap().len();
-    println!("wrote {events} events ({:.1} MB) in {:.1} s", size as f64 / 1e6, t.elapsed().as_secs_f64());
+    println!(
+        "wrote {events} events ({:.1} MB) in {:.1} s",
+        size as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    );
     let t = Instant::now();
-    let out = Command::new(&bin).arg("--dir").arg(&big).args(["--json", "list"]).output().unwrap();
+    let out = Command::new(&bin)
+        .arg("--dir")
+        .arg(&big)
+        .args(["--json", "list"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
-    println!("first read (full fold + checkpoint write): {:.0} ms", ms(t.elapsed()));
+    println!(
+        "first read (full fold + checkpoint write): {:.0} ms",
+        ms(t.elapsed())
+    );
 
     const RUNS: usize = 41;
     let empty_times = time_starts(&bin, &empty, RUNS);
     let big_times = time_starts(&bin, &big, RUNS);
     let (e50, b50) = (empty_times[RUNS / 2], big_times[RUNS / 2]);
     let (e90, b90) = (empty_times[RUNS * 9 / 10], big_times[RUNS * 9 / 10]);
-    println!("baton start, empty ledger:        p50 {:.2} ms  p90 {:.2} ms", ms(e50), ms(e90));
-    println!("baton start, {events} prior events: p50 {:.2} ms  p90 {:.2} ms", ms(b50), ms(b90));
+    println!(
+        "baton start, empty ledger:        p50 {:.2} ms  p90 {:.2} ms",
+        ms(e50),
+        ms(e90)
+    );
+    println!(
+        "baton start, {events} prior events: p50 {:.2} ms  p90 {:.2} ms",
+        ms(b50),
+        ms(b90)
+    );
     println!("ratio (p50): {:.2}x  (target ≤ 2x)", ms(b50) / ms(e50));
 }

@@ -1,3 +1,4 @@
+#![cfg(target_arch = "wasm32")]
 //! The bindings in a real browser (headless Chromium through wasm-bindgen-test-runner).
 
 use wasm_bindgen::JsValue;

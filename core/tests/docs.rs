@@ -1,0 +1,16 @@
+//! Generated documentation stays in step with the code.
+
+#[test]
+#[allow(clippy::disallowed_methods)]
+fn docs_errors_md_matches_the_registry() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/errors.md");
+    let expected = baton_core::error::registry_markdown();
+    if std::env::var_os("BATON_UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        actual, expected,
+        "docs/errors.md is stale: run BATON_UPDATE_DOCS=1 cargo test -p baton-core --test docs"
+    );
+}
