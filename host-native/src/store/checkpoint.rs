@@ -166,6 +166,17 @@ impl CheckpointFile {
         &self,
         mut visit: impl FnMut(SessionId, SessionHistory) -> Result<(), Error>,
     ) -> Result<(), Error> {
+        self.for_each_raw(|id, line| {
+            let (_, history) = decode_session_line(line).ok_or_else(|| self.damaged())?;
+            visit(id, history)
+        })
+    }
+
+    /// Streams every body line (undecoded) with its session id, in id order.
+    pub fn for_each_raw(
+        &self,
+        mut visit: impl FnMut(SessionId, &[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let mut file = self
             .file
             .try_clone()
@@ -183,8 +194,8 @@ impl CheckpointFile {
                 return Ok(());
             }
             let body = line.strip_suffix(b"\n").unwrap_or(&line);
-            let (id, history) = decode_session_line(body).ok_or_else(|| self.damaged())?;
-            visit(id, history)?;
+            let id = session_line_id(body).ok_or_else(|| self.damaged())?;
+            visit(id, body)?;
         }
     }
 }
@@ -222,6 +233,20 @@ impl CheckpointWriter {
         let line = encode_session_line(id, history)?;
         self.out
             .write_all(line.as_bytes())
+            .and_then(|()| self.out.write_all(b"\n"))
+            .map_err(|e| io_err("write", &self.tmp, e))?;
+        self.body_bytes += line.len() as u64 + 1;
+        self.sessions += 1;
+        Ok(())
+    }
+
+    /// Copies an unchanged session line from an older checkpoint without decoding it.
+    pub fn push_raw(&mut self, id: SessionId, line: &[u8], live: bool) -> Result<(), Error> {
+        if live {
+            self.live.push(id);
+        }
+        self.out
+            .write_all(line)
             .and_then(|()| self.out.write_all(b"\n"))
             .map_err(|e| io_err("write", &self.tmp, e))?;
         self.body_bytes += line.len() as u64 + 1;

@@ -12,8 +12,9 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-/// Rewrite the checkpoint once the unfolded tail passes this many bytes (or a sixteenth of
-/// the checkpoint, whichever is larger), so rewrites stay amortized.
+/// Rewrite the checkpoint once the unfolded tail passes this many bytes, or 1/256 of the
+/// checkpoint, whichever is larger. A rewrite copies unchanged sessions verbatim, so its cost
+/// is about a file copy; the bound keeps every command's tail fold small (~1 MB at 1M events).
 const CHECKPOINT_TAIL_BYTES: u64 = 256 * 1024;
 
 enum Base {
@@ -205,13 +206,13 @@ impl Ledger {
         let threshold = match &snapshot.base {
             Base::Empty => return Ok(false),
             Base::Full(_) => 0,
-            Base::Checkpoint(cp) => CHECKPOINT_TAIL_BYTES.max(cp.header.body_bytes / 16),
+            Base::Checkpoint(cp) => CHECKPOINT_TAIL_BYTES.max(cp.header.body_bytes / 256),
         };
         if snapshot.tail_bytes <= threshold && !matches!(snapshot.base, Base::Full(_)) {
             return Ok(false);
         }
         let mut writer = CheckpointWriter::create(&self.path(CHECKPOINT))?;
-        snapshot.for_each_history(|id, history| writer.push(id, &history))?;
+        snapshot.write_sessions(&mut writer)?;
         writer.finish(CheckpointHeader {
             baton_checkpoint: CHECKPOINT_FORMAT,
             generation,
@@ -280,6 +281,34 @@ impl Snapshot {
         }
         for (id, history) in tail {
             visit(*id, history.clone())?;
+        }
+        Ok(())
+    }
+
+    /// Writes every session into a new checkpoint: sessions the tail did not touch are copied
+    /// from the old checkpoint without decoding.
+    fn write_sessions(&self, writer: &mut CheckpointWriter) -> Result<(), Error> {
+        let Base::Checkpoint(cp) = &self.base else {
+            return self.for_each_history(|id, history| writer.push(id, &history));
+        };
+        let live: BTreeSet<SessionId> = cp.header.live.iter().copied().collect();
+        let mut tail = self.tail.histories().peekable();
+        cp.for_each_raw(|id, line| {
+            while let Some((tail_id, history)) = tail.next_if(|(t, _)| **t < id) {
+                writer.push(*tail_id, history)?;
+            }
+            match tail.next_if(|(t, _)| **t == id) {
+                Some((_, extra)) => {
+                    let (_, mut history) = baton_core::checkpoint::decode_session_line(line)
+                        .ok_or_else(|| Error::internal("damaged checkpoint line"))?;
+                    history.join(extra.clone());
+                    writer.push(id, &history)
+                }
+                None => writer.push_raw(id, line, live.contains(&id)),
+            }
+        })?;
+        for (id, history) in tail {
+            writer.push(*id, history)?;
         }
         Ok(())
     }

@@ -1,0 +1,83 @@
+//! The native store's read path agrees with a plain fold of its files: through checkpoint
+//! rewrites (incremental copies), compactions and a checkpoint from an older generation.
+
+use baton::store::Ledger;
+use baton_core::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
+use baton_core::store::LedgerView;
+use baton_core::{EventId, SessionId, Timestamp};
+use baton_tests::fold_dir;
+
+fn event(session: SessionId, n: u64, payload: Payload) -> String {
+    Event {
+        id: EventId(uuid::Uuid::now_v7()),
+        session,
+        at: Timestamp::from_millis(1_780_000_000_000 + n as i64 * 1000),
+        actor: Actor::agent("t"),
+        payload,
+    }
+    .encode()
+    .unwrap()
+}
+
+fn started(project: &str) -> Payload {
+    Payload::Started(Started {
+        project: project.into(),
+        agent: "agent".into(),
+        client_name: Some("client".into()),
+        goal: Some("a goal long enough to make the lines realistic in size".into()),
+        parent_session_id: None,
+        run_id: None,
+        work_item_id: None,
+        attempt_id: None,
+    })
+}
+
+#[test]
+fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let ledger = Ledger::new(&dir, false);
+    let mut sessions: Vec<SessionId> = Vec::new();
+    let mut rewrites = 0;
+    let mut n = 0u64;
+    for round in 0..6 {
+        for i in 0..1200 {
+            n += 1;
+            let line = if i % 3 == 0 || sessions.is_empty() {
+                let id = SessionId(uuid::Uuid::now_v7());
+                sessions.push(id);
+                event(id, n, started(&format!("p{}", i % 4)))
+            } else if i % 3 == 1 {
+                let id = sessions[(i * 7 + round) % sessions.len()];
+                event(id, n, Payload::Resumed(Resumed::default()))
+            } else {
+                let id = sessions[(i * 13 + round) % sessions.len()];
+                event(
+                    id,
+                    n,
+                    Payload::Ended(Ended {
+                        outcome: Outcome::Complete,
+                        summary: None,
+                    }),
+                )
+            };
+            ledger.append(&line).unwrap();
+        }
+        let snapshot = ledger.snapshot().unwrap();
+        if ledger.refresh_checkpoint(&snapshot).unwrap() {
+            rewrites += 1;
+        }
+        if round == 3 {
+            ledger.compact().unwrap();
+        }
+        let snapshot = ledger.snapshot().unwrap();
+        let expected = fold_dir(&dir);
+        assert_eq!(snapshot.sessions().unwrap(), expected.sessions(), "round {round}");
+        let live: Vec<_> = expected.sessions().into_iter().filter(|s| s.is_live()).collect();
+        assert_eq!(snapshot.live_sessions().unwrap(), live, "round {round}");
+        for id in sessions.iter().step_by(37) {
+            assert_eq!(snapshot.session(*id).unwrap(), expected.session(*id), "round {round}");
+        }
+    }
+    assert!(rewrites >= 4, "only {rewrites} checkpoint rewrites");
+}
