@@ -45,10 +45,11 @@ impl MemoryLedger {
         MemoryLedger::default()
     }
 
-    /// A ledger loaded from NDJSON text (unreadable lines are counted, not fatal).
+    /// A ledger loaded from NDJSON text: event lines, and rollup lines from archives
+    /// (unreadable lines are counted, not fatal).
     pub fn from_ndjson(text: &[u8]) -> MemoryLedger {
         let mut fold = Fold::new();
-        fold.apply_text(text, "memory");
+        crate::compaction::fold_archive(&mut fold, text, "memory");
         let lines = String::from_utf8_lossy(text)
             .lines()
             .map(str::to_owned)

@@ -1,7 +1,7 @@
 #![cfg(target_arch = "wasm32")]
 //! The bindings in a real browser (headless Chromium through wasm-bindgen-test-runner).
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
