@@ -294,3 +294,79 @@ fn a_torn_last_line_never_corrupts_the_next_append() {
     let preserved = std::fs::read_to_string(dir.join("archive/preserved.ndjson")).unwrap();
     assert!(preserved.contains(r#""id":"019c0000-0000-7000-8000-0000000"#));
 }
+
+#[test]
+fn a_dead_compactions_lock_and_sealed_log_are_taken_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let id = start(&dir);
+    // What a compaction killed right after sealing the log leaves behind: its holder record in
+    // the lock file (the kernel already dropped its flock) and a sealed log nobody rolled up.
+    std::fs::write(
+        dir.join("compact.lock"),
+        "pid 999999 on gone since 2026-01-01T00:00:00.000Z",
+    )
+    .unwrap();
+    std::fs::rename(dir.join("events.ndjson"), dir.join("sealed-crashed.ndjson")).unwrap();
+    let doctor = json_of(&baton(&dir).args(["--json", "doctor"]).output().unwrap());
+    assert_eq!(doctor["compaction_lock"], "stale");
+    assert_eq!(doctor["sealed_logs"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        doctor["sessions"]["live"], 1,
+        "a sealed log is still read: {doctor}"
+    );
+    let second = start(&dir);
+    let compact = baton(&dir).args(["--json", "compact"]).output().unwrap();
+    assert!(compact.status.success());
+    let report = json_of(&compact);
+    assert!(
+        report["took_over_stale_lock"]
+            .as_str()
+            .unwrap()
+            .contains("999999")
+    );
+    assert_eq!(report["sealed_logs"], 2);
+    let doctor = json_of(&baton(&dir).args(["--json", "doctor"]).output().unwrap());
+    assert_eq!(doctor["compaction_lock"], "free");
+    assert_eq!(doctor["healthy"], true, "{doctor}");
+    for session in [id, second] {
+        assert!(
+            baton(&dir)
+                .args(["show", &session])
+                .output()
+                .unwrap()
+                .status
+                .success()
+        );
+    }
+}
+
+#[test]
+fn a_running_compaction_makes_another_wait_its_turn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    start(&dir);
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(dir.join("compact.lock"))
+        .unwrap();
+    lock.lock().unwrap(); // this test process plays a compaction in progress
+    let busy = baton(&dir).args(["--json", "compact"]).output().unwrap();
+    assert_eq!(busy.status.code(), Some(1));
+    assert_eq!(json_of(&busy)["error"]["code"], "STORE_BUSY");
+    // Appends never wait for the compaction lock.
+    let appended = Command::new(WRITER).arg(&dir).arg("3").output().unwrap();
+    assert!(appended.status.success());
+    drop(lock);
+    assert!(
+        baton(&dir)
+            .arg("compact")
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+}

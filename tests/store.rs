@@ -72,11 +72,23 @@ fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
         }
         let snapshot = ledger.snapshot().unwrap();
         let expected = fold_dir(&dir);
-        assert_eq!(snapshot.sessions().unwrap(), expected.sessions(), "round {round}");
-        let live: Vec<_> = expected.sessions().into_iter().filter(|s| s.is_live()).collect();
+        assert_eq!(
+            snapshot.sessions().unwrap(),
+            expected.sessions(),
+            "round {round}"
+        );
+        let live: Vec<_> = expected
+            .sessions()
+            .into_iter()
+            .filter(|s| s.is_live())
+            .collect();
         assert_eq!(snapshot.live_sessions().unwrap(), live, "round {round}");
         for id in sessions.iter().step_by(37) {
-            assert_eq!(snapshot.session(*id).unwrap(), expected.session(*id), "round {round}");
+            assert_eq!(
+                snapshot.session(*id).unwrap(),
+                expected.session(*id),
+                "round {round}"
+            );
         }
     }
     assert!(rewrites >= 4, "only {rewrites} checkpoint rewrites");

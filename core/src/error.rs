@@ -132,6 +132,20 @@ impl Error {
     }
 }
 
+/// The registry as a Markdown table (the source of `docs/errors.md`).
+pub fn registry_markdown() -> String {
+    let mut text = String::from(
+        "# Error codes\n\nGenerated from `core/src/error.rs` (`cargo test -p baton-core --test docs` checks it; \
+         `BATON_UPDATE_DOCS=1` rewrites it). Every coded error exits the CLI with status 1, answers the JSON ABI as `{\"error\":…}`, \
+         and is a JavaScript `Error` with this `code` in the browser.\n\n\
+         | code | meaning |\n| --- | --- |\n",
+    );
+    for code in ErrorCode::ALL {
+        text.push_str(&format!("| `{}` | {} |\n", code.as_str(), code.summary()));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,18 +176,4 @@ mod tests {
         assert_eq!(env["error"]["details"]["field"], "project");
         assert_eq!(env["error"]["message"], "project: must not be empty");
     }
-}
-
-/// The registry as a Markdown table (the source of `docs/errors.md`).
-pub fn registry_markdown() -> String {
-    let mut text = String::from(
-        "# Error codes\n\nGenerated from `core/src/error.rs` (`cargo test -p baton-core --test docs` checks it; \
-         `BATON_UPDATE_DOCS=1` rewrites it). Every coded error exits the CLI with status 1, answers the JSON ABI as `{\"error\":…}`, \
-         and is a JavaScript `Error` with this `code` in the browser.\n\n\
-         | code | meaning |\n| --- | --- |\n",
-    );
-    for code in ErrorCode::ALL {
-        text.push_str(&format!("| `{}` | {} |\n", code.as_str(), code.summary()));
-    }
-    text
 }
