@@ -35,6 +35,7 @@ pub struct Context {
 
 /// Start a session, or resume one when `session_id` is given.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StartParams {
     /// The project (required for a new session; optional check on resume).
@@ -68,6 +69,7 @@ pub struct StartParams {
 
 /// Resume a live session by id.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ResumeParams {
     /// The session to resume.
@@ -82,6 +84,7 @@ pub struct ResumeParams {
 
 /// End a session: by id, or the only live one matching the filters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct EndParams {
     /// The session to end; without it, implicit resolution applies.
@@ -106,6 +109,7 @@ pub struct EndParams {
 
 /// List sessions.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ListParams {
     /// Only this project.
@@ -117,13 +121,14 @@ pub struct ListParams {
     /// Only this status (an ended status includes ended sessions).
     #[serde(default)]
     pub status: Option<String>,
-    /// Include ended sessions.
-    #[serde(default)]
-    pub all: bool,
+    /// Include ended sessions (live ones only by default).
+    #[serde(default, alias = "all")]
+    pub include_ended: bool,
 }
 
 /// Show one session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ShowParams {
     /// The session.
@@ -266,7 +271,7 @@ pub fn prepare(view: &dyn LedgerView, request: &Request) -> Result<Prepared> {
                 project: opt(&p.project, |v| names::safe_name("project", v))?,
                 agent: opt(&p.agent, names::normalize_agent)?,
                 status: opt(&p.status, str::parse)?,
-                all: p.all,
+                all: p.include_ended,
             },
         }),
         Request::Show(p) => Ok(Prepared {

@@ -46,27 +46,33 @@ pub fn ok_line(response: &Response) -> String {
             }
         }
         Response::List(list) => {
+            // One line, like every answer: the JSON on the next line has the details.
             let noun = if list.total == 1 {
                 "session"
             } else {
                 "sessions"
             };
+            let shown: Vec<String> = list
+                .sessions
+                .iter()
+                .take(5)
+                .map(|s| {
+                    format!(
+                        "{} on {} ({}, {})",
+                        truncate(&s.agent, 24),
+                        truncate(&s.project, 24),
+                        s.status,
+                        s.session_id.short()
+                    )
+                })
+                .collect();
             let mut line = format!("[ok] {} work {noun}", list.total);
-            for s in list.sessions.iter().take(20) {
-                line.push_str(&format!(
-                    "\n  {}  {:<15} {:<12} {:<16} {}",
-                    s.session_id,
-                    s.status.as_str(),
-                    truncate(&s.agent, 12),
-                    truncate(&s.project, 16),
-                    s.started_at
-                ));
+            if !shown.is_empty() {
+                line.push_str(": ");
+                line.push_str(&shown.join(", "));
             }
-            if list.total > 20 {
-                line.push_str(&format!(
-                    "\n  … and {} more (see the JSON)",
-                    list.total - 20
-                ));
+            if list.total > shown.len() {
+                line.push_str(&format!(", and {} more", list.total - shown.len()));
             }
             line
         }

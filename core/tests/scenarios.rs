@@ -390,7 +390,7 @@ fn list_filters_live_by_default() {
         list(
             &mut host,
             ListParams {
-                all: true,
+                include_ended: true,
                 ..Default::default()
             }
         ),
@@ -421,7 +421,7 @@ fn list_filters_live_by_default() {
             &mut host,
             ListParams {
                 agent: Some("CLAUDE".into()),
-                all: true,
+                include_ended: true,
                 ..Default::default()
             }
         ),

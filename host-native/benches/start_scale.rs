@@ -155,4 +155,41 @@ fn main() {
         ms(b90)
     );
     println!("ratio (p50): {:.2}x  (target ≤ 2x)", ms(b50) / ms(e50));
+
+    // Reads that must find one old session among 100,000 (binary search in the checkpoint).
+    let old = uuid::Uuid::from_u128(0x019c_0000_0000_7000_8000_0000_0000_0000 | 12_345).to_string();
+    let mut shows: Vec<Duration> = (0..RUNS)
+        .map(|_| {
+            let t = Instant::now();
+            let out = Command::new(&bin)
+                .arg("--dir")
+                .arg(&big)
+                .args(["--json", "show", &old])
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            t.elapsed()
+        })
+        .collect();
+    shows.sort();
+    println!(
+        "baton show <an old session>, {events} prior events: p50 {:.2} ms",
+        ms(shows[RUNS / 2])
+    );
+    let t = Instant::now();
+    let out = Command::new(&bin)
+        .arg("--dir")
+        .arg(&big)
+        .args(["--json", "end", "--project", "bench", "--agent", "a0"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    println!(
+        "baton end (implicit resolution), {events} prior events: {:.2} ms",
+        ms(t.elapsed())
+    );
 }

@@ -77,6 +77,12 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
     Compact,
     /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
     Doctor,
+    /// Serve MCP on stdio, so agents drive Baton (Claude Code, Codex, Cursor, any client)
+    #[command(after_help = "Register it:
+  claude mcp add baton -- baton mcp
+  ~/.codex/config.toml:  [mcp_servers.baton]  command = \"baton\"  args = [\"mcp\"]
+  .cursor/mcp.json:      {\"mcpServers\": {\"baton\": {\"command\": \"baton\", \"args\": [\"mcp\"]}}}")]
+    Mcp(McpArgs),
     /// Serve the web page (analyzes files inside your browser; binds 127.0.0.1 only)
     Web(WebArgs),
     /// Run Baton's main job on a temporary ledger, then serve the web page
@@ -86,6 +92,13 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
   baton abi '{\"op\":\"version\"}'
   baton abi --wasm target/wasm32-unknown-unknown/release/baton_core.wasm '{\"op\":\"version\"}'")]
     Abi(AbiArgs),
+}
+
+#[derive(Debug, Args)]
+struct McpArgs {
+    /// Print the tools' reference (docs/mcp-tools.md) from the live schemas and exit
+    #[arg(long)]
+    print_tools_markdown: bool,
 }
 
 #[derive(Debug, Args)]
@@ -211,6 +224,19 @@ pub fn main() -> i32 {
         }
     };
     let json_only = cli.json;
+    if let Command::Mcp(args) = &cli.command {
+        if args.print_tools_markdown {
+            print!("{}", crate::mcp::tools_markdown());
+            return 0;
+        }
+        return match ledger_for(&cli).and_then(crate::mcp::serve_stdio) {
+            Ok(()) => 0,
+            Err(err) => {
+                eprintln!("{}", render::error_line(&err));
+                err.code.exit_status()
+            }
+        };
+    }
     let result = match cli.command {
         Command::Abi(args) => abi(args),
         Command::Web(args) => web(args, json_only),
@@ -288,7 +314,7 @@ fn run(cli: Cli) -> Result<Output, Error> {
             project: a.project,
             agent: a.agent,
             status: a.status,
-            all: a.all,
+            include_ended: a.all,
         }),
         Command::Show(a) => Request::Show(ShowParams { session_id: a.id }),
         Command::Compact => {
@@ -308,7 +334,7 @@ fn run(cli: Cli) -> Result<Output, Error> {
                 json: to_json(&report)?,
             });
         }
-        Command::Web(_) | Command::Demo(_) | Command::Abi(_) => {
+        Command::Web(_) | Command::Demo(_) | Command::Abi(_) | Command::Mcp(_) => {
             return Err(Error::internal("dispatched above"));
         }
         Command::Doctor => {

@@ -181,7 +181,7 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
     let list = engine::run(
         &ledger,
         &Request::List(ListParams {
-            all: true,
+            include_ended: true,
             ..ListParams::default()
         }),
         None,

@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod demo;
 pub mod engine;
+pub mod mcp;
 pub mod store;
 pub mod system;
 pub mod wasm_core;

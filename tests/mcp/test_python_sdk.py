@@ -1,0 +1,132 @@
+"""`baton mcp` driven by a client no one here wrote: the official Python MCP SDK."""
+
+import asyncio
+import json
+import os
+import subprocess
+import tempfile
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
+
+ROOT = Path(__file__).resolve().parents[2]
+BATON = os.environ.get("BATON_BIN", str(ROOT / "target" / "debug" / "baton"))
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture
+def ledger():
+    with tempfile.TemporaryDirectory() as tmp:
+        yield str(Path(tmp) / ".baton")
+
+
+@asynccontextmanager
+async def connect(ledger_dir, client_name):
+    params = StdioServerParameters(
+        command=BATON,
+        args=["mcp"],
+        env={"BATON_DIR": ledger_dir, "BATON_FSYNC": "0", "PATH": os.environ.get("PATH", "")},
+    )
+    with open(os.devnull, "w") as quiet:
+        async with stdio_client(params, errlog=quiet) as (read, write):
+            info = types.Implementation(name=client_name, version="1.0")
+            async with ClientSession(read, write, client_info=info) as session:
+                await session.initialize()
+                yield session
+
+
+def unpack(result):
+    """The human line and the JSON object of a tool answer."""
+    human, body = result.content[0].text.rsplit("\n", 1)
+    return human, json.loads(body)
+
+
+async def call(session, tool, **arguments):
+    result = await session.call_tool(tool, arguments)
+    human, body = unpack(result)
+    return bool(result.is_error), human, body
+
+
+async def test_tools_list_describes_every_parameter(ledger):
+    async with connect(ledger, "claude-code") as session:
+        tools = (await session.list_tools()).tools
+        names = sorted(t.name for t in tools)
+        assert names == ["end_work_session", "get_work_session", "list_work_sessions", "start_work_session"]
+        for tool in tools:
+            assert tool.description
+            for name, prop in tool.input_schema["properties"].items():
+                assert prop.get("description"), f"{tool.name}.{name} has no description"
+
+
+async def test_start_list_end_with_identity_from_the_connection(ledger):
+    async with connect(ledger, "Claude-Code") as session:
+        error, human, started = await call(session, "start_work_session", project="demo", goal="Search")
+        assert not error and human.startswith("[ok] Work session started:")
+        assert started["action"] == "started"
+        assert started["client_name"] == "Claude-Code"
+        assert started["agent"] == "claude-code"
+        error, _, listed = await call(session, "list_work_sessions")
+        assert listed["total"] == 1 and listed["sessions"][0]["session_id"] == started["session_id"]
+        error, _, shown = await call(session, "get_work_session", session_id=started["session_id"])
+        assert shown["session"]["goal"] == "Search"
+        error, human, ended = await call(session, "end_work_session", session_id=started["session_id"], summary="done")
+        assert not error and ended["action"] == "ended" and ended["status"] == "complete"
+        assert human.startswith("[ok] Work session ended:")
+
+
+async def test_error_paths_are_coded_tool_errors(ledger):
+    async with connect(ledger, "codex") as session:
+        _, _, first = await call(session, "start_work_session", project="demo", agent="codex")
+        _, _, second = await call(session, "start_work_session", project="demo", agent="codex")
+        error, human, body = await call(session, "end_work_session", project="demo")
+        assert error and human.startswith("[error] AMBIGUOUS_SESSION:")
+        candidates = {c["session_id"] for c in body["error"]["details"]["candidates"]}
+        assert candidates == {first["session_id"], second["session_id"]}
+        error, _, body = await call(session, "end_work_session", session_id=first["session_id"])
+        assert not error
+        error, _, body = await call(session, "end_work_session", session_id=first["session_id"])
+        assert error and body["error"]["code"] == "SESSION_ALREADY_CLOSED"
+        error, _, body = await call(session, "end_work_session", project="elsewhere")
+        assert error and body["error"]["code"] == "NO_ACTIVE_SESSION"
+        # The one live session left for this client is now unambiguous.
+        error, _, body = await call(session, "end_work_session", project="demo")
+        assert not error and body["session_id"] == second["session_id"]
+
+
+async def test_four_servers_on_one_project_each_end_only_their_own(ledger):
+    clients = ["claude-code", "codex", "cursor", "ci-runner"]
+    rounds = 5
+
+    async def agent(name):
+        ended = []
+        async with connect(ledger, name) as session:
+            for _ in range(rounds):
+                _, _, started = await call(session, "start_work_session", project="shared")
+                await asyncio.sleep(0.01)
+                error, _, body = await call(session, "end_work_session", project="shared")
+                # Another client's live session must never be ambiguous with ours.
+                assert not error, body
+                assert body["session_id"] == started["session_id"]
+                assert body["client_name"] == name
+                ended.append(body["session_id"])
+        return ended
+
+    results = await asyncio.gather(*(agent(name) for name in clients))
+    all_ids = [i for ids in results for i in ids]
+    assert len(set(all_ids)) == len(clients) * rounds
+    doctor = json.loads(
+        subprocess.run([BATON, "--dir", ledger, "--json", "doctor"], capture_output=True, check=True).stdout
+    )
+    assert doctor["healthy"], doctor
+    assert doctor["sessions"]["total"] == len(clients) * rounds
+    assert doctor["sessions"]["live"] == 0
+    assert doctor["stats"]["corrupt_lines"] == 0
