@@ -1,0 +1,163 @@
+//! Each MCP tool in process, over an in-memory duplex transport, with rmcp's own client.
+
+use baton::mcp::BatonMcp;
+use baton::store::Ledger;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, Implementation,
+    InitializeRequestParams,
+};
+use rmcp::service::RunningService;
+use rmcp::{Peer, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+type Client = RunningService<RoleClient, InitializeRequestParams>;
+
+async fn connect(ledger: &Ledger, client_name: &str) -> Client {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = BatonMcp::new(ledger.clone());
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    InitializeRequestParams::new(
+        ClientCapabilities::default(),
+        Implementation::new(client_name, "1.0"),
+    )
+    .serve(client_io)
+    .await
+    .expect("client connects")
+}
+
+async fn call(peer: &Peer<RoleClient>, tool: &'static str, args: Value) -> (bool, String, Value) {
+    let result: CallToolResult = peer
+        .call_tool(
+            CallToolRequestParams::new(tool).with_arguments(args.as_object().unwrap().clone()),
+        )
+        .await
+        .expect("a tool result");
+    let text = result.content[0].as_text().expect("text").text.clone();
+    let (human, body) = text.rsplit_once('\n').expect("human line then JSON");
+    let json: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(result.structured_content.as_ref(), Some(&json));
+    (result.is_error == Some(true), human.to_owned(), json)
+}
+
+fn ledger() -> (tempfile::TempDir, Ledger) {
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger = Ledger::new(tmp.path().join(".baton"), false);
+    (tmp, ledger)
+}
+
+#[tokio::test]
+async fn tools_list_has_four_described_tools() {
+    let (_tmp, ledger) = ledger();
+    let client = connect(&ledger, "claude-code").await;
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["end_work_session", "get_work_session", "list_work_sessions", "start_work_session"]
+    );
+    for tool in &tools {
+        let schema = Value::Object((*tool.input_schema).clone());
+        for (name, prop) in schema["properties"].as_object().unwrap() {
+            assert!(prop["description"].is_string(), "{}.{name}", tool.name);
+        }
+    }
+}
+
+#[tokio::test]
+async fn start_defaults_identity_from_the_client_and_end_closes_it() {
+    let (_tmp, ledger) = ledger();
+    let client = connect(&ledger, "Claude-Code").await;
+    let peer = client.peer();
+    let (error, human, started) = call(peer, "start_work_session", json!({"project": "demo"})).await;
+    assert!(!error, "{started}");
+    assert!(human.starts_with("[ok] Work session started: demo/"));
+    assert_eq!(started["client_name"], "Claude-Code");
+    assert_eq!(started["agent"], "claude-code");
+    let id = started["session_id"].as_str().unwrap();
+
+    let (_, _, shown) = call(peer, "get_work_session", json!({"session_id": id})).await;
+    assert_eq!(shown["session"]["status"], "working");
+    let (_, _, listed) = call(peer, "list_work_sessions", json!({})).await;
+    assert_eq!(listed["total"], 1);
+
+    // Resume through start with the id: a marker, same start time.
+    let (error, _, resumed) =
+        call(peer, "start_work_session", json!({"session_id": id, "project": "demo"})).await;
+    assert!(!error);
+    assert_eq!(resumed["action"], "resumed");
+    assert_eq!(resumed["started_at"], started["started_at"]);
+
+    let (error, _, ended) = call(peer, "end_work_session", json!({"summary": "done"})).await;
+    assert!(!error, "{ended}");
+    assert_eq!(ended["session_id"], id);
+    assert_eq!(ended["action"], "ended");
+    let (_, _, listed) = call(peer, "list_work_sessions", json!({"include_ended": true})).await;
+    assert_eq!(listed["sessions"][0]["status"], "complete");
+}
+
+#[tokio::test]
+async fn coded_errors_are_tool_errors_with_the_envelope() {
+    let (_tmp, ledger) = ledger();
+    let a = connect(&ledger, "codex").await;
+    call(a.peer(), "start_work_session", json!({"project": "demo"})).await;
+    call(a.peer(), "start_work_session", json!({"project": "demo"})).await;
+    let (error, human, body) = call(a.peer(), "end_work_session", json!({"project": "demo"})).await;
+    assert!(error);
+    assert!(human.starts_with("[error] AMBIGUOUS_SESSION: "));
+    assert_eq!(body["error"]["details"]["candidates"].as_array().unwrap().len(), 2);
+
+    // Another client's implicit end never sees codex's sessions.
+    let b = connect(&ledger, "cursor").await;
+    let (error, _, body) = call(b.peer(), "end_work_session", json!({"project": "demo"})).await;
+    assert!(error);
+    assert_eq!(body["error"]["code"], "NO_ACTIVE_SESSION");
+
+    let (error, _, body) = call(b.peer(), "get_work_session", json!({"session_id": "nope"})).await;
+    assert!(error);
+    assert_eq!(body["error"]["code"], "INVALID_ARGUMENT");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_ends_of_one_session_in_one_server_record_one_end() {
+    let (_tmp, ledger) = ledger();
+    let client = connect(&ledger, "claude-code").await;
+    let (_, _, started) = call(client.peer(), "start_work_session", json!({"project": "demo"})).await;
+    let id = started["session_id"].as_str().unwrap().to_owned();
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let peer = client.peer().clone();
+            let id = id.clone();
+            tokio::spawn(async move { call(&peer, "end_work_session", json!({"session_id": id})).await })
+        })
+        .collect();
+    let mut ok = 0;
+    for task in tasks {
+        let (error, _, body) = task.await.unwrap();
+        if error {
+            assert_eq!(body["error"]["code"], "SESSION_ALREADY_CLOSED");
+        } else {
+            ok += 1;
+        }
+    }
+    assert_eq!(ok, 1);
+}
+
+#[test]
+#[allow(clippy::disallowed_methods)]
+fn docs_mcp_tools_md_matches_the_live_schemas() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/mcp-tools.md");
+    let expected = baton::mcp::tools_markdown();
+    if std::env::var_os("BATON_UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        actual, expected,
+        "docs/mcp-tools.md is stale: run `target/debug/baton mcp --print-tools-markdown > docs/mcp-tools.md`"
+    );
+}
