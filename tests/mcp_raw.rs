@@ -26,14 +26,24 @@ impl Server {
             .unwrap();
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut server = Server { child, stdin, stdout };
-        let init = server.request(1, "initialize", json!({
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw-test", "version": "1"}
-        }));
+        let mut server = Server {
+            child,
+            stdin,
+            stdout,
+        };
+        let init = server.request(
+            1,
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw-test", "version": "1"}
+            }),
+        );
         assert!(init["result"]["serverInfo"]["name"] == "baton", "{init}");
-        server.send_line(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
+        server.send_line(
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        );
         server
     }
 
@@ -44,14 +54,19 @@ impl Server {
     }
 
     fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
-        self.send_line(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string());
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
         self.response(id)
     }
 
     fn response(&mut self, id: u64) -> Value {
         loop {
             let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed stdout");
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server closed stdout"
+            );
             let value: Value = serde_json::from_str(&line).expect("stdout carries only JSON-RPC");
             if value["id"] == id {
                 return value;
@@ -83,14 +98,33 @@ fn malformed_requests_get_errors_and_the_server_keeps_serving() {
     let mut server = Server::start(&tmp.path().join(".baton"));
 
     assert_error(&server.call(2, "launch_rockets", json!({})), "unknown tool");
-    assert_error(&server.call(3, "list_work_sessions", json!({"include_ended": "yes"})), "wrong type");
-    assert_error(&server.call(4, "get_work_session", json!({})), "missing required field");
-    assert_error(&server.call(5, "start_work_session", json!({"project": 42})), "number for a string");
-    assert_error(&server.call(6, "end_work_session", json!({"session_id": "../../etc"})), "bad id");
+    assert_error(
+        &server.call(3, "list_work_sessions", json!({"include_ended": "yes"})),
+        "wrong type",
+    );
+    assert_error(
+        &server.call(4, "get_work_session", json!({})),
+        "missing required field",
+    );
+    assert_error(
+        &server.call(5, "start_work_session", json!({"project": 42})),
+        "number for a string",
+    );
+    assert_error(
+        &server.call(6, "end_work_session", json!({"session_id": "../../etc"})),
+        "bad id",
+    );
     let huge = "x".repeat(10 * 1024 * 1024);
-    let too_big = server.call(7, "start_work_session", json!({"project": "demo", "goal": huge}));
+    let too_big = server.call(
+        7,
+        "start_work_session",
+        json!({"project": "demo", "goal": huge}),
+    );
     assert_error(&too_big, "10 MB argument");
-    assert_eq!(too_big["result"]["structuredContent"]["error"]["code"], "EVENT_TOO_LARGE");
+    assert_eq!(
+        too_big["result"]["structuredContent"]["error"]["code"],
+        "EVENT_TOO_LARGE"
+    );
     server.send_line("this is not JSON-RPC");
     server.send_line(r#"{"jsonrpc":"2.0","id":8,"method":"no/such/method"}"#);
     assert_error(&server.response(8), "unknown method");
@@ -100,5 +134,8 @@ fn malformed_requests_get_errors_and_the_server_keeps_serving() {
     assert_eq!(started["result"]["isError"], false, "{started}");
     let listed = server.call(10, "list_work_sessions", json!({}));
     assert_eq!(listed["result"]["structuredContent"]["total"], 1);
-    assert!(server.child.try_wait().unwrap().is_none(), "the server exited");
+    assert!(
+        server.child.try_wait().unwrap().is_none(),
+        "the server exited"
+    );
 }

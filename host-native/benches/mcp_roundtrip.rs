@@ -53,9 +53,15 @@ fn main() {
         json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}),
     );
     let pair = |rpc: &mut dyn FnMut(&str, Value) -> Value| {
-        let started = rpc("tools/call", json!({"name": "start_work_session", "arguments": {"project": "bench"}}));
+        let started = rpc(
+            "tools/call",
+            json!({"name": "start_work_session", "arguments": {"project": "bench"}}),
+        );
         let id = started["result"]["structuredContent"]["session_id"].clone();
-        let ended = rpc("tools/call", json!({"name": "end_work_session", "arguments": {"session_id": id}}));
+        let ended = rpc(
+            "tools/call",
+            json!({"name": "end_work_session", "arguments": {"session_id": id}}),
+        );
         assert_eq!(ended["result"]["isError"], false, "{ended}");
     };
     for _ in 0..50 {

@@ -58,7 +58,12 @@ async fn tools_list_has_four_described_tools() {
     names.sort();
     assert_eq!(
         names,
-        ["end_work_session", "get_work_session", "list_work_sessions", "start_work_session"]
+        [
+            "end_work_session",
+            "get_work_session",
+            "list_work_sessions",
+            "start_work_session"
+        ]
     );
     for tool in &tools {
         let schema = Value::Object((*tool.input_schema).clone());
@@ -73,7 +78,8 @@ async fn start_defaults_identity_from_the_client_and_end_closes_it() {
     let (_tmp, ledger) = ledger();
     let client = connect(&ledger, "Claude-Code").await;
     let peer = client.peer();
-    let (error, human, started) = call(peer, "start_work_session", json!({"project": "demo"})).await;
+    let (error, human, started) =
+        call(peer, "start_work_session", json!({"project": "demo"})).await;
     assert!(!error, "{started}");
     assert!(human.starts_with("[ok] Work session started: demo/"));
     assert_eq!(started["client_name"], "Claude-Code");
@@ -86,8 +92,12 @@ async fn start_defaults_identity_from_the_client_and_end_closes_it() {
     assert_eq!(listed["total"], 1);
 
     // Resume through start with the id: a marker, same start time.
-    let (error, _, resumed) =
-        call(peer, "start_work_session", json!({"session_id": id, "project": "demo"})).await;
+    let (error, _, resumed) = call(
+        peer,
+        "start_work_session",
+        json!({"session_id": id, "project": "demo"}),
+    )
+    .await;
     assert!(!error);
     assert_eq!(resumed["action"], "resumed");
     assert_eq!(resumed["started_at"], started["started_at"]);
@@ -109,7 +119,13 @@ async fn coded_errors_are_tool_errors_with_the_envelope() {
     let (error, human, body) = call(a.peer(), "end_work_session", json!({"project": "demo"})).await;
     assert!(error);
     assert!(human.starts_with("[error] AMBIGUOUS_SESSION: "));
-    assert_eq!(body["error"]["details"]["candidates"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        body["error"]["details"]["candidates"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 
     // Another client's implicit end never sees codex's sessions.
     let b = connect(&ledger, "cursor").await;
@@ -126,13 +142,20 @@ async fn coded_errors_are_tool_errors_with_the_envelope() {
 async fn concurrent_ends_of_one_session_in_one_server_record_one_end() {
     let (_tmp, ledger) = ledger();
     let client = connect(&ledger, "claude-code").await;
-    let (_, _, started) = call(client.peer(), "start_work_session", json!({"project": "demo"})).await;
+    let (_, _, started) = call(
+        client.peer(),
+        "start_work_session",
+        json!({"project": "demo"}),
+    )
+    .await;
     let id = started["session_id"].as_str().unwrap().to_owned();
     let tasks: Vec<_> = (0..8)
         .map(|_| {
             let peer = client.peer().clone();
             let id = id.clone();
-            tokio::spawn(async move { call(&peer, "end_work_session", json!({"session_id": id})).await })
+            tokio::spawn(
+                async move { call(&peer, "end_work_session", json!({"session_id": id})).await },
+            )
         })
         .collect();
     let mut ok = 0;
