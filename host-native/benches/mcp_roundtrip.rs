@@ -84,4 +84,5 @@ fn main() {
         ms(times[N - 1])
     );
     let _ = child.kill();
+    let _ = child.wait();
 }
