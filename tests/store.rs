@@ -29,6 +29,8 @@ fn started(project: &str) -> Payload {
         run_id: None,
         work_item_id: None,
         attempt_id: None,
+        mission: None,
+        commit: None,
     })
 }
 
@@ -58,6 +60,7 @@ fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
                     Payload::Ended(Ended {
                         outcome: Outcome::Complete,
                         summary: None,
+                        pull_request: None,
                     }),
                 )
             };

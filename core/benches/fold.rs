@@ -25,10 +25,13 @@ fn events(n: usize) -> Vec<Event> {
                     run_id: None,
                     work_item_id: None,
                     attempt_id: None,
+                    mission: None,
+                    commit: None,
                 }),
                 9 => Payload::Ended(Ended {
                     outcome: Outcome::Complete,
                     summary: Some("done".into()),
+                    pull_request: None,
                 }),
                 _ => Payload::Resumed(Resumed {
                     client_name: Some("claude-code".into()),

@@ -31,6 +31,10 @@ enum AbiRequest {
         session_id: String,
         #[serde(default)]
         actor: Option<Actor>,
+        #[serde(default)]
+        policy: Option<crate::workspace::Policy>,
+        #[serde(default)]
+        person: Option<String>,
     },
 }
 
@@ -70,15 +74,23 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
             event_id,
             session_id,
             actor,
+            policy,
+            person,
         } => {
             let mut ledger = MemoryLedger::from_ndjson(ledger.as_bytes());
             let before = ledger.lines().len();
-            let ctx = Context {
-                now: Timestamp::parse(&now)?,
-                event_id: EventId::parse_v7("event_id", &event_id)?,
-                session_id: SessionId::parse_v7("session_id", &session_id)?,
-                actor,
-            };
+            let mut ctx = Context::new(
+                Timestamp::parse(&now)?,
+                EventId::parse_v7("event_id", &event_id)?,
+                SessionId::parse_v7("session_id", &session_id)?,
+            );
+            ctx.actor = actor;
+            if let Some(policy) = policy {
+                ctx.policy = policy;
+            }
+            if let Some(person) = person {
+                ctx.person = person;
+            }
             let response = commands::run(&mut ledger, &request, &ctx)?;
             Ok(json!({
                 "response": response,
@@ -143,8 +155,14 @@ mod tests {
         let answer: Value = serde_json::from_str(&handle_json(start)).unwrap();
         assert_eq!(answer["ok"]["response"]["action"], "started");
         assert_eq!(answer["ok"]["response"]["agent"], "claude");
-        let line = answer["ok"]["append"][0].as_str().unwrap();
-        let fold = json!({"op":"fold","ledger": format!("{line}\n")}).to_string();
+        let lines: Vec<&str> = answer["ok"]["append"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3, "started, briefed, health_computed");
+        let fold = json!({"op":"fold","ledger": lines.join("\n")}).to_string();
         let folded: Value = serde_json::from_str(&handle_json(&fold)).unwrap();
         assert_eq!(folded["ok"]["sessions"][0]["status"], "working");
     }

@@ -31,6 +31,24 @@ pub struct Context {
     pub session_id: SessionId,
     /// Who acts, when the host knows better than the default (the session's agent).
     pub actor: Option<Actor>,
+    /// The workspace policy (`.baton/config.toml`; the default lets everyone do everything).
+    pub policy: crate::workspace::Policy,
+    /// The person on whose behalf this runs (`--as`, `BATON_ACTOR`, or the OS user).
+    pub person: String,
+}
+
+impl Context {
+    /// A context with the default policy, acting as `local`.
+    pub fn new(now: Timestamp, event_id: EventId, session_id: SessionId) -> Context {
+        Context {
+            now,
+            event_id,
+            session_id,
+            actor: None,
+            policy: crate::workspace::Policy::default(),
+            person: "local".to_owned(),
+        }
+    }
 }
 
 /// Start a session, or resume one when `session_id` is given.
@@ -65,6 +83,15 @@ pub struct StartParams {
     /// External attempt id.
     #[serde(default)]
     pub attempt_id: Option<String>,
+    /// The mission (its contract must be approved).
+    #[serde(default)]
+    pub mission: Option<String>,
+    /// The repository commit the work starts from (the CLI fills in `git rev-parse HEAD`).
+    #[serde(default)]
+    pub commit: Option<String>,
+    /// Only register (status `starting`) without briefing; for a client's session-start hook.
+    #[serde(default)]
+    pub no_brief: bool,
 }
 
 /// Resume a live session by id.
@@ -150,6 +177,36 @@ pub enum Request {
     List(ListParams),
     /// See [`ShowParams`].
     Show(ShowParams),
+    /// Give a session its context (or deliver its pause).
+    Brief(crate::lifecycle::SessionRef),
+    /// See [`crate::lifecycle::ReportParams`].
+    Report(crate::lifecycle::ReportParams),
+    /// See [`crate::lifecycle::DependParams`].
+    Depend(crate::lifecycle::DependParams),
+    /// See [`crate::lifecycle::PauseParams`].
+    Pause(crate::lifecycle::PauseParams),
+    /// Lift a pause.
+    Unpause(crate::lifecycle::SessionRef),
+    /// See [`crate::lifecycle::HealthParams`].
+    Health(crate::lifecycle::HealthParams),
+    /// Every event of a session.
+    Timeline(crate::lifecycle::SessionRef),
+    /// Open attention items.
+    Attention,
+    /// A mission's contract, as a new draft version.
+    MissionAdd(crate::lifecycle::MissionParams),
+    /// Approve a mission's newest contract version.
+    MissionApprove(crate::lifecycle::MissionParams),
+    /// A new constitution version.
+    ConstitutionSet(crate::lifecycle::ConstitutionParams),
+    /// Record the indexed commit.
+    Index(crate::lifecycle::IndexParams),
+    /// Open a requirement ambiguity.
+    AmbiguityOpen(crate::lifecycle::NoteParams),
+    /// Resolve one.
+    AmbiguityResolve(crate::lifecycle::NoteParams),
+    /// Record an active decision.
+    DecisionRecord(crate::lifecycle::NoteParams),
 }
 
 /// A session together with what a command did to it.
@@ -163,6 +220,12 @@ pub struct SessionAction {
     /// The session after the command.
     #[serde(flatten)]
     pub session: Session,
+    /// What the session was briefed with (starts that brief).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub briefing: Option<crate::lifecycle::BriefContext>,
+    /// A sentence for the caller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// The answer to a list.
@@ -192,6 +255,16 @@ pub enum Response {
     List(SessionList),
     /// show.
     Show(SessionShow),
+    /// brief, report, depend, pause, unpause.
+    Lifecycle(crate::lifecycle::LifecycleAnswer),
+    /// health.
+    Health(crate::lifecycle::HealthAnswer),
+    /// timeline.
+    Timeline(crate::lifecycle::TimelineAnswer),
+    /// attention.
+    Attention(crate::lifecycle::AttentionAnswer),
+    /// workspace changes.
+    Workspace(crate::lifecycle::WorkspaceAnswer),
 }
 
 /// A validated request, with the session a host must serialize on.
@@ -204,7 +277,10 @@ pub struct Prepared {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Plan {
-    Start(Started),
+    Start {
+        started: Started,
+        brief: bool,
+    },
     Resume {
         id: SessionId,
         project: Option<String>,
@@ -222,6 +298,7 @@ enum Plan {
         all: bool,
     },
     Show(SessionId),
+    Lifecycle(Box<Request>),
 }
 
 /// Events to append and the answer to give once they are durable.
@@ -231,6 +308,8 @@ pub struct Executed {
     pub events: Vec<Event>,
     /// Answer this after the appends succeed.
     pub response: Response,
+    /// Append the events, then answer this error instead (a refused run is recorded as such).
+    pub refusal: Option<Error>,
 }
 
 fn opt<T>(value: &Option<String>, check: impl Fn(&str) -> Result<T>) -> Result<Option<T>> {
@@ -278,6 +357,21 @@ pub fn prepare(view: &dyn LedgerView, request: &Request) -> Result<Prepared> {
             lock: None,
             plan: Plan::Show(SessionId::parse_v7("session_id", &p.session_id)?),
         }),
+        other => {
+            let target = match other {
+                Request::Brief(r) | Request::Unpause(r) => Some(&r.session_id),
+                Request::Report(r) => Some(&r.session_id),
+                Request::Depend(r) => Some(&r.session_id),
+                Request::Pause(r) => Some(&r.session_id),
+                _ => None,
+            };
+            Ok(Prepared {
+                lock: target
+                    .map(|id| SessionId::parse_v7("session_id", id))
+                    .transpose()?,
+                plan: Plan::Lifecycle(Box::new(other.clone())),
+            })
+        }
     }
 }
 
@@ -313,16 +407,21 @@ fn prepare_start(view: &dyn LedgerView, p: &StartParams) -> Result<Prepared> {
     }
     Ok(Prepared {
         lock: None,
-        plan: Plan::Start(Started {
-            project,
-            agent,
-            client_name: opt_label("client_name", &p.client_name)?,
-            goal: opt(&p.goal, |v| names::free_text("goal", v))?,
-            parent_session_id,
-            run_id,
-            work_item_id,
-            attempt_id: opt_label("attempt_id", &p.attempt_id)?,
-        }),
+        plan: Plan::Start {
+            started: Started {
+                project,
+                agent,
+                client_name: opt_label("client_name", &p.client_name)?,
+                goal: opt(&p.goal, |v| names::free_text("goal", v))?,
+                parent_session_id,
+                run_id,
+                work_item_id,
+                attempt_id: opt_label("attempt_id", &p.attempt_id)?,
+                mission: opt(&p.mission, |v| names::safe_name("mission", v))?,
+                commit: opt_label("commit", &p.commit)?,
+            },
+            brief: !p.no_brief,
+        },
     })
 }
 
@@ -419,7 +518,7 @@ fn describe_filters(
     }
 }
 
-fn not_found(id: SessionId) -> Error {
+pub(crate) fn not_found(id: SessionId) -> Error {
     Error::new(
         ErrorCode::SessionNotFound,
         format!("no work session {id} in this ledger; `baton list --all` shows the known ones"),
@@ -436,105 +535,17 @@ fn existing(view: &dyn LedgerView, id: SessionId) -> Result<(SessionHistory, Ses
 /// Step 3: decides against a view refreshed under the lock.
 pub fn execute(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -> Result<Executed> {
     match &prepared.plan {
-        Plan::Start(started) => {
-            let event = Event {
-                id: ctx.event_id,
-                session: ctx.session_id,
-                at: ctx.now,
-                actor: ctx
-                    .actor
-                    .clone()
-                    .unwrap_or_else(|| Actor::agent(&started.agent)),
-                payload: Payload::Started(started.clone()),
-            };
-            event.encode()?;
-            let session = after(None, &event)?;
-            Ok(acted("started", None, session, event))
-        }
+        Plan::Start { started, brief } => start(view, started, *brief, ctx),
         Plan::Resume {
             id,
             project,
             client_name,
-        } => {
-            let (history, current) = existing(view, *id)?;
-            if let Some(project) = project
-                && &current.project != project
-            {
-                return Err(Error::new(
-                    ErrorCode::SessionProjectMismatch,
-                    format!(
-                        "session {id} belongs to project `{}`, not `{project}`",
-                        current.project
-                    ),
-                )
-                .with("session_id", id.to_string())
-                .with("expected_project", project.clone())
-                .with("actual_project", current.project.clone()));
-            }
-            if !current.is_live() {
-                return Err(Error::new(
-                    ErrorCode::SessionNotActive,
-                    format!(
-                        "session {id} ended ({}) at {}; start a new session with --parent {id} to continue its work",
-                        current.status,
-                        current.ended_at.map(|t| t.to_string()).unwrap_or_default()
-                    ),
-                )
-                .with("session_id", id.to_string())
-                .with("status", current.status.as_str()));
-            }
-            let event = Event {
-                id: ctx.event_id,
-                session: *id,
-                at: ctx.now,
-                actor: ctx
-                    .actor
-                    .clone()
-                    .unwrap_or_else(|| Actor::agent(&current.agent)),
-                payload: Payload::Resumed(Resumed {
-                    client_name: client_name.clone(),
-                }),
-            };
-            event.encode()?;
-            let session = after(Some(history), &event)?;
-            Ok(acted("resumed", Some(ctx.now), session, event))
-        }
+        } => resume(view, *id, project.as_deref(), client_name, ctx),
         Plan::End {
             id,
             outcome,
             summary,
-        } => {
-            let (history, current) = existing(view, *id)?;
-            if !current.is_live() {
-                return Err(Error::new(
-                    ErrorCode::SessionAlreadyClosed,
-                    format!(
-                        "session {id} was already ended ({}) at {}; nothing was recorded",
-                        current.status,
-                        current.ended_at.map(|t| t.to_string()).unwrap_or_default()
-                    ),
-                )
-                .with("session_id", id.to_string())
-                .with("status", current.status.as_str())
-                .with("ended_at", json!(current.ended_at)));
-            }
-            let event = Event {
-                id: ctx.event_id,
-                session: *id,
-                at: ctx.now,
-                actor: ctx
-                    .actor
-                    .clone()
-                    .unwrap_or_else(|| Actor::agent(&current.agent)),
-                payload: Payload::Ended(Ended {
-                    outcome: *outcome,
-                    summary: summary.clone(),
-                }),
-            };
-            event.encode()?;
-            let session = after(Some(history), &event)?;
-            Ok(acted("ended", None, session, event))
-        }
+        } => end(view, *id, *outcome, summary, ctx),
         Plan::List {
             project,
             agent,
@@ -552,41 +563,289 @@ pub fn execute(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -> Res
                 .filter(|s| agent.as_ref().is_none_or(|a| &s.agent == a))
                 .filter(|s| status.is_none_or(|st| s.status == st))
                 .collect();
-            Ok(Executed {
-                events: Vec::new(),
-                response: Response::List(SessionList {
-                    total: sessions.len(),
-                    sessions,
-                }),
-            })
+            Ok(answered(Response::List(SessionList {
+                total: sessions.len(),
+                sessions,
+            })))
         }
-        Plan::Show(id) => Ok(Executed {
-            events: Vec::new(),
-            response: Response::Show(SessionShow {
-                session: existing(view, *id)?.1,
-            }),
-        }),
+        Plan::Show(id) => Ok(answered(Response::Show(SessionShow {
+            session: existing(view, *id)?.1,
+        }))),
+        Plan::Lifecycle(request) => lifecycle_request(view, request, ctx),
     }
 }
 
-/// The session as it will be once `event` is folded into its history.
-fn after(history: Option<SessionHistory>, event: &Event) -> Result<Session> {
-    let mut history = history.unwrap_or_default();
-    history.insert(event.clone());
-    history
-        .session()
-        .ok_or_else(|| Error::internal("a session without its start event"))
-}
-
-fn acted(action: &str, resumed_at: Option<Timestamp>, session: Session, event: Event) -> Executed {
+fn answered(response: Response) -> Executed {
     Executed {
-        events: vec![event],
-        response: Response::Action(SessionAction {
-            action: action.to_owned(),
-            resumed_at,
-            session,
-        }),
+        events: Vec::new(),
+        response,
+        refusal: None,
     }
+}
+
+fn lifecycle_request(view: &dyn LedgerView, request: &Request, ctx: &Context) -> Result<Executed> {
+    use crate::lifecycle as l;
+    match request {
+        Request::Brief(p) => l::brief(view, p, ctx),
+        Request::Report(p) => l::report(view, p, ctx),
+        Request::Depend(p) => l::depend(view, p, ctx),
+        Request::Pause(p) => l::pause(view, p, ctx),
+        Request::Unpause(p) => l::unpause(view, p, ctx),
+        Request::Health(p) => l::health(view, p, ctx),
+        Request::Timeline(p) => l::show_timeline(view, p),
+        Request::Attention => l::attention(view),
+        Request::MissionAdd(p) => l::mission_add(view, p, ctx),
+        Request::MissionApprove(p) => l::mission_approve(view, p, ctx),
+        Request::ConstitutionSet(p) => l::constitution_set(view, p, ctx),
+        Request::Index(p) => l::index(p, ctx),
+        Request::AmbiguityOpen(p) => l::note(view, "ambiguity_open", p, ctx),
+        Request::AmbiguityResolve(p) => l::note(view, "ambiguity_resolve", p, ctx),
+        Request::DecisionRecord(p) => l::note(view, "decision_record", p, ctx),
+        Request::Start(_)
+        | Request::Resume(_)
+        | Request::End(_)
+        | Request::List(_)
+        | Request::Show(_) => Err(Error::internal(
+            "a core request reached the lifecycle dispatcher",
+        )),
+    }
+}
+
+/// Registration is gated in the spec's order: the person's role, the client's approval
+/// (refused before anything about the workspace is disclosed), then the mission's contract.
+fn gate_registration(view: &dyn LedgerView, started: &Started, ctx: &Context) -> Result<()> {
+    ctx.policy
+        .require(&ctx.person, crate::workspace::Permission::SessionRegister)?;
+    ctx.policy.require_client(started.client_name.as_deref())?;
+    let ws = crate::workspace::Workspace::from_history(
+        view.history(crate::workspace::WORKSPACE_STREAM)?.as_ref(),
+    );
+    match &started.mission {
+        Some(reference) => {
+            let mission = ws
+                .mission(reference)
+                .ok_or_else(|| crate::lifecycle::mission_not_found(reference))?;
+            if !mission.versions.iter().any(|v| v.approved) {
+                let version = mission.latest().version;
+                return Err(Error::new(
+                    ErrorCode::MissionNotApproved,
+                    format!(
+                        "{reference} is still a draft (contract v{version}); a lead must approve it (`baton mission approve {reference}`) before an agent can start on it"
+                    ),
+                )
+                .with("reference", reference.clone())
+                .with("version", version));
+            }
+            Ok(())
+        }
+        None if ctx.policy.mission_required => Err(Error::new(
+            ErrorCode::MissionRequired,
+            "this workspace requires a mission: pass --mission REF",
+        )),
+        None => Ok(()),
+    }
+}
+
+fn start(view: &dyn LedgerView, started: &Started, brief: bool, ctx: &Context) -> Result<Executed> {
+    gate_registration(view, started, ctx)?;
+    let actor = ctx
+        .actor
+        .clone()
+        .unwrap_or_else(|| Actor::agent(&started.agent));
+    let mut batch = crate::lifecycle::EventBatch::new(ctx);
+    batch.push(
+        ctx.session_id,
+        actor.clone(),
+        Payload::Started(started.clone()),
+    );
+    let briefing = if brief {
+        Some(crate::lifecycle::push_brief(
+            &mut batch,
+            view,
+            ctx.session_id,
+            actor,
+        )?)
+    } else {
+        None
+    };
+    batch.check()?;
+    let session = batch
+        .project(view, ctx.session_id)?
+        .ok_or_else(|| Error::internal("a session without its start event"))?;
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Action(SessionAction {
+            action: "started".into(),
+            resumed_at: None,
+            session,
+            briefing,
+            message: None,
+        }),
+        refusal: None,
+    })
+}
+
+fn resume(
+    view: &dyn LedgerView,
+    id: SessionId,
+    project: Option<&str>,
+    client_name: &Option<String>,
+    ctx: &Context,
+) -> Result<Executed> {
+    let (_, current) = existing(view, id)?;
+    if let Some(project) = project
+        && current.project != project
+    {
+        return Err(Error::new(
+            ErrorCode::SessionProjectMismatch,
+            format!(
+                "session {id} belongs to project `{}`, not `{project}`",
+                current.project
+            ),
+        )
+        .with("session_id", id.to_string())
+        .with("expected_project", project)
+        .with("actual_project", current.project.clone()));
+    }
+    if !current.is_live() {
+        return Err(Error::new(
+            ErrorCode::SessionNotActive,
+            format!(
+                "session {id} ended ({}) at {}; start a new session with --parent {id} to continue its work",
+                current.status,
+                current.ended_at.map(|t| t.to_string()).unwrap_or_default()
+            ),
+        )
+        .with("session_id", id.to_string())
+        .with("status", current.status.as_str()));
+    }
+    ctx.policy
+        .require(&ctx.person, crate::workspace::Permission::SessionRegister)?;
+    ctx.policy
+        .require_client(client_name.as_deref().or(current.client_name.as_deref()))?;
+    let mut batch = crate::lifecycle::EventBatch::new(ctx);
+    batch.push(
+        id,
+        ctx.actor
+            .clone()
+            .unwrap_or_else(|| Actor::agent(&current.agent)),
+        Payload::Resumed(Resumed {
+            client_name: client_name.clone(),
+        }),
+    );
+    crate::lifecycle::push_health(&mut batch, view, id, "resume")?;
+    batch.check()?;
+    let session = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Action(SessionAction {
+            action: "resumed".into(),
+            resumed_at: Some(ctx.now),
+            session,
+            briefing: None,
+            message: None,
+        }),
+        refusal: None,
+    })
+}
+
+fn end(
+    view: &dyn LedgerView,
+    id: SessionId,
+    outcome: Outcome,
+    summary: &Option<String>,
+    ctx: &Context,
+) -> Result<Executed> {
+    use crate::activity::Activity;
+    let (_, current) = existing(view, id)?;
+    if !current.is_live() {
+        return Err(Error::new(
+            ErrorCode::SessionAlreadyClosed,
+            format!(
+                "session {id} was already ended ({}) at {}; nothing was recorded",
+                current.status,
+                current.ended_at.map(|t| t.to_string()).unwrap_or_default()
+            ),
+        )
+        .with("session_id", id.to_string())
+        .with("status", current.status.as_str())
+        .with("ended_at", json!(current.ended_at)));
+    }
+    let actor = ctx
+        .actor
+        .clone()
+        .unwrap_or_else(|| Actor::agent(&current.agent));
+    let baton = Actor {
+        kind: crate::event::ActorKind::Baton,
+        name: "baton".into(),
+    };
+    let mut batch = crate::lifecycle::EventBatch::new(ctx);
+    batch.push(
+        id,
+        actor,
+        Payload::Ended(Ended {
+            outcome,
+            summary: summary.clone(),
+            pull_request: current.pull_request.clone(),
+        }),
+    );
+    for collision in &current.open_collisions {
+        batch.push(
+            id,
+            baton.clone(),
+            Payload::Activity(Activity::CollisionClosed {
+                collision: collision.id,
+                reason: format!(
+                    "Closed as stale: {} ended before this collision was resolved.",
+                    current.path
+                ),
+            }),
+        );
+    }
+    let unfinished = outcome == Outcome::Failed
+        || matches!(
+            current.status,
+            Status::Blocked | Status::Paused | Status::Starting
+        );
+    if unfinished {
+        batch.push(
+            crate::workspace::WORKSPACE_STREAM,
+            baton,
+            Payload::Activity(Activity::AttentionRaised {
+                session: id,
+                level: "inform".into(),
+                urgency: 30,
+                text: format!(
+                    "{} stopped without finishing (it was {} when it ended {})",
+                    current.path,
+                    current.status,
+                    match outcome {
+                        Outcome::Complete => "as complete",
+                        Outcome::Failed => "as failed",
+                    }
+                ),
+            }),
+        );
+    }
+    batch.check()?;
+    let session = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
+    let verdict = match &current.pull_request {
+        Some(url) => format!(" Pull request on record: {url}."),
+        None => " No pull request was reported.".to_owned(),
+    };
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Action(SessionAction {
+            action: "ended".into(),
+            resumed_at: None,
+            session,
+            briefing: None,
+            message: Some(format!(
+                "Session closed.{verdict} Closing it does not decide whether the mission is done: that is for the evidence, the pull request and a person."
+            )),
+        }),
+        refusal: None,
+    })
 }
 
 /// Prepares and executes in one step, for hosts with no cross-process concerns (memory, wasm).
@@ -600,5 +859,8 @@ pub fn run(
     for event in &executed.events {
         ledger.append(&event.encode()?)?;
     }
-    Ok(executed.response)
+    match executed.refusal {
+        Some(refusal) => Err(refusal),
+        None => Ok(executed.response),
+    }
 }

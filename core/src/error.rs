@@ -48,6 +48,14 @@ error_codes! {
     SessionAlreadyClosed => "SESSION_ALREADY_CLOSED", "The session was already ended; no second end was recorded.";
     NoActiveSession => "NO_ACTIVE_SESSION", "No live session matches the filters, so there is nothing to resolve implicitly.";
     AmbiguousSession => "AMBIGUOUS_SESSION", "Several live sessions match; pick one of the listed candidates and retry with its id.";
+    PermissionDenied => "PERMISSION_DENIED", "The acting person's role lacks the permission this operation needs.";
+    ClientNotApproved => "CLIENT_NOT_APPROVED", "The coding client is not on the workspace's approved list; nothing else was disclosed.";
+    MissionNotFound => "MISSION_NOT_FOUND", "No mission with that reference exists in this workspace.";
+    MissionNotApproved => "MISSION_NOT_APPROVED", "The mission's contract is still a draft; a lead must approve it before work starts.";
+    MissionRequired => "MISSION_REQUIRED", "This workspace requires every session to name a mission.";
+    SessionNotPaused => "SESSION_NOT_PAUSED", "The session is not paused, so there is nothing to unpause.";
+    AmbiguityNotFound => "AMBIGUITY_NOT_FOUND", "No ambiguity has that number.";
+    RunRefused => "RUN_REFUSED", "An AI run report carried prompt or output text; it was refused and recorded as refused.";
     EventTooLarge => "EVENT_TOO_LARGE", "The encoded event line is over the byte limit that keeps appends atomic.";
     StoreIo => "STORE_IO", "The ledger could not be read or written (permissions, disk full, missing directory).";
     StoreBusy => "STORE_BUSY", "Another process holds the ledger's compaction lock; try again shortly.";

@@ -108,6 +108,12 @@ pub struct Started {
     /// An external attempt id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempt_id: Option<String>,
+    /// The mission worked on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mission: Option<String>,
+    /// The repository commit the session started from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
 }
 
 /// `resumed`: a marker that the session was picked up again (after a crash or restart).
@@ -127,6 +133,9 @@ pub struct Ended {
     /// What was done.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// The pull request the work landed in, as known at the end (the verdict's subject).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pull_request: Option<String>,
 }
 
 /// `corrected`: a later event that replaces a descriptive field; the latest correction wins.
@@ -165,6 +174,8 @@ pub enum Payload {
     Corrected(Corrected),
     /// See [`Usage`].
     Usage(Usage),
+    /// Lifecycle and workspace events: see [`crate::activity::Activity`].
+    Activity(crate::activity::Activity),
     /// A kind this build does not know, kept verbatim.
     Unknown {
         /// The kind as written.
@@ -193,6 +204,7 @@ impl Payload {
             Payload::Ended(_) => "ended",
             Payload::Corrected(_) => "corrected",
             Payload::Usage(_) => "usage",
+            Payload::Activity(a) => a.kind(),
             Payload::Unknown { kind, .. } => kind,
         }
     }
@@ -208,9 +220,14 @@ impl Payload {
             "ended" => Payload::Ended(typed(text)?),
             "corrected" => Payload::Corrected(typed(text)?),
             "usage" => Payload::Usage(typed(text)?),
-            other => Payload::Unknown {
-                kind: other.to_owned(),
-                data: RawData(RawValue::from_string(text.to_owned()).map_err(|e| e.to_string())?),
+            other => match crate::activity::Activity::decode(other, text) {
+                Some(activity) => Payload::Activity(activity?),
+                None => Payload::Unknown {
+                    kind: other.to_owned(),
+                    data: RawData(
+                        RawValue::from_string(text.to_owned()).map_err(|e| e.to_string())?,
+                    ),
+                },
             },
         })
     }
@@ -222,6 +239,7 @@ impl Payload {
             Payload::Ended(p) => serde_json::to_string(p),
             Payload::Corrected(p) => serde_json::to_string(p),
             Payload::Usage(p) => serde_json::to_string(p),
+            Payload::Activity(a) => a.data_json(),
             Payload::Unknown { data, .. } => return Ok(Cow::Borrowed(&data.0)),
         }
         .map_err(|e| Error::internal(format!("encoding event data: {e}")))?;
@@ -458,6 +476,8 @@ mod tests {
                 run_id: None,
                 work_item_id: None,
                 attempt_id: None,
+                mission: None,
+                commit: None,
             }),
         }
     }
@@ -511,11 +531,11 @@ mod tests {
 
     #[test]
     fn unknown_kinds_survive_verbatim() {
-        let line = r#"{"v":1,"id":"019c0000-0000-7000-8000-000000000001","session":"019c0000-0000-7000-8000-000000000002","kind":"briefed","at":"2026-07-18T20:00:00.000Z","actor":{"kind":"agent","name":"claude"},"data":{"contract":3}}"#;
+        let line = r#"{"v":1,"id":"019c0000-0000-7000-8000-000000000001","session":"019c0000-0000-7000-8000-000000000002","kind":"future_kind","at":"2026-07-18T20:00:00.000Z","actor":{"kind":"agent","name":"claude"},"data":{"contract":3}}"#;
         let Line::Event(event) = decode_line(line.as_bytes()) else {
             panic!("not an event")
         };
-        assert_eq!(event.payload.kind(), "briefed");
+        assert_eq!(event.payload.kind(), "future_kind");
         assert_eq!(event.encode().unwrap(), line);
     }
 }

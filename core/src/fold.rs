@@ -6,9 +6,13 @@
 //! the fold of their union (the checkpoint and compaction rely on that). Unreadable lines are
 //! counted in [`FoldStats`], never fatal.
 
+use crate::activity::{Activity, StepState};
 use crate::event::{Event, Line, Payload, TokenTotals, decode_line};
 use crate::ids::{EventId, SessionId};
-use crate::model::{ResumeMarker, Session, Status, presentation_path};
+use crate::model::{
+    BriefStamp, Collision, DecisionRequest, PauseInfo, PlanStep, ResumeMarker, Session, Status,
+    presentation_path,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
@@ -97,7 +101,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         agent: start.agent.clone(),
         client_name: start.client_name.clone(),
         goal: start.goal.clone(),
-        status: Status::Working,
+        status: Status::Starting,
         started_at: start_event.at,
         ended_at: None,
         duration_seconds: None,
@@ -110,7 +114,26 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         usage: TokenTotals::default(),
         last_event_at: start_event.at,
         event_count: ordered.len() as u64,
+        mission: start.mission.clone(),
+        start_commit: start.commit.clone(),
+        progress: None,
+        pause: None,
+        brief: None,
+        reports_via: None,
+        dependencies: Vec::new(),
+        changed_files: Vec::new(),
+        open_collisions: Vec::new(),
+        plan: Vec::new(),
+        decisions: Vec::new(),
+        runs: crate::model::RunCounts::default(),
+        evidence: Vec::new(),
+        pull_request: None,
+        health: None,
     };
+    // The status an agent's own reports set; a person's pause overrides it while it lasts.
+    let mut activity_status = Status::Starting;
+    let mut ended = false;
+    let (mut via_hook, mut via_model) = (false, false);
     let mut usage_by_source: BTreeMap<&str, (u64, TokenTotals)> = BTreeMap::new();
     for event in &ordered {
         session.last_event_at = session.last_event_at.max(event.at);
@@ -120,7 +143,17 @@ fn derive(history: &SessionHistory) -> Option<Session> {
                 at: event.at,
                 client_name: r.client_name.clone(),
             }),
-            Payload::Ended(end) if session.status.is_live() => {
+            Payload::Activity(activity) if !ended => {
+                match activity.via() {
+                    Some(crate::activity::Via::Hook) => via_hook = true,
+                    Some(crate::activity::Via::Model) => via_model = true,
+                    None => {}
+                }
+                apply_activity(&mut session, &mut activity_status, event, activity);
+            }
+            Payload::Activity(_) => {}
+            Payload::Ended(end) if !ended => {
+                ended = true;
                 session.status = match end.outcome {
                     crate::event::Outcome::Complete => Status::Complete,
                     crate::event::Outcome::Failed => Status::Failed,
@@ -154,7 +187,140 @@ fn derive(history: &SessionHistory) -> Option<Session> {
     for (_, totals) in usage_by_source.values() {
         add_totals(&mut session.usage, totals);
     }
+    if !ended {
+        session.status = if session.pause.is_some() {
+            Status::Paused
+        } else {
+            activity_status
+        };
+    }
+    session.reports_via = match (via_hook, via_model) {
+        (true, true) => Some("both".into()),
+        (true, false) => Some("hook".into()),
+        (false, true) => Some("model".into()),
+        (false, false) => None,
+    };
     Some(session)
+}
+
+fn push_unique(list: &mut Vec<String>, items: &[String]) {
+    for item in items {
+        if !list.contains(item) {
+            list.push(item.clone());
+        }
+    }
+}
+
+/// Applies one lifecycle event to a live session's view.
+fn apply_activity(session: &mut Session, status: &mut Status, event: &Event, activity: &Activity) {
+    match activity {
+        Activity::Briefed {
+            contract_version,
+            constitution_version,
+            indexed_commit,
+            ..
+        } => {
+            session.brief = Some(BriefStamp {
+                at: event.at,
+                contract_version: *contract_version,
+                constitution_version: *constitution_version,
+                indexed_commit: indexed_commit.clone(),
+            });
+            if *status == Status::Starting {
+                *status = Status::Working;
+            }
+        }
+        Activity::PauseDelivered { .. } => {
+            if let Some(pause) = &mut session.pause {
+                pause.delivered = true;
+            }
+        }
+        Activity::ChangedFiles { files, .. } => {
+            push_unique(&mut session.changed_files, files);
+            *status = Status::Working;
+        }
+        Activity::Blocked { .. } => *status = Status::Blocked,
+        Activity::ImplementationComplete { .. } => {
+            *status = Status::AwaitingReview;
+            session.progress = Some(100);
+        }
+        Activity::Progress { percent, .. } => {
+            if *status != Status::AwaitingReview {
+                session.progress = Some((*percent).min(100));
+            }
+        }
+        Activity::PlanCreated { steps, .. } => {
+            session.plan = steps
+                .iter()
+                .map(|title| PlanStep {
+                    title: title.clone(),
+                    state: StepState::Pending,
+                })
+                .collect();
+        }
+        Activity::Step { number, state, .. } => {
+            if let Some(step) = session.plan.get_mut((*number as usize).wrapping_sub(1)) {
+                step.state = *state;
+            }
+        }
+        Activity::DecisionRequested { text, .. } => session.decisions.push(DecisionRequest {
+            text: text.clone(),
+            resolved: false,
+            resolution: None,
+        }),
+        Activity::DecisionResolved {
+            number, resolution, ..
+        } => {
+            if let Some(d) = session
+                .decisions
+                .get_mut((*number as usize).wrapping_sub(1))
+            {
+                d.resolved = true;
+                d.resolution.clone_from(resolution);
+            }
+        }
+        Activity::RunRecorded {
+            input_tokens,
+            output_tokens,
+            ..
+        } => {
+            session.runs.recorded += 1;
+            session.runs.input_tokens = session.runs.input_tokens.saturating_add(*input_tokens);
+            session.runs.output_tokens = session.runs.output_tokens.saturating_add(*output_tokens);
+        }
+        Activity::RunRefused { .. } => session.runs.refused += 1,
+        Activity::Evidence { text, .. } => session.evidence.push(text.clone()),
+        Activity::PullRequestReported { url, .. } => session.pull_request = Some(url.clone()),
+        Activity::DependenciesDeclared { files } => push_unique(&mut session.dependencies, files),
+        Activity::Paused { reason } => {
+            session.pause = Some(PauseInfo {
+                reason: reason.clone(),
+                at: event.at,
+                by: event.actor.name.clone(),
+                delivered: false,
+            });
+        }
+        Activity::Unpaused {} => {
+            session.pause = None;
+            session.brief = None;
+        }
+        Activity::CollisionOpened {
+            by_session,
+            file,
+            severity,
+        } => session.open_collisions.push(Collision {
+            id: event.id,
+            by_session: *by_session,
+            file: file.clone(),
+            severity: *severity,
+            at: event.at,
+        }),
+        Activity::CollisionClosed { collision, .. } => {
+            session.open_collisions.retain(|c| c.id != *collision);
+        }
+        Activity::HealthComputed { report, .. } => session.health = Some(report.clone()),
+        _ => {}
+    }
 }
 
 fn usage_key(entry: &(u64, TokenTotals)) -> (u64, [u64; 5]) {
@@ -370,6 +536,7 @@ impl Fold {
     pub fn orphan_ids(&self) -> Vec<SessionId> {
         self.sessions
             .iter()
+            .filter(|(id, _)| **id != crate::workspace::WORKSPACE_STREAM)
             .filter(|(_, h)| h.session().is_none())
             .map(|(id, _)| *id)
             .collect()

@@ -21,18 +21,23 @@
 //! Every failure is an [`Error`] with a stable [`ErrorCode`] from the one registry.
 
 pub mod abi;
+pub mod activity;
 pub mod checkpoint;
 pub mod commands;
 pub mod compaction;
 pub mod error;
 pub mod event;
 pub mod fold;
+pub mod health;
 pub mod ids;
+pub mod lifecycle;
 pub mod model;
 pub mod names;
 pub mod render;
 pub mod store;
 pub mod time;
+pub mod timeline;
+pub mod workspace;
 
 pub use error::{Error, ErrorCode, Result};
 pub use ids::{EventId, SessionId};

@@ -135,6 +135,110 @@ pub struct Session {
     pub last_event_at: Timestamp,
     /// How many distinct events it has.
     pub event_count: u64,
+    /// The mission worked on.
+    pub mission: Option<String>,
+    /// The repository commit it started from.
+    pub start_commit: Option<String>,
+    /// Self-reported progress, 0–100: shown, never used to decide anything.
+    pub progress: Option<u8>,
+    /// The pause a person set, until it is lifted.
+    pub pause: Option<PauseInfo>,
+    /// The latest brief's stamp (cleared by an unpause).
+    pub brief: Option<BriefStamp>,
+    /// How its reports arrived, from what actually arrived: `hook`, `model` or `both`.
+    pub reports_via: Option<String>,
+    /// Files its work stands on.
+    pub dependencies: Vec<String>,
+    /// Files it changed, first report first.
+    pub changed_files: Vec<String>,
+    /// Open collisions where it is the affected side.
+    pub open_collisions: Vec<Collision>,
+    /// Its plan.
+    pub plan: Vec<PlanStep>,
+    /// Decisions it asked for.
+    pub decisions: Vec<DecisionRequest>,
+    /// AI runs recorded and refused.
+    pub runs: RunCounts,
+    /// What it can show for its work.
+    pub evidence: Vec<String>,
+    /// Where the work landed.
+    pub pull_request: Option<String>,
+    /// The latest context-health snapshot.
+    pub health: Option<crate::health::HealthReport>,
+}
+
+/// A pause a person set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PauseInfo {
+    /// Why.
+    pub reason: String,
+    /// When.
+    pub at: Timestamp,
+    /// Who.
+    pub by: String,
+    /// Whether a brief has told the agent yet.
+    pub delivered: bool,
+}
+
+/// What a session was briefed on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BriefStamp {
+    /// When.
+    pub at: Timestamp,
+    /// The mission's contract version.
+    pub contract_version: Option<u32>,
+    /// The constitution version.
+    pub constitution_version: Option<u32>,
+    /// The indexed commit.
+    pub indexed_commit: Option<String>,
+}
+
+/// An open collision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Collision {
+    /// The `collision_opened` event's id.
+    pub id: crate::ids::EventId,
+    /// Whose change caused it.
+    pub by_session: SessionId,
+    /// The file.
+    pub file: String,
+    /// high or normal.
+    pub severity: crate::activity::Severity,
+    /// When.
+    pub at: Timestamp,
+}
+
+/// One step of a plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanStep {
+    /// What.
+    pub title: String,
+    /// pending, in_progress, done, blocked.
+    pub state: crate::activity::StepState,
+}
+
+/// A decision the session asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecisionRequest {
+    /// The question.
+    pub text: String,
+    /// Settled?
+    pub resolved: bool,
+    /// The answer.
+    pub resolution: Option<String>,
+}
+
+/// AI runs, counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunCounts {
+    /// Recorded runs.
+    pub recorded: u64,
+    /// Refused runs (they carried prompt or output text).
+    pub refused: u64,
+    /// Input tokens over recorded runs.
+    pub input_tokens: u64,
+    /// Output tokens over recorded runs.
+    pub output_tokens: u64,
 }
 
 impl Session {

@@ -44,6 +44,11 @@ pub fn ok_line(response: &Response) -> String {
                 ),
                 other => format!("[ok] Work session {other}: {} ({})", s.path, s.session_id),
             }
+            .to_string()
+                + &a.message
+                    .as_ref()
+                    .map(|m| format!(" {m}"))
+                    .unwrap_or_default()
         }
         Response::List(list) => {
             // One line, like every answer: the JSON on the next line has the details.
@@ -83,6 +88,33 @@ pub fn ok_line(response: &Response) -> String {
                 s.path, s.session_id, s.status, s.agent, s.started_at
             )
         }
+        Response::Lifecycle(a) => format!(
+            "[ok] {} {}: {}. {}",
+            a.action.replace('_', " "),
+            a.session_id,
+            a.status,
+            a.message
+        ),
+        Response::Health(h) => format!(
+            "[ok] Context health of {}: {} ({}){}",
+            h.session_id,
+            h.report
+                .overall
+                .map_or("nothing computable".to_owned(), |s| s.to_string()),
+            format!("{:?}", h.report.verdict).to_lowercase(),
+            if h.report.recommend_rebrief {
+                "; re-brief recommended"
+            } else {
+                ""
+            }
+        ),
+        Response::Timeline(t) => format!(
+            "[ok] {} event(s) on the timeline of {}",
+            t.events.len(),
+            t.session_id
+        ),
+        Response::Attention(a) => format!("[ok] {} open attention item(s)", a.total),
+        Response::Workspace(w) => format!("[ok] {}", w.action.replace('_', " ")),
     }
 }
 

@@ -29,6 +29,8 @@ fn payload() -> impl Strategy<Value = Payload> {
                 run_id: None,
                 work_item_id: None,
                 attempt_id: None,
+                mission: None,
+                commit: None,
             })
         }),
         Just(Payload::Resumed(Resumed::default())),
@@ -40,6 +42,7 @@ fn payload() -> impl Strategy<Value = Payload> {
                     Outcome::Complete
                 },
                 summary,
+                pull_request: None,
             })
         }),
         proptest::option::of("[a-z]{0,8}").prop_map(|goal| Payload::Corrected(Corrected {

@@ -30,12 +30,7 @@ impl Host {
     }
 
     fn run(&mut self, request: Request) -> Result<Response, baton_core::Error> {
-        let ctx = Context {
-            now: self.now,
-            event_id: EventId(self.id()),
-            session_id: SessionId(self.id()),
-            actor: None,
-        };
+        let ctx = Context::new(self.now, EventId(self.id()), SessionId(self.id()));
         commands::run(&mut self.ledger, &request, &ctx)
     }
 

@@ -51,10 +51,13 @@ fn write_history(dir: &Path, events: usize) {
                 run_id: None,
                 work_item_id: None,
                 attempt_id: None,
+                mission: None,
+                commit: None,
             }),
             9 => Payload::Ended(Ended {
                 outcome: Outcome::Complete,
                 summary: Some("done".into()),
+                pull_request: None,
             }),
             _ => Payload::Resumed(Resumed { client_name: None }),
         };

@@ -4,7 +4,12 @@
 use crate::engine;
 use crate::store::{self, Ledger};
 use baton_core::Error;
+use baton_core::activity::Via;
 use baton_core::commands::{EndParams, ListParams, Request, ResumeParams, ShowParams, StartParams};
+use baton_core::lifecycle::{
+    ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
+    PauseParams, ReportParams, RunReport, SessionRef,
+};
 use baton_core::render;
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
@@ -48,6 +53,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     no_fsync: bool,
 
+    /// Act as this person (roles come from .baton/config.toml) [default: BATON_ACTOR, else
+    /// the OS user]
+    #[arg(long = "as", global = true, value_name = "PERSON")]
+    person: Option<String>,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -73,6 +83,43 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
     List(ListArgs),
     /// Show one session with every field
     Show(ShowArgs),
+    /// Give a session its context: contract, constitution, commit, ambiguities, decisions,
+    /// dependencies, and any pause (then its next action is to stop)
+    Brief(IdArg),
+    /// Report what a session did: changed files, status, progress, plan, runs, evidence, PR
+    #[command(after_help = "Examples:
+  baton report <ID> --changed src/search.rs src/index.rs
+  baton report <ID> --status blocked --reason 'waiting for the schema'
+  baton report <ID> --status implementation-complete --pr https://example.com/pr/7
+  baton report <ID> --run anthropic:claude-sonnet-4:review:1200:340 --via hook
+  baton report <ID> --plan 'Parse' 'Index' 'Test' ; baton report <ID> --step 2 --step-state done")]
+    Report(ReportArgs),
+    /// Declare the files a session's work depends on (changes to them open collisions)
+    Depend(DependArgs),
+    /// Pause a session: delivered the next time it asks for context (pull, not push)
+    Pause(PauseArgs),
+    /// Lift a pause; the session must re-brief before its context counts as current
+    Unpause(IdArg),
+    /// A session's context health: six dimensions, the minimum, the verdict
+    Health(HealthArgs),
+    /// Every event of a session, with actor, time and colour (amber, red, green)
+    Timeline(IdArg),
+    /// Open attention items (sessions that stopped without finishing, …)
+    Attention,
+    /// Missions and their versioned contracts
+    #[command(subcommand)]
+    Mission(MissionCommand),
+    /// The architecture constitution
+    #[command(subcommand)]
+    Constitution(ConstitutionCommand),
+    /// Record the repository's current commit (`git rev-parse HEAD`) as indexed
+    Index(IndexArgs),
+    /// Requirement ambiguities of a mission
+    #[command(subcommand)]
+    Ambiguity(AmbiguityCommand),
+    /// Decisions every session should know
+    #[command(subcommand)]
+    Decision(DecisionCommand),
     /// Roll the active log into monthly archives (safe while agents keep appending)
     Compact,
     /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
@@ -92,6 +139,142 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
   baton abi '{\"op\":\"version\"}'
   baton abi --wasm target/wasm32-unknown-unknown/release/baton_core.wasm '{\"op\":\"version\"}'")]
     Abi(AbiArgs),
+}
+
+#[derive(Debug, Args)]
+struct IdArg {
+    /// The session
+    id: String,
+}
+
+#[derive(Debug, Args)]
+struct ReportArgs {
+    /// The session
+    id: String,
+    /// Who reports: a client hook or the model's own call
+    #[arg(long, value_parser = ["hook", "model"], default_value = "model")]
+    via: String,
+    /// Files changed
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    changed: Vec<String>,
+    /// blocked or implementation-complete
+    #[arg(long, value_parser = ["blocked", "implementation-complete", "implementation_complete"])]
+    status: Option<String>,
+    /// Why it is blocked
+    #[arg(long)]
+    reason: Option<String>,
+    /// Self-reported progress, 0–100 (shown, never used to decide)
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=100))]
+    progress: Option<u8>,
+    /// An AI run: PROVIDER:MODEL:PURPOSE:INPUT_TOKENS:OUTPUT_TOKENS
+    #[arg(long, value_name = "SPEC")]
+    run: Option<String>,
+    /// Evidence for the work
+    #[arg(long)]
+    evidence: Option<String>,
+    /// The pull request's address
+    #[arg(long = "pr", value_name = "URL")]
+    pull_request: Option<String>,
+    /// A new plan: the steps' titles
+    #[arg(long, num_args = 1.., value_name = "STEP")]
+    plan: Vec<String>,
+    /// A plan step's number (with --step-state)
+    #[arg(long, requires = "step_state")]
+    step: Option<u32>,
+    /// pending, in-progress, done or blocked
+    #[arg(long, requires = "step", value_parser = ["pending", "in-progress", "in_progress", "done", "blocked"])]
+    step_state: Option<String>,
+    /// Ask a person to decide this
+    #[arg(long, value_name = "QUESTION")]
+    ask_decision: Option<String>,
+    /// Mark an earlier decision request (by number) settled
+    #[arg(long, value_name = "N")]
+    decision_resolved: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+struct DependArgs {
+    /// The session
+    id: String,
+    /// Files the work depends on
+    #[arg(long = "on", num_args = 1.., required = true, value_name = "FILE")]
+    files: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+struct PauseArgs {
+    /// The session
+    id: String,
+    /// Why (the agent is told)
+    #[arg(long, required = true)]
+    reason: String,
+}
+
+#[derive(Debug, Args)]
+struct HealthArgs {
+    /// The session
+    id: String,
+    /// Recompute now and record the snapshot
+    #[arg(long)]
+    recheck: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum MissionCommand {
+    /// Add a mission, or a new version of its contract (a draft until approved)
+    Add {
+        /// The reference, e.g. CLAIM-142
+        reference: String,
+        /// The contract: one clause per non-empty line (Markdown list markers are dropped)
+        #[arg(long, value_name = "FILE")]
+        contract: PathBuf,
+    },
+    /// Approve the newest contract version (needs a lead: owner or admin)
+    Approve {
+        /// The reference
+        reference: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ConstitutionCommand {
+    /// Set a new version of the architecture constitution from a file
+    Set {
+        /// The constitution's text
+        file: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+struct IndexArgs {
+    /// The commit to record [default: `git rev-parse HEAD` here]
+    #[arg(long)]
+    commit: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+enum AmbiguityCommand {
+    /// Open an ambiguity on a mission's requirements
+    Open {
+        /// The mission
+        reference: String,
+        /// The question
+        text: String,
+    },
+    /// Resolve an ambiguity by number
+    Resolve {
+        /// Its number
+        number: u32,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum DecisionCommand {
+    /// Record a decision
+    Record {
+        /// The decision
+        text: String,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -157,6 +340,15 @@ struct StartArgs {
     /// Resume this session instead of starting one
     #[arg(long, value_name = "ID")]
     session_id: Option<String>,
+    /// The mission (its contract must be approved)
+    #[arg(long, value_name = "REF")]
+    mission: Option<String>,
+    /// The commit the work starts from [default: `git rev-parse HEAD` here, if a repository]
+    #[arg(long)]
+    commit: Option<String>,
+    /// Only register (status `starting`); brief later with `baton brief`
+    #[arg(long)]
+    no_brief: bool,
 }
 
 #[derive(Debug, Args)]
@@ -284,7 +476,9 @@ fn ledger_for(cli: &Cli) -> Result<Ledger, Error> {
 }
 
 fn run(cli: Cli) -> Result<Output, Error> {
+    use std::io::IsTerminal;
     let ledger = ledger_for(&cli)?;
+    let person = cli.person.clone();
     let request = match cli.command {
         Command::Start(a) => Request::Start(StartParams {
             project: a.project,
@@ -296,7 +490,81 @@ fn run(cli: Cli) -> Result<Output, Error> {
             run_id: a.run_id,
             work_item_id: a.work_item_id,
             attempt_id: a.attempt_id,
+            mission: a.mission,
+            commit: a.commit.or_else(crate::system::git_head),
+            no_brief: a.no_brief,
         }),
+        Command::Brief(a) => Request::Brief(SessionRef { session_id: a.id }),
+        Command::Report(a) => Request::Report(report_params(a)?),
+        Command::Depend(a) => Request::Depend(DependParams {
+            session_id: a.id,
+            files: a.files,
+        }),
+        Command::Pause(a) => Request::Pause(PauseParams {
+            session_id: a.id,
+            reason: a.reason,
+        }),
+        Command::Unpause(a) => Request::Unpause(SessionRef { session_id: a.id }),
+        Command::Health(a) => Request::Health(HealthParams {
+            session_id: a.id,
+            recheck: a.recheck,
+        }),
+        Command::Timeline(a) => Request::Timeline(SessionRef { session_id: a.id }),
+        Command::Attention => Request::Attention,
+        Command::Mission(MissionCommand::Add {
+            reference,
+            contract,
+        }) => Request::MissionAdd(MissionParams {
+            reference,
+            clauses: read_text(&contract)?
+                .lines()
+                .map(|l| {
+                    l.trim()
+                        .trim_start_matches(['-', '*', '+'])
+                        .trim()
+                        .to_owned()
+                })
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect(),
+        }),
+        Command::Mission(MissionCommand::Approve { reference }) => {
+            Request::MissionApprove(MissionParams {
+                reference,
+                clauses: Vec::new(),
+            })
+        }
+        Command::Constitution(ConstitutionCommand::Set { file }) => {
+            Request::ConstitutionSet(ConstitutionParams {
+                text: read_text(&file)?,
+            })
+        }
+        Command::Index(a) => Request::Index(IndexParams {
+            commit: a.commit.or_else(crate::system::git_head).ok_or_else(|| {
+                Error::invalid(
+                    "commit",
+                    "this is not a git repository (or git is missing); pass --commit",
+                )
+            })?,
+        }),
+        Command::Ambiguity(AmbiguityCommand::Open { reference, text }) => {
+            Request::AmbiguityOpen(NoteParams {
+                reference: Some(reference),
+                text: Some(text),
+                number: None,
+            })
+        }
+        Command::Ambiguity(AmbiguityCommand::Resolve { number }) => {
+            Request::AmbiguityResolve(NoteParams {
+                number: Some(number),
+                ..NoteParams::default()
+            })
+        }
+        Command::Decision(DecisionCommand::Record { text }) => {
+            Request::DecisionRecord(NoteParams {
+                text: Some(text),
+                ..NoteParams::default()
+            })
+        }
         Command::Resume(a) => Request::Resume(ResumeParams {
             session_id: a.id,
             project: a.project,
@@ -359,10 +627,73 @@ fn run(cli: Cli) -> Result<Output, Error> {
             });
         }
     };
-    let response = engine::run(&ledger, &request, None)?;
+    let response = engine::run_as(&ledger, &request, None, person)?;
+    let mut human = render::ok_line(&response);
+    human.push_str(&crate::detail::details(
+        &response,
+        std::io::stdout().is_terminal(),
+    ));
     Ok(Output {
-        human: render::ok_line(&response),
+        human,
         json: to_json(&response)?,
+    })
+}
+
+fn read_text(path: &std::path::Path) -> Result<String, Error> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Error::store_io("read", &path.display().to_string(), e))
+}
+
+fn report_params(a: ReportArgs) -> Result<ReportParams, Error> {
+    let run = a.run.map(|spec| parse_run(&spec)).transpose()?;
+    Ok(ReportParams {
+        session_id: a.id,
+        via: Some(if a.via == "hook" {
+            Via::Hook
+        } else {
+            Via::Model
+        }),
+        changed_files: a.changed,
+        status: a.status.map(|s| s.replace('-', "_")),
+        reason: a.reason,
+        progress: a.progress,
+        plan: a.plan,
+        step: a.step,
+        step_state: a
+            .step_state
+            .map(|s| {
+                serde_json::from_value(Value::String(s.replace('-', "_")))
+                    .map_err(|e| Error::invalid("step_state", e.to_string()))
+            })
+            .transpose()?,
+        decision_request: a.ask_decision,
+        decision_resolved: a.decision_resolved,
+        run,
+        evidence: a.evidence,
+        pull_request: a.pull_request,
+    })
+}
+
+fn parse_run(spec: &str) -> Result<RunReport, Error> {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let [provider, model, purpose, input, output] = parts.as_slice() else {
+        return Err(Error::invalid(
+            "run",
+            format!("`{spec}` is not PROVIDER:MODEL:PURPOSE:INPUT_TOKENS:OUTPUT_TOKENS"),
+        ));
+    };
+    let count = |field: &str, text: &str| {
+        text.parse::<u64>()
+            .map_err(|_| Error::invalid("run", format!("{field} `{text}` is not a count")))
+    };
+    Ok(RunReport {
+        provider: (*provider).to_owned(),
+        model: (*model).to_owned(),
+        purpose: (*purpose).to_owned(),
+        input_tokens: count("input tokens", input)?,
+        output_tokens: count("output tokens", output)?,
+        prompt: None,
+        output: None,
     })
 }
 

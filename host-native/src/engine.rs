@@ -7,9 +7,35 @@ use baton_core::Error;
 use baton_core::commands::{self, Request, Response};
 use baton_core::event::Actor;
 use baton_core::store::LedgerView;
+use baton_core::workspace::Policy;
+
+/// Reads `.baton/config.toml` (absent: the one-person defaults).
+pub fn policy(ledger: &Ledger) -> Result<Policy, Error> {
+    let path = ledger.dir().join("config.toml");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => toml::from_str(&text).map_err(|e| {
+            Error::invalid("config.toml", format!("{}: {e}", path.display()))
+                .with("path", path.display().to_string())
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Policy::default()),
+        Err(e) => Err(Error::store_io("read", &path.display().to_string(), e)),
+    }
+}
+
+/// Executes one request as the acting person from the environment.
+pub fn run(ledger: &Ledger, request: &Request, actor: Option<Actor>) -> Result<Response, Error> {
+    run_as(ledger, request, actor, None)
+}
 
 /// Executes one request: prepare, lock the target session if any, refresh, execute, append.
-pub fn run(ledger: &Ledger, request: &Request, actor: Option<Actor>) -> Result<Response, Error> {
+/// A refusal (a run report with text) is recorded, then answered as its error.
+pub fn run_as(
+    ledger: &Ledger,
+    request: &Request,
+    actor: Option<Actor>,
+    person: Option<String>,
+) -> Result<Response, Error> {
+    let policy = policy(ledger)?;
     let snapshot = ledger.snapshot()?;
     let prepared = commands::prepare(&snapshot, request)?;
     // An unknown session needs no lock: execute answers SESSION_NOT_FOUND without writing,
@@ -25,7 +51,7 @@ pub fn run(ledger: &Ledger, request: &Request, actor: Option<Actor>) -> Result<R
         }
         _ => (snapshot, None),
     };
-    let ctx = system::context(actor)?;
+    let ctx = system::context(actor, person, policy)?;
     let executed = commands::execute(&snapshot, &prepared, &ctx)?;
     for event in &executed.events {
         ledger.append(&event.encode()?)?;
@@ -33,5 +59,8 @@ pub fn run(ledger: &Ledger, request: &Request, actor: Option<Actor>) -> Result<R
     if let Err(err) = ledger.refresh_checkpoint(&snapshot) {
         eprintln!("baton: warning: could not refresh the checkpoint: {err}");
     }
-    Ok(executed.response)
+    match executed.refusal {
+        Some(refusal) => Err(refusal),
+        None => Ok(executed.response),
+    }
 }

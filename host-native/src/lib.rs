@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod demo;
+pub mod detail;
 pub mod engine;
 pub mod mcp;
 pub mod store;

@@ -10,6 +10,10 @@
 use crate::engine;
 use crate::store::Ledger;
 use baton_core::commands::{EndParams, ListParams, Request, Response, ShowParams, StartParams};
+use baton_core::lifecycle::{
+    ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
+    PauseParams, ReportParams, SessionRef,
+};
 use baton_core::{Error, render};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -121,6 +125,9 @@ impl BatonMcp {
         if params.agent.is_none() && params.session_id.is_none() {
             params.agent = client.map(|c| c.to_lowercase());
         }
+        if params.commit.is_none() && params.session_id.is_none() {
+            params.commit = crate::system::git_head();
+        }
         let session = params.session_id.clone();
         Ok(self.run(Request::Start(params), session).await)
     }
@@ -149,6 +156,144 @@ impl BatonMcp {
         Parameters(params): Parameters<ListParams>,
     ) -> Result<CallToolResult, ErrorData> {
         Ok(self.run(Request::List(params), None).await)
+    }
+
+    #[tool(
+        description = "Ask for context: the mission's contract, the constitution version, the indexed commit, open ambiguities, active decisions and the state of your dependencies. If a person paused the session, the answer says so with the reason and next_action is `blocked`: stop and wait."
+    )]
+    async fn brief_work_session(
+        &self,
+        Parameters(params): Parameters<SessionRef>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let session = Some(params.session_id.clone());
+        Ok(self.run(Request::Brief(params), session).await)
+    }
+
+    #[tool(
+        description = "Report what the session did: changed_files (may open collisions with sessions that depend on them), status blocked or implementation_complete, progress, a plan and step states, decision requests, AI runs (counts only: never send prompt or output text), evidence, a pull request."
+    )]
+    async fn report_work_session(
+        &self,
+        Parameters(params): Parameters<ReportParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let session = Some(params.session_id.clone());
+        Ok(self.run(Request::Report(params), session).await)
+    }
+
+    #[tool(
+        description = "Declare files this session's work depends on; another session changing one opens a high-severity collision."
+    )]
+    async fn declare_dependencies(
+        &self,
+        Parameters(params): Parameters<DependParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let session = Some(params.session_id.clone());
+        Ok(self.run(Request::Depend(params), session).await)
+    }
+
+    #[tool(
+        description = "Pause a session (a person's brake): the agent is told, with the reason, the next time it asks for context."
+    )]
+    async fn pause_work_session(
+        &self,
+        Parameters(params): Parameters<PauseParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let session = Some(params.session_id.clone());
+        Ok(self.run(Request::Pause(params), session).await)
+    }
+
+    #[tool(
+        description = "Lift a pause; the session must re-brief before its context counts as current."
+    )]
+    async fn unpause_work_session(
+        &self,
+        Parameters(params): Parameters<SessionRef>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let session = Some(params.session_id.clone());
+        Ok(self.run(Request::Unpause(params), session).await)
+    }
+
+    #[tool(
+        description = "Context health: six dimensions (mission understanding, architecture context, repository state, requirement confidence, dependencies current, decisions current), the overall minimum, the verdict and whether to re-brief."
+    )]
+    async fn get_context_health(
+        &self,
+        Parameters(params): Parameters<HealthParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::Health(params), None).await)
+    }
+
+    #[tool(description = "Every event of a session in order, with summary, actor, time and tone.")]
+    async fn get_timeline(
+        &self,
+        Parameters(params): Parameters<SessionRef>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::Timeline(params), None).await)
+    }
+
+    #[tool(description = "Open attention items, most urgent first.")]
+    async fn list_attention(&self) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::Attention, None).await)
+    }
+
+    #[tool(
+        description = "Add a mission's contract (a new version, a draft until a lead approves it)."
+    )]
+    async fn add_mission(
+        &self,
+        Parameters(params): Parameters<MissionParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::MissionAdd(params), None).await)
+    }
+
+    #[tool(description = "Approve a mission's newest contract version (owner or admin).")]
+    async fn approve_mission(
+        &self,
+        Parameters(params): Parameters<MissionParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::MissionApprove(params), None).await)
+    }
+
+    #[tool(description = "Set a new version of the architecture constitution.")]
+    async fn set_constitution(
+        &self,
+        Parameters(params): Parameters<ConstitutionParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::ConstitutionSet(params), None).await)
+    }
+
+    #[tool(
+        description = "Record the repository commit that is indexed (what sessions compare their start commit with)."
+    )]
+    async fn index_repository(
+        &self,
+        Parameters(params): Parameters<IndexParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::Index(params), None).await)
+    }
+
+    #[tool(description = "Open a requirement ambiguity on a mission (reference and text).")]
+    async fn open_ambiguity(
+        &self,
+        Parameters(params): Parameters<NoteParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::AmbiguityOpen(params), None).await)
+    }
+
+    #[tool(description = "Resolve a requirement ambiguity by number.")]
+    async fn resolve_ambiguity(
+        &self,
+        Parameters(params): Parameters<NoteParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::AmbiguityResolve(params), None).await)
+    }
+
+    #[tool(description = "Record an active decision every session should know (text).")]
+    async fn record_decision(
+        &self,
+        Parameters(params): Parameters<NoteParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::DecisionRecord(params), None).await)
     }
 
     #[tool(description = "Get one work session by id, with every field of the model.")]

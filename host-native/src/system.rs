@@ -22,12 +22,34 @@ pub fn new_uuid() -> uuid::Uuid {
     uuid::Uuid::now_v7()
 }
 
-/// A context with the current time and fresh ids.
-pub fn context(actor: Option<Actor>) -> Result<Context, baton_core::Error> {
-    Ok(Context {
-        now: now()?,
-        event_id: EventId(new_uuid()),
-        session_id: SessionId(new_uuid()),
-        actor,
-    })
+/// The person acting: `BATON_ACTOR`, else the OS user, else `local`.
+pub fn person() -> String {
+    ["BATON_ACTOR", "USER", "LOGNAME"]
+        .iter()
+        .find_map(|var| std::env::var(var).ok().filter(|v| !v.trim().is_empty()))
+        .map_or_else(|| "local".to_owned(), |v| v.trim().to_owned())
+}
+
+/// The repository commit of the working directory (`git rev-parse HEAD`), if any.
+pub fn git_head() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let commit = String::from_utf8(out.stdout).ok()?.trim().to_owned();
+    (out.status.success() && !commit.is_empty()).then_some(commit)
+}
+
+/// A context with the current time, fresh ids, the ledger's policy and the acting person.
+pub fn context(
+    actor: Option<Actor>,
+    person: Option<String>,
+    policy: baton_core::workspace::Policy,
+) -> Result<Context, baton_core::Error> {
+    let mut ctx = Context::new(now()?, EventId(new_uuid()), SessionId(new_uuid()));
+    ctx.actor = actor;
+    ctx.person = person.unwrap_or_else(self::person);
+    ctx.policy = policy;
+    Ok(ctx)
 }

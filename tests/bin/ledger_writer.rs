@@ -43,6 +43,8 @@ fn main() {
                 run_id: None,
                 work_item_id: None,
                 attempt_id: None,
+                mission: None,
+                commit: None,
             }),
         };
         ledger
