@@ -59,10 +59,25 @@ async fn tools_list_has_every_tool_described() {
     assert_eq!(
         names,
         [
+            "add_mission",
+            "approve_mission",
+            "brief_work_session",
+            "declare_dependencies",
             "end_work_session",
+            "get_context_health",
+            "get_timeline",
             "get_work_session",
+            "index_repository",
+            "list_attention",
             "list_work_sessions",
-            "start_work_session"
+            "open_ambiguity",
+            "pause_work_session",
+            "record_decision",
+            "report_work_session",
+            "resolve_ambiguity",
+            "set_constitution",
+            "start_work_session",
+            "unpause_work_session",
         ]
     );
     for tool in &tools {
