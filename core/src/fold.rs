@@ -151,9 +151,14 @@ fn derive(history: &SessionHistory) -> Option<Session> {
                 }
                 apply_activity(&mut session, &mut activity_status, event, activity);
             }
+            // Ending closes collisions in the same breath; nothing else changes an ended session.
+            Payload::Activity(a @ Activity::CollisionClosed { .. }) => {
+                apply_activity(&mut session, &mut activity_status, event, a);
+            }
             Payload::Activity(_) => {}
             Payload::Ended(end) if !ended => {
                 ended = true;
+                session.pause = None;
                 session.status = match end.outcome {
                     crate::event::Outcome::Complete => Status::Complete,
                     crate::event::Outcome::Failed => Status::Failed,
