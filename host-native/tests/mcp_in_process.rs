@@ -199,3 +199,107 @@ fn docs_mcp_tools_md_matches_the_live_schemas() {
         "docs/mcp-tools.md is stale: run `target/debug/baton mcp --print-tools-markdown > docs/mcp-tools.md`"
     );
 }
+
+#[tokio::test]
+async fn lifecycle_through_mcp_gating_pause_unpause_and_stale_collisions() {
+    let (_tmp, ledger) = ledger();
+    std::fs::create_dir_all(ledger.dir()).unwrap();
+    std::fs::write(
+        ledger.dir().join("config.toml"),
+        "approved_clients = [\"codex\", \"claude-code\"]\n",
+    )
+    .unwrap();
+    let outsider = connect(&ledger, "cursor").await;
+    let (error, _, body) = call(
+        outsider.peer(),
+        "start_work_session",
+        json!({"project": "p", "mission": "CLAIM-1"}),
+    )
+    .await;
+    assert!(error);
+    assert_eq!(
+        body["error"]["code"], "CLIENT_NOT_APPROVED",
+        "refused before the mission is looked at"
+    );
+
+    let lead = connect(&ledger, "codex").await;
+    let lead = lead.peer();
+    call(
+        lead,
+        "add_mission",
+        json!({"reference": "CLAIM-1", "clauses": ["a", "b"]}),
+    )
+    .await;
+    let (error, _, body) = call(
+        lead,
+        "start_work_session",
+        json!({"project": "p", "mission": "CLAIM-1"}),
+    )
+    .await;
+    assert!(error);
+    assert_eq!(body["error"]["code"], "MISSION_NOT_APPROVED");
+    call(lead, "approve_mission", json!({"reference": "CLAIM-1"})).await;
+    let (_, _, a) = call(
+        lead,
+        "start_work_session",
+        json!({"project": "p", "agent": "codex", "mission": "CLAIM-1"}),
+    )
+    .await;
+    let a = a["session_id"].as_str().unwrap().to_owned();
+
+    let other = connect(&ledger, "claude-code").await;
+    let other = other.peer();
+    let (_, _, b) = call(other, "start_work_session", json!({"project": "p"})).await;
+    let b = b["session_id"].as_str().unwrap().to_owned();
+
+    call(
+        lead,
+        "declare_dependencies",
+        json!({"session_id": a, "files": ["api.rs"]}),
+    )
+    .await;
+    let (_, _, reported) = call(
+        other,
+        "report_work_session",
+        json!({"session_id": b, "changed_files": ["api.rs"]}),
+    )
+    .await;
+    assert_eq!(reported["collisions_opened"][0]["severity"], "high");
+    let (_, _, health) = call(lead, "get_context_health", json!({"session_id": a})).await;
+    assert_eq!(health["recommend_rebrief"], true);
+
+    // Pause is pulled: not delivered until the agent asks for context.
+    call(
+        other,
+        "pause_work_session",
+        json!({"session_id": a, "reason": "hold"}),
+    )
+    .await;
+    let (_, _, shown) = call(lead, "get_work_session", json!({"session_id": a})).await;
+    assert_eq!(shown["session"]["pause"]["delivered"], false);
+    let (_, _, brief) = call(lead, "brief_work_session", json!({"session_id": a})).await;
+    assert_eq!(brief["brief"]["next_action"], "blocked");
+    call(other, "unpause_work_session", json!({"session_id": a})).await;
+    let (_, _, shown) = call(lead, "get_work_session", json!({"session_id": a})).await;
+    assert!(
+        shown["session"]["brief"].is_null(),
+        "unpause clears the brief stamp"
+    );
+
+    let (error, _, ended) = call(lead, "end_work_session", json!({"session_id": a})).await;
+    assert!(!error);
+    assert!(ended["open_collisions"].as_array().unwrap().is_empty());
+    let (_, _, timeline) = call(lead, "get_timeline", json!({"session_id": a})).await;
+    assert!(
+        timeline["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["kind"] == "collision_closed")
+    );
+    let (_, _, attention) = call(lead, "list_attention", json!({})).await;
+    assert_eq!(
+        attention["total"], 0,
+        "it finished working, not blocked or paused"
+    );
+}
