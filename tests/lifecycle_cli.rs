@@ -128,7 +128,12 @@ fn pause_is_pulled_on_the_next_brief_and_unpause_forces_a_rebrief() {
         true
     );
     let unpaused = ok(&dir, &["unpause", &id]);
-    assert!(unpaused["message"].as_str().unwrap().contains("re-brief"));
+    assert!(
+        unpaused["message"]
+            .as_str()
+            .unwrap()
+            .contains("briefed again")
+    );
     let health = ok(&dir, &["health", &id]);
     let decisions = health["dimensions"]
         .as_array()

@@ -25,7 +25,9 @@ use serde_json::json;
 pub struct Context {
     /// The current time.
     pub now: Timestamp,
-    /// An unused event id for the event this command may write.
+    /// An unused event id for the first event this command writes; its n-th event takes this
+    /// id plus n (in the low, random bits). Random UUIDv7s never come that close to each other;
+    /// a host that counts ids must leave gaps of 65,536.
     pub event_id: EventId,
     /// An unused session id, used if the command starts a session.
     pub session_id: SessionId,
@@ -248,6 +250,8 @@ pub struct SessionShow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 #[non_exhaustive]
+// One response is built per command and serialized at once: boxing would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Response {
     /// start, resume, end.
     Action(SessionAction),
@@ -796,7 +800,7 @@ fn end(
             Payload::Activity(Activity::CollisionClosed {
                 collision: collision.id,
                 reason: format!(
-                    "Closed as stale: {} ended before this collision was resolved.",
+                    "Closed as stale: {} finished before the collision was settled.",
                     current.path
                 ),
             }),

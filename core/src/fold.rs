@@ -249,10 +249,9 @@ fn apply_activity(session: &mut Session, status: &mut Status, event: &Event, act
             *status = Status::AwaitingReview;
             session.progress = Some(100);
         }
-        Activity::Progress { percent, .. } => {
-            if *status != Status::AwaitingReview {
-                session.progress = Some((*percent).min(100));
-            }
+        // Completion forced progress to 100; later self-reports do not lower it.
+        Activity::Progress { percent, .. } if *status != Status::AwaitingReview => {
+            session.progress = Some((*percent).min(100));
         }
         Activity::PlanCreated { steps, .. } => {
             session.plan = steps

@@ -68,9 +68,10 @@ fn blank(name: &str, reason: &str) -> Dimension {
 }
 
 const NO_MISSION: &str =
-    "This session is not attached to a mission, so there is no contract to have understood.";
-const NO_CONSTITUTION: &str =
-    "This workspace has no architecture constitution. Derive one from the indexed repository.";
+    "No mission is attached to this session, so there is no contract to compare with.";
+const NO_MISSION_REQUIREMENTS: &str =
+    "No mission is attached to this session, so there are no requirements to be unsure of.";
+const NO_CONSTITUTION: &str = "The workspace has no architecture constitution yet; write one from the indexed repository and set it with `baton constitution set`.";
 const NEVER_BRIEFED: &str = "Never briefed (or the brief was cleared by an unpause).";
 
 fn mission_understanding(session: &Session, ws: &Workspace) -> Dimension {
@@ -162,7 +163,7 @@ fn repository_state(session: &Session, ws: &Workspace) -> Dimension {
 fn requirement_confidence(session: &Session, ws: &Workspace) -> Dimension {
     const NAME: &str = "requirement_confidence";
     let Some(reference) = &session.mission else {
-        return blank(NAME, NO_MISSION);
+        return blank(NAME, NO_MISSION_REQUIREMENTS);
     };
     let open = ws.open_ambiguities(reference) as i64;
     scored(

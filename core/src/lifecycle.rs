@@ -733,7 +733,7 @@ pub fn pause(view: &dyn LedgerView, p: &PauseParams, ctx: &Context) -> Result<Ex
     );
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
-    let reply = answer("paused", &after, "Baton cannot stop a process on another machine: the agent is told to stop, with your reason, the next time it asks for context.".into());
+    let reply = answer("paused", &after, "Baton does not reach into another machine to stop a process; the agent learns of the pause, and your reason, on its next request for context.".into());
     Ok(Executed {
         events: batch.events,
         response: Response::Lifecycle(reply),
@@ -761,7 +761,7 @@ pub fn unpause(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<E
     let reply = answer(
         "unpaused",
         &after,
-        "Unpaused. The session must re-brief before its context counts as current.".into(),
+        "Unpaused. Its context is not current until it is briefed again.".into(),
     );
     Ok(Executed {
         events: batch.events,

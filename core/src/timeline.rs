@@ -59,7 +59,7 @@ fn entry(event: &Event) -> (String, String, Tone) {
         Payload::Resumed(r) => (
             "resumed".into(),
             format!(
-                "Session reconnected{}",
+                "Reconnected after a restart{}",
                 r.client_name
                     .as_ref()
                     .map(|c| format!(" from {c}"))
@@ -207,7 +207,7 @@ fn entry(event: &Event) -> (String, String, Tone) {
             ),
             Activity::Unpaused {} => (
                 "unpaused".into(),
-                "Unpaused; it must re-brief before its context counts as current".into(),
+                "Unpaused; its context is not current until the next brief".into(),
                 Plain,
             ),
             Activity::CollisionOpened {
@@ -249,13 +249,20 @@ fn entry(event: &Event) -> (String, String, Tone) {
     (kind, summary, tone)
 }
 
-/// A session's timeline, oldest first.
+/// A session's timeline, oldest first. A brief after the first is shown as `rebriefed`.
 pub fn timeline(history: &SessionHistory) -> Vec<TimelineEntry> {
+    let mut briefed_before = false;
     history
         .ordered()
         .into_iter()
         .map(|event| {
-            let (kind, summary, tone) = entry(event);
+            let (mut kind, summary, tone) = entry(event);
+            if kind == "briefed" {
+                if briefed_before {
+                    kind = "rebriefed".into();
+                }
+                briefed_before = true;
+            }
             TimelineEntry {
                 at: event.at,
                 kind,

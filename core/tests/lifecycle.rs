@@ -146,7 +146,7 @@ fn mission_understanding_is_blank_without_a_mission() {
     assert_eq!(h.score(&s, "mission_understanding"), None);
     assert!(
         h.reason(&s, "mission_understanding")
-            .contains("not attached to a mission")
+            .contains("No mission is attached")
     );
 }
 
@@ -621,7 +621,7 @@ fn ending_closes_collisions_as_stale_and_raises_attention_when_unfinished() {
     assert!(
         closed
             .summary
-            .contains("ended before this collision was resolved")
+            .contains("finished before the collision was settled")
     );
     let Response::Attention(attention) = h.ok(Request::Attention) else {
         panic!()
@@ -662,6 +662,7 @@ fn timeline_marks_tones_and_actors() {
     h.ok(Request::Unpause(SessionRef {
         session_id: s.clone(),
     }));
+    h.brief(&s);
     h.ok(Request::End(EndParams {
         session_id: Some(s.clone()),
         ..Default::default()
@@ -670,6 +671,10 @@ fn timeline_marks_tones_and_actors() {
         panic!()
     };
     let kinds: Vec<&str> = t.events.iter().map(|e| e.kind.as_str()).collect();
+    assert!(
+        kinds.contains(&"briefed") && kinds.contains(&"rebriefed"),
+        "{kinds:?}"
+    );
     assert_eq!(kinds.first(), Some(&"started"));
     assert_eq!(kinds.last(), Some(&"completed"));
     let paused = t.events.iter().find(|e| e.kind == "paused").unwrap();

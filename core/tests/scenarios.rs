@@ -24,7 +24,8 @@ impl Host {
     }
 
     fn id(&mut self) -> Uuid {
-        self.counter += 1;
+        // Far apart: a command's later events take the ids just above its event id.
+        self.counter += 0x1_0000;
         // A valid UUIDv7 layout: version nibble 7, variant bits 10.
         Uuid::from_u128(0x019c_0000_0000_7000_8000_0000_0000_0000 | self.counter)
     }

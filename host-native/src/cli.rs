@@ -98,7 +98,7 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
     Depend(DependArgs),
     /// Pause a session: delivered the next time it asks for context (pull, not push)
     Pause(PauseArgs),
-    /// Lift a pause; the session must re-brief before its context counts as current
+    /// Lift a pause; the session's context is not current until it is briefed again
     Unpause(IdArg),
     /// A session's context health: six dimensions, the minimum, the verdict
     Health(HealthArgs),

@@ -131,6 +131,8 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
     )?;
     println!("  {}", render::ok_line(&ended));
 
+    lifecycle_tour(&ledger)?;
+
     step("Eight agent processes start sessions at the same moment (no daemon, no lock)");
     let exe =
         std::env::current_exe().map_err(|e| Error::store_io("find", "the baton binary", e))?;
@@ -190,4 +192,87 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
     // The page folds raw event lines: hand it the archive the compaction just wrote.
     let month = report.months_written.first().cloned().unwrap_or_default();
     Ok(dir.join("archive").join(format!("{month}.ndjson")))
+}
+
+fn codex_sessions(ledger: &Ledger) -> Result<Vec<baton_core::Session>, Error> {
+    let listed = engine::run(
+        ledger,
+        &Request::List(ListParams {
+            agent: Some("codex".into()),
+            ..ListParams::default()
+        }),
+        None,
+    )?;
+    match listed {
+        Response::List(list) => Ok(list.sessions),
+        _ => Err(Error::internal("list answered something else")),
+    }
+}
+
+/// Pause by pull, a collision on a declared dependency, and the health it costs.
+fn lifecycle_tour(ledger: &Ledger) -> Result<(), Error> {
+    use baton_core::lifecycle::{
+        DependParams, HealthParams, PauseParams, ReportParams, SessionRef,
+    };
+    let codex = codex_sessions(ledger)?;
+    let reviewer = codex
+        .iter()
+        .find(|s| s.parent_session_id.is_some())
+        .map(|s| s.session_id.to_string())
+        .ok_or_else(|| Error::internal("the reviewer session is missing"))?;
+    let docs = codex
+        .iter()
+        .find(|s| s.parent_session_id.is_none())
+        .map(|s| s.session_id.to_string())
+        .ok_or_else(|| Error::internal("the docs session is missing"))?;
+    step("A lead pauses the reviewer; the pause reaches it when it next asks for context");
+    for request in [
+        Request::Depend(DependParams {
+            session_id: reviewer.clone(),
+            files: vec!["src/search.rs".into()],
+        }),
+        Request::Pause(PauseParams {
+            session_id: reviewer.clone(),
+            reason: "Wait for the API freeze".into(),
+        }),
+        Request::Brief(SessionRef {
+            session_id: reviewer.clone(),
+        }),
+        Request::Unpause(SessionRef {
+            session_id: reviewer.clone(),
+        }),
+        Request::Brief(SessionRef {
+            session_id: reviewer.clone(),
+        }),
+    ] {
+        println!(
+            "  {}",
+            render::ok_line(&engine::run(ledger, &request, None)?)
+        );
+    }
+    step("Another agent changes a file the reviewer depends on: a collision, and stale health");
+    let report = engine::run(
+        ledger,
+        &Request::Report(ReportParams {
+            session_id: docs,
+            changed_files: vec!["src/search.rs".into()],
+            ..ReportParams::default()
+        }),
+        None,
+    )?;
+    println!("  {}", render::ok_line(&report));
+    let health = engine::run(
+        ledger,
+        &Request::Health(HealthParams {
+            session_id: reviewer,
+            recheck: false,
+        }),
+        None,
+    )?;
+    println!(
+        "  {}{}",
+        render::ok_line(&health),
+        crate::detail::details(&health, false).replace('\n', "\n  ")
+    );
+    Ok(())
 }

@@ -203,7 +203,7 @@ impl BatonMcp {
     }
 
     #[tool(
-        description = "Lift a pause; the session must re-brief before its context counts as current."
+        description = "Lift a pause; the session's context is not current until it is briefed again."
     )]
     async fn unpause_work_session(
         &self,
