@@ -25,6 +25,10 @@ pub fn baton_bin() -> PathBuf {
 /// A `baton` command on `dir`, with the environment cleared of anything that changes answers.
 pub fn baton(dir: &Path) -> Command {
     let mut cmd = Command::new(baton_bin());
+    // Run beside the ledger, outside any git repository, so no commit is picked up by chance.
+    if let Some(parent) = dir.parent().filter(|p| p.is_dir()) {
+        cmd.current_dir(parent);
+    }
     cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("BATON_DIR", dir)
