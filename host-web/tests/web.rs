@@ -28,7 +28,10 @@ fn fold_ledger_matches_the_native_core() {
     assert_eq!(folded, native["ok"].to_string());
     let value: serde_json::Value = serde_json::from_str(&folded).unwrap();
     assert_eq!(value["stats"]["corrupt_lines"], 1);
-    assert_eq!(value["sessions"][0]["status"], "starting", "registered, never briefed");
+    assert_eq!(
+        value["sessions"][0]["status"], "starting",
+        "registered, never briefed"
+    );
 }
 
 #[wasm_bindgen_test]
