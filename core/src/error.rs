@@ -56,6 +56,7 @@ error_codes! {
     SessionNotPaused => "SESSION_NOT_PAUSED", "The session is not paused, so there is nothing to unpause.";
     AmbiguityNotFound => "AMBIGUITY_NOT_FOUND", "No ambiguity has that number.";
     RunRefused => "RUN_REFUSED", "An AI run report carried prompt or output text; it was refused and recorded as refused.";
+    UnknownFormat => "UNKNOWN_FORMAT", "The file is none of the transcript or export formats Baton reads; the message says what was seen.";
     EventTooLarge => "EVENT_TOO_LARGE", "The encoded event line is over the byte limit that keeps appends atomic.";
     StoreIo => "STORE_IO", "The ledger could not be read or written (permissions, disk full, missing directory).";
     StoreBusy => "STORE_BUSY", "Another process holds the ledger's compaction lock; try again shortly.";

@@ -37,6 +37,7 @@ pub mod render;
 pub mod store;
 pub mod time;
 pub mod timeline;
+pub mod transcripts;
 pub mod workspace;
 
 pub use error::{Error, ErrorCode, Result};

@@ -1,0 +1,189 @@
+//! Provider transcripts, bytes in and records out: format detection by content, and the token
+//! usage each provider's files record, counted the way the provider means it (one API response
+//! once, cumulative totals as deltas), in one meaning for every provider:
+//! `input_tokens` excludes cached input, `cache_read_tokens` is the cached input,
+//! `output_tokens` includes reasoning and `reasoning_tokens` is that part of it.
+//!
+//! Readers are streaming: a host feeds lines as it reads them, so a file of any size is never
+//! held in memory. Nothing here panics on any input; unreadable lines are counted.
+
+pub mod claude_code;
+pub mod codex;
+
+use crate::error::{Error, ErrorCode};
+use crate::time::Timestamp;
+use serde::{Deserialize, Serialize};
+
+/// The four providers Baton reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provider {
+    /// Claude Code CLI JSONL transcripts.
+    ClaudeCode,
+    /// OpenAI Codex CLI rollouts.
+    Codex,
+    /// ChatGPT data export `conversations.json`.
+    Chatgpt,
+    /// claude.ai data export `conversations.json`.
+    ClaudeAi,
+}
+
+/// One billed model response, normalized.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UsageEntry {
+    /// Whose file it came from.
+    pub provider: Provider,
+    /// When the response was recorded.
+    pub at: Timestamp,
+    /// The provider's session id.
+    pub session: String,
+    /// The working directory, when recorded.
+    pub project: Option<String>,
+    /// The model.
+    pub model: Option<String>,
+    /// Input tokens, cached input excluded.
+    pub input_tokens: u64,
+    /// Output tokens, reasoning included.
+    pub output_tokens: u64,
+    /// Tokens written to the prompt cache.
+    pub cache_creation_tokens: u64,
+    /// Input tokens read from the cache.
+    pub cache_read_tokens: u64,
+    /// The reasoning part of the output.
+    pub reasoning_tokens: u64,
+}
+
+impl UsageEntry {
+    /// Every token counted once: input + output + cache creation + cache read.
+    pub fn total(&self) -> u64 {
+        self.input_tokens
+            .saturating_add(self.output_tokens)
+            .saturating_add(self.cache_creation_tokens)
+            .saturating_add(self.cache_read_tokens)
+    }
+}
+
+/// What a reader met, line by line.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadStats {
+    /// Lines read.
+    pub lines: u64,
+    /// Lines skipped before JSON parsing because they cannot carry usage.
+    pub without_usage: u64,
+    /// Lines that were not JSON even after repairing lone UTF-16 surrogate escapes.
+    pub malformed: u64,
+    /// Lines that parsed only after repairing lone surrogate escapes.
+    pub repaired_surrogates: u64,
+    /// Usage lines that repeated a response already counted.
+    pub duplicates: u64,
+    /// Locally generated pseudo-responses (`<synthetic>`), not billed.
+    pub synthetic: u64,
+}
+
+/// Whether `needle` occurs in `haystack` (a cheap pre-filter before JSON parsing).
+pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Replaces escaped lone UTF-16 surrogates (`\ud83d` without its pair) with `\ufffd`, so a
+/// line a truncating writer damaged still parses. Valid pairs are left alone.
+pub fn repair_lone_surrogates(line: &[u8]) -> Option<Vec<u8>> {
+    fn escape_at(b: &[u8], i: usize) -> Option<u16> {
+        let hex = b.get(i + 2..i + 6)?;
+        if b.get(i) != Some(&b'\\') || !matches!(b.get(i + 1), Some(b'u' | b'U')) {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+    }
+    let mut out = Vec::with_capacity(line.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < line.len() {
+        if line[i] == b'\\' {
+            // An escaped backslash is copied whole so `\\ud83d` is not mistaken for an escape.
+            if line.get(i + 1) == Some(&b'\\') {
+                out.extend_from_slice(b"\\\\");
+                i += 2;
+                continue;
+            }
+            if let Some(unit) = escape_at(line, i) {
+                let high = (0xD800..0xDC00).contains(&unit);
+                let low = (0xDC00..0xE000).contains(&unit);
+                let paired = high
+                    && escape_at(line, i + 6).is_some_and(|next| (0xDC00..0xE000).contains(&next));
+                if paired {
+                    out.extend_from_slice(&line[i..i + 12]);
+                    i += 12;
+                    continue;
+                }
+                if high || low {
+                    out.extend_from_slice(b"\\ufffd");
+                    changed = true;
+                    i += 6;
+                    continue;
+                }
+            }
+        }
+        out.push(line[i]);
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
+/// Parses a JSON line, repairing lone surrogates if that is what stops it.
+pub fn parse_line<T: for<'de> Deserialize<'de>>(line: &[u8], stats: &mut ReadStats) -> Option<T> {
+    match serde_json::from_slice(line) {
+        Ok(value) => Some(value),
+        Err(_) => {
+            let repaired = repair_lone_surrogates(line)?;
+            let value = serde_json::from_slice(&repaired).ok()?;
+            stats.repaired_surrogates += 1;
+            Some(value)
+        }
+    }
+}
+
+/// Recognizes a file's format from its first bytes, never from its name.
+pub fn detect(head: &[u8]) -> Result<Provider, Error> {
+    let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
+    let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('[') || trimmed.starts_with("{\"conversations\"") {
+        if text.contains("\"mapping\"") || text.contains("\"current_node\"") {
+            return Ok(Provider::Chatgpt);
+        }
+        if text.contains("\"chat_messages\"") || text.contains("\"uuid\"") {
+            return Ok(Provider::ClaudeAi);
+        }
+    }
+    if trimmed.starts_with('{') && text.contains("\"chat_messages\"") {
+        return Ok(Provider::ClaudeAi);
+    }
+    let codex_markers = [
+        "\"session_meta\"",
+        "\"turn_context\"",
+        "\"response_item\"",
+        "\"event_msg\"",
+        "\"record_type\"",
+    ];
+    if codex_markers.iter().any(|m| first_line.contains(m)) {
+        return Ok(Provider::Codex);
+    }
+    let claude_markers = [
+        "\"sessionId\"",
+        "\"leafUuid\"",
+        "\"parentUuid\"",
+        "\"file-history-snapshot\"",
+    ];
+    if claude_markers.iter().any(|m| first_line.contains(m)) {
+        return Ok(Provider::ClaudeCode);
+    }
+    let seen: String = first_line.chars().take(80).collect();
+    Err(Error::new(
+        ErrorCode::UnknownFormat,
+        format!(
+            "not a Claude Code transcript, Codex rollout, ChatGPT or claude.ai export (it starts with `{seen}`)"
+        ),
+    )
+    .with("seen", seen))
+}

@@ -1,0 +1,245 @@
+//! Provider usage from the real fixtures (copied with their attribution in
+//! `tests/fixtures/SOURCES.md`): counts checked against an independent reading of the same
+//! rules, format detection by content, and no panic on damaged input.
+
+use baton_core::transcripts::claude_code::ClaudeCodeUsage;
+use baton_core::transcripts::codex::CodexUsage;
+use baton_core::transcripts::{Provider, UsageEntry, detect, repair_lone_surrogates};
+use proptest::prelude::*;
+
+#[allow(clippy::disallowed_methods)]
+fn fixture(path: &str) -> Vec<u8> {
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(path);
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+fn sums(entries: &[UsageEntry]) -> [u64; 5] {
+    entries.iter().fold([0; 5], |s, e| {
+        [
+            s[0] + e.input_tokens,
+            s[1] + e.output_tokens,
+            s[2] + e.cache_creation_tokens,
+            s[3] + e.cache_read_tokens,
+            s[4] + e.reasoning_tokens,
+        ]
+    })
+}
+
+/// (file, lines, lines carrying usage, responses after dedup, [input, output, creation, read])
+const CLAUDE_CODE: &[(&str, u64, usize, [u64; 4])] = &[
+    (
+        "claude-code/ccusage-usage-only-chat.jsonl",
+        3,
+        3,
+        [600, 250, 75, 70],
+    ),
+    (
+        "claude-code/claude-code-log-edge_cases.jsonl",
+        19,
+        4,
+        [488, 435, 0, 0],
+    ),
+    (
+        "claude-code/sniffly-v1.0.17-ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl",
+        76,
+        24,
+        [91, 2266, 16072, 503_769],
+    ),
+    (
+        "claude-code/sniffly-v1.0.17-fed8ce56-bc79-401f-a83e-af084253362f.jsonl",
+        21,
+        4,
+        [88, 278, 16000, 44544],
+    ),
+    (
+        "claude-code/sniffly-v1.0.17-ff71dbed-a4f2-4284-a4fc-fe2fb90de929.jsonl",
+        1,
+        0,
+        [0, 0, 0, 0],
+    ),
+    (
+        "claude-code/spotter-subagents-ae4a77f8/agent-aac57f5.jsonl",
+        40,
+        3,
+        [2408, 7, 18814, 29274],
+    ),
+    (
+        "claude-code/spotter-subagents-ae4a77f8/agent-acompact-946d2b.jsonl",
+        2,
+        1,
+        [3, 8, 121_689, 17842],
+    ),
+    (
+        "claude-code/spotter-v2.1.38-short.jsonl",
+        15,
+        1,
+        [3, 13, 13835, 11515],
+    ),
+    (
+        "claude-code/spotter-v2.1.38-tool_heavy.jsonl",
+        39,
+        4,
+        [54, 212, 17696, 88231],
+    ),
+];
+
+#[test]
+fn claude_code_fixtures_count_each_response_once_with_its_final_output() {
+    for (file, lines, responses, [input, output, creation, read]) in CLAUDE_CODE {
+        let mut reader = ClaudeCodeUsage::new();
+        reader.push_bytes(&fixture(file));
+        let (entries, stats) = reader.finish();
+        assert_eq!(stats.lines, *lines, "{file}");
+        assert_eq!(entries.len(), *responses, "{file}");
+        assert_eq!(
+            sums(&entries)[..4],
+            [*input, *output, *creation, *read],
+            "{file}"
+        );
+        assert_eq!(stats.malformed, 0, "{file}");
+    }
+}
+
+#[test]
+fn a_resumed_file_that_repeats_lines_counts_them_once() {
+    let bytes = fixture("claude-code/sniffly-v1.0.17-fed8ce56-bc79-401f-a83e-af084253362f.jsonl");
+    let mut once = ClaudeCodeUsage::new();
+    once.push_bytes(&bytes);
+    let mut twice = ClaudeCodeUsage::new();
+    twice.push_bytes(&bytes);
+    twice.push_bytes(&bytes);
+    assert_eq!(sums(&once.finish().0), sums(&twice.finish().0));
+}
+
+#[test]
+fn codex_cumulative_totals_become_deltas_and_reemissions_count_once() {
+    let bytes = fixture("codex/ccusage-session-alpha.jsonl");
+    let mut reader = CodexUsage::new("alpha");
+    reader.push_bytes(&bytes);
+    // A re-emitted token_count with unchanged totals (a rate-limit refresh).
+    let last = bytes
+        .split(|&b| b == b'\n')
+        .rfind(|l| !l.is_empty())
+        .unwrap()
+        .to_vec();
+    reader.push_line(&last);
+    let (entries, stats) = reader.finish();
+    assert_eq!(stats.duplicates, 1);
+    assert_eq!(entries.len(), 2);
+    // Input excludes cached input; output includes reasoning.
+    assert_eq!(
+        sums(&entries),
+        [750 + 2000, 125 + 300, 0, 250 + 500, 75 + 200]
+    );
+    assert_eq!(entries[0].model.as_deref(), Some("gpt-5.2-codex"));
+    assert_eq!(entries[1].model.as_deref(), Some("gpt-5.3-codex"));
+}
+
+#[test]
+fn codex_files_without_token_counts_have_no_usage() {
+    for file in [
+        "codex/simonw-claude-code-transcripts-sample_codex_session-v0.77.0.jsonl",
+        "codex/agentsview-function_calls.jsonl",
+    ] {
+        let mut reader = CodexUsage::new(file);
+        reader.push_bytes(&fixture(file));
+        let (entries, stats) = reader.finish();
+        assert!(entries.is_empty(), "{file}");
+        assert_eq!(stats.malformed, 0, "{file}");
+    }
+}
+
+#[test]
+fn formats_are_detected_by_content() {
+    let cases = [
+        (
+            "claude-code/spotter-v2.1.38-short.jsonl",
+            Provider::ClaudeCode,
+        ),
+        (
+            "claude-code/sniffly-v1.0.17-ff71dbed-a4f2-4284-a4fc-fe2fb90de929.jsonl",
+            Provider::ClaudeCode,
+        ),
+        (
+            "claude-code/ccusage-usage-only-chat.jsonl",
+            Provider::ClaudeCode,
+        ),
+        ("codex/ccusage-session-alpha.jsonl", Provider::Codex),
+        (
+            "codex/simonw-claude-code-transcripts-sample_codex_session-v0.77.0.jsonl",
+            Provider::Codex,
+        ),
+        ("codex/agentsview-function_calls.jsonl", Provider::Codex),
+        (
+            "chatgpt/pkuppens-real-2023-06-export-subset3.json",
+            Provider::Chatgpt,
+        ),
+        (
+            "chatgpt/ai-chat-md-export-examples-conversations.json",
+            Provider::Chatgpt,
+        ),
+        (
+            "claude-ai/claude-chat-viewer-testdata-conversations.json",
+            Provider::ClaudeAi,
+        ),
+        (
+            "claude-ai/ai-chat-md-export-examples-conversations.json",
+            Provider::ClaudeAi,
+        ),
+        (
+            "claude-ai/claude-chat-viewer-claude-bakery-chat-API-single.json",
+            Provider::ClaudeAi,
+        ),
+    ];
+    for (file, provider) in cases {
+        assert_eq!(detect(&fixture(file)).unwrap(), provider, "{file}");
+    }
+    let err = detect(b"hello world\n").unwrap_err();
+    assert_eq!(err.code, baton_core::ErrorCode::UnknownFormat);
+    assert_eq!(err.details["seen"], "hello world");
+}
+
+#[test]
+fn lone_surrogates_are_repaired_and_pairs_kept() {
+    // The damage sits in a field the reader keeps (`cwd`), so the typed parse fails too.
+    let line = br#"{"timestamp":"2026-01-09T10:00:00.000Z","sessionId":"s","requestId":"r","cwd":"/tmp/cut \ud83d","message":{"id":"m","model":"claude","usage":{"input_tokens":1,"output_tokens":2}}}"#;
+    assert!(serde_json::from_slice::<serde_json::Value>(line).is_err());
+    let mut reader = ClaudeCodeUsage::new();
+    reader.push_line(line);
+    let (entries, stats) = reader.finish();
+    assert_eq!((entries.len(), stats.repaired_surrogates), (1, 1));
+    assert_eq!(entries[0].project.as_deref(), Some("/tmp/cut \u{fffd}"));
+    assert!(
+        repair_lone_surrogates(br#""\ud83d\ude00""#).is_none(),
+        "a valid pair is left alone"
+    );
+    assert!(
+        repair_lone_surrogates(br#""\\ud83d""#).is_none(),
+        "an escaped backslash is not an escape"
+    );
+}
+
+proptest! {
+    #[test]
+    fn readers_never_panic_on_damaged_fixtures(cut in 0usize..120_000, flip in 0usize..120_000, byte in any::<u8>()) {
+        for file in ["claude-code/spotter-v2.1.38-tool_heavy.jsonl", "codex/ccusage-session-alpha.jsonl"] {
+            let mut bytes = fixture(file);
+            let at = flip % bytes.len();
+            bytes[at] = byte;
+            bytes.truncate(cut % (bytes.len() + 1));
+            let mut claude = ClaudeCodeUsage::new();
+            claude.push_bytes(&bytes);
+            let mut codex = CodexUsage::new("x");
+            codex.push_bytes(&bytes);
+            let _ = detect(&bytes);
+            let _ = repair_lone_surrogates(&bytes);
+        }
+    }
+
+    #[test]
+    fn surrogate_repair_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let _ = repair_lone_surrogates(&bytes);
+    }
+}
