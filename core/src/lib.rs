@@ -38,6 +38,7 @@ pub mod store;
 pub mod time;
 pub mod timeline;
 pub mod transcripts;
+pub mod usage;
 pub mod workspace;
 
 pub use error::{Error, ErrorCode, Result};

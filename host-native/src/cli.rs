@@ -120,6 +120,17 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
     /// Decisions every session should know
     #[command(subcommand)]
     Decision(DecisionCommand),
+    /// Token usage and estimated cost from Claude Code and Codex transcripts
+    #[command(after_help = "Examples:
+  baton usage                       # by day, Claude Code and Codex
+  baton usage monthly --provider codex --since 2026-01-01
+  baton usage model --json
+  baton usage session --claude-dir ~/backup/.claude/projects
+
+One meaning for every provider: input excludes cached input, cache_read is the cached
+input, output includes reasoning and reasoning is that part of it. Days are UTC. A response
+Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas.")]
+    Usage(UsageArgs),
     /// Roll the active log into monthly archives (safe while agents keep appending)
     Compact,
     /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
@@ -278,6 +289,32 @@ enum DecisionCommand {
 }
 
 #[derive(Debug, Args)]
+struct UsageArgs {
+    /// How to group rows
+    #[arg(default_value = "daily", value_parser = ["daily", "weekly", "monthly", "session", "model", "project"])]
+    group_by: String,
+    /// Which transcripts to read
+    #[arg(long, default_value = "all", value_parser = ["claude-code", "codex", "all"])]
+    provider: String,
+    /// First day counted (YYYY-MM-DD or YYYYMMDD, UTC)
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Last day counted (YYYY-MM-DD or YYYYMMDD, UTC)
+    #[arg(long, value_name = "DATE")]
+    until: Option<String>,
+    /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+    /// and ~/.config/claude/projects]
+    #[arg(long = "claude-dir", value_name = "DIR")]
+    claude_dirs: Vec<PathBuf>,
+    /// Codex sessions folder [default: $CODEX_HOME/sessions, else ~/.codex/sessions]
+    #[arg(long = "codex-dir", value_name = "DIR")]
+    codex_dirs: Vec<PathBuf>,
+    /// A price table (JSON, the shape of the shipped one) to use instead of the shipped one
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 struct McpArgs {
     /// Print the tools' reference (docs/mcp-tools.md) from the live schemas and exit
     #[arg(long)]
@@ -430,6 +467,7 @@ pub fn main() -> i32 {
         };
     }
     let result = match cli.command {
+        Command::Usage(args) => usage(args),
         Command::Abi(args) => abi(args),
         Command::Web(args) => web(args, json_only),
         Command::Demo(args) => demo(args),
@@ -602,7 +640,11 @@ fn run(cli: Cli) -> Result<Output, Error> {
                 json: to_json(&report)?,
             });
         }
-        Command::Web(_) | Command::Demo(_) | Command::Abi(_) | Command::Mcp(_) => {
+        Command::Web(_)
+        | Command::Demo(_)
+        | Command::Abi(_)
+        | Command::Mcp(_)
+        | Command::Usage(_) => {
             return Err(Error::internal("dispatched above"));
         }
         Command::Doctor => {
@@ -636,6 +678,42 @@ fn run(cli: Cli) -> Result<Output, Error> {
     Ok(Output {
         human,
         json: to_json(&response)?,
+    })
+}
+
+fn usage(args: UsageArgs) -> Result<Output, Error> {
+    use baton_core::transcripts::Provider;
+    let options = crate::usage::UsageOptions {
+        group_by: args.group_by.parse()?,
+        providers: match args.provider.as_str() {
+            "claude-code" => vec![Provider::ClaudeCode],
+            "codex" => vec![Provider::Codex],
+            _ => Vec::new(),
+        },
+        since: args
+            .since
+            .map(|d| crate::usage::parse_day("since", &d, false))
+            .transpose()?,
+        until: args
+            .until
+            .map(|d| crate::usage::parse_day("until", &d, true))
+            .transpose()?,
+        claude_dirs: if args.claude_dirs.is_empty() {
+            crate::usage::default_claude_dirs()
+        } else {
+            args.claude_dirs
+        },
+        codex_dirs: if args.codex_dirs.is_empty() {
+            crate::usage::default_codex_dirs()
+        } else {
+            args.codex_dirs
+        },
+        prices: args.prices,
+    };
+    let report = crate::usage::report(&options)?;
+    Ok(Output {
+        human: crate::usage::render_table(&report),
+        json: to_json(&report)?,
     })
 }
 

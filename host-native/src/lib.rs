@@ -9,5 +9,6 @@ pub mod engine;
 pub mod mcp;
 pub mod store;
 pub mod system;
+pub mod usage;
 pub mod wasm_core;
 pub mod web;

@@ -63,7 +63,7 @@ struct CacheCreation {
 /// Reads the usage of Claude Code transcript lines, across any number of files.
 #[derive(Debug, Default)]
 pub struct ClaudeCodeUsage {
-    entries: Vec<(UsageEntry, bool)>,
+    entries: Vec<(UsageEntry, bool, Option<String>)>,
     index: HashMap<String, usize>,
     /// What was read.
     pub stats: ReadStats,
@@ -131,25 +131,45 @@ impl ClaudeCodeUsage {
                 None => format!("{session}\u{1f}{id}"),
             }
         });
-        let Some(key) = key else {
-            self.entries.push((entry, sidechain));
+        self.offer(entry, sidechain, key);
+    }
+
+    /// Keeps an entry, or the better of it and the copy already kept under its key.
+    fn offer(&mut self, entry: UsageEntry, sidechain: bool, key: Option<String>) {
+        let Some(k) = key.clone() else {
+            self.entries.push((entry, sidechain, None));
             return;
         };
-        match self.index.get(&key) {
+        match self.index.get(&k) {
             Some(&at) => {
                 self.stats.duplicates += 1;
-                let (kept, kept_sidechain) = &self.entries[at];
+                let (kept, kept_sidechain, _) = &self.entries[at];
                 let better = (*kept_sidechain && !sidechain)
                     || (*kept_sidechain == sidechain && entry.total() > kept.total());
                 if better {
-                    self.entries[at] = (entry, sidechain);
+                    self.entries[at] = (entry, sidechain, key);
                 }
             }
             None => {
-                self.index.insert(key, self.entries.len());
-                self.entries.push((entry, sidechain));
+                self.index.insert(k, self.entries.len());
+                self.entries.push((entry, sidechain, key));
             }
         }
+    }
+
+    /// Merges another reader's responses (read in parallel from other files), deduplicating
+    /// across both by the same rule.
+    pub fn merge(&mut self, other: ClaudeCodeUsage) {
+        let stats = other.stats;
+        for (entry, sidechain, key) in other.entries {
+            self.offer(entry, sidechain, key);
+        }
+        self.stats.lines += stats.lines;
+        self.stats.without_usage += stats.without_usage;
+        self.stats.malformed += stats.malformed;
+        self.stats.repaired_surrogates += stats.repaired_surrogates;
+        self.stats.duplicates += stats.duplicates;
+        self.stats.synthetic += stats.synthetic;
     }
 
     /// Feeds a whole file's bytes.
@@ -164,7 +184,7 @@ impl ClaudeCodeUsage {
     /// The responses, each counted once, in the order first seen.
     pub fn finish(self) -> (Vec<UsageEntry>, ReadStats) {
         (
-            self.entries.into_iter().map(|(e, _)| e).collect(),
+            self.entries.into_iter().map(|(e, _, _)| e).collect(),
             self.stats,
         )
     }

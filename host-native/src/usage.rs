@@ -1,0 +1,323 @@
+//! `baton usage`: finds Claude Code and Codex files, reads them in parallel and line by line
+//! (never a whole file in memory), and prints the core's report. A progress bar goes to
+//! stderr when it is a terminal and the work is long.
+
+use baton_core::transcripts::claude_code::ClaudeCodeUsage;
+use baton_core::transcripts::codex::CodexUsage;
+use baton_core::transcripts::{Provider, UsageEntry};
+use baton_core::usage::{GroupBy, PriceTable, UsageReport, aggregate};
+use baton_core::{Error, Timestamp};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// What to read and how to report it.
+#[derive(Debug, Clone)]
+pub struct UsageOptions {
+    /// Row keys.
+    pub group_by: GroupBy,
+    /// Which providers (empty: all).
+    pub providers: Vec<Provider>,
+    /// First instant counted.
+    pub since: Option<Timestamp>,
+    /// Last instant counted.
+    pub until: Option<Timestamp>,
+    /// Claude Code `projects/` folders.
+    pub claude_dirs: Vec<PathBuf>,
+    /// Codex `sessions/` folders.
+    pub codex_dirs: Vec<PathBuf>,
+    /// A price table file replacing the shipped one.
+    pub prices: Option<PathBuf>,
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(PathBuf::from)
+}
+
+/// `CLAUDE_CONFIG_DIR` (comma-separated, each with `projects/`), else `~/.claude/projects`
+/// and `~/.config/claude/projects`.
+pub fn default_claude_dirs() -> Vec<PathBuf> {
+    if let Ok(dirs) = std::env::var("CLAUDE_CONFIG_DIR") {
+        return dirs
+            .split(',')
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .map(|d| Path::new(d).join("projects"))
+            .collect();
+    }
+    home()
+        .map(|h| {
+            vec![
+                h.join(".claude/projects"),
+                h.join(".config/claude/projects"),
+            ]
+        })
+        .unwrap_or_default()
+}
+
+/// `$CODEX_HOME/sessions`, else `~/.codex/sessions`.
+pub fn default_codex_dirs() -> Vec<PathBuf> {
+    match std::env::var_os("CODEX_HOME") {
+        Some(dir) => vec![PathBuf::from(dir).join("sessions")],
+        None => home()
+            .map(|h| vec![h.join(".codex/sessions")])
+            .unwrap_or_default(),
+    }
+}
+
+fn jsonl_files(root: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => jsonl_files(&path, out),
+            Ok(t) if t.is_file() && path.extension().is_some_and(|e| e == "jsonl") => {
+                out.push(path)
+            }
+            _ => {}
+        }
+    }
+}
+
+fn for_each_line(path: &Path, mut visit: impl FnMut(&[u8])) -> std::io::Result<u64> {
+    let file = std::fs::File::open(path)?;
+    let mut reader = BufReader::with_capacity(256 * 1024, file);
+    let mut line = Vec::new();
+    let mut bytes = 0u64;
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line)?;
+        if n == 0 {
+            return Ok(bytes);
+        }
+        bytes += n as u64;
+        let mut text = line.as_slice();
+        text = text.strip_suffix(b"\n").unwrap_or(text);
+        text = text.strip_suffix(b"\r").unwrap_or(text);
+        if !text.is_empty() {
+            visit(text);
+        }
+    }
+}
+
+#[derive(Default)]
+struct WorkerResult {
+    claude: ClaudeCodeUsage,
+    codex: Vec<UsageEntry>,
+    codex_stats: Vec<baton_core::transcripts::ReadStats>,
+    unreadable: Vec<String>,
+}
+
+/// Reads every file and builds the report.
+pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
+    let prices = match &options.prices {
+        Some(path) => PriceTable::parse(
+            &std::fs::read_to_string(path)
+                .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?,
+        )?,
+        None => PriceTable::shipped(),
+    };
+    let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
+    let mut files: Vec<(Provider, PathBuf)> = Vec::new();
+    if wants(Provider::ClaudeCode) {
+        let mut found = Vec::new();
+        for dir in &options.claude_dirs {
+            jsonl_files(dir, &mut found);
+        }
+        files.extend(found.into_iter().map(|p| (Provider::ClaudeCode, p)));
+    }
+    if wants(Provider::Codex) {
+        let mut found = Vec::new();
+        for dir in &options.codex_dirs {
+            jsonl_files(dir, &mut found);
+        }
+        files.extend(found.into_iter().map(|p| (Provider::Codex, p)));
+    }
+    let total_bytes: u64 = files
+        .iter()
+        .filter_map(|(_, p)| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let next = AtomicUsize::new(0);
+    let done_files = AtomicUsize::new(0);
+    let done_bytes = AtomicU64::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(files.len().max(1));
+    let show_progress = std::io::stderr().is_terminal() && total_bytes > 32 * 1024 * 1024;
+    let results: Vec<WorkerResult> = std::thread::scope(|scope| {
+        let progress = show_progress.then(|| {
+            scope.spawn(|| {
+                while done_files.load(Ordering::Relaxed) < files.len() {
+                    let bytes = done_bytes.load(Ordering::Relaxed);
+                    let filled = (bytes * 30 / total_bytes.max(1)) as usize;
+                    eprint!(
+                        "\rReading transcripts [{}{}] {}/{} files, {:.0} of {:.0} MB",
+                        "#".repeat(filled.min(30)),
+                        ".".repeat(30 - filled.min(30)),
+                        done_files.load(Ordering::Relaxed),
+                        files.len(),
+                        bytes as f64 / 1e6,
+                        total_bytes as f64 / 1e6
+                    );
+                    let _ = std::io::stderr().flush();
+                    std::thread::sleep(std::time::Duration::from_millis(120));
+                }
+                eprint!("\r{}\r", " ".repeat(90));
+            })
+        });
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut result = WorkerResult::default();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((provider, path)) = files.get(i) else {
+                            return result;
+                        };
+                        let read = match provider {
+                            Provider::Codex => {
+                                let mut reader = CodexUsage::new(
+                                    path.file_stem().unwrap_or_default().to_string_lossy(),
+                                );
+                                let read = for_each_line(path, |l| reader.push_line(l));
+                                let (entries, stats) = reader.finish();
+                                result.codex.extend(entries);
+                                result.codex_stats.push(stats);
+                                read
+                            }
+                            _ => for_each_line(path, |l| result.claude.push_line(l)),
+                        };
+                        match read {
+                            Ok(bytes) => {
+                                done_bytes.fetch_add(bytes, Ordering::Relaxed);
+                            }
+                            Err(e) => result.unreadable.push(format!("{}: {e}", path.display())),
+                        }
+                        done_files.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+            })
+            .collect();
+        let results = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        if let Some(progress) = progress {
+            let _ = progress.join();
+        }
+        results
+    });
+    let mut claude = ClaudeCodeUsage::new();
+    let mut entries = Vec::new();
+    let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
+    let mut count = |name: &str, n: u64| *skipped.entry(name.to_owned()).or_default() += n;
+    let mut unreadable = 0;
+    for result in results {
+        claude.merge(result.claude);
+        entries.extend(result.codex);
+        for stats in result.codex_stats {
+            count("malformed_lines", stats.malformed);
+            count("duplicate_token_counts", stats.duplicates);
+            count("repaired_surrogate_lines", stats.repaired_surrogates);
+        }
+        unreadable += result.unreadable.len() as u64;
+        for message in result.unreadable {
+            eprintln!("baton: warning: skipped {message}");
+        }
+    }
+    let (claude_entries, stats) = claude.finish();
+    count("malformed_lines", stats.malformed);
+    count("duplicate_responses", stats.duplicates);
+    count("synthetic_responses", stats.synthetic);
+    count("repaired_surrogate_lines", stats.repaired_surrogates);
+    count("unreadable_files", unreadable);
+    entries.extend(claude_entries);
+    entries.sort_by(|a, b| a.at.cmp(&b.at));
+    Ok(aggregate(
+        &entries,
+        options.group_by,
+        options.since,
+        options.until,
+        &options.providers,
+        &prices,
+        skipped,
+    ))
+}
+
+/// Parses `YYYY-MM-DD` or `YYYYMMDD` as the start (or, with `end`, the last millisecond) of
+/// that UTC day.
+pub fn parse_day(field: &str, text: &str, end: bool) -> Result<Timestamp, Error> {
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    if digits.len() != 8 {
+        return Err(Error::invalid(
+            field,
+            format!("`{text}` is not a date (YYYY-MM-DD)"),
+        ));
+    }
+    let iso = format!(
+        "{}-{}-{}T00:00:00.000Z",
+        &digits[..4],
+        &digits[4..6],
+        &digits[6..]
+    );
+    let start = Timestamp::parse(&iso)
+        .map_err(|_| Error::invalid(field, format!("`{text}` is not a date")))?;
+    Ok(if end {
+        Timestamp::from_millis(start.millis() + 86_400_000 - 1)
+    } else {
+        start
+    })
+}
+
+/// A table a person can read.
+pub fn render_table(report: &UsageReport) -> String {
+    let n = |v: u64| {
+        let s = v.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let header = format!(
+        "{:<26} {:>14} {:>12} {:>14} {:>16} {:>12} {:>16} {:>10}  models",
+        format!("{:?}", report.group_by).to_lowercase(),
+        "input",
+        "output",
+        "cache create",
+        "cache read",
+        "reasoning",
+        "total",
+        "cost USD"
+    );
+    let mut out = format!(
+        "[ok] Usage by {}: {} row(s)\n{header}",
+        format!("{:?}", report.group_by).to_lowercase(),
+        report.rows.len()
+    );
+    for row in report.rows.iter().chain(std::iter::once(&report.totals)) {
+        out.push_str(&format!(
+            "\n{:<26} {:>14} {:>12} {:>14} {:>16} {:>12} {:>16} {:>10.2}  {}",
+            row.key.chars().take(26).collect::<String>(),
+            n(row.input_tokens),
+            n(row.output_tokens),
+            n(row.cache_creation_tokens),
+            n(row.cache_read_tokens),
+            n(row.reasoning_tokens),
+            n(row.total_tokens),
+            row.cost_usd,
+            row.models.join(", ")
+        ));
+    }
+    if !report.unpriced_models.is_empty() {
+        out.push_str(&format!(
+            "\nno price for: {} (counted as 0)",
+            report.unpriced_models.join(", ")
+        ));
+    }
+    out
+}
