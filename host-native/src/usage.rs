@@ -233,7 +233,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     count("repaired_surrogate_lines", stats.repaired_surrogates);
     count("unreadable_files", unreadable);
     entries.extend(claude_entries);
-    entries.sort_by(|a, b| a.at.cmp(&b.at));
+    entries.sort_by_key(|e| e.at);
     Ok(aggregate(
         &entries,
         options.group_by,
@@ -276,7 +276,7 @@ pub fn render_table(report: &UsageReport) -> String {
         let s = v.to_string();
         let mut out = String::new();
         for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);
