@@ -5,12 +5,22 @@
 //! The key is (`message.id`, `requestId`), or the session and `message.id` when the request id
 //! is missing; of the copies the non-sidechain one wins, then the larger total (the final
 //! count). A resumed file that repeats lines therefore counts them once, and sub-agent files
-//! (real spend) count like any other.
+//! (real spend) count like any other. A sidechain line that replays a main-conversation
+//! response (same `message.id`, a new `requestId`, as `/btw` side questions do) is not spend
+//! and is dropped, whichever of the two is read first.
 
 use super::{Provider, ReadStats, UsageEntry, contains, parse_line};
 use crate::time::Timestamp;
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+#[derive(Debug)]
+struct Kept {
+    entry: UsageEntry,
+    sidechain: bool,
+    key: Option<String>,
+    message_id: Option<String>,
+}
 
 #[derive(Deserialize)]
 struct Line {
@@ -63,8 +73,12 @@ struct CacheCreation {
 /// Reads the usage of Claude Code transcript lines, across any number of files.
 #[derive(Debug, Default)]
 pub struct ClaudeCodeUsage {
-    entries: Vec<(UsageEntry, bool, Option<String>)>,
+    entries: Vec<Option<Kept>>,
     index: HashMap<String, usize>,
+    /// Message ids seen on main-conversation lines.
+    main_messages: HashSet<String>,
+    /// Sidechain entries by message id, to drop when a main line with that id shows up.
+    sidechain_by_message: HashMap<String, Vec<usize>>,
     /// What was read.
     pub stats: ReadStats,
 }
@@ -125,34 +139,70 @@ impl ClaudeCodeUsage {
             reasoning_tokens: 0,
         };
         let sidechain = parsed.is_sidechain.unwrap_or(false);
-        let key = message.id.filter(|id| !id.is_empty()).map(|id| {
-            match parsed.request_id.filter(|r| !r.is_empty()) {
+        let message_id = message.id.filter(|id| !id.is_empty());
+        let key = message_id
+            .as_ref()
+            .map(|id| match parsed.request_id.filter(|r| !r.is_empty()) {
                 Some(request) => format!("{id}\u{1f}{request}"),
                 None => format!("{session}\u{1f}{id}"),
-            }
+            });
+        self.offer(Kept {
+            entry,
+            sidechain,
+            key,
+            message_id,
         });
-        self.offer(entry, sidechain, key);
     }
 
     /// Keeps an entry, or the better of it and the copy already kept under its key.
-    fn offer(&mut self, entry: UsageEntry, sidechain: bool, key: Option<String>) {
-        let Some(k) = key.clone() else {
-            self.entries.push((entry, sidechain, None));
+    fn offer(&mut self, kept: Kept) {
+        if let Some(id) = &kept.message_id {
+            if kept.sidechain && self.main_messages.contains(id) {
+                self.stats.duplicates += 1;
+                return;
+            }
+            if !kept.sidechain && self.main_messages.insert(id.clone()) {
+                for at in self.sidechain_by_message.remove(id).unwrap_or_default() {
+                    if let Some(replay) = self.entries[at].take() {
+                        self.stats.duplicates += 1;
+                        if let Some(key) = &replay.key {
+                            self.index.remove(key);
+                        }
+                    }
+                }
+            }
+        }
+        let Some(key) = kept.key.clone() else {
+            self.entries.push(Some(kept));
             return;
         };
-        match self.index.get(&k) {
-            Some(&at) => {
+        match self.index.get(&key).copied() {
+            Some(at) => {
                 self.stats.duplicates += 1;
-                let (kept, kept_sidechain, _) = &self.entries[at];
-                let better = (*kept_sidechain && !sidechain)
-                    || (*kept_sidechain == sidechain && entry.total() > kept.total());
+                let better = match &self.entries[at] {
+                    Some(old) => {
+                        (old.sidechain && !kept.sidechain)
+                            || (old.sidechain == kept.sidechain
+                                && kept.entry.total() > old.entry.total())
+                    }
+                    None => true,
+                };
                 if better {
-                    self.entries[at] = (entry, sidechain, key);
+                    self.entries[at] = Some(kept);
                 }
             }
             None => {
-                self.index.insert(k, self.entries.len());
-                self.entries.push((entry, sidechain, key));
+                let at = self.entries.len();
+                self.index.insert(key, at);
+                if kept.sidechain
+                    && let Some(id) = &kept.message_id
+                {
+                    self.sidechain_by_message
+                        .entry(id.clone())
+                        .or_default()
+                        .push(at);
+                }
+                self.entries.push(Some(kept));
             }
         }
     }
@@ -161,8 +211,8 @@ impl ClaudeCodeUsage {
     /// across both by the same rule.
     pub fn merge(&mut self, other: ClaudeCodeUsage) {
         let stats = other.stats;
-        for (entry, sidechain, key) in other.entries {
-            self.offer(entry, sidechain, key);
+        for kept in other.entries.into_iter().flatten() {
+            self.offer(kept);
         }
         self.stats.lines += stats.lines;
         self.stats.without_usage += stats.without_usage;
@@ -184,7 +234,11 @@ impl ClaudeCodeUsage {
     /// The responses, each counted once, in the order first seen.
     pub fn finish(self) -> (Vec<UsageEntry>, ReadStats) {
         (
-            self.entries.into_iter().map(|(e, _, _)| e).collect(),
+            self.entries
+                .into_iter()
+                .flatten()
+                .map(|k| k.entry)
+                .collect(),
             self.stats,
         )
     }

@@ -1,0 +1,315 @@
+//! Writes synthetic Claude Code and Codex trees with every accounting trap Baton must survive,
+//! and the truth they must produce (daily token totals in Baton's one meaning).
+//!
+//! Usage: `transcript-gen OUT_DIR [--sessions N] [--seed S] [--mb M]`
+//! Writes `OUT_DIR/claude/projects/…`, `OUT_DIR/codex/sessions/…` and `OUT_DIR/truth.json`.
+//! `--mb` keeps adding sessions until the trees hold about M megabytes (for benchmarks).
+//!
+//! Traps: one response over several lines with placeholder output; resumed files repeating
+//! earlier lines; sub-agent files (real spend); sidechain replays of main responses (not
+//! spend); `<synthetic>` responses; lines without `requestId`; `cache_creation` objects;
+//! lone UTF-16 surrogate escapes; malformed and torn lines; Codex `info: null`, cumulative
+//! totals re-emitted unchanged, and the model changing mid-session.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+#[derive(Default, Clone, Copy)]
+struct Day([u64; 5]);
+
+struct Gen {
+    rng: Rng,
+    truth: BTreeMap<String, Day>,
+    bytes: u64,
+}
+
+fn day_of(ts: i64) -> String {
+    let days = ts.div_euclid(86_400_000);
+    let (y, m, d) = civil(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian.
+fn civil(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn iso(ts: i64) -> String {
+    let (y, m, d) = civil(ts.div_euclid(86_400_000));
+    let ms = ts.rem_euclid(86_400_000);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1000 % 60,
+        ms % 1000
+    )
+}
+
+impl Gen {
+    fn count(&mut self, ts: i64, t: [u64; 5]) {
+        let day = self.truth.entry(day_of(ts)).or_default();
+        for (slot, v) in day.0.iter_mut().zip(t) {
+            *slot += v;
+        }
+    }
+
+    fn write(&mut self, path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        self.bytes += text.len() as u64;
+    }
+
+    fn claude_session(&mut self, root: &Path, n: u64, start: i64) {
+        let session = format!(
+            "0000{n:04x}-aaaa-4bbb-8ccc-{:012x}",
+            self.rng.next() & 0xffff_ffff_ffff
+        );
+        let project = format!("-home-dev-proj{}", n % 5);
+        let file = root.join(&project).join(format!("{session}.jsonl"));
+        let cwd = format!("/home/dev/proj{}", n % 5);
+        let mut text = String::new();
+        let mut ts = start;
+        let mut main_ids = Vec::new();
+        let responses = 3 + self.rng.below(8);
+        for r in 0..responses {
+            ts += 20_000 + self.rng.below(600_000) as i64;
+            let (input, output) = (1 + self.rng.below(5000), 10 + self.rng.below(3000));
+            let (creation, read) = (self.rng.below(20_000), self.rng.below(200_000));
+            let model = if r % 4 == 3 {
+                "claude-haiku-4-5-20251001"
+            } else {
+                "claude-sonnet-4-20250514"
+            };
+            let message_id = format!("msg_{n}_{r}");
+            let with_request = r % 5 != 4;
+            let blocks = 1 + self.rng.below(3);
+            let use_object = r % 2 == 0;
+            for b in 0..blocks {
+                let out = if b + 1 == blocks {
+                    output
+                } else {
+                    1 + self.rng.below(9)
+                };
+                let cache = if use_object {
+                    format!(
+                        r#""cache_creation":{{"ephemeral_5m_input_tokens":{},"ephemeral_1h_input_tokens":{}}},"cache_creation_input_tokens":{creation}"#,
+                        creation / 2,
+                        creation - creation / 2
+                    )
+                } else {
+                    format!(r#""cache_creation_input_tokens":{creation}"#)
+                };
+                let request = if with_request {
+                    format!(r#","requestId":"req_{n}_{r}""#)
+                } else {
+                    String::new()
+                };
+                let surrogate = if r == 1 && b == 0 {
+                    r#","cwd":"/home/dev/cut \ud83d""#
+                } else {
+                    ""
+                };
+                let cwd_field = if surrogate.is_empty() {
+                    format!(r#","cwd":"{cwd}""#)
+                } else {
+                    surrogate.to_owned()
+                };
+                writeln!(
+                    text,
+                    r#"{{"parentUuid":null,"isSidechain":false,"type":"assistant","sessionId":"{session}"{cwd_field},"version":"2.1.38","uuid":"u{n}-{r}-{b}","timestamp":"{}"{request},"message":{{"id":"{message_id}","type":"message","role":"assistant","model":"{model}","content":[{{"type":"text","text":"block {b}"}}],"usage":{{"input_tokens":{input},"output_tokens":{out},{cache},"cache_read_input_tokens":{read}}}}}}}"#,
+                    iso(ts + b as i64)
+                )
+                .unwrap();
+            }
+            self.count(ts, [input, output, creation, read, 0]);
+            main_ids.push((message_id, ts));
+            writeln!(text, r#"{{"type":"user","sessionId":"{session}","timestamp":"{}","message":{{"role":"user","content":"next"}}}}"#, iso(ts + 5)).unwrap();
+        }
+        // A synthetic pseudo-response and a malformed line.
+        writeln!(text, r#"{{"type":"assistant","sessionId":"{session}","timestamp":"{}","message":{{"id":"syn_{n}","model":"<synthetic>","usage":{{"input_tokens":0,"output_tokens":0}}}}}}"#, iso(ts + 10)).unwrap();
+        writeln!(text, r#"{{"type":"assistant","usage": broken"#).unwrap();
+        self.write(&file, &text);
+        // A resumed file repeating the whole history, then one new response.
+        if n % 3 == 0 {
+            let resumed = root.join(&project).join(format!("{session}-resumed.jsonl"));
+            let (input, output, read) = (
+                100 + self.rng.below(100),
+                50 + self.rng.below(50),
+                self.rng.below(1000),
+            );
+            let later = ts + 60_000;
+            let mut more = text.clone();
+            writeln!(more, r#"{{"type":"assistant","sessionId":"{session}","timestamp":"{}","requestId":"req_{n}_resume","message":{{"id":"msg_{n}_resume","model":"claude-sonnet-4-20250514","usage":{{"input_tokens":{input},"output_tokens":{output},"cache_read_input_tokens":{read}}}}}}}"#, iso(later)).unwrap();
+            self.count(later, [input, output, 0, read, 0]);
+            self.write(&resumed, &more);
+        }
+        // A sub-agent file: its own responses (spend) and a replay of a main response (not).
+        if n % 2 == 0 {
+            let sub = root
+                .join(&project)
+                .join(&session)
+                .join("subagents")
+                .join(format!("agent-a{n}.jsonl"));
+            let mut side = String::new();
+            let (input, output) = (10 + self.rng.below(500), 5 + self.rng.below(300));
+            let at = start + 30_000;
+            writeln!(side, r#"{{"parentUuid":null,"isSidechain":true,"agentId":"a{n}","type":"assistant","sessionId":"{session}","timestamp":"{}","requestId":"req_sub_{n}","message":{{"id":"msg_sub_{n}","model":"claude-haiku-4-5-20251001","usage":{{"input_tokens":{input},"output_tokens":{output}}}}}}}"#, iso(at)).unwrap();
+            self.count(at, [input, output, 0, 0, 0]);
+            let (replayed, when) = main_ids[0].clone();
+            writeln!(side, r#"{{"parentUuid":null,"isSidechain":true,"agentId":"a{n}","type":"assistant","sessionId":"{session}","timestamp":"{}","requestId":"req_replay_{n}","message":{{"id":"{replayed}","model":"claude-sonnet-4-20250514","usage":{{"input_tokens":7,"output_tokens":7,"cache_read_input_tokens":99999}}}}}}"#, iso(when + 1)).unwrap();
+            // A torn last line.
+            side.push_str(r#"{"type":"assistant","message":{"usage":{"input_tok"#);
+            self.write(&sub, &side);
+        }
+    }
+
+    fn codex_session(&mut self, root: &Path, n: u64, start: i64) {
+        let (y, m, d) = civil(start.div_euclid(86_400_000));
+        let id = format!(
+            "019c{n:04x}-0000-7000-8000-{:012x}",
+            self.rng.next() & 0xffff_ffff_ffff
+        );
+        let file = root.join(format!(
+            "{y:04}/{m:02}/{d:02}/rollout-{}-{id}.jsonl",
+            iso(start).replace(':', "-")
+        ));
+        let mut text = String::new();
+        writeln!(text, r#"{{"timestamp":"{}","type":"session_meta","payload":{{"id":"{id}","cwd":"/home/dev/codex{}","cli_version":"0.104.0"}}}}"#, iso(start), n % 3).unwrap();
+        writeln!(text, r#"{{"timestamp":"{}","type":"turn_context","payload":{{"model":"gpt-5-codex","cwd":"/home/dev/codex{}"}}}}"#, iso(start), n % 3).unwrap();
+        writeln!(text, r#"{{"timestamp":"{}","type":"event_msg","payload":{{"type":"token_count","info":null,"rate_limits":{{}}}}}}"#, iso(start + 1)).unwrap();
+        let mut total = [0u64; 4];
+        let mut ts = start;
+        for turn in 0..(2 + self.rng.below(8)) {
+            ts += 30_000 + self.rng.below(900_000) as i64;
+            if turn == 3 {
+                writeln!(text, r#"{{"timestamp":"{}","type":"turn_context","payload":{{"model":"gpt-5-mini"}}}}"#, iso(ts - 1)).unwrap();
+            }
+            let input = 1000 + self.rng.below(40_000);
+            let cached = self.rng.below(input);
+            let output = 10 + self.rng.below(4000);
+            let reasoning = self.rng.below(output);
+            let last = [input, cached, output, reasoning];
+            for (t, l) in total.iter_mut().zip(last) {
+                *t += l;
+            }
+            let usage = |u: [u64; 4]| {
+                format!(
+                    r#"{{"input_tokens":{},"cached_input_tokens":{},"output_tokens":{},"reasoning_output_tokens":{},"total_tokens":{}}}"#,
+                    u[0],
+                    u[1],
+                    u[2],
+                    u[3],
+                    u[0] + u[2]
+                )
+            };
+            let line = format!(
+                r#"{{"timestamp":"{}","type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{},"last_token_usage":{},"model_context_window":272000}}}}}}"#,
+                iso(ts),
+                usage(total),
+                usage(last)
+            );
+            writeln!(text, "{line}").unwrap();
+            // Re-emitted unchanged (a rate-limit refresh).
+            if turn % 2 == 1 {
+                writeln!(text, "{}", line.replace(&iso(ts), &iso(ts + 500))).unwrap();
+            }
+            self.count(ts, [input - cached, output, 0, cached, reasoning]);
+        }
+        writeln!(text, "not json at all").unwrap();
+        self.write(&file, &text);
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let out = PathBuf::from(args.get(1).expect("OUT_DIR"));
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let sessions = flag("--sessions").unwrap_or(40);
+    let target_bytes = flag("--mb").map(|mb| mb * 1_000_000);
+    let mut g = Gen {
+        rng: Rng(flag("--seed").unwrap_or(7) | 1),
+        truth: BTreeMap::new(),
+        bytes: 0,
+    };
+    let claude_root = out.join("claude/projects");
+    let codex_root = out.join("codex/sessions");
+    let base = 1_780_000_000_000i64;
+    let mut n = 0;
+    loop {
+        let start = base + (n as i64 % 45) * 86_400_000 + g.rng.below(80_000_000) as i64;
+        g.claude_session(&claude_root, n, start);
+        g.codex_session(&codex_root, n, start);
+        n += 1;
+        let done = match target_bytes {
+            Some(t) => g.bytes >= t,
+            None => n >= sessions,
+        };
+        if done {
+            break;
+        }
+    }
+    let mut truth = String::from("{\"daily\":{");
+    let mut totals = [0u64; 5];
+    for (i, (day, t)) in g.truth.iter().enumerate() {
+        if i > 0 {
+            truth.push(',');
+        }
+        write!(
+            truth,
+            r#""{day}":[{},{},{},{},{}]"#,
+            t.0[0], t.0[1], t.0[2], t.0[3], t.0[4]
+        )
+        .unwrap();
+        for (s, v) in totals.iter_mut().zip(t.0) {
+            *s += v;
+        }
+    }
+    write!(
+        truth,
+        r#"}},"totals":[{},{},{},{},{}],"bytes":{},"sessions":{n}}}"#,
+        totals[0], totals[1], totals[2], totals[3], totals[4], g.bytes
+    )
+    .unwrap();
+    std::fs::write(out.join("truth.json"), truth).unwrap();
+    println!(
+        "wrote {n} Claude Code and {n} Codex sessions, {:.1} MB, to {}",
+        g.bytes as f64 / 1e6,
+        out.display()
+    );
+}

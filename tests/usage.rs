@@ -1,0 +1,110 @@
+//! `baton usage --json` equals the truth the generator wrote, on trees full of traps.
+
+use baton_tests::{baton, json_of};
+use serde_json::Value;
+use std::process::Command;
+
+const GEN: &str = env!("CARGO_BIN_EXE_transcript-gen");
+
+#[test]
+fn usage_json_equals_the_generators_truth() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("trees");
+    let status = Command::new(GEN)
+        .arg(&out)
+        .args(["--sessions", "30", "--seed", "11"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).unwrap()).unwrap();
+    let report = baton(&tmp.path().join(".baton"))
+        .args(["--json", "usage", "daily"])
+        .arg("--claude-dir")
+        .arg(out.join("claude/projects"))
+        .arg("--codex-dir")
+        .arg(out.join("codex/sessions"))
+        .output()
+        .unwrap();
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stdout)
+    );
+    let report = json_of(&report);
+    let fields = [
+        "input_tokens",
+        "output_tokens",
+        "cache_creation_tokens",
+        "cache_read_tokens",
+        "reasoning_tokens",
+    ];
+    let rows = report["rows"].as_array().unwrap();
+    let daily = truth["daily"].as_object().unwrap();
+    assert_eq!(rows.len(), daily.len());
+    for row in rows {
+        let expected = &daily[row["key"].as_str().unwrap()];
+        for (i, field) in fields.iter().enumerate() {
+            assert_eq!(row[field], expected[i], "{} {field}", row["key"]);
+        }
+    }
+    for (i, field) in fields.iter().enumerate() {
+        assert_eq!(report["totals"][field], truth["totals"][i], "total {field}");
+    }
+    let skipped = &report["skipped"];
+    assert!(skipped["malformed_lines"].as_u64().unwrap() > 0);
+    assert!(skipped["duplicate_responses"].as_u64().unwrap() > 0);
+    assert!(skipped["duplicate_token_counts"].as_u64().unwrap() > 0);
+    assert!(skipped["repaired_surrogate_lines"].as_u64().unwrap() > 0);
+    assert!(skipped["synthetic_responses"].as_u64().unwrap() > 0);
+    assert!(report["totals"]["cost_usd"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn usage_filters_by_provider_and_date_and_groups_by_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("trees");
+    assert!(
+        Command::new(GEN)
+            .arg(&out)
+            .args(["--sessions", "6"])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let run = |args: &[&str]| {
+        json_of(
+            &baton(&tmp.path().join(".baton"))
+                .arg("--json")
+                .arg("usage")
+                .args(args)
+                .arg("--claude-dir")
+                .arg(out.join("claude/projects"))
+                .arg("--codex-dir")
+                .arg(out.join("codex/sessions"))
+                .output()
+                .unwrap(),
+        )
+    };
+    let codex = run(&["model", "--provider", "codex"]);
+    let models: Vec<&str> = codex["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(models, ["gpt-5-codex", "gpt-5-mini"]);
+    let all = run(&["daily"]);
+    let first_day = all["rows"][0]["key"].as_str().unwrap().to_owned();
+    let one = run(&["daily", "--since", &first_day, "--until", &first_day]);
+    assert_eq!(one["rows"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        one["totals"]["total_tokens"],
+        all["rows"][0]["total_tokens"]
+    );
+    let bad = baton(&tmp.path().join(".baton"))
+        .args(["--json", "usage", "--since", "yesterday"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+}
