@@ -161,7 +161,7 @@ impl Gen {
         writeln!(text, r#"{{"type":"assistant","usage": broken"#).unwrap();
         self.write(&file, &text);
         // A resumed file repeating the whole history, then one new response.
-        if n % 3 == 0 {
+        if n.is_multiple_of(3) {
             let resumed = root.join(&project).join(format!("{session}-resumed.jsonl"));
             let (input, output, read) = (
                 100 + self.rng.below(100),
@@ -175,7 +175,7 @@ impl Gen {
             self.write(&resumed, &more);
         }
         // A sub-agent file: its own responses (spend) and a replay of a main response (not).
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             let sub = root
                 .join(&project)
                 .join(&session)
