@@ -1,7 +1,7 @@
 //! Writes synthetic Claude Code and Codex trees with every accounting trap Baton must survive,
 //! and the truth they must produce (daily token totals in Baton's one meaning).
 //!
-//! Usage: `transcript-gen OUT_DIR [--sessions N] [--seed S] [--mb M]`
+//! Usage: `transcript-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--ccusage-safe]`
 //! Writes `OUT_DIR/claude/projects/…`, `OUT_DIR/codex/sessions/…` and `OUT_DIR/truth.json`.
 //! `--mb` keeps adding sessions until the trees hold about M megabytes (for benchmarks).
 //!
@@ -10,6 +10,10 @@
 //! spend); `<synthetic>` responses; lines without `requestId`; `cache_creation` objects;
 //! lone UTF-16 surrogate escapes; malformed and torn lines; Codex `info: null`, cumulative
 //! totals re-emitted unchanged, and the model changing mid-session.
+//!
+//! `--ccusage-safe` leaves out the three traps ccusage 20.0.24 gets wrong (it counts every
+//! line of a response that has no `requestId`, counts sidechain replays, and drops a line with
+//! a lone surrogate escape), so the two tools can be compared exactly on the rest.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -35,6 +39,7 @@ struct Day([u64; 5]);
 
 struct Gen {
     rng: Rng,
+    ccusage_safe: bool,
     truth: BTreeMap<String, Day>,
     bytes: u64,
 }
@@ -112,7 +117,7 @@ impl Gen {
                 "claude-sonnet-4-20250514"
             };
             let message_id = format!("msg_{n}_{r}");
-            let with_request = r % 5 != 4;
+            let with_request = r % 5 != 4 || self.ccusage_safe;
             let blocks = 1 + self.rng.below(3);
             let use_object = r % 2 == 0;
             for b in 0..blocks {
@@ -135,7 +140,7 @@ impl Gen {
                 } else {
                     String::new()
                 };
-                let surrogate = if r == 1 && b == 0 {
+                let surrogate = if r == 1 && b == 0 && !self.ccusage_safe {
                     r#","cwd":"/home/dev/cut \ud83d""#
                 } else {
                     ""
@@ -187,7 +192,9 @@ impl Gen {
             writeln!(side, r#"{{"parentUuid":null,"isSidechain":true,"agentId":"a{n}","type":"assistant","sessionId":"{session}","timestamp":"{}","requestId":"req_sub_{n}","message":{{"id":"msg_sub_{n}","model":"claude-haiku-4-5-20251001","usage":{{"input_tokens":{input},"output_tokens":{output}}}}}}}"#, iso(at)).unwrap();
             self.count(at, [input, output, 0, 0, 0]);
             let (replayed, when) = main_ids[0].clone();
-            writeln!(side, r#"{{"parentUuid":null,"isSidechain":true,"agentId":"a{n}","type":"assistant","sessionId":"{session}","timestamp":"{}","requestId":"req_replay_{n}","message":{{"id":"{replayed}","model":"claude-sonnet-4-20250514","usage":{{"input_tokens":7,"output_tokens":7,"cache_read_input_tokens":99999}}}}}}"#, iso(when + 1)).unwrap();
+            if !self.ccusage_safe {
+                writeln!(side, r#"{{"parentUuid":null,"isSidechain":true,"agentId":"a{n}","type":"assistant","sessionId":"{session}","timestamp":"{}","requestId":"req_replay_{n}","message":{{"id":"{replayed}","model":"claude-sonnet-4-20250514","usage":{{"input_tokens":7,"output_tokens":7,"cache_read_input_tokens":99999}}}}}}"#, iso(when + 1)).unwrap();
+            }
             // A torn last line.
             side.push_str(r#"{"type":"assistant","message":{"usage":{"input_tok"#);
             self.write(&sub, &side);
@@ -264,6 +271,7 @@ fn main() {
     let target_bytes = flag("--mb").map(|mb| mb * 1_000_000);
     let mut g = Gen {
         rng: Rng(flag("--seed").unwrap_or(7) | 1),
+        ccusage_safe: args.iter().any(|a| a == "--ccusage-safe"),
         truth: BTreeMap::new(),
         bytes: 0,
     };
