@@ -1,0 +1,58 @@
+//! Parser throughput, MB/s on one core, for the Claude Code and Codex usage readers, over
+//! synthetic lines shaped like real ones (several content blocks per response, progress lines
+//! without usage, cumulative Codex token counts).
+
+use baton_core::transcripts::claude_code::ClaudeCodeUsage;
+use baton_core::transcripts::codex::CodexUsage;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::fmt::Write;
+use std::hint::black_box;
+
+fn claude_text() -> Vec<u8> {
+    let mut text = String::new();
+    for r in 0..20_000 {
+        for b in 0..3 {
+            writeln!(text, r#"{{"parentUuid":"p{r}","isSidechain":false,"userType":"external","cwd":"/home/dev/app","sessionId":"s1","version":"2.1.38","gitBranch":"main","type":"assistant","uuid":"u{r}-{b}","timestamp":"2026-02-10T12:{:02}:{:02}.000Z","requestId":"req_{r}","message":{{"id":"msg_{r}","type":"message","role":"assistant","model":"claude-opus-4-6","content":[{{"type":"text","text":"Some answer text that is about as long as a short paragraph of real output would be, with a few words more."}}],"stop_reason":null,"usage":{{"input_tokens":3,"cache_creation_input_tokens":1200,"cache_read_input_tokens":45000,"cache_creation":{{"ephemeral_5m_input_tokens":1200,"ephemeral_1h_input_tokens":0}},"output_tokens":{},"service_tier":"standard"}}}}}}"#, r / 60 % 60, r % 60, 5 + b * 100).unwrap();
+        }
+        writeln!(text, r#"{{"parentUuid":"u{r}-2","isSidechain":false,"type":"progress","data":{{"type":"hook_progress","hookEvent":"PostToolUse"}},"toolUseID":"toolu_{r}","sessionId":"s1","timestamp":"2026-02-10T12:00:00.000Z","uuid":"p{r}"}}"#).unwrap();
+    }
+    text.into_bytes()
+}
+
+fn codex_text() -> Vec<u8> {
+    let mut text = String::new();
+    let mut total = 0u64;
+    for t in 0..40_000u64 {
+        total += 1000 + t % 977;
+        writeln!(text, r#"{{"timestamp":"2026-05-13T09:{:02}:{:02}.000Z","type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"Working on it; running the tests next and then fixing what fails."}}]}}}}"#, t / 60 % 60, t % 60).unwrap();
+        writeln!(text, r#"{{"timestamp":"2026-05-13T09:{:02}:{:02}.000Z","type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{total},"cached_input_tokens":{},"output_tokens":{},"reasoning_output_tokens":{},"total_tokens":{}}},"last_token_usage":{{"input_tokens":1000,"cached_input_tokens":200,"output_tokens":100,"reasoning_output_tokens":40,"total_tokens":1100}},"model_context_window":272000}},"rate_limits":{{"primary":{{"used_percent":12.0,"window_minutes":300}}}}}}}}"#, t / 60 % 60, t % 60, total / 5, total / 10, total / 25, total + total / 10).unwrap();
+    }
+    text.into_bytes()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("transcripts");
+    group.sample_size(10);
+    let claude = claude_text();
+    group.throughput(Throughput::Bytes(claude.len() as u64));
+    group.bench_function("claude_code_usage", |b| {
+        b.iter(|| {
+            let mut reader = ClaudeCodeUsage::new();
+            reader.push_bytes(black_box(&claude));
+            black_box(reader.finish().0.len())
+        })
+    });
+    let codex = codex_text();
+    group.throughput(Throughput::Bytes(codex.len() as u64));
+    group.bench_function("codex_usage", |b| {
+        b.iter(|| {
+            let mut reader = CodexUsage::new("bench");
+            reader.push_bytes(black_box(&codex));
+            black_box(reader.finish().0.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,122 @@
+//! `baton usage daily --json` against `ccusage claude daily` + `ccusage codex daily` (offline,
+//! JSON) on the same generated trees (default 500 MB; `BATON_BENCH_MB` overrides), side by
+//! side in one run: wall time and peak resident memory of each. Prints figures.
+//! Run: `cargo bench -p baton-tests --bench usage_vs_ccusage` (needs `npm ci` in www/).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs a command to completion; returns wall time and peak RSS in MB (polled from /proc).
+fn measure(mut cmd: Command) -> (Duration, f64) {
+    let start = Instant::now();
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0u64;
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&status_path)
+            && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
+        {
+            peak_kb = peak_kb.max(
+                line.split_whitespace()
+                    .nth(1)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0),
+            );
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{cmd:?} failed");
+            return (start.elapsed(), peak_kb as f64 / 1024.0);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let mb: u64 = std::env::var("BATON_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(500);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "-p", "baton"])
+        .current_dir(&root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let baton = root.join("target/release/baton");
+    let ccusage: PathBuf = std::env::var_os("CCUSAGE_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("www/node_modules/.bin/ccusage"));
+    assert!(ccusage.exists(), "run `npm ci` in www/ first");
+    let tmp = tempfile::tempdir().unwrap();
+    let trees = tmp.path().join("trees");
+    let t = Instant::now();
+    let generated = Command::new(env!("CARGO_BIN_EXE_transcript-gen"))
+        .arg(&trees)
+        .args(["--mb", &mb.to_string(), "--ccusage-safe"])
+        .status()
+        .unwrap();
+    assert!(generated.success());
+    println!(
+        "generated {mb} MB of Claude Code and Codex transcripts in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+
+    // Warm the page cache for both, so neither pays the first read.
+    for _ in 0..2 {
+        let mut cmd = Command::new(&baton);
+        cmd.args(["--json", "usage", "daily", "--claude-dir"])
+            .arg(trees.join("claude/projects"))
+            .arg("--codex-dir")
+            .arg(trees.join("codex/sessions"));
+        measure(cmd);
+    }
+    let mut cmd = Command::new(&baton);
+    cmd.args(["--json", "usage", "daily", "--claude-dir"])
+        .arg(trees.join("claude/projects"))
+        .arg("--codex-dir")
+        .arg(trees.join("codex/sessions"));
+    let (baton_time, baton_mem) = measure(cmd);
+
+    let mut claude = Command::new(&ccusage);
+    claude
+        .args(["claude", "daily", "--offline", "--json"])
+        .env("CLAUDE_CONFIG_DIR", trees.join("claude"));
+    let (claude_time, claude_mem) = measure(claude);
+    let mut codex = Command::new(&ccusage);
+    codex
+        .args(["codex", "daily", "--offline", "--json"])
+        .env("CODEX_HOME", trees.join("codex"));
+    let (codex_time, codex_mem) = measure(codex);
+
+    let ccusage_time = claude_time + codex_time;
+    println!(
+        "baton usage daily --json (Claude Code + Codex): {:.2} s, peak {:.0} MB",
+        baton_time.as_secs_f64(),
+        baton_mem
+    );
+    println!(
+        "ccusage claude daily --offline --json:          {:.2} s, peak {:.0} MB",
+        claude_time.as_secs_f64(),
+        claude_mem
+    );
+    println!(
+        "ccusage codex daily --offline --json:           {:.2} s, peak {:.0} MB",
+        codex_time.as_secs_f64(),
+        codex_mem
+    );
+    println!(
+        "speed-up: {:.2}x (target ≥ 2x); peak memory: baton {:.0} MB vs ccusage max {:.0} MB",
+        ccusage_time.as_secs_f64() / baton_time.as_secs_f64(),
+        baton_mem,
+        claude_mem.max(codex_mem)
+    );
+}
