@@ -179,9 +179,9 @@ pub fn key_of(entry: &UsageEntry, group_by: GroupBy) -> String {
         .format("%Y-%m-%d")
         .to_string(),
         GroupBy::Monthly => date.format("%Y-%m").to_string(),
-        GroupBy::Session => entry.session.clone(),
-        GroupBy::Model => entry.model.clone().unwrap_or_else(|| "unknown".into()),
-        GroupBy::Project => entry.project.clone().unwrap_or_else(|| "unknown".into()),
+        GroupBy::Session => entry.session.to_string(),
+        GroupBy::Model => entry.model.as_deref().unwrap_or("unknown").to_owned(),
+        GroupBy::Project => entry.project.as_deref().unwrap_or("unknown").to_owned(),
     }
 }
 
@@ -209,7 +209,7 @@ pub fn aggregate(
         if !providers.is_empty() && !providers.contains(&entry.provider) {
             continue;
         }
-        let model = entry.model.clone().unwrap_or_else(|| "unknown".into());
+        let model = entry.model.as_deref().unwrap_or("unknown").to_owned();
         let cost = match prices.price(&model) {
             Some(p) => {
                 micro_usd(entry.input_tokens, p.input)

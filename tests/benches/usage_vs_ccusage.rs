@@ -2,6 +2,7 @@
 //! JSON) on the same generated trees (default 500 MB; `BATON_BENCH_MB` overrides), side by
 //! side in one run: wall time and peak resident memory of each. Prints figures.
 //! Run: `cargo bench -p baton-tests --bench usage_vs_ccusage` (needs `npm ci` in www/).
+//! Both tools use every core; the page cache is warmed for both before measuring.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -52,9 +53,11 @@ fn main() {
         .unwrap();
     assert!(status.success());
     let baton = root.join("target/release/baton");
+    // The native binary itself (the npm `ccusage` command is a Node shim that spawns it, so
+    // measuring the shim would miss the real process's memory).
     let ccusage: PathBuf = std::env::var_os("CCUSAGE_BIN")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("www/node_modules/.bin/ccusage"));
+        .unwrap_or_else(|| root.join("www/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage"));
     assert!(ccusage.exists(), "run `npm ci` in www/ first");
     let tmp = tempfile::tempdir().unwrap();
     let trees = tmp.path().join("trees");
@@ -70,7 +73,7 @@ fn main() {
         t.elapsed().as_secs_f64()
     );
 
-    // Warm the page cache for both, so neither pays the first read.
+    // Warm the page cache, so neither pays the first read.
     for _ in 0..2 {
         let mut cmd = Command::new(&baton);
         cmd.args(["--json", "usage", "daily", "--claude-dir"])

@@ -9,41 +9,42 @@
 //! response (same `message.id`, a new `requestId`, as `/btw` side questions do) is not spend
 //! and is dropped, whichever of the two is read first.
 
-use super::{Provider, ReadStats, UsageEntry, contains, parse_line};
+use super::{Interner, Provider, ReadStats, UsageEntry, contains, fingerprint};
 use crate::time::Timestamp;
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Debug)]
 struct Kept {
     entry: UsageEntry,
     sidechain: bool,
-    key: Option<String>,
-    message_id: Option<String>,
+    key: Option<u128>,
+    message_id: Option<u128>,
 }
 
 #[derive(Deserialize)]
-struct Line {
-    #[serde(default)]
-    timestamp: Option<String>,
-    #[serde(default, rename = "sessionId")]
-    session_id: Option<String>,
-    #[serde(default, rename = "requestId")]
-    request_id: Option<String>,
+struct Line<'a> {
+    #[serde(default, borrow)]
+    timestamp: Option<Cow<'a, str>>,
+    #[serde(default, rename = "sessionId", borrow)]
+    session_id: Option<Cow<'a, str>>,
+    #[serde(default, rename = "requestId", borrow)]
+    request_id: Option<Cow<'a, str>>,
     #[serde(default, rename = "isSidechain")]
     is_sidechain: Option<bool>,
-    #[serde(default)]
-    cwd: Option<String>,
-    #[serde(default)]
-    message: Option<Message>,
+    #[serde(default, borrow)]
+    cwd: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    message: Option<Message<'a>>,
 }
 
 #[derive(Deserialize)]
-struct Message {
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    model: Option<String>,
+struct Message<'a> {
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    model: Option<Cow<'a, str>>,
     #[serde(default)]
     usage: Option<Usage>,
 }
@@ -74,11 +75,12 @@ struct CacheCreation {
 #[derive(Debug, Default)]
 pub struct ClaudeCodeUsage {
     entries: Vec<Option<Kept>>,
-    index: HashMap<String, usize>,
+    index: HashMap<u128, usize>,
     /// Message ids seen on main-conversation lines.
-    main_messages: HashSet<String>,
+    main_messages: HashSet<u128>,
     /// Sidechain entries by message id, to drop when a main line with that id shows up.
-    sidechain_by_message: HashMap<String, Vec<usize>>,
+    sidechain_by_message: HashMap<u128, Vec<usize>>,
+    strings: Interner,
     /// What was read.
     pub stats: ReadStats,
 }
@@ -96,10 +98,22 @@ impl ClaudeCodeUsage {
             self.stats.without_usage += 1;
             return;
         }
-        let Some(parsed) = parse_line::<Line>(line, &mut self.stats) else {
-            self.stats.malformed += 1;
-            return;
-        };
+        match serde_json::from_slice::<Line<'_>>(line) {
+            Ok(parsed) => self.take(parsed),
+            Err(_) => match super::repair_lone_surrogates(line) {
+                Some(repaired) => match serde_json::from_slice::<Line<'_>>(&repaired) {
+                    Ok(parsed) => {
+                        self.stats.repaired_surrogates += 1;
+                        self.take(parsed);
+                    }
+                    Err(_) => self.stats.malformed += 1,
+                },
+                None => self.stats.malformed += 1,
+            },
+        }
+    }
+
+    fn take(&mut self, parsed: Line<'_>) {
         let Some(message) = parsed.message else {
             return;
         };
@@ -118,7 +132,7 @@ impl ClaudeCodeUsage {
             self.stats.malformed += 1;
             return;
         };
-        let session = parsed.session_id.unwrap_or_default();
+        let session = parsed.session_id.as_deref().unwrap_or("");
         let cache_creation = match &usage.cache_creation {
             Some(c) => c
                 .ephemeral_5m_input_tokens
@@ -129,9 +143,9 @@ impl ClaudeCodeUsage {
         let entry = UsageEntry {
             provider: Provider::ClaudeCode,
             at,
-            session: session.clone(),
-            project: parsed.cwd,
-            model: message.model,
+            session: self.strings.get(session),
+            project: parsed.cwd.as_deref().map(|c| self.strings.get(c)),
+            model: message.model.as_deref().map(|m| self.strings.get(m)),
             input_tokens: usage.input_tokens.unwrap_or(0),
             output_tokens: usage.output_tokens.unwrap_or(0),
             cache_creation_tokens: cache_creation,
@@ -139,40 +153,40 @@ impl ClaudeCodeUsage {
             reasoning_tokens: 0,
         };
         let sidechain = parsed.is_sidechain.unwrap_or(false);
-        let message_id = message.id.filter(|id| !id.is_empty());
-        let key = message_id
-            .as_ref()
-            .map(|id| match parsed.request_id.filter(|r| !r.is_empty()) {
-                Some(request) => format!("{id}\u{1f}{request}"),
-                None => format!("{session}\u{1f}{id}"),
-            });
+        let id = message.id.as_deref().filter(|id| !id.is_empty());
+        let key = id.map(
+            |id| match parsed.request_id.as_deref().filter(|r| !r.is_empty()) {
+                Some(request) => fingerprint(&[b"r", id.as_bytes(), request.as_bytes()]),
+                None => fingerprint(&[b"s", session.as_bytes(), id.as_bytes()]),
+            },
+        );
         self.offer(Kept {
             entry,
             sidechain,
             key,
-            message_id,
+            message_id: id.map(|id| fingerprint(&[id.as_bytes()])),
         });
     }
 
     /// Keeps an entry, or the better of it and the copy already kept under its key.
     fn offer(&mut self, kept: Kept) {
-        if let Some(id) = &kept.message_id {
-            if kept.sidechain && self.main_messages.contains(id) {
+        if let Some(id) = kept.message_id {
+            if kept.sidechain && self.main_messages.contains(&id) {
                 self.stats.duplicates += 1;
                 return;
             }
-            if !kept.sidechain && self.main_messages.insert(id.clone()) {
-                for at in self.sidechain_by_message.remove(id).unwrap_or_default() {
+            if !kept.sidechain && self.main_messages.insert(id) {
+                for at in self.sidechain_by_message.remove(&id).unwrap_or_default() {
                     if let Some(replay) = self.entries[at].take() {
                         self.stats.duplicates += 1;
-                        if let Some(key) = &replay.key {
-                            self.index.remove(key);
+                        if let Some(key) = replay.key {
+                            self.index.remove(&key);
                         }
                     }
                 }
             }
         }
-        let Some(key) = kept.key.clone() else {
+        let Some(key) = kept.key else {
             self.entries.push(Some(kept));
             return;
         };
@@ -195,12 +209,9 @@ impl ClaudeCodeUsage {
                 let at = self.entries.len();
                 self.index.insert(key, at);
                 if kept.sidechain
-                    && let Some(id) = &kept.message_id
+                    && let Some(id) = kept.message_id
                 {
-                    self.sidechain_by_message
-                        .entry(id.clone())
-                        .or_default()
-                        .push(at);
+                    self.sidechain_by_message.entry(id).or_default().push(at);
                 }
                 self.entries.push(Some(kept));
             }

@@ -7,10 +7,11 @@
 //! numbers; they are mapped to the one meaning of [`UsageEntry`]. The model comes from the
 //! event itself when present, else the latest `turn_context`.
 
-use super::{Provider, ReadStats, UsageEntry, contains, parse_line};
+use super::{Interner, Provider, ReadStats, UsageEntry, contains, parse_line};
 use crate::time::Timestamp;
 use serde::Deserialize;
-use serde_json::Value;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 #[derive(Debug, Deserialize, Clone, Copy, Default, PartialEq, Eq)]
 struct Counts {
@@ -39,24 +40,64 @@ impl Counts {
     }
 }
 
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(default, borrow)]
+    timestamp: Option<Cow<'a, str>>,
+    #[serde(default, rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    payload: Option<Payload<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Payload<'a> {
+    #[serde(default, rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    cwd: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    model: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    info: Option<Info<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Info<'a> {
+    #[serde(default)]
+    total_token_usage: Option<Counts>,
+    #[serde(default)]
+    last_token_usage: Option<Counts>,
+    #[serde(default, borrow)]
+    model: Option<Cow<'a, str>>,
+}
+
 /// Reads the usage of one Codex rollout file (feed files one reader each).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct CodexUsage {
-    session: String,
-    cwd: Option<String>,
-    model: Option<String>,
+    session: Arc<str>,
+    cwd: Option<Arc<str>>,
+    model: Option<Arc<str>>,
     last_total: Option<Counts>,
     entries: Vec<UsageEntry>,
+    strings: Interner,
     /// What was read.
     pub stats: ReadStats,
 }
 
 impl CodexUsage {
     /// A reader for one file; `session` names it until its `session_meta` says otherwise.
-    pub fn new(session: impl Into<String>) -> CodexUsage {
+    pub fn new(session: impl AsRef<str>) -> CodexUsage {
         CodexUsage {
-            session: session.into(),
-            ..CodexUsage::default()
+            session: Arc::from(session.as_ref()),
+            cwd: None,
+            model: None,
+            last_total: None,
+            entries: Vec::new(),
+            strings: Interner::default(),
+            stats: ReadStats::default(),
         }
     }
 
@@ -70,38 +111,55 @@ impl CodexUsage {
             self.stats.without_usage += 1;
             return;
         }
-        let Some(value) = parse_line::<Value>(line, &mut self.stats) else {
-            self.stats.malformed += 1;
+        let repaired;
+        let text: &[u8] = match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+            Ok(_) => line,
+            Err(_) => match super::repair_lone_surrogates(line) {
+                Some(fixed) => {
+                    repaired = fixed;
+                    self.stats.repaired_surrogates += 1;
+                    &repaired
+                }
+                None => {
+                    self.stats.malformed += 1;
+                    return;
+                }
+            },
+        };
+        let Ok(value) = serde_json::from_slice::<Line<'_>>(text) else {
+            // Valid JSON of a shape this reader does not know: not usage.
+            let _ = parse_line::<serde::de::IgnoredAny>(text, &mut self.stats);
             return;
         };
-        let payload = &value["payload"];
-        match value["type"].as_str() {
+        let Some(payload) = value.payload else {
+            return;
+        };
+        match value.kind.as_deref() {
             Some("session_meta") => {
-                if let Some(id) = payload["id"].as_str() {
-                    self.session = id.to_owned();
+                if let Some(id) = payload.id.as_deref() {
+                    self.session = Arc::from(id);
                 }
-                self.cwd = payload["cwd"].as_str().map(str::to_owned);
+                self.cwd = payload.cwd.as_deref().map(|c| self.strings.get(c));
             }
             Some("turn_context") => {
-                if let Some(model) = payload["model"].as_str() {
-                    self.model = Some(model.to_owned());
+                if let Some(model) = payload.model.as_deref() {
+                    self.model = Some(self.strings.get(model));
                 }
-                if let Some(cwd) = payload["cwd"].as_str() {
-                    self.cwd = Some(cwd.to_owned());
+                if let Some(cwd) = payload.cwd.as_deref() {
+                    self.cwd = Some(self.strings.get(cwd));
                 }
             }
-            Some("event_msg") if payload["type"] == "token_count" => self.token_count(&value),
+            Some("event_msg") if payload.kind.as_deref() == Some("token_count") => {
+                if let Some(info) = payload.info {
+                    self.token_count(value.timestamp.as_deref(), info);
+                }
+            }
             _ => {}
         }
     }
 
-    fn token_count(&mut self, value: &Value) {
-        let info = &value["payload"]["info"];
-        if info.is_null() {
-            return;
-        }
-        let total: Option<Counts> = serde_json::from_value(info["total_token_usage"].clone()).ok();
-        let last: Option<Counts> = serde_json::from_value(info["last_token_usage"].clone()).ok();
+    fn token_count(&mut self, timestamp: Option<&str>, info: Info<'_>) {
+        let (total, last) = (info.total_token_usage, info.last_token_usage);
         let delta = match (total, self.last_total) {
             (Some(total), Some(previous)) if total == previous => {
                 self.stats.duplicates += 1;
@@ -111,23 +169,20 @@ impl CodexUsage {
             (Some(total), None) => Some(total),
             (None, _) => last,
         };
-        if let Some(total) = total {
-            self.last_total = Some(total);
+        if total.is_some() {
+            self.last_total = total;
         }
         let Some(delta) = delta else {
             return;
         };
-        let Some(at) = value["timestamp"]
-            .as_str()
-            .and_then(|t| Timestamp::parse(t).ok())
-        else {
+        let Some(at) = timestamp.and_then(|t| Timestamp::parse(t).ok()) else {
             self.stats.malformed += 1;
             return;
         };
-        let model = info["model"]
-            .as_str()
-            .map(str::to_owned)
-            .or_else(|| self.model.clone());
+        let model = match info.model.as_deref() {
+            Some(m) => Some(self.strings.get(m)),
+            None => self.model.clone(),
+        };
         self.entries.push(UsageEntry {
             provider: Provider::Codex,
             at,

@@ -13,6 +13,41 @@ pub mod codex;
 use crate::error::{Error, ErrorCode};
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Shares repeated strings (session ids, paths, model names) between entries, so a reader's
+/// memory grows with distinct values, not with responses.
+#[derive(Debug, Default)]
+pub struct Interner(HashSet<Arc<str>>);
+
+impl Interner {
+    /// The shared copy of `text`.
+    pub fn get(&mut self, text: &str) -> Arc<str> {
+        if let Some(found) = self.0.get(text) {
+            return found.clone();
+        }
+        let shared: Arc<str> = Arc::from(text);
+        self.0.insert(shared.clone());
+        shared
+    }
+}
+
+/// A 128-bit fingerprint of some byte strings (two FNV-1a passes), for deduplication keys
+/// that cost 16 bytes instead of a string.
+pub fn fingerprint(parts: &[&[u8]]) -> u128 {
+    let mut a: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut b: u64 = 0x6c62_272e_07bb_0142;
+    for part in parts {
+        for &byte in part.iter().chain(std::iter::once(&0x1f)) {
+            a = (a ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+            b = (b ^ u64::from(byte))
+                .wrapping_mul(0x0000_0100_0000_01b3)
+                .rotate_left(5);
+        }
+    }
+    (u128::from(a) << 64) | u128::from(b)
+}
 
 /// The four providers Baton reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -36,11 +71,11 @@ pub struct UsageEntry {
     /// When the response was recorded.
     pub at: Timestamp,
     /// The provider's session id.
-    pub session: String,
+    pub session: Arc<str>,
     /// The working directory, when recorded.
-    pub project: Option<String>,
+    pub project: Option<Arc<str>>,
     /// The model.
-    pub model: Option<String>,
+    pub model: Option<Arc<str>>,
     /// Input tokens, cached input excluded.
     pub input_tokens: u64,
     /// Output tokens, reasoning included.
