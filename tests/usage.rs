@@ -108,3 +108,35 @@ fn usage_filters_by_provider_and_date_and_groups_by_model() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
 }
+
+#[test]
+fn inspect_says_what_each_file_is_and_refuses_unknown_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let out = baton(&tmp.path().join(".baton"))
+        .args(["--json", "inspect"])
+        .arg(fixtures.join("chatgpt/pkuppens-real-2023-06-export-subset3.json"))
+        .arg(fixtures.join("claude-code/spotter-v2.1.38-tool_heavy.jsonl"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report = json_of(&out);
+    assert_eq!(report["files"][0]["format"], "chatgpt");
+    assert_eq!(report["files"][0]["branch_points"], 1);
+    assert_eq!(report["files"][1]["format"], "claude-code");
+    assert_eq!(report["files"][1]["tool_calls"], 6);
+    let junk = tmp.path().join("notes.txt");
+    std::fs::write(&junk, "just some notes\n").unwrap();
+    let out = baton(&tmp.path().join(".baton"))
+        .args(["--json", "inspect"])
+        .arg(&junk)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = json_of(&out);
+    assert_eq!(err["error"]["code"], "UNKNOWN_FORMAT");
+    assert_eq!(
+        err["error"]["details"]["files"][0]["error"]["details"]["seen"],
+        "just some notes"
+    );
+}

@@ -131,6 +131,9 @@ One meaning for every provider: input excludes cached input, cache_read is the c
 input, output includes reasoning and reasoning is that part of it. Days are UTC. A response
 Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas.")]
     Usage(UsageArgs),
+    /// What files are (by content) and what they hold: conversations, messages, tool calls,
+    /// what was skipped and why
+    Inspect(InspectArgs),
     /// Roll the active log into monthly archives (safe while agents keep appending)
     Compact,
     /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
@@ -286,6 +289,13 @@ enum DecisionCommand {
         /// The decision
         text: String,
     },
+}
+
+#[derive(Debug, Args)]
+struct InspectArgs {
+    /// Claude Code or Codex .jsonl, ChatGPT or claude.ai conversations.json
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -468,6 +478,7 @@ pub fn main() -> i32 {
     }
     let result = match cli.command {
         Command::Usage(args) => usage(args),
+        Command::Inspect(args) => inspect(args),
         Command::Abi(args) => abi(args),
         Command::Web(args) => web(args, json_only),
         Command::Demo(args) => demo(args),
@@ -644,7 +655,8 @@ fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Demo(_)
         | Command::Abi(_)
         | Command::Mcp(_)
-        | Command::Usage(_) => {
+        | Command::Usage(_)
+        | Command::Inspect(_) => {
             return Err(Error::internal("dispatched above"));
         }
         Command::Doctor => {
@@ -678,6 +690,61 @@ fn run(cli: Cli) -> Result<Output, Error> {
     Ok(Output {
         human,
         json: to_json(&response)?,
+    })
+}
+
+fn inspect(args: InspectArgs) -> Result<Output, Error> {
+    let mut human = Vec::new();
+    let mut files = Vec::new();
+    let mut first_error = None;
+    for path in &args.files {
+        let shown = path.display().to_string();
+        let result = std::fs::read(path)
+            .map_err(|e| Error::store_io("read", &shown, e))
+            .and_then(|bytes| baton_core::transcripts::conversation::inspect(&bytes));
+        match result {
+            Ok(report) => {
+                human.push(format!(
+                    "[ok] {shown}: {}, {} conversation(s), {} message(s) ({} on active branches), {} tool call(s), {} malformed line(s){}",
+                    serde_json::to_value(report.format).unwrap_or_default().as_str().unwrap_or(""),
+                    report.conversations,
+                    report.messages,
+                    report.active_branch_messages,
+                    report.tool_calls,
+                    report.stats.malformed,
+                    if report.unknown_kinds.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", unknown kinds skipped: {:?}", report.unknown_kinds)
+                    }
+                ));
+                let mut value = to_json(&report)?;
+                value["path"] = Value::String(shown);
+                files.push(value);
+            }
+            Err(err) => {
+                human.push(render::error_line(&err).replacen(
+                    "[error] ",
+                    &format!("[error] {shown}: "),
+                    1,
+                ));
+                files.push(serde_json::json!({ "path": shown, "error": err }));
+                first_error.get_or_insert(err);
+            }
+        }
+    }
+    if let Some(err) = first_error {
+        return Err(Error {
+            details: serde_json::json!({ "files": files })
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            ..err
+        });
+    }
+    Ok(Output {
+        human: human.join("\n"),
+        json: serde_json::json!({ "files": files, "total": files.len() }),
     })
 }
 

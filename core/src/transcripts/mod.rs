@@ -9,6 +9,7 @@
 
 pub mod claude_code;
 pub mod codex;
+pub mod conversation;
 
 use crate::error::{Error, ErrorCode};
 use crate::time::Timestamp;

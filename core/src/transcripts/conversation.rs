@@ -1,0 +1,715 @@
+//! One normalized model of a conversation for all four formats, and the parsers that build it:
+//! Claude Code and Codex JSONL (line by line), ChatGPT and claude.ai exports (JSON). Branches
+//! are kept: every message keeps its parent, and the active branch is the path from the
+//! export's current leaf. Unknown record kinds are counted, never fatal.
+
+use super::{Provider, ReadStats, contains, detect, parse_line};
+use crate::error::Result;
+use crate::time::Timestamp;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Who wrote a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The person.
+    User,
+    /// The model.
+    Assistant,
+    /// System or developer instructions.
+    System,
+    /// A tool's output.
+    Tool,
+}
+
+/// A piece of a message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block {
+    /// Visible text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// Reasoning, kept apart from the answer.
+    Thinking {
+        /// The reasoning text (may be empty when only a signature was kept).
+        text: String,
+    },
+    /// A tool call.
+    ToolCall {
+        /// The call id that joins it to its result.
+        id: String,
+        /// The tool.
+        name: String,
+        /// The arguments, as JSON text.
+        input: String,
+    },
+    /// A tool's result.
+    ToolResult {
+        /// The call it answers.
+        call_id: String,
+        /// The output, as text.
+        output: String,
+        /// Whether the tool reported an error.
+        is_error: bool,
+    },
+    /// A block of a kind this build does not render.
+    Other {
+        /// Its kind.
+        kind: String,
+    },
+}
+
+/// One message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// The provider's id.
+    pub id: String,
+    /// The parent message's id (branches share a parent).
+    pub parent: Option<String>,
+    /// Who wrote it.
+    pub role: Role,
+    /// When.
+    pub at: Option<Timestamp>,
+    /// Its content.
+    pub blocks: Vec<Block>,
+    /// The model that wrote it.
+    pub model: Option<String>,
+}
+
+/// One conversation (a session, a thread, a chat).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conversation {
+    /// Whose format.
+    pub provider: Provider,
+    /// The provider's id.
+    pub id: String,
+    /// Its title, when there is one.
+    pub title: Option<String>,
+    /// The working directory, for coding agents.
+    pub project: Option<String>,
+    /// The git branch, when recorded.
+    pub branch: Option<String>,
+    /// First message time.
+    pub started_at: Option<Timestamp>,
+    /// Last message time.
+    pub updated_at: Option<Timestamp>,
+    /// Every message, branches included, in file order.
+    pub messages: Vec<Message>,
+    /// The leaf of the active branch, when the format records one.
+    pub active_leaf: Option<String>,
+}
+
+impl Conversation {
+    fn new(provider: Provider, id: impl Into<String>) -> Conversation {
+        Conversation {
+            provider,
+            id: id.into(),
+            title: None,
+            project: None,
+            branch: None,
+            started_at: None,
+            updated_at: None,
+            messages: Vec::new(),
+            active_leaf: None,
+        }
+    }
+
+    fn seal(&mut self) {
+        let times = self.messages.iter().filter_map(|m| m.at);
+        self.started_at = self.started_at.or(times.clone().min());
+        self.updated_at = self.updated_at.max(times.max());
+    }
+
+    /// The active branch, root first: from the active leaf up its parents, else every message.
+    pub fn active_branch(&self) -> Vec<&Message> {
+        let Some(leaf) = &self.active_leaf else {
+            return self.messages.iter().collect();
+        };
+        let by_id: HashMap<&str, &Message> =
+            self.messages.iter().map(|m| (m.id.as_str(), m)).collect();
+        let mut path = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut cursor = by_id.get(leaf.as_str()).copied();
+        while let Some(message) = cursor {
+            if !seen.insert(message.id.as_str()) {
+                break;
+            }
+            path.push(message);
+            cursor = message
+                .parent
+                .as_deref()
+                .and_then(|p| by_id.get(p).copied());
+        }
+        path.reverse();
+        path
+    }
+
+    /// Messages with more than one child: where the conversation branched.
+    pub fn branch_points(&self) -> usize {
+        let mut children: HashMap<&str, usize> = HashMap::new();
+        for m in &self.messages {
+            if let Some(p) = &m.parent {
+                *children.entry(p.as_str()).or_default() += 1;
+            }
+        }
+        children.values().filter(|&&n| n > 1).count()
+    }
+}
+
+/// What parsing a file produced.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Parsed {
+    /// The conversations.
+    pub conversations: Vec<Conversation>,
+    /// Line counts and problems.
+    pub stats: ReadStats,
+    /// Record kinds this build does not know, with how often they appeared.
+    pub unknown_kinds: BTreeMap<String, u64>,
+}
+
+fn time(value: &Value) -> Option<Timestamp> {
+    match value {
+        Value::String(s) => Timestamp::parse(s).ok(),
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|f| f.is_finite() && f.abs() < 1e13)
+            .map(|secs| Timestamp::from_millis((secs * 1000.0) as i64)),
+        _ => None,
+    }
+}
+
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| match i {
+                Value::String(s) => s.clone(),
+                other => other["text"]
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_default(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Anthropic-style content blocks (Claude Code, claude.ai).
+fn anthropic_blocks(content: &Value) -> Vec<Block> {
+    match content {
+        Value::String(text) => vec![Block::Text { text: text.clone() }],
+        Value::Array(items) => items
+            .iter()
+            .map(|b| match b["type"].as_str().unwrap_or("") {
+                "text" => Block::Text {
+                    text: text_of(&b["text"]),
+                },
+                "thinking" => Block::Thinking {
+                    text: text_of(&b["thinking"]),
+                },
+                "tool_use" => Block::ToolCall {
+                    id: b["id"].as_str().unwrap_or("").to_owned(),
+                    name: b["name"].as_str().unwrap_or("").to_owned(),
+                    input: b["input"].to_string(),
+                },
+                "tool_result" => Block::ToolResult {
+                    call_id: b["tool_use_id"].as_str().unwrap_or("").to_owned(),
+                    output: text_of(&b["content"]),
+                    is_error: b["is_error"].as_bool().unwrap_or(false),
+                },
+                other => Block::Other {
+                    kind: other.to_owned(),
+                },
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+const CLAUDE_CODE_KINDS: &[&str] = &[
+    "user",
+    "assistant",
+    "system",
+    "summary",
+    "progress",
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "ai-title",
+    "custom-title",
+    "last-prompt",
+    "mode",
+    "permission-mode",
+    "agent-name",
+    "pr-link",
+    "agent-setting",
+];
+
+/// Claude Code JSONL: one conversation per `sessionId`; sidechain lines stay in it.
+pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
+    let mut parsed = Parsed::default();
+    let mut by_session: BTreeMap<String, Conversation> = BTreeMap::new();
+    let mut titles: HashMap<String, String> = HashMap::new();
+    for line in bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+    {
+        parsed.stats.lines += 1;
+        let Some(v) = parse_line::<Value>(line, &mut parsed.stats) else {
+            parsed.stats.malformed += 1;
+            continue;
+        };
+        let kind = v["type"].as_str().unwrap_or("").to_owned();
+        if !CLAUDE_CODE_KINDS.contains(&kind.as_str()) {
+            *parsed
+                .unknown_kinds
+                .entry(if kind.is_empty() {
+                    "(none)".into()
+                } else {
+                    kind
+                })
+                .or_default() += 1;
+            continue;
+        }
+        if kind == "summary" {
+            if let (Some(leaf), Some(text)) = (v["leafUuid"].as_str(), v["summary"].as_str()) {
+                titles.insert(leaf.to_owned(), text.to_owned());
+            }
+            continue;
+        }
+        let Some(session) = v["sessionId"].as_str() else {
+            continue;
+        };
+        let conversation = by_session
+            .entry(session.to_owned())
+            .or_insert_with(|| Conversation::new(Provider::ClaudeCode, session));
+        if conversation.project.is_none() {
+            conversation.project = v["cwd"].as_str().map(str::to_owned);
+        }
+        if conversation.branch.is_none() {
+            conversation.branch = v["gitBranch"].as_str().map(str::to_owned);
+        }
+        let role = match kind.as_str() {
+            "user" => {
+                let tool = v["message"]["content"]
+                    .as_array()
+                    .is_some_and(|b| b.iter().any(|x| x["type"] == "tool_result"));
+                if tool { Role::Tool } else { Role::User }
+            }
+            "assistant" => Role::Assistant,
+            "system" => Role::System,
+            _ => continue,
+        };
+        let Some(id) = v["uuid"].as_str() else {
+            continue;
+        };
+        conversation.messages.push(Message {
+            id: id.to_owned(),
+            parent: v["parentUuid"].as_str().map(str::to_owned),
+            role,
+            at: time(&v["timestamp"]),
+            blocks: if role == Role::System {
+                vec![Block::Text {
+                    text: text_of(&v["content"]),
+                }]
+            } else {
+                anthropic_blocks(&v["message"]["content"])
+            },
+            model: v["message"]["model"].as_str().map(str::to_owned),
+        });
+        conversation.active_leaf = Some(id.to_owned());
+    }
+    for (_, mut conversation) in by_session {
+        conversation.title = conversation
+            .messages
+            .iter()
+            .rev()
+            .find_map(|m| titles.get(&m.id).cloned());
+        conversation.seal();
+        parsed.conversations.push(conversation);
+    }
+    parsed
+}
+
+/// Codex rollouts (current envelope and the older bare-item layout): one conversation.
+pub fn parse_codex(bytes: &[u8]) -> Parsed {
+    let mut parsed = Parsed::default();
+    let mut conversation = Conversation::new(Provider::Codex, "");
+    let mut model: Option<String> = None;
+    let mut previous: Option<String> = None;
+    for (n, line) in bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .enumerate()
+    {
+        parsed.stats.lines += 1;
+        let Some(v) = parse_line::<Value>(line, &mut parsed.stats) else {
+            parsed.stats.malformed += 1;
+            continue;
+        };
+        // The older layout has no envelope: the item is the line itself.
+        let (kind, item) = match v["payload"].is_object() {
+            true => (v["type"].as_str().unwrap_or("").to_owned(), &v["payload"]),
+            false if v["record_type"].is_string() => continue,
+            false if n == 0 && v["id"].is_string() => ("session_meta".to_owned(), &v),
+            false => ("response_item".to_owned(), &v),
+        };
+        let at = time(&v["timestamp"]);
+        match kind.as_str() {
+            "session_meta" => {
+                conversation.id = item["id"].as_str().unwrap_or("").to_owned();
+                conversation.project = item["cwd"].as_str().map(str::to_owned);
+                conversation.branch = item["git"]["branch"].as_str().map(str::to_owned);
+            }
+            "turn_context" => model = item["model"].as_str().map(str::to_owned).or(model),
+            "event_msg" | "compacted" => {}
+            "response_item" => {
+                // A bare message item may omit its type; its role says what it is.
+                let default_kind = if item["role"].is_string() {
+                    "message"
+                } else {
+                    ""
+                };
+                let (role, blocks) = match item["type"].as_str().unwrap_or(default_kind) {
+                    "message" => {
+                        let role = match item["role"].as_str().unwrap_or("") {
+                            "user" => Role::User,
+                            "assistant" => Role::Assistant,
+                            _ => Role::System,
+                        };
+                        let blocks = item["content"]
+                            .as_array()
+                            .map(|c| {
+                                c.iter()
+                                    .map(|b| Block::Text {
+                                        text: text_of(&b["text"]),
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        (role, blocks)
+                    }
+                    "reasoning" => (
+                        Role::Assistant,
+                        vec![Block::Thinking {
+                            text: text_of(&item["summary"]),
+                        }],
+                    ),
+                    "function_call" | "custom_tool_call" | "local_shell_call" => (
+                        Role::Assistant,
+                        vec![Block::ToolCall {
+                            id: item["call_id"].as_str().unwrap_or("").to_owned(),
+                            name: item["name"].as_str().unwrap_or("").to_owned(),
+                            input: match &item["arguments"] {
+                                Value::String(s) => s.clone(),
+                                Value::Null => item["input"].to_string(),
+                                other => other.to_string(),
+                            },
+                        }],
+                    ),
+                    "function_call_output" | "custom_tool_call_output" => (
+                        Role::Tool,
+                        vec![Block::ToolResult {
+                            call_id: item["call_id"].as_str().unwrap_or("").to_owned(),
+                            output: text_of(&item["output"]),
+                            is_error: false,
+                        }],
+                    ),
+                    other => {
+                        *parsed
+                            .unknown_kinds
+                            .entry(format!("response_item.{other}"))
+                            .or_default() += 1;
+                        continue;
+                    }
+                };
+                let id = format!("{}#{n}", conversation.id);
+                conversation.messages.push(Message {
+                    id: id.clone(),
+                    parent: previous.replace(id),
+                    role,
+                    at,
+                    blocks,
+                    model: (role == Role::Assistant).then(|| model.clone()).flatten(),
+                });
+            }
+            other => *parsed.unknown_kinds.entry(other.to_owned()).or_default() += 1,
+        }
+    }
+    conversation.active_leaf = previous;
+    conversation.seal();
+    parsed.conversations.push(conversation);
+    parsed
+}
+
+/// The conversations of a JSON export: an array, `{"conversations": […]}`, or one object.
+fn export_items(bytes: &[u8], parsed: &mut Parsed) -> Vec<Value> {
+    let Some(value) = parse_line::<Value>(bytes, &mut parsed.stats) else {
+        parsed.stats.malformed += 1;
+        return Vec::new();
+    };
+    match value {
+        Value::Array(items) => items,
+        Value::Object(mut map) => match map.remove("conversations") {
+            Some(Value::Array(items)) => items,
+            _ => vec![Value::Object(map)],
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// ChatGPT `conversations.json`: the message tree from `mapping`, active branch from
+/// `current_node` (else the newest leaf), tool messages and models kept.
+pub fn parse_chatgpt(bytes: &[u8]) -> Parsed {
+    let mut parsed = Parsed::default();
+    for item in export_items(bytes, &mut parsed) {
+        let id = item["conversation_id"]
+            .as_str()
+            .or(item["id"].as_str())
+            .unwrap_or("")
+            .to_owned();
+        let mut conversation = Conversation::new(Provider::Chatgpt, id);
+        conversation.title = item["title"].as_str().map(str::to_owned);
+        conversation.started_at = time(&item["create_time"]);
+        conversation.updated_at = time(&item["update_time"]);
+        let Some(mapping) = item["mapping"].as_object() else {
+            parsed.conversations.push(conversation);
+            continue;
+        };
+        for (node_id, node) in mapping {
+            let message = &node["message"];
+            if !message.is_object() {
+                continue;
+            }
+            let role = match message["author"]["role"].as_str().unwrap_or("") {
+                "user" => Role::User,
+                "assistant" => Role::Assistant,
+                "tool" => Role::Tool,
+                _ => Role::System,
+            };
+            let content = &message["content"];
+            let kind = content["content_type"].as_str().unwrap_or("text");
+            let blocks = match kind {
+                "text" | "multimodal_text" => vec![Block::Text {
+                    text: text_of(&content["parts"]),
+                }],
+                "code" => vec![Block::ToolCall {
+                    id: node_id.clone(),
+                    name: message["recipient"].as_str().unwrap_or("code").to_owned(),
+                    input: text_of(&content["text"]),
+                }],
+                "thoughts" | "reasoning_recap" => vec![Block::Thinking {
+                    text: content["thoughts"].to_string(),
+                }],
+                other if role == Role::Tool => vec![Block::ToolResult {
+                    call_id: node["parent"].as_str().unwrap_or("").to_owned(),
+                    output: text_of(&content["text"]).or_parts(content),
+                    is_error: other == "system_error",
+                }],
+                other => vec![Block::Other {
+                    kind: other.to_owned(),
+                }],
+            };
+            // Parents are node ids; empty root nodes are skipped, so climb past them.
+            let mut parent = node["parent"].as_str();
+            while let Some(p) = parent {
+                if mapping.get(p).is_some_and(|n| n["message"].is_object()) {
+                    break;
+                }
+                parent = mapping.get(p).and_then(|n| n["parent"].as_str());
+            }
+            conversation.messages.push(Message {
+                id: node_id.clone(),
+                parent: parent.map(str::to_owned),
+                role,
+                at: time(&message["create_time"]),
+                blocks,
+                model: message["metadata"]["model_slug"]
+                    .as_str()
+                    .map(str::to_owned),
+            });
+        }
+        conversation.active_leaf = match item["current_node"].as_str() {
+            Some(leaf) => Some(leaf.to_owned()),
+            None => {
+                let parents: BTreeSet<&str> = conversation
+                    .messages
+                    .iter()
+                    .filter_map(|m| m.parent.as_deref())
+                    .collect();
+                conversation
+                    .messages
+                    .iter()
+                    .filter(|m| !parents.contains(m.id.as_str()))
+                    .max_by_key(|m| m.at)
+                    .map(|m| m.id.clone())
+            }
+        };
+        conversation.seal();
+        parsed.conversations.push(conversation);
+    }
+    parsed
+}
+
+trait OrParts {
+    fn or_parts(self, content: &Value) -> String;
+}
+
+impl OrParts for String {
+    fn or_parts(self, content: &Value) -> String {
+        if self.is_empty() {
+            text_of(&content["parts"])
+        } else {
+            self
+        }
+    }
+}
+
+/// claude.ai exports (bulk array, or one conversation from the API): `content[]` blocks with
+/// thinking kept apart, branches via `parent_message_uuid`, empty conversations kept.
+pub fn parse_claude_ai(bytes: &[u8]) -> Parsed {
+    let mut parsed = Parsed::default();
+    for item in export_items(bytes, &mut parsed) {
+        let mut conversation =
+            Conversation::new(Provider::ClaudeAi, item["uuid"].as_str().unwrap_or(""));
+        conversation.title = item["name"]
+            .as_str()
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned);
+        conversation.started_at = time(&item["created_at"]);
+        conversation.updated_at = time(&item["updated_at"]);
+        let mut previous: Option<String> = None;
+        for m in item["chat_messages"].as_array().into_iter().flatten() {
+            let id = m["uuid"].as_str().unwrap_or("").to_owned();
+            let blocks = match m["content"].as_array() {
+                Some(content) if !content.is_empty() => anthropic_blocks(&m["content"]),
+                _ => vec![Block::Text {
+                    text: text_of(&m["text"]),
+                }],
+            };
+            let parent = match m["parent_message_uuid"].as_str() {
+                Some(p) if p.trim_start_matches(['0', '-']).is_empty() => None,
+                Some(p) => Some(p.to_owned()),
+                None => previous.clone(),
+            };
+            conversation.messages.push(Message {
+                id: id.clone(),
+                parent,
+                role: if m["sender"] == "human" {
+                    Role::User
+                } else {
+                    Role::Assistant
+                },
+                at: time(&m["created_at"]),
+                blocks,
+                model: None,
+            });
+            previous = Some(id);
+        }
+        conversation.active_leaf = item["current_leaf_message_uuid"]
+            .as_str()
+            .map(str::to_owned)
+            .or(previous);
+        conversation.seal();
+        parsed.conversations.push(conversation);
+    }
+    parsed
+}
+
+/// What a file is and what it holds, for `baton inspect`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inspection {
+    /// The detected format.
+    pub format: Provider,
+    /// Conversations.
+    pub conversations: usize,
+    /// Messages, branches included.
+    pub messages: usize,
+    /// Messages on the active branches.
+    pub active_branch_messages: usize,
+    /// Places where a conversation branched.
+    pub branch_points: usize,
+    /// Tool calls.
+    pub tool_calls: usize,
+    /// Tool results.
+    pub tool_results: usize,
+    /// Models seen.
+    pub models: Vec<String>,
+    /// First and last message time.
+    pub first_at: Option<Timestamp>,
+    /// Last message time.
+    pub last_at: Option<Timestamp>,
+    /// Lines read, malformed, repaired.
+    pub stats: ReadStats,
+    /// Record kinds skipped because this build does not know them.
+    pub unknown_kinds: BTreeMap<String, u64>,
+}
+
+/// Parses a file of any of the four formats (detected by content).
+pub fn parse(bytes: &[u8]) -> Result<(Provider, Parsed)> {
+    let format = detect(bytes)?;
+    let parsed = match format {
+        Provider::ClaudeCode => parse_claude_code(bytes),
+        Provider::Codex => parse_codex(bytes),
+        Provider::Chatgpt => parse_chatgpt(bytes),
+        Provider::ClaudeAi => parse_claude_ai(bytes),
+    };
+    Ok((format, parsed))
+}
+
+/// Detects, parses and summarizes a file.
+pub fn inspect(bytes: &[u8]) -> Result<Inspection> {
+    let (format, parsed) = parse(bytes)?;
+    let all = || parsed.conversations.iter().flat_map(|c| c.messages.iter());
+    let blocks = || all().flat_map(|m| m.blocks.iter());
+    Ok(Inspection {
+        format,
+        conversations: parsed.conversations.len(),
+        messages: all().count(),
+        active_branch_messages: parsed
+            .conversations
+            .iter()
+            .map(|c| c.active_branch().len())
+            .sum(),
+        branch_points: parsed
+            .conversations
+            .iter()
+            .map(Conversation::branch_points)
+            .sum(),
+        tool_calls: blocks()
+            .filter(|b| matches!(b, Block::ToolCall { .. }))
+            .count(),
+        tool_results: blocks()
+            .filter(|b| matches!(b, Block::ToolResult { .. }))
+            .count(),
+        models: all()
+            .filter_map(|m| m.model.clone())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        first_at: parsed
+            .conversations
+            .iter()
+            .filter_map(|c| c.started_at)
+            .min(),
+        last_at: parsed
+            .conversations
+            .iter()
+            .filter_map(|c| c.updated_at)
+            .max(),
+        stats: parsed.stats,
+        unknown_kinds: parsed.unknown_kinds,
+    })
+}
+
+/// Whether a line could be a Claude Code or Codex record (cheap check before parsing).
+pub fn looks_like_json_line(line: &[u8]) -> bool {
+    contains(line, b"{")
+}

@@ -1,0 +1,284 @@
+//! The four formats parsed into one model, from the real fixtures (attribution in
+//! `tests/fixtures/SOURCES.md`): per-fixture counts checked against an independent reading,
+//! active branches and branch points, and no panic on damaged input.
+
+use baton_core::transcripts::Provider;
+use baton_core::transcripts::conversation::{Block, Role, inspect, parse};
+use proptest::prelude::*;
+
+#[allow(clippy::disallowed_methods)]
+fn fixture(path: &str) -> Vec<u8> {
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(path);
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+/// (file, format, conversations, messages, active-branch messages, branch points, tool calls,
+/// tool results). Claude Code's "branch points" include parallel tool results that share the
+/// assistant line as parent, as its own tree records them.
+#[allow(clippy::type_complexity)]
+const EXPECTED: &[(&str, Provider, usize, usize, usize, usize, usize, usize)] = &[
+    (
+        "claude-code/claude-code-log-edge_cases.jsonl",
+        Provider::ClaudeCode,
+        2,
+        14,
+        0,
+        0,
+        3,
+        1,
+    ),
+    (
+        "claude-code/sniffly-v1.0.17-ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl",
+        Provider::ClaudeCode,
+        1,
+        76,
+        0,
+        0,
+        30,
+        30,
+    ),
+    (
+        "claude-code/sniffly-v1.0.17-fed8ce56-bc79-401f-a83e-af084253362f.jsonl",
+        Provider::ClaudeCode,
+        1,
+        20,
+        0,
+        0,
+        7,
+        7,
+    ),
+    (
+        "claude-code/sniffly-v1.0.17-ff71dbed-a4f2-4284-a4fc-fe2fb90de929.jsonl",
+        Provider::ClaudeCode,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ),
+    (
+        "claude-code/spotter-subagents-ae4a77f8/agent-aac57f5.jsonl",
+        Provider::ClaudeCode,
+        1,
+        28,
+        0,
+        9,
+        12,
+        12,
+    ),
+    (
+        "claude-code/spotter-subagents-ae4a77f8/agent-acompact-946d2b.jsonl",
+        Provider::ClaudeCode,
+        1,
+        2,
+        0,
+        0,
+        0,
+        0,
+    ),
+    (
+        "claude-code/spotter-v2.1.38-short.jsonl",
+        Provider::ClaudeCode,
+        1,
+        11,
+        0,
+        0,
+        2,
+        2,
+    ),
+    (
+        "claude-code/spotter-v2.1.38-tool_heavy.jsonl",
+        Provider::ClaudeCode,
+        1,
+        24,
+        0,
+        1,
+        6,
+        6,
+    ),
+    (
+        "codex/agentsview-function_calls.jsonl",
+        Provider::Codex,
+        1,
+        3,
+        3,
+        0,
+        2,
+        0,
+    ),
+    (
+        "codex/simonw-claude-code-transcripts-sample_codex_session-v0.77.0.jsonl",
+        Provider::Codex,
+        1,
+        3,
+        3,
+        0,
+        0,
+        0,
+    ),
+    (
+        "chatgpt/pkuppens-real-2023-06-export-subset3.json",
+        Provider::Chatgpt,
+        3,
+        31,
+        30,
+        1,
+        3,
+        5,
+    ),
+    (
+        "chatgpt/ai-chat-md-export-examples-conversations.json",
+        Provider::Chatgpt,
+        2,
+        8,
+        8,
+        0,
+        0,
+        0,
+    ),
+    (
+        "claude-ai/claude-chat-viewer-testdata-conversations.json",
+        Provider::ClaudeAi,
+        2,
+        6,
+        6,
+        0,
+        0,
+        0,
+    ),
+    (
+        "claude-ai/ai-chat-md-export-examples-conversations.json",
+        Provider::ClaudeAi,
+        2,
+        8,
+        8,
+        0,
+        0,
+        0,
+    ),
+    (
+        "claude-ai/claude-chat-viewer-claude-bakery-chat-API-single.json",
+        Provider::ClaudeAi,
+        1,
+        4,
+        4,
+        0,
+        0,
+        0,
+    ),
+];
+
+#[test]
+fn every_fixture_parses_with_the_expected_counts() {
+    for &(file, format, conversations, messages, active, branch_points, calls, results) in EXPECTED
+    {
+        let report = inspect(&fixture(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(report.format, format, "{file}");
+        assert_eq!(report.conversations, conversations, "{file} conversations");
+        assert_eq!(report.messages, messages, "{file} messages");
+        if active > 0 {
+            assert_eq!(
+                report.active_branch_messages, active,
+                "{file} active branch"
+            );
+        }
+        assert_eq!(report.branch_points, branch_points, "{file} branch points");
+        assert_eq!(report.tool_calls, calls, "{file} tool calls");
+        assert_eq!(report.tool_results, results, "{file} tool results");
+    }
+}
+
+#[test]
+fn chatgpt_keeps_branches_and_follows_the_current_node() {
+    let (_, parsed) = parse(&fixture(
+        "chatgpt/pkuppens-real-2023-06-export-subset3.json",
+    ))
+    .unwrap();
+    let branched = parsed
+        .conversations
+        .iter()
+        .find(|c| c.branch_points() == 1)
+        .unwrap();
+    assert_eq!(branched.messages.len(), 16);
+    let active = branched.active_branch();
+    assert_eq!(
+        active.len(),
+        15,
+        "one alternative answer is off the active branch"
+    );
+    assert_eq!(
+        active.last().unwrap().id,
+        branched.active_leaf.clone().unwrap()
+    );
+    assert!(
+        branched
+            .messages
+            .iter()
+            .any(|m| m.model.as_deref() == Some("text-davinci-002-render-sha"))
+    );
+    let browsing = parsed
+        .conversations
+        .iter()
+        .find(|c| c.messages.iter().any(|m| m.role == Role::Tool))
+        .unwrap();
+    assert!(
+        browsing.messages.iter().any(|m| m
+            .blocks
+            .iter()
+            .any(|b| matches!(b, Block::ToolResult { is_error: true, .. }))),
+        "system_error is a failed tool result"
+    );
+}
+
+#[test]
+fn claude_ai_keeps_thinking_apart_and_empty_conversations() {
+    let (_, single) = parse(&fixture(
+        "claude-ai/claude-chat-viewer-claude-bakery-chat-API-single.json",
+    ))
+    .unwrap();
+    let c = &single.conversations[0];
+    assert_eq!(c.active_branch().len(), 4);
+    assert_eq!(c.active_leaf.as_deref().map(|l| &l[..8]), Some("47e6dd5f"));
+    let empty = br#"[{"uuid":"e1","name":"","created_at":"2025-01-01T00:00:00Z","updated_at":"2025-01-01T00:00:00Z","chat_messages":[]}]"#;
+    let (_, parsed) = parse(empty).unwrap();
+    assert_eq!(
+        parsed.conversations.len(),
+        1,
+        "an empty conversation is kept"
+    );
+    let thinking = br#"[{"uuid":"t1","name":"x","chat_messages":[{"uuid":"m1","sender":"assistant","content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":"answer"}]}]}]"#;
+    let (_, parsed) = parse(thinking).unwrap();
+    let blocks = &parsed.conversations[0].messages[0].blocks;
+    assert!(matches!(&blocks[0], Block::Thinking { text } if text == "hmm"));
+    assert!(matches!(&blocks[1], Block::Text { text } if text == "answer"));
+}
+
+#[test]
+fn claude_code_unknown_kinds_are_counted_not_fatal() {
+    let text = br#"{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hi"}}
+{"type":"brand-new-kind","sessionId":"s","uuid":"x"}
+not json
+{"type":"assistant","sessionId":"s","uuid":"u2","parentUuid":"u1","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","model":"claude","content":[{"type":"text","text":"hello"}]}}"#;
+    let report = inspect(text).unwrap();
+    assert_eq!((report.conversations, report.messages), (1, 2));
+    assert_eq!(report.unknown_kinds.get("brand-new-kind"), Some(&1));
+    assert_eq!(report.stats.malformed, 1);
+}
+
+proptest! {
+    #[test]
+    fn parsers_never_panic_on_damaged_fixtures(cut in 0usize..60_000, flip in 0usize..60_000, byte in any::<u8>()) {
+        for &(file, ..) in EXPECTED {
+            let mut bytes = fixture(file);
+            let at = flip % bytes.len().max(1);
+            if !bytes.is_empty() {
+                bytes[at] = byte;
+            }
+            bytes.truncate(cut % (bytes.len() + 1));
+            let _ = inspect(&bytes);
+        }
+    }
+}
