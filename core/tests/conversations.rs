@@ -282,3 +282,42 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn streamed_exports_give_the_same_conversations_as_whole_reads() {
+    use baton_core::transcripts::ReadStats;
+    use baton_core::transcripts::conversation::{inspect_export, stream_export};
+    for (file, provider) in [
+        (
+            "chatgpt/pkuppens-real-2023-06-export-subset3.json",
+            Provider::Chatgpt,
+        ),
+        (
+            "claude-ai/claude-chat-viewer-testdata-conversations.json",
+            Provider::ClaudeAi,
+        ),
+        (
+            "claude-ai/claude-chat-viewer-claude-bakery-chat-API-single.json",
+            Provider::ClaudeAi,
+        ),
+    ] {
+        let bytes = fixture(file);
+        let (_, whole) = parse(&bytes).unwrap();
+        let mut streamed = Vec::new();
+        let mut stats = ReadStats::default();
+        stream_export(provider, bytes.as_slice(), &mut stats, |c| streamed.push(c));
+        assert_eq!(streamed, whole.conversations, "{file}");
+        let summary = inspect_export(provider, bytes.as_slice());
+        assert_eq!(
+            summary.messages,
+            inspect(&bytes).unwrap().messages,
+            "{file}"
+        );
+    }
+    // A truncated export keeps the conversations read before the cut.
+    let bytes = fixture("claude-ai/claude-chat-viewer-testdata-conversations.json");
+    let cut = bytes.len() * 3 / 4;
+    let summary = inspect_export(Provider::ClaudeAi, &bytes[..cut]);
+    assert_eq!(summary.stats.malformed, 1);
+    assert!(summary.conversations >= 1);
+}

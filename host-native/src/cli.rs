@@ -693,15 +693,36 @@ fn run(cli: Cli) -> Result<Output, Error> {
     })
 }
 
+/// Detects a file's format from its head; streams exports, reads JSONL transcripts whole.
+fn inspect_file(
+    path: &std::path::Path,
+) -> Result<baton_core::transcripts::conversation::Inspection, Error> {
+    use baton_core::transcripts::{Provider, conversation, detect};
+    use std::io::Read;
+    let shown = path.display().to_string();
+    let io = |e: std::io::Error| Error::store_io("read", &shown, e);
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(64 * 1024)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    match detect(&head)? {
+        format @ (Provider::Chatgpt | Provider::ClaudeAi) => {
+            let file = std::fs::File::open(path).map_err(io)?;
+            Ok(conversation::inspect_export(format, file))
+        }
+        _ => conversation::inspect(&std::fs::read(path).map_err(io)?),
+    }
+}
+
 fn inspect(args: InspectArgs) -> Result<Output, Error> {
     let mut human = Vec::new();
     let mut files = Vec::new();
     let mut first_error = None;
     for path in &args.files {
         let shown = path.display().to_string();
-        let result = std::fs::read(path)
-            .map_err(|e| Error::store_io("read", &shown, e))
-            .and_then(|bytes| baton_core::transcripts::conversation::inspect(&bytes));
+        let result = inspect_file(path);
         match result {
             Ok(report) => {
                 human.push(format!(

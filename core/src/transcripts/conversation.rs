@@ -449,20 +449,70 @@ pub fn parse_codex(bytes: &[u8]) -> Parsed {
     parsed
 }
 
-/// The conversations of a JSON export: an array, `{"conversations": […]}`, or one object.
-fn export_items(bytes: &[u8], parsed: &mut Parsed) -> Vec<Value> {
-    let Some(value) = parse_line::<Value>(bytes, &mut parsed.stats) else {
-        parsed.stats.malformed += 1;
-        return Vec::new();
-    };
-    match value {
-        Value::Array(items) => items,
-        Value::Object(mut map) => match map.remove("conversations") {
-            Some(Value::Array(items)) => items,
-            _ => vec![Value::Object(map)],
-        },
-        _ => Vec::new(),
+/// Calls `visit` with each conversation of a JSON export — an array, or one object — one at
+/// a time: a top-level array is streamed element by element, so an export of any size is
+/// never held whole as a JSON tree. (`{"conversations": […]}` wrappers are read whole.)
+pub fn for_each_export_item(
+    reader: impl std::io::Read,
+    stats: &mut ReadStats,
+    mut visit: impl FnMut(Value),
+) {
+    use serde::de::{Deserializer as _, SeqAccess, Visitor};
+    struct Items<'v, F: FnMut(Value)>(&'v mut F);
+    impl<'de, F: FnMut(Value)> Visitor<'de> for Items<'_, F> {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an array of conversations or one conversation")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<u64, A::Error> {
+            let mut n = 0;
+            while let Some(item) = seq.next_element::<Value>()? {
+                (self.0)(item);
+                n += 1;
+            }
+            Ok(n)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            map: A,
+        ) -> std::result::Result<u64, A::Error> {
+            let value: serde_json::Map<String, Value> =
+                serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+            match value.get("conversations") {
+                Some(Value::Array(items)) => {
+                    for item in items {
+                        (self.0)(item.clone());
+                    }
+                    Ok(items.len() as u64)
+                }
+                _ => {
+                    (self.0)(Value::Object(value));
+                    Ok(1)
+                }
+            }
+        }
     }
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(reader));
+    if de.deserialize_any(Items(&mut visit)).is_err() {
+        // A truncated or damaged export: what was read before the damage is kept.
+        stats.malformed += 1;
+    }
+}
+
+fn export_items(bytes: &[u8], parsed: &mut Parsed) -> Vec<Value> {
+    let mut items = Vec::new();
+    let text = std::borrow::Cow::Borrowed(bytes);
+    let text = match std::str::from_utf8(&text) {
+        Ok(_) => text,
+        Err(_) => std::borrow::Cow::Owned(String::from_utf8_lossy(bytes).into_owned().into_bytes()),
+    };
+    let repaired = super::repair_lone_surrogates(&text);
+    if repaired.is_some() {
+        parsed.stats.repaired_surrogates += 1;
+    }
+    let input: &[u8] = repaired.as_deref().unwrap_or(&text);
+    for_each_export_item(input, &mut parsed.stats, |item| items.push(item));
+    items
 }
 
 /// ChatGPT `conversations.json`: the message tree from `mapping`, active branch from
@@ -470,6 +520,14 @@ fn export_items(bytes: &[u8], parsed: &mut Parsed) -> Vec<Value> {
 pub fn parse_chatgpt(bytes: &[u8]) -> Parsed {
     let mut parsed = Parsed::default();
     for item in export_items(bytes, &mut parsed) {
+        parsed.conversations.push(chatgpt_conversation(&item));
+    }
+    parsed
+}
+
+/// One ChatGPT conversation object.
+pub fn chatgpt_conversation(item: &Value) -> Conversation {
+    {
         let id = item["conversation_id"]
             .as_str()
             .or(item["id"].as_str())
@@ -480,8 +538,7 @@ pub fn parse_chatgpt(bytes: &[u8]) -> Parsed {
         conversation.started_at = time(&item["create_time"]);
         conversation.updated_at = time(&item["update_time"]);
         let Some(mapping) = item["mapping"].as_object() else {
-            parsed.conversations.push(conversation);
-            continue;
+            return conversation;
         };
         for (node_id, node) in mapping {
             let message = &node["message"];
@@ -553,9 +610,8 @@ pub fn parse_chatgpt(bytes: &[u8]) -> Parsed {
             }
         };
         conversation.seal();
-        parsed.conversations.push(conversation);
+        conversation
     }
-    parsed
 }
 
 trait OrParts {
@@ -577,6 +633,14 @@ impl OrParts for String {
 pub fn parse_claude_ai(bytes: &[u8]) -> Parsed {
     let mut parsed = Parsed::default();
     for item in export_items(bytes, &mut parsed) {
+        parsed.conversations.push(claude_ai_conversation(&item));
+    }
+    parsed
+}
+
+/// One claude.ai conversation object.
+pub fn claude_ai_conversation(item: &Value) -> Conversation {
+    {
         let mut conversation =
             Conversation::new(Provider::ClaudeAi, item["uuid"].as_str().unwrap_or(""));
         conversation.title = item["name"]
@@ -618,9 +682,24 @@ pub fn parse_claude_ai(bytes: &[u8]) -> Parsed {
             .map(str::to_owned)
             .or(previous);
         conversation.seal();
-        parsed.conversations.push(conversation);
+        conversation
     }
-    parsed
+}
+
+/// Streams a ChatGPT or claude.ai export from a reader, one conversation at a time, so an
+/// export of any size is never in memory whole.
+pub fn stream_export(
+    provider: Provider,
+    reader: impl std::io::Read,
+    stats: &mut ReadStats,
+    mut visit: impl FnMut(Conversation),
+) {
+    for_each_export_item(reader, stats, |item| {
+        visit(match provider {
+            Provider::ClaudeAi => claude_ai_conversation(&item),
+            _ => chatgpt_conversation(&item),
+        })
+    });
 }
 
 /// What a file is and what it holds, for `baton inspect`.
@@ -664,49 +743,68 @@ pub fn parse(bytes: &[u8]) -> Result<(Provider, Parsed)> {
     Ok((format, parsed))
 }
 
-/// Detects, parses and summarizes a file.
+impl Inspection {
+    /// An empty summary of a file of `format`.
+    pub fn new(format: Provider) -> Inspection {
+        Inspection {
+            format,
+            conversations: 0,
+            messages: 0,
+            active_branch_messages: 0,
+            branch_points: 0,
+            tool_calls: 0,
+            tool_results: 0,
+            models: Vec::new(),
+            first_at: None,
+            last_at: None,
+            stats: ReadStats::default(),
+            unknown_kinds: BTreeMap::new(),
+        }
+    }
+
+    /// Counts one conversation in.
+    pub fn add(&mut self, c: &Conversation) {
+        self.conversations += 1;
+        self.messages += c.messages.len();
+        self.active_branch_messages += c.active_branch().len();
+        self.branch_points += c.branch_points();
+        for block in c.messages.iter().flat_map(|m| m.blocks.iter()) {
+            match block {
+                Block::ToolCall { .. } => self.tool_calls += 1,
+                Block::ToolResult { .. } => self.tool_results += 1,
+                _ => {}
+            }
+        }
+        let mut models: BTreeSet<String> = self.models.drain(..).collect();
+        models.extend(c.messages.iter().filter_map(|m| m.model.clone()));
+        self.models = models.into_iter().collect();
+        self.first_at = match (self.first_at, c.started_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.last_at = self.last_at.max(c.updated_at);
+    }
+}
+
+/// Detects, parses and summarizes a file held in memory.
 pub fn inspect(bytes: &[u8]) -> Result<Inspection> {
     let (format, parsed) = parse(bytes)?;
-    let all = || parsed.conversations.iter().flat_map(|c| c.messages.iter());
-    let blocks = || all().flat_map(|m| m.blocks.iter());
-    Ok(Inspection {
-        format,
-        conversations: parsed.conversations.len(),
-        messages: all().count(),
-        active_branch_messages: parsed
-            .conversations
-            .iter()
-            .map(|c| c.active_branch().len())
-            .sum(),
-        branch_points: parsed
-            .conversations
-            .iter()
-            .map(Conversation::branch_points)
-            .sum(),
-        tool_calls: blocks()
-            .filter(|b| matches!(b, Block::ToolCall { .. }))
-            .count(),
-        tool_results: blocks()
-            .filter(|b| matches!(b, Block::ToolResult { .. }))
-            .count(),
-        models: all()
-            .filter_map(|m| m.model.clone())
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect(),
-        first_at: parsed
-            .conversations
-            .iter()
-            .filter_map(|c| c.started_at)
-            .min(),
-        last_at: parsed
-            .conversations
-            .iter()
-            .filter_map(|c| c.updated_at)
-            .max(),
-        stats: parsed.stats,
-        unknown_kinds: parsed.unknown_kinds,
-    })
+    let mut report = Inspection::new(format);
+    for c in &parsed.conversations {
+        report.add(c);
+    }
+    report.stats = parsed.stats;
+    report.unknown_kinds = parsed.unknown_kinds;
+    Ok(report)
+}
+
+/// Summarizes a ChatGPT or claude.ai export streamed from a reader, one conversation at a time.
+pub fn inspect_export(format: Provider, reader: impl std::io::Read) -> Inspection {
+    let mut report = Inspection::new(format);
+    let mut stats = ReadStats::default();
+    stream_export(format, reader, &mut stats, |c| report.add(&c));
+    report.stats = stats;
+    report
 }
 
 /// Whether a line could be a Claude Code or Codex record (cheap check before parsing).
