@@ -321,3 +321,56 @@ fn streamed_exports_give_the_same_conversations_as_whole_reads() {
     assert_eq!(summary.stats.malformed, 1);
     assert!(summary.conversations >= 1);
 }
+
+#[test]
+fn old_codex_rollouts_without_the_envelope_are_read() {
+    let text = br#"{"id":"0f1e2d3c-aaaa-4bbb-8ccc-000000000001","timestamp":"2025-05-01T10:00:00.000Z","instructions":"be brief","git":{"branch":"main"}}
+{"record_type":"state"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"list the files"}]}
+{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}
+{"type":"function_call_output","call_id":"c1","output":"README.md"}
+{"type":"message","role":"assistant","content":[{"type":"output_text","text":"One file."}]}
+"#;
+    let (format, parsed) = parse(text).unwrap();
+    assert_eq!(format, Provider::Codex);
+    let c = &parsed.conversations[0];
+    assert_eq!(c.id, "0f1e2d3c-aaaa-4bbb-8ccc-000000000001");
+    assert_eq!(c.branch.as_deref(), Some("main"));
+    assert_eq!(c.messages.len(), 4);
+    assert!(
+        matches!(&c.messages[1].blocks[0], Block::ToolCall { id, name, .. } if id == "c1" && name == "shell")
+    );
+    assert!(
+        matches!(&c.messages[2].blocks[0], Block::ToolResult { call_id, output, .. } if call_id == "c1" && output == "README.md")
+    );
+    assert_eq!(c.active_branch().len(), 4);
+}
+
+/// Inputs that once crashed, or that are known to be nasty, replayed through every parser.
+#[test]
+#[allow(clippy::disallowed_methods)]
+fn replay_kept_crash_inputs_through_the_parsers() {
+    use baton_core::transcripts::claude_code::ClaudeCodeUsage;
+    use baton_core::transcripts::codex::CodexUsage;
+    use baton_core::transcripts::conversation::{
+        parse_chatgpt, parse_claude_ai, parse_claude_code, parse_codex,
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/crashers");
+    let mut replayed = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let _ = inspect(&bytes);
+        let _ = (
+            parse_claude_code(&bytes),
+            parse_codex(&bytes),
+            parse_chatgpt(&bytes),
+            parse_claude_ai(&bytes),
+        );
+        let mut claude = ClaudeCodeUsage::new();
+        claude.push_bytes(&bytes);
+        let mut codex = CodexUsage::new("x");
+        codex.push_bytes(&bytes);
+        replayed += 1;
+    }
+    assert!(replayed >= 5);
+}

@@ -202,17 +202,20 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
         "\"event_msg\"",
         "\"record_type\"",
     ];
-    if codex_markers.iter().any(|m| first_line.contains(m)) {
-        return Ok(Provider::Codex);
-    }
     let claude_markers = [
         "\"sessionId\"",
         "\"leafUuid\"",
         "\"parentUuid\"",
         "\"file-history-snapshot\"",
     ];
-    if claude_markers.iter().any(|m| first_line.contains(m)) {
-        return Ok(Provider::ClaudeCode);
+    // JSONL: the first few records decide (an old Codex rollout opens with a bare header).
+    for line in text.lines().filter(|l| !l.trim().is_empty()).take(5) {
+        if claude_markers.iter().any(|m| line.contains(m)) {
+            return Ok(Provider::ClaudeCode);
+        }
+        if codex_markers.iter().any(|m| line.contains(m)) {
+            return Ok(Provider::Codex);
+        }
     }
     let seen: String = first_line.chars().take(80).collect();
     Err(Error::new(
