@@ -140,3 +140,44 @@ fn inspect_says_what_each_file_is_and_refuses_unknown_ones() {
         "just some notes"
     );
 }
+
+#[test]
+fn inspect_equals_the_generators_truth_for_both_exports() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("trees");
+    assert!(
+        Command::new(GEN)
+            .arg(&out)
+            .args(["--sessions", "25", "--seed", "3"])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).unwrap()).unwrap();
+    let report = json_of(
+        &baton(&tmp.path().join(".baton"))
+            .args(["--json", "inspect"])
+            .arg(out.join("chatgpt/conversations.json"))
+            .arg(out.join("claude-ai/conversations.json"))
+            .output()
+            .unwrap(),
+    );
+    for (file, name) in report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(["chatgpt", "claude_ai"])
+    {
+        let expected = &truth[name];
+        let got = [
+            &file["conversations"],
+            &file["messages"],
+            &file["active_branch_messages"],
+            &file["branch_points"],
+        ];
+        for (i, value) in got.iter().enumerate() {
+            assert_eq!(**value, expected[i], "{name} field {i}");
+        }
+    }
+}

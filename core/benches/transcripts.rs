@@ -1,9 +1,12 @@
-//! Parser throughput, MB/s on one core, for the Claude Code and Codex usage readers, over
+//! Parser throughput, MB/s on one core: the Claude Code and Codex usage readers and the
+//! ChatGPT and claude.ai export parsers (streamed, one conversation at a time), over
 //! synthetic lines shaped like real ones (several content blocks per response, progress lines
 //! without usage, cumulative Codex token counts).
 
+use baton_core::transcripts::Provider;
 use baton_core::transcripts::claude_code::ClaudeCodeUsage;
 use baton_core::transcripts::codex::CodexUsage;
+use baton_core::transcripts::conversation::inspect_export;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::fmt::Write;
 use std::hint::black_box;
@@ -30,6 +33,46 @@ fn codex_text() -> Vec<u8> {
     text.into_bytes()
 }
 
+fn chatgpt_text() -> Vec<u8> {
+    let mut items = Vec::new();
+    for c in 0..2000 {
+        let mut mapping =
+            String::from(r#""root":{"id":"root","message":null,"parent":null,"children":["m0"]}"#);
+        for t in 0..20 {
+            let parent = if t == 0 {
+                "root".to_owned()
+            } else {
+                format!("m{}", t - 1)
+            };
+            let child = if t < 19 {
+                format!(r#""m{}""#, t + 1)
+            } else {
+                String::new()
+            };
+            let role = if t % 2 == 0 { "user" } else { "assistant" };
+            write!(mapping, r#","m{t}":{{"id":"m{t}","message":{{"id":"m{t}","author":{{"role":"{role}"}},"create_time":1700000000.5,"content":{{"content_type":"text","parts":["A message of ordinary length in a conversation export, with some more words in it."]}},"metadata":{{"model_slug":"gpt-4o"}}}},"parent":"{parent}","children":[{child}]}}"#).unwrap();
+        }
+        items.push(format!(
+            r#"{{"id":"c{c}","title":"t","current_node":"m19","mapping":{{{mapping}}}}}"#
+        ));
+    }
+    format!("[{}]", items.join(",")).into_bytes()
+}
+
+fn claude_ai_text() -> Vec<u8> {
+    let mut items = Vec::new();
+    for c in 0..2000 {
+        let messages: Vec<String> = (0..20)
+            .map(|t| format!(r#"{{"uuid":"c{c}-{t}","sender":"{}","created_at":"2025-02-01T10:00:00Z","content":[{{"type":"text","text":"A message of ordinary length in a conversation export, with some more words in it."}}]}}"#, if t % 2 == 0 { "human" } else { "assistant" }))
+            .collect();
+        items.push(format!(
+            r#"{{"uuid":"c{c}","name":"n","chat_messages":[{}]}}"#,
+            messages.join(",")
+        ));
+    }
+    format!("[{}]", items.join(",")).into_bytes()
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("transcripts");
     group.sample_size(10);
@@ -51,6 +94,18 @@ fn bench(c: &mut Criterion) {
             black_box(reader.finish().0.len())
         })
     });
+    for (name, provider, text) in [
+        ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
+        ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),
+    ] {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let summary = inspect_export(provider, black_box(text.as_slice()));
+                black_box(summary.messages)
+            })
+        });
+    }
     group.finish();
 }
 

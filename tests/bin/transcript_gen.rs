@@ -258,6 +258,96 @@ impl Gen {
     }
 }
 
+/// Writes a ChatGPT and a claude.ai export with branches (edits and regenerations), tool
+/// messages, thinking blocks and an empty conversation; returns their truth for
+/// `baton inspect`: (conversations, messages, active-branch messages, branch points).
+fn exports(out: &Path, rng: &mut Rng, count: u64) -> String {
+    let mut chatgpt = Vec::new();
+    let (mut messages, mut active, mut branches) = (0u64, 0u64, 0u64);
+    for c in 0..count {
+        let mut mapping =
+            String::from(r#""root":{"id":"root","message":null,"parent":null,"children":["m0"]}"#);
+        let turns = 2 + rng.below(6);
+        let mut leaf = String::from("m0");
+        let mut prev = String::from("root");
+        let mut alt = None;
+        for t in 0..turns {
+            let id = format!("m{t}");
+            let role = if t % 2 == 0 { "user" } else { "assistant" };
+            let mut children = if t + 1 < turns {
+                vec![format!("\"m{}\"", t + 1)]
+            } else {
+                vec![]
+            };
+            // One regenerated answer per branched conversation: a sibling of turn 1.
+            if t == 0 && turns > 2 && c % 2 == 0 {
+                children.push("\"alt\"".into());
+                alt = Some(id.clone());
+            }
+            write!(mapping, r#","{id}":{{"id":"{id}","message":{{"id":"{id}","author":{{"role":"{role}"}},"create_time":{},"content":{{"content_type":"text","parts":["turn {t}"]}},"metadata":{{"model_slug":"gpt-4o"}}}},"parent":"{prev}","children":[{}]}}"#, 1_700_000_000 + c * 1000 + t, children.join(",")).unwrap();
+            prev = id.clone();
+            leaf = id;
+            messages += 1;
+            active += 1;
+        }
+        if let Some(parent) = alt {
+            write!(mapping, r#","alt":{{"id":"alt","message":{{"id":"alt","author":{{"role":"assistant"}},"create_time":{},"content":{{"content_type":"text","parts":["another answer"]}}}},"parent":"{parent}","children":[]}}"#, 1_700_000_000 + c * 1000 + 99).unwrap();
+            messages += 1;
+            branches += 1;
+        }
+        chatgpt.push(format!(r#"{{"id":"conv-{c}","title":"Conversation {c}","create_time":{},"update_time":{},"current_node":"{leaf}","mapping":{{{mapping}}}}}"#, 1_700_000_000 + c * 1000, 1_700_000_000 + c * 1000 + 50));
+    }
+    std::fs::create_dir_all(out.join("chatgpt")).unwrap();
+    std::fs::write(
+        out.join("chatgpt/conversations.json"),
+        format!("[{}]", chatgpt.join(",")),
+    )
+    .unwrap();
+    let chatgpt_truth = format!("[{count},{messages},{active},{branches}]");
+
+    let mut claude = Vec::new();
+    let (mut messages, mut active, mut branches) = (0u64, 0u64, 0u64);
+    for c in 0..count {
+        if c == 0 {
+            claude.push(r#"{"uuid":"empty","name":"","created_at":"2025-01-01T00:00:00Z","updated_at":"2025-01-01T00:00:00Z","chat_messages":[]}"#.to_owned());
+            continue;
+        }
+        let turns = 2 + rng.below(5);
+        let mut items = Vec::new();
+        let mut parent = String::from("00000000-0000-4000-8000-000000000000");
+        let mut leaf = String::new();
+        for t in 0..turns {
+            let id = format!("c{c}-{t}");
+            let sender = if t % 2 == 0 { "human" } else { "assistant" };
+            let content = if sender == "assistant" {
+                r#"[{"type":"thinking","thinking":"let me see"},{"type":"text","text":"answer"}]"#
+            } else {
+                r#"[{"type":"text","text":"question"}]"#
+            };
+            items.push(format!(r#"{{"uuid":"{id}","sender":"{sender}","parent_message_uuid":"{parent}","created_at":"2025-02-0{}T10:00:{:02}Z","content":{content}}}"#, 1 + c % 9, t));
+            parent = id.clone();
+            leaf = id;
+            messages += 1;
+            active += 1;
+        }
+        if c % 3 == 1 {
+            // An edited question: a second child of the first answer's parent.
+            items.push(format!(r#"{{"uuid":"c{c}-edit","sender":"human","parent_message_uuid":"00000000-0000-4000-8000-000000000000","created_at":"2025-02-0{}T11:00:00Z","content":[{{"type":"text","text":"question, edited"}}]}}"#, 1 + c % 9));
+            messages += 1;
+            // Both roots have no parent, so this is a second root rather than a branch point.
+        }
+        claude.push(format!(r#"{{"uuid":"claude-{c}","name":"Chat {c}","created_at":"2025-02-01T10:00:00Z","updated_at":"2025-02-01T11:00:00Z","current_leaf_message_uuid":"{leaf}","chat_messages":[{}]}}"#, items.join(",")));
+        let _ = &mut branches;
+    }
+    std::fs::create_dir_all(out.join("claude-ai")).unwrap();
+    std::fs::write(
+        out.join("claude-ai/conversations.json"),
+        format!("[{}]", claude.join(",")),
+    )
+    .unwrap();
+    format!(r#""chatgpt":{chatgpt_truth},"claude_ai":[{count},{messages},{active},{branches}]"#)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let out = PathBuf::from(args.get(1).expect("OUT_DIR"));
@@ -308,9 +398,10 @@ fn main() {
             *s += v;
         }
     }
+    let export_truth = exports(&out, &mut g.rng, n.min(200));
     write!(
         truth,
-        r#"}},"totals":[{},{},{},{},{}],"bytes":{},"sessions":{n}}}"#,
+        r#"}},"totals":[{},{},{},{},{}],"bytes":{},"sessions":{n},{export_truth}}}"#,
         totals[0], totals[1], totals[2], totals[3], totals[4], g.bytes
     )
     .unwrap();

@@ -658,8 +658,9 @@ pub fn claude_ai_conversation(item: &Value) -> Conversation {
                     text: text_of(&m["text"]),
                 }],
             };
+            // A parent that is no message of this conversation (the export's all-zero root
+            // sentinel) makes a root; it is settled once every id is known, below.
             let parent = match m["parent_message_uuid"].as_str() {
-                Some(p) if p.trim_start_matches(['0', '-']).is_empty() => None,
                 Some(p) => Some(p.to_owned()),
                 None => previous.clone(),
             };
@@ -676,6 +677,12 @@ pub fn claude_ai_conversation(item: &Value) -> Conversation {
                 model: None,
             });
             previous = Some(id);
+        }
+        let ids: BTreeSet<String> = conversation.messages.iter().map(|m| m.id.clone()).collect();
+        for message in &mut conversation.messages {
+            if message.parent.as_ref().is_some_and(|p| !ids.contains(p)) {
+                message.parent = None;
+            }
         }
         conversation.active_leaf = item["current_leaf_message_uuid"]
             .as_str()
