@@ -712,7 +712,27 @@ fn inspect_file(
             let file = std::fs::File::open(path).map_err(io)?;
             Ok(conversation::inspect_export(format, file))
         }
-        _ => conversation::inspect(&std::fs::read(path).map_err(io)?),
+        format => {
+            // JSONL transcripts are streamed line by line, never read whole.
+            let mut reader = std::io::BufReader::new(std::fs::File::open(path).map_err(io)?);
+            let lines = std::iter::from_fn(|| {
+                let mut line = Vec::new();
+                match std::io::BufRead::read_until(&mut reader, b'\n', &mut line) {
+                    Ok(0) | Err(_) => None,
+                    Ok(_) => {
+                        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+                            line.pop();
+                        }
+                        Some(line)
+                    }
+                }
+            });
+            let parsed = match format {
+                Provider::Codex => conversation::parse_codex_lines(lines),
+                _ => conversation::parse_claude_code_lines(lines),
+            };
+            Ok(conversation::summarize(format, parsed))
+        }
     }
 }
 

@@ -254,13 +254,19 @@ const CLAUDE_CODE_KINDS: &[&str] = &[
 
 /// Claude Code JSONL: one conversation per `sessionId`; sidechain lines stay in it.
 pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
+    parse_claude_code_lines(bytes.split(|&b| b == b'\n'))
+}
+
+/// The same, fed line by line (a host streams a file of any size through it).
+pub fn parse_claude_code_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> Parsed {
     let mut parsed = Parsed::default();
     let mut by_session: BTreeMap<String, Conversation> = BTreeMap::new();
     let mut titles: HashMap<String, String> = HashMap::new();
-    for line in bytes
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
-    {
+    for line in lines {
+        let line = line.as_ref();
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
         parsed.stats.lines += 1;
         let Some(v) = parse_line::<Value>(line, &mut parsed.stats) else {
             parsed.stats.malformed += 1;
@@ -340,15 +346,20 @@ pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
 
 /// Codex rollouts (current envelope and the older bare-item layout): one conversation.
 pub fn parse_codex(bytes: &[u8]) -> Parsed {
+    parse_codex_lines(bytes.split(|&b| b == b'\n'))
+}
+
+/// The same, fed line by line (a host streams a file of any size through it).
+pub fn parse_codex_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> Parsed {
     let mut parsed = Parsed::default();
     let mut conversation = Conversation::new(Provider::Codex, "");
     let mut model: Option<String> = None;
     let mut previous: Option<String> = None;
-    for (n, line) in bytes
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
-        .enumerate()
-    {
+    let lines = lines
+        .into_iter()
+        .filter(|l| !l.as_ref().iter().all(u8::is_ascii_whitespace));
+    for (n, line) in lines.enumerate() {
+        let line = line.as_ref();
         parsed.stats.lines += 1;
         let Some(v) = parse_line::<Value>(line, &mut parsed.stats) else {
             parsed.stats.malformed += 1;
@@ -791,6 +802,17 @@ impl Inspection {
         };
         self.last_at = self.last_at.max(c.updated_at);
     }
+}
+
+/// Summarizes conversations already parsed (e.g. streamed line by line by a host).
+pub fn summarize(format: Provider, parsed: Parsed) -> Inspection {
+    let mut report = Inspection::new(format);
+    for c in &parsed.conversations {
+        report.add(c);
+    }
+    report.stats = parsed.stats;
+    report.unknown_kinds = parsed.unknown_kinds;
+    report
 }
 
 /// Detects, parses and summarizes a file held in memory.
