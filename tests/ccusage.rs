@@ -1,4 +1,5 @@
-//! Baton and ccusage (the reference usage tool, installed by `npm ci` in `www/`) read the same
+//! Baton and ccusage (the reference usage tool, installed by `./run test` under
+//! `target/ccusage`) read the same
 //! generated Claude Code and Codex trees; their daily token totals must agree exactly.
 
 use baton_tests::{baton, json_of};
@@ -12,11 +13,12 @@ fn ccusage_bin() -> PathBuf {
     let bin = std::env::var_os("CCUSAGE_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/node_modules/.bin/ccusage")
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../target/ccusage/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage")
         });
     assert!(
         bin.exists(),
-        "{} is missing: run `npm ci` in www/ (./run test does)",
+        "{} is missing: `npm install --prefix target/ccusage ccusage@20.0.24` (./run test does)",
         bin.display()
     );
     bin

@@ -1,7 +1,8 @@
 //! `baton usage daily --json` against `ccusage claude daily` + `ccusage codex daily` (offline,
 //! JSON) on the same generated trees (default 500 MB; `BATON_BENCH_MB` overrides), side by
 //! side in one run: wall time and peak resident memory of each. Prints figures.
-//! Run: `cargo bench -p baton-tests --bench usage_vs_ccusage` (needs `npm ci` in www/).
+//! Run: `cargo bench -p baton-tests --bench usage_vs_ccusage` (needs ccusage under
+//! `target/ccusage`, which `./run setup --browser` installs).
 //! Both tools use every core; the page cache is warmed for both before measuring.
 
 use std::path::{Path, PathBuf};
@@ -57,8 +58,13 @@ fn main() {
     // measuring the shim would miss the real process's memory).
     let ccusage: PathBuf = std::env::var_os("CCUSAGE_BIN")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("www/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage"));
-    assert!(ccusage.exists(), "run `npm ci` in www/ first");
+        .unwrap_or_else(|| {
+            root.join("target/ccusage/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage")
+        });
+    assert!(
+        ccusage.exists(),
+        "run `./run setup --browser` (it installs ccusage) first"
+    );
     let tmp = tempfile::tempdir().unwrap();
     let trees = tmp.path().join("trees");
     let t = Instant::now();
