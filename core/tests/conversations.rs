@@ -266,6 +266,14 @@ not json
     assert_eq!((report.conversations, report.messages), (1, 2));
     assert_eq!(report.unknown_kinds.get("brand-new-kind"), Some(&1));
     assert_eq!(report.stats.malformed, 1);
+    // Unknown records and blocks are kept as written for a consumer that understands them.
+    let (_, parsed) = parse(text).unwrap();
+    assert!(parsed.unknown_samples["brand-new-kind"][0].contains(r#""uuid":"x""#));
+    let odd = br#"[{"uuid":"o1","name":"x","chat_messages":[{"uuid":"m1","sender":"assistant","content":[{"type":"artifact","id":"a1","body":"<svg/>"}]}]}]"#;
+    let (_, parsed) = parse(odd).unwrap();
+    assert!(
+        matches!(&parsed.conversations[0].messages[0].blocks[0], Block::Other { kind, raw } if kind == "artifact" && raw.contains("<svg/>"))
+    );
 }
 
 proptest! {

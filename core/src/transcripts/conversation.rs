@@ -60,6 +60,8 @@ pub enum Block {
     Other {
         /// Its kind.
         kind: String,
+        /// The block as written (JSON), for a consumer that understands it.
+        raw: String,
     },
 }
 
@@ -169,6 +171,21 @@ pub struct Parsed {
     pub stats: ReadStats,
     /// Record kinds this build does not know, with how often they appeared.
     pub unknown_kinds: BTreeMap<String, u64>,
+    /// The first few records of each unknown kind, as written, for a consumer that knows them.
+    pub unknown_samples: BTreeMap<String, Vec<String>>,
+}
+
+/// How many records of one unknown kind are kept verbatim.
+pub const UNKNOWN_SAMPLES_PER_KIND: usize = 5;
+
+impl Parsed {
+    fn unknown(&mut self, kind: String, raw: &[u8]) {
+        let samples = self.unknown_samples.entry(kind.clone()).or_default();
+        if samples.len() < UNKNOWN_SAMPLES_PER_KIND {
+            samples.push(String::from_utf8_lossy(raw).into_owned());
+        }
+        *self.unknown_kinds.entry(kind).or_default() += 1;
+    }
 }
 
 fn time(value: &Value) -> Option<Timestamp> {
@@ -226,6 +243,7 @@ fn anthropic_blocks(content: &Value) -> Vec<Block> {
                 },
                 other => Block::Other {
                     kind: other.to_owned(),
+                    raw: b.to_string(),
                 },
             })
             .collect(),
@@ -274,14 +292,12 @@ pub fn parse_claude_code_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L
         };
         let kind = v["type"].as_str().unwrap_or("").to_owned();
         if !CLAUDE_CODE_KINDS.contains(&kind.as_str()) {
-            *parsed
-                .unknown_kinds
-                .entry(if kind.is_empty() {
-                    "(none)".into()
-                } else {
-                    kind
-                })
-                .or_default() += 1;
+            let kind = if kind.is_empty() {
+                "(none)".into()
+            } else {
+                kind
+            };
+            parsed.unknown(kind, line);
             continue;
         }
         if kind == "summary" {
@@ -434,10 +450,7 @@ pub fn parse_codex_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> 
                         }],
                     ),
                     other => {
-                        *parsed
-                            .unknown_kinds
-                            .entry(format!("response_item.{other}"))
-                            .or_default() += 1;
+                        parsed.unknown(format!("response_item.{other}"), line);
                         continue;
                     }
                 };
@@ -451,7 +464,7 @@ pub fn parse_codex_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> 
                     model: (role == Role::Assistant).then(|| model.clone()).flatten(),
                 });
             }
-            other => *parsed.unknown_kinds.entry(other.to_owned()).or_default() += 1,
+            other => parsed.unknown(other.to_owned(), line),
         }
     }
     conversation.active_leaf = previous;
@@ -583,6 +596,7 @@ pub fn chatgpt_conversation(item: &Value) -> Conversation {
                 }],
                 other => vec![Block::Other {
                     kind: other.to_owned(),
+                    raw: content.to_string(),
                 }],
             };
             // Parents are node ids; empty root nodes are skipped, so climb past them.
