@@ -21,16 +21,9 @@ fn event(session: SessionId, n: u64, payload: Payload) -> String {
 
 fn started(project: &str) -> Payload {
     Payload::Started(Started {
-        project: project.into(),
-        agent: "agent".into(),
         client_name: Some("client".into()),
         goal: Some("a goal long enough to make the lines realistic in size".into()),
-        parent_session_id: None,
-        run_id: None,
-        work_item_id: None,
-        attempt_id: None,
-        mission: None,
-        commit: None,
+        ..Started::new(project, "agent")
     })
 }
 

@@ -17,16 +17,9 @@ fn events(n: usize) -> Vec<Event> {
             ));
             let payload = match i % 10 {
                 0 => Payload::Started(Started {
-                    project: "bench".into(),
-                    agent: "claude".into(),
                     client_name: Some("claude-code".into()),
                     goal: Some("Implement the search feature".into()),
-                    parent_session_id: None,
-                    run_id: None,
-                    work_item_id: None,
-                    attempt_id: None,
-                    mission: None,
-                    commit: None,
+                    ..Started::new("bench", "claude")
                 }),
                 9 => Payload::Ended(Ended {
                     outcome: Outcome::Complete,

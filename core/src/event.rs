@@ -116,6 +116,24 @@ pub struct Started {
     pub commit: Option<String>,
 }
 
+impl Started {
+    /// A start with only the project and agent; every optional field empty.
+    pub fn new(project: impl Into<String>, agent: impl Into<String>) -> Started {
+        Started {
+            project: project.into(),
+            agent: agent.into(),
+            client_name: None,
+            goal: None,
+            parent_session_id: None,
+            run_id: None,
+            work_item_id: None,
+            attempt_id: None,
+            mission: None,
+            commit: None,
+        }
+    }
+}
+
 /// `resumed`: a marker that the session was picked up again (after a crash or restart).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Resumed {

@@ -43,16 +43,9 @@ fn write_history(dir: &Path, events: usize) {
         ));
         let payload = match i % 10 {
             0 => Payload::Started(Started {
-                project: format!("project-{}", i % 7),
-                agent: format!("agent-{}", i % 5),
                 client_name: Some("claude-code".into()),
                 goal: Some("Implement the search feature".into()),
-                parent_session_id: None,
-                run_id: None,
-                work_item_id: None,
-                attempt_id: None,
-                mission: None,
-                commit: None,
+                ..Started::new(format!("project-{}", i % 7), format!("agent-{}", i % 5))
             }),
             9 => Payload::Ended(Ended {
                 outcome: Outcome::Complete,

@@ -35,16 +35,8 @@ fn main() {
             at: Timestamp::from_millis(1_780_000_000_000 + n as i64),
             actor: Actor::agent("writer"),
             payload: Payload::Started(Started {
-                project: "load".into(),
-                agent: format!("writer-{}", std::process::id()),
-                client_name: None,
                 goal: Some(format!("event {n} of process {}", std::process::id())),
-                parent_session_id: None,
-                run_id: None,
-                work_item_id: None,
-                attempt_id: None,
-                mission: None,
-                commit: None,
+                ..Started::new("load", format!("writer-{}", std::process::id()))
             }),
         };
         ledger
