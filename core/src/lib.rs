@@ -22,6 +22,7 @@
 
 pub mod abi;
 pub mod activity;
+pub mod analysis;
 pub mod checkpoint;
 pub mod commands;
 pub mod compaction;

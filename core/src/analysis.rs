@@ -1,0 +1,150 @@
+//! Analysis of parsed conversations: the overview figures, activity per day, and the charts a
+//! person would rather look at than read — drawn here, as SVG text, with integer arithmetic,
+//! so the browser, the CLI and the tests all get the same bytes.
+
+use crate::time::Timestamp;
+use crate::transcripts::conversation::Conversation;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The headline figures of a set of conversations.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overview {
+    /// Conversations.
+    pub conversations: u64,
+    /// Messages, branches included.
+    pub messages: u64,
+    /// Conversations per provider.
+    pub providers: BTreeMap<String, u64>,
+    /// Messages per model.
+    pub models: BTreeMap<String, u64>,
+    /// First message time.
+    pub first_at: Option<Timestamp>,
+    /// Last message time.
+    pub last_at: Option<Timestamp>,
+    /// Messages per UTC day (`YYYY-MM-DD`).
+    pub messages_per_day: BTreeMap<String, u64>,
+    /// How many conversations have 1, 2–3, 4–7, 8–15, … messages (powers of two).
+    pub length_buckets: BTreeMap<u32, u64>,
+}
+
+fn day(at: Timestamp) -> String {
+    at.to_string()[..10].to_owned()
+}
+
+/// Summarizes conversations.
+pub fn overview(conversations: &[Conversation]) -> Overview {
+    let mut o = Overview::default();
+    for c in conversations {
+        o.conversations += 1;
+        let provider = serde_json::to_value(c.provider)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        *o.providers.entry(provider).or_default() += 1;
+        let n = c.messages.len() as u64;
+        o.messages += n;
+        let bucket = if n == 0 { 0 } else { 64 - n.leading_zeros() };
+        *o.length_buckets.entry(bucket).or_default() += 1;
+        for m in &c.messages {
+            if let Some(model) = &m.model {
+                *o.models.entry(model.clone()).or_default() += 1;
+            }
+            if let Some(at) = m.at {
+                *o.messages_per_day.entry(day(at)).or_default() += 1;
+                o.first_at = Some(o.first_at.map_or(at, |f| f.min(at)));
+                o.last_at = Some(o.last_at.map_or(at, |l| l.max(at)));
+            }
+        }
+    }
+    o
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Days since 1970-01-01 of a `YYYY-MM-DD` key.
+fn day_number(key: &str) -> Option<i64> {
+    Timestamp::parse(&format!("{key}T00:00:00.000Z"))
+        .ok()
+        .map(|t| t.millis().div_euclid(86_400_000))
+}
+
+/// A calendar heatmap of messages per day: one column per week (Monday first), one square per
+/// day, five shades by quartile of the busiest day.
+pub fn calendar_heatmap_svg(per_day: &BTreeMap<String, u64>) -> String {
+    let days: Vec<(i64, u64, &str)> = per_day
+        .iter()
+        .filter_map(|(k, v)| day_number(k).map(|d| (d, *v, k.as_str())))
+        .collect();
+    let (Some(first), Some(last)) = (days.first(), days.last()) else {
+        return r#"<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" role="img" aria-label="no activity"></svg>"#.to_owned();
+    };
+    // 1970-01-01 was a Thursday: weekday 0 = Monday.
+    let weekday = |d: i64| (d + 3).rem_euclid(7);
+    let start = first.0 - weekday(first.0);
+    let weeks = (last.0 - start) / 7 + 1;
+    let max = days.iter().map(|d| d.1).max().unwrap_or(1).max(1);
+    let (cell, gap) = (12i64, 2i64);
+    let width = weeks * (cell + gap) + gap;
+    let height = 7 * (cell + gap) + gap;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="messages per day from {} to {}">"#,
+        first.2, last.2
+    );
+    const SHADES: [&str; 5] = ["#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39"];
+    for (d, count, key) in &days {
+        let week = (d - start) / 7;
+        let shade = if *count == 0 {
+            0
+        } else {
+            1 + ((count * 4 - 1) / max).min(3) as usize
+        };
+        let _ = write!(
+            svg,
+            r#"<rect x="{}" y="{}" width="{cell}" height="{cell}" rx="2" fill="{}"><title>{}: {} message(s)</title></rect>"#,
+            gap + week * (cell + gap),
+            gap + weekday(*d) * (cell + gap),
+            SHADES[shade],
+            escape(key),
+            count
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// A bar chart of conversation lengths (messages, in powers of two).
+pub fn length_histogram_svg(buckets: &BTreeMap<u32, u64>) -> String {
+    let max = buckets.values().copied().max().unwrap_or(1).max(1);
+    let (bar, gap, height) = (28i64, 6i64, 120i64);
+    let width = buckets.len() as i64 * (bar + gap) + gap;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{}" viewBox="0 0 {width} {}" role="img" aria-label="conversation length distribution">"#,
+        height + 20,
+        height + 20
+    );
+    for (i, (bucket, count)) in buckets.iter().enumerate() {
+        let h = (*count as i64 * height / max as i64).max(1);
+        let x = gap + i as i64 * (bar + gap);
+        let label = match bucket {
+            0 => "0".to_owned(),
+            1 => "1".to_owned(),
+            b => format!("{}–{}", 1u64 << (b - 1), (1u64 << b) - 1),
+        };
+        let _ = write!(
+            svg,
+            "<rect x=\"{x}\" y=\"{}\" width=\"{bar}\" height=\"{h}\" fill=\"#0a5dc2\"><title>{label} messages: {count} conversation(s)</title></rect><text x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"middle\">{label}</text>",
+            height - h,
+            x + bar / 2,
+            height + 14
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
