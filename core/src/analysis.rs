@@ -75,6 +75,9 @@ fn day_number(key: &str) -> Option<i64> {
         .map(|t| t.millis().div_euclid(86_400_000))
 }
 
+/// The most days a heatmap draws (about ten years).
+pub const MAX_HEATMAP_DAYS: i64 = 3660;
+
 /// A calendar heatmap of messages per day: one column per week (Monday first), one square per
 /// day, five shades by quartile of the busiest day.
 pub fn calendar_heatmap_svg(per_day: &BTreeMap<String, u64>) -> String {
@@ -87,7 +90,8 @@ pub fn calendar_heatmap_svg(per_day: &BTreeMap<String, u64>) -> String {
     };
     // 1970-01-01 was a Thursday: weekday 0 = Monday.
     let weekday = |d: i64| (d + 3).rem_euclid(7);
-    let start = first.0 - weekday(first.0);
+    let first_drawn = first.0.max(last.0 - MAX_HEATMAP_DAYS);
+    let start = first_drawn - weekday(first_drawn);
     let weeks = (last.0 - start) / 7 + 1;
     let max = days.iter().map(|d| d.1).max().unwrap_or(1).max(1);
     let (cell, gap) = (12i64, 2i64);
@@ -98,7 +102,21 @@ pub fn calendar_heatmap_svg(per_day: &BTreeMap<String, u64>) -> String {
         first.2, last.2
     );
     const SHADES: [&str; 5] = ["#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39"];
-    for (d, count, key) in &days {
+    // Every day in the range gets a square, quiet days in the lightest shade. At most the
+    // last ten years are drawn, so a nonsense timestamp cannot blow the chart up.
+    let counts: BTreeMap<i64, (u64, &str)> = days.iter().map(|(d, c, k)| (*d, (*c, *k))).collect();
+    let from = first.0.max(last.0 - MAX_HEATMAP_DAYS);
+    let all: Vec<(i64, u64, String)> = (from..=last.0)
+        .map(|d| match counts.get(&d) {
+            Some((c, k)) => (d, *c, (*k).to_owned()),
+            None => (
+                d,
+                0,
+                crate::time::Timestamp::from_millis(d * 86_400_000).to_string()[..10].to_owned(),
+            ),
+        })
+        .collect();
+    for (d, count, key) in &all {
         let week = (d - start) / 7;
         let shade = if *count == 0 {
             0

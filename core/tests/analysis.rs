@@ -71,3 +71,10 @@ fn histogram_labels_power_of_two_buckets() {
         "the largest bucket is full height"
     );
 }
+
+#[test]
+fn a_nonsense_date_range_is_clamped() {
+    let per_day = BTreeMap::from([("1970-01-01".to_owned(), 1), ("9999-12-31".to_owned(), 1)]);
+    let svg = calendar_heatmap_svg(&per_day);
+    assert!(svg.matches("<rect").count() <= 3661 + 7);
+}

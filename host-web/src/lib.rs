@@ -53,3 +53,28 @@ pub fn fold_ledger(bytes: &[u8]) -> String {
     })
     .to_string()
 }
+
+/// Analyzes a transcript or export file (format detected by content): the overview figures,
+/// the charts as SVG, and what was read. Throws an `Error` with `code` `UNKNOWN_FORMAT` for a
+/// file that is none of the four formats.
+#[wasm_bindgen]
+pub fn analyze(bytes: &[u8]) -> Result<String, JsValue> {
+    let (format, parsed) = baton_core::transcripts::conversation::parse(bytes).map_err(|e| {
+        js_error(
+            e.code.as_str(),
+            &e.message,
+            &serde_json::Value::Object(e.details.clone()),
+        )
+    })?;
+    let overview = baton_core::analysis::overview(&parsed.conversations);
+    let heatmap = baton_core::analysis::calendar_heatmap_svg(&overview.messages_per_day);
+    let lengths = baton_core::analysis::length_histogram_svg(&overview.length_buckets);
+    let summary = baton_core::transcripts::conversation::summarize(format, parsed);
+    Ok(serde_json::json!({
+        "format": format,
+        "overview": overview,
+        "inspection": summary,
+        "charts": { "activity": heatmap, "lengths": lengths },
+    })
+    .to_string())
+}

@@ -42,3 +42,21 @@ fn errors_are_js_errors_with_a_code() {
     let code = js_sys::Reflect::get(&err, &JsValue::from_str("code")).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("INVALID_ARGUMENT"));
 }
+
+#[wasm_bindgen_test]
+fn analyze_gives_the_native_figures_and_coded_errors() {
+    let export = br#"[{"uuid":"c1","name":"Chat","chat_messages":[{"uuid":"m1","sender":"human","created_at":"2025-02-01T10:00:00Z","content":[{"type":"text","text":"hi"}]},{"uuid":"m2","sender":"assistant","created_at":"2025-02-01T10:00:05Z","content":[{"type":"text","text":"hello"}]}]}]"#;
+    let answer: serde_json::Value =
+        serde_json::from_str(&baton_web::analyze(export).unwrap()).unwrap();
+    assert_eq!(answer["format"], "claude-ai");
+    assert_eq!(answer["overview"]["messages"], 2);
+    assert!(
+        answer["charts"]["activity"]
+            .as_str()
+            .unwrap()
+            .starts_with("<svg")
+    );
+    let err = baton_web::analyze(b"hello").unwrap_err();
+    let code = js_sys::Reflect::get(&err, &JsValue::from_str("code")).unwrap();
+    assert_eq!(code.as_string().as_deref(), Some("UNKNOWN_FORMAT"));
+}

@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,4 +83,29 @@ test("the page cannot open a network connection", async () => {
   assert.equal(outcome, "blocked");
   const csp = (await page.request.get(url)).headers()["content-security-policy"];
   assert.match(csp, /connect-src 'none'/);
+});
+
+test("an export is analyzed in the page, and a wrong file keeps what was loaded", async () => {
+  const page = await browser.newPage();
+  const requests = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById("version").textContent.includes("baton-core"));
+  const fixtures = join(root, "tests/fixtures");
+  await page.setInputFiles("#file", join(fixtures, "chatgpt/pkuppens-real-2023-06-export-subset3.json"));
+  await page.waitForSelector("#overview:not([hidden])");
+  const native = JSON.parse(execFileSync(baton, ["--json", "inspect",
+    join(fixtures, "chatgpt/pkuppens-real-2023-06-export-subset3.json")]).toString());
+  assert.equal(await page.textContent("#fig-conversations"), String(native.files[0].conversations));
+  assert.equal(await page.textContent("#fig-messages"), String(native.files[0].messages));
+  assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
+  await page.screenshot({ path: join(shots, "overview.png"), fullPage: true });
+  const junk = join(mkdtempSync(join(tmpdir(), "baton-junk-")), "notes.json");
+  writeFileSync(junk, "just notes\n");
+  await page.setInputFiles("#file", junk);
+  await page.waitForSelector("#problem:not([hidden])");
+  assert.match(await page.textContent("#problem"), /UNKNOWN_FORMAT/);
+  assert.equal(await page.textContent("#fig-conversations"), String(native.files[0].conversations), "earlier data kept");
+  const origin = new URL(url).origin;
+  for (const r of requests) assert.ok(r.startsWith(origin), `request left the origin: ${r}`);
 });
