@@ -27,40 +27,66 @@ pub fn run(ledger: &Ledger, request: &Request, actor: Option<Actor>) -> Result<R
     run_as(ledger, request, actor, None)
 }
 
-/// Executes one request: prepare, lock the target session if any, refresh, execute, append.
-/// A refusal (a run report with text) is recorded, then answered as its error.
+/// Executes one request: prepare, lock the target session if any, refresh, execute, append,
+/// then bring the checkpoint up to date. A refusal (a run report with text) is recorded, then
+/// answered as its error.
 pub fn run_as(
     ledger: &Ledger,
     request: &Request,
     actor: Option<Actor>,
     person: Option<String>,
 ) -> Result<Response, Error> {
-    let policy = policy(ledger)?;
-    let snapshot = ledger.snapshot()?;
-    let prepared = commands::prepare(&snapshot, request)?;
-    // An unknown session needs no lock: execute answers SESSION_NOT_FOUND without writing,
-    // and no lock file is left behind for it.
-    let known = match prepared.lock {
-        Some(id) => snapshot.history(id)?.is_some(),
-        None => false,
-    };
-    let (snapshot, _guard) = match prepared.lock {
-        Some(id) if known => {
-            let guard = ledger.lock_session(id)?;
-            (ledger.snapshot()?, Some(guard))
-        }
-        _ => (snapshot, None),
-    };
-    let ctx = system::context(actor, person, policy)?;
-    let executed = commands::execute(&snapshot, &prepared, &ctx)?;
-    for event in &executed.events {
-        ledger.append(&event.encode()?)?;
+    let (result, snapshot) = run_deferred(ledger, request, actor, person);
+    if let Some(snapshot) = snapshot {
+        refresh(ledger, &snapshot);
     }
-    if let Err(err) = ledger.refresh_checkpoint(&snapshot) {
+    result
+}
+
+/// Brings the checkpoint up to date after a command; a failure costs only speed.
+pub fn refresh(ledger: &Ledger, snapshot: &crate::store::Snapshot) {
+    if let Err(err) = ledger.refresh_checkpoint(snapshot) {
         eprintln!("baton: warning: could not refresh the checkpoint: {err}");
     }
-    match executed.refusal {
-        Some(refusal) => Err(refusal),
-        None => Ok(executed.response),
-    }
+}
+
+/// Executes one request and returns its answer at once, with the view it read so the caller
+/// can refresh the checkpoint after answering (the MCP server does it off the reply path).
+pub fn run_deferred(
+    ledger: &Ledger,
+    request: &Request,
+    actor: Option<Actor>,
+    person: Option<String>,
+) -> (Result<Response, Error>, Option<crate::store::Snapshot>) {
+    let mut kept = None;
+    let result = (|| {
+        let policy = policy(ledger)?;
+        let snapshot = ledger.snapshot()?;
+        let prepared = commands::prepare(&snapshot, request)?;
+        // An unknown session needs no lock: execute answers SESSION_NOT_FOUND without
+        // writing, and no lock file is left behind for it.
+        let known = match prepared.lock {
+            Some(id) => snapshot.history(id)?.is_some(),
+            None => false,
+        };
+        let (snapshot, _guard) = match prepared.lock {
+            Some(id) if known => {
+                let guard = ledger.lock_session(id)?;
+                (ledger.snapshot()?, Some(guard))
+            }
+            _ => (snapshot, None),
+        };
+        let ctx = system::context(actor, person, policy)?;
+        let executed = commands::execute(&snapshot, &prepared, &ctx);
+        kept = Some(snapshot);
+        let executed = executed?;
+        for event in &executed.events {
+            ledger.append(&event.encode()?)?;
+        }
+        match executed.refusal {
+            Some(refusal) => Err(refusal),
+            None => Ok(executed.response),
+        }
+    })();
+    (result, kept)
 }

@@ -103,9 +103,16 @@ impl BatonMcp {
             None => None,
         };
         let ledger = self.ledger.clone();
-        let outcome = tokio::task::spawn_blocking(move || engine::run(&ledger, &request, None))
-            .await
-            .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
+        let outcome = tokio::task::spawn_blocking(move || {
+            let (result, snapshot) = engine::run_deferred(&ledger, &request, None, None);
+            // The checkpoint is brought up to date after the answer has gone back.
+            if let Some(snapshot) = snapshot {
+                tokio::task::spawn_blocking(move || engine::refresh(&ledger, &snapshot));
+            }
+            result
+        })
+        .await
+        .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
         answer(outcome)
     }
 

@@ -30,15 +30,48 @@ pub fn person() -> String {
         .map_or_else(|| "local".to_owned(), |v| v.trim().to_owned())
 }
 
-/// The repository commit of the working directory (`git rev-parse HEAD`), if any.
+/// The repository commit of the working directory (what `git rev-parse HEAD` prints), read
+/// from `.git` directly — no process is spawned, so every start can afford it. Handles
+/// worktrees (`.git` files), symbolic and detached HEADs, loose and packed refs.
 pub fn git_head() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let commit = String::from_utf8(out.stdout).ok()?.trim().to_owned();
-    (out.status.success() && !commit.is_empty()).then_some(commit)
+    let cwd = std::env::current_dir().ok()?;
+    let dot_git = cwd
+        .ancestors()
+        .map(|d| d.join(".git"))
+        .find(|p| p.exists())?;
+    let git_dir = if dot_git.is_file() {
+        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let target = text.trim().strip_prefix("gitdir:")?.trim().to_owned();
+        dot_git.parent()?.join(target)
+    } else {
+        dot_git
+    };
+    // A linked worktree keeps its refs in the common directory.
+    let common = std::fs::read_to_string(git_dir.join("commondir"))
+        .map(|c| git_dir.join(c.trim()))
+        .unwrap_or_else(|_| git_dir.clone());
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
+        return is_commit(head).then(|| head.to_owned());
+    };
+    for dir in [&git_dir, &common] {
+        if let Ok(hash) = std::fs::read_to_string(dir.join(reference)) {
+            let hash = hash.trim();
+            if is_commit(hash) {
+                return Some(hash.to_owned());
+            }
+        }
+    }
+    let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+    packed.lines().find_map(|line| {
+        let (hash, name) = line.split_once(' ')?;
+        (name == reference && is_commit(hash)).then(|| hash.to_owned())
+    })
+}
+
+fn is_commit(text: &str) -> bool {
+    (text.len() == 40 || text.len() == 64) && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// A context with the current time, fresh ids, the ledger's policy and the acting person.

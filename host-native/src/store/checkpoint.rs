@@ -265,11 +265,11 @@ impl CheckpointWriter {
             self.out
                 .write_all(tail.as_bytes())
                 .map_err(|e| io_err("write", &self.tmp, e))?;
-            let file = self
-                .out
+            // No fsync: a checkpoint is a cache, validated on every read and rebuilt if a crash
+            // left it short or stale.
+            self.out
                 .into_inner()
                 .map_err(|e| io_err("write", &self.tmp, e.error()))?;
-            file.sync_all().map_err(|e| io_err("fsync", &self.tmp, e))?;
             std::fs::rename(&self.tmp, &self.path).map_err(|e| io_err("rename", &self.path, e))
         })();
         if result.is_err() {

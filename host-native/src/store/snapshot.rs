@@ -14,8 +14,9 @@ use std::path::Path;
 
 /// Rewrite the checkpoint once the unfolded tail passes this many bytes, or 1/256 of the
 /// checkpoint, whichever is larger. A rewrite copies unchanged sessions verbatim, so its cost
-/// is about a file copy; the bound keeps every command's tail fold small (~1 MB at 1M events).
-const CHECKPOINT_TAIL_BYTES: u64 = 256 * 1024;
+/// is about a file copy; the bound keeps every command's tail fold small (~1 MB at 1M events,
+/// 64 KiB on small ledgers).
+const CHECKPOINT_TAIL_BYTES: u64 = 64 * 1024;
 
 enum Base {
     Empty,
