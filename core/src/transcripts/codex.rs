@@ -7,7 +7,7 @@
 //! numbers; they are mapped to the one meaning of [`UsageEntry`]. The model comes from the
 //! event itself when present, else the latest `turn_context`.
 
-use super::{Interner, Provider, ReadStats, UsageEntry, contains, parse_line};
+use super::{Interner, Provider, ReadStats, UsageEntry, contains};
 use crate::time::Timestamp;
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -128,7 +128,6 @@ impl CodexUsage {
         };
         let Ok(value) = serde_json::from_slice::<Line<'_>>(text) else {
             // Valid JSON of a shape this reader does not know: not usage.
-            let _ = parse_line::<serde::de::IgnoredAny>(text, &mut self.stats);
             return;
         };
         let Some(payload) = value.payload else {

@@ -3,7 +3,7 @@
 //! are kept: every message keeps its parent, and the active branch is the path from the
 //! export's current leaf. Unknown record kinds are counted, never fatal.
 
-use super::{Provider, ReadStats, contains, detect, parse_line};
+use super::{Provider, ReadStats, detect, parse_line};
 use crate::error::Result;
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -848,9 +848,4 @@ pub fn inspect_export(format: Provider, reader: impl std::io::Read) -> Inspectio
     stream_export(format, reader, &mut stats, |c| report.add(&c));
     report.stats = stats;
     report
-}
-
-/// Whether a line could be a Claude Code or Codex record (cheap check before parsing).
-pub fn looks_like_json_line(line: &[u8]) -> bool {
-    contains(line, b"{")
 }

@@ -74,7 +74,9 @@ impl CheckpointFile {
         }))
     }
 
-    fn read_line(&self, pos: u64) -> Result<Vec<u8>, Error> {
+    /// Scans from `pos` to the next newline (or the body's end); returns the bytes before it
+    /// when `keep` is set, and the offset just past it.
+    fn scan_line(&self, pos: u64, keep: bool) -> Result<(Vec<u8>, u64), Error> {
         let mut line = Vec::new();
         let mut at = pos;
         let mut chunk = [0u8; 4096];
@@ -87,35 +89,25 @@ impl CheckpointFile {
             if n == 0 {
                 break;
             }
-            if let Some(nl) = chunk[..n].iter().position(|&b| b == b'\n') {
-                line.extend_from_slice(&chunk[..nl]);
-                return Ok(line);
+            let newline = chunk[..n].iter().position(|&b| b == b'\n');
+            if keep {
+                line.extend_from_slice(&chunk[..newline.unwrap_or(n)]);
             }
-            line.extend_from_slice(&chunk[..n]);
+            if let Some(nl) = newline {
+                return Ok((line, at + nl as u64 + 1));
+            }
             at += n as u64;
         }
-        Ok(line)
+        Ok((line, self.body_end))
+    }
+
+    fn read_line(&self, pos: u64) -> Result<Vec<u8>, Error> {
+        Ok(self.scan_line(pos, true)?.0)
     }
 
     /// The first line start at or after `pos` (`pos` must be past the body's start).
     fn next_line_start(&self, pos: u64) -> Result<u64, Error> {
-        let mut at = pos - 1;
-        let mut chunk = [0u8; 512];
-        while at < self.body_end {
-            let want = chunk.len().min((self.body_end - at) as usize);
-            let n = self
-                .file
-                .read_at(&mut chunk[..want], at)
-                .map_err(|e| io_err("read", &self.path, e))?;
-            if n == 0 {
-                break;
-            }
-            if let Some(nl) = chunk[..n].iter().position(|&b| b == b'\n') {
-                return Ok(at + nl as u64 + 1);
-            }
-            at += n as u64;
-        }
-        Ok(self.body_end)
+        Ok(self.scan_line(pos - 1, false)?.1)
     }
 
     fn damaged(&self) -> Error {
