@@ -89,3 +89,72 @@ fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
     }
     assert!(rewrites >= 4, "only {rewrites} checkpoint rewrites");
 }
+
+#[test]
+fn checkpoint_lookups_find_every_session_whatever_its_line_length() {
+    // Session lines range from ~300 bytes to tens of KiB (longer than one lookup window), so
+    // binary search probes land inside long lines, at line starts and at the body's end.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let ledger = Ledger::new(&dir, false);
+    let mut sessions = Vec::new();
+    let mut n = 0u64;
+    for s in 0..400u64 {
+        let id = SessionId(uuid::Uuid::now_v7());
+        sessions.push(id);
+        n += 1;
+        let mut lines = vec![event(id, n, started("p"))];
+        let repeats = if s % 17 == 0 { 150 } else { s % 5 };
+        for _ in 0..repeats {
+            n += 1;
+            lines.push(event(id, n, Payload::Resumed(Resumed::default())));
+        }
+        ledger.append_lines(&lines).unwrap();
+    }
+    let snapshot = ledger.snapshot().unwrap();
+    assert!(ledger.refresh_checkpoint(&snapshot).unwrap());
+    let snapshot = ledger.snapshot().unwrap();
+    assert!(
+        snapshot.checkpoint_state.starts_with("valid"),
+        "{}",
+        snapshot.checkpoint_state
+    );
+    let expected = fold_dir(&dir);
+    for id in &sessions {
+        let found = snapshot.session(*id).unwrap();
+        assert!(found.is_some(), "session {id} not found");
+        assert_eq!(found, expected.session(*id));
+    }
+    for _ in 0..50 {
+        let absent = SessionId(uuid::Uuid::now_v7());
+        assert_eq!(snapshot.session(absent).unwrap(), None);
+    }
+}
+
+#[test]
+fn one_command_s_events_land_in_one_write_in_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let ledger = Ledger::new(&dir, false);
+    let id = SessionId(uuid::Uuid::now_v7());
+    let lines = vec![
+        event(id, 1, started("p")),
+        event(id, 2, Payload::Resumed(Resumed::default())),
+        event(id, 3, Payload::Resumed(Resumed::default())),
+    ];
+    ledger.append_lines(&lines).unwrap();
+    let text = std::fs::read_to_string(dir.join("events.ndjson")).unwrap();
+    let body: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(body, lines.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        ledger
+            .snapshot()
+            .unwrap()
+            .session(id)
+            .unwrap()
+            .unwrap()
+            .resumes
+            .len(),
+        2
+    );
+}

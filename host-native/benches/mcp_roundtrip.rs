@@ -37,7 +37,8 @@ fn main() {
     let mut rpc = |method: &str, params: Value| -> Value {
         next_id += 1;
         let line = json!({"jsonrpc": "2.0", "id": next_id, "method": method, "params": params});
-        writeln!(stdin, "{line}").unwrap();
+        // One write per request, as a real client sends it.
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
         stdin.flush().unwrap();
         loop {
             let mut text = String::new();

@@ -80,9 +80,12 @@ pub fn run_deferred(
         let executed = commands::execute(&snapshot, &prepared, &ctx);
         kept = Some(snapshot);
         let executed = executed?;
-        for event in &executed.events {
-            ledger.append(&event.encode()?)?;
-        }
+        let lines = executed
+            .events
+            .iter()
+            .map(|event| event.encode())
+            .collect::<Result<Vec<_>, _>>()?;
+        ledger.append_lines(&lines)?;
         match executed.refusal {
             Some(refusal) => Err(refusal),
             None => Ok(executed.response),

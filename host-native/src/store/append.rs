@@ -1,7 +1,8 @@
 //! Lock-free appends, and why none is lost to a concurrent compaction.
 //!
-//! An append is one `write(2)` of one whole line on an `O_APPEND` descriptor, so concurrent
-//! appenders never interleave inside a line (lines are at most 4,000 bytes). If the log ends
+//! An append is one `write(2)` of whole lines on an `O_APPEND` descriptor (all the events of
+//! one command go in the same write), so concurrent appenders never interleave inside a line
+//! (lines are at most 4,000 bytes). If the log ends
 //! in a torn fragment (a writer died mid-line, or the disk filled), the next appender starts
 //! its line with a newline so the fragment stays a separate, counted corrupt line.
 //!
@@ -27,8 +28,16 @@ impl Ledger {
     /// Appends one encoded event line (no newline). Returns once it is durable (with fsync)
     /// and in the current active log.
     pub fn append(&self, line: &str) -> Result<(), Error> {
-        debug_assert!(!line.contains('\n'));
-        self.ensure_layout()?;
+        self.append_lines(&[line])
+    }
+
+    /// Appends encoded event lines (no newlines) with one `write`, so a command's events land
+    /// together. Returns once they are durable (with fsync) and in the current active log.
+    pub fn append_lines<S: AsRef<str>>(&self, lines: &[S]) -> Result<(), Error> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        debug_assert!(lines.iter().all(|l| !l.as_ref().contains('\n')));
         let path = self.active_path();
         for _ in 0..MAX_ROTATION_RETRIES {
             let file = match OpenOptions::new().append(true).read(true).open(&path) {
@@ -42,7 +51,7 @@ impl Ledger {
             if let Some(delay) = self.write_delay {
                 std::thread::sleep(delay);
             }
-            self.write_line(&file, line)?;
+            self.write_lines(&file, lines)?;
             if still_active(&file, &path) {
                 return Ok(());
             }
@@ -56,10 +65,11 @@ impl Ledger {
         ))
     }
 
-    fn write_line(&self, file: &File, line: &str) -> Result<(), Error> {
+    fn write_lines<S: AsRef<str>>(&self, file: &File, lines: &[S]) -> Result<(), Error> {
         let path = self.active_path();
         let size = file.metadata().map_err(|e| io_err("stat", &path, e))?.len();
-        let mut buf = Vec::with_capacity(line.len() + 2);
+        let total: usize = lines.iter().map(|l| l.as_ref().len() + 1).sum();
+        let mut buf = Vec::with_capacity(total + 1);
         if size > 0 {
             let mut last = [0u8; 1];
             file.read_exact_at(&mut last, size - 1)
@@ -68,8 +78,10 @@ impl Ledger {
                 buf.push(b'\n');
             }
         }
-        buf.extend_from_slice(line.as_bytes());
-        buf.push(b'\n');
+        for line in lines {
+            buf.extend_from_slice(line.as_ref().as_bytes());
+            buf.push(b'\n');
+        }
         let written = (&*file)
             .write(&buf)
             .map_err(|e| io_err("append to", &path, e))?;

@@ -117,16 +117,46 @@ impl CheckpointFile {
         ))
     }
 
-    /// One session's history at the checkpoint, by binary search.
+    /// Reads `[from, to)` of the body with one `pread` (shorter at the body's end).
+    fn read_span(&self, from: u64, to: u64) -> Result<Vec<u8>, Error> {
+        let to = to.min(self.body_end);
+        let mut bytes = vec![0u8; to.saturating_sub(from) as usize];
+        self.file
+            .read_exact_at(&mut bytes, from)
+            .map_err(|e| io_err("read", &self.path, e))?;
+        Ok(bytes)
+    }
+
+    /// The first whole line starting after `pos` (`pos` > 0): its start and bytes. One read
+    /// of a window serves most probes; a line longer than the window is read in full.
+    fn line_after(&self, pos: u64) -> Result<(u64, Vec<u8>), Error> {
+        const WINDOW: u64 = 8 * 1024;
+        let window = self.read_span(pos - 1, pos - 1 + WINDOW)?;
+        if let Some(nl) = window.iter().position(|&b| b == b'\n') {
+            let start = pos + nl as u64;
+            let rest = &window[nl + 1..];
+            if let Some(end) = rest.iter().position(|&b| b == b'\n') {
+                return Ok((start, rest[..end].to_vec()));
+            }
+            if start + rest.len() as u64 >= self.body_end {
+                return Ok((start, rest.to_vec()));
+            }
+            return Ok((start, self.read_line(start)?));
+        }
+        let start = self.next_line_start(pos)?;
+        Ok((start, self.read_line(start)?))
+    }
+
+    /// One session's history at the checkpoint: binary search over byte offsets, then one
+    /// read of the remaining span.
     pub fn lookup(&self, id: SessionId) -> Result<Option<SessionHistory>, Error> {
         let (mut lo, mut hi) = (0u64, self.body_end);
         while hi - lo > SCAN_SPAN {
             let mid = lo + (hi - lo) / 2;
-            let start = self.next_line_start(mid)?;
+            let (start, line) = self.line_after(mid)?;
             if start >= hi {
                 break;
             }
-            let line = self.read_line(start)?;
             let key = session_line_id(&line).ok_or_else(|| self.damaged())?;
             match key.cmp(&id) {
                 std::cmp::Ordering::Less => lo = start,
@@ -134,13 +164,12 @@ impl CheckpointFile {
                 std::cmp::Ordering::Greater => hi = start,
             }
         }
-        let mut pos = lo;
-        while pos < hi {
-            let line = self.read_line(pos)?;
-            let key = session_line_id(&line).ok_or_else(|| self.damaged())?;
+        let span = self.read_span(lo, hi)?;
+        for line in span.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let key = session_line_id(line).ok_or_else(|| self.damaged())?;
             match key.cmp(&id) {
-                std::cmp::Ordering::Less => pos += line.len() as u64 + 1,
-                std::cmp::Ordering::Equal => return self.decode(&line).map(Some),
+                std::cmp::Ordering::Less => {}
+                std::cmp::Ordering::Equal => return self.decode(line).map(Some),
                 std::cmp::Ordering::Greater => break,
             }
         }

@@ -121,8 +121,9 @@ impl Ledger {
         Ok(report)
     }
 
-    /// Removes lock files of ended sessions. Safe: whoever still holds one will find the
-    /// session ended and refuse, as it would with the lock.
+    /// Removes the per-session lock files older Batons left (one per session, before the
+    /// striped locks) once their session has ended. Safe: whoever still holds one will find
+    /// the session ended and refuse, as it would with the lock.
     fn remove_ended_session_locks(&self, snapshot: &super::Snapshot) -> Result<usize, Error> {
         let dir = self.path(SESSION_LOCKS);
         let Ok(entries) = fs::read_dir(&dir) else {

@@ -11,7 +11,10 @@
 //! - `checkpoint.ndjson`: the fold at an offset of the active log (a cache, validated on use).
 //! - `compact.lock`: held exclusively by compaction and shared by readers (flock: a dead
 //!   holder's lock is released by the kernel, so a stale lock is taken over by the next caller).
-//! - `locks/<session>.lock`: serializes resume and end of one session across processes.
+//! - `locks/stripe-NN.lock`: serializes resume and end of one session across processes. A
+//!   session maps to one of 256 stripes by its id's last byte, so the folder never grows past
+//!   256 files (creating a file per session made every end slower as the folder grew); two
+//!   sessions on one stripe only wait for each other's few-millisecond critical section.
 //!
 //! See `append.rs` for why an append racing compaction is never lost.
 
@@ -37,6 +40,8 @@ const PRESERVED: &str = "preserved.ndjson";
 const CHECKPOINT: &str = "checkpoint.ndjson";
 const COMPACT_LOCK: &str = "compact.lock";
 const SESSION_LOCKS: &str = "locks";
+/// How many lock files share out the sessions (see the module docs).
+const SESSION_LOCK_STRIPES: usize = 256;
 const SEALED_PREFIX: &str = "sealed-";
 
 /// A ledger directory and how to write to it.
@@ -109,14 +114,25 @@ impl Ledger {
 
     /// Serializes resume and end of one session across processes until the guard drops.
     pub fn lock_session(&self, id: SessionId) -> Result<File, Error> {
-        self.ensure_layout()?;
-        let path = self.path(SESSION_LOCKS).join(format!("{id}.lock"));
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| io_err("open lock", &path, e))?;
+        let stripe = id.0.as_bytes()[15] as usize % SESSION_LOCK_STRIPES;
+        let path = self
+            .path(SESSION_LOCKS)
+            .join(format!("stripe-{stripe:02x}.lock"));
+        let open = || {
+            OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+        };
+        let file = match open() {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.ensure_layout()?;
+                open().map_err(|e| io_err("open lock", &path, e))?
+            }
+            Err(e) => return Err(io_err("open lock", &path, e)),
+        };
         file.lock().map_err(|e| io_err("lock", &path, e))?;
         Ok(file)
     }

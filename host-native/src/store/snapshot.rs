@@ -38,6 +38,8 @@ pub struct Snapshot {
     pub checkpoint_state: String,
     archive_stamp: String,
     tail_bytes: u64,
+    /// Checkpoint lookups already made: one command asks for the same session several times.
+    looked_up: std::sync::Mutex<std::collections::HashMap<SessionId, Option<SessionHistory>>>,
 }
 
 impl std::fmt::Debug for Snapshot {
@@ -104,6 +106,7 @@ impl Ledger {
                 checkpoint_state: "no ledger yet".into(),
                 archive_stamp: String::new(),
                 tail_bytes: 0,
+                looked_up: Default::default(),
             });
         }
         let lock = self.compact_lock_file()?;
@@ -170,6 +173,7 @@ impl Ledger {
                     folded_to,
                     torn_tail_bytes: torn,
                     archive_stamp,
+                    looked_up: Default::default(),
                 })
             }
             Err(reason) => {
@@ -193,6 +197,7 @@ impl Ledger {
                     checkpoint_state: reason,
                     archive_stamp,
                     tail_bytes: folded_to,
+                    looked_up: Default::default(),
                 })
             }
         }
@@ -337,12 +342,32 @@ impl Snapshot {
     }
 }
 
+impl Snapshot {
+    /// A session's history in the checkpoint, remembered for the rest of this view.
+    fn checkpoint_history(
+        &self,
+        cp: &CheckpointFile,
+        id: SessionId,
+    ) -> Result<Option<SessionHistory>, Error> {
+        let mut memo = self
+            .looked_up
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(found) = memo.get(&id) {
+            return Ok(found.clone());
+        }
+        let found = cp.lookup(id)?;
+        memo.insert(id, found.clone());
+        Ok(found)
+    }
+}
+
 impl LedgerView for Snapshot {
     fn history(&self, id: SessionId) -> Result<Option<SessionHistory>, Error> {
         let base = match &self.base {
             Base::Empty => None,
             Base::Full(fold) => fold.history(id).cloned(),
-            Base::Checkpoint(cp) => cp.lookup(id)?,
+            Base::Checkpoint(cp) => self.checkpoint_history(cp, id)?,
         };
         Ok(match (base, self.tail.history(id)) {
             (None, None) => None,
