@@ -166,3 +166,126 @@ pub fn length_histogram_svg(buckets: &BTreeMap<u32, u64>) -> String {
     svg.push_str("</svg>");
     svg
 }
+
+/// Groups dated counts by label into periods: days when everything falls within about three
+/// months, else months (`YYYY-MM-DD` or `YYYY-MM` keys).
+pub fn by_period(dated: &[(Timestamp, &str, u64)]) -> BTreeMap<String, BTreeMap<String, u64>> {
+    let mut out: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+    let (Some(first), Some(last)) = (
+        dated.iter().map(|d| d.0).min(),
+        dated.iter().map(|d| d.0).max(),
+    ) else {
+        return out;
+    };
+    let by_day = last.millis() - first.millis() <= 92 * 86_400_000;
+    let width = if by_day { 10 } else { 7 };
+    for (at, label, n) in dated {
+        let key = at.to_string()[..width].to_owned();
+        *out.entry(key)
+            .or_default()
+            .entry((*label).to_owned())
+            .or_default() += n;
+    }
+    out
+}
+
+/// How many series a stacked chart names; the rest are drawn together as "other".
+pub const MAX_SERIES: usize = 8;
+
+/// A stacked bar chart: one bar per period, one colour per label (the largest
+/// [`MAX_SERIES`] by total, the rest as "other"), a legend, and a tooltip on every segment.
+pub fn stacked_bars_svg(series: &BTreeMap<String, BTreeMap<String, u64>>, unit: &str) -> String {
+    const COLOURS: [&str; MAX_SERIES + 1] = [
+        "#0a5dc2", "#e36209", "#1a7f37", "#8250df", "#cf222e", "#9a6700", "#1b7c83", "#bf3989",
+        "#6e7781",
+    ];
+    let mut totals: BTreeMap<&str, u64> = BTreeMap::new();
+    for labels in series.values() {
+        for (label, n) in labels {
+            *totals.entry(label).or_default() += n;
+        }
+    }
+    let mut ranked: Vec<(&str, u64)> = totals.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let named: Vec<&str> = ranked.iter().take(MAX_SERIES).map(|r| r.0).collect();
+    let has_other = ranked.len() > MAX_SERIES;
+    let slot = |label: &str| named.iter().position(|n| *n == label).unwrap_or(MAX_SERIES);
+    let max = series
+        .values()
+        .map(|l| l.values().sum::<u64>())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let (bar, gap, plot) = (14i64, 4i64, 140i64);
+    let left = 56i64;
+    let legend_rows = (named.len() + usize::from(has_other)) as i64;
+    let width = (left + series.len() as i64 * (bar + gap) + gap).max(320);
+    let height = plot + 24 + legend_rows * 16 + 8;
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{} per model over time">"#,
+        escape(unit)
+    );
+    let _ = write!(
+        svg,
+        r##"<text x="{}" y="10" font-size="9" text-anchor="end" fill="#57606a">{max}</text><text x="{}" y="{plot}" font-size="9" text-anchor="end" fill="#57606a">0</text><line x1="{left}" y1="{plot}" x2="{width}" y2="{plot}" stroke="#d0d7de"/>"##,
+        left - 4,
+        left - 4
+    );
+    let periods: Vec<&String> = series.keys().collect();
+    for (i, (period, labels)) in series.iter().enumerate() {
+        let x = left + gap + i as i64 * (bar + gap);
+        let mut stacked = [0u64; MAX_SERIES + 1];
+        for (label, n) in labels {
+            stacked[slot(label)] += n;
+        }
+        let mut below = 0u64;
+        for (s, n) in stacked.iter().enumerate().filter(|(_, n)| **n > 0) {
+            let y0 = plot - (below as i64 * plot / max as i64);
+            below += n;
+            let y1 = plot - (below as i64 * plot / max as i64);
+            let name = named.get(s).copied().unwrap_or("other");
+            let _ = write!(
+                svg,
+                r#"<rect x="{x}" y="{y1}" width="{bar}" height="{}" fill="{}"><title>{}: {} {n} {}</title></rect>"#,
+                (y0 - y1).max(1),
+                COLOURS[s],
+                escape(period),
+                escape(name),
+                escape(unit)
+            );
+        }
+    }
+    if let (Some(first), Some(last)) = (periods.first(), periods.last()) {
+        let _ = write!(
+            svg,
+            r##"<text x="{left}" y="{}" font-size="9" fill="#57606a">{}</text><text x="{}" y="{}" font-size="9" text-anchor="end" fill="#57606a">{}</text>"##,
+            plot + 12,
+            escape(first),
+            left + series.len() as i64 * (bar + gap),
+            plot + 12,
+            escape(last)
+        );
+    }
+    let legend: Vec<&str> = named
+        .iter()
+        .copied()
+        .chain(has_other.then_some("other"))
+        .collect();
+    for (i, name) in legend.iter().enumerate() {
+        let y = plot + 24 + i as i64 * 16;
+        let _ = write!(
+            svg,
+            r#"<rect x="{left}" y="{y}" width="10" height="10" fill="{}"/><text x="{}" y="{}" font-size="11">{}</text>"#,
+            COLOURS[if *name == "other" && i == named.len() {
+                MAX_SERIES
+            } else {
+                i
+            }],
+            left + 14,
+            y + 9,
+            escape(name)
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}

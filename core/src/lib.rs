@@ -23,6 +23,7 @@
 pub mod abi;
 pub mod activity;
 pub mod analysis;
+pub mod analyzer;
 pub mod checkpoint;
 pub mod commands;
 pub mod compaction;
@@ -41,6 +42,7 @@ pub mod timeline;
 pub mod transcripts;
 pub mod usage;
 pub mod workspace;
+pub mod zip;
 
 pub use error::{Error, ErrorCode, Result};
 pub use ids::{EventId, SessionId};

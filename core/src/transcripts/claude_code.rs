@@ -15,7 +15,7 @@ use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Kept {
     entry: UsageEntry,
     sidechain: bool,
@@ -72,7 +72,7 @@ struct CacheCreation {
 }
 
 /// Reads the usage of Claude Code transcript lines, across any number of files.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ClaudeCodeUsage {
     entries: Vec<Option<Kept>>,
     index: HashMap<u128, usize>,

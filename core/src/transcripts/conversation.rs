@@ -277,18 +277,32 @@ pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
 
 /// The same, fed line by line (a host streams a file of any size through it).
 pub fn parse_claude_code_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> Parsed {
-    let mut parsed = Parsed::default();
-    let mut by_session: BTreeMap<String, Conversation> = BTreeMap::new();
-    let mut titles: HashMap<String, String> = HashMap::new();
+    let mut reader = ClaudeCodeReader::default();
     for line in lines {
-        let line = line.as_ref();
+        reader.push_line(line.as_ref());
+    }
+    reader.finish()
+}
+
+/// Builds Claude Code conversations from lines fed one at a time (the browser feeds chunks).
+#[derive(Debug, Default)]
+pub struct ClaudeCodeReader {
+    parsed: Parsed,
+    by_session: BTreeMap<String, Conversation>,
+    titles: HashMap<String, String>,
+}
+
+impl ClaudeCodeReader {
+    /// Feeds one line (without its newline).
+    pub fn push_line(&mut self, line: &[u8]) {
+        let parsed = &mut self.parsed;
         if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+            return;
         }
         parsed.stats.lines += 1;
         let Some(v) = parse_line::<Value>(line, &mut parsed.stats) else {
             parsed.stats.malformed += 1;
-            continue;
+            return;
         };
         let kind = v["type"].as_str().unwrap_or("").to_owned();
         if !CLAUDE_CODE_KINDS.contains(&kind.as_str()) {
@@ -298,18 +312,19 @@ pub fn parse_claude_code_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L
                 kind
             };
             parsed.unknown(kind, line);
-            continue;
+            return;
         }
         if kind == "summary" {
             if let (Some(leaf), Some(text)) = (v["leafUuid"].as_str(), v["summary"].as_str()) {
-                titles.insert(leaf.to_owned(), text.to_owned());
+                self.titles.insert(leaf.to_owned(), text.to_owned());
             }
-            continue;
+            return;
         }
         let Some(session) = v["sessionId"].as_str() else {
-            continue;
+            return;
         };
-        let conversation = by_session
+        let conversation = self
+            .by_session
             .entry(session.to_owned())
             .or_insert_with(|| Conversation::new(Provider::ClaudeCode, session));
         if conversation.project.is_none() {
@@ -327,10 +342,10 @@ pub fn parse_claude_code_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L
             }
             "assistant" => Role::Assistant,
             "system" => Role::System,
-            _ => continue,
+            _ => return,
         };
         let Some(id) = v["uuid"].as_str() else {
-            continue;
+            return;
         };
         conversation.messages.push(Message {
             id: id.to_owned(),
@@ -348,16 +363,20 @@ pub fn parse_claude_code_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L
         });
         conversation.active_leaf = Some(id.to_owned());
     }
-    for (_, mut conversation) in by_session {
-        conversation.title = conversation
-            .messages
-            .iter()
-            .rev()
-            .find_map(|m| titles.get(&m.id).cloned());
-        conversation.seal();
-        parsed.conversations.push(conversation);
+
+    /// The conversations, titled from their summaries.
+    pub fn finish(mut self) -> Parsed {
+        for (_, mut conversation) in self.by_session {
+            conversation.title = conversation
+                .messages
+                .iter()
+                .rev()
+                .find_map(|m| self.titles.get(&m.id).cloned());
+            conversation.seal();
+            self.parsed.conversations.push(conversation);
+        }
+        self.parsed
     }
-    parsed
 }
 
 /// Codex rollouts (current envelope and the older bare-item layout): one conversation.
@@ -367,35 +386,68 @@ pub fn parse_codex(bytes: &[u8]) -> Parsed {
 
 /// The same, fed line by line (a host streams a file of any size through it).
 pub fn parse_codex_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> Parsed {
-    let mut parsed = Parsed::default();
-    let mut conversation = Conversation::new(Provider::Codex, "");
-    let mut model: Option<String> = None;
-    let mut previous: Option<String> = None;
-    let lines = lines
-        .into_iter()
-        .filter(|l| !l.as_ref().iter().all(u8::is_ascii_whitespace));
-    for (n, line) in lines.enumerate() {
-        let line = line.as_ref();
-        parsed.stats.lines += 1;
-        let Some(v) = parse_line::<Value>(line, &mut parsed.stats) else {
-            parsed.stats.malformed += 1;
-            continue;
+    let mut reader = CodexReader::default();
+    for line in lines {
+        reader.push_line(line.as_ref());
+    }
+    reader.finish()
+}
+
+/// Builds a Codex conversation from lines fed one at a time (the browser feeds chunks).
+#[derive(Debug)]
+pub struct CodexReader {
+    parsed: Parsed,
+    conversation: Conversation,
+    model: Option<String>,
+    previous: Option<String>,
+    records: usize,
+}
+
+impl Default for CodexReader {
+    fn default() -> CodexReader {
+        CodexReader {
+            parsed: Parsed::default(),
+            conversation: Conversation::new(Provider::Codex, ""),
+            model: None,
+            previous: None,
+            records: 0,
+        }
+    }
+}
+
+impl CodexReader {
+    /// Feeds one line (without its newline).
+    pub fn push_line(&mut self, line: &[u8]) {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let n = self.records;
+        self.records += 1;
+        self.parsed.stats.lines += 1;
+        let Some(v) = parse_line::<Value>(line, &mut self.parsed.stats) else {
+            self.parsed.stats.malformed += 1;
+            return;
         };
         // The older layout has no envelope: the item is the line itself.
         let (kind, item) = match v["payload"].is_object() {
             true => (v["type"].as_str().unwrap_or("").to_owned(), &v["payload"]),
-            false if v["record_type"].is_string() => continue,
+            false if v["record_type"].is_string() => return,
             false if n == 0 && v["id"].is_string() => ("session_meta".to_owned(), &v),
             false => ("response_item".to_owned(), &v),
         };
         let at = time(&v["timestamp"]);
         match kind.as_str() {
             "session_meta" => {
-                conversation.id = item["id"].as_str().unwrap_or("").to_owned();
-                conversation.project = item["cwd"].as_str().map(str::to_owned);
-                conversation.branch = item["git"]["branch"].as_str().map(str::to_owned);
+                self.conversation.id = item["id"].as_str().unwrap_or("").to_owned();
+                self.conversation.project = item["cwd"].as_str().map(str::to_owned);
+                self.conversation.branch = item["git"]["branch"].as_str().map(str::to_owned);
             }
-            "turn_context" => model = item["model"].as_str().map(str::to_owned).or(model),
+            "turn_context" => {
+                self.model = item["model"]
+                    .as_str()
+                    .map(str::to_owned)
+                    .or(self.model.take())
+            }
             "event_msg" | "compacted" => {}
             "response_item" => {
                 // A bare message item may omit its type; its role says what it is.
@@ -450,27 +502,33 @@ pub fn parse_codex_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> 
                         }],
                     ),
                     other => {
-                        parsed.unknown(format!("response_item.{other}"), line);
-                        continue;
+                        self.parsed.unknown(format!("response_item.{other}"), line);
+                        return;
                     }
                 };
-                let id = format!("{}#{n}", conversation.id);
-                conversation.messages.push(Message {
+                let id = format!("{}#{n}", self.conversation.id);
+                self.conversation.messages.push(Message {
                     id: id.clone(),
-                    parent: previous.replace(id),
+                    parent: self.previous.replace(id),
                     role,
                     at,
                     blocks,
-                    model: (role == Role::Assistant).then(|| model.clone()).flatten(),
+                    model: (role == Role::Assistant)
+                        .then(|| self.model.clone())
+                        .flatten(),
                 });
             }
-            other => parsed.unknown(other.to_owned(), line),
+            other => self.parsed.unknown(other.to_owned(), line),
         }
     }
-    conversation.active_leaf = previous;
-    conversation.seal();
-    parsed.conversations.push(conversation);
-    parsed
+
+    /// The conversation.
+    pub fn finish(mut self) -> Parsed {
+        self.conversation.active_leaf = self.previous;
+        self.conversation.seal();
+        self.parsed.conversations.push(self.conversation);
+        self.parsed
+    }
 }
 
 /// Calls `visit` with each conversation of a JSON export — an array, or one object — one at

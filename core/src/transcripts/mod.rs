@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// Shares repeated strings (session ids, paths, model names) between entries, so a reader's
 /// memory grows with distinct values, not with responses.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Interner(HashSet<Arc<str>>);
 
 impl Interner {

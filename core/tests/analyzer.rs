@@ -1,0 +1,403 @@
+//! The analyzer the web page runs: chunked intake equals whole-file parsing for every fixture
+//! format, ZIP exports (stored, deflated, split, damaged), ledgers, search, the branch reader,
+//! exports, cancellation, and no panic on any bytes.
+
+use baton_core::ErrorCode;
+use baton_core::analyzer::{Analyzer, FileFormat, ListQuery, is_conversations_entry, markdown};
+use baton_core::transcripts::conversation::parse;
+use baton_core::zip::write_zip;
+use proptest::prelude::*;
+
+#[allow(clippy::disallowed_methods)]
+fn fixture(path: &str) -> Vec<u8> {
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(path);
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+const FIXTURES: &[&str] = &[
+    "claude-code/claude-code-log-edge_cases.jsonl",
+    "claude-code/sniffly-v1.0.17-ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl",
+    "claude-code/spotter-v2.1.38-tool_heavy.jsonl",
+    "claude-code/spotter-subagents-ae4a77f8/agent-aac57f5.jsonl",
+    "codex/agentsview-function_calls.jsonl",
+    "codex/simonw-claude-code-transcripts-sample_codex_session-v0.77.0.jsonl",
+    "chatgpt/pkuppens-real-2023-06-export-subset3.json",
+    "chatgpt/ai-chat-md-export-examples-conversations.json",
+    "claude-ai/ai-chat-md-export-examples-conversations.json",
+    "claude-ai/claude-chat-viewer-claude-bakery-chat-API-single.json",
+    "claude-ai/claude-chat-viewer-testdata-conversations.json",
+];
+
+fn fed_in_chunks(name: &str, bytes: &[u8], chunk: usize) -> Analyzer {
+    let mut analyzer = Analyzer::new();
+    analyzer.begin(name);
+    for piece in bytes.chunks(chunk.max(1)) {
+        analyzer.push(piece).unwrap();
+    }
+    analyzer.finish().unwrap();
+    analyzer
+}
+
+#[test]
+fn chunked_intake_equals_whole_file_parsing_for_every_fixture() {
+    for path in FIXTURES {
+        let bytes = fixture(path);
+        let (_, whole) = parse(&bytes).unwrap();
+        for chunk in [1, 7, 4096, 1 << 20] {
+            let analyzer = fed_in_chunks(path, &bytes, chunk);
+            assert_eq!(
+                analyzer.conversations(),
+                &whole.conversations[..],
+                "{path} in chunks of {chunk}"
+            );
+        }
+    }
+}
+
+#[test]
+fn formats_are_detected_and_summed_across_files() {
+    let mut analyzer = Analyzer::new();
+    let mut expected_conversations = 0;
+    let mut expected_messages = 0;
+    for path in FIXTURES {
+        let bytes = fixture(path);
+        let (_, parsed) = parse(&bytes).unwrap();
+        expected_conversations += parsed.conversations.len() as u64;
+        expected_messages += parsed
+            .conversations
+            .iter()
+            .map(|c| c.messages.len() as u64)
+            .sum::<u64>();
+        analyzer.add_file(path, &bytes).unwrap();
+    }
+    let overview = analyzer.overview();
+    assert_eq!(overview.files, FIXTURES.len() as u64);
+    assert_eq!(overview.figures.conversations, expected_conversations);
+    assert_eq!(overview.figures.messages, expected_messages);
+    assert_eq!(overview.formats["claude_code"], 4);
+    assert_eq!(overview.formats["codex"], 2);
+    assert_eq!(overview.formats["chatgpt"], 2);
+    assert_eq!(overview.formats["claude_ai"], 3);
+    let usage = overview
+        .usage
+        .expect("Claude Code and Codex files record usage");
+    assert!(usage.total_tokens > 0 && usage.cost_usd > 0.0, "{usage:?}");
+    let charts = analyzer.charts();
+    for svg in [
+        &charts.activity,
+        &charts.models,
+        &charts.tokens,
+        &charts.lengths,
+    ] {
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{svg}");
+    }
+    assert!(
+        charts.models.contains("gpt-4"),
+        "model legend names the models"
+    );
+}
+
+#[test]
+fn zipped_exports_read_like_the_json_inside_stored_or_deflated_or_split() {
+    let json = fixture("chatgpt/pkuppens-real-2023-06-export-subset3.json");
+    let plain = fed_in_chunks("conversations.json", &json, 1 << 20);
+    for deflate in [false, true] {
+        let zip = write_zip(
+            &[
+                ("chat.html", b"<html></html>".as_slice()),
+                ("conversations.json", &json),
+            ],
+            deflate,
+        );
+        for chunk in [3, 1 << 20] {
+            let analyzer = fed_in_chunks("export.zip", &zip, chunk);
+            assert_eq!(analyzer.conversations(), plain.conversations());
+            let file = &analyzer.files()[0];
+            assert_eq!(file.archive.as_deref(), Some("zip"));
+            assert_eq!(file.format, FileFormat::Chatgpt);
+        }
+    }
+    // Split exports: every conversations-NNN.json is read.
+    let other = fixture("chatgpt/ai-chat-md-export-examples-conversations.json");
+    let zip = write_zip(
+        &[
+            ("export/conversations-000.json", json.as_slice()),
+            ("export/conversations-001.json", &other),
+        ],
+        true,
+    );
+    let analyzer = fed_in_chunks("split.zip", &zip, 1 << 16);
+    assert_eq!(analyzer.overview().figures.conversations, 3 + 2);
+    assert!(is_conversations_entry("a/conversations_12.json"));
+    assert!(!is_conversations_entry("conversations-x.json"));
+}
+
+#[test]
+fn a_damaged_archive_is_refused_whole_and_what_was_loaded_stays() {
+    let json = fixture("claude-ai/claude-chat-viewer-testdata-conversations.json");
+    let zip = write_zip(&[("conversations.json", json.as_slice())], true);
+    let mut analyzer = Analyzer::new();
+    analyzer
+        .add_file(
+            "first.json",
+            &fixture("chatgpt/ai-chat-md-export-examples-conversations.json"),
+        )
+        .unwrap();
+    let before = analyzer.overview();
+    // Cut short: the end record is gone.
+    let err = analyzer
+        .add_file("cut.zip", &zip[..zip.len() / 2])
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::ArchiveDamaged, "{err:?}");
+    assert!(err.message.contains("truncated"), "{}", err.message);
+    // A flipped byte inside the compressed data: corrupt data or a CRC mismatch.
+    let mut flipped = zip.clone();
+    flipped[60] ^= 0x55;
+    let err = analyzer.add_file("flipped.zip", &flipped).unwrap_err();
+    assert_eq!(err.code, ErrorCode::ArchiveDamaged, "{err:?}");
+    // An archive that is not an export says what it holds.
+    let photos = write_zip(&[("photo.jpg", b"\xff\xd8".as_slice())], false);
+    let err = analyzer.add_file("photos.zip", &photos).unwrap_err();
+    assert_eq!(err.code, ErrorCode::NoConversationsInArchive);
+    assert_eq!(err.details["entries"][0], "photo.jpg");
+    assert_eq!(analyzer.overview(), before);
+    assert_eq!(analyzer.files().len(), 1);
+}
+
+#[test]
+fn wrong_files_get_coded_errors_and_a_cancelled_file_leaves_nothing() {
+    let mut analyzer = Analyzer::new();
+    let err = analyzer
+        .add_file("notes.txt", b"just some notes\n")
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::UnknownFormat);
+    let err = analyzer.add_file("empty.json", b"  \n").unwrap_err();
+    assert_eq!(err.code, ErrorCode::UnknownFormat);
+    let err = analyzer
+        .add_file("future.ndjson", b"{\"baton_log\":2,\"generation\":\"g\"}\n")
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::FormatTooNew);
+    analyzer.begin("big.json");
+    analyzer
+        .push(&fixture(
+            "chatgpt/pkuppens-real-2023-06-export-subset3.json",
+        ))
+        .unwrap();
+    analyzer.cancel();
+    assert!(
+        analyzer.push(b"more").is_err(),
+        "no file is open after a cancel"
+    );
+    assert_eq!(analyzer.overview().figures.conversations, 0);
+    assert!(analyzer.files().is_empty());
+}
+
+#[test]
+fn a_truncated_export_keeps_the_conversations_before_the_cut() {
+    let json = fixture("chatgpt/pkuppens-real-2023-06-export-subset3.json");
+    let mut analyzer = Analyzer::new();
+    let file = analyzer
+        .add_file("cut.json", &json[..json.len() - 200])
+        .unwrap();
+    assert_eq!(file.conversations, 2);
+    assert_eq!(file.stats.malformed, 1);
+}
+
+#[test]
+fn ledgers_are_recognized_by_content_and_folded_together() {
+    let header = baton_core::event::encode_header("g1");
+    let mut analyzer = Analyzer::new();
+    let file = analyzer
+        .add_file("events.ndjson", format!("{header}\n").as_bytes())
+        .unwrap();
+    assert_eq!(file.format, FileFormat::BatonLedger);
+    assert_eq!(analyzer.overview().sessions, 0);
+}
+
+#[test]
+fn search_filters_and_sorts_the_list() {
+    let mut analyzer = Analyzer::new();
+    for path in FIXTURES {
+        analyzer.add_file(path, &fixture(path)).unwrap();
+    }
+    let all = analyzer.list(&ListQuery::default());
+    assert_eq!(all.total, analyzer.conversations().len());
+    // Newest first by default.
+    let dates: Vec<_> = all
+        .rows
+        .iter()
+        .map(|r| r.updated_at.or(r.started_at))
+        .collect();
+    assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{dates:?}");
+    let by_title = analyzer.list(&ListQuery {
+        sort: "title".into(),
+        ..ListQuery::default()
+    });
+    let titles: Vec<String> = by_title
+        .rows
+        .iter()
+        .map(|r| r.title.to_lowercase())
+        .collect();
+    assert!(titles.windows(2).all(|w| w[0] <= w[1]), "{titles:?}");
+    // A word from inside one message, in another case, finds it with a snippet.
+    let found = analyzer.list(&ListQuery {
+        search: "BAKERY".into(),
+        ..ListQuery::default()
+    });
+    assert!(found.total >= 1);
+    assert!(
+        found.rows.iter().any(|r| r
+            .snippet
+            .as_deref()
+            .is_some_and(|s| s.to_lowercase().contains("bakery"))
+            || r.title.to_lowercase().contains("bakery")),
+        "{found:?}"
+    );
+    let none = analyzer.list(&ListQuery {
+        search: "zzqx-never-said".into(),
+        ..ListQuery::default()
+    });
+    assert_eq!(none.total, 0);
+    let codex = analyzer.list(&ListQuery {
+        provider: Some(baton_core::transcripts::Provider::Codex),
+        ..ListQuery::default()
+    });
+    assert_eq!(codex.total, 2);
+    assert!(
+        codex
+            .rows
+            .iter()
+            .all(|r| r.provider == baton_core::transcripts::Provider::Codex)
+    );
+    let page = analyzer.list(&ListQuery {
+        offset: 2,
+        limit: 3,
+        ..ListQuery::default()
+    });
+    assert_eq!(page.rows.len(), 3);
+    assert_eq!(page.rows[0], all.rows[2]);
+}
+
+#[test]
+fn the_reader_walks_the_active_branch_and_switches_to_another() {
+    let mut analyzer = Analyzer::new();
+    analyzer
+        .add_file(
+            "c.json",
+            &fixture("chatgpt/pkuppens-real-2023-06-export-subset3.json"),
+        )
+        .unwrap();
+    let branched = analyzer
+        .list(&ListQuery::default())
+        .rows
+        .into_iter()
+        .find(|r| r.branch_points > 0)
+        .expect("the fixture has a branched conversation");
+    let active = analyzer.view(branched.index, None).unwrap();
+    assert!(active.active);
+    assert!(!active.messages.is_empty());
+    let fork = active
+        .messages
+        .iter()
+        .find(|m| m.alternatives.len() > 1)
+        .expect("a message with alternatives");
+    let other = fork
+        .alternatives
+        .iter()
+        .find(|id| **id != fork.id)
+        .unwrap()
+        .clone();
+    let switched = analyzer.view(branched.index, Some(&other)).unwrap();
+    assert!(!switched.active);
+    assert!(switched.messages.iter().any(|m| m.id == other));
+    assert!(!switched.messages.iter().any(|m| m.id == fork.id));
+    // Every message follows its parent.
+    let conversation = &analyzer.conversations()[branched.index];
+    for pair in switched.messages.windows(2) {
+        let child = conversation
+            .messages
+            .iter()
+            .find(|m| m.id == pair[1].id)
+            .unwrap();
+        assert_eq!(child.parent.as_deref(), Some(pair[0].id.as_str()));
+    }
+    // Back through the original message: the active branch again.
+    let back = analyzer.view(branched.index, Some(&fork.id)).unwrap();
+    assert!(back.active);
+    let md = markdown(&switched);
+    assert!(md.starts_with(&format!("# {}", switched.title)));
+    assert!(md.contains("alternative"));
+    assert!(analyzer.view(999, None).is_err());
+    assert!(analyzer.view(branched.index, Some("no-such-id")).is_err());
+}
+
+#[test]
+fn every_fixture_conversation_reads_non_empty() {
+    let mut analyzer = Analyzer::new();
+    for path in FIXTURES {
+        analyzer.add_file(path, &fixture(path)).unwrap();
+    }
+    for (index, c) in analyzer.conversations().iter().enumerate() {
+        let view = analyzer.view(index, None).unwrap();
+        assert_eq!(view.messages.is_empty(), c.messages.is_empty(), "{}", c.id);
+    }
+    let md = analyzer.all_markdown();
+    for index in 0..analyzer.conversations().len() {
+        let title = analyzer.view(index, None).unwrap().title;
+        assert!(
+            md.contains(&format!("# {}\n", title.replace('\n', " "))),
+            "{title}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_str(&analyzer.all_json()).unwrap();
+    assert_eq!(
+        json.as_array().unwrap().len(),
+        analyzer.conversations().len()
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn no_bytes_make_it_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048), chunk in 1usize..64) {
+        let mut analyzer = Analyzer::new();
+        analyzer.begin("any");
+        let mut ok = true;
+        for piece in bytes.chunks(chunk) {
+            if analyzer.push(piece).is_err() { ok = false; break; }
+        }
+        if ok { let _ = analyzer.finish(); }
+        let _ = analyzer.overview();
+        let _ = analyzer.charts();
+    }
+
+    #[test]
+    fn damaged_archives_never_panic(cut in 0usize..4000, flip in 0usize..4000, bit in 0u8..8) {
+        let json = fixture("claude-ai/claude-chat-viewer-testdata-conversations.json");
+        let mut zip = write_zip(&[("conversations.json", json.as_slice())], true);
+        if flip < zip.len() { zip[flip] ^= 1 << bit; }
+        zip.truncate(cut.max(4).min(zip.len()));
+        let mut analyzer = Analyzer::new();
+        let _ = analyzer.add_file("x.zip", &zip);
+    }
+
+    #[test]
+    fn exports_split_anywhere_read_the_same(cuts in proptest::collection::vec(0usize..42833, 0..12)) {
+        let json = fixture("chatgpt/pkuppens-real-2023-06-export-subset3.json");
+        let (_, whole) = parse(&json).unwrap();
+        let mut cuts: Vec<usize> = cuts.into_iter().filter(|c| *c < json.len()).collect();
+        cuts.sort();
+        let mut analyzer = Analyzer::new();
+        analyzer.begin("c.json");
+        let mut from = 0;
+        for cut in cuts.into_iter().chain([json.len()]) {
+            analyzer.push(&json[from..cut]).unwrap();
+            from = cut;
+        }
+        analyzer.finish().unwrap();
+        prop_assert_eq!(analyzer.conversations(), &whole.conversations[..]);
+    }
+}
