@@ -1229,6 +1229,27 @@ impl Analyzer {
         })
     }
 
+    /// The work sessions of the loaded ledgers, newest first.
+    pub fn sessions(&self) -> Vec<crate::model::Session> {
+        let mut sessions = self.ledger.fold().sessions();
+        sessions.reverse();
+        sessions
+    }
+
+    /// One work session's timeline from the loaded ledgers.
+    pub fn session_timeline(&self, id: &str) -> Result<Vec<crate::timeline::TimelineEntry>> {
+        use crate::store::LedgerView;
+        let session = crate::ids::SessionId::parse_v7("session_id", id)?;
+        let history = self.ledger.history(session)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::SessionNotFound,
+                format!("no work session {id} in the loaded ledgers"),
+            )
+            .with("session_id", id)
+        })?;
+        Ok(crate::timeline::timeline(&history))
+    }
+
     /// Conversation `index` as written, every branch included, as JSON.
     pub fn conversation_json(&self, index: usize) -> Result<String> {
         let c = self

@@ -401,3 +401,33 @@ proptest! {
         prop_assert_eq!(analyzer.conversations(), &whole.conversations[..]);
     }
 }
+
+#[test]
+fn ledger_sessions_come_with_their_timeline() {
+    use baton_core::event::{Actor, Event, Payload, Started};
+    use baton_core::{EventId, SessionId, Timestamp};
+    let session = SessionId(uuid::Uuid::parse_str("019c0000-0000-7000-8000-000000000002").unwrap());
+    let line = Event {
+        id: EventId(uuid::Uuid::parse_str("019c0000-0000-7000-8000-000000000001").unwrap()),
+        session,
+        at: Timestamp::from_millis(1_780_000_000_000),
+        actor: Actor::agent("claude"),
+        payload: Payload::Started(Started::new("demo", "claude")),
+    }
+    .encode()
+    .unwrap();
+    let mut analyzer = Analyzer::new();
+    analyzer
+        .add_file("events.ndjson", format!("{line}\nnot json\n").as_bytes())
+        .unwrap();
+    assert_eq!(analyzer.overview().sessions, 1);
+    assert_eq!(analyzer.overview().ledger_problems, 1);
+    let sessions = analyzer.sessions();
+    assert_eq!(sessions[0].project, "demo");
+    let timeline = analyzer.session_timeline(&session.to_string()).unwrap();
+    assert_eq!(timeline[0].kind, "started");
+    let err = analyzer
+        .session_timeline("019c0000-0000-7000-8000-0000000000ff")
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::SessionNotFound);
+}

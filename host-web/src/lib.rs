@@ -78,3 +78,125 @@ pub fn analyze(bytes: &[u8]) -> Result<String, JsValue> {
     })
     .to_string())
 }
+
+fn core_error(e: baton_core::Error) -> JsValue {
+    js_error(
+        e.code.as_str(),
+        &e.message,
+        &serde_json::Value::Object(e.details.clone()),
+    )
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// Everything loaded in this page, fed file by file in chunks (see
+/// `baton_core::analyzer::Analyzer`). Answers are JSON text; errors are `Error`s with a `code`.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Analyzer(baton_core::analyzer::Analyzer);
+
+#[wasm_bindgen]
+impl Analyzer {
+    /// An analyzer with nothing loaded.
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Analyzer {
+        Analyzer(baton_core::analyzer::Analyzer::new())
+    }
+
+    /// Starts a file (an unfinished one is dropped).
+    pub fn begin(&mut self, name: &str) {
+        self.0.begin(name);
+    }
+
+    /// Feeds the next chunk of the current file.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.0.push(chunk).map_err(core_error)
+    }
+
+    /// Does up to `budget` bytes of the work left (unpacking an archive); JSON progress.
+    pub fn pump(&mut self, budget: usize) -> Result<String, JsValue> {
+        self.0.pump(budget).map(|p| json(&p)).map_err(core_error)
+    }
+
+    /// Finishes the current file; JSON summary of what it added.
+    pub fn finish(&mut self) -> Result<String, JsValue> {
+        self.0.finish().map(|s| json(&s)).map_err(core_error)
+    }
+
+    /// Drops the current file.
+    pub fn cancel(&mut self) {
+        self.0.cancel();
+    }
+
+    /// The overview (JSON).
+    pub fn overview(&self) -> String {
+        json(&self.0.overview())
+    }
+
+    /// The charts as SVG text (JSON object).
+    pub fn charts(&self) -> String {
+        json(&self.0.charts())
+    }
+
+    /// The files loaded (JSON array).
+    pub fn files(&self) -> String {
+        json(&self.0.files())
+    }
+
+    /// A page of the conversation list for a JSON query (see `ListQuery`).
+    pub fn list(&self, query: &str) -> Result<String, JsValue> {
+        let query: baton_core::analyzer::ListQuery = serde_json::from_str(query)
+            .map_err(|e| js_error("INVALID_ARGUMENT", &e.to_string(), &serde_json::Value::Null))?;
+        Ok(json(&self.0.list(&query)))
+    }
+
+    /// One branch of a conversation (the active one unless `through` names a message).
+    pub fn view(&self, index: usize, through: Option<String>) -> Result<String, JsValue> {
+        self.0
+            .view(index, through.as_deref())
+            .map(|v| json(&v))
+            .map_err(core_error)
+    }
+
+    /// The same branch as Markdown.
+    pub fn markdown(&self, index: usize, through: Option<String>) -> Result<String, JsValue> {
+        self.0
+            .view(index, through.as_deref())
+            .map(|v| baton_core::analyzer::markdown(&v))
+            .map_err(core_error)
+    }
+
+    /// One conversation, every branch, as JSON.
+    #[wasm_bindgen(js_name = conversationJson)]
+    pub fn conversation_json(&self, index: usize) -> Result<String, JsValue> {
+        self.0.conversation_json(index).map_err(core_error)
+    }
+
+    /// Every conversation as a JSON array.
+    #[wasm_bindgen(js_name = allJson)]
+    pub fn all_json(&self) -> String {
+        self.0.all_json()
+    }
+
+    /// Every active branch as Markdown.
+    #[wasm_bindgen(js_name = allMarkdown)]
+    pub fn all_markdown(&self) -> String {
+        self.0.all_markdown()
+    }
+
+    /// Work sessions of the loaded ledgers (JSON array, newest first).
+    pub fn sessions(&self) -> String {
+        json(&self.0.sessions())
+    }
+
+    /// One work session's timeline (JSON array).
+    pub fn timeline(&self, session_id: &str) -> Result<String, JsValue> {
+        self.0
+            .session_timeline(session_id)
+            .map(|t| json(&t))
+            .map_err(core_error)
+    }
+}

@@ -60,3 +60,52 @@ fn analyze_gives_the_native_figures_and_coded_errors() {
     let code = js_sys::Reflect::get(&err, &JsValue::from_str("code")).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("UNKNOWN_FORMAT"));
 }
+
+const EXPORT: &[u8] = br#"[{"uuid":"c1","name":"Chat","chat_messages":[{"uuid":"m1","sender":"human","created_at":"2025-02-01T10:00:00Z","content":[{"type":"text","text":"tell me about sourdough"}]},{"uuid":"m2","sender":"assistant","created_at":"2025-02-01T10:00:05Z","content":[{"type":"text","text":"hello"}]}]}]"#;
+
+fn code_of(err: &JsValue) -> Option<String> {
+    js_sys::Reflect::get(err, &JsValue::from_str("code"))
+        .ok()
+        .and_then(|c| c.as_string())
+}
+
+#[wasm_bindgen_test]
+fn the_analyzer_binding_answers_as_the_native_core_does() {
+    let mut page = baton_web::Analyzer::new();
+    page.begin("conversations.json");
+    for chunk in EXPORT.chunks(5) {
+        page.push(chunk).unwrap();
+    }
+    let summary: serde_json::Value = serde_json::from_str(&page.finish().unwrap()).unwrap();
+    assert_eq!(summary["format"], "claude_ai");
+    let mut native = baton_core::analyzer::Analyzer::new();
+    native.add_file("conversations.json", EXPORT).unwrap();
+    assert_eq!(
+        page.overview(),
+        serde_json::to_string(&native.overview()).unwrap()
+    );
+    let list: serde_json::Value =
+        serde_json::from_str(&page.list(r#"{"search":"SOURDOUGH"}"#).unwrap()).unwrap();
+    assert_eq!(list["total"], 1);
+    let view: serde_json::Value = serde_json::from_str(&page.view(0, None).unwrap()).unwrap();
+    assert_eq!(view["messages"].as_array().unwrap().len(), 2);
+    assert!(page.markdown(0, None).unwrap().starts_with("# Chat"));
+    let err = page.view(7, None).unwrap_err();
+    assert_eq!(code_of(&err).as_deref(), Some("INVALID_ARGUMENT"));
+}
+
+#[wasm_bindgen_test]
+fn a_truncated_zip_is_a_coded_error_and_keeps_what_was_loaded() {
+    let mut page = baton_web::Analyzer::new();
+    page.begin("a.json");
+    page.push(EXPORT).unwrap();
+    page.finish().unwrap();
+    let zip = baton_core::zip::write_zip(&[("conversations.json", EXPORT)], true);
+    page.begin("cut.zip");
+    page.push(&zip[..zip.len() - 30]).unwrap();
+    let err = page.finish().unwrap_err();
+    assert_eq!(code_of(&err).as_deref(), Some("ARCHIVE_DAMAGED"));
+    let overview: serde_json::Value = serde_json::from_str(&page.overview()).unwrap();
+    assert_eq!(overview["conversations"], 1);
+    assert_eq!(overview["files"], 1);
+}
