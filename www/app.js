@@ -1,13 +1,34 @@
-// The page: reads the chosen files locally and renders what the core folds from them.
-import { initSync, version, foldLedger, analyze } from "./pkg/baton_web.js";
-import { wasmBytes } from "./pkg/wasm-bytes.js";
+// The page: hands files to the worker, shows progress, and renders what the core answers.
+// Nothing here parses a file; every figure, chart and branch comes from the core.
+const worker = new Worker("worker.js", { type: "module" });
+const $ = (id) => document.getElementById(id);
+const pending = new Map();
+let nextCall = 0;
+let loadStarted = 0;
 
-initSync({ module: wasmBytes });
+function call(method, ...args) {
+  const id = ++nextCall;
+  worker.postMessage({ type: "call", id, method, args });
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+}
 
-const status = document.getElementById("status");
-const tbody = document.querySelector("#sessions tbody");
-document.getElementById("version").textContent =
-  "baton-core " + JSON.parse(version()).ok.version;
+const status = $("status");
+const problem = $("problem");
+const state = { query: { search: "", sort: "updated", provider: null, model: null, limit: 100, offset: 0 },
+  reading: null, rows: [], overview: null };
+
+function text(tag, content, className) {
+  const el = document.createElement(tag);
+  if (content != null) el.textContent = content;
+  if (className) el.className = className;
+  return el;
+}
+
+const day = (t) => (t ? t.slice(0, 10) : "—");
+const when = (t) => (t ? t.replace("T", " ").slice(0, 16) : "");
+const number = (n) => new Intl.NumberFormat("en").format(n);
+const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
+const FORMATS = { claude_code: "Claude Code", codex: "Codex", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
 
 function humanDuration(seconds) {
   if (seconds == null) return "—";
@@ -15,74 +36,301 @@ function humanDuration(seconds) {
   return h ? `${h}h ${m}m` : m ? `${m}m ${s}s` : `${s}s`;
 }
 
-function cell(text, className) {
-  const td = document.createElement("td");
-  td.textContent = text;
-  if (className) td.className = className;
-  return td;
+function download(name, content, type) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function render(sessions) {
-  tbody.replaceChildren(...sessions.map((s) => {
-    const tr = document.createElement("tr");
-    tr.append(cell(s.session_id, "id"), cell(s.status, "status-" + s.status), cell(s.project),
-      cell(s.agent), cell(s.started_at), cell(humanDuration(s.duration_seconds)));
+// ---- loading -------------------------------------------------------------------------------
+
+function load(files) {
+  files = files.filter((f) => /\.(zip|json|jsonl|ndjson)$/i.test(f.name) || files.length === 1);
+  if (!files.length) return;
+  problem.hidden = true;
+  loadStarted = performance.now();
+  $("loading").hidden = false;
+  $("progress").value = 0;
+  $("progress-label").textContent = `Reading ${files.length} file(s)…`;
+  status.textContent = "Working…";
+  document.body.dataset.state = "loading";
+  worker.postMessage({ type: "load", files });
+}
+
+function showProgress(p) {
+  const fraction = p.total ? p.done / p.total : 0;
+  $("progress").value = Math.min(1, fraction);
+  const mb = (n) => (n / 1e6).toFixed(0);
+  $("progress-label").textContent = p.phase === "unpacking"
+    ? `Unpacking ${p.name}: ${mb(p.done)} of ${mb(p.total)} MB`
+    : `Reading ${p.name} (${p.index + 1} of ${p.count}): ${mb(p.done)} of ${mb(p.total)} MB`;
+}
+
+function explain(e) {
+  const li = text("li");
+  const size = e.size != null ? ` (${number(e.size)} bytes)` : "";
+  li.append(text("strong", `${e.name}${size}: `), text("code", e.error.code), document.createTextNode(` ${e.error.message}`));
+  return li;
+}
+
+function loaded(msg) {
+  $("loading").hidden = true;
+  const lines = [];
+  if (msg.added.length) lines.push(`${msg.added.length} file(s) added.`);
+  if (msg.cancelled) lines.push(`Cancelled while reading ${msg.cancelled}; nothing of it was kept.`);
+  if (msg.errors.length) lines.push(`${msg.errors.length} file(s) could not be read.`);
+  lines.push(`In all: ${number(msg.overview.files)} file(s), ${number(msg.overview.conversations)} conversation(s), ${number(msg.overview.sessions)} work session(s).`);
+  status.textContent = lines.join(" ");
+  if (msg.errors.length) {
+    const list = text("ul");
+    list.append(...msg.errors.map(explain));
+    problem.replaceChildren(text("p", "Kept everything loaded before. These files were not read:"), list);
+    problem.hidden = false;
+  }
+  renderOverview(msg.overview, msg.charts);
+  renderSessions(msg.sessions);
+  document.body.dataset.loadMs = String(Math.round(performance.now() - loadStarted));
+  document.body.dataset.workerMs = String(Math.round(msg.millis));
+  document.body.dataset.wasmMemory = String(msg.memoryBytes);
+  document.body.dataset.state = msg.cancelled ? "cancelled" : "ready";
+  refreshList();
+}
+
+// ---- overview ------------------------------------------------------------------------------
+
+function renderOverview(o, charts) {
+  state.overview = o;
+  $("overview").dataset.json = JSON.stringify(o);
+  const any = o.files > 0;
+  $("overview").hidden = !any || (o.conversations === 0 && o.sessions === 0 && !o.usage);
+  $("conversations").hidden = o.conversations === 0;
+  $("fig-conversations").textContent = number(o.conversations);
+  $("fig-messages").textContent = number(o.messages);
+  $("fig-first").textContent = day(o.first_at);
+  $("fig-last").textContent = day(o.last_at);
+  $("fig-formats").textContent = Object.entries(o.formats).map(([f, n]) => `${FORMATS[f] || f} (${n})`).join(", ") || "—";
+  $("fig-tokens").textContent = o.usage ? number(o.usage.total_tokens) : "—";
+  $("fig-cost").textContent = o.usage ? `$${o.usage.cost_usd.toFixed(2)}` : "—";
+  $("fig-sessions").textContent = number(o.sessions);
+  const models = Object.entries(o.models).sort((a, b) => b[1] - a[1]);
+  $("models-line").textContent = models.length
+    ? "Messages by model: " + models.slice(0, 10).map(([m, n]) => `${m} ${number(n)}`).join(" · ")
+    : "";
+  // SVG text drawn (and escaped) by the core.
+  $("chart-activity").innerHTML = charts.activity;
+  $("chart-models").innerHTML = charts.models;
+  $("chart-lengths").innerHTML = charts.lengths;
+  $("tokens-block").hidden = !charts.tokens;
+  $("chart-tokens").innerHTML = charts.tokens;
+  const fill = (select, values, label) => {
+    const current = select.value;
+    select.replaceChildren(text("option", "all"), ...values.map((v) => {
+      const option = text("option", label(v));
+      option.value = v;
+      return option;
+    }));
+    select.firstChild.value = "";
+    select.value = values.includes(current) ? current : "";
+  };
+  fill($("provider"), Object.keys(o.providers), (p) => PROVIDERS[p] || p);
+  fill($("model"), models.map(([m]) => m), (m) => m);
+}
+
+// ---- list ----------------------------------------------------------------------------------
+
+async function refreshList(append = false) {
+  if (!state.overview || state.overview.conversations === 0) return;
+  const natural = state.query.sort === "title";
+  const query = { ...state.query, offset: append ? state.rows.length : 0,
+    ascending: $("ascending").checked ? !natural : null };
+  const page = await call("list", query);
+  state.rows = append ? state.rows.concat(page.rows) : page.rows;
+  const tbody = $("list").tBodies[0];
+  const rows = page.rows.map((r) => {
+    const tr = text("tr");
+    const open = text("button", r.title, "link");
+    open.type = "button";
+    open.addEventListener("click", () => openConversation(r.index));
+    const title = text("td");
+    title.append(open);
+    if (r.snippet) title.append(text("div", r.snippet, "snippet"));
+    if (r.project) title.append(text("div", r.project, "muted small"));
+    tr.append(title, text("td", PROVIDERS[r.provider] || r.provider), text("td", day(r.updated_at || r.started_at)),
+      text("td", number(r.messages), "num"), text("td", r.branch_points ? String(r.branch_points) : "", "num"));
+    tr.dataset.index = String(r.index);
     return tr;
+  });
+  if (append) tbody.append(...rows); else tbody.replaceChildren(...rows);
+  $("list-status").textContent = `${number(page.total)} conversation(s)` +
+    (state.query.search ? ` match “${state.query.search}”` : "") + `; showing ${number(state.rows.length)}.`;
+  $("list").dataset.total = String(page.total);
+  $("more").hidden = state.rows.length >= page.total;
+}
+
+let searchTimer;
+$("search").addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => { state.query.search = $("search").value.trim(); refreshList(); }, 200);
+});
+$("filters").addEventListener("submit", (e) => { e.preventDefault(); state.query.search = $("search").value.trim(); refreshList(); });
+for (const [id, key] of [["provider", "provider"], ["model", "model"], ["sort", "sort"]]) {
+  $(id).addEventListener("change", () => { state.query[key] = $(id).value || null; refreshList(); });
+}
+$("ascending").addEventListener("change", () => refreshList());
+$("more").addEventListener("click", () => refreshList(true));
+
+// ---- reader --------------------------------------------------------------------------------
+
+function blockView(block) {
+  const fold = (summary, body, className) => {
+    const details = text("details", null, className);
+    details.append(text("summary", summary), text("pre", body));
+    return details;
+  };
+  switch (block.type) {
+    case "text": return text("div", block.text, "text");
+    case "thinking": return fold("Thinking", block.text, "thinking");
+    case "tool_call": return fold(`Tool call: ${block.name}`, block.input, "tool");
+    case "tool_result": return fold(block.is_error ? "Tool error" : "Tool result", block.output, "tool");
+    default: return fold(`${block.kind}`, block.raw, "other");
+  }
+}
+
+async function openConversation(index, through = null) {
+  const view = await call("view", index, through);
+  state.reading = { index, through, view };
+  $("reader").hidden = false;
+  $("reader-title").textContent = view.title;
+  $("reader-meta").textContent = [PROVIDERS[view.provider] || view.provider, view.project, when(view.started_at),
+    `${view.messages.length} of ${view.total_messages} messages`,
+    view.active ? "active branch" : "another branch"].filter(Boolean).join(" · ");
+  $("reader").dataset.active = String(view.active);
+  $("messages").replaceChildren(...view.messages.map((m) => {
+    const li = text("li", null, `message role-${m.role}`);
+    li.dataset.id = m.id;
+    const head = text("div", null, "message-head");
+    head.append(text("strong", m.role), text("span", [m.model, when(m.at)].filter(Boolean).join(" · "), "muted"));
+    if (m.alternatives.length > 1) {
+      const nav = text("span", null, "branches");
+      nav.setAttribute("role", "group");
+      nav.setAttribute("aria-label", "Branches at this message");
+      const go = (delta, label) => {
+        const target = m.alternatives[m.alternative + delta];
+        const b = text("button", label);
+        b.type = "button";
+        b.disabled = !target;
+        b.setAttribute("aria-label", delta < 0 ? "Previous branch" : "Next branch");
+        b.className = delta < 0 ? "branch-prev" : "branch-next";
+        b.addEventListener("click", () => openConversation(index, target));
+        return b;
+      };
+      nav.append(go(-1, "◀"), text("span", `${m.alternative + 1} / ${m.alternatives.length}`, "branch-position"), go(1, "▶"));
+      head.append(nav);
+    }
+    li.append(head, ...m.blocks.map(blockView));
+    return li;
+  }));
+  $("reader-title").focus();
+}
+
+$("close-reader").addEventListener("click", () => {
+  $("reader").hidden = true;
+  const row = document.querySelector(`#list tr[data-index="${state.reading?.index}"] button`);
+  row?.focus();
+});
+const safeName = (s) => (s || "conversation").replace(/[^\w.-]+/g, "-").slice(0, 60);
+$("export-md").addEventListener("click", async () => {
+  const { index, through, view } = state.reading;
+  download(`${safeName(view.title)}.md`, await call("markdown", index, through), "text/markdown");
+});
+$("export-json").addEventListener("click", async () => {
+  const { index, view } = state.reading;
+  download(`${safeName(view.title)}.json`, await call("conversationJson", index), "application/json");
+});
+$("export-all-md").addEventListener("click", async () => download("baton-conversations.md", await call("allMarkdown"), "text/markdown"));
+$("export-all-json").addEventListener("click", async () => download("baton-conversations.json", await call("allJson"), "application/json"));
+
+// ---- ledgers -------------------------------------------------------------------------------
+
+function renderSessions(sessions) {
+  $("ledger").hidden = sessions.length === 0;
+  $("sessions").tBodies[0].replaceChildren(...sessions.map((s) => {
+    const tr = text("tr");
+    const open = text("button", s.session_id, "link id");
+    open.type = "button";
+    open.addEventListener("click", () => openTimeline(s.session_id));
+    const id = text("td");
+    id.append(open);
+    tr.append(id, text("td", s.status, "status-" + s.status), text("td", s.project), text("td", s.agent),
+      text("td", when(s.started_at)), text("td", humanDuration(s.duration_seconds)));
+    return tr;
+  }));
+  status.dataset.sessions = String(sessions.length);
+}
+
+async function openTimeline(id) {
+  const entries = await call("timeline", id);
+  $("timeline-block").hidden = false;
+  $("timeline-title").textContent = `Timeline of ${id}`;
+  $("timeline").replaceChildren(...entries.map((e) => {
+    const li = text("li", null, `tone-${e.tone}`);
+    li.append(text("span", when(e.at), "muted"), text("strong", ` ${e.kind} `), document.createTextNode(`${e.summary} (${e.actor_name})`));
+    return li;
   }));
 }
 
-const problem = document.getElementById("problem");
-const analyses = [];
+// ---- input ---------------------------------------------------------------------------------
 
-function renderOverview() {
-  if (!analyses.length) return;
-  const sum = (f) => analyses.reduce((n, a) => n + f(a), 0);
-  document.getElementById("fig-conversations").textContent = String(sum((a) => a.overview.conversations));
-  document.getElementById("fig-messages").textContent = String(sum((a) => a.overview.messages));
-  const firsts = analyses.map((a) => a.overview.first_at).filter(Boolean).sort();
-  const lasts = analyses.map((a) => a.overview.last_at).filter(Boolean).sort();
-  document.getElementById("fig-first").textContent = firsts.length ? firsts[0].slice(0, 10) : "—";
-  document.getElementById("fig-last").textContent = lasts.length ? lasts[lasts.length - 1].slice(0, 10) : "—";
-  document.getElementById("fig-formats").textContent = [...new Set(analyses.map((a) => a.format))].join(", ");
-  // The charts are SVG text drawn (and escaped) by the core; the latest file's are shown.
-  const latest = analyses[analyses.length - 1];
-  document.getElementById("chart-activity").innerHTML = latest.charts.activity;
-  document.getElementById("chart-lengths").innerHTML = latest.charts.lengths;
-  document.getElementById("overview").hidden = false;
+$("file").addEventListener("change", (e) => { load([...e.target.files]); e.target.value = ""; });
+$("folder").addEventListener("change", (e) => { load([...e.target.files]); e.target.value = ""; });
+$("cancel").addEventListener("click", () => {
+  $("progress-label").textContent = "Cancelling…";
+  worker.postMessage({ type: "cancel" });
+});
+
+async function entriesOf(entry) {
+  if (entry.isFile) return [await new Promise((ok, fail) => entry.file(ok, fail))];
+  if (!entry.isDirectory) return [];
+  const reader = entry.createReader();
+  const all = [];
+  for (;;) {
+    const batch = await new Promise((ok, fail) => reader.readEntries(ok, fail));
+    if (!batch.length) break;
+    for (const child of batch) all.push(...await entriesOf(child));
+  }
+  return all;
 }
 
-document.getElementById("file").addEventListener("change", async (event) => {
-  const files = [...event.target.files];
-  if (!files.length) return;
-  problem.hidden = true;
-  const ledgers = [];
-  for (const file of files) {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    if (file.name.endsWith(".ndjson")) {
-      ledgers.push(bytes);
-      continue;
-    }
-    try {
-      analyses.push(JSON.parse(analyze(bytes)));
-    } catch (error) {
-      // A wrong file is reported; everything loaded before stays.
-      problem.textContent = `${file.name}: ${error.code || "ERROR"}: ${error.message}`;
-      problem.hidden = false;
-    }
-  }
-  renderOverview();
-  if (!ledgers.length) {
-    status.textContent = `${analyses.length} transcript file(s) analyzed.`;
-    status.dataset.files = String(analyses.length);
-    return;
-  }
-  const joined = new Uint8Array(ledgers.reduce((n, p) => n + p.byteLength + 1, 0));
-  let at = 0;
-  for (const part of ledgers) { joined.set(part, at); at += part.byteLength; joined[at++] = 10; }
-  const folded = JSON.parse(foldLedger(joined));
-  render(folded.sessions);
-  const st = folded.stats;
-  status.textContent = `${folded.sessions.length} sessions from ${ledgers.length} ledger file(s); ` +
-    `${st.events} events, ${st.corrupt_lines} unreadable line(s), ${st.foreign_lines} of another schema.`;
-  status.dataset.sessions = String(folded.sessions.length);
+const drop = $("drop");
+drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+drop.addEventListener("drop", async (e) => {
+  e.preventDefault();
+  drop.classList.remove("over");
+  const items = [...e.dataTransfer.items].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+  const files = items.length ? (await Promise.all(items.map(entriesOf))).flat() : [...e.dataTransfer.files];
+  load(files);
 });
+
+worker.onmessage = (event) => {
+  const msg = event.data;
+  if (msg.type === "progress") showProgress(msg);
+  else if (msg.type === "loaded") loaded(msg);
+  else if (msg.type === "ready") call("version").then((v) => { $("version").textContent = `baton-core ${v}`; document.body.dataset.ready = "true"; });
+  else if (msg.type === "reply") {
+    const p = pending.get(msg.id);
+    pending.delete(msg.id);
+    if (msg.error) {
+      problem.replaceChildren(text("p", `${msg.error.code}: ${msg.error.message}`));
+      problem.hidden = false;
+      p?.reject(Object.assign(new Error(msg.error.message), msg.error));
+    } else p?.resolve(msg.ok);
+  }
+};
+worker.onerror = (e) => {
+  problem.replaceChildren(text("p", `The analyzer stopped: ${e.message}`));
+  problem.hidden = false;
+};

@@ -220,7 +220,8 @@ pub fn stacked_bars_svg(series: &BTreeMap<String, BTreeMap<String, u64>>, unit: 
     let left = 56i64;
     let legend_rows = (named.len() + usize::from(has_other)) as i64;
     let width = (left + series.len() as i64 * (bar + gap) + gap).max(320);
-    let height = plot + 24 + legend_rows * 16 + 8;
+    let labels = 56i64;
+    let height = plot + labels + legend_rows * 16 + 8;
     let mut svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{} per model over time">"#,
         escape(unit)
@@ -255,15 +256,23 @@ pub fn stacked_bars_svg(series: &BTreeMap<String, BTreeMap<String, u64>>, unit: 
             );
         }
     }
-    if let (Some(first), Some(last)) = (periods.first(), periods.last()) {
+    // Period labels: every bar's when they fit (up to 40 periods), else about 12 evenly.
+    let every = if periods.len() > 40 {
+        periods.len().div_ceil(12)
+    } else {
+        1
+    };
+    for (i, period) in periods.iter().enumerate() {
+        if i % every != 0 && i + 1 != periods.len() {
+            continue;
+        }
+        let x = left + gap + i as i64 * (bar + gap) + bar / 2;
         let _ = write!(
             svg,
-            r##"<text x="{left}" y="{}" font-size="9" fill="#57606a">{}</text><text x="{}" y="{}" font-size="9" text-anchor="end" fill="#57606a">{}</text>"##,
-            plot + 12,
-            escape(first),
-            left + series.len() as i64 * (bar + gap),
-            plot + 12,
-            escape(last)
+            r##"<text x="{x}" y="{}" font-size="9" text-anchor="end" transform="rotate(-45 {x} {})" fill="#57606a">{}</text>"##,
+            plot + 10,
+            plot + 10,
+            escape(period)
         );
     }
     let legend: Vec<&str> = named
@@ -272,7 +281,7 @@ pub fn stacked_bars_svg(series: &BTreeMap<String, BTreeMap<String, u64>>, unit: 
         .chain(has_other.then_some("other"))
         .collect();
     for (i, name) in legend.iter().enumerate() {
-        let y = plot + 24 + i as i64 * 16;
+        let y = plot + labels + i as i64 * 16;
         let _ = write!(
             svg,
             r#"<rect x="{left}" y="{y}" width="10" height="10" fill="{}"/><text x="{}" y="{}" font-size="11">{}</text>"#,

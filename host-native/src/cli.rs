@@ -134,6 +134,15 @@ Claude Code wrote over several lines counts once; Codex's cumulative totals coun
     /// What files are (by content) and what they hold: conversations, messages, tool calls,
     /// what was skipped and why
     Inspect(InspectArgs),
+    /// Analyze transcripts, exports (.json or .zip) and ledgers as the web page does: overview,
+    /// tokens and cost, search, charts as SVG
+    #[command(after_help = "Examples:
+  baton analyze ~/Downloads/chatgpt-export.zip
+  baton analyze ~/.claude/projects --search \"flaky test\" --list 20
+  baton analyze conversations.json --svg charts/
+
+The figures are the web page's (`baton web`): both run the same core on the same chunks.")]
+    Analyze(AnalyzeArgs),
     /// Roll the active log into monthly archives (safe while agents keep appending)
     Compact,
     /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
@@ -289,6 +298,23 @@ enum DecisionCommand {
         /// The decision
         text: String,
     },
+}
+
+#[derive(Debug, Args)]
+struct AnalyzeArgs {
+    /// Files or folders: Claude Code or Codex .jsonl, ChatGPT or claude.ai conversations.json
+    /// or the export's .zip, Baton ledgers (.ndjson)
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Write the charts (activity, models, tokens, lengths) as SVG files into this folder
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
+    /// List the conversations that contain all these words (case-insensitive)
+    #[arg(long, value_name = "WORDS")]
+    search: Option<String>,
+    /// How many conversations to list, newest first
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    list: usize,
 }
 
 #[derive(Debug, Args)]
@@ -479,6 +505,13 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Usage(args) => usage(args),
         Command::Inspect(args) => inspect(args),
+        Command::Analyze(args) => crate::analyze::run(&crate::analyze::Request {
+            paths: args.paths,
+            svg_dir: args.svg,
+            search: args.search,
+            list: args.list,
+        })
+        .map(|(human, json)| Output { human, json }),
         Command::Abi(args) => abi(args),
         Command::Web(args) => web(args, json_only),
         Command::Demo(args) => demo(args),
@@ -656,6 +689,7 @@ fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Abi(_)
         | Command::Mcp(_)
         | Command::Usage(_)
+        | Command::Analyze(_)
         | Command::Inspect(_) => {
             return Err(Error::internal("dispatched above"));
         }

@@ -2,6 +2,7 @@
 //! server, the transcript mirror and the wasm embedding. All decisions are the core's; this
 //! crate does the IO around them.
 
+pub mod analyze;
 pub mod cli;
 pub mod demo;
 pub mod detail;

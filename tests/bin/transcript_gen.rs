@@ -1,7 +1,8 @@
 //! Writes synthetic Claude Code and Codex trees with every accounting trap Baton must survive,
 //! and the truth they must produce (daily token totals in Baton's one meaning).
 //!
-//! Usage: `transcript-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--ccusage-safe]`
+//! Usage: `transcript-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--ccusage-safe]`, or
+//! `transcript-gen OUT_DIR --chatgpt-mb M` for one large ChatGPT export (benchmarks).
 //! Writes `OUT_DIR/claude/projects/…`, `OUT_DIR/codex/sessions/…` and `OUT_DIR/truth.json`.
 //! `--mb` keeps adding sessions until the trees hold about M megabytes (for benchmarks).
 //!
@@ -348,6 +349,123 @@ fn exports(out: &Path, rng: &mut Rng, count: u64) -> String {
     format!(r#""chatgpt":{chatgpt_truth},"claude_ai":[{count},{messages},{active},{branches}]"#)
 }
 
+/// A ChatGPT export of about `target` bytes shaped like the real ones (metadata-heavy nodes,
+/// answers of a few hundred to a few thousand characters, one regenerated answer in every
+/// third conversation). Writes `chatgpt-big/conversations.json` and `chatgpt-big/truth.json`
+/// (`{"conversations":N,"messages":M,"first_at":…,"last_at":…}`).
+fn big_chatgpt(out: &Path, rng: &mut Rng, target: u64) {
+    use std::io::Write as _;
+    let dir = out.join("chatgpt-big");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = std::fs::File::create(dir.join("conversations.json")).unwrap();
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    const WORDS: &[&str] = &[
+        "the",
+        "build",
+        "fails",
+        "because",
+        "cargo",
+        "cannot",
+        "find",
+        "a",
+        "lock",
+        "file",
+        "so",
+        "we",
+        "retry",
+        "with",
+        "offline",
+        "mode",
+        "and",
+        "check",
+        "each",
+        "crate",
+        "version",
+        "against",
+        "registry",
+        "index",
+        "then",
+        "write",
+        "tests",
+        "for",
+        "parser",
+        "édition",
+        "naïve",
+        "日本語",
+        "emoji 🎉",
+    ];
+    let mut written = 1u64;
+    let (mut conversations, mut messages) = (0u64, 0u64);
+    let (first, mut last) = (1_690_000_000u64, 0u64);
+    w.write_all(b"[").unwrap();
+    while written < target {
+        let c = conversations;
+        let turns = 2 + rng.below(10);
+        let base = first + c * 997;
+        let mut mapping =
+            String::from(r#""root":{"id":"root","message":null,"parent":null,"children":["m0"]}"#);
+        let mut prev = String::from("root");
+        let mut leaf = String::new();
+        for t in 0..turns {
+            let id = format!("{c:08x}-{t:04x}-4000-8000-00000000{t:04x}");
+            let role = if t % 2 == 0 { "user" } else { "assistant" };
+            let words = if role == "user" {
+                10 + rng.below(60)
+            } else {
+                60 + rng.below(500)
+            };
+            let text: Vec<&str> = (0..words)
+                .map(|_| WORDS[rng.below(WORDS.len() as u64) as usize])
+                .collect();
+            let next = if t + 1 < turns {
+                format!(r#""{c:08x}-{:04x}-4000-8000-00000000{:04x}""#, t + 1, t + 1)
+            } else {
+                String::new()
+            };
+            let mut children = next;
+            if t == 0 && turns > 2 && c % 3 == 0 {
+                children.push_str(&format!(r#","{c:08x}-alt""#));
+            }
+            let at = base + t * 7;
+            last = last.max(at);
+            write!(mapping, r#","{id}":{{"id":"{id}","message":{{"id":"{id}","author":{{"role":"{role}","name":null,"metadata":{{}}}},"create_time":{at}.25,"update_time":null,"content":{{"content_type":"text","parts":["{}"]}},"status":"finished_successfully","end_turn":true,"weight":1.0,"metadata":{{"model_slug":"{}","default_model_slug":"auto","request_id":"9{c:07x}{t:08x}","message_type":null,"finish_details":{{"type":"stop","stop_tokens":[200002]}},"citations":[],"content_references":[],"is_complete":true,"parent_id":"{prev}","timestamp_":"absolute"}},"recipient":"all","channel":null}},"parent":"{prev}","children":[{children}]}}"#,
+                text.join(" "),
+                if c % 4 == 0 { "gpt-4o" } else if c % 4 == 1 { "o3" } else { "gpt-4.1-mini" }).unwrap();
+            prev = id.clone();
+            leaf = id;
+            messages += 1;
+        }
+        if turns > 2 && c % 3 == 0 {
+            let parent = format!("{c:08x}-0000-4000-8000-000000000000");
+            write!(mapping, r#","{c:08x}-alt":{{"id":"{c:08x}-alt","message":{{"id":"{c:08x}-alt","author":{{"role":"assistant"}},"create_time":{}.5,"content":{{"content_type":"text","parts":["a regenerated answer"]}},"metadata":{{"model_slug":"gpt-4o"}}}},"parent":"{parent}","children":[]}}"#, base + 3).unwrap();
+            messages += 1;
+        }
+        let item = format!(
+            r#"{}{{"title":"Conversation {c}: cargo and the registry","create_time":{base}.0,"update_time":{}.0,"mapping":{{{mapping}}},"moderation_results":[],"current_node":"{leaf}","plugin_ids":null,"conversation_id":"conv-{c:08x}","conversation_template_id":null,"gizmo_id":null,"is_archived":false,"safe_urls":[],"default_model_slug":"auto","id":"conv-{c:08x}"}}"#,
+            if c == 0 { "" } else { "," },
+            base + turns * 7
+        );
+        w.write_all(item.as_bytes()).unwrap();
+        written += item.len() as u64;
+        conversations += 1;
+    }
+    w.write_all(b"]").unwrap();
+    w.flush().unwrap();
+    std::fs::write(
+        dir.join("truth.json"),
+        format!(
+            r#"{{"conversations":{conversations},"messages":{messages},"bytes":{}}}"#,
+            written + 1
+        ),
+    )
+    .unwrap();
+    println!(
+        "wrote a {:.1} MB ChatGPT export with {conversations} conversations to {}",
+        written as f64 / 1e6,
+        dir.display()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let out = PathBuf::from(args.get(1).expect("OUT_DIR"));
@@ -357,6 +475,14 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .and_then(|v| v.parse::<u64>().ok())
     };
+    if let Some(mb) = flag("--chatgpt-mb") {
+        big_chatgpt(
+            &out,
+            &mut Rng(flag("--seed").unwrap_or(7) | 1),
+            mb * 1_000_000,
+        );
+        return;
+    }
     let sessions = flag("--sessions").unwrap_or(40);
     let target_bytes = flag("--mb").map(|mb| mb * 1_000_000);
     let mut g = Gen {

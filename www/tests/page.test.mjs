@@ -1,10 +1,12 @@
-// The page in Debian's headless Chromium, driven by playwright-core: it loads the embedded
-// wasm without any network request, folds a real ledger exactly as the native CLI does, and
-// cannot reach the network at all.
+// The page in Debian's headless Chromium, driven by playwright-core through the real file
+// inputs: every format, generated exports checked against the generator's truth, the same
+// figures as the native `baton analyze`, search, the branch reader, exports, cancel, wrong
+// files, ledgers — and no request ever leaves the page's origin. Screenshots go to
+// target/screenshots/ for a person to look at.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,13 +15,15 @@ import { chromium } from "playwright-core";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
 const baton = process.env.BATON_BIN || join(root, "target/debug/baton");
+const generator = join(dirname(baton), "transcript-gen");
+const fixtures = join(root, "tests/fixtures");
 const shots = join(root, "target/screenshots");
 const CHROMIUM_ARGS = [
   "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ];
 
-let server, url, browser, ledgerDir, userDataDir;
+let server, url, browser, ledgerDir, userDataDir, generated, tmp;
 
 function cli(...args) {
   return JSON.parse(execFileSync(baton, ["--dir", ledgerDir, "--json", ...args], {
@@ -27,15 +31,27 @@ function cli(...args) {
   }).toString());
 }
 
+function nativeAnalyze(...paths) {
+  return JSON.parse(execFileSync(baton, ["--json", "analyze", ...paths], { maxBuffer: 1 << 28 }).toString());
+}
+
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(json|jsonl|ndjson|zip)$/.test(e.name))
+    .map((e) => join(e.parentPath ?? e.path, e.name)).sort();
+}
+
 before(async () => {
-  const tmp = mkdtempSync(join(tmpdir(), "baton-page-"));
+  tmp = mkdtempSync(join(tmpdir(), "baton-page-"));
   ledgerDir = join(tmp, ".baton");
   userDataDir = join(tmp, "chromium-profile");
+  generated = join(tmp, "generated");
   mkdirSync(shots, { recursive: true });
   const first = cli("start", "--project", "demo", "--agent", "claude", "--goal", "Search");
   cli("start", "--project", "demo", "--agent", "codex", "--parent", first.session_id);
   cli("start", "--project", "site", "--agent", "cursor");
   cli("end", first.session_id, "--summary", "done");
+  execFileSync(generator, [generated, "--sessions", "6"]);
   server = spawn(baton, ["--json", "web", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
   url = await new Promise((ok, fail) => {
     server.stdout.once("data", (chunk) => ok(JSON.parse(chunk.toString().split("\n")[0]).serving));
@@ -45,6 +61,8 @@ before(async () => {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: CHROMIUM_ARGS,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
   });
 });
 
@@ -53,25 +71,156 @@ after(async () => {
   server?.kill();
 });
 
-test("the page folds a ledger exactly as the CLI does, offline", async () => {
+/** A fresh page that records every request and every script error. */
+async function openPage() {
   const page = await browser.newPage();
   const requests = [];
-  page.on("request", (r) => requests.push(r.url()));
   const errors = [];
+  page.on("request", (r) => requests.push(r.url()));
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(url);
-  await page.waitForFunction(() => document.getElementById("version").textContent.includes("baton-core"));
-  await page.setInputFiles("#file", join(ledgerDir, "events.ndjson"));
-  await page.waitForSelector("#status[data-sessions]");
+  await page.waitForSelector("body[data-ready=true]");
+  page.errors = errors;
+  page.checkOffline = () => {
+    const origin = new URL(url).origin;
+    assert.ok(requests.length > 0);
+    for (const r of requests) assert.ok(r.startsWith(origin) || r.startsWith("blob:" + origin), `request left the origin: ${r}`);
+    assert.deepEqual(errors, []);
+  };
+  return page;
+}
+
+/** Loads files through an input and waits for the worker's answer. */
+async function load(page, selector, files) {
+  await page.evaluate(() => { document.body.dataset.state = "loading"; });
+  await page.setInputFiles(selector, files);
+  await page.waitForSelector("body[data-state=ready], body[data-state=cancelled]");
+}
+
+const overviewOf = async (page) => JSON.parse(await page.getAttribute("#overview", "data-json"));
+
+test("a generated export: figures equal the generator's truth and the native CLI", async () => {
+  const page = await openPage();
+  const truth = JSON.parse(readFileSync(join(generated, "truth.json"), "utf8"));
+  const exports = [join(generated, "chatgpt/conversations.json"), join(generated, "claude-ai/conversations.json")];
+  await load(page, "#file", exports);
+  const overview = await overviewOf(page);
+  assert.equal(overview.conversations, truth.chatgpt[0] + truth.claude_ai[0]);
+  assert.equal(overview.messages, truth.chatgpt[1] + truth.claude_ai[1]);
+  assert.equal(await page.textContent("#fig-conversations"), String(overview.conversations));
+  assert.deepEqual(overview, nativeAnalyze(...exports).overview, "one core, one answer");
+  page.checkOffline();
+});
+
+test("every fixture format through the folder picker, and the same figures as the CLI", async () => {
+  const page = await openPage();
+  await load(page, "#folder", fixtures);
+  const overview = await overviewOf(page);
+  const native = nativeAnalyze(...filesUnder(fixtures));
+  assert.deepEqual(overview, native.overview);
+  for (const format of ["claude_code", "codex", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
+  assert.ok(overview.usage.total_tokens > 0, "Claude Code and Codex usage counted");
+  assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
+  assert.ok(await page.$("#chart-models svg rect"), "the per-model chart is drawn");
+  assert.ok(await page.$("#chart-tokens svg rect"), "the token chart is drawn");
+  await page.screenshot({ path: join(shots, "overview.png"), fullPage: true });
+  page.checkOffline();
+});
+
+test("search, open a branched conversation, switch branch, export Markdown", async () => {
+  const page = await openPage();
+  await load(page, "#file", [join(generated, "chatgpt/conversations.json")]);
+  await page.fill("#search", "another answer");
+  await page.waitForFunction(() => /match/.test(document.getElementById("list-status").textContent));
+  const total = Number(await page.getAttribute("#list", "data-total"));
+  const truth = JSON.parse(readFileSync(join(generated, "truth.json"), "utf8"));
+  assert.equal(total, truth.chatgpt[3], "every branched conversation, and only those, holds the regenerated answer");
+  await page.click("#list tbody tr:first-child button");
+  await page.waitForSelector("#reader:not([hidden])", { timeout: 5000 }).catch(async (e) => {
+    throw new Error(`${e.message}; problem: ${await page.textContent("#problem")}; errors: ${page.errors.join(" | ")}`);
+  });
+  assert.equal(await page.getAttribute("#reader", "data-active"), "true");
+  const before = await page.textContent("#messages");
+  assert.ok(!before.includes("another answer"), "the active branch does not hold the other answer");
+  const switcher = (await page.$(".branch-next:not([disabled])")) || (await page.$(".branch-prev:not([disabled])"));
+  assert.ok(switcher, "a branch switcher is offered");
+  await switcher.click();
+  await page.waitForSelector("#reader[data-active=false]");
+  assert.ok((await page.textContent("#messages")).includes("another answer"));
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-md")]);
+  const markdown = readFileSync(await download.path(), "utf8");
+  assert.match(markdown, /^# Conversation \d+/);
+  assert.match(markdown, /another answer/);
+  assert.match(markdown, /Branch: alternative/);
+  const [all] = await Promise.all([page.waitForEvent("download"), page.click("#export-all-json")]);
+  const everything = JSON.parse(readFileSync(await all.path(), "utf8"));
+  assert.equal(everything.length, truth.chatgpt[0]);
+  // Full-page screenshots resize the view, so they come after the clicks.
+  await page.locator("#reader").screenshot({ path: join(shots, "reader.png") });
+  await page.click("#close-reader");
+  await page.waitForSelector("#reader[hidden]", { state: "attached" });
+  await page.screenshot({ path: join(shots, "list.png"), fullPage: true });
+  page.checkOffline();
+});
+
+test("a zip export is read, wrong files are explained, and what was loaded stays", async () => {
+  const page = await openPage();
+  const dir = mkdtempSync(join(tmpdir(), "baton-wrong-"));
+  const zip = join(dir, "chatgpt-export.zip");
+  execFileSync("python3", ["-c", `import zipfile,sys
+z=zipfile.ZipFile(sys.argv[1],"w",zipfile.ZIP_DEFLATED)
+z.write(sys.argv[2],"conversations.json"); z.writestr("chat.html","<html></html>"); z.close()`,
+  zip, join(fixtures, "chatgpt/pkuppens-real-2023-06-export-subset3.json")]);
+  await load(page, "#file", [zip]);
+  const first = await overviewOf(page);
+  assert.equal(first.conversations, 3);
+  assert.deepEqual(first, nativeAnalyze(zip).overview);
+  const notes = join(dir, "notes.json");
+  writeFileSync(notes, "just notes\n");
+  const cut = join(dir, "cut.zip");
+  const bytes = readFileSync(zip);
+  writeFileSync(cut, bytes.subarray(0, bytes.length - 40));
+  const future = join(dir, "future.ndjson");
+  writeFileSync(future, '{"baton_log":2,"generation":"g"}\n');
+  await load(page, "#file", [notes, cut, future]);
+  const problem = await page.textContent("#problem");
+  for (const code of ["UNKNOWN_FORMAT", "ARCHIVE_DAMAGED", "FORMAT_TOO_NEW"]) assert.match(problem, new RegExp(code));
+  assert.match(problem, /notes\.json \(11 bytes\)/, "the page says which file it was");
+  assert.deepEqual(await overviewOf(page), first, "earlier data kept");
+  await page.screenshot({ path: join(shots, "wrong-files.png"), fullPage: true });
+  page.checkOffline();
+});
+
+test("a long load can be cancelled and keeps what was loaded before", async () => {
+  const page = await openPage();
+  await load(page, "#file", [join(fixtures, "chatgpt/ai-chat-md-export-examples-conversations.json")]);
+  const before = await overviewOf(page);
+  const big = join(tmp, "big");
+  execFileSync(generator, [big, "--chatgpt-mb", "80"]);
+  await page.evaluate(() => { document.body.dataset.state = "loading"; });
+  await page.setInputFiles("#file", join(big, "chatgpt-big/conversations.json"));
+  await page.waitForSelector("#loading:not([hidden])");
+  await page.waitForFunction(() => document.getElementById("progress").value > 0);
+  await page.click("#cancel");
+  await page.waitForSelector("body[data-state=cancelled]");
+  assert.match(await page.textContent("#status"), /Cancelled/);
+  assert.deepEqual(await overviewOf(page), before);
+  page.checkOffline();
+});
+
+test("a ledger shows its sessions as the CLI does, with a timeline", async () => {
+  const page = await openPage();
+  await load(page, "#file", [join(ledgerDir, "events.ndjson")]);
   const native = cli("list", "--all");
   const shown = await page.$$eval("#sessions tbody tr", (rows) =>
     rows.map((r) => ({ id: r.cells[0].textContent, status: r.cells[1].textContent })));
-  assert.deepEqual(shown, native.sessions.map((s) => ({ id: s.session_id, status: s.status })));
+  const byId = (a, b) => a.id.localeCompare(b.id);
+  assert.deepEqual(shown.sort(byId), native.sessions.map((s) => ({ id: s.session_id, status: s.status })).sort(byId));
+  await page.click("#sessions tbody tr:first-child button");
+  await page.waitForSelector("#timeline li");
+  assert.match(await page.textContent("#timeline"), /started/);
   await page.screenshot({ path: join(shots, "ledger.png"), fullPage: true });
-  const origin = new URL(url).origin;
-  assert.ok(requests.length > 0);
-  for (const r of requests) assert.ok(r.startsWith(origin), `request left the origin: ${r}`);
-  assert.deepEqual(errors, []);
+  page.checkOffline();
 });
 
 test("the page cannot open a network connection", async () => {
@@ -83,29 +232,6 @@ test("the page cannot open a network connection", async () => {
   assert.equal(outcome, "blocked");
   const csp = (await page.request.get(url)).headers()["content-security-policy"];
   assert.match(csp, /connect-src 'none'/);
-});
-
-test("an export is analyzed in the page, and a wrong file keeps what was loaded", async () => {
-  const page = await browser.newPage();
-  const requests = [];
-  page.on("request", (r) => requests.push(r.url()));
-  await page.goto(url);
-  await page.waitForFunction(() => document.getElementById("version").textContent.includes("baton-core"));
-  const fixtures = join(root, "tests/fixtures");
-  await page.setInputFiles("#file", join(fixtures, "chatgpt/pkuppens-real-2023-06-export-subset3.json"));
-  await page.waitForSelector("#overview:not([hidden])");
-  const native = JSON.parse(execFileSync(baton, ["--json", "inspect",
-    join(fixtures, "chatgpt/pkuppens-real-2023-06-export-subset3.json")]).toString());
-  assert.equal(await page.textContent("#fig-conversations"), String(native.files[0].conversations));
-  assert.equal(await page.textContent("#fig-messages"), String(native.files[0].messages));
-  assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
-  await page.screenshot({ path: join(shots, "overview.png"), fullPage: true });
-  const junk = join(mkdtempSync(join(tmpdir(), "baton-junk-")), "notes.json");
-  writeFileSync(junk, "just notes\n");
-  await page.setInputFiles("#file", junk);
-  await page.waitForSelector("#problem:not([hidden])");
-  assert.match(await page.textContent("#problem"), /UNKNOWN_FORMAT/);
-  assert.equal(await page.textContent("#fig-conversations"), String(native.files[0].conversations), "earlier data kept");
-  const origin = new URL(url).origin;
-  for (const r of requests) assert.ok(r.startsWith(origin), `request left the origin: ${r}`);
+  const workerCsp = (await page.request.get(new URL("worker.js", url).href)).headers()["content-security-policy"];
+  assert.match(workerCsp, /connect-src 'none'/, "the worker runs under the same policy");
 });

@@ -1,0 +1,252 @@
+//! `baton analyze`: the web page's analysis on the command line — the same core analyzer fed
+//! the same chunks, so both print the same figures for the same files. Folders are walked for
+//! transcripts, exports (`.json`, `.zip`) and ledgers.
+
+use baton_core::Error;
+use baton_core::analyzer::{Analyzer, ListQuery};
+use serde_json::{Value, json};
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The chunk size the page's worker feeds too.
+pub const CHUNK_BYTES: usize = 4 << 20;
+
+/// Files under `path` the analyzer can read (a file is taken as given).
+pub fn collect(path: &Path, into: &mut Vec<PathBuf>) {
+    if !path.is_dir() {
+        into.push(path.to_owned());
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            collect(&entry, into);
+        } else if entry
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "jsonl" | "json" | "zip" | "ndjson"))
+        {
+            into.push(entry);
+        }
+    }
+}
+
+/// Feeds one file to the analyzer in chunks, reporting bytes read to `progress`.
+pub fn feed(
+    analyzer: &mut Analyzer,
+    path: &Path,
+    mut progress: impl FnMut(u64),
+) -> Result<baton_core::analyzer::FileSummary, Error> {
+    let shown = path.display().to_string();
+    let mut file = std::fs::File::open(path).map_err(|e| Error::store_io("read", &shown, e))?;
+    analyzer.begin(&shown);
+    let mut buf = vec![0u8; CHUNK_BYTES];
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) => {
+                analyzer.cancel();
+                return Err(Error::store_io("read", &shown, e));
+            }
+        };
+        if n == 0 {
+            break;
+        }
+        analyzer.push(&buf[..n])?;
+        progress(n as u64);
+    }
+    analyzer.finish()
+}
+
+/// What `baton analyze` was asked.
+#[derive(Debug)]
+pub struct Request {
+    /// Files and folders.
+    pub paths: Vec<PathBuf>,
+    /// Where to write the charts as SVG files.
+    pub svg_dir: Option<PathBuf>,
+    /// Words to search the conversations for.
+    pub search: Option<String>,
+    /// How many conversations to list.
+    pub list: usize,
+}
+
+/// Runs the analysis; returns the human lines and the JSON answer.
+pub fn run(request: &Request) -> Result<(String, Value), Error> {
+    let mut files = Vec::new();
+    for path in &request.paths {
+        collect(path, &mut files);
+    }
+    let total: u64 = files
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let show_progress = std::io::stderr().is_terminal() && total > 32 * 1024 * 1024;
+    let mut analyzer = Analyzer::new();
+    let mut human = Vec::new();
+    let mut errors = Vec::new();
+    let mut first_error: Option<Error> = None;
+    let mut done = 0u64;
+    for path in &files {
+        let shown = path.display().to_string();
+        let result = feed(&mut analyzer, path, |n| {
+            done += n;
+            if show_progress {
+                let filled = (done * 30 / total.max(1)) as usize;
+                eprint!(
+                    "\rAnalyzing [{}{}] {:.0} of {:.0} MB",
+                    "#".repeat(filled.min(30)),
+                    ".".repeat(30 - filled.min(30)),
+                    done as f64 / 1e6,
+                    total as f64 / 1e6
+                );
+                let _ = std::io::stderr().flush();
+            }
+        });
+        match result {
+            Ok(summary) => human.push(format!(
+                "[ok] {shown}: {}{}, {} conversation(s), {} message(s){}",
+                serde_json::to_value(summary.format)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                summary
+                    .archive
+                    .as_ref()
+                    .map(|a| format!(" in a {a} archive"))
+                    .unwrap_or_default(),
+                summary.conversations,
+                summary.messages,
+                if summary.stats.malformed > 0 {
+                    format!(", {} unreadable record(s) skipped", summary.stats.malformed)
+                } else {
+                    String::new()
+                }
+            )),
+            Err(err) => {
+                human.push(baton_core::render::error_line(&err).replacen(
+                    "[error] ",
+                    &format!("[error] {shown}: "),
+                    1,
+                ));
+                errors.push(json!({ "path": shown, "error": err }));
+                first_error.get_or_insert(err);
+            }
+        }
+    }
+    if show_progress {
+        eprint!("\r{}\r", " ".repeat(70));
+    }
+    let overview = analyzer.overview();
+    let o = &overview.figures;
+    human.push(format!(
+        "{} file(s): {} conversation(s), {} message(s){}",
+        overview.files,
+        o.conversations,
+        o.messages,
+        match (o.first_at, o.last_at) {
+            (Some(a), Some(b)) =>
+                format!(" from {} to {}", &a.to_string()[..10], &b.to_string()[..10]),
+            _ => String::new(),
+        }
+    ));
+    if let Some(usage) = &overview.usage {
+        human.push(format!(
+            "Tokens: {} (input {}, output {}, cache read {}, cache write {}); estimated cost ${:.2}",
+            usage.total_tokens,
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_tokens,
+            usage.cache_creation_tokens,
+            usage.cost_usd
+        ));
+    }
+    if !o.models.is_empty() {
+        let mut models: Vec<(&String, &u64)> = o.models.iter().collect();
+        models.sort_by(|a, b| b.1.cmp(a.1));
+        human.push(format!(
+            "Models: {}",
+            models
+                .iter()
+                .take(8)
+                .map(|(m, n)| format!("{m} ({n})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if overview.sessions > 0 {
+        human.push(format!("Work sessions in ledgers: {}", overview.sessions));
+    }
+    let list = analyzer.list(&ListQuery {
+        search: request.search.clone().unwrap_or_default(),
+        limit: request.list.max(1),
+        ..ListQuery::default()
+    });
+    if request.search.is_some() || request.list > 0 {
+        human.push(format!(
+            "{} conversation(s){}:",
+            list.total,
+            request
+                .search
+                .as_ref()
+                .map(|s| format!(" match {s:?}"))
+                .unwrap_or_default()
+        ));
+        for row in list.rows.iter().take(request.list.max(10)) {
+            human.push(format!(
+                "  #{:<5} {}  {}  ({} messages){}",
+                row.index,
+                row.updated_at
+                    .or(row.started_at)
+                    .map(|t| t.to_string()[..10].to_owned())
+                    .unwrap_or_else(|| "----------".into()),
+                row.title,
+                row.messages,
+                row.snippet
+                    .as_ref()
+                    .map(|s| format!("\n         {s}"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    let charts = analyzer.charts();
+    let mut written = Vec::new();
+    if let Some(dir) = &request.svg_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::store_io("create directory", &dir.display().to_string(), e))?;
+        for (name, svg) in [
+            ("activity", &charts.activity),
+            ("models", &charts.models),
+            ("tokens", &charts.tokens),
+            ("lengths", &charts.lengths),
+        ] {
+            if svg.is_empty() {
+                continue;
+            }
+            let path = dir.join(format!("{name}.svg"));
+            std::fs::write(&path, svg)
+                .map_err(|e| Error::store_io("write", &path.display().to_string(), e))?;
+            written.push(path.display().to_string());
+        }
+        human.push(format!("Charts written: {}", written.join(", ")));
+    }
+    let answer = json!({
+        "files": analyzer.files(),
+        "errors": errors,
+        "overview": overview,
+        "conversations": list,
+        "charts_written": written,
+    });
+    if analyzer.files().is_empty()
+        && let Some(mut err) = first_error
+    {
+        err.details = answer.as_object().cloned().unwrap_or_default();
+        return Err(err);
+    }
+    Ok((human.join("\n"), answer))
+}
