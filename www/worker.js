@@ -13,36 +13,68 @@ const memoryBytes = () => wasm.memory.buffer.byteLength;
 const asError = (e) => ({ code: e?.code || "INTERNAL", message: e?.message || String(e), details: e?.details ?? null });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-async function loadFile(file, index, count, batch) {
+let lastProgress = 0;
+function progress(message, force = false) {
+  // At most ~20 updates a second: a folder of thousands of small files must not flood the page.
+  const now = performance.now();
+  if (!force && now - lastProgress < 50) return;
+  lastProgress = now;
+  postMessage({ type: "progress", ...message });
+}
+
+async function loadFile(file, index, count, batch, firstSlice) {
   analyzer.begin(file.webkitRelativePath || file.name);
   for (let at = 0; at < file.size; at += CHUNK) {
-    const chunk = new Uint8Array(await file.slice(at, at + CHUNK).arrayBuffer());
+    const slice = at === 0 && firstSlice ? firstSlice
+      : file.size <= CHUNK ? file.arrayBuffer() : file.slice(at, at + CHUNK).arrayBuffer();
+    const t0 = performance.now();
+    const chunk = new Uint8Array(await slice);
+    const t1 = performance.now();
+    timing.read += t1 - t0;
     if (cancelRequested) return "cancelled";
     analyzer.push(chunk);
+    timing.core += performance.now() - t1;
     batch.done += chunk.byteLength;
-    postMessage({ type: "progress", phase: "reading", name: file.name, index, count, done: batch.done, total: batch.total });
+    progress({ phase: "reading", name: file.name, index, count, done: batch.done, total: batch.total });
   }
   // Archives are unpacked after the last slice: a few MB at a time, with progress.
   for (;;) {
     const step = JSON.parse(analyzer.pump(8 << 20));
     if (step.done) break;
-    postMessage({ type: "progress", phase: "unpacking", name: file.name, index, count, done: step.processed, total: step.total });
+    progress({ phase: "unpacking", name: file.name, index, count, done: step.processed, total: step.total });
     await tick();
     if (cancelRequested) return "cancelled";
   }
-  return JSON.parse(analyzer.finish());
+  const t2 = performance.now();
+  const summary = JSON.parse(analyzer.finish());
+  timing.finish = (timing.finish || 0) + performance.now() - t2;
+  return summary;
 }
 
+const timing = { read: 0, core: 0 };
 async function load(files) {
+  timing.read = 0; timing.core = 0; timing.finish = 0;
   cancelRequested = false;
   const started = performance.now();
   const batch = { done: 0, total: files.reduce((n, f) => n + f.size, 0) };
   const added = [];
   const errors = [];
   let cancelled = null;
+  // Reading a file is a round trip to the browser: the next files' first slices are read
+  // while this one is parsed, so a folder of thousands of small transcripts is not latency-bound.
+  const ahead = new Map();
+  const prefetch = (i) => {
+    if (i >= files.length || ahead.has(i)) return;
+    const file = files[i];
+    // A small file is read whole: Blob.slice costs a round trip of its own.
+    ahead.set(i, file.size <= CHUNK ? file.arrayBuffer() : file.slice(0, CHUNK).arrayBuffer());
+  };
   for (const [index, file] of files.entries()) {
+    for (let k = index; k < index + 32; k++) prefetch(k);
+    const firstSlice = ahead.get(index);
+    ahead.delete(index);
     try {
-      const summary = await loadFile(file, index, files.length, batch);
+      const summary = await loadFile(file, index, files.length, batch, firstSlice);
       if (summary === "cancelled") {
         analyzer.cancel();
         cancelled = file.name;
@@ -61,6 +93,7 @@ async function load(files) {
     charts: JSON.parse(analyzer.charts()),
     sessions: JSON.parse(analyzer.sessions()),
     millis: performance.now() - started,
+    timing,
     memoryBytes: memoryBytes(),
   });
 }

@@ -44,7 +44,8 @@ pub fn feed(
     let shown = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| Error::store_io("read", &shown, e))?;
     analyzer.begin(&shown);
-    let mut buf = vec![0u8; CHUNK_BYTES];
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut buf = vec![0u8; (size as usize).clamp(1, CHUNK_BYTES)];
     loop {
         let n = match file.read(&mut buf) {
             Ok(n) => n,

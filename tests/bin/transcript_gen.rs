@@ -3,6 +3,8 @@
 //!
 //! Usage: `transcript-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--ccusage-safe]`, or
 //! `transcript-gen OUT_DIR --chatgpt-mb M` for one large ChatGPT export (benchmarks).
+//! `--responses R` gives Claude Code sessions 3 to 3+R responses (default 8: small files;
+//! a few hundred makes files of real sessions' size).
 //! Writes `OUT_DIR/claude/projects/…`, `OUT_DIR/codex/sessions/…` and `OUT_DIR/truth.json`.
 //! `--mb` keeps adding sessions until the trees hold about M megabytes (for benchmarks).
 //!
@@ -43,6 +45,8 @@ struct Gen {
     ccusage_safe: bool,
     truth: BTreeMap<String, Day>,
     bytes: u64,
+    /// Claude Code responses per session: 3 plus up to this many more.
+    spread: u64,
 }
 
 fn day_of(ts: i64) -> String {
@@ -107,7 +111,7 @@ impl Gen {
         let mut text = String::new();
         let mut ts = start;
         let mut main_ids = Vec::new();
-        let responses = 3 + self.rng.below(8);
+        let responses = 3 + self.rng.below(self.spread);
         for r in 0..responses {
             ts += 20_000 + self.rng.below(600_000) as i64;
             let (input, output) = (1 + self.rng.below(5000), 10 + self.rng.below(3000));
@@ -490,6 +494,7 @@ fn main() {
         ccusage_safe: args.iter().any(|a| a == "--ccusage-safe"),
         truth: BTreeMap::new(),
         bytes: 0,
+        spread: flag("--responses").unwrap_or(8),
     };
     let claude_root = out.join("claude/projects");
     let codex_root = out.join("codex/sessions");

@@ -292,6 +292,64 @@ pub struct ClaudeCodeReader {
     titles: HashMap<String, String>,
 }
 
+/// The fields of a Claude Code line the conversation model uses. Read typed (unknown fields
+/// skipped without building a tree), or from a JSON value when a field has an odd type.
+#[derive(Deserialize, Default)]
+struct ClaudeCodeLine {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(rename = "sessionId", default)]
+    session_id: Option<String>,
+    #[serde(default)]
+    uuid: Option<String>,
+    #[serde(rename = "parentUuid", default)]
+    parent_uuid: Option<String>,
+    #[serde(default)]
+    timestamp: Value,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(rename = "gitBranch", default)]
+    git_branch: Option<String>,
+    #[serde(rename = "leafUuid", default)]
+    leaf_uuid: Option<String>,
+    #[serde(default)]
+    summary: Option<String>,
+    #[serde(default)]
+    content: Value,
+    #[serde(default)]
+    message: Option<ClaudeCodeMessage>,
+}
+
+#[derive(Deserialize, Default)]
+struct ClaudeCodeMessage {
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    content: Value,
+}
+
+impl ClaudeCodeLine {
+    fn from_value(v: &Value) -> ClaudeCodeLine {
+        let text = |key: &str| v[key].as_str().map(str::to_owned);
+        ClaudeCodeLine {
+            kind: text("type"),
+            session_id: text("sessionId"),
+            uuid: text("uuid"),
+            parent_uuid: text("parentUuid"),
+            timestamp: v["timestamp"].clone(),
+            cwd: text("cwd"),
+            git_branch: text("gitBranch"),
+            leaf_uuid: text("leafUuid"),
+            summary: text("summary"),
+            content: v["content"].clone(),
+            message: v["message"].is_object().then(|| ClaudeCodeMessage {
+                model: v["message"]["model"].as_str().map(str::to_owned),
+                content: v["message"]["content"].clone(),
+            }),
+        }
+    }
+}
+
 impl ClaudeCodeReader {
     /// Feeds one line (without its newline).
     pub fn push_line(&mut self, line: &[u8]) {
@@ -300,11 +358,17 @@ impl ClaudeCodeReader {
             return;
         }
         parsed.stats.lines += 1;
-        let Some(v) = parse_line::<Value>(line, &mut parsed.stats) else {
-            parsed.stats.malformed += 1;
-            return;
+        let v = match parse_line::<ClaudeCodeLine>(line, &mut parsed.stats) {
+            Some(typed) => typed,
+            None => match parse_line::<Value>(line, &mut parsed.stats) {
+                Some(value) => ClaudeCodeLine::from_value(&value),
+                None => {
+                    parsed.stats.malformed += 1;
+                    return;
+                }
+            },
         };
-        let kind = v["type"].as_str().unwrap_or("").to_owned();
+        let kind = v.kind.clone().unwrap_or_default();
         if !CLAUDE_CODE_KINDS.contains(&kind.as_str()) {
             let kind = if kind.is_empty() {
                 "(none)".into()
@@ -315,12 +379,12 @@ impl ClaudeCodeReader {
             return;
         }
         if kind == "summary" {
-            if let (Some(leaf), Some(text)) = (v["leafUuid"].as_str(), v["summary"].as_str()) {
-                self.titles.insert(leaf.to_owned(), text.to_owned());
+            if let (Some(leaf), Some(text)) = (v.leaf_uuid, v.summary) {
+                self.titles.insert(leaf, text);
             }
             return;
         }
-        let Some(session) = v["sessionId"].as_str() else {
+        let Some(session) = v.session_id.as_deref() else {
             return;
         };
         let conversation = self
@@ -328,14 +392,16 @@ impl ClaudeCodeReader {
             .entry(session.to_owned())
             .or_insert_with(|| Conversation::new(Provider::ClaudeCode, session));
         if conversation.project.is_none() {
-            conversation.project = v["cwd"].as_str().map(str::to_owned);
+            conversation.project = v.cwd;
         }
         if conversation.branch.is_none() {
-            conversation.branch = v["gitBranch"].as_str().map(str::to_owned);
+            conversation.branch = v.git_branch;
         }
+        let message = v.message.unwrap_or_default();
         let role = match kind.as_str() {
             "user" => {
-                let tool = v["message"]["content"]
+                let tool = message
+                    .content
                     .as_array()
                     .is_some_and(|b| b.iter().any(|x| x["type"] == "tool_result"));
                 if tool { Role::Tool } else { Role::User }
@@ -344,24 +410,24 @@ impl ClaudeCodeReader {
             "system" => Role::System,
             _ => return,
         };
-        let Some(id) = v["uuid"].as_str() else {
+        let Some(id) = v.uuid else {
             return;
         };
+        conversation.active_leaf = Some(id.clone());
         conversation.messages.push(Message {
-            id: id.to_owned(),
-            parent: v["parentUuid"].as_str().map(str::to_owned),
+            id,
+            parent: v.parent_uuid,
             role,
-            at: time(&v["timestamp"]),
+            at: time(&v.timestamp),
             blocks: if role == Role::System {
                 vec![Block::Text {
-                    text: text_of(&v["content"]),
+                    text: text_of(&v.content),
                 }]
             } else {
-                anthropic_blocks(&v["message"]["content"])
+                anthropic_blocks(&message.content)
             },
-            model: v["message"]["model"].as_str().map(str::to_owned),
+            model: message.model,
         });
-        conversation.active_leaf = Some(id.to_owned());
     }
 
     /// The conversations, titled from their summaries.

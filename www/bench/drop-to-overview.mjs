@@ -1,0 +1,79 @@
+// Benchmark (prints figures; not a test): time from handing files to the page's file input
+// to the rendered overview, in Debian's headless Chromium, for a generated ~100 MB ChatGPT
+// export and ~100 MB of Claude Code JSONL; and the wasm memory the worker ends with (wasm
+// memory only grows, so that is its peak). Targets: ≤ 3 s each, memory ≤ 2× the input.
+// Run: `npm run bench` in www/ (after ./run setup, www/build.sh and a release build).
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = process.env.BATON_BIN_DIR || join(root, "target/release");
+const mb = Number(process.env.BATON_BENCH_MB || 100);
+const runs = Number(process.env.BATON_BENCH_RUNS || 3);
+const tmp = mkdtempSync(join(tmpdir(), "baton-bench-"));
+
+execFileSync(join(bin, "transcript-gen"), [tmp, "--chatgpt-mb", String(mb)], { stdio: "inherit" });
+/** About `mb` MB of Claude Code session files from a generated tree (`--responses` sets
+ * their size: 600 gives files like real working sessions, ~200 KB; 8 gives thousands of
+ * tiny ones). */
+function claudeFiles(name, responses) {
+  const dir = join(tmp, name);
+  execFileSync(join(bin, "transcript-gen"), [dir, "--mb", String(Math.round(mb * 2.2)), "--responses", String(responses)], { stdio: "inherit" });
+  const jsonl = readdirSync(join(dir, "claude"), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
+    .map((e) => join(e.parentPath ?? e.path, e.name)).sort();
+  const picked = [];
+  let bytes = 0;
+  for (const f of jsonl) {
+    if (bytes >= mb * 1e6) break;
+    picked.push(f);
+    bytes += statSync(f).size;
+  }
+  return picked;
+}
+const claude = claudeFiles("sessions", 600);
+const tiny = claudeFiles("tiny", 8);
+const chatgpt = [join(tmp, "chatgpt-big/conversations.json")];
+
+const server = spawn(join(bin, "baton"), ["--json", "web", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const url = await new Promise((ok) => server.stdout.once("data", (c) => ok(JSON.parse(c.toString().split("\n")[0]).serving)));
+const browser = await chromium.launchPersistentContext(join(tmp, "profile"), {
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+});
+
+async function measure(label, files) {
+  const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
+  const times = [];
+  let memory = 0, conversations = 0;
+  for (let i = 0; i < runs; i++) {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForSelector("body[data-ready=true]");
+    await page.setInputFiles("#file", files);
+    await page.waitForSelector("body[data-state=ready]", { timeout: 120000 });
+    times.push(Number(await page.getAttribute("body", "data-load-ms")));
+    memory = Number(await page.getAttribute("body", "data-wasm-memory"));
+    conversations = JSON.parse(await page.getAttribute("#overview", "data-json")).conversations;
+    await page.close();
+  }
+  times.sort((a, b) => a - b);
+  console.log(`${label}: ${(bytes / 1e6).toFixed(1)} MB in ${files.length} file(s), ${conversations} conversations — ` +
+    `drop to overview median ${(times[Math.floor(times.length / 2)] / 1000).toFixed(2)} s (runs: ${times.map((t) => (t / 1000).toFixed(2)).join(", ")} s; target ≤ 3 s); ` +
+    `wasm memory ${(memory / 1e6).toFixed(0)} MB = ${(memory / bytes).toFixed(2)}× the input (target ≤ 2×)`);
+}
+
+try {
+  await measure("ChatGPT export", chatgpt);
+  await measure("Claude Code JSONL, session-sized files", claude);
+  await measure("Claude Code JSONL, thousands of tiny files", tiny);
+} finally {
+  await browser.close();
+  server.kill();
+}
