@@ -574,9 +574,9 @@ pub struct ListQuery {
     pub limit: usize,
 }
 
-/// One row of the conversation list.
+/// What names a conversation, in the list and in the reader.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ConversationRow {
+pub struct ConversationHead {
     /// Its number, for `view`.
     pub index: usize,
     /// Whose format.
@@ -591,6 +591,28 @@ pub struct ConversationRow {
     pub started_at: Option<Timestamp>,
     /// Last message time.
     pub updated_at: Option<Timestamp>,
+}
+
+impl ConversationHead {
+    fn of(index: usize, c: &Conversation) -> ConversationHead {
+        ConversationHead {
+            index,
+            provider: c.provider,
+            id: c.id.clone(),
+            title: title_of(c),
+            project: c.project.clone(),
+            started_at: c.started_at,
+            updated_at: c.updated_at,
+        }
+    }
+}
+
+/// One row of the conversation list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConversationRow {
+    /// Which conversation.
+    #[serde(flatten)]
+    pub head: ConversationHead,
     /// Messages, branches included.
     pub messages: usize,
     /// Places where it branched.
@@ -632,20 +654,9 @@ pub struct ViewMessage {
 /// One branch of a conversation, root first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConversationView {
-    /// Its number.
-    pub index: usize,
-    /// Whose format.
-    pub provider: Provider,
-    /// The provider's id.
-    pub id: String,
-    /// Its title.
-    pub title: String,
-    /// The working directory, for coding agents.
-    pub project: Option<String>,
-    /// First message time.
-    pub started_at: Option<Timestamp>,
-    /// Last message time.
-    pub updated_at: Option<Timestamp>,
+    /// Which conversation.
+    #[serde(flatten)]
+    pub head: ConversationHead,
     /// Whether this is the branch the provider marked active.
     pub active: bool,
     /// Messages in all branches.
@@ -1080,10 +1091,11 @@ impl Analyzer {
             {
                 continue;
             }
-            let title = title_of(c);
+            let head = ConversationHead::of(index, c);
+            let title = &head.title;
             let mut snippet_text = None;
             let matches = terms.iter().all(|term| {
-                if find_folded(&title, term).is_some()
+                if find_folded(title, term).is_some()
                     || c.project
                         .as_deref()
                         .is_some_and(|p| find_folded(p, term).is_some())
@@ -1105,13 +1117,7 @@ impl Analyzer {
                 continue;
             }
             rows.push(ConversationRow {
-                index,
-                provider: c.provider,
-                id: c.id.clone(),
-                title,
-                project: c.project.clone(),
-                started_at: c.started_at,
-                updated_at: c.updated_at,
+                head,
                 messages: c.messages.len(),
                 branch_points: c.branch_points(),
                 models: models.into_iter().map(str::to_owned).collect(),
@@ -1119,10 +1125,10 @@ impl Analyzer {
             });
         }
         match query.sort.as_str() {
-            "started" => rows.sort_by_key(|r| (r.started_at, r.index)),
-            "messages" => rows.sort_by_key(|r| (r.messages, r.index)),
-            "title" => rows.sort_by_cached_key(|r| (r.title.to_lowercase(), r.index)),
-            _ => rows.sort_by_key(|r| (r.updated_at.or(r.started_at), r.index)),
+            "started" => rows.sort_by_key(|r| (r.head.started_at, r.head.index)),
+            "messages" => rows.sort_by_key(|r| (r.messages, r.head.index)),
+            "title" => rows.sort_by_cached_key(|r| (r.head.title.to_lowercase(), r.head.index)),
+            _ => rows.sort_by_key(|r| (r.head.updated_at.or(r.head.started_at), r.head.index)),
         }
         // Titles read A to Z by default; dates and lengths newest and longest first.
         if !query.ascending.unwrap_or(query.sort == "title") {
@@ -1216,13 +1222,7 @@ impl Analyzer {
             })
             .collect();
         Ok(ConversationView {
-            index,
-            provider: c.provider,
-            id: c.id.clone(),
-            title: title_of(c),
-            project: c.project.clone(),
-            started_at: c.started_at,
-            updated_at: c.updated_at,
+            head: ConversationHead::of(index, c),
             active: is_active,
             total_messages: c.messages.len(),
             messages,
@@ -1333,16 +1333,17 @@ fn fence(text: &str) -> String {
 /// thinking as a quote.
 pub fn markdown(view: &ConversationView) -> String {
     use std::fmt::Write;
-    let mut out = format!("# {}\n\n", view.title.replace('\n', " "));
-    let provider = serde_json::to_value(view.provider)
+    let head = &view.head;
+    let mut out = format!("# {}\n\n", head.title.replace('\n', " "));
+    let provider = serde_json::to_value(head.provider)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
-    let _ = writeln!(out, "- Source: {provider}, id `{}`", view.id);
-    if let Some(project) = &view.project {
+    let _ = writeln!(out, "- Source: {provider}, id `{}`", head.id);
+    if let Some(project) = &head.project {
         let _ = writeln!(out, "- Project: `{project}`");
     }
-    if let Some(at) = view.started_at {
+    if let Some(at) = head.started_at {
         let _ = writeln!(out, "- Started: {at}");
     }
     let _ = writeln!(

@@ -228,7 +228,7 @@ fn search_filters_and_sorts_the_list() {
     let dates: Vec<_> = all
         .rows
         .iter()
-        .map(|r| r.updated_at.or(r.started_at))
+        .map(|r| r.head.updated_at.or(r.head.started_at))
         .collect();
     assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{dates:?}");
     let by_title = analyzer.list(&ListQuery {
@@ -238,7 +238,7 @@ fn search_filters_and_sorts_the_list() {
     let titles: Vec<String> = by_title
         .rows
         .iter()
-        .map(|r| r.title.to_lowercase())
+        .map(|r| r.head.title.to_lowercase())
         .collect();
     assert!(titles.windows(2).all(|w| w[0] <= w[1]), "{titles:?}");
     // A word from inside one message, in another case, finds it with a snippet.
@@ -252,7 +252,7 @@ fn search_filters_and_sorts_the_list() {
             .snippet
             .as_deref()
             .is_some_and(|s| s.to_lowercase().contains("bakery"))
-            || r.title.to_lowercase().contains("bakery")),
+            || r.head.title.to_lowercase().contains("bakery")),
         "{found:?}"
     );
     let none = analyzer.list(&ListQuery {
@@ -269,7 +269,7 @@ fn search_filters_and_sorts_the_list() {
         codex
             .rows
             .iter()
-            .all(|r| r.provider == baton_core::transcripts::Provider::Codex)
+            .all(|r| r.head.provider == baton_core::transcripts::Provider::Codex)
     );
     let page = analyzer.list(&ListQuery {
         offset: 2,
@@ -295,7 +295,7 @@ fn the_reader_walks_the_active_branch_and_switches_to_another() {
         .into_iter()
         .find(|r| r.branch_points > 0)
         .expect("the fixture has a branched conversation");
-    let active = analyzer.view(branched.index, None).unwrap();
+    let active = analyzer.view(branched.head.index, None).unwrap();
     assert!(active.active);
     assert!(!active.messages.is_empty());
     let fork = active
@@ -309,12 +309,12 @@ fn the_reader_walks_the_active_branch_and_switches_to_another() {
         .find(|id| **id != fork.id)
         .unwrap()
         .clone();
-    let switched = analyzer.view(branched.index, Some(&other)).unwrap();
+    let switched = analyzer.view(branched.head.index, Some(&other)).unwrap();
     assert!(!switched.active);
     assert!(switched.messages.iter().any(|m| m.id == other));
     assert!(!switched.messages.iter().any(|m| m.id == fork.id));
     // Every message follows its parent.
-    let conversation = &analyzer.conversations()[branched.index];
+    let conversation = &analyzer.conversations()[branched.head.index];
     for pair in switched.messages.windows(2) {
         let child = conversation
             .messages
@@ -324,13 +324,17 @@ fn the_reader_walks_the_active_branch_and_switches_to_another() {
         assert_eq!(child.parent.as_deref(), Some(pair[0].id.as_str()));
     }
     // Back through the original message: the active branch again.
-    let back = analyzer.view(branched.index, Some(&fork.id)).unwrap();
+    let back = analyzer.view(branched.head.index, Some(&fork.id)).unwrap();
     assert!(back.active);
     let md = markdown(&switched);
-    assert!(md.starts_with(&format!("# {}", switched.title)));
+    assert!(md.starts_with(&format!("# {}", switched.head.title)));
     assert!(md.contains("alternative"));
     assert!(analyzer.view(999, None).is_err());
-    assert!(analyzer.view(branched.index, Some("no-such-id")).is_err());
+    assert!(
+        analyzer
+            .view(branched.head.index, Some("no-such-id"))
+            .is_err()
+    );
 }
 
 #[test]
@@ -345,7 +349,7 @@ fn every_fixture_conversation_reads_non_empty() {
     }
     let md = analyzer.all_markdown();
     for index in 0..analyzer.conversations().len() {
-        let title = analyzer.view(index, None).unwrap().title;
+        let title = analyzer.view(index, None).unwrap().head.title;
         assert!(
             md.contains(&format!("# {}\n", title.replace('\n', " "))),
             "{title}"

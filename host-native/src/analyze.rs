@@ -201,12 +201,13 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         for row in list.rows.iter().take(request.list.max(10)) {
             human.push(format!(
                 "  #{:<5} {}  {}  ({} messages){}",
-                row.index,
-                row.updated_at
-                    .or(row.started_at)
+                row.head.index,
+                row.head
+                    .updated_at
+                    .or(row.head.started_at)
                     .map(|t| t.to_string()[..10].to_owned())
                     .unwrap_or_else(|| "----------".into()),
-                row.title,
+                row.head.title,
                 row.messages,
                 row.snippet
                     .as_ref()
