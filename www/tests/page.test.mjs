@@ -235,3 +235,28 @@ test("the page cannot open a network connection", async () => {
   const workerCsp = (await page.request.get(new URL("worker.js", url).href)).headers()["content-security-policy"];
   assert.match(workerCsp, /connect-src 'none'/, "the worker runs under the same policy");
 });
+
+test("files dropped on the page are read like chosen ones, and the keyboard reaches everything", async () => {
+  const page = await openPage();
+  const text = readFileSync(join(fixtures, "claude-ai/claude-chat-viewer-testdata-conversations.json"), "utf8");
+  await page.evaluate((content) => {
+    document.body.dataset.state = "loading";
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([content], "conversations.json", { type: "application/json" }));
+    document.getElementById("drop").dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, text);
+  await page.waitForSelector("body[data-state=ready]");
+  const overview = await overviewOf(page);
+  assert.deepEqual(overview, nativeAnalyze(join(fixtures, "claude-ai/claude-chat-viewer-testdata-conversations.json")).overview);
+  // Tab order: skip link, the two pickers, then on to the list; Enter opens a conversation.
+  await page.focus("#search");
+  await page.keyboard.press("Tab");
+  let focused = await page.evaluate(() => document.activeElement.id);
+  assert.equal(focused, "provider");
+  await page.focus("#list tbody tr:first-child button");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#reader:not([hidden])");
+  focused = await page.evaluate(() => document.activeElement.id);
+  assert.equal(focused, "reader-title", "focus moves to the conversation read");
+  page.checkOffline();
+});
