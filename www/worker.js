@@ -23,7 +23,9 @@ function progress(message, force = false) {
 }
 
 async function loadFile(file, index, count, batch, firstSlice) {
+  const tb = performance.now();
   analyzer.begin(file.webkitRelativePath || file.name);
+  timing.begin = (timing.begin || 0) + performance.now() - tb;
   for (let at = 0; at < file.size; at += CHUNK) {
     const slice = at === 0 && firstSlice ? firstSlice
       : file.size <= CHUNK ? file.arrayBuffer() : file.slice(at, at + CHUNK).arrayBuffer();
@@ -38,6 +40,7 @@ async function loadFile(file, index, count, batch, firstSlice) {
     progress({ phase: "reading", name: file.name, index, count, done: batch.done, total: batch.total });
   }
   // Archives are unpacked after the last slice: a few MB at a time, with progress.
+  const tp = performance.now();
   for (;;) {
     const step = JSON.parse(analyzer.pump(8 << 20));
     if (step.done) break;
@@ -46,6 +49,7 @@ async function loadFile(file, index, count, batch, firstSlice) {
     if (cancelRequested) return "cancelled";
   }
   const t2 = performance.now();
+  timing.pump = (timing.pump || 0) + t2 - tp;
   const summary = JSON.parse(analyzer.finish());
   timing.finish = (timing.finish || 0) + performance.now() - t2;
   return summary;
