@@ -47,17 +47,69 @@ function download(name, content, type) {
 
 // ---- loading -------------------------------------------------------------------------------
 
-function load(files) {
+// Small files are read here, a group at a time (one read of a Blob made of up to 512 of
+// them), and their bytes handed to the worker without a copy: the worker's thread stays on
+// parsing while this one waits on the disk, and a folder of thousands of transcripts does not
+// pay a round trip per file. Large files go to the worker as they are, read there in slices.
+const SMALL = 1 << 20;
+let cancelRequested = false;
+
+function groupsOf(files) {
+  const groups = [];
+  for (const file of files) {
+    const last = groups[groups.length - 1];
+    if (file.size <= SMALL && last?.small && last.files.length < 512 && last.bytes + file.size <= 8 * SMALL) {
+      last.files.push(file);
+      last.bytes += file.size;
+    } else {
+      groups.push({ small: file.size <= SMALL, files: [file], bytes: file.size });
+    }
+  }
+  return groups;
+}
+
+let acked = 0;
+let ackWaiter = null;
+async function load(files) {
   files = files.filter((f) => /\.(zip|json|jsonl|ndjson)$/i.test(f.name) || files.length === 1);
   if (!files.length) return;
   problem.hidden = true;
   loadStarted = performance.now();
+  cancelRequested = false;
   $("loading").hidden = false;
   $("progress").value = 0;
   $("progress-label").textContent = `Reading ${files.length} file(s)…`;
   status.textContent = "Working…";
   document.body.dataset.state = "loading";
-  worker.postMessage({ type: "load", files });
+  const total = files.reduce((n, f) => n + f.size, 0);
+  worker.postMessage({ type: "begin-load", total, count: files.length });
+  let sent = 0;
+  acked = 0;
+  // Several groups are read at once (the browser reads files on a pool of threads), and sent
+  // in order.
+  const groups = groupsOf(files);
+  const reads = [];
+  const startRead = (i) => {
+    const group = groups[i];
+    if (group && group.small && !reads[i]) reads[i] = new Blob(group.files).arrayBuffer();
+  };
+  for (const [i, group] of groups.entries()) {
+    if (cancelRequested) break;
+    for (let k = i; k < i + 4; k++) startRead(k);
+    if (!group.small) {
+      worker.postMessage({ type: "file", file: group.files[0] });
+    } else {
+      const bytes = await reads[i];
+      reads[i] = null;
+      const names = group.files.map((f) => f.webkitRelativePath || f.name);
+      const sizes = group.files.map((f) => f.size);
+      worker.postMessage({ type: "group", names, sizes, bytes }, [bytes]);
+    }
+    sent += 1;
+    // At most a few groups waiting in the worker: memory stays bounded.
+    while (sent - acked > 3 && !cancelRequested) await new Promise((resolve) => { ackWaiter = resolve; });
+  }
+  worker.postMessage({ type: "end-load" });
 }
 
 function showProgress(p) {
@@ -285,10 +337,15 @@ async function openTimeline(id) {
 
 // ---- input ---------------------------------------------------------------------------------
 
-$("file").addEventListener("change", (e) => { load([...e.target.files]); e.target.value = ""; });
-$("folder").addEventListener("change", (e) => { load([...e.target.files]); e.target.value = ""; });
+// Loads run one after another, in the order the files were given.
+let loads = Promise.resolve();
+const queueLoad = (files) => { loads = loads.then(() => load(files)); };
+$("file").addEventListener("change", (e) => { queueLoad([...e.target.files]); e.target.value = ""; });
+$("folder").addEventListener("change", (e) => { queueLoad([...e.target.files]); e.target.value = ""; });
 $("cancel").addEventListener("click", () => {
   $("progress-label").textContent = "Cancelling…";
+  cancelRequested = true;
+  ackWaiter?.();
   worker.postMessage({ type: "cancel" });
 });
 
@@ -313,12 +370,13 @@ drop.addEventListener("drop", async (e) => {
   drop.classList.remove("over");
   const items = [...e.dataTransfer.items].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
   const files = items.length ? (await Promise.all(items.map(entriesOf))).flat() : [...e.dataTransfer.files];
-  load(files);
+  queueLoad(files);
 });
 
 worker.onmessage = (event) => {
   const msg = event.data;
   if (msg.type === "progress") showProgress(msg);
+  else if (msg.type === "ack") { acked += 1; ackWaiter?.(); ackWaiter = null; }
   else if (msg.type === "loaded") loaded(msg);
   else if (msg.type === "ready") call("version").then((v) => { $("version").textContent = `baton-core ${v}`; document.body.dataset.ready = "true"; });
   else if (msg.type === "reply") {

@@ -22,13 +22,12 @@ function progress(message, force = false) {
   postMessage({ type: "progress", ...message });
 }
 
-async function loadFile(file, index, count, batch, firstSlice) {
+async function loadFile(file, index, count, batch) {
   const tb = performance.now();
   analyzer.begin(file.webkitRelativePath || file.name);
-  timing.begin = (timing.begin || 0) + performance.now() - tb;
+  timing.begin += performance.now() - tb;
   for (let at = 0; at < file.size; at += CHUNK) {
-    const slice = at === 0 && firstSlice ? firstSlice
-      : file.size <= CHUNK ? file.arrayBuffer() : file.slice(at, at + CHUNK).arrayBuffer();
+    const slice = file.slice(at, at + CHUNK).arrayBuffer();
     const t0 = performance.now();
     const chunk = new Uint8Array(await slice);
     const t1 = performance.now();
@@ -49,48 +48,83 @@ async function loadFile(file, index, count, batch, firstSlice) {
     if (cancelRequested) return "cancelled";
   }
   const t2 = performance.now();
-  timing.pump = (timing.pump || 0) + t2 - tp;
+  timing.pump += t2 - tp;
   const summary = JSON.parse(analyzer.finish());
-  timing.finish = (timing.finish || 0) + performance.now() - t2;
+  timing.finish += performance.now() - t2;
   return summary;
 }
 
-const timing = { read: 0, core: 0 };
-async function load(files) {
-  timing.read = 0; timing.core = 0; timing.finish = 0;
+// Where a load's time went (read by the benchmark).
+const timing = {};
+// The load in progress: begun by "begin-load", fed groups and files, reported at "end-load".
+let current = null;
+
+function fail(file, e) {
+  // The file is dropped whole; everything loaded before it stays.
+  analyzer.cancel();
+  current.errors.push({ name: file.name, size: file.size, error: asError(e) });
+}
+
+function beginLoad(message) {
   cancelRequested = false;
-  const started = performance.now();
-  const batch = { done: 0, total: files.reduce((n, f) => n + f.size, 0) };
-  const added = [];
-  const errors = [];
-  let cancelled = null;
-  // Reading a file is a round trip to the browser: the next files' first slices are read
-  // while this one is parsed, so a folder of thousands of small transcripts is not latency-bound.
-  const ahead = new Map();
-  const prefetch = (i) => {
-    if (i >= files.length || ahead.has(i)) return;
-    const file = files[i];
-    // A small file is read whole: Blob.slice costs a round trip of its own.
-    ahead.set(i, file.size <= CHUNK ? file.arrayBuffer() : file.slice(0, CHUNK).arrayBuffer());
+  Object.assign(timing, { read: 0, core: 0, begin: 0, pump: 0, finish: 0 });
+  current = {
+    started: performance.now(), added: [], errors: [], cancelled: null, index: 0,
+    count: message.count, batch: { done: 0, total: message.total },
   };
-  for (const [index, file] of files.entries()) {
-    for (let k = index; k < index + 32; k++) prefetch(k);
-    const firstSlice = ahead.get(index);
-    ahead.delete(index);
-    try {
-      const summary = await loadFile(file, index, files.length, batch, firstSlice);
-      if (summary === "cancelled") {
-        analyzer.cancel();
-        cancelled = file.name;
-        break;
-      }
-      added.push(summary);
-    } catch (e) {
-      // The file is dropped whole; everything loaded before it stays.
-      analyzer.cancel();
-      errors.push({ name: file.name, size: file.size, error: asError(e) });
+}
+
+/** Small files whose bytes the page read together. */
+function loadGroup({ names, sizes, bytes }) {
+  const all = new Uint8Array(bytes);
+  let at = 0;
+  const t0 = performance.now();
+  for (const [i, name] of names.entries()) {
+    if (cancelRequested) {
+      current.cancelled ??= name;
+      break;
     }
+    const file = { name, size: sizes[i] };
+    try {
+      analyzer.begin(name);
+      analyzer.push(all.subarray(at, at + sizes[i]));
+      while (!JSON.parse(analyzer.pump(8 << 20)).done);
+      current.added.push(JSON.parse(analyzer.finish()));
+    } catch (e) {
+      fail(file, e);
+    }
+    at += sizes[i];
+    current.batch.done += sizes[i];
+    current.index += 1;
   }
+  timing.finish += performance.now() - t0;
+  progress({ phase: "reading", name: names[names.length - 1], index: current.index - 1, count: current.count, ...current.batch });
+  postMessage({ type: "ack" });
+}
+
+async function loadLarge(file) {
+  if (cancelRequested) {
+    current.cancelled ??= file.name;
+    postMessage({ type: "ack" });
+    return;
+  }
+  try {
+    const summary = await loadFile(file, current.index, current.count, current.batch);
+    if (summary === "cancelled") {
+      analyzer.cancel();
+      current.cancelled ??= file.name;
+    } else {
+      current.added.push(summary);
+    }
+  } catch (e) {
+    fail(file, e);
+  }
+  current.index += 1;
+  postMessage({ type: "ack" });
+}
+
+function endLoad() {
+  const { added, errors, cancelled, started } = current;
   postMessage({
     type: "loaded", added, errors, cancelled,
     overview: JSON.parse(analyzer.overview()),
@@ -100,6 +134,7 @@ async function load(files) {
     timing,
     memoryBytes: memoryBytes(),
   });
+  current = null;
 }
 
 const calls = {
@@ -117,8 +152,14 @@ onmessage = (event) => {
   const message = event.data;
   if (message.type === "cancel") {
     cancelRequested = true;
-  } else if (message.type === "load") {
-    loading = loading.then(() => load(message.files));
+  } else if (message.type === "begin-load") {
+    loading = loading.then(() => beginLoad(message));
+  } else if (message.type === "group") {
+    loading = loading.then(() => loadGroup(message));
+  } else if (message.type === "file") {
+    loading = loading.then(() => loadLarge(message.file));
+  } else if (message.type === "end-load") {
+    loading = loading.then(endLoad);
   } else if (message.type === "call") {
     // Questions wait for loads already queued, so they see the files the page sent first.
     loading.then(() => {
