@@ -435,3 +435,114 @@ fn ledger_sessions_come_with_their_timeline() {
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::SessionNotFound);
 }
+
+/// A ZIP64 archive as large-export tools write it: 32-bit fields saturated, the real values
+/// in ZIP64 extra fields, and the ZIP64 end record with its locator.
+fn zip64(name: &str, data: &[u8]) -> Vec<u8> {
+    let packed = miniz_oxide::deflate::compress_to_vec(data, 6);
+    let crc = baton_core::zip::crc32_update(0, data);
+    let u16le = |v: u16| v.to_le_bytes().to_vec();
+    let u32le = |v: u32| v.to_le_bytes().to_vec();
+    let u64le = |v: u64| v.to_le_bytes().to_vec();
+    let mut out = Vec::new();
+    // Local header: sizes in its ZIP64 extra field.
+    let local_extra = [
+        u16le(1),
+        u16le(16),
+        u64le(data.len() as u64),
+        u64le(packed.len() as u64),
+    ]
+    .concat();
+    out.extend(
+        [
+            u32le(0x0403_4b50),
+            u16le(45),
+            u16le(0),
+            u16le(8),
+            u32le(0),
+            u32le(crc),
+            u32le(u32::MAX),
+            u32le(u32::MAX),
+            u16le(name.len() as u16),
+            u16le(local_extra.len() as u16),
+        ]
+        .concat(),
+    );
+    out.extend_from_slice(name.as_bytes());
+    out.extend(&local_extra);
+    out.extend(&packed);
+    let dir_at = out.len() as u64;
+    let central_extra = [
+        u16le(1),
+        u16le(24),
+        u64le(data.len() as u64),
+        u64le(packed.len() as u64),
+        u64le(0),
+    ]
+    .concat();
+    let mut central = [
+        u32le(0x0201_4b50),
+        u16le(45),
+        u16le(45),
+        u16le(0),
+        u16le(8),
+        u32le(0),
+        u32le(crc),
+        u32le(u32::MAX),
+        u32le(u32::MAX),
+        u16le(name.len() as u16),
+        u16le(central_extra.len() as u16),
+        u16le(0),
+        u16le(0),
+        u16le(0),
+        u32le(0),
+        u32le(u32::MAX),
+    ]
+    .concat();
+    central.extend_from_slice(name.as_bytes());
+    central.extend(&central_extra);
+    out.extend(&central);
+    let record_at = out.len() as u64;
+    out.extend(
+        [
+            u32le(0x0606_4b50),
+            u64le(44),
+            u16le(45),
+            u16le(45),
+            u32le(0),
+            u32le(0),
+            u64le(1),
+            u64le(1),
+            u64le(central.len() as u64),
+            u64le(dir_at),
+        ]
+        .concat(),
+    );
+    out.extend([u32le(0x0706_4b50), u32le(0), u64le(record_at), u32le(1)].concat());
+    out.extend(
+        [
+            u32le(0x0605_4b50),
+            u16le(0),
+            u16le(0),
+            u16le(u16::MAX),
+            u16le(u16::MAX),
+            u32le(u32::MAX),
+            u32le(u32::MAX),
+            u16le(0),
+        ]
+        .concat(),
+    );
+    out
+}
+
+#[test]
+fn zip64_archives_are_read() {
+    let json = fixture("claude-ai/claude-chat-viewer-testdata-conversations.json");
+    let archive = zip64("conversations.json", &json);
+    let entries = baton_core::zip::entries(&archive).unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].size, json.len() as u64);
+    let plain = fed_in_chunks("conversations.json", &json, 1 << 20);
+    let zipped = fed_in_chunks("export.zip", &archive, 1000);
+    assert_eq!(zipped.conversations(), plain.conversations());
+}
