@@ -243,3 +243,47 @@ proptest! {
         let _ = repair_lone_surrogates(&bytes);
     }
 }
+
+/// A rollout: `session_meta` (with `meta_extra` fields), then token_counts as
+/// (timestamp, cumulative input, cumulative output).
+fn rollout(meta_extra: &str, counts: &[(&str, u64, u64)]) -> Vec<u8> {
+    let mut text = format!(
+        r#"{{"timestamp":"2026-03-01T10:00:00.100Z","type":"session_meta","payload":{{"id":"child","cwd":"/w"{meta_extra}}}}}"#
+    );
+    text.push_str("\n{\"timestamp\":\"2026-03-01T10:00:00.100Z\",\"type\":\"turn_context\",\"payload\":{\"model\":\"gpt-5.2-codex\",\"cwd\":\"/w\"}}\n");
+    for (at, input, output) in counts {
+        text.push_str(&format!(
+            r#"{{"timestamp":"{at}","type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{input},"cached_input_tokens":0,"output_tokens":{output},"reasoning_output_tokens":0,"total_tokens":{}}},"last_token_usage":null}}}}}}"#,
+            input + output
+        ));
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+#[test]
+fn a_forked_rollout_does_not_count_its_parent_s_copied_events_again() {
+    // The parent's two token_counts are copied in the fork's first second; the fork's own
+    // work follows seconds later and continues the cumulative totals.
+    let counts = [
+        ("2026-03-01T10:00:00.200Z", 100, 10),
+        ("2026-03-01T10:00:00.300Z", 300, 30),
+        ("2026-03-01T10:00:05.000Z", 350, 40),
+        ("2026-03-01T10:00:09.000Z", 500, 70),
+    ];
+    for meta in [
+        r#","forked_from_id":"parent""#,
+        r#","source":{"subagent":{"thread_spawn":{"parent_thread_id":"parent"}}}"#,
+    ] {
+        let mut reader = CodexUsage::new("child");
+        reader.push_bytes(&rollout(meta, &counts));
+        let (entries, stats) = reader.finish();
+        assert_eq!(stats.duplicates, 2, "{meta}");
+        assert_eq!(sums(&entries)[..2], [50 + 150, 10 + 30], "{meta}");
+    }
+    // The same events in an ordinary rollout all count.
+    let mut reader = CodexUsage::new("plain");
+    reader.push_bytes(&rollout(r#","source":"cli""#, &counts));
+    let (entries, _) = reader.finish();
+    assert_eq!(sums(&entries)[..2], [500, 70]);
+}

@@ -6,6 +6,12 @@
 //! request's usage. Cached input is inside input and reasoning inside output in Codex's own
 //! numbers; they are mapped to the one meaning of [`UsageEntry`]. The model comes from the
 //! event itself when present, else the latest `turn_context`.
+//!
+//! A forked or sub-agent rollout (`session_meta` with `forked_from_id`, a `source` object, or
+//! `thread_spawn`) opens with a verbatim copy of its parent's events, `token_count`s already
+//! counted in the parent's file included, all written in the second the fork was made. Those
+//! count nothing here; their totals only set the baseline the fork's own deltas start from
+//! (the rule ccusage and tokscale use, see `research/formats.md` §2.3).
 
 use super::{Interner, Provider, ReadStats, UsageEntry, contains};
 use crate::time::Timestamp;
@@ -62,6 +68,10 @@ struct Payload<'a> {
     model: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     info: Option<Info<'a>>,
+    #[serde(default, borrow)]
+    forked_from_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    source: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -81,6 +91,10 @@ pub struct CodexUsage {
     cwd: Option<Arc<str>>,
     model: Option<Arc<str>>,
     last_total: Option<Counts>,
+    /// Whether the file is a fork or a sub-agent's (it starts with a copy of its parent).
+    forked: bool,
+    /// The second (Unix) of the file's first timestamp: the copied burst carries it.
+    first_second: Option<i64>,
     entries: Vec<UsageEntry>,
     strings: Interner,
     /// What was read.
@@ -95,6 +109,8 @@ impl CodexUsage {
             cwd: None,
             model: None,
             last_total: None,
+            forked: false,
+            first_second: None,
             entries: Vec::new(),
             strings: Interner::default(),
             stats: ReadStats::default(),
@@ -133,8 +149,18 @@ impl CodexUsage {
         let Some(payload) = value.payload else {
             return;
         };
+        if self.first_second.is_none() {
+            self.first_second = value
+                .timestamp
+                .as_deref()
+                .and_then(|t| Timestamp::parse(t).ok())
+                .map(|t| t.millis().div_euclid(1000));
+        }
         match value.kind.as_deref() {
             Some("session_meta") => {
+                self.forked |= payload.forked_from_id.is_some()
+                    || payload.source.as_ref().is_some_and(|s| s.is_object())
+                    || contains(text, b"thread_spawn");
                 if let Some(id) = payload.id.as_deref() {
                     self.session = Arc::from(id);
                 }
@@ -159,6 +185,16 @@ impl CodexUsage {
 
     fn token_count(&mut self, timestamp: Option<&str>, info: Info<'_>) {
         let (total, last) = (info.total_token_usage, info.last_token_usage);
+        let at = timestamp.and_then(|t| Timestamp::parse(t).ok());
+        if self.forked && at.is_some_and(|t| Some(t.millis().div_euclid(1000)) == self.first_second)
+        {
+            // The parent's events, copied: counted in the parent's file.
+            self.stats.duplicates += 1;
+            if total.is_some() {
+                self.last_total = total;
+            }
+            return;
+        }
         let delta = match (total, self.last_total) {
             (Some(total), Some(previous)) if total == previous => {
                 self.stats.duplicates += 1;
@@ -174,7 +210,7 @@ impl CodexUsage {
         let Some(delta) = delta else {
             return;
         };
-        let Some(at) = timestamp.and_then(|t| Timestamp::parse(t).ok()) else {
+        let Some(at) = at else {
             self.stats.malformed += 1;
             return;
         };
