@@ -546,3 +546,40 @@ fn zip64_archives_are_read() {
     let zipped = fed_in_chunks("export.zip", &archive, 1000);
     assert_eq!(zipped.conversations(), plain.conversations());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Odd times (far past and future, fractions, negative), odd text (any Unicode, empty)
+    /// and odd searches: every view answers, none panics.
+    #[test]
+    fn odd_times_and_text_never_panic(
+        times in proptest::collection::vec(prop_oneof![any::<f64>(), -1e13f64..1e13, Just(0.0)], 1..6),
+        text in "\\PC{0,40}",
+        search in "\\PC{0,8}",
+    ) {
+        let mapping: Vec<String> = times.iter().enumerate().map(|(i, t)| {
+            let time = if t.is_finite() { t.to_string() } else { "null".into() };
+            let parent = if i == 0 { "null".to_owned() } else { format!("\"m{}\"", i - 1) };
+            format!(r#""m{i}":{{"id":"m{i}","parent":{parent},"message":{{"id":"m{i}","author":{{"role":"{}"}},"create_time":{time},"content":{{"content_type":"text","parts":[{}]}},"metadata":{{"model_slug":"m"}}}}}}"#,
+                if i % 2 == 0 { "user" } else { "assistant" }, serde_json::to_string(&text).unwrap())
+        }).collect();
+        let export = format!(r#"[{{"id":"c","title":{},"create_time":{},"mapping":{{{}}}}}]"#,
+            serde_json::to_string(&text).unwrap(),
+            if times[0].is_finite() { times[0].to_string() } else { "null".into() },
+            mapping.join(","));
+        let mut analyzer = Analyzer::new();
+        analyzer.add_file("conversations.json", export.as_bytes()).unwrap();
+        let _ = analyzer.overview();
+        let _ = analyzer.charts();
+        let list = analyzer.list(&ListQuery { search, ..ListQuery::default() });
+        for row in list.rows {
+            let view = analyzer.view(row.head.index, None).unwrap();
+            let _ = markdown(&view);
+            for m in &view.messages {
+                let _ = analyzer.view(row.head.index, Some(&m.id)).unwrap();
+            }
+        }
+        let _ = analyzer.all_markdown();
+    }
+}
