@@ -749,6 +749,89 @@ fn snippet(text: &str, at: usize) -> String {
     s
 }
 
+/// A conversation's message tree, with what is a real fork and what is only tool work.
+///
+/// Coding agents run tools in parallel: Claude Code writes each call and result as its own
+/// line, so one turn fans out into side chains that hold nothing but tool calls, results and
+/// thinking, while the conversation goes on from one of them. Those side chains are part of
+/// the turn, not alternatives; a fork is a sibling subtree with words in it (an edited
+/// question, a regenerated answer).
+struct Tree<'a> {
+    by_id: HashMap<&'a str, &'a Message>,
+    children: HashMap<Option<&'a str>, Vec<&'a Message>>,
+    work_only: HashMap<&'a str, bool>,
+}
+
+fn is_work(m: &Message) -> bool {
+    m.blocks.iter().all(|b| {
+        matches!(
+            b,
+            Block::ToolCall { .. } | Block::ToolResult { .. } | Block::Thinking { .. }
+        )
+    })
+}
+
+impl<'a> Tree<'a> {
+    fn new(c: &'a Conversation) -> Tree<'a> {
+        let by_id: HashMap<&str, &Message> =
+            c.messages.iter().map(|m| (m.id.as_str(), m)).collect();
+        let mut children: HashMap<Option<&str>, Vec<&Message>> = HashMap::new();
+        for m in &c.messages {
+            let parent = m.parent.as_deref().filter(|p| by_id.contains_key(p));
+            children.entry(parent).or_default().push(m);
+        }
+        // Whether each subtree is tool work only, children before parents (no recursion).
+        let mut order: Vec<&Message> = Vec::with_capacity(c.messages.len());
+        let mut stack: Vec<&Message> = children.get(&None).cloned().unwrap_or_default();
+        let mut visited = BTreeSet::new();
+        while let Some(m) = stack.pop() {
+            if !visited.insert(m.id.as_str()) {
+                continue;
+            }
+            order.push(m);
+            if let Some(kids) = children.get(&Some(m.id.as_str())) {
+                stack.extend(kids.iter().copied());
+            }
+        }
+        let mut work_only: HashMap<&str, bool> = HashMap::new();
+        for m in order.iter().rev() {
+            let kids_ok = children.get(&Some(m.id.as_str())).is_none_or(|kids| {
+                kids.iter()
+                    .all(|k| work_only.get(k.id.as_str()) == Some(&true))
+            });
+            work_only.insert(m.id.as_str(), kids_ok && is_work(m));
+        }
+        Tree {
+            by_id,
+            children,
+            work_only,
+        }
+    }
+
+    fn parent_of(&self, m: &Message) -> Option<&'a str> {
+        m.parent
+            .as_deref()
+            .and_then(|p| self.by_id.get_key_value(p).map(|(k, _)| *k))
+    }
+
+    fn kids(&self, id: Option<&'a str>) -> &[&'a Message] {
+        self.children.get(&id).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `m` hangs off its parent as a side chain of tool work.
+    fn side(&self, m: &Message) -> bool {
+        self.work_only.get(m.id.as_str()) == Some(&true)
+    }
+
+    /// Places with two or more children that are not side chains.
+    fn forks(&self) -> usize {
+        self.children
+            .values()
+            .filter(|kids| kids.iter().filter(|k| !self.side(k)).count() > 1)
+            .count()
+    }
+}
+
 impl Analyzer {
     /// An analyzer with nothing loaded, pricing with the shipped table.
     pub fn new() -> Analyzer {
@@ -1119,7 +1202,7 @@ impl Analyzer {
             rows.push(ConversationRow {
                 head,
                 messages: c.messages.len(),
-                branch_points: c.branch_points(),
+                branch_points: Tree::new(c).forks(),
                 models: models.into_iter().map(str::to_owned).collect(),
                 snippet: snippet_text,
             });
@@ -1147,13 +1230,8 @@ impl Analyzer {
             .conversations
             .get(index)
             .ok_or_else(|| not_found(index))?;
-        let by_id: HashMap<&str, &Message> =
-            c.messages.iter().map(|m| (m.id.as_str(), m)).collect();
-        let mut children: HashMap<Option<&str>, Vec<&Message>> = HashMap::new();
-        for m in &c.messages {
-            let parent = m.parent.as_deref().filter(|p| by_id.contains_key(p));
-            children.entry(parent).or_default().push(m);
-        }
+        let tree = Tree::new(c);
+        let (by_id, children) = (&tree.by_id, &tree.children);
         let active: Vec<&Message> = c.active_branch();
         let active_ids: BTreeSet<&str> = active.iter().map(|m| m.id.as_str()).collect();
         let path: Vec<&Message> = match through {
@@ -1197,14 +1275,35 @@ impl Analyzer {
         };
         let is_active =
             path.len() == active.len() && path.iter().zip(&active).all(|(a, b)| a.id == b.id);
-        let messages = path
+        // The branch, with the side chains of tool work of each of its messages after it.
+        let on_path: BTreeSet<&str> = path.iter().map(|m| m.id.as_str()).collect();
+        let mut shown: Vec<&Message> = Vec::with_capacity(path.len());
+        for &m in &path {
+            shown.push(m);
+            let mut stack: Vec<&Message> = tree
+                .kids(Some(m.id.as_str()))
+                .iter()
+                .rev()
+                .filter(|k| !on_path.contains(k.id.as_str()) && tree.side(k))
+                .copied()
+                .collect();
+            while let Some(side) = stack.pop() {
+                shown.push(side);
+                stack.extend(tree.kids(Some(side.id.as_str())).iter().rev().copied());
+            }
+        }
+        let messages = shown
             .iter()
             .map(|m| {
-                let parent = m.parent.as_deref().filter(|p| by_id.contains_key(p));
-                let siblings: Vec<String> = children
-                    .get(&parent)
-                    .map(|s| s.iter().map(|s| s.id.clone()).collect())
-                    .unwrap_or_default();
+                let siblings: Vec<String> = if on_path.contains(m.id.as_str()) {
+                    tree.kids(tree.parent_of(m))
+                        .iter()
+                        .filter(|s| s.id == m.id || !tree.side(s))
+                        .map(|s| s.id.clone())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 let alternative = siblings.iter().position(|s| *s == m.id).unwrap_or(0);
                 ViewMessage {
                     id: m.id.clone(),

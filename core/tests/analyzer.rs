@@ -7,6 +7,7 @@ use baton_core::analyzer::{Analyzer, FileFormat, ListQuery, is_conversations_ent
 use baton_core::transcripts::conversation::parse;
 use baton_core::zip::write_zip;
 use proptest::prelude::*;
+use std::collections::BTreeSet;
 
 #[allow(clippy::disallowed_methods)]
 fn fixture(path: &str) -> Vec<u8> {
@@ -581,5 +582,68 @@ proptest! {
             }
         }
         let _ = analyzer.all_markdown();
+    }
+}
+
+#[test]
+fn parallel_tool_work_reads_inline_and_is_not_offered_as_a_branch() {
+    // A Claude Code sub-agent that ran tools in parallel: its tree fans out into side chains
+    // of tool calls and results while the conversation goes on from one of them.
+    let mut analyzer = Analyzer::new();
+    analyzer
+        .add_file(
+            "agent.jsonl",
+            &fixture("claude-code/spotter-subagents-ae4a77f8/agent-aac57f5.jsonl"),
+        )
+        .unwrap();
+    let conversation = &analyzer.conversations()[0];
+    assert_eq!(conversation.active_branch().len(), 13);
+    let view = analyzer.view(0, None).unwrap();
+    assert_eq!(view.messages.len(), 28, "every call and result is shown");
+    assert!(view.messages.iter().all(|m| m.alternatives.is_empty()));
+    let ids: BTreeSet<&str> = view.messages.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids.len(), 28, "each once");
+    // Each shown message comes after its parent.
+    for (i, m) in view.messages.iter().enumerate() {
+        let parent = conversation
+            .messages
+            .iter()
+            .find(|x| x.id == m.id)
+            .unwrap()
+            .parent
+            .clone();
+        if let Some(parent) = parent {
+            let at = view.messages.iter().position(|x| x.id == parent).unwrap();
+            assert!(at < i, "{} before its parent", m.id);
+        }
+    }
+    let row = &analyzer.list(&ListQuery::default()).rows[0];
+    assert_eq!(row.branch_points, 0, "parallel tool calls are not forks");
+}
+
+#[test]
+fn claude_code_duplicates_count_once_and_structural_lines_keep_the_branch_whole() {
+    let mut analyzer = Analyzer::new();
+    for path in [
+        "claude-code/claude-code-log-edge_cases.jsonl",
+        "claude-code/spotter-v2.1.38-short.jsonl",
+    ] {
+        analyzer.add_file(path, &fixture(path)).unwrap();
+    }
+    for (index, c) in analyzer.conversations().iter().enumerate() {
+        let ids: BTreeSet<&str> = c.messages.iter().map(|m| m.id.as_str()).collect();
+        assert_eq!(
+            ids.len(),
+            c.messages.len(),
+            "{}: a message written twice counts once",
+            c.id
+        );
+        let view = analyzer.view(index, None).unwrap();
+        assert_eq!(
+            view.messages.len(),
+            c.messages.len(),
+            "{}: the whole conversation reads",
+            c.id
+        );
     }
 }

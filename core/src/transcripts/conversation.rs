@@ -290,6 +290,9 @@ pub struct ClaudeCodeReader {
     parsed: Parsed,
     by_session: BTreeMap<String, Conversation>,
     titles: HashMap<String, String>,
+    /// Every line's uuid → its parent (or, after a compaction, its logical parent): lines that
+    /// are not messages (progress, attachments, titles) are links of the tree too.
+    links: HashMap<String, String>,
 }
 
 /// The fields of a Claude Code line the conversation model uses. Read typed (unknown fields
@@ -304,6 +307,8 @@ struct ClaudeCodeLine {
     uuid: Option<String>,
     #[serde(rename = "parentUuid", default)]
     parent_uuid: Option<String>,
+    #[serde(rename = "logicalParentUuid", default)]
+    logical_parent_uuid: Option<String>,
     #[serde(default)]
     timestamp: Value,
     #[serde(default)]
@@ -336,6 +341,7 @@ impl ClaudeCodeLine {
             session_id: text("sessionId"),
             uuid: text("uuid"),
             parent_uuid: text("parentUuid"),
+            logical_parent_uuid: text("logicalParentUuid"),
             timestamp: v["timestamp"].clone(),
             cwd: text("cwd"),
             git_branch: text("gitBranch"),
@@ -384,6 +390,11 @@ impl ClaudeCodeReader {
             }
             return;
         }
+        // A compaction boundary starts a new root whose logical parent is the previous leaf.
+        let parent = v.parent_uuid.or(v.logical_parent_uuid);
+        if let (Some(id), Some(parent)) = (&v.uuid, &parent) {
+            self.links.insert(id.clone(), parent.clone());
+        }
         let Some(session) = v.session_id.as_deref() else {
             return;
         };
@@ -416,7 +427,7 @@ impl ClaudeCodeReader {
         conversation.active_leaf = Some(id.clone());
         conversation.messages.push(Message {
             id,
-            parent: v.parent_uuid,
+            parent,
             role,
             at: time(&v.timestamp),
             blocks: if role == Role::System {
@@ -430,9 +441,34 @@ impl ClaudeCodeReader {
         });
     }
 
-    /// The conversations, titled from their summaries.
+    /// The conversations, titled from their summaries. A message written twice (a file that
+    /// re-wrote its history) counts once; a parent that is a non-message line is climbed past
+    /// to the nearest message; a conversation without any parent links reads in file order.
     pub fn finish(mut self) -> Parsed {
         for (_, mut conversation) in self.by_session {
+            let mut seen = std::collections::HashSet::new();
+            conversation.messages.retain(|m| seen.insert(m.id.clone()));
+            let ids: std::collections::HashSet<String> =
+                conversation.messages.iter().map(|m| m.id.clone()).collect();
+            for message in &mut conversation.messages {
+                let mut parent = message.parent.take();
+                let mut steps = 0;
+                while let Some(p) = &parent {
+                    if ids.contains(p) || steps > 10_000 {
+                        break;
+                    }
+                    parent = self.links.get(p).cloned();
+                    steps += 1;
+                }
+                message.parent = parent.filter(|p| ids.contains(p) && *p != message.id);
+            }
+            if conversation.messages.iter().all(|m| m.parent.is_none()) {
+                let mut previous: Option<String> = None;
+                for message in &mut conversation.messages {
+                    message.parent = previous.replace(message.id.clone());
+                }
+                conversation.active_leaf = previous;
+            }
             conversation.title = conversation
                 .messages
                 .iter()
