@@ -181,3 +181,52 @@ fn inspect_equals_the_generators_truth_for_both_exports() {
         }
     }
 }
+
+#[test]
+fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let charts = tmp.path().join("charts");
+    let out = baton(&tmp.path().join(".baton"))
+        .args(["--json", "analyze", "--search", "phoenix server", "--svg"])
+        .arg(&charts)
+        .arg(&fixtures)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = json_of(&out);
+    assert_eq!(
+        report["files"].as_array().unwrap().len(),
+        17,
+        "every fixture file"
+    );
+    assert!(
+        report["overview"]["usage"]["total_tokens"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    let rows = report["conversations"]["rows"].as_array().unwrap();
+    assert!(
+        !rows.is_empty() && rows.len() <= 10,
+        "a search lists up to ten matches"
+    );
+    assert_eq!(report["conversations"]["total"], rows.len());
+    for name in ["activity", "models", "tokens", "lengths"] {
+        let svg = std::fs::read_to_string(charts.join(format!("{name}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg"), "{name}");
+    }
+    let junk = tmp.path().join("notes.json");
+    std::fs::write(&junk, "just some notes\n").unwrap();
+    let out = baton(&tmp.path().join(".baton"))
+        .args(["--json", "analyze"])
+        .arg(&junk)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json_of(&out)["error"]["code"], "UNKNOWN_FORMAT");
+}

@@ -185,7 +185,8 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
     }
     let list = analyzer.list(&ListQuery {
         search: request.search.clone().unwrap_or_default(),
-        limit: request.list.max(1),
+        // A search lists ten matches unless told how many; a plain run lists none.
+        limit: if request.list == 0 { 10 } else { request.list },
         ..ListQuery::default()
     });
     if request.search.is_some() || request.list > 0 {
@@ -198,7 +199,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
                 .map(|s| format!(" match {s:?}"))
                 .unwrap_or_default()
         ));
-        for row in list.rows.iter().take(request.list.max(10)) {
+        for row in &list.rows {
             human.push(format!(
                 "  #{:<5} {}  {}  ({} messages){}",
                 row.head.index,
