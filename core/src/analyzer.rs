@@ -248,19 +248,52 @@ enum Decoded {
     Zip,
 }
 
-fn feed_lines(carry: &mut Vec<u8>, chunk: &[u8], mut line: impl FnMut(&[u8])) {
+/// Something fed JSONL one line at a time: a transcript's conversation and usage readers.
+trait LineReader {
+    fn push_line(&mut self, line: &[u8]);
+}
+
+macro_rules! line_readers {
+    ($($reader:ty),*) => {
+        $(impl LineReader for $reader {
+            fn push_line(&mut self, line: &[u8]) {
+                <$reader>::push_line(self, line);
+            }
+        })*
+    };
+}
+line_readers!(ClaudeCodeReader, CodexReader, ClaudeCodeUsage, CodexUsage);
+
+/// Feeds the whole lines of `chunk` (after what `carry` holds from the last chunk) to every
+/// reader, and keeps the unfinished last line in `carry`.
+fn feed_lines(carry: &mut Vec<u8>, chunk: &[u8], readers: &mut [&mut dyn LineReader]) {
+    let mut feed = |line: &[u8]| {
+        let line = strip_cr(line);
+        for reader in readers.iter_mut() {
+            reader.push_line(line);
+        }
+    };
     let mut rest = chunk;
     while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
         if carry.is_empty() {
-            line(&rest[..nl]);
+            feed(&rest[..nl]);
         } else {
             carry.extend_from_slice(&rest[..nl]);
-            line(carry);
+            feed(carry);
             carry.clear();
         }
         rest = &rest[nl + 1..];
     }
     carry.extend_from_slice(rest);
+}
+
+/// Feeds a file's last line when it has no newline.
+fn feed_last_line(carry: &[u8], readers: &mut [&mut dyn LineReader]) {
+    if !carry.is_empty() {
+        for reader in readers.iter_mut() {
+            reader.push_line(strip_cr(carry));
+        }
+    }
 }
 
 fn strip_cr(line: &[u8]) -> &[u8] {
@@ -305,20 +338,12 @@ impl Decoder {
                 carry,
                 conversations,
                 usage,
-            } => feed_lines(carry, chunk, |line| {
-                let line = strip_cr(line);
-                conversations.push_line(line);
-                usage.push_line(line);
-            }),
+            } => feed_lines(carry, chunk, &mut [&mut **conversations, &mut **usage]),
             Decoder::Codex {
                 carry,
                 conversations,
                 usage,
-            } => feed_lines(carry, chunk, |line| {
-                let line = strip_cr(line);
-                conversations.push_line(line);
-                usage.push_line(line);
-            }),
+            } => feed_lines(carry, chunk, &mut [&mut **conversations, &mut **usage]),
             Decoder::Export {
                 provider,
                 splitter,
@@ -389,10 +414,7 @@ impl Decoder {
                 mut conversations,
                 mut usage,
             } => {
-                if !carry.is_empty() {
-                    conversations.push_line(strip_cr(&carry));
-                    usage.push_line(strip_cr(&carry));
-                }
+                feed_last_line(&carry, &mut [&mut *conversations, &mut *usage]);
                 Decoded::Conversations {
                     format: FileFormat::ClaudeCode,
                     parsed: conversations.finish(),
@@ -405,10 +427,7 @@ impl Decoder {
                 mut conversations,
                 mut usage,
             } => {
-                if !carry.is_empty() {
-                    conversations.push_line(strip_cr(&carry));
-                    usage.push_line(strip_cr(&carry));
-                }
+                feed_last_line(&carry, &mut [&mut *conversations, &mut *usage]);
                 Decoded::Conversations {
                     format: FileFormat::Codex,
                     parsed: conversations.finish(),
