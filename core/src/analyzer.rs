@@ -514,6 +514,8 @@ struct Pending {
 /// Everything loaded so far, and the file being loaded.
 pub struct Analyzer {
     conversations: Vec<Conversation>,
+    /// Each conversation's list row (title, models, forks), worked out once when it loads.
+    rows: Vec<ConversationRow>,
     claude_usage: ClaudeCodeUsage,
     codex_usage: Vec<UsageEntry>,
     ledger_bytes: Vec<u8>,
@@ -856,6 +858,7 @@ impl Analyzer {
     pub fn new() -> Analyzer {
         Analyzer {
             conversations: Vec::new(),
+            rows: Vec::new(),
             claude_usage: ClaudeCodeUsage::new(),
             codex_usage: Vec::new(),
             ledger_bytes: Vec::new(),
@@ -1053,7 +1056,10 @@ impl Analyzer {
                     for (kind, n) in parsed.unknown_kinds {
                         *summary.unknown_kinds.entry(kind).or_default() += n;
                     }
-                    self.conversations.extend(parsed.conversations);
+                    for c in parsed.conversations {
+                        self.rows.push(row_of(self.conversations.len(), &c));
+                        self.conversations.push(c);
+                    }
                     if let Some(reader) = claude_usage {
                         self.claude_usage.merge(*reader);
                     }
@@ -1178,23 +1184,18 @@ impl Analyzer {
             .split_whitespace()
             .map(str::to_lowercase)
             .collect();
-        let mut rows: Vec<ConversationRow> = Vec::new();
-        for (index, c) in self.conversations.iter().enumerate() {
+        // Matches by reference, with their snippets; only the page asked for is copied out.
+        let mut rows: Vec<(&ConversationRow, Option<String>)> = Vec::new();
+        for (c, row) in self.conversations.iter().zip(&self.rows) {
             if query.provider.is_some_and(|p| p != c.provider) {
                 continue;
             }
-            let models: BTreeSet<&str> = c
-                .messages
-                .iter()
-                .filter_map(|m| m.model.as_deref())
-                .collect();
             if let Some(model) = &query.model
-                && !models.contains(model.as_str())
+                && !row.models.contains(model)
             {
                 continue;
             }
-            let head = ConversationHead::of(index, c);
-            let title = &head.title;
+            let title = &row.head.title;
             let mut snippet_text = None;
             let matches = terms.iter().all(|term| {
                 if find_folded(title, term).is_some()
@@ -1218,19 +1219,15 @@ impl Analyzer {
             if !matches {
                 continue;
             }
-            rows.push(ConversationRow {
-                head,
-                messages: c.messages.len(),
-                branch_points: Tree::new(c).forks(),
-                models: models.into_iter().map(str::to_owned).collect(),
-                snippet: snippet_text,
-            });
+            rows.push((row, snippet_text));
         }
         match query.sort.as_str() {
-            "started" => rows.sort_by_key(|r| (r.head.started_at, r.head.index)),
-            "messages" => rows.sort_by_key(|r| (r.messages, r.head.index)),
-            "title" => rows.sort_by_cached_key(|r| (r.head.title.to_lowercase(), r.head.index)),
-            _ => rows.sort_by_key(|r| (r.head.updated_at.or(r.head.started_at), r.head.index)),
+            "started" => rows.sort_by_key(|(r, _)| (r.head.started_at, r.head.index)),
+            "messages" => rows.sort_by_key(|(r, _)| (r.messages, r.head.index)),
+            "title" => {
+                rows.sort_by_cached_key(|(r, _)| (r.head.title.to_lowercase(), r.head.index));
+            }
+            _ => rows.sort_by_key(|(r, _)| (r.head.updated_at.or(r.head.started_at), r.head.index)),
         }
         // Titles read A to Z by default; dates and lengths newest and longest first.
         if !query.ascending.unwrap_or(query.sort == "title") {
@@ -1238,7 +1235,15 @@ impl Analyzer {
         }
         let total = rows.len();
         let limit = if query.limit == 0 { 100 } else { query.limit };
-        let rows = rows.into_iter().skip(query.offset).take(limit).collect();
+        let rows = rows
+            .into_iter()
+            .skip(query.offset)
+            .take(limit)
+            .map(|(row, snippet)| ConversationRow {
+                snippet,
+                ..row.clone()
+            })
+            .collect();
         ConversationList { total, rows }
     }
 
@@ -1392,6 +1397,22 @@ impl Analyzer {
             }
         }
         out
+    }
+}
+
+/// A conversation's list row, without a search snippet.
+fn row_of(index: usize, c: &Conversation) -> ConversationRow {
+    let models: BTreeSet<&str> = c
+        .messages
+        .iter()
+        .filter_map(|m| m.model.as_deref())
+        .collect();
+    ConversationRow {
+        head: ConversationHead::of(index, c),
+        messages: c.messages.len(),
+        branch_points: Tree::new(c).forks(),
+        models: models.into_iter().map(str::to_owned).collect(),
+        snippet: None,
     }
 }
 
