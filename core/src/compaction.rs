@@ -10,10 +10,11 @@
 use crate::error::{Error, Result};
 use crate::event::{Event, Line, decode_line};
 use crate::fold::{Fold, SessionHistory};
+use crate::ids::EventId;
 use crate::ids::SessionId;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One line of an archive file.
 #[derive(Debug)]
@@ -102,12 +103,23 @@ pub fn fold_archive(fold: &mut Fold, bytes: &[u8], source: &str) {
     }
 }
 
-/// Encodes one rollup line.
-pub fn encode_rollup(session: SessionId, month: &str, events: &[&Event]) -> Result<String> {
+/// Encodes one rollup line. An event whose line as written is in `as_written` keeps it byte
+/// for byte (fields a newer Baton added survive an older one's compaction); others are
+/// encoded.
+pub fn encode_rollup(
+    session: SessionId,
+    month: &str,
+    events: &[&Event],
+    as_written: &HashMap<EventId, String>,
+) -> Result<String> {
     let mut members = Vec::with_capacity(events.len());
     for event in events {
+        let text = match as_written.get(&event.id) {
+            Some(text) => text.clone(),
+            None => event.encode_unbounded()?,
+        };
         members.push(
-            RawValue::from_string(event.encode_unbounded()?)
+            RawValue::from_string(text)
                 .map_err(|e| Error::internal(format!("rollup member: {e}")))?,
         );
     }
@@ -147,6 +159,22 @@ pub struct CompactionOutput {
     pub preserved_lines: u64,
 }
 
+/// Records the text of every event member of an archive's rollup lines.
+fn remember_members(archive: &[u8], as_written: &mut HashMap<EventId, String>) {
+    for line in archive.split(|&b| b == b'\n') {
+        let Ok(wire) = serde_json::from_slice::<RollupWire<'_>>(line) else {
+            continue;
+        };
+        for member in wire.events {
+            if let Line::Event(event) = decode_line(member.get().as_bytes()) {
+                as_written
+                    .entry(event.id)
+                    .or_insert_with(|| member.get().to_owned());
+            }
+        }
+    }
+}
+
 /// Rolls sealed segments into monthly archives. Pure and deterministic; idempotent when the
 /// same sealed segment is compacted twice.
 pub fn compact(input: &CompactionInput<'_>) -> Result<CompactionOutput> {
@@ -159,11 +187,18 @@ pub fn compact(input: &CompactionInput<'_>) -> Result<CompactionOutput> {
         .collect();
     let preserved_before = preserved.len();
     let mut events_in = 0u64;
+    // Each event's text as written, so the rollup copies it instead of re-encoding it.
+    let mut as_written: HashMap<EventId, String> = HashMap::new();
     for segment in &input.sealed {
         for line in segment.split(|&b| b == b'\n') {
             match decode_line(line) {
                 Line::Event(event) => {
                     events_in += 1;
+                    if let Ok(text) = std::str::from_utf8(line) {
+                        as_written
+                            .entry(event.id)
+                            .or_insert_with(|| text.trim().to_owned());
+                    }
                     new_events
                         .entry(event.at.month_key())
                         .or_default()
@@ -185,6 +220,7 @@ pub fn compact(input: &CompactionInput<'_>) -> Result<CompactionOutput> {
         let mut fold = Fold::new();
         if let Some(old) = input.archives.get(&month) {
             fold_archive(&mut fold, old, &month);
+            remember_members(old, &mut as_written);
             // Unreadable lines of an old archive move to `preserved` instead of vanishing.
             for line in old.split(|&b| b == b'\n') {
                 if let ArchiveLine::Plain(Line::Corrupt { .. } | Line::Foreign { .. }) =
@@ -199,7 +235,7 @@ pub fn compact(input: &CompactionInput<'_>) -> Result<CompactionOutput> {
         for (id, history) in fold.histories() {
             let events = history.ordered();
             output.events_out += events.len() as u64;
-            text.push_str(&encode_rollup(*id, &month, &events)?);
+            text.push_str(&encode_rollup(*id, &month, &events, &as_written)?);
             text.push('\n');
         }
         output.archives.insert(month, text);

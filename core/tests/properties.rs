@@ -207,3 +207,35 @@ fn replay_kept_crash_inputs() {
         "the crashers folder should hold the seed inputs"
     );
 }
+
+#[test]
+fn compaction_keeps_fields_a_newer_baton_added_to_a_known_event() {
+    // A `started` event written by a newer Baton with a field this build does not know.
+    let line = r#"{"v":1,"id":"019c0000-0000-7000-8000-000000000001","session":"019c0000-0000-7000-8000-000000000002","kind":"started","at":"2026-07-18T20:00:00.000Z","actor":{"kind":"agent","name":"claude"},"data":{"project":"demo","agent":"claude","sandbox":{"level":3}}}"#;
+    let out = compact(&CompactionInput {
+        sealed: vec![line.as_bytes()],
+        ..Default::default()
+    })
+    .unwrap();
+    let archive = &out.archives["2026-07"];
+    assert!(archive.contains(r#""sandbox":{"level":3}"#), "{archive}");
+    // And again when that archive is compacted together with a later event of the month.
+    let later = line.replace("000000000001", "000000000003");
+    let archives: BTreeMap<String, &[u8]> = out
+        .archives
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_bytes()))
+        .collect();
+    let out2 = compact(&CompactionInput {
+        sealed: vec![later.as_bytes()],
+        archives,
+        preserved: b"",
+    })
+    .unwrap();
+    assert_eq!(
+        out2.archives["2026-07"]
+            .matches(r#""sandbox":{"level":3}"#)
+            .count(),
+        2
+    );
+}
