@@ -5,7 +5,7 @@
 use baton_core::Error;
 use baton_core::analyzer::{Analyzer, ListQuery};
 use serde_json::{Value, json};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
 /// The chunk size the page's worker feeds too.
@@ -13,25 +13,10 @@ pub const CHUNK_BYTES: usize = 4 << 20;
 
 /// Files under `path` the analyzer can read (a file is taken as given).
 pub fn collect(path: &Path, into: &mut Vec<PathBuf>) {
-    if !path.is_dir() {
+    if path.is_dir() {
+        crate::files::files_under(path, &["jsonl", "json", "zip", "ndjson"], into);
+    } else {
         into.push(path.to_owned());
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for entry in entries {
-        if entry.is_dir() {
-            collect(&entry, into);
-        } else if entry
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| matches!(e, "jsonl" | "json" | "zip" | "ndjson"))
-        {
-            into.push(entry);
-        }
     }
 }
 
@@ -98,15 +83,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         let result = feed(&mut analyzer, path, |n| {
             done += n;
             if show_progress {
-                let filled = (done * 30 / total.max(1)) as usize;
-                eprint!(
-                    "\rAnalyzing [{}{}] {:.0} of {:.0} MB",
-                    "#".repeat(filled.min(30)),
-                    ".".repeat(30 - filled.min(30)),
-                    done as f64 / 1e6,
-                    total as f64 / 1e6
-                );
-                let _ = std::io::stderr().flush();
+                crate::files::draw_progress("Analyzing", "", done, total);
             }
         });
         match result {
@@ -141,7 +118,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         }
     }
     if show_progress {
-        eprint!("\r{}\r", " ".repeat(70));
+        crate::files::clear_progress();
     }
     let overview = analyzer.overview();
     let o = &overview.figures;

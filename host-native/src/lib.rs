@@ -7,6 +7,7 @@ pub mod cli;
 pub mod demo;
 pub mod detail;
 pub mod engine;
+pub mod files;
 pub mod mcp;
 pub mod store;
 pub mod system;

@@ -8,7 +8,7 @@ use baton_core::transcripts::{Provider, UsageEntry};
 use baton_core::usage::{GroupBy, PriceTable, UsageReport, aggregate};
 use baton_core::{Error, Timestamp};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, IsTerminal, Write};
+use std::io::{BufRead, BufReader, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -66,22 +66,6 @@ pub fn default_codex_dirs() -> Vec<PathBuf> {
     }
 }
 
-fn jsonl_files(root: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(root) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        match entry.file_type() {
-            Ok(t) if t.is_dir() => jsonl_files(&path, out),
-            Ok(t) if t.is_file() && path.extension().is_some_and(|e| e == "jsonl") => {
-                out.push(path)
-            }
-            _ => {}
-        }
-    }
-}
-
 fn for_each_line(path: &Path, mut visit: impl FnMut(&[u8])) -> std::io::Result<u64> {
     let file = std::fs::File::open(path)?;
     let mut reader = BufReader::with_capacity(256 * 1024, file);
@@ -125,14 +109,14 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     if wants(Provider::ClaudeCode) {
         let mut found = Vec::new();
         for dir in &options.claude_dirs {
-            jsonl_files(dir, &mut found);
+            crate::files::files_under(dir, &["jsonl"], &mut found);
         }
         files.extend(found.into_iter().map(|p| (Provider::ClaudeCode, p)));
     }
     if wants(Provider::Codex) {
         let mut found = Vec::new();
         for dir in &options.codex_dirs {
-            jsonl_files(dir, &mut found);
+            crate::files::files_under(dir, &["jsonl"], &mut found);
         }
         files.extend(found.into_iter().map(|p| (Provider::Codex, p)));
     }
@@ -152,21 +136,19 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         let progress = show_progress.then(|| {
             scope.spawn(|| {
                 while done_files.load(Ordering::Relaxed) < files.len() {
-                    let bytes = done_bytes.load(Ordering::Relaxed);
-                    let filled = (bytes * 30 / total_bytes.max(1)) as usize;
-                    eprint!(
-                        "\rReading transcripts [{}{}] {}/{} files, {:.0} of {:.0} MB",
-                        "#".repeat(filled.min(30)),
-                        ".".repeat(30 - filled.min(30)),
-                        done_files.load(Ordering::Relaxed),
-                        files.len(),
-                        bytes as f64 / 1e6,
-                        total_bytes as f64 / 1e6
+                    crate::files::draw_progress(
+                        "Reading transcripts",
+                        &format!(
+                            "{}/{} files, ",
+                            done_files.load(Ordering::Relaxed),
+                            files.len()
+                        ),
+                        done_bytes.load(Ordering::Relaxed),
+                        total_bytes,
                     );
-                    let _ = std::io::stderr().flush();
                     std::thread::sleep(std::time::Duration::from_millis(120));
                 }
-                eprint!("\r{}\r", " ".repeat(90));
+                crate::files::clear_progress();
             })
         });
         let handles: Vec<_> = (0..workers)
