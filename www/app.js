@@ -146,7 +146,6 @@ function loaded(msg) {
   renderSessions(msg.sessions);
   document.body.dataset.loadMs = String(Math.round(performance.now() - loadStarted));
   document.body.dataset.workerMs = String(Math.round(msg.millis));
-  document.body.dataset.timing = JSON.stringify(msg.timing);
   document.body.dataset.wasmMemory = String(msg.memoryBytes);
   document.body.dataset.state = msg.cancelled ? "cancelled" : "ready";
   refreshList();

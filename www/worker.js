@@ -23,23 +23,16 @@ function progress(message, force = false) {
 }
 
 async function loadFile(file, index, count, batch) {
-  const tb = performance.now();
   analyzer.begin(file.webkitRelativePath || file.name);
-  timing.begin += performance.now() - tb;
   for (let at = 0; at < file.size; at += CHUNK) {
     const slice = file.slice(at, at + CHUNK).arrayBuffer();
-    const t0 = performance.now();
     const chunk = new Uint8Array(await slice);
-    const t1 = performance.now();
-    timing.read += t1 - t0;
     if (cancelRequested) return "cancelled";
     analyzer.push(chunk);
-    timing.core += performance.now() - t1;
     batch.done += chunk.byteLength;
     progress({ phase: "reading", name: file.name, index, count, done: batch.done, total: batch.total });
   }
   // Archives are unpacked after the last slice: a few MB at a time, with progress.
-  const tp = performance.now();
   for (;;) {
     const step = JSON.parse(analyzer.pump(8 << 20));
     if (step.done) break;
@@ -47,15 +40,9 @@ async function loadFile(file, index, count, batch) {
     await tick();
     if (cancelRequested) return "cancelled";
   }
-  const t2 = performance.now();
-  timing.pump += t2 - tp;
-  const summary = JSON.parse(analyzer.finish());
-  timing.finish += performance.now() - t2;
-  return summary;
+  return JSON.parse(analyzer.finish());
 }
 
-// Where a load's time went (read by the benchmark).
-const timing = {};
 // The load in progress: begun by "begin-load", fed groups and files, reported at "end-load".
 let current = null;
 
@@ -67,7 +54,6 @@ function fail(file, e) {
 
 function beginLoad(message) {
   cancelRequested = false;
-  Object.assign(timing, { read: 0, core: 0, begin: 0, pump: 0, finish: 0 });
   current = {
     started: performance.now(), added: [], errors: [], cancelled: null, index: 0,
     count: message.count, batch: { done: 0, total: message.total },
@@ -78,7 +64,6 @@ function beginLoad(message) {
 function loadGroup({ names, sizes, bytes }) {
   const all = new Uint8Array(bytes);
   let at = 0;
-  const t0 = performance.now();
   for (const [i, name] of names.entries()) {
     if (cancelRequested) {
       current.cancelled ??= name;
@@ -88,7 +73,7 @@ function loadGroup({ names, sizes, bytes }) {
     try {
       analyzer.begin(name);
       analyzer.push(all.subarray(at, at + sizes[i]));
-      while (!JSON.parse(analyzer.pump(8 << 20)).done);
+      // finish unpacks a small archive itself.
       current.added.push(JSON.parse(analyzer.finish()));
     } catch (e) {
       fail(file, e);
@@ -97,7 +82,6 @@ function loadGroup({ names, sizes, bytes }) {
     current.batch.done += sizes[i];
     current.index += 1;
   }
-  timing.finish += performance.now() - t0;
   progress({ phase: "reading", name: names[names.length - 1], index: current.index - 1, count: current.count, ...current.batch });
   postMessage({ type: "ack" });
 }
@@ -125,13 +109,11 @@ async function loadLarge(file) {
 
 function endLoad() {
   const { added, errors, cancelled, started } = current;
+  const { overview, charts } = JSON.parse(analyzer.report());
   postMessage({
-    type: "loaded", added, errors, cancelled,
-    overview: JSON.parse(analyzer.overview()),
-    charts: JSON.parse(analyzer.charts()),
+    type: "loaded", added, errors, cancelled, overview, charts,
     sessions: JSON.parse(analyzer.sessions()),
     millis: performance.now() - started,
-    timing,
     memoryBytes: memoryBytes(),
   });
   current = null;

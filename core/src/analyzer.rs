@@ -40,6 +40,19 @@ pub enum FileFormat {
     BatonLedger,
 }
 
+impl FileFormat {
+    /// Its name, as in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileFormat::ClaudeCode => "claude_code",
+            FileFormat::Codex => "codex",
+            FileFormat::Chatgpt => "chatgpt",
+            FileFormat::ClaudeAi => "claude_ai",
+            FileFormat::BatonLedger => "baton_ledger",
+        }
+    }
+}
+
 impl From<Provider> for FileFormat {
     fn from(p: Provider) -> FileFormat {
         match p {
@@ -559,6 +572,15 @@ pub struct AnalysisOverview {
     pub sessions: u64,
     /// Ledger lines that were unreadable or of another schema.
     pub ledger_problems: u64,
+}
+
+/// The overview and the charts, worked out together.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The headline figures.
+    pub overview: AnalysisOverview,
+    /// The charts.
+    pub charts: Charts,
 }
 
 /// The charts, as SVG text.
@@ -1110,22 +1132,42 @@ impl Analyzer {
         entries
     }
 
+    /// The overview and the charts together, from one pass over what is loaded.
+    pub fn report(&self) -> Report {
+        let figures = analysis::overview(&self.conversations);
+        let entries = self.usage_entries();
+        Report {
+            charts: self.charts_of(&figures, &entries),
+            overview: self.overview_of(figures, &entries),
+        }
+    }
+
     /// The headline figures of everything loaded.
     pub fn overview(&self) -> AnalysisOverview {
+        self.overview_of(
+            analysis::overview(&self.conversations),
+            &self.usage_entries(),
+        )
+    }
+
+    /// The charts of everything loaded.
+    pub fn charts(&self) -> Charts {
+        self.charts_of(
+            &analysis::overview(&self.conversations),
+            &self.usage_entries(),
+        )
+    }
+
+    fn overview_of(&self, figures: Overview, entries: &[UsageEntry]) -> AnalysisOverview {
         let mut formats = BTreeMap::new();
         for f in &self.files {
-            let key = serde_json::to_value(f.format)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default();
-            *formats.entry(key).or_default() += 1;
+            *formats.entry(f.format.as_str().to_owned()).or_default() += 1;
         }
-        let entries = self.usage_entries();
         let (usage, unpriced_models) = if entries.is_empty() {
             (None, Vec::new())
         } else {
             let report = aggregate(
-                &entries,
+                entries,
                 GroupBy::Model,
                 None,
                 None,
@@ -1139,7 +1181,7 @@ impl Analyzer {
         AnalysisOverview {
             files: self.files.len() as u64,
             formats,
-            figures: analysis::overview(&self.conversations),
+            figures,
             usage,
             unpriced_models,
             sessions: self.ledger.fold().sessions().len() as u64,
@@ -1147,9 +1189,7 @@ impl Analyzer {
         }
     }
 
-    /// The charts of everything loaded.
-    pub fn charts(&self) -> Charts {
-        let figures = analysis::overview(&self.conversations);
+    fn charts_of(&self, figures: &Overview, entries: &[UsageEntry]) -> Charts {
         let messages: Vec<(Timestamp, &str, u64)> = self
             .conversations
             .iter()
@@ -1159,7 +1199,6 @@ impl Analyzer {
             .collect();
         let models =
             analysis::stacked_bars_svg(&analysis::by_period(&messages), "assistant messages");
-        let entries = self.usage_entries();
         let tokens: Vec<(Timestamp, &str, u64)> = entries
             .iter()
             .map(|e| (e.at, e.model.as_deref().unwrap_or("unrecorded"), e.total()))

@@ -647,3 +647,23 @@ fn claude_code_duplicates_count_once_and_structural_lines_keep_the_branch_whole(
         );
     }
 }
+
+#[test]
+fn the_report_is_the_overview_and_the_charts_and_format_names_match_json() {
+    let mut analyzer = Analyzer::new();
+    for path in FIXTURES {
+        analyzer.add_file(path, &fixture(path)).unwrap();
+    }
+    let report = analyzer.report();
+    assert_eq!(report.overview, analyzer.overview());
+    assert_eq!(report.charts, analyzer.charts());
+    for format in [
+        FileFormat::ClaudeCode,
+        FileFormat::Codex,
+        FileFormat::Chatgpt,
+        FileFormat::ClaudeAi,
+        FileFormat::BatonLedger,
+    ] {
+        assert_eq!(serde_json::to_value(format).unwrap(), format.as_str());
+    }
+}

@@ -89,10 +89,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         match result {
             Ok(summary) => human.push(format!(
                 "[ok] {shown}: {}{}, {} conversation(s), {} message(s){}",
-                serde_json::to_value(summary.format)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
+                summary.format.as_str(),
                 summary
                     .archive
                     .as_ref()
@@ -120,7 +117,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
     if show_progress {
         crate::files::clear_progress();
     }
-    let overview = analyzer.overview();
+    let baton_core::analyzer::Report { overview, charts } = analyzer.report();
     let o = &overview.figures;
     human.push(format!(
         "{} file(s): {} conversation(s), {} message(s){}",
@@ -194,7 +191,6 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
             ));
         }
     }
-    let charts = analyzer.charts();
     let mut written = Vec::new();
     if let Some(dir) = &request.svg_dir {
         std::fs::create_dir_all(dir)

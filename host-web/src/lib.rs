@@ -136,6 +136,11 @@ impl Analyzer {
         json(&self.0.overview())
     }
 
+    /// The overview and the charts from one pass (JSON `{overview, charts}`).
+    pub fn report(&self) -> String {
+        json(&self.0.report())
+    }
+
     /// The charts as SVG text (JSON object).
     pub fn charts(&self) -> String {
         json(&self.0.charts())
