@@ -421,7 +421,7 @@ impl Decoder {
             self.decide(name)?;
         }
         Ok(match self {
-            Decoder::Head(_) => unreachable_head(),
+            Decoder::Head(_) => return Err(Error::internal("a file's format was left undecided")),
             Decoder::ClaudeCode {
                 carry,
                 mut conversations,
@@ -479,11 +479,6 @@ impl Decoder {
             Decoder::Zip(_) => Decoded::Zip,
         })
     }
-}
-
-fn unreachable_head() -> Decoded {
-    // `decide` always leaves the head state; an empty ledger is the harmless answer.
-    Decoded::Ledger(Vec::new())
 }
 
 /// The file name without folders and extension: Codex's session name until its metadata.
