@@ -1,7 +1,7 @@
 //! Concurrency claims, proven with real OS processes (never threads): parallel appends, starts
 //! and ends; appends racing repeated compactions; a writer killed with SIGKILL.
 
-use baton_core::event::{Line, decode_line};
+use baton_core::ledger::event::{Line, decode_line};
 use baton_tests::{baton, fold_dir, json_of};
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};

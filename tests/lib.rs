@@ -1,7 +1,7 @@
 //! Shared helpers for the cross-host tests: find the binaries, run them with a clean
 //! environment, and read a ledger back.
 
-use baton_core::fold::Fold;
+use baton_core::ledger::fold::Fold;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -57,7 +57,7 @@ pub fn fold_dir(dir: &Path) -> Fold {
         paths.sort();
         for path in paths {
             let bytes = std::fs::read(&path).unwrap();
-            baton_core::compaction::fold_archive(&mut fold, &bytes, "archive");
+            baton_core::ledger::compaction::fold_archive(&mut fold, &bytes, "archive");
         }
     }
     for entry in std::fs::read_dir(dir).unwrap().flatten() {

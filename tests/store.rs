@@ -2,8 +2,8 @@
 //! rewrites (incremental copies), compactions and a checkpoint from an older generation.
 
 use baton::store::Ledger;
-use baton_core::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
-use baton_core::store::LedgerView;
+use baton_core::ledger::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
+use baton_core::ledger::store::LedgerView;
 use baton_core::{EventId, SessionId, Timestamp};
 use baton_tests::fold_dir;
 

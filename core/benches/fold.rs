@@ -1,8 +1,8 @@
 //! Fold throughput: events per second on one core, from encoded lines (decode + fold) and
 //! from decoded events (fold alone). Target: ≥ 1,000,000 events/s per core.
 
-use baton_core::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
-use baton_core::fold::Fold;
+use baton_core::ledger::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
+use baton_core::ledger::fold::Fold;
 use baton_core::{EventId, SessionId, Timestamp};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;

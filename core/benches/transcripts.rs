@@ -4,9 +4,9 @@
 //! without usage, cumulative Codex token counts).
 
 use baton_core::transcripts::Provider;
-use baton_core::transcripts::claude_code::ClaudeCodeUsage;
-use baton_core::transcripts::codex::CodexUsage;
 use baton_core::transcripts::conversation::inspect_export;
+use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
+use baton_core::transcripts::usage::codex::CodexUsage;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::fmt::Write;
 use std::hint::black_box;

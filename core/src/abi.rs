@@ -8,9 +8,9 @@
 
 use crate::commands::{self, Context, Request};
 use crate::error::{Error, ErrorCode};
-use crate::event::{Actor, SCHEMA_VERSION};
 use crate::ids::{EventId, SessionId};
-use crate::store::MemoryLedger;
+use crate::ledger::event::{Actor, SCHEMA_VERSION};
+use crate::ledger::store::MemoryLedger;
 use crate::time::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -32,7 +32,7 @@ enum AbiRequest {
         #[serde(default)]
         actor: Option<Actor>,
         #[serde(default)]
-        policy: Option<crate::workspace::Policy>,
+        policy: Option<crate::lifecycle::workspace::Policy>,
         #[serde(default)]
         person: Option<String>,
     },

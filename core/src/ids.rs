@@ -73,3 +73,6 @@ mod tests {
         assert!(SessionId::parse_v7("session_id", "not-an-id").is_err());
     }
 }
+
+/// The stream that holds workspace events (the nil UUID; never a session).
+pub const WORKSPACE_STREAM: SessionId = SessionId(uuid::Uuid::nil());

@@ -21,30 +21,17 @@
 //! Every failure is an [`Error`] with a stable [`ErrorCode`] from the one registry.
 
 pub mod abi;
-pub mod activity;
-pub mod analysis;
 pub mod analyzer;
-pub mod checkpoint;
 pub mod commands;
-pub mod compaction;
 pub mod error;
-pub mod event;
-pub mod fold;
-pub mod health;
 pub mod ids;
+pub mod ledger;
 pub mod lifecycle;
-pub mod model;
 pub mod names;
-pub mod render;
-pub mod store;
 pub mod time;
-pub mod timeline;
 pub mod transcripts;
-pub mod usage;
-pub mod workspace;
-pub mod zip;
 
 pub use error::{Error, ErrorCode, Result};
 pub use ids::{EventId, SessionId};
-pub use model::{Session, Status};
+pub use ledger::session::{Session, Status};
 pub use time::Timestamp;

@@ -5,7 +5,7 @@
 use baton_core::ErrorCode;
 use baton_core::analyzer::{Analyzer, FileFormat, ListQuery, is_conversations_entry, markdown};
 use baton_core::transcripts::conversation::parse;
-use baton_core::zip::write_zip;
+use baton_core::transcripts::zip::write_zip;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -208,7 +208,7 @@ fn a_truncated_export_keeps_the_conversations_before_the_cut() {
 
 #[test]
 fn ledgers_are_recognized_by_content_and_folded_together() {
-    let header = baton_core::event::encode_header("g1");
+    let header = baton_core::ledger::event::encode_header("g1");
     let mut analyzer = Analyzer::new();
     let file = analyzer
         .add_file("events.ndjson", format!("{header}\n").as_bytes())
@@ -409,7 +409,7 @@ proptest! {
 
 #[test]
 fn ledger_sessions_come_with_their_timeline() {
-    use baton_core::event::{Actor, Event, Payload, Started};
+    use baton_core::ledger::event::{Actor, Event, Payload, Started};
     use baton_core::{EventId, SessionId, Timestamp};
     let session = SessionId(uuid::Uuid::parse_str("019c0000-0000-7000-8000-000000000002").unwrap());
     let line = Event {
@@ -441,7 +441,7 @@ fn ledger_sessions_come_with_their_timeline() {
 /// in ZIP64 extra fields, and the ZIP64 end record with its locator.
 fn zip64(name: &str, data: &[u8]) -> Vec<u8> {
     let packed = miniz_oxide::deflate::compress_to_vec(data, 6);
-    let crc = baton_core::zip::crc32_update(0, data);
+    let crc = baton_core::transcripts::zip::crc32_update(0, data);
     let u16le = |v: u16| v.to_le_bytes().to_vec();
     let u32le = |v: u32| v.to_le_bytes().to_vec();
     let u64le = |v: u64| v.to_le_bytes().to_vec();
@@ -540,7 +540,7 @@ fn zip64(name: &str, data: &[u8]) -> Vec<u8> {
 fn zip64_archives_are_read() {
     let json = fixture("claude-ai/claude-chat-viewer-testdata-conversations.json");
     let archive = zip64("conversations.json", &json);
-    let entries = baton_core::zip::entries(&archive).unwrap();
+    let entries = baton_core::transcripts::zip::entries(&archive).unwrap();
     assert_eq!(entries.len(), 1);
     assert_eq!(entries[0].size, json.len() as u64);
     let plain = fed_in_chunks("conversations.json", &json, 1 << 20);

@@ -360,11 +360,11 @@ fn old_codex_rollouts_without_the_envelope_are_read() {
 #[test]
 #[allow(clippy::disallowed_methods)]
 fn replay_kept_crash_inputs_through_the_parsers() {
-    use baton_core::transcripts::claude_code::ClaudeCodeUsage;
-    use baton_core::transcripts::codex::CodexUsage;
     use baton_core::transcripts::conversation::{
         parse_chatgpt, parse_claude_ai, parse_claude_code, parse_codex,
     };
+    use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
+    use baton_core::transcripts::usage::codex::CodexUsage;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/crashers");
     let mut replayed = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {

@@ -1,15 +1,16 @@
 //! Lifecycle and context health through the core's commands on the in-memory ledger: one test
 //! per scoring rule, the thresholds' edges, the recommendations, and a state-machine property.
 
-use baton_core::activity::StepState;
 use baton_core::commands::{self, Context, EndParams, Request, Response, StartParams};
-use baton_core::health::{Verdict, verdict};
-use baton_core::lifecycle::{
+use baton_core::commands::{
     ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
     PauseParams, ReportParams, RunReport, SessionRef,
 };
-use baton_core::store::{LedgerView, MemoryLedger};
-use baton_core::workspace::{Policy, Role};
+use baton_core::ledger::activity::StepState;
+use baton_core::ledger::activity::Verdict;
+use baton_core::ledger::store::{LedgerView, MemoryLedger};
+use baton_core::lifecycle::health::verdict;
+use baton_core::lifecycle::workspace::{Policy, Role};
 use baton_core::{ErrorCode, EventId, SessionId, Status, Timestamp};
 use proptest::prelude::*;
 use uuid::Uuid;
@@ -79,7 +80,7 @@ impl Host {
         }
     }
 
-    fn health(&mut self, id: &str) -> baton_core::health::HealthReport {
+    fn health(&mut self, id: &str) -> baton_core::ledger::activity::HealthReport {
         match self.ok(Request::Health(HealthParams {
             session_id: id.into(),
             recheck: false,
@@ -481,7 +482,7 @@ fn a_run_with_text_is_refused_and_recorded_as_refused() {
             output_tokens: 5,
             ..Default::default()
         }),
-        via: Some(baton_core::activity::Via::Hook),
+        via: Some(baton_core::ledger::activity::Via::Hook),
         ..Default::default()
     })
     .unwrap();
@@ -678,11 +679,11 @@ fn timeline_marks_tones_and_actors() {
     assert_eq!(kinds.first(), Some(&"started"));
     assert_eq!(kinds.last(), Some(&"completed"));
     let paused = t.events.iter().find(|e| e.kind == "paused").unwrap();
-    assert_eq!(paused.tone, baton_core::timeline::Tone::Amber);
-    assert_eq!(paused.actor, baton_core::event::ActorKind::Human);
+    assert_eq!(paused.tone, baton_core::lifecycle::timeline::Tone::Amber);
+    assert_eq!(paused.actor, baton_core::ledger::event::ActorKind::Human);
     assert_eq!(
         t.events.last().unwrap().tone,
-        baton_core::timeline::Tone::Green
+        baton_core::lifecycle::timeline::Tone::Green
     );
 }
 

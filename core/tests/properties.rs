@@ -1,13 +1,13 @@
 //! Property tests: the fold is order-independent and idempotent, partial folds join, compaction
 //! and checkpoints preserve the fold, and no decoder panics on any input.
 
-use baton_core::checkpoint::{CheckpointHeader, decode_session_line, encode_session_line};
-use baton_core::compaction::{CompactionInput, compact, decode_archive_line, fold_archive};
-use baton_core::event::{
+use baton_core::ledger::checkpoint::{CheckpointHeader, decode_session_line, encode_session_line};
+use baton_core::ledger::compaction::{CompactionInput, compact, decode_archive_line, fold_archive};
+use baton_core::ledger::event::{
     Actor, Corrected, Ended, Event, Outcome, Payload, Resumed, Started, TokenTotals, Usage,
     decode_line,
 };
-use baton_core::fold::Fold;
+use baton_core::ledger::fold::Fold;
 use baton_core::{EventId, SessionId, Timestamp};
 use proptest::prelude::*;
 use std::collections::BTreeMap;

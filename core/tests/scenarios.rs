@@ -3,7 +3,7 @@
 use baton_core::commands::{
     self, Context, EndParams, ListParams, Request, Response, ResumeParams, ShowParams, StartParams,
 };
-use baton_core::store::{LedgerView, MemoryLedger};
+use baton_core::ledger::store::{LedgerView, MemoryLedger};
 use baton_core::{ErrorCode, EventId, SessionId, Status, Timestamp};
 use uuid::Uuid;
 

@@ -2,8 +2,8 @@
 //! `tests/fixtures/SOURCES.md`): counts checked against an independent reading of the same
 //! rules, format detection by content, and no panic on damaged input.
 
-use baton_core::transcripts::claude_code::ClaudeCodeUsage;
-use baton_core::transcripts::codex::CodexUsage;
+use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
+use baton_core::transcripts::usage::codex::CodexUsage;
 use baton_core::transcripts::{Provider, UsageEntry, detect, repair_lone_surrogates};
 use proptest::prelude::*;
 

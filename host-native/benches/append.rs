@@ -1,7 +1,7 @@
 //! Append latency: one event line appended to the filesystem ledger, with fsync on and off.
 
 use baton::store::Ledger;
-use baton_core::event::{Actor, Event, Payload, Resumed};
+use baton_core::ledger::event::{Actor, Event, Payload, Resumed};
 use baton_core::{EventId, SessionId, Timestamp};
 use criterion::{Criterion, criterion_group, criterion_main};
 

@@ -6,7 +6,7 @@
 //! Each `baton start` is a fresh process with fsync on, as an agent's hook would run it.
 //! Run: `cargo bench -p baton --bench start_scale` (BATON_BENCH_EVENTS overrides the count).
 
-use baton_core::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
+use baton_core::ledger::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
 use baton_core::{EventId, SessionId, Timestamp};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ fn write_history(dir: &Path, events: usize) {
     writeln!(
         out,
         "{}",
-        baton_core::event::encode_header("bench-generation")
+        baton_core::ledger::event::encode_header("bench-generation")
     )
     .unwrap();
     let start_ms = 1_780_000_000_000i64;

@@ -104,7 +104,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
                 }
             )),
             Err(err) => {
-                human.push(baton_core::render::error_line(&err).replacen(
+                human.push(baton_core::commands::render::error_line(&err).replacen(
                     "[error] ",
                     &format!("[error] {shown}: "),
                     1,

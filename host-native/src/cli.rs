@@ -4,13 +4,13 @@
 use crate::engine;
 use crate::store::{self, Ledger};
 use baton_core::Error;
-use baton_core::activity::Via;
-use baton_core::commands::{EndParams, ListParams, Request, ResumeParams, ShowParams, StartParams};
-use baton_core::lifecycle::{
+use baton_core::commands::render;
+use baton_core::commands::{
     ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
     PauseParams, ReportParams, RunReport, SessionRef,
 };
-use baton_core::render;
+use baton_core::commands::{EndParams, ListParams, Request, ResumeParams, ShowParams, StartParams};
+use baton_core::ledger::activity::Via;
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 use serde_json::Value;

@@ -4,8 +4,9 @@
 
 use crate::engine;
 use crate::store::Ledger;
+use baton_core::Error;
+use baton_core::commands::render;
 use baton_core::commands::{EndParams, ListParams, Request, Response, StartParams};
-use baton_core::{Error, render};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -211,9 +212,7 @@ fn codex_sessions(ledger: &Ledger) -> Result<Vec<baton_core::Session>, Error> {
 
 /// Pause by pull, a collision on a declared dependency, and the health it costs.
 fn lifecycle_tour(ledger: &Ledger) -> Result<(), Error> {
-    use baton_core::lifecycle::{
-        DependParams, HealthParams, PauseParams, ReportParams, SessionRef,
-    };
+    use baton_core::commands::{DependParams, HealthParams, PauseParams, ReportParams, SessionRef};
     let codex = codex_sessions(ledger)?;
     let reviewer = codex
         .iter()

@@ -2,7 +2,7 @@
 //! the timeline (coloured amber, red and green on a terminal), health dimensions, a brief.
 
 use baton_core::commands::Response;
-use baton_core::timeline::Tone;
+use baton_core::lifecycle::timeline::Tone;
 
 fn paint(text: &str, tone: Tone, colour: bool) -> String {
     let code = match tone {

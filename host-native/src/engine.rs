@@ -5,9 +5,9 @@ use crate::store::Ledger;
 use crate::system;
 use baton_core::Error;
 use baton_core::commands::{self, Request, Response};
-use baton_core::event::Actor;
-use baton_core::store::LedgerView;
-use baton_core::workspace::Policy;
+use baton_core::ledger::event::Actor;
+use baton_core::ledger::store::LedgerView;
+use baton_core::lifecycle::workspace::Policy;
 
 /// Reads `.baton/config.toml` (absent: the one-person defaults).
 pub fn policy(ledger: &Ledger) -> Result<Policy, Error> {

@@ -9,12 +9,13 @@
 
 use crate::engine;
 use crate::store::Ledger;
-use baton_core::commands::{EndParams, ListParams, Request, Response, ShowParams, StartParams};
-use baton_core::lifecycle::{
+use baton_core::Error;
+use baton_core::commands::render;
+use baton_core::commands::{
     ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
     PauseParams, ReportParams, SessionRef,
 };
-use baton_core::{Error, render};
+use baton_core::commands::{EndParams, ListParams, Request, Response, ShowParams, StartParams};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{

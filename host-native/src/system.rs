@@ -4,7 +4,7 @@
 //! used. Ids are UUIDv7 from the system clock and the OS random source.
 
 use baton_core::commands::Context;
-use baton_core::event::Actor;
+use baton_core::ledger::event::Actor;
 use baton_core::{EventId, SessionId, Timestamp};
 
 /// The current time, or `BATON_NOW` when set.
@@ -78,7 +78,7 @@ fn is_commit(text: &str) -> bool {
 pub fn context(
     actor: Option<Actor>,
     person: Option<String>,
-    policy: baton_core::workspace::Policy,
+    policy: baton_core::lifecycle::workspace::Policy,
 ) -> Result<Context, baton_core::Error> {
     let mut ctx = Context::new(now()?, EventId(new_uuid()), SessionId(new_uuid()));
     ctx.actor = actor;

@@ -2,10 +2,10 @@
 //! (never a whole file in memory), and prints the core's report. A progress bar goes to
 //! stderr when it is a terminal and the work is long.
 
-use baton_core::transcripts::claude_code::ClaudeCodeUsage;
-use baton_core::transcripts::codex::CodexUsage;
+use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
+use baton_core::transcripts::usage::codex::CodexUsage;
+use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, aggregate};
 use baton_core::transcripts::{Provider, UsageEntry};
-use baton_core::usage::{GroupBy, PriceTable, UsageReport, aggregate};
 use baton_core::{Error, Timestamp};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, IsTerminal};

@@ -46,7 +46,7 @@ pub fn call(request: &str) -> Result<String, JsValue> {
 /// Folds a ledger file's bytes into sessions and line counts (JSON text). Never throws.
 #[wasm_bindgen(js_name = foldLedger)]
 pub fn fold_ledger(bytes: &[u8]) -> String {
-    let ledger = baton_core::store::MemoryLedger::from_ndjson(bytes);
+    let ledger = baton_core::ledger::store::MemoryLedger::from_ndjson(bytes);
     serde_json::json!({
         "sessions": ledger.fold().sessions(),
         "stats": ledger.fold().stats,
@@ -66,9 +66,9 @@ pub fn analyze(bytes: &[u8]) -> Result<String, JsValue> {
             &serde_json::Value::Object(e.details.clone()),
         )
     })?;
-    let overview = baton_core::analysis::overview(&parsed.conversations);
-    let heatmap = baton_core::analysis::calendar_heatmap_svg(&overview.messages_per_day);
-    let lengths = baton_core::analysis::length_histogram_svg(&overview.length_buckets);
+    let overview = baton_core::analyzer::charts::overview(&parsed.conversations);
+    let heatmap = baton_core::analyzer::charts::calendar_heatmap_svg(&overview.messages_per_day);
+    let lengths = baton_core::analyzer::charts::length_histogram_svg(&overview.length_buckets);
     let summary = baton_core::transcripts::conversation::summarize(format, parsed);
     Ok(serde_json::json!({
         "format": format,

@@ -100,7 +100,7 @@ fn a_truncated_zip_is_a_coded_error_and_keeps_what_was_loaded() {
     page.begin("a.json");
     page.push(EXPORT).unwrap();
     page.finish().unwrap();
-    let zip = baton_core::zip::write_zip(&[("conversations.json", EXPORT)], true);
+    let zip = baton_core::transcripts::zip::write_zip(&[("conversations.json", EXPORT)], true);
     page.begin("cut.zip");
     page.push(&zip[..zip.len() - 30]).unwrap();
     let err = page.finish().unwrap_err();

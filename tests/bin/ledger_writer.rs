@@ -6,7 +6,7 @@
 //! `--delay-us` pauses between opening the log and writing, to widen race windows).
 
 use baton::store::Ledger;
-use baton_core::event::{Actor, Event, Payload, Started};
+use baton_core::ledger::event::{Actor, Event, Payload, Started};
 use baton_core::{EventId, SessionId, Timestamp};
 use std::io::Write;
 

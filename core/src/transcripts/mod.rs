@@ -7,9 +7,9 @@
 //! Readers are streaming: a host feeds lines as it reads them, so a file of any size is never
 //! held in memory. Nothing here panics on any input; unreadable lines are counted.
 
-pub mod claude_code;
-pub mod codex;
 pub mod conversation;
+pub mod usage;
+pub mod zip;
 
 use crate::error::{Error, ErrorCode};
 use crate::time::Timestamp;

@@ -106,7 +106,10 @@ impl Ledger {
         let path = self.active_path();
         let generation = crate::system::new_uuid().to_string();
         let tmp = self.dir.join(format!(".{ACTIVE}.new-{generation}"));
-        let header = format!("{}\n", baton_core::event::encode_header(&generation));
+        let header = format!(
+            "{}\n",
+            baton_core::ledger::event::encode_header(&generation)
+        );
         let result = (|| {
             let mut file = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
             file.write_all(header.as_bytes())

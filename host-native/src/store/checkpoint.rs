@@ -6,10 +6,10 @@
 //! length. The trailer is written last because it counts what the body holds.
 
 use super::io_err;
-use baton_core::checkpoint::{
+use baton_core::ledger::checkpoint::{
     CheckpointHeader, decode_session_line, encode_session_line, session_line_id,
 };
-use baton_core::fold::SessionHistory;
+use baton_core::ledger::fold::SessionHistory;
 use baton_core::{Error, SessionId};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};

@@ -8,8 +8,8 @@
 //! still fold and the next compaction rolls up again, idempotently.
 
 use super::{Ledger, PRESERVED, SEALED_PREFIX, SESSION_LOCKS, io_err, sync_dir, write_atomically};
-use baton_core::compaction::{CompactionInput, compact};
-use baton_core::store::LedgerView;
+use baton_core::ledger::compaction::{CompactionInput, compact};
+use baton_core::ledger::store::LedgerView;
 use baton_core::{Error, ErrorCode};
 use serde::Serialize;
 use std::collections::BTreeMap;

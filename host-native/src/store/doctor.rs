@@ -3,8 +3,8 @@
 use super::compact::read_holder;
 use super::{Ledger, io_err};
 use baton_core::Error;
-use baton_core::fold::FoldStats;
-use baton_core::store::LedgerView;
+use baton_core::ledger::fold::FoldStats;
+use baton_core::ledger::store::LedgerView;
 use serde::Serialize;
 use std::fs;
 

@@ -206,7 +206,7 @@ impl Ledger {
         }
         Ok(format!(
             "{:016x}",
-            baton_core::checkpoint::fnv1a64(text.as_bytes())
+            baton_core::ledger::checkpoint::fnv1a64(text.as_bytes())
         ))
     }
 }

@@ -3,9 +3,9 @@
 
 use super::checkpoint::{CheckpointFile, CheckpointWriter};
 use super::{CHECKPOINT, Ledger, io_err};
-use baton_core::checkpoint::{CHECKPOINT_FORMAT, CheckpointHeader};
-use baton_core::fold::{Fold, LineClass, SessionHistory};
-use baton_core::store::LedgerView;
+use baton_core::ledger::checkpoint::{CHECKPOINT_FORMAT, CheckpointHeader};
+use baton_core::ledger::fold::{Fold, LineClass, SessionHistory};
+use baton_core::ledger::store::LedgerView;
 use baton_core::{Error, Session, SessionId};
 use std::collections::BTreeSet;
 use std::fs::File;
@@ -134,8 +134,8 @@ impl Ledger {
             reader
                 .read_until(b'\n', &mut first)
                 .map_err(|e| io_err("read", &active_path, e))?;
-            if let baton_core::event::Line::Header { generation: g } =
-                baton_core::event::decode_line(first.strip_suffix(b"\n").unwrap_or(&first))
+            if let baton_core::ledger::event::Line::Header { generation: g } =
+                baton_core::ledger::event::decode_line(first.strip_suffix(b"\n").unwrap_or(&first))
             {
                 generation = Some(g);
             }
@@ -179,7 +179,11 @@ impl Ledger {
             Err(reason) => {
                 let mut fold = Fold::new();
                 for (name, path) in self.archive_paths()? {
-                    baton_core::compaction::fold_archive(&mut fold, &read_all(&path)?, &name);
+                    baton_core::ledger::compaction::fold_archive(
+                        &mut fold,
+                        &read_all(&path)?,
+                        &name,
+                    );
                 }
                 for path in self.sealed_paths()? {
                     fold.apply_text(&read_all(&path)?, &path.display().to_string());
@@ -251,7 +255,7 @@ fn line_boundary(file: &File, offset: u64) -> bool {
 
 impl Snapshot {
     /// Counts of what was read, including what the checkpoint had counted before.
-    pub fn stats(&self) -> baton_core::fold::FoldStats {
+    pub fn stats(&self) -> baton_core::ledger::fold::FoldStats {
         let mut stats = match &self.base {
             Base::Empty => Default::default(),
             Base::Full(fold) => fold.stats.clone(),
@@ -305,8 +309,9 @@ impl Snapshot {
             }
             match tail.next_if(|(t, _)| **t == id) {
                 Some((_, extra)) => {
-                    let (_, mut history) = baton_core::checkpoint::decode_session_line(line)
-                        .ok_or_else(|| Error::internal("damaged checkpoint line"))?;
+                    let (_, mut history) =
+                        baton_core::ledger::checkpoint::decode_session_line(line)
+                            .ok_or_else(|| Error::internal("damaged checkpoint line"))?;
                     history.join(extra.clone());
                     writer.push(id, &history)
                 }

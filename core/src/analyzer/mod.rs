@@ -3,20 +3,22 @@
 //! searchable conversation list, a reader that walks any branch, and Markdown/JSON exports.
 //! A file counts only once it finishes whole; a failed or cancelled file leaves no trace.
 
-use crate::analysis::{self, Overview};
+pub mod charts;
+
 use crate::error::{Error, ErrorCode, Result};
-use crate::event::{Line, decode_line};
-use crate::store::MemoryLedger;
+use crate::ledger::event::{Line, decode_line};
+use crate::ledger::store::MemoryLedger;
 use crate::time::Timestamp;
-use crate::transcripts::claude_code::ClaudeCodeUsage;
-use crate::transcripts::codex::CodexUsage;
 use crate::transcripts::conversation::{
     Block, ClaudeCodeReader, CodexReader, Conversation, Message, Parsed, Role,
     chatgpt_conversation, claude_ai_conversation, parse_chatgpt, parse_claude_ai,
 };
+use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
+use crate::transcripts::usage::codex::CodexUsage;
+use crate::transcripts::usage::{GroupBy, PriceTable, UsageRow, aggregate};
+use crate::transcripts::zip::{EntryReader, ZipEntry};
 use crate::transcripts::{Provider, ReadStats, UsageEntry, detect, repair_lone_surrogates};
-use crate::usage::{GroupBy, PriceTable, UsageRow, aggregate};
-use crate::zip::{EntryReader, ZipEntry};
+use charts::Overview;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -383,7 +385,7 @@ impl Decoder {
             return Ok(());
         };
         let head = std::mem::take(head);
-        *self = if crate::zip::is_zip(&head) {
+        *self = if crate::transcripts::zip::is_zip(&head) {
             Decoder::Zip(Vec::new())
         } else if ledger_head(&head)? {
             Decoder::Ledger(Vec::new())
@@ -943,7 +945,7 @@ impl Analyzer {
         let name = pending.name.clone();
         if let Some(decoder) = pending.decoder.take() {
             match decoder {
-                Decoder::Head(head) if crate::zip::is_zip(&head) => {
+                Decoder::Head(head) if crate::transcripts::zip::is_zip(&head) => {
                     pending.unzip = Some(start_unzip(head, &name)?);
                 }
                 Decoder::Zip(bytes) => pending.unzip = Some(start_unzip(bytes, &name)?),
@@ -1129,7 +1131,7 @@ impl Analyzer {
 
     /// The overview and the charts together, from one pass over what is loaded.
     pub fn report(&self) -> Report {
-        let figures = analysis::overview(&self.conversations);
+        let figures = charts::overview(&self.conversations);
         let entries = self.usage_entries();
         Report {
             charts: self.charts_of(&figures, &entries),
@@ -1139,16 +1141,13 @@ impl Analyzer {
 
     /// The headline figures of everything loaded.
     pub fn overview(&self) -> AnalysisOverview {
-        self.overview_of(
-            analysis::overview(&self.conversations),
-            &self.usage_entries(),
-        )
+        self.overview_of(charts::overview(&self.conversations), &self.usage_entries())
     }
 
     /// The charts of everything loaded.
     pub fn charts(&self) -> Charts {
         self.charts_of(
-            &analysis::overview(&self.conversations),
+            &charts::overview(&self.conversations),
             &self.usage_entries(),
         )
     }
@@ -1192,8 +1191,7 @@ impl Analyzer {
             .filter(|m| m.role == Role::Assistant)
             .filter_map(|m| Some((m.at?, m.model.as_deref().unwrap_or("unrecorded"), 1)))
             .collect();
-        let models =
-            analysis::stacked_bars_svg(&analysis::by_period(&messages), "assistant messages");
+        let models = charts::stacked_bars_svg(&charts::by_period(&messages), "assistant messages");
         let tokens: Vec<(Timestamp, &str, u64)> = entries
             .iter()
             .map(|e| (e.at, e.model.as_deref().unwrap_or("unrecorded"), e.total()))
@@ -1201,13 +1199,13 @@ impl Analyzer {
         let tokens = if tokens.is_empty() {
             String::new()
         } else {
-            analysis::stacked_bars_svg(&analysis::by_period(&tokens), "tokens")
+            charts::stacked_bars_svg(&charts::by_period(&tokens), "tokens")
         };
         Charts {
-            activity: analysis::calendar_heatmap_svg(&figures.messages_per_day),
+            activity: charts::calendar_heatmap_svg(&figures.messages_per_day),
             models,
             tokens,
-            lengths: analysis::length_histogram_svg(&figures.length_buckets),
+            lengths: charts::length_histogram_svg(&figures.length_buckets),
         }
     }
 
@@ -1387,15 +1385,18 @@ impl Analyzer {
     }
 
     /// The work sessions of the loaded ledgers, newest first.
-    pub fn sessions(&self) -> Vec<crate::model::Session> {
+    pub fn sessions(&self) -> Vec<crate::ledger::session::Session> {
         let mut sessions = self.ledger.fold().sessions();
         sessions.reverse();
         sessions
     }
 
     /// One work session's timeline from the loaded ledgers.
-    pub fn session_timeline(&self, id: &str) -> Result<Vec<crate::timeline::TimelineEntry>> {
-        use crate::store::LedgerView;
+    pub fn session_timeline(
+        &self,
+        id: &str,
+    ) -> Result<Vec<crate::lifecycle::timeline::TimelineEntry>> {
+        use crate::ledger::store::LedgerView;
         let session = crate::ids::SessionId::parse_v7("session_id", id)?;
         let history = self.ledger.history(session)?.ok_or_else(|| {
             Error::new(
@@ -1404,7 +1405,7 @@ impl Analyzer {
             )
             .with("session_id", id)
         })?;
-        Ok(crate::timeline::timeline(&history))
+        Ok(crate::lifecycle::timeline::timeline(&history))
     }
 
     /// Conversation `index` as written, every branch included, as JSON.
@@ -1451,7 +1452,7 @@ fn row_of(index: usize, c: &Conversation) -> ConversationRow {
 }
 
 fn start_unzip(archive: Vec<u8>, name: &str) -> Result<Unzip> {
-    let listed = crate::zip::entries(&archive).map_err(|e| e.with("file", name))?;
+    let listed = crate::transcripts::zip::entries(&archive).map_err(|e| e.with("file", name))?;
     let entries: Vec<ZipEntry> = listed
         .iter()
         .filter(|e| is_conversations_entry(&e.name))

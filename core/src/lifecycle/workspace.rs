@@ -3,17 +3,14 @@
 //! versioned contracts, the constitution, the indexed commit, ambiguities, decisions and
 //! attention items — derived from the workspace's own event stream.
 
-use crate::activity::Activity;
 use crate::error::{Error, ErrorCode, Result};
-use crate::event::Payload;
-use crate::fold::SessionHistory;
 use crate::ids::SessionId;
+use crate::ledger::activity::Activity;
+use crate::ledger::event::Payload;
+use crate::ledger::fold::SessionHistory;
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// The stream that holds workspace events (the nil UUID; never a session).
-pub const WORKSPACE_STREAM: SessionId = SessionId(uuid::Uuid::nil());
 
 /// A member's role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

@@ -3,53 +3,14 @@
 //! dimension that cannot be computed is blank with its reason, and a re-brief is recommended
 //! when the session is stale or any dependency it declared was broken.
 
-use crate::activity::Severity;
-use crate::model::Session;
-use crate::workspace::Workspace;
-use serde::{Deserialize, Serialize};
+use crate::ledger::activity::{Dimension, HealthReport, Severity, Verdict};
+use crate::ledger::session::Session;
+use crate::lifecycle::workspace::Workspace;
 
 /// At or above this, healthy.
 pub const HEALTHY_FROM: u32 = 85;
 /// Below this, stale.
 pub const STALE_BELOW: u32 = 60;
-
-/// The verdict on the overall score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// 85 or above, or nothing computable.
-    Healthy,
-    /// Below 85.
-    Degraded,
-    /// Below 60.
-    Stale,
-}
-
-/// One dimension's score (0–100) or blank, with why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Dimension {
-    /// The dimension's name.
-    pub name: String,
-    /// The score, or `null` when it cannot be computed.
-    pub score: Option<u32>,
-    /// What it was compared against, or why it is blank.
-    pub reason: String,
-}
-
-/// A session's context health.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HealthReport {
-    /// The lowest computable score, or `null` when none is computable.
-    pub overall: Option<u32>,
-    /// healthy, degraded or stale.
-    pub verdict: Verdict,
-    /// The six dimensions, in the spec's order.
-    pub dimensions: Vec<Dimension>,
-    /// Whether the session should be briefed again.
-    pub recommend_rebrief: bool,
-    /// Why a re-brief is recommended.
-    pub rebrief_reasons: Vec<String>,
-}
 
 fn scored(name: &str, score: i64, reason: String) -> Dimension {
     Dimension {

@@ -2,6 +2,9 @@
 //! project, with the estimated cost from a model price table. Integer arithmetic throughout
 //! (costs in micro-dollars), so the same entries give the same figures natively and in wasm.
 
+pub mod claude_code;
+pub mod codex;
+
 use crate::error::{Error, Result};
 use crate::time::Timestamp;
 use crate::transcripts::{Provider, UsageEntry};

@@ -9,8 +9,8 @@
 //! response (same `message.id`, a new `requestId`, as `/btw` side questions do) is not spend
 //! and is dropped, whichever of the two is read first.
 
-use super::{Interner, Provider, ReadStats, UsageEntry, contains, fingerprint};
 use crate::time::Timestamp;
+use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains, fingerprint};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -100,7 +100,7 @@ impl ClaudeCodeUsage {
         }
         match serde_json::from_slice::<Line<'_>>(line) {
             Ok(parsed) => self.take(parsed),
-            Err(_) => match super::repair_lone_surrogates(line) {
+            Err(_) => match crate::transcripts::repair_lone_surrogates(line) {
                 Some(repaired) => match serde_json::from_slice::<Line<'_>>(&repaired) {
                     Ok(parsed) => {
                         self.stats.repaired_surrogates += 1;

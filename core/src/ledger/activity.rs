@@ -222,7 +222,7 @@ pub enum Activity {
     /// A context-health snapshot.
     HealthComputed {
         /// The report.
-        report: crate::health::HealthReport,
+        report: HealthReport,
         /// What triggered it: brief, resume, change, recheck.
         trigger: String,
     },
@@ -392,3 +392,41 @@ pub const ACTIVITY_KINDS: &[&str] = &[
     "decision_recorded",
     "attention_raised",
 ];
+
+/// The verdict on the overall score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// 85 or above, or nothing computable.
+    Healthy,
+    /// Below 85.
+    Degraded,
+    /// Below 60.
+    Stale,
+}
+
+/// One dimension's score (0–100) or blank, with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dimension {
+    /// The dimension's name.
+    pub name: String,
+    /// The score, or `null` when it cannot be computed.
+    pub score: Option<u32>,
+    /// What it was compared against, or why it is blank.
+    pub reason: String,
+}
+
+/// A session's context health.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HealthReport {
+    /// The lowest computable score, or `null` when none is computable.
+    pub overall: Option<u32>,
+    /// healthy, degraded or stale.
+    pub verdict: Verdict,
+    /// The six dimensions, in the spec's order.
+    pub dimensions: Vec<Dimension>,
+    /// Whether the session should be briefed again.
+    pub recommend_rebrief: bool,
+    /// Why a re-brief is recommended.
+    pub rebrief_reasons: Vec<String>,
+}

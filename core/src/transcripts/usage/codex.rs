@@ -13,8 +13,8 @@
 //! count nothing here; their totals only set the baseline the fork's own deltas start from
 //! (the rule ccusage and tokscale use, see `research/formats.md` §2.3).
 
-use super::{Interner, Provider, ReadStats, UsageEntry, contains};
 use crate::time::Timestamp;
+use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -130,7 +130,7 @@ impl CodexUsage {
         let repaired;
         let text: &[u8] = match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
             Ok(_) => line,
-            Err(_) => match super::repair_lone_surrogates(line) {
+            Err(_) => match crate::transcripts::repair_lone_surrogates(line) {
                 Some(fixed) => {
                     repaired = fixed;
                     self.stats.repaired_surrogates += 1;

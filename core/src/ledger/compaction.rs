@@ -8,10 +8,10 @@
 //! byte for byte and once each, into the `preserved` file.
 
 use crate::error::{Error, Result};
-use crate::event::{Event, Line, decode_line};
-use crate::fold::{Fold, SessionHistory};
 use crate::ids::EventId;
 use crate::ids::SessionId;
+use crate::ledger::event::{Event, Line, decode_line};
+use crate::ledger::fold::{Fold, SessionHistory};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::collections::{BTreeMap, BTreeSet, HashMap};

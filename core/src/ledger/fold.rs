@@ -6,10 +6,10 @@
 //! the fold of their union (the checkpoint and compaction rely on that). Unreadable lines are
 //! counted in [`FoldStats`], never fatal.
 
-use crate::activity::{Activity, StepState};
-use crate::event::{Event, Line, Payload, TokenTotals, decode_line};
 use crate::ids::{EventId, SessionId};
-use crate::model::{
+use crate::ledger::activity::{Activity, StepState};
+use crate::ledger::event::{Event, Line, Payload, TokenTotals, decode_line};
+use crate::ledger::session::{
     BriefStamp, Collision, DecisionRequest, PauseInfo, PlanStep, ResumeMarker, Session, Status,
     presentation_path,
 };
@@ -125,7 +125,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         open_collisions: Vec::new(),
         plan: Vec::new(),
         decisions: Vec::new(),
-        runs: crate::model::RunCounts::default(),
+        runs: crate::ledger::session::RunCounts::default(),
         evidence: Vec::new(),
         pull_request: None,
         health: None,
@@ -145,8 +145,8 @@ fn derive(history: &SessionHistory) -> Option<Session> {
             }),
             Payload::Activity(activity) if !ended => {
                 match activity.via() {
-                    Some(crate::activity::Via::Hook) => via_hook = true,
-                    Some(crate::activity::Via::Model) => via_model = true,
+                    Some(crate::ledger::activity::Via::Hook) => via_hook = true,
+                    Some(crate::ledger::activity::Via::Model) => via_model = true,
                     None => {}
                 }
                 apply_activity(&mut session, &mut activity_status, event, activity);
@@ -160,8 +160,8 @@ fn derive(history: &SessionHistory) -> Option<Session> {
                 ended = true;
                 session.pause = None;
                 session.status = match end.outcome {
-                    crate::event::Outcome::Complete => Status::Complete,
-                    crate::event::Outcome::Failed => Status::Failed,
+                    crate::ledger::event::Outcome::Complete => Status::Complete,
+                    crate::ledger::event::Outcome::Failed => Status::Failed,
                 };
                 session.ended_at = Some(event.at);
                 session.duration_seconds = Some(session.started_at.whole_seconds_until(event.at));
@@ -540,7 +540,7 @@ impl Fold {
     pub fn orphan_ids(&self) -> Vec<SessionId> {
         self.sessions
             .iter()
-            .filter(|(id, _)| **id != crate::workspace::WORKSPACE_STREAM)
+            .filter(|(id, _)| **id != crate::ids::WORKSPACE_STREAM)
             .filter(|(_, h)| h.session().is_none())
             .map(|(id, _)| *id)
             .collect()

@@ -192,8 +192,8 @@ pub enum Payload {
     Corrected(Corrected),
     /// See [`Usage`].
     Usage(Usage),
-    /// Lifecycle and workspace events: see [`crate::activity::Activity`].
-    Activity(crate::activity::Activity),
+    /// Lifecycle and workspace events: see [`crate::ledger::activity::Activity`].
+    Activity(crate::ledger::activity::Activity),
     /// A kind this build does not know, kept verbatim.
     Unknown {
         /// The kind as written.
@@ -238,7 +238,7 @@ impl Payload {
             "ended" => Payload::Ended(typed(text)?),
             "corrected" => Payload::Corrected(typed(text)?),
             "usage" => Payload::Usage(typed(text)?),
-            other => match crate::activity::Activity::decode(other, text) {
+            other => match crate::ledger::activity::Activity::decode(other, text) {
                 Some(activity) => Payload::Activity(activity?),
                 None => Payload::Unknown {
                     kind: other.to_owned(),

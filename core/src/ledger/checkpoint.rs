@@ -8,9 +8,9 @@
 //! body's length, so a stale or damaged checkpoint is detected and rebuilt, never trusted.
 
 use crate::error::{Error, Result};
-use crate::event::{Line, decode_line};
-use crate::fold::{FoldStats, SessionHistory};
 use crate::ids::SessionId;
+use crate::ledger::event::{Line, decode_line};
+use crate::ledger::fold::{FoldStats, SessionHistory};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 

@@ -2,10 +2,10 @@
 //! spec groups it by — amber for blocks, pauses and staleness; red for failures, collisions and
 //! refused runs; green for completion.
 
-use crate::activity::Activity;
-use crate::event::{ActorKind, Event, Outcome, Payload};
-use crate::fold::SessionHistory;
-use crate::health::Verdict;
+use crate::ledger::activity::Activity;
+use crate::ledger::activity::Verdict;
+use crate::ledger::event::{ActorKind, Event, Outcome, Payload};
+use crate::ledger::fold::SessionHistory;
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 
@@ -156,7 +156,7 @@ fn entry(event: &Event) -> (String, String, Tone) {
             Activity::Step { number, state, .. } => (
                 format!("step_{}", state.as_str()),
                 format!("Step {number} is {}", state.as_str().replace('_', " ")),
-                if *state == crate::activity::StepState::Blocked {
+                if *state == crate::ledger::activity::StepState::Blocked {
                     Amber
                 } else {
                     Plain
@@ -218,7 +218,7 @@ fn entry(event: &Event) -> (String, String, Tone) {
                 "collision".into(),
                 format!(
                     "{} collision: {by_session} changed {file}",
-                    if *severity == crate::activity::Severity::High {
+                    if *severity == crate::ledger::activity::Severity::High {
                         "High-severity"
                     } else {
                         "Normal"

@@ -1,7 +1,7 @@
 //! The work-session model: statuses, the session view, and what a resume looks like.
 
-use crate::event::TokenTotals;
 use crate::ids::SessionId;
+use crate::ledger::event::TokenTotals;
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -164,7 +164,7 @@ pub struct Session {
     /// Where the work landed.
     pub pull_request: Option<String>,
     /// The latest context-health snapshot.
-    pub health: Option<crate::health::HealthReport>,
+    pub health: Option<crate::ledger::activity::HealthReport>,
 }
 
 /// A pause a person set.
@@ -203,7 +203,7 @@ pub struct Collision {
     /// The file.
     pub file: String,
     /// high or normal.
-    pub severity: crate::activity::Severity,
+    pub severity: crate::ledger::activity::Severity,
     /// When.
     pub at: Timestamp,
 }
@@ -214,7 +214,7 @@ pub struct PlanStep {
     /// What.
     pub title: String,
     /// pending, in_progress, done, blocked.
-    pub state: crate::activity::StepState,
+    pub state: crate::ledger::activity::StepState,
 }
 
 /// A decision the session asked for.

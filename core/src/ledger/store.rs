@@ -5,9 +5,9 @@
 //! checkpoint; the wasm ABI and the tests back them with [`MemoryLedger`].
 
 use crate::error::Result;
-use crate::fold::{Fold, SessionHistory};
 use crate::ids::SessionId;
-use crate::model::Session;
+use crate::ledger::fold::{Fold, SessionHistory};
+use crate::ledger::session::Session;
 
 /// Read access to a ledger's folded state.
 pub trait LedgerView {
@@ -49,7 +49,7 @@ impl MemoryLedger {
     /// (unreadable lines are counted, not fatal).
     pub fn from_ndjson(text: &[u8]) -> MemoryLedger {
         let mut fold = Fold::new();
-        crate::compaction::fold_archive(&mut fold, text, "memory");
+        crate::ledger::compaction::fold_archive(&mut fold, text, "memory");
         let lines = String::from_utf8_lossy(text)
             .lines()
             .map(str::to_owned)

@@ -1,0 +1,164 @@
+//! The answers commands give: one [`Response`] whose variants serialize as bare objects.
+
+use crate::ids::SessionId;
+use crate::ledger::activity::HealthReport;
+use crate::ledger::session::Session;
+use crate::lifecycle::timeline::TimelineEntry;
+use crate::lifecycle::workspace::{Ambiguity, AttentionItem, Decision};
+use crate::time::Timestamp;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A session together with what a command did to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionAction {
+    /// `started`, `resumed` or `ended`.
+    pub action: String,
+    /// When the resume marker was recorded (resumes only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed_at: Option<Timestamp>,
+    /// The session after the command.
+    #[serde(flatten)]
+    pub session: Session,
+    /// What the session was briefed with (starts that brief).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub briefing: Option<BriefContext>,
+    /// A sentence for the caller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The answer to a list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionList {
+    /// The matching sessions, oldest first.
+    pub sessions: Vec<Session>,
+    /// How many matched.
+    pub total: usize,
+}
+
+/// The answer to a show.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionShow {
+    /// The session with every field of the model.
+    pub session: Session,
+}
+
+/// Every response. Serializes as the bare object of its variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+// One response is built per command and serialized at once: boxing would buy nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum Response {
+    /// start, resume, end.
+    Action(SessionAction),
+    /// list.
+    List(SessionList),
+    /// show.
+    Show(SessionShow),
+    /// brief, report, depend, pause, unpause.
+    Lifecycle(LifecycleAnswer),
+    /// health.
+    Health(HealthAnswer),
+    /// timeline.
+    Timeline(TimelineAnswer),
+    /// attention.
+    Attention(AttentionAnswer),
+    /// workspace changes.
+    Workspace(WorkspaceAnswer),
+}
+
+/// What a brief tells the agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefContext {
+    /// `work`, or `blocked` when a person paused the session.
+    pub next_action: String,
+    /// The pause and its reason, when paused.
+    pub pause: Option<Value>,
+    /// The mission and its contract.
+    pub mission: Option<Value>,
+    /// The constitution's version.
+    pub constitution_version: Option<u32>,
+    /// The indexed commit.
+    pub indexed_commit: Option<String>,
+    /// Open ambiguities on the mission.
+    pub open_ambiguities: Vec<Ambiguity>,
+    /// Active decisions.
+    pub active_decisions: Vec<Decision>,
+    /// Each declared dependency and whether another session broke it.
+    pub dependencies: Vec<Value>,
+    /// Health after the brief.
+    pub health: Option<HealthReport>,
+}
+
+/// The answer of brief, report, depend, pause and unpause.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LifecycleAnswer {
+    /// What happened.
+    pub action: String,
+    /// The session.
+    pub session_id: SessionId,
+    /// Its status afterwards.
+    pub status: crate::Status,
+    /// Self-reported progress.
+    pub progress: Option<u8>,
+    /// The brief, for briefs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brief: Option<BriefContext>,
+    /// Collisions this call opened (reports).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub collisions_opened: Vec<Value>,
+    /// A sentence for the caller.
+    pub message: String,
+}
+
+/// The answer of `health`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HealthAnswer {
+    /// The session.
+    pub session_id: SessionId,
+    /// The report's fields, flattened.
+    #[serde(flatten)]
+    pub report: HealthReport,
+}
+
+/// The answer of `timeline`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimelineAnswer {
+    /// The session.
+    pub session_id: SessionId,
+    /// Its entries, oldest first.
+    pub events: Vec<TimelineEntry>,
+}
+
+/// The answer of `attention`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AttentionAnswer {
+    /// Open items, most urgent first.
+    pub items: Vec<AttentionItem>,
+    /// How many.
+    pub total: usize,
+}
+
+/// The answer of a workspace change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkspaceAnswer {
+    /// What happened.
+    pub action: String,
+    /// The details.
+    #[serde(flatten)]
+    pub details: serde_json::Map<String, Value>,
+}
+
+pub(crate) fn answer(action: &str, session: &Session, message: String) -> LifecycleAnswer {
+    LifecycleAnswer {
+        action: action.into(),
+        session_id: session.session_id,
+        status: session.status,
+        progress: session.progress,
+        brief: None,
+        collisions_opened: Vec::new(),
+        message,
+    }
+}

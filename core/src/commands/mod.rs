@@ -1,0 +1,40 @@
+//! Decisions that write facts: every command hosts offer (start, resume, end, list, show, and
+//! the lifecycle's briefs, reports, pauses, health, timeline and workspace changes) as one
+//! request/response surface, decided purely from a [`LedgerView`](crate::ledger::store::LedgerView)
+//! and a [`Context`].
+//!
+//! The order a host follows is fixed:
+//! 1. [`prepare`] validates the raw request and resolves which session it targets (an implicit
+//!    end is resolved here). Bad input fails now, before any lock is taken or byte written.
+//! 2. The host serializes on [`Prepared::lock`] when it is `Some` (across processes), then
+//!    refreshes its view so it sees every event appended before the lock was taken.
+//! 3. [`execute`] decides against the fresh view and returns the events to append and the
+//!    response. The host appends the events (each one whole) and only then answers.
+//!
+//! Inside: `kernel` (what every operation shares), `params` and `answers` (the wire types),
+//! `dispatch` (the three steps), one file per group of operations (`sessions`, `briefing`,
+//! `reports`, `oversight`, `workspace`), and `render` (the lines people read).
+
+mod answers;
+mod briefing;
+mod dispatch;
+mod kernel;
+mod oversight;
+mod params;
+pub mod render;
+mod reports;
+mod sessions;
+mod workspace;
+
+pub use answers::{
+    AttentionAnswer, BriefContext, HealthAnswer, LifecycleAnswer, Response, SessionAction,
+    SessionList, SessionShow, TimelineAnswer, WorkspaceAnswer,
+};
+pub use dispatch::{Request, execute, prepare, run};
+pub use kernel::{Context, Executed, Prepared};
+pub use params::{
+    ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams, ListParams,
+    MissionParams, NoteParams, PauseParams, ReportParams, ResumeParams, RunReport, SessionRef,
+    ShowParams, StartParams,
+};
+pub use sessions::resolve_implicit;

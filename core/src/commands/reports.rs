@@ -1,0 +1,242 @@
+//! What a session reports while it works: runs, changed files and their collisions, the
+//! dependencies it declares.
+
+use crate::commands::answers::{Response, answer};
+use crate::commands::briefing::push_health;
+use crate::commands::kernel::{
+    Context, EventBatch, Executed, agent_of, baton_actor, live_session, not_found,
+};
+use crate::commands::params::{DependParams, ReportParams};
+use crate::error::{Error, ErrorCode, Result};
+use crate::ledger::activity::{Activity, Severity};
+use crate::ledger::event::Payload;
+use crate::ledger::session::Session;
+use crate::ledger::store::LedgerView;
+use crate::names;
+use serde_json::json;
+
+pub(crate) fn files(field: &str, raw: &[String]) -> Result<Vec<String>> {
+    raw.iter()
+        .map(|f| {
+            let f = f.trim();
+            if f.is_empty() || f.contains('\0') || f.len() > 512 {
+                Err(Error::invalid(field, format!("`{f}` is not a usable path")))
+            } else {
+                Ok(f.to_owned())
+            }
+        })
+        .collect()
+}
+
+/// report
+pub fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> Result<Executed> {
+    let (id, _, session) = live_session(view, &p.session_id)?;
+    let via = p.via.unwrap_or_default();
+    let actor = agent_of(ctx, &session);
+    let mut batch = EventBatch::new(ctx);
+    let mut refusal = None;
+    let push = |batch: &mut EventBatch<'_>, a: Activity| {
+        batch.push(id, actor.clone(), Payload::Activity(a))
+    };
+    let changed = files("changed_files", &p.changed_files)?;
+    if !p.plan.is_empty() {
+        let steps = p
+            .plan
+            .iter()
+            .map(|s| names::free_text("plan", s))
+            .collect::<Result<Vec<_>>>()?;
+        push(&mut batch, Activity::PlanCreated { steps, via });
+    }
+    match (p.step, p.step_state) {
+        (Some(number), Some(state)) => push(&mut batch, Activity::Step { number, state, via }),
+        (None, None) => {}
+        _ => return Err(Error::invalid("step", "step and step_state go together")),
+    }
+    if let Some(text) = &p.decision_request {
+        push(
+            &mut batch,
+            Activity::DecisionRequested {
+                text: names::free_text("decision_request", text)?,
+                via,
+            },
+        );
+    }
+    if let Some(number) = p.decision_resolved {
+        if number == 0 || number as usize > session.decisions.len() {
+            return Err(Error::invalid(
+                "decision_resolved",
+                format!(
+                    "session has {} decision request(s)",
+                    session.decisions.len()
+                ),
+            ));
+        }
+        push(
+            &mut batch,
+            Activity::DecisionResolved {
+                number,
+                resolution: None,
+                via,
+            },
+        );
+    }
+    if let Some(run) = &p.run {
+        if run.prompt.is_some() || run.output.is_some() {
+            let reason = "the report carried prompt or output text; only provider, model, purpose and counts are recorded".to_owned();
+            push(
+                &mut batch,
+                Activity::RunRefused {
+                    provider: run.provider.clone(),
+                    model: run.model.clone(),
+                    reason: reason.clone(),
+                    via,
+                },
+            );
+            refusal = Some(
+                Error::new(ErrorCode::RunRefused, format!("run refused: {reason}"))
+                    .with("session_id", id.to_string()),
+            );
+        } else {
+            push(
+                &mut batch,
+                Activity::RunRecorded {
+                    provider: names::label("provider", &run.provider)?,
+                    model: names::label("model", &run.model)?,
+                    purpose: names::free_text("purpose", &run.purpose)?,
+                    input_tokens: run.input_tokens,
+                    output_tokens: run.output_tokens,
+                    via,
+                },
+            );
+        }
+    }
+    if let Some(text) = &p.evidence {
+        push(
+            &mut batch,
+            Activity::Evidence {
+                text: names::free_text("evidence", text)?,
+                via,
+            },
+        );
+    }
+    if let Some(url) = &p.pull_request {
+        push(
+            &mut batch,
+            Activity::PullRequestReported {
+                url: names::label("pull_request", url)?,
+                via,
+            },
+        );
+    }
+    if let Some(percent) = p.progress {
+        if percent > 100 {
+            return Err(Error::invalid("progress", "is a percentage, 0 to 100"));
+        }
+        push(&mut batch, Activity::Progress { percent, via });
+    }
+    match p.status.as_deref().map(str::trim) {
+        None => {}
+        Some("blocked") => push(
+            &mut batch,
+            Activity::Blocked {
+                reason: p.reason.clone(),
+                via,
+            },
+        ),
+        Some("implementation_complete" | "implementation-complete") => {
+            push(&mut batch, Activity::ImplementationComplete { via })
+        }
+        Some(other) => {
+            return Err(Error::invalid(
+                "status",
+                format!("`{other}` is not reportable; use blocked or implementation_complete"),
+            ));
+        }
+    }
+    let mut collisions = Vec::new();
+    if !changed.is_empty() {
+        push(
+            &mut batch,
+            Activity::ChangedFiles {
+                files: changed.clone(),
+                via,
+            },
+        );
+        let others: Vec<Session> = view
+            .live_sessions()?
+            .into_iter()
+            .filter(|s| s.session_id != id)
+            .collect();
+        for other in &others {
+            for file in &changed {
+                let severity = if other.dependencies.contains(file) {
+                    Severity::High
+                } else if other.changed_files.contains(file) {
+                    Severity::Normal
+                } else {
+                    continue;
+                };
+                batch.push(
+                    other.session_id,
+                    baton_actor(),
+                    Payload::Activity(Activity::CollisionOpened {
+                        by_session: id,
+                        file: file.clone(),
+                        severity,
+                    }),
+                );
+                collisions.push(json!({ "affected_session_id": other.session_id, "file": file, "severity": severity }));
+            }
+        }
+        push_health(&mut batch, view, id, "change")?;
+        for other in &others {
+            push_health(&mut batch, view, other.session_id, "change")?;
+        }
+    }
+    if batch.events.is_empty() {
+        return Err(Error::invalid(
+            "report",
+            "nothing to report: give changed_files, status, progress, plan, step, a decision, run, evidence or pull_request",
+        ));
+    }
+    batch.check()?;
+    let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
+    let mut reply = answer(
+        "reported",
+        &after,
+        format!("Recorded {} event(s).", batch.events.len()),
+    );
+    reply.collisions_opened = collisions;
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Lifecycle(reply),
+        refusal,
+    })
+}
+
+/// depend
+pub fn depend(view: &dyn LedgerView, p: &DependParams, ctx: &Context) -> Result<Executed> {
+    let (id, _, session) = live_session(view, &p.session_id)?;
+    let files = files("files", &p.files)?;
+    if files.is_empty() {
+        return Err(Error::invalid("files", "name at least one file"));
+    }
+    let mut batch = EventBatch::new(ctx);
+    batch.push(
+        id,
+        agent_of(ctx, &session),
+        Payload::Activity(Activity::DependenciesDeclared { files }),
+    );
+    batch.check()?;
+    let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
+    let reply = answer(
+        "dependencies_declared",
+        &after,
+        format!("Depends on {} file(s).", after.dependencies.len()),
+    );
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Lifecycle(reply),
+        refusal: None,
+    })
+}

@@ -1,0 +1,394 @@
+//! Starting, resuming and ending work sessions: registration gates, the implicit "which
+//! session?" rule (answered only when exactly one fits), and the closing checks of an end.
+
+use crate::commands::answers::{Response, SessionAction};
+use crate::commands::briefing::{push_brief, push_health};
+use crate::commands::kernel::{
+    Context, EventBatch, Executed, Plan, Prepared, existing, not_found, opt, opt_label, required,
+};
+use crate::commands::params::{EndParams, StartParams};
+use crate::error::{Error, ErrorCode, Result};
+use crate::ids::SessionId;
+use crate::ledger::event::{Actor, Ended, Outcome, Payload, Resumed, Started};
+use crate::ledger::session::{Session, Status};
+use crate::ledger::store::LedgerView;
+use crate::names;
+use serde_json::json;
+
+pub(crate) fn prepare_start(view: &dyn LedgerView, p: &StartParams) -> Result<Prepared> {
+    let project = names::safe_name("project", required("project", &p.project)?)?;
+    let agent = names::normalize_agent(required("agent", &p.agent)?)?;
+    let run_id = opt_label("run_id", &p.run_id)?;
+    let work_item_id = opt_label("work_item_id", &p.work_item_id)?;
+    if run_id.is_some() != work_item_id.is_some() {
+        let (given, missing) = if run_id.is_some() {
+            ("run_id", "work_item_id")
+        } else {
+            ("work_item_id", "run_id")
+        };
+        return Err(Error::invalid(
+            missing,
+            format!("run_id and work_item_id go together; {given} was given without {missing}"),
+        ));
+    }
+    let parent_session_id = opt(&p.parent_session_id, |v| {
+        SessionId::parse_v7("parent_session_id", v)
+    })?;
+    if let Some(parent) = parent_session_id
+        && view.session(parent)?.is_none()
+    {
+        return Err(not_found(parent).with("field", "parent_session_id"));
+    }
+    Ok(Prepared {
+        lock: None,
+        plan: Plan::Start {
+            started: Started {
+                project,
+                agent,
+                client_name: opt_label("client_name", &p.client_name)?,
+                goal: opt(&p.goal, |v| names::free_text("goal", v))?,
+                parent_session_id,
+                run_id,
+                work_item_id,
+                attempt_id: opt_label("attempt_id", &p.attempt_id)?,
+                mission: opt(&p.mission, |v| names::safe_name("mission", v))?,
+                commit: opt_label("commit", &p.commit)?,
+            },
+            brief: !p.no_brief,
+        },
+    })
+}
+
+pub(crate) fn prepare_end(view: &dyn LedgerView, p: &EndParams) -> Result<Prepared> {
+    let outcome = match p.status.as_deref().map(str::trim) {
+        None | Some("complete") => Outcome::Complete,
+        Some("failed") => Outcome::Failed,
+        Some(other) => {
+            return Err(Error::invalid(
+                "status",
+                format!("`{other}` is not an ending status; use complete or failed"),
+            ));
+        }
+    };
+    let summary = opt(&p.summary, |v| names::free_text("summary", v))?;
+    let id = match &p.session_id {
+        Some(raw) => SessionId::parse_v7("session_id", raw)?,
+        None => resolve_implicit(view, p)?.session_id,
+    };
+    Ok(Prepared {
+        lock: Some(id),
+        plan: Plan::End {
+            id,
+            outcome,
+            summary,
+        },
+    })
+}
+
+/// Implicit resolution: live sessions, filtered by project, then by client and agent when
+/// given; exactly one survives or it is an error. Never "the most recent".
+pub fn resolve_implicit(view: &dyn LedgerView, p: &EndParams) -> Result<Session> {
+    let project = opt(&p.project, |v| names::safe_name("project", v))?;
+    let agent = opt(&p.agent, names::normalize_agent)?;
+    let client = opt_label("client_name", &p.client_name)?;
+    let mut candidates: Vec<Session> = view
+        .live_sessions()?
+        .into_iter()
+        .filter(|s| project.as_ref().is_none_or(|p| &s.project == p))
+        .filter(|s| client.is_none() || s.client_name == client)
+        .filter(|s| agent.as_ref().is_none_or(|a| &s.agent == a))
+        .collect();
+    let filters = json!({ "project": project, "agent": agent, "client_name": client });
+    match candidates.len() {
+        1 => Ok(candidates.remove(0)),
+        0 => Err(Error::new(
+            ErrorCode::NoActiveSession,
+            format!(
+                "no live work session matches {}; start one, or pass a session id",
+                describe_filters(&project, &agent, &client)
+            ),
+        )
+        .with("filters", filters)),
+        n => {
+            let listed: Vec<_> = candidates
+                .iter()
+                .map(|s| {
+                    json!({
+                        "session_id": s.session_id,
+                        "path": s.path,
+                        "project": s.project,
+                        "agent": s.agent,
+                        "client_name": s.client_name,
+                        "started_at": s.started_at,
+                    })
+                })
+                .collect();
+            Err(Error::new(
+                ErrorCode::AmbiguousSession,
+                format!(
+                    "{n} live work sessions match {}; none was ended. Retry with one of the candidates' session_id",
+                    describe_filters(&project, &agent, &client)
+                ),
+            )
+            .with("candidates", listed)
+            .with("filters", filters))
+        }
+    }
+}
+
+fn describe_filters(
+    project: &Option<String>,
+    agent: &Option<String>,
+    client: &Option<String>,
+) -> String {
+    let parts: Vec<String> = [("project", project), ("agent", agent), ("client", client)]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k} `{v}`")))
+        .collect();
+    if parts.is_empty() {
+        "(no filters)".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Registration is gated in the spec's order: the person's role, the client's approval
+/// (refused before anything about the workspace is disclosed), then the mission's contract.
+fn gate_registration(view: &dyn LedgerView, started: &Started, ctx: &Context) -> Result<()> {
+    ctx.policy.require(
+        &ctx.person,
+        crate::lifecycle::workspace::Permission::SessionRegister,
+    )?;
+    ctx.policy.require_client(started.client_name.as_deref())?;
+    let ws = crate::lifecycle::workspace::Workspace::from_history(
+        view.history(crate::ids::WORKSPACE_STREAM)?.as_ref(),
+    );
+    match &started.mission {
+        Some(reference) => {
+            let mission = ws
+                .mission(reference)
+                .ok_or_else(|| crate::commands::workspace::mission_not_found(reference))?;
+            if !mission.versions.iter().any(|v| v.approved) {
+                let version = mission.latest().version;
+                return Err(Error::new(
+                    ErrorCode::MissionNotApproved,
+                    format!(
+                        "{reference} is still a draft (contract v{version}); a lead must approve it (`baton mission approve {reference}`) before an agent can start on it"
+                    ),
+                )
+                .with("reference", reference.clone())
+                .with("version", version));
+            }
+            Ok(())
+        }
+        None if ctx.policy.mission_required => Err(Error::new(
+            ErrorCode::MissionRequired,
+            "this workspace requires a mission: pass --mission REF",
+        )),
+        None => Ok(()),
+    }
+}
+
+pub(crate) fn start(
+    view: &dyn LedgerView,
+    started: &Started,
+    brief: bool,
+    ctx: &Context,
+) -> Result<Executed> {
+    gate_registration(view, started, ctx)?;
+    let actor = ctx
+        .actor
+        .clone()
+        .unwrap_or_else(|| Actor::agent(&started.agent));
+    let mut batch = EventBatch::new(ctx);
+    batch.push(
+        ctx.session_id,
+        actor.clone(),
+        Payload::Started(started.clone()),
+    );
+    let briefing = if brief {
+        Some(push_brief(&mut batch, view, ctx.session_id, actor)?)
+    } else {
+        None
+    };
+    batch.check()?;
+    let session = batch
+        .project(view, ctx.session_id)?
+        .ok_or_else(|| Error::internal("a session without its start event"))?;
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Action(SessionAction {
+            action: "started".into(),
+            resumed_at: None,
+            session,
+            briefing,
+            message: None,
+        }),
+        refusal: None,
+    })
+}
+
+pub(crate) fn resume(
+    view: &dyn LedgerView,
+    id: SessionId,
+    project: Option<&str>,
+    client_name: &Option<String>,
+    ctx: &Context,
+) -> Result<Executed> {
+    let (_, current) = existing(view, id)?;
+    if let Some(project) = project
+        && current.project != project
+    {
+        return Err(Error::new(
+            ErrorCode::SessionProjectMismatch,
+            format!(
+                "session {id} belongs to project `{}`, not `{project}`",
+                current.project
+            ),
+        )
+        .with("session_id", id.to_string())
+        .with("expected_project", project)
+        .with("actual_project", current.project.clone()));
+    }
+    if !current.is_live() {
+        return Err(Error::new(
+            ErrorCode::SessionNotActive,
+            format!(
+                "session {id} ended ({}) at {}; start a new session with --parent {id} to continue its work",
+                current.status,
+                current.ended_at.map(|t| t.to_string()).unwrap_or_default()
+            ),
+        )
+        .with("session_id", id.to_string())
+        .with("status", current.status.as_str()));
+    }
+    ctx.policy.require(
+        &ctx.person,
+        crate::lifecycle::workspace::Permission::SessionRegister,
+    )?;
+    ctx.policy
+        .require_client(client_name.as_deref().or(current.client_name.as_deref()))?;
+    let mut batch = EventBatch::new(ctx);
+    batch.push(
+        id,
+        ctx.actor
+            .clone()
+            .unwrap_or_else(|| Actor::agent(&current.agent)),
+        Payload::Resumed(Resumed {
+            client_name: client_name.clone(),
+        }),
+    );
+    push_health(&mut batch, view, id, "resume")?;
+    batch.check()?;
+    let session = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Action(SessionAction {
+            action: "resumed".into(),
+            resumed_at: Some(ctx.now),
+            session,
+            briefing: None,
+            message: None,
+        }),
+        refusal: None,
+    })
+}
+
+pub(crate) fn end(
+    view: &dyn LedgerView,
+    id: SessionId,
+    outcome: Outcome,
+    summary: &Option<String>,
+    ctx: &Context,
+) -> Result<Executed> {
+    use crate::ledger::activity::Activity;
+    let (_, current) = existing(view, id)?;
+    if !current.is_live() {
+        return Err(Error::new(
+            ErrorCode::SessionAlreadyClosed,
+            format!(
+                "session {id} was already ended ({}) at {}; nothing was recorded",
+                current.status,
+                current.ended_at.map(|t| t.to_string()).unwrap_or_default()
+            ),
+        )
+        .with("session_id", id.to_string())
+        .with("status", current.status.as_str())
+        .with("ended_at", json!(current.ended_at)));
+    }
+    let actor = ctx
+        .actor
+        .clone()
+        .unwrap_or_else(|| Actor::agent(&current.agent));
+    let baton = Actor {
+        kind: crate::ledger::event::ActorKind::Baton,
+        name: "baton".into(),
+    };
+    let mut batch = EventBatch::new(ctx);
+    batch.push(
+        id,
+        actor,
+        Payload::Ended(Ended {
+            outcome,
+            summary: summary.clone(),
+            pull_request: current.pull_request.clone(),
+        }),
+    );
+    for collision in &current.open_collisions {
+        batch.push(
+            id,
+            baton.clone(),
+            Payload::Activity(Activity::CollisionClosed {
+                collision: collision.id,
+                reason: format!(
+                    "Closed as stale: {} finished before the collision was settled.",
+                    current.path
+                ),
+            }),
+        );
+    }
+    let unfinished = outcome == Outcome::Failed
+        || matches!(
+            current.status,
+            Status::Blocked | Status::Paused | Status::Starting
+        );
+    if unfinished {
+        batch.push(
+            crate::ids::WORKSPACE_STREAM,
+            baton,
+            Payload::Activity(Activity::AttentionRaised {
+                session: id,
+                level: "inform".into(),
+                urgency: 30,
+                text: format!(
+                    "{} stopped without finishing (it was {} when it ended {})",
+                    current.path,
+                    current.status,
+                    match outcome {
+                        Outcome::Complete => "as complete",
+                        Outcome::Failed => "as failed",
+                    }
+                ),
+            }),
+        );
+    }
+    batch.check()?;
+    let session = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
+    let verdict = match &current.pull_request {
+        Some(url) => format!(" Pull request on record: {url}."),
+        None => " No pull request was reported.".to_owned(),
+    };
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Action(SessionAction {
+            action: "ended".into(),
+            resumed_at: None,
+            session,
+            briefing: None,
+            message: Some(format!(
+                "Session closed.{verdict} Closing it does not decide whether the mission is done: that is for the evidence, the pull request and a person."
+            )),
+        }),
+        refusal: None,
+    })
+}

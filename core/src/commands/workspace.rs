@@ -1,0 +1,201 @@
+//! Changes to the workspace's shared context: missions and their contracts, the constitution,
+//! the indexed commit, ambiguities and decisions.
+
+use crate::commands::answers::{Response, WorkspaceAnswer};
+use crate::commands::kernel::{Context, EventBatch, Executed, human};
+use crate::commands::params::{ConstitutionParams, IndexParams, MissionParams, NoteParams};
+use crate::error::{Error, ErrorCode, Result};
+use crate::ids::WORKSPACE_STREAM;
+use crate::ledger::activity::Activity;
+use crate::ledger::event::Payload;
+use crate::ledger::store::LedgerView;
+use crate::lifecycle::workspace::{Permission, Workspace};
+use crate::names;
+use serde_json::{Value, json};
+
+fn workspace_change(
+    ctx: &Context,
+    permission: Permission,
+    activity: Activity,
+    details: Value,
+) -> Result<Executed> {
+    ctx.policy.require(&ctx.person, permission)?;
+    let mut batch = EventBatch::new(ctx);
+    let action = activity.kind().to_owned();
+    batch.push(WORKSPACE_STREAM, human(ctx), Payload::Activity(activity));
+    batch.check()?;
+    let details = match details {
+        Value::Object(map) => map,
+        _ => serde_json::Map::new(),
+    };
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Workspace(WorkspaceAnswer { action, details }),
+        refusal: None,
+    })
+}
+
+pub(crate) fn reference(raw: &str) -> Result<String> {
+    names::safe_name("reference", raw)
+}
+
+/// mission add
+pub fn mission_add(view: &dyn LedgerView, p: &MissionParams, ctx: &Context) -> Result<Executed> {
+    let reference = reference(&p.reference)?;
+    let clauses: Vec<String> = p
+        .clauses
+        .iter()
+        .map(|c| c.trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if clauses.is_empty() {
+        return Err(Error::invalid(
+            "clauses",
+            "a contract needs at least one clause",
+        ));
+    }
+    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
+    let version = ws.mission(&reference).map_or(1, |m| m.latest().version + 1);
+    workspace_change(
+        ctx,
+        Permission::WorkspaceEdit,
+        Activity::MissionContract {
+            reference: reference.clone(),
+            version,
+            clauses: clauses.clone(),
+        },
+        json!({ "reference": reference, "version": version, "status": "draft", "clauses": clauses }),
+    )
+}
+
+/// mission approve
+pub fn mission_approve(
+    view: &dyn LedgerView,
+    p: &MissionParams,
+    ctx: &Context,
+) -> Result<Executed> {
+    let reference = reference(&p.reference)?;
+    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
+    let mission = ws
+        .mission(&reference)
+        .ok_or_else(|| mission_not_found(&reference))?;
+    let version = mission.latest().version;
+    workspace_change(
+        ctx,
+        Permission::WorkspaceLead,
+        Activity::MissionApproved {
+            reference: reference.clone(),
+            version,
+        },
+        json!({ "reference": reference, "version": version, "status": "approved" }),
+    )
+}
+
+/// The error for an unknown mission.
+pub fn mission_not_found(reference: &str) -> Error {
+    Error::new(
+        ErrorCode::MissionNotFound,
+        format!(
+            "no mission `{reference}`; add it with `baton mission add {reference} --contract FILE`"
+        ),
+    )
+    .with("reference", reference)
+}
+
+/// constitution set
+pub fn constitution_set(
+    view: &dyn LedgerView,
+    p: &ConstitutionParams,
+    ctx: &Context,
+) -> Result<Executed> {
+    if p.text.trim().is_empty() {
+        return Err(Error::invalid("text", "the constitution is empty"));
+    }
+    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
+    let version = ws.constitution_version.unwrap_or(0) + 1;
+    let digest = format!(
+        "{:016x}",
+        crate::ledger::checkpoint::fnv1a64(p.text.as_bytes())
+    );
+    let lines = p.text.lines().count() as u32;
+    workspace_change(
+        ctx,
+        Permission::WorkspaceLead,
+        Activity::ConstitutionSet {
+            version,
+            digest: digest.clone(),
+            lines,
+        },
+        json!({ "version": version, "digest": digest, "lines": lines }),
+    )
+}
+
+/// index
+pub fn index(p: &IndexParams, ctx: &Context) -> Result<Executed> {
+    let commit = names::label("commit", &p.commit)?;
+    workspace_change(
+        ctx,
+        Permission::WorkspaceLead,
+        Activity::RepositoryIndexed {
+            commit: commit.clone(),
+        },
+        json!({ "commit": commit }),
+    )
+}
+
+/// ambiguity open / resolve, decision record
+pub fn note(view: &dyn LedgerView, kind: &str, p: &NoteParams, ctx: &Context) -> Result<Executed> {
+    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
+    let text = || -> Result<String> {
+        let text = p.text.as_deref().map(str::trim).unwrap_or("");
+        if text.is_empty() {
+            Err(Error::invalid("text", "is required"))
+        } else {
+            names::free_text("text", text)
+        }
+    };
+    match kind {
+        "ambiguity_open" => {
+            let reference = reference(p.reference.as_deref().unwrap_or(""))?;
+            let text = text()?;
+            let number = ws.ambiguities.len() as u32 + 1;
+            workspace_change(
+                ctx,
+                Permission::WorkspaceEdit,
+                Activity::AmbiguityOpened {
+                    reference: reference.clone(),
+                    text: text.clone(),
+                },
+                json!({ "number": number, "reference": reference, "text": text }),
+            )
+        }
+        "ambiguity_resolve" => {
+            let number = p
+                .number
+                .ok_or_else(|| Error::invalid("number", "is required"))?;
+            if !ws.ambiguities.iter().any(|a| a.number == number && a.open) {
+                return Err(Error::new(
+                    ErrorCode::AmbiguityNotFound,
+                    format!("no open ambiguity #{number}"),
+                )
+                .with("number", number));
+            }
+            workspace_change(
+                ctx,
+                Permission::WorkspaceEdit,
+                Activity::AmbiguityResolved { number },
+                json!({ "number": number }),
+            )
+        }
+        _ => {
+            let text = text()?;
+            let number = ws.decisions.len() as u32 + 1;
+            workspace_change(
+                ctx,
+                Permission::WorkspaceEdit,
+                Activity::DecisionRecorded { text: text.clone() },
+                json!({ "number": number, "text": text }),
+            )
+        }
+    }
+}
