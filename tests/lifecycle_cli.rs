@@ -192,6 +192,53 @@ fn ending_closes_collisions_as_stale_and_the_timeline_shows_it() {
     assert_eq!(ok(&dir, &["show", &b])["session"]["reports_via"], "hook");
 }
 
+/// Workspace events (missions, decisions, attention items) live in the workspace stream, which
+/// has no start event by design: `doctor` must not call it an orphaned session.
+#[test]
+fn doctor_is_healthy_after_workspace_events() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let contract = tmp.path().join("contract.md");
+    std::fs::write(&contract, "# CLAIM-7\n- One clause\n").unwrap();
+    ok(
+        &dir,
+        &[
+            "mission",
+            "add",
+            "CLAIM-7",
+            "--contract",
+            contract.to_str().unwrap(),
+        ],
+    );
+    ok(&dir, &["decision", "record", "Use UTC days everywhere"]);
+    let a = ok(&dir, &["start", "--project", "p", "--agent", "claude"])["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let b = ok(&dir, &["start", "--project", "p", "--agent", "codex"])["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    ok(&dir, &["depend", &a, "--on", "src/api.rs"]);
+    ok(
+        &dir,
+        &["report", &b, "--changed", "src/api.rs", "--via", "hook"],
+    );
+    ok(&dir, &["end", &a, "--status", "failed"]);
+    assert_eq!(
+        ok(&dir, &["attention"])["total"],
+        1,
+        "an attention item was raised"
+    );
+    let doctor = ok(&dir, &["doctor"]);
+    assert_eq!(
+        doctor["sessions"]["orphaned_ids"],
+        serde_json::json!([]),
+        "{doctor}"
+    );
+    assert_eq!(doctor["healthy"], true, "{doctor}");
+}
+
 #[test]
 fn reports_and_their_refusals_through_the_cli() {
     let tmp = tempfile::tempdir().unwrap();

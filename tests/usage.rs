@@ -230,3 +230,107 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(json_of(&out)["error"]["code"], "UNKNOWN_FORMAT");
 }
+
+/// `baton inspect` and `baton analyze` read every file through the same core ingest, so they
+/// agree on every figure both report: on each fixture, on generated exports, and on those
+/// exports zipped (stored and deflated).
+#[test]
+fn inspect_and_analyze_agree_on_every_fixture_and_generated_export_zipped_or_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("trees");
+    assert!(
+        Command::new(GEN)
+            .arg(&out)
+            .args(["--sessions", "12", "--seed", "5"])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut files = Vec::new();
+    fn walk(dir: &std::path::Path, into: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, into);
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "json" || e == "jsonl")
+            {
+                into.push(path);
+            }
+        }
+    }
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        &mut files,
+    );
+    for export in ["chatgpt", "claude-ai"] {
+        let json = out.join(export).join("conversations.json");
+        let bytes = std::fs::read(&json).unwrap();
+        for deflate in [false, true] {
+            let zip = tmp.path().join(format!("{export}-{deflate}.zip"));
+            let archive = baton_core::transcripts::zip::write_zip(
+                &[("conversations.json", bytes.as_slice())],
+                deflate,
+            );
+            std::fs::write(&zip, archive).unwrap();
+            files.push(zip);
+        }
+        files.push(json);
+    }
+    assert!(files.len() >= 20, "{files:?}");
+    let dir = tmp.path().join(".baton");
+    for file in &files {
+        let inspected = json_of(
+            &baton(&dir)
+                .args(["--json", "inspect"])
+                .arg(file)
+                .output()
+                .unwrap(),
+        );
+        let analyzed = json_of(
+            &baton(&dir)
+                .args(["--json", "analyze", "--list", "100000"])
+                .arg(file)
+                .output()
+                .unwrap(),
+        );
+        let i = &inspected["files"][0];
+        let a = &analyzed["files"][0];
+        let name = file.display();
+        assert_eq!(
+            i["format"].as_str().unwrap().replace('-', "_"),
+            a["format"].as_str().unwrap(),
+            "{name}"
+        );
+        assert_eq!(i["archive"], a["archive"], "{name}");
+        for field in ["conversations", "messages", "stats", "unknown_kinds"] {
+            assert_eq!(i[field], a[field], "{name}: {field}");
+        }
+        let rows = analyzed["conversations"]["rows"].as_array().unwrap();
+        assert_eq!(rows.len() as u64, i["conversations"].as_u64().unwrap());
+        let forks: u64 = rows.iter().map(|r| r["forks"].as_u64().unwrap()).sum();
+        assert_eq!(i["forks"].as_u64().unwrap(), forks, "{name}: forks");
+        assert!(
+            i["branch_points"].as_u64().unwrap() >= forks,
+            "{name}: every fork is a branch point"
+        );
+        let models: Vec<&String> = analyzed["overview"]["models"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        let inspected_models: Vec<String> = serde_json::from_value(i["models"].clone()).unwrap();
+        assert_eq!(
+            inspected_models.iter().collect::<Vec<_>>(),
+            models,
+            "{name}"
+        );
+        assert_eq!(i["first_at"], analyzed["overview"]["first_at"], "{name}");
+        assert_eq!(i["last_at"], analyzed["overview"]["last_at"], "{name}");
+    }
+}

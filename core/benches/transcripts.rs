@@ -4,7 +4,8 @@
 //! without usage, cumulative Codex token counts).
 
 use baton_core::transcripts::Provider;
-use baton_core::transcripts::conversation::inspect_export;
+use baton_core::transcripts::ingest::{CHUNK_BYTES, FileIngest};
+use baton_core::transcripts::inspect::Inspection;
 use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
 use baton_core::transcripts::usage::codex::CodexUsage;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -94,14 +95,18 @@ fn bench(c: &mut Criterion) {
             black_box(reader.finish().0.len())
         })
     });
-    for (name, provider, text) in [
+    for (name, _provider, text) in [
         ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
         ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),
     ] {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {
             b.iter(|| {
-                let summary = inspect_export(provider, black_box(text.as_slice()));
+                let mut ingest = FileIngest::new("export.json");
+                for chunk in black_box(text.as_slice()).chunks(CHUNK_BYTES) {
+                    ingest.push(chunk).unwrap();
+                }
+                let summary = Inspection::of(&ingest.finish().unwrap());
                 black_box(summary.messages)
             })
         });

@@ -57,6 +57,9 @@ macro_rules! uuid_id {
 uuid_id!(SessionId, "session");
 uuid_id!(EventId, "event");
 
+/// The stream that holds workspace events (the nil UUID; never a session).
+pub const WORKSPACE_STREAM: SessionId = SessionId(uuid::Uuid::nil());
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +76,3 @@ mod tests {
         assert!(SessionId::parse_v7("session_id", "not-an-id").is_err());
     }
 }
-
-/// The stream that holds workspace events (the nil UUID; never a session).
-pub const WORKSPACE_STREAM: SessionId = SessionId(uuid::Uuid::nil());

@@ -1,7 +1,7 @@
 //! The overview figures and the SVG charts, from real fixtures and small hand-made inputs.
 
 use baton_core::analyzer::charts::{calendar_heatmap_svg, length_histogram_svg, overview};
-use baton_core::transcripts::conversation::parse;
+use baton_core::transcripts::inspect::parse;
 use std::collections::BTreeMap;
 
 #[allow(clippy::disallowed_methods)]

@@ -4,7 +4,7 @@
 
 use baton_core::ErrorCode;
 use baton_core::analyzer::{Analyzer, FileFormat, ListQuery, is_conversations_entry, markdown};
-use baton_core::transcripts::conversation::parse;
+use baton_core::transcripts::inspect::parse;
 use baton_core::transcripts::zip::write_zip;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -294,7 +294,7 @@ fn the_reader_walks_the_active_branch_and_switches_to_another() {
         .list(&ListQuery::default())
         .rows
         .into_iter()
-        .find(|r| r.branch_points > 0)
+        .find(|r| r.forks > 0)
         .expect("the fixture has a branched conversation");
     let active = analyzer.view(branched.head.index, None).unwrap();
     assert!(active.active);
@@ -618,7 +618,7 @@ fn parallel_tool_work_reads_inline_and_is_not_offered_as_a_branch() {
         }
     }
     let row = &analyzer.list(&ListQuery::default()).rows[0];
-    assert_eq!(row.branch_points, 0, "parallel tool calls are not forks");
+    assert_eq!(row.forks, 0, "parallel tool calls are not forks");
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! active branches and branch points, and no panic on damaged input.
 
 use baton_core::transcripts::Provider;
-use baton_core::transcripts::conversation::{Block, Role, inspect, parse};
+use baton_core::transcripts::conversation::{Block, Role};
+use baton_core::transcripts::inspect::{Inspection, inspect, parse};
 use proptest::prelude::*;
 
 #[allow(clippy::disallowed_methods)]
@@ -178,7 +179,7 @@ fn every_fixture_parses_with_the_expected_counts() {
     for &(file, format, conversations, messages, active, branch_points, calls, results) in EXPECTED
     {
         let report = inspect(&fixture(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-        assert_eq!(report.format, format, "{file}");
+        assert_eq!(report.format, format.into(), "{file}");
         assert_eq!(report.conversations, conversations, "{file} conversations");
         assert_eq!(report.messages, messages, "{file} messages");
         if active > 0 {
@@ -294,9 +295,28 @@ proptest! {
 }
 
 #[test]
-fn streamed_exports_give_the_same_conversations_as_whole_reads() {
-    use baton_core::transcripts::ReadStats;
-    use baton_core::transcripts::conversation::{inspect_export, stream_export};
+fn exports_pushed_in_small_chunks_give_the_same_conversations_as_whole_reads() {
+    use baton_core::transcripts::conversation::{parse_chatgpt, parse_claude_ai};
+    use baton_core::transcripts::ingest::{Decoded, FileIngest, Ingested};
+    fn pushed(bytes: &[u8], chunk: usize) -> Ingested {
+        let mut ingest = FileIngest::new("export.json");
+        for piece in bytes.chunks(chunk) {
+            ingest.push(piece).unwrap();
+        }
+        ingest.finish().unwrap()
+    }
+    fn conversations(
+        ingested: Ingested,
+    ) -> Vec<baton_core::transcripts::conversation::Conversation> {
+        ingested
+            .parts
+            .into_iter()
+            .flat_map(|part| match part {
+                Decoded::Conversations { parsed, .. } => parsed.conversations,
+                _ => Vec::new(),
+            })
+            .collect()
+    }
     for (file, provider) in [
         (
             "chatgpt/pkuppens-real-2023-06-export-subset3.json",
@@ -312,22 +332,28 @@ fn streamed_exports_give_the_same_conversations_as_whole_reads() {
         ),
     ] {
         let bytes = fixture(file);
-        let (_, whole) = parse(&bytes).unwrap();
-        let mut streamed = Vec::new();
-        let mut stats = ReadStats::default();
-        stream_export(provider, bytes.as_slice(), &mut stats, |c| streamed.push(c));
-        assert_eq!(streamed, whole.conversations, "{file}");
-        let summary = inspect_export(provider, bytes.as_slice());
-        assert_eq!(
-            summary.messages,
-            inspect(&bytes).unwrap().messages,
-            "{file}"
-        );
+        let whole = match provider {
+            Provider::ClaudeAi => parse_claude_ai(&bytes),
+            _ => parse_chatgpt(&bytes),
+        };
+        for chunk in [1, 7, 4096] {
+            let streamed = pushed(&bytes, chunk);
+            assert_eq!(
+                Inspection::of(&streamed).messages,
+                inspect(&bytes).unwrap().messages,
+                "{file}"
+            );
+            assert_eq!(
+                conversations(streamed),
+                whole.conversations,
+                "{file} in {chunk}-byte chunks"
+            );
+        }
     }
     // A truncated export keeps the conversations read before the cut.
     let bytes = fixture("claude-ai/claude-chat-viewer-testdata-conversations.json");
     let cut = bytes.len() * 3 / 4;
-    let summary = inspect_export(Provider::ClaudeAi, &bytes[..cut]);
+    let summary = Inspection::of(&pushed(&bytes[..cut], 4096));
     assert_eq!(summary.stats.malformed, 1);
     assert!(summary.conversations >= 1);
 }
@@ -342,7 +368,7 @@ fn old_codex_rollouts_without_the_envelope_are_read() {
 {"type":"message","role":"assistant","content":[{"type":"output_text","text":"One file."}]}
 "#;
     let (format, parsed) = parse(text).unwrap();
-    assert_eq!(format, Provider::Codex);
+    assert_eq!(format, Provider::Codex.into());
     let c = &parsed.conversations[0];
     assert_eq!(c.id, "0f1e2d3c-aaaa-4bbb-8ccc-000000000001");
     assert_eq!(c.branch.as_deref(), Some("main"));

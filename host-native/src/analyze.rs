@@ -4,17 +4,15 @@
 
 use baton_core::Error;
 use baton_core::analyzer::{Analyzer, ListQuery};
+use baton_core::transcripts::ingest::INPUT_EXTENSIONS;
 use serde_json::{Value, json};
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-
-/// The chunk size the page's worker feeds too.
-pub const CHUNK_BYTES: usize = 4 << 20;
 
 /// Files under `path` the analyzer can read (a file is taken as given).
 pub fn collect(path: &Path, into: &mut Vec<PathBuf>) {
     if path.is_dir() {
-        crate::files::files_under(path, &["jsonl", "json", "zip", "ndjson"], into);
+        crate::files::files_under(path, &INPUT_EXTENSIONS, into);
     } else {
         into.push(path.to_owned());
     }
@@ -24,26 +22,13 @@ pub fn collect(path: &Path, into: &mut Vec<PathBuf>) {
 pub fn feed(
     analyzer: &mut Analyzer,
     path: &Path,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<baton_core::analyzer::FileSummary, Error> {
-    let shown = path.display().to_string();
-    let mut file = std::fs::File::open(path).map_err(|e| Error::store_io("read", &shown, e))?;
-    analyzer.begin(&shown);
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut buf = vec![0u8; (size as usize).clamp(1, CHUNK_BYTES)];
-    loop {
-        let n = match file.read(&mut buf) {
-            Ok(n) => n,
-            Err(e) => {
-                analyzer.cancel();
-                return Err(Error::store_io("read", &shown, e));
-            }
-        };
-        if n == 0 {
-            break;
-        }
-        analyzer.push(&buf[..n])?;
-        progress(n as u64);
+    analyzer.begin(&path.display().to_string());
+    let read = crate::files::read_in_chunks(path, |chunk| analyzer.push(chunk), progress);
+    if let Err(e) = read {
+        analyzer.cancel();
+        return Err(e);
     }
     analyzer.finish()
 }

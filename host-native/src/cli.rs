@@ -727,47 +727,16 @@ fn run(cli: Cli) -> Result<Output, Error> {
     })
 }
 
-/// Detects a file's format from its head; streams exports, reads JSONL transcripts whole.
+/// Reads one file through the core's ingest (the same one `baton analyze` and the page use)
+/// and summarizes it.
 fn inspect_file(
     path: &std::path::Path,
-) -> Result<baton_core::transcripts::conversation::Inspection, Error> {
-    use baton_core::transcripts::{Provider, conversation, detect};
-    use std::io::Read;
-    let shown = path.display().to_string();
-    let io = |e: std::io::Error| Error::store_io("read", &shown, e);
-    let mut head = Vec::new();
-    std::fs::File::open(path)
-        .map_err(io)?
-        .take(64 * 1024)
-        .read_to_end(&mut head)
-        .map_err(io)?;
-    match detect(&head)? {
-        format @ (Provider::Chatgpt | Provider::ClaudeAi) => {
-            let file = std::fs::File::open(path).map_err(io)?;
-            Ok(conversation::inspect_export(format, file))
-        }
-        format => {
-            // JSONL transcripts are streamed line by line, never read whole.
-            let mut reader = std::io::BufReader::new(std::fs::File::open(path).map_err(io)?);
-            let lines = std::iter::from_fn(|| {
-                let mut line = Vec::new();
-                match std::io::BufRead::read_until(&mut reader, b'\n', &mut line) {
-                    Ok(0) | Err(_) => None,
-                    Ok(_) => {
-                        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-                            line.pop();
-                        }
-                        Some(line)
-                    }
-                }
-            });
-            let parsed = match format {
-                Provider::Codex => conversation::parse_codex_lines(lines),
-                _ => conversation::parse_claude_code_lines(lines),
-            };
-            Ok(conversation::summarize(format, parsed))
-        }
-    }
+) -> Result<baton_core::transcripts::inspect::Inspection, Error> {
+    use baton_core::transcripts::ingest::FileIngest;
+    use baton_core::transcripts::inspect::Inspection;
+    let mut ingest = FileIngest::new(&path.display().to_string());
+    crate::files::read_in_chunks(path, |chunk| ingest.push(chunk), |_| {})?;
+    Ok(Inspection::of(&ingest.finish()?))
 }
 
 fn inspect(args: InspectArgs) -> Result<Output, Error> {
@@ -781,7 +750,7 @@ fn inspect(args: InspectArgs) -> Result<Output, Error> {
             Ok(report) => {
                 human.push(format!(
                     "[ok] {shown}: {}, {} conversation(s), {} message(s) ({} on active branches), {} tool call(s), {} malformed line(s){}",
-                    serde_json::to_value(report.format).unwrap_or_default().as_str().unwrap_or(""),
+                    report.format_name(),
                     report.conversations,
                     report.messages,
                     report.active_branch_messages,

@@ -1,7 +1,10 @@
-//! Finding the input files of `baton usage` and `baton analyze` under folders, and the one
-//! progress bar both draw on a terminal while they read them.
+//! Finding the input files of `baton usage`, `baton inspect` and `baton analyze` under
+//! folders, reading each in the core's chunk size, and the one progress bar they draw on a
+//! terminal while they read.
 
-use std::io::Write;
+use baton_core::Error;
+use baton_core::transcripts::ingest::CHUNK_BYTES;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Adds the files under `root` whose extension is one of `extensions`, walking folders in
@@ -22,6 +25,29 @@ pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
         {
             out.push(path);
         }
+    }
+}
+
+/// Reads `path` in chunks of the core's [`CHUNK_BYTES`] and hands each to `push`; reports
+/// the bytes read to `progress`. Stops at the first error.
+pub fn read_in_chunks(
+    path: &Path,
+    mut push: impl FnMut(&[u8]) -> Result<(), Error>,
+    mut progress: impl FnMut(u64),
+) -> Result<(), Error> {
+    let shown = path.display().to_string();
+    let mut file = std::fs::File::open(path).map_err(|e| Error::store_io("read", &shown, e))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut buf = vec![0u8; (size as usize).clamp(1, CHUNK_BYTES)];
+    loop {
+        let n = file
+            .read(&mut buf)
+            .map_err(|e| Error::store_io("read", &shown, e))?;
+        if n == 0 {
+            return Ok(());
+        }
+        push(&buf[..n])?;
+        progress(n as u64);
     }
 }
 

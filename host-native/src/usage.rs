@@ -1,14 +1,14 @@
-//! `baton usage`: finds Claude Code and Codex files, reads them in parallel and line by line
-//! (never a whole file in memory), and prints the core's report. A progress bar goes to
+//! `baton usage`: finds Claude Code and Codex files, reads them in parallel through the core's
+//! ingest in chunks (never a whole file in memory), and prints the core's report. A progress bar goes to
 //! stderr when it is a terminal and the work is long.
 
+use baton_core::transcripts::ingest::{Decoded, FileIngest};
 use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
-use baton_core::transcripts::usage::codex::CodexUsage;
 use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, aggregate};
 use baton_core::transcripts::{Provider, UsageEntry};
 use baton_core::{Error, Timestamp};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, IsTerminal};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -66,25 +66,20 @@ pub fn default_codex_dirs() -> Vec<PathBuf> {
     }
 }
 
-fn for_each_line(path: &Path, mut visit: impl FnMut(&[u8])) -> std::io::Result<u64> {
-    let file = std::fs::File::open(path)?;
-    let mut reader = BufReader::with_capacity(256 * 1024, file);
-    let mut line = Vec::new();
-    let mut bytes = 0u64;
-    loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line)?;
-        if n == 0 {
-            return Ok(bytes);
-        }
-        bytes += n as u64;
-        let mut text = line.as_slice();
-        text = text.strip_suffix(b"\n").unwrap_or(text);
-        text = text.strip_suffix(b"\r").unwrap_or(text);
-        if !text.is_empty() {
-            visit(text);
-        }
-    }
+/// Reads one transcript through the core's ingest, for its usage only.
+fn read_usage(
+    path: &Path,
+    provider: Provider,
+    progress: impl FnMut(u64),
+) -> Result<Decoded, Error> {
+    let mut ingest = FileIngest::usage_only(&path.display().to_string(), provider);
+    crate::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress)?;
+    let ingested = ingest.finish()?;
+    ingested
+        .parts
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::internal("a transcript was read into nothing"))
 }
 
 #[derive(Default)]
@@ -160,24 +155,30 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                         let Some((provider, path)) = files.get(i) else {
                             return result;
                         };
-                        let read = match provider {
-                            Provider::Codex => {
-                                let mut reader = CodexUsage::new(
-                                    path.file_stem().unwrap_or_default().to_string_lossy(),
-                                );
-                                let read = for_each_line(path, |l| reader.push_line(l));
-                                let (entries, stats) = reader.finish();
-                                result.codex.extend(entries);
-                                result.codex_stats.push(stats);
-                                read
-                            }
-                            _ => for_each_line(path, |l| result.claude.push_line(l)),
-                        };
+                        let read = read_usage(path, *provider, |n| {
+                            done_bytes.fetch_add(n, Ordering::Relaxed);
+                        });
                         match read {
-                            Ok(bytes) => {
-                                done_bytes.fetch_add(bytes, Ordering::Relaxed);
+                            Ok(Decoded::Conversations {
+                                claude_usage,
+                                usage,
+                                usage_stats,
+                                ..
+                            }) => {
+                                if let Some(reader) = claude_usage {
+                                    result.claude.merge(*reader);
+                                }
+                                if *provider == Provider::Codex {
+                                    result.codex.extend(usage);
+                                    result.codex_stats.push(usage_stats);
+                                }
                             }
-                            Err(e) => result.unreadable.push(format!("{}: {e}", path.display())),
+                            Ok(_) => {}
+                            Err(e) => {
+                                result
+                                    .unreadable
+                                    .push(format!("{}: {}", path.display(), e.message))
+                            }
                         }
                         done_files.fetch_add(1, Ordering::Relaxed);
                     }

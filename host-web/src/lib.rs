@@ -59,7 +59,7 @@ pub fn fold_ledger(bytes: &[u8]) -> String {
 /// file that is none of the four formats.
 #[wasm_bindgen]
 pub fn analyze(bytes: &[u8]) -> Result<String, JsValue> {
-    let (format, parsed) = baton_core::transcripts::conversation::parse(bytes).map_err(|e| {
+    let (format, parsed) = baton_core::transcripts::inspect::parse(bytes).map_err(|e| {
         js_error(
             e.code.as_str(),
             &e.message,
@@ -69,7 +69,7 @@ pub fn analyze(bytes: &[u8]) -> Result<String, JsValue> {
     let overview = baton_core::analyzer::charts::overview(&parsed.conversations);
     let heatmap = baton_core::analyzer::charts::calendar_heatmap_svg(&overview.messages_per_day);
     let lengths = baton_core::analyzer::charts::length_histogram_svg(&overview.length_buckets);
-    let summary = baton_core::transcripts::conversation::summarize(format, parsed);
+    let summary = baton_core::transcripts::inspect::summarize(format, &parsed);
     Ok(serde_json::json!({
         "format": format,
         "overview": overview,

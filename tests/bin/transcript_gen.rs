@@ -336,13 +336,13 @@ fn exports(out: &Path, rng: &mut Rng, count: u64) -> String {
             active += 1;
         }
         if c % 3 == 1 {
-            // An edited question: a second child of the first answer's parent.
+            // An edited first question: a second child of the export's root sentinel.
             items.push(format!(r#"{{"uuid":"c{c}-edit","sender":"human","parent_message_uuid":"00000000-0000-4000-8000-000000000000","created_at":"2025-02-0{}T11:00:00Z","content":[{{"type":"text","text":"question, edited"}}]}}"#, 1 + c % 9));
             messages += 1;
-            // Both roots have no parent, so this is a second root rather than a branch point.
+            // Two first messages under one root: the conversation branched at its start.
+            branches += 1;
         }
         claude.push(format!(r#"{{"uuid":"claude-{c}","name":"Chat {c}","created_at":"2025-02-01T10:00:00Z","updated_at":"2025-02-01T11:00:00Z","current_leaf_message_uuid":"{leaf}","chat_messages":[{}]}}"#, items.join(",")));
-        let _ = &mut branches;
     }
     std::fs::create_dir_all(out.join("claude-ai")).unwrap();
     std::fs::write(

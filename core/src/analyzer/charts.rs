@@ -53,9 +53,11 @@ pub fn overview(conversations: &[Conversation]) -> Overview {
             }
             if let Some(at) = m.at {
                 *o.messages_per_day.entry(day(at)).or_default() += 1;
-                o.first_at = Some(o.first_at.map_or(at, |f| f.min(at)));
-                o.last_at = Some(o.last_at.map_or(at, |l| l.max(at)));
             }
+        }
+        if let Some((first, last)) = c.message_span() {
+            o.first_at = Some(o.first_at.map_or(first, |f| f.min(first)));
+            o.last_at = Some(o.last_at.map_or(last, |l| l.max(last)));
         }
     }
     o

@@ -540,8 +540,7 @@ impl Fold {
     pub fn orphan_ids(&self) -> Vec<SessionId> {
         self.sessions
             .iter()
-            .filter(|(id, _)| **id != crate::ids::WORKSPACE_STREAM)
-            .filter(|(_, h)| h.session().is_none())
+            .filter(|(id, h)| is_orphan(**id, h))
             .map(|(id, _)| *id)
             .collect()
     }
@@ -550,4 +549,10 @@ impl Fold {
     pub fn distinct_events(&self) -> usize {
         self.sessions.values().map(SessionHistory::len).sum()
     }
+}
+
+/// The one orphan rule: a stream with events but no `started` event lost its start (or has not
+/// seen it yet), except the workspace stream, which never has one.
+pub fn is_orphan(id: SessionId, history: &SessionHistory) -> bool {
+    id != crate::ids::WORKSPACE_STREAM && history.session().is_none()
 }

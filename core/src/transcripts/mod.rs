@@ -8,6 +8,9 @@
 //! held in memory. Nothing here panics on any input; unreadable lines are counted.
 
 pub mod conversation;
+pub mod ingest;
+pub mod inspect;
+pub mod lines;
 pub mod usage;
 pub mod zip;
 

@@ -334,11 +334,11 @@ impl Snapshot {
         Ok(sessions)
     }
 
-    /// Ids that have events but no start.
+    /// Ids that have events but no start, by the core's one orphan rule.
     pub fn orphan_ids(&self) -> Result<Vec<SessionId>, Error> {
         let mut ids = Vec::new();
         self.for_each_history(|id, history| {
-            if history.session().is_none() {
+            if baton_core::ledger::fold::is_orphan(id, &history) {
                 ids.push(id);
             }
             Ok(())

@@ -1,0 +1,139 @@
+//! The overview and charts of everything loaded, worked out in one pass.
+
+use crate::analyzer::charts::Overview;
+use crate::analyzer::{Analyzer, charts};
+use crate::time::Timestamp;
+use crate::transcripts::UsageEntry;
+use crate::transcripts::conversation::Role;
+use crate::transcripts::usage::{GroupBy, UsageRow, aggregate};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+/// The overview of everything loaded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisOverview {
+    /// Files loaded.
+    pub files: u64,
+    /// Formats seen, with how many files of each.
+    pub formats: BTreeMap<String, u64>,
+    /// Conversations, messages, providers, models, dates, activity and lengths.
+    #[serde(flatten)]
+    pub figures: Overview,
+    /// Token totals and estimated cost, when the files record usage (Claude Code, Codex).
+    pub usage: Option<UsageRow>,
+    /// Models without a price (their cost counts as 0).
+    pub unpriced_models: Vec<String>,
+    /// Work sessions in the loaded ledgers.
+    pub sessions: u64,
+    /// Ledger lines that were unreadable or of another schema.
+    pub ledger_problems: u64,
+}
+
+/// The overview and the charts, worked out together.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// The headline figures.
+    pub overview: AnalysisOverview,
+    /// The charts.
+    pub charts: Charts,
+}
+
+/// The charts, as SVG text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Charts {
+    /// Messages per day, as a calendar.
+    pub activity: String,
+    /// Assistant messages per model over time.
+    pub models: String,
+    /// Tokens per model over time (empty when no file records usage).
+    pub tokens: String,
+    /// Conversation lengths.
+    pub lengths: String,
+}
+
+impl Analyzer {
+    fn usage_entries(&self) -> Vec<UsageEntry> {
+        let (mut entries, _) = self.claude_usage.clone().finish();
+        entries.extend(self.codex_usage.iter().cloned());
+        entries
+    }
+
+    /// The overview and the charts together, from one pass over what is loaded.
+    pub fn report(&self) -> Report {
+        let figures = charts::overview(&self.conversations);
+        let entries = self.usage_entries();
+        Report {
+            charts: self.charts_of(&figures, &entries),
+            overview: self.overview_of(figures, &entries),
+        }
+    }
+
+    /// The headline figures of everything loaded.
+    pub fn overview(&self) -> AnalysisOverview {
+        self.overview_of(charts::overview(&self.conversations), &self.usage_entries())
+    }
+
+    /// The charts of everything loaded.
+    pub fn charts(&self) -> Charts {
+        self.charts_of(
+            &charts::overview(&self.conversations),
+            &self.usage_entries(),
+        )
+    }
+
+    fn overview_of(&self, figures: Overview, entries: &[UsageEntry]) -> AnalysisOverview {
+        let mut formats = BTreeMap::new();
+        for f in &self.files {
+            *formats.entry(f.format.as_str().to_owned()).or_default() += 1;
+        }
+        let (usage, unpriced_models) = if entries.is_empty() {
+            (None, Vec::new())
+        } else {
+            let report = aggregate(
+                entries,
+                GroupBy::Model,
+                None,
+                None,
+                &[],
+                &self.prices,
+                BTreeMap::new(),
+            );
+            (Some(report.totals), report.unpriced_models)
+        };
+        let stats = &self.ledger.fold().stats;
+        AnalysisOverview {
+            files: self.files.len() as u64,
+            formats,
+            figures,
+            usage,
+            unpriced_models,
+            sessions: self.ledger.fold().sessions().len() as u64,
+            ledger_problems: stats.corrupt_lines + stats.foreign_lines,
+        }
+    }
+
+    fn charts_of(&self, figures: &Overview, entries: &[UsageEntry]) -> Charts {
+        let messages: Vec<(Timestamp, &str, u64)> = self
+            .conversations
+            .iter()
+            .flat_map(|c| c.messages.iter())
+            .filter(|m| m.role == Role::Assistant)
+            .filter_map(|m| Some((m.at?, m.model.as_deref().unwrap_or("unrecorded"), 1)))
+            .collect();
+        let models = charts::stacked_bars_svg(&charts::by_period(&messages), "assistant messages");
+        let tokens: Vec<(Timestamp, &str, u64)> = entries
+            .iter()
+            .map(|e| (e.at, e.model.as_deref().unwrap_or("unrecorded"), e.total()))
+            .collect();
+        let tokens = if tokens.is_empty() {
+            String::new()
+        } else {
+            charts::stacked_bars_svg(&charts::by_period(&tokens), "tokens")
+        };
+        Charts {
+            activity: charts::calendar_heatmap_svg(&figures.messages_per_day),
+            models,
+            tokens,
+            lengths: charts::length_histogram_svg(&figures.length_buckets),
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! Claude Code sessions as conversations: typed line parsing, duplicate writes counted once,
+//! progress and attachment lines climbed past so the tree stays linked.
+
+use crate::transcripts::conversation::{
+    Block, Conversation, Message, Parsed, Role, anthropic_blocks, text_of, time,
+};
+use crate::transcripts::{Provider, parse_line};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+const CLAUDE_CODE_KINDS: &[&str] = &[
+    "user",
+    "assistant",
+    "system",
+    "summary",
+    "progress",
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "ai-title",
+    "custom-title",
+    "last-prompt",
+    "mode",
+    "permission-mode",
+    "agent-name",
+    "pr-link",
+    "agent-setting",
+];
+
+/// Claude Code JSONL: one conversation per `sessionId`; sidechain lines stay in it.
+pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
+    parse_claude_code_lines(bytes.split(|&b| b == b'\n'))
+}
+
+/// The same, fed line by line (a host streams a file of any size through it).
+pub fn parse_claude_code_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> Parsed {
+    let mut reader = ClaudeCodeReader::default();
+    for line in lines {
+        reader.push_line(line.as_ref());
+    }
+    reader.finish()
+}
+
+/// Builds Claude Code conversations from lines fed one at a time (the browser feeds chunks).
+#[derive(Debug, Default)]
+pub struct ClaudeCodeReader {
+    parsed: Parsed,
+    by_session: BTreeMap<String, Conversation>,
+    titles: HashMap<String, String>,
+    /// Every line's uuid → its parent (or, after a compaction, its logical parent): lines that
+    /// are not messages (progress, attachments, titles) are links of the tree too.
+    links: HashMap<String, String>,
+}
+
+/// The fields of a Claude Code line the conversation model uses. Read typed (unknown fields
+/// skipped without building a tree), or from a JSON value when a field has an odd type.
+#[derive(Deserialize, Default)]
+struct ClaudeCodeLine {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(rename = "sessionId", default)]
+    session_id: Option<String>,
+    #[serde(default)]
+    uuid: Option<String>,
+    #[serde(rename = "parentUuid", default)]
+    parent_uuid: Option<String>,
+    #[serde(rename = "logicalParentUuid", default)]
+    logical_parent_uuid: Option<String>,
+    #[serde(default)]
+    timestamp: Value,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(rename = "gitBranch", default)]
+    git_branch: Option<String>,
+    #[serde(rename = "leafUuid", default)]
+    leaf_uuid: Option<String>,
+    #[serde(default)]
+    summary: Option<String>,
+    #[serde(default)]
+    content: Value,
+    #[serde(default)]
+    message: Option<ClaudeCodeMessage>,
+}
+
+#[derive(Deserialize, Default)]
+struct ClaudeCodeMessage {
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    content: Value,
+}
+
+impl ClaudeCodeLine {
+    fn from_value(v: &Value) -> ClaudeCodeLine {
+        let text = |key: &str| v[key].as_str().map(str::to_owned);
+        ClaudeCodeLine {
+            kind: text("type"),
+            session_id: text("sessionId"),
+            uuid: text("uuid"),
+            parent_uuid: text("parentUuid"),
+            logical_parent_uuid: text("logicalParentUuid"),
+            timestamp: v["timestamp"].clone(),
+            cwd: text("cwd"),
+            git_branch: text("gitBranch"),
+            leaf_uuid: text("leafUuid"),
+            summary: text("summary"),
+            content: v["content"].clone(),
+            message: v["message"].is_object().then(|| ClaudeCodeMessage {
+                model: v["message"]["model"].as_str().map(str::to_owned),
+                content: v["message"]["content"].clone(),
+            }),
+        }
+    }
+}
+
+impl ClaudeCodeReader {
+    /// Feeds one line (without its newline).
+    pub fn push_line(&mut self, line: &[u8]) {
+        let parsed = &mut self.parsed;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        parsed.stats.lines += 1;
+        let v = match parse_line::<ClaudeCodeLine>(line, &mut parsed.stats) {
+            Some(typed) => typed,
+            None => match parse_line::<Value>(line, &mut parsed.stats) {
+                Some(value) => ClaudeCodeLine::from_value(&value),
+                None => {
+                    parsed.stats.malformed += 1;
+                    return;
+                }
+            },
+        };
+        let kind = v.kind.clone().unwrap_or_default();
+        if !CLAUDE_CODE_KINDS.contains(&kind.as_str()) {
+            let kind = if kind.is_empty() {
+                "(none)".into()
+            } else {
+                kind
+            };
+            parsed.unknown(kind, line);
+            return;
+        }
+        if kind == "summary" {
+            if let (Some(leaf), Some(text)) = (v.leaf_uuid, v.summary) {
+                self.titles.insert(leaf, text);
+            }
+            return;
+        }
+        // A compaction boundary starts a new root whose logical parent is the previous leaf.
+        let parent = v.parent_uuid.or(v.logical_parent_uuid);
+        if let (Some(id), Some(parent)) = (&v.uuid, &parent) {
+            self.links.insert(id.clone(), parent.clone());
+        }
+        let Some(session) = v.session_id.as_deref() else {
+            return;
+        };
+        let conversation = self
+            .by_session
+            .entry(session.to_owned())
+            .or_insert_with(|| Conversation::new(Provider::ClaudeCode, session));
+        if conversation.project.is_none() {
+            conversation.project = v.cwd;
+        }
+        if conversation.branch.is_none() {
+            conversation.branch = v.git_branch;
+        }
+        let message = v.message.unwrap_or_default();
+        let role = match kind.as_str() {
+            "user" => {
+                let tool = message
+                    .content
+                    .as_array()
+                    .is_some_and(|b| b.iter().any(|x| x["type"] == "tool_result"));
+                if tool { Role::Tool } else { Role::User }
+            }
+            "assistant" => Role::Assistant,
+            "system" => Role::System,
+            _ => return,
+        };
+        let Some(id) = v.uuid else {
+            return;
+        };
+        conversation.active_leaf = Some(id.clone());
+        conversation.messages.push(Message {
+            id,
+            parent,
+            role,
+            at: time(&v.timestamp),
+            blocks: if role == Role::System {
+                vec![Block::Text {
+                    text: text_of(&v.content),
+                }]
+            } else {
+                anthropic_blocks(&message.content)
+            },
+            model: message.model,
+        });
+    }
+
+    /// The conversations, titled from their summaries. A message written twice (a file that
+    /// re-wrote its history) counts once; a parent that is a non-message line is climbed past
+    /// to the nearest message; a conversation without any parent links reads in file order.
+    pub fn finish(mut self) -> Parsed {
+        for (_, mut conversation) in self.by_session {
+            let mut seen = std::collections::HashSet::new();
+            conversation.messages.retain(|m| seen.insert(m.id.clone()));
+            let ids: std::collections::HashSet<String> =
+                conversation.messages.iter().map(|m| m.id.clone()).collect();
+            for message in &mut conversation.messages {
+                let mut parent = message.parent.take();
+                let mut steps = 0;
+                while let Some(p) = &parent {
+                    if ids.contains(p) || steps > 10_000 {
+                        break;
+                    }
+                    parent = self.links.get(p).cloned();
+                    steps += 1;
+                }
+                message.parent = parent.filter(|p| ids.contains(p) && *p != message.id);
+            }
+            if conversation.messages.iter().all(|m| m.parent.is_none()) {
+                let mut previous: Option<String> = None;
+                for message in &mut conversation.messages {
+                    message.parent = previous.replace(message.id.clone());
+                }
+                conversation.active_leaf = previous;
+            }
+            conversation.title = conversation
+                .messages
+                .iter()
+                .rev()
+                .find_map(|m| self.titles.get(&m.id).cloned());
+            conversation.seal();
+            self.parsed.conversations.push(conversation);
+        }
+        self.parsed
+    }
+}

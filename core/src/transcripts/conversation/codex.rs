@@ -1,0 +1,156 @@
+//! Codex rollouts as conversations: response items and events read line by line.
+
+use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role, text_of, time};
+use crate::transcripts::{Provider, parse_line};
+use serde_json::Value;
+/// Codex rollouts (current envelope and the older bare-item layout): one conversation.
+pub fn parse_codex(bytes: &[u8]) -> Parsed {
+    parse_codex_lines(bytes.split(|&b| b == b'\n'))
+}
+
+/// The same, fed line by line (a host streams a file of any size through it).
+pub fn parse_codex_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> Parsed {
+    let mut reader = CodexReader::default();
+    for line in lines {
+        reader.push_line(line.as_ref());
+    }
+    reader.finish()
+}
+
+/// Builds a Codex conversation from lines fed one at a time (the browser feeds chunks).
+#[derive(Debug)]
+pub struct CodexReader {
+    parsed: Parsed,
+    conversation: Conversation,
+    model: Option<String>,
+    previous: Option<String>,
+    records: usize,
+}
+
+impl Default for CodexReader {
+    fn default() -> CodexReader {
+        CodexReader {
+            parsed: Parsed::default(),
+            conversation: Conversation::new(Provider::Codex, ""),
+            model: None,
+            previous: None,
+            records: 0,
+        }
+    }
+}
+
+impl CodexReader {
+    /// Feeds one line (without its newline).
+    pub fn push_line(&mut self, line: &[u8]) {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let n = self.records;
+        self.records += 1;
+        self.parsed.stats.lines += 1;
+        let Some(v) = parse_line::<Value>(line, &mut self.parsed.stats) else {
+            self.parsed.stats.malformed += 1;
+            return;
+        };
+        // The older layout has no envelope: the item is the line itself.
+        let (kind, item) = match v["payload"].is_object() {
+            true => (v["type"].as_str().unwrap_or("").to_owned(), &v["payload"]),
+            false if v["record_type"].is_string() => return,
+            false if n == 0 && v["id"].is_string() => ("session_meta".to_owned(), &v),
+            false => ("response_item".to_owned(), &v),
+        };
+        let at = time(&v["timestamp"]);
+        match kind.as_str() {
+            "session_meta" => {
+                self.conversation.id = item["id"].as_str().unwrap_or("").to_owned();
+                self.conversation.project = item["cwd"].as_str().map(str::to_owned);
+                self.conversation.branch = item["git"]["branch"].as_str().map(str::to_owned);
+            }
+            "turn_context" => {
+                self.model = item["model"]
+                    .as_str()
+                    .map(str::to_owned)
+                    .or(self.model.take())
+            }
+            "event_msg" | "compacted" => {}
+            "response_item" => {
+                // A bare message item may omit its type; its role says what it is.
+                let default_kind = if item["role"].is_string() {
+                    "message"
+                } else {
+                    ""
+                };
+                let (role, blocks) = match item["type"].as_str().unwrap_or(default_kind) {
+                    "message" => {
+                        let role = match item["role"].as_str().unwrap_or("") {
+                            "user" => Role::User,
+                            "assistant" => Role::Assistant,
+                            _ => Role::System,
+                        };
+                        let blocks = item["content"]
+                            .as_array()
+                            .map(|c| {
+                                c.iter()
+                                    .map(|b| Block::Text {
+                                        text: text_of(&b["text"]),
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        (role, blocks)
+                    }
+                    "reasoning" => (
+                        Role::Assistant,
+                        vec![Block::Thinking {
+                            text: text_of(&item["summary"]),
+                        }],
+                    ),
+                    "function_call" | "custom_tool_call" | "local_shell_call" => (
+                        Role::Assistant,
+                        vec![Block::ToolCall {
+                            id: item["call_id"].as_str().unwrap_or("").to_owned(),
+                            name: item["name"].as_str().unwrap_or("").to_owned(),
+                            input: match &item["arguments"] {
+                                Value::String(s) => s.clone(),
+                                Value::Null => item["input"].to_string(),
+                                other => other.to_string(),
+                            },
+                        }],
+                    ),
+                    "function_call_output" | "custom_tool_call_output" => (
+                        Role::Tool,
+                        vec![Block::ToolResult {
+                            call_id: item["call_id"].as_str().unwrap_or("").to_owned(),
+                            output: text_of(&item["output"]),
+                            is_error: false,
+                        }],
+                    ),
+                    other => {
+                        self.parsed.unknown(format!("response_item.{other}"), line);
+                        return;
+                    }
+                };
+                let id = format!("{}#{n}", self.conversation.id);
+                self.conversation.messages.push(Message {
+                    id: id.clone(),
+                    parent: self.previous.replace(id),
+                    role,
+                    at,
+                    blocks,
+                    model: (role == Role::Assistant)
+                        .then(|| self.model.clone())
+                        .flatten(),
+                });
+            }
+            other => self.parsed.unknown(other.to_owned(), line),
+        }
+    }
+
+    /// The conversation.
+    pub fn finish(mut self) -> Parsed {
+        self.conversation.active_leaf = self.previous;
+        self.conversation.seal();
+        self.parsed.conversations.push(self.conversation);
+        self.parsed
+    }
+}

@@ -1,0 +1,96 @@
+//! The JSON exports' outer shape: an array of conversations, split one item at a time so a
+//! whole export is never one tree in memory.
+
+use crate::transcripts::conversation::{
+    Conversation, Parsed, chatgpt_conversation, claude_ai_conversation,
+};
+use crate::transcripts::{Provider, ReadStats, repair_lone_surrogates};
+use serde_json::Value;
+
+/// Calls `visit` with each conversation of a JSON export — an array, or one object — one at
+/// a time: a top-level array is streamed element by element, so an export of any size is
+/// never held whole as a JSON tree. (`{"conversations": […]}` wrappers are read whole.)
+pub(crate) fn for_each_export_item(
+    reader: impl std::io::Read,
+    stats: &mut ReadStats,
+    mut visit: impl FnMut(Value),
+) {
+    use serde::de::{Deserializer as _, SeqAccess, Visitor};
+    struct Items<'v, F: FnMut(Value)>(&'v mut F);
+    impl<'de, F: FnMut(Value)> Visitor<'de> for Items<'_, F> {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an array of conversations or one conversation")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<u64, A::Error> {
+            let mut n = 0;
+            while let Some(item) = seq.next_element::<Value>()? {
+                (self.0)(item);
+                n += 1;
+            }
+            Ok(n)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            map: A,
+        ) -> std::result::Result<u64, A::Error> {
+            let value: serde_json::Map<String, Value> =
+                serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+            match value.get("conversations") {
+                Some(Value::Array(items)) => {
+                    for item in items {
+                        (self.0)(item.clone());
+                    }
+                    Ok(items.len() as u64)
+                }
+                _ => {
+                    (self.0)(Value::Object(value));
+                    Ok(1)
+                }
+            }
+        }
+    }
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(reader));
+    if de.deserialize_any(Items(&mut visit)).is_err() {
+        // A truncated or damaged export: what was read before the damage is kept.
+        stats.malformed += 1;
+    }
+}
+
+pub(crate) fn export_items(bytes: &[u8], parsed: &mut Parsed) -> Vec<Value> {
+    let mut items = Vec::new();
+    let text = std::borrow::Cow::Borrowed(bytes);
+    let text = match std::str::from_utf8(&text) {
+        Ok(_) => text,
+        Err(_) => std::borrow::Cow::Owned(String::from_utf8_lossy(bytes).into_owned().into_bytes()),
+    };
+    let repaired = crate::transcripts::repair_lone_surrogates(&text);
+    if repaired.is_some() {
+        parsed.stats.repaired_surrogates += 1;
+    }
+    let input: &[u8] = repaired.as_deref().unwrap_or(&text);
+    for_each_export_item(input, &mut parsed.stats, |item| items.push(item));
+    items
+}
+
+/// Turns one export element into a conversation (lone surrogates repaired, invalid UTF-8
+/// replaced); `None` when it is not JSON.
+pub(crate) fn export_conversation(
+    provider: Provider,
+    item: &[u8],
+    stats: &mut ReadStats,
+) -> Option<Conversation> {
+    let repaired = repair_lone_surrogates(item);
+    if repaired.is_some() {
+        stats.repaired_surrogates += 1;
+    }
+    let bytes = repaired.as_deref().unwrap_or(item);
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(_) => serde_json::from_str(&String::from_utf8_lossy(bytes)).ok()?,
+    };
+    Some(match provider {
+        Provider::ClaudeAi => claude_ai_conversation(&value),
+        _ => chatgpt_conversation(&value),
+    })
+}

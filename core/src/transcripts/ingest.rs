@@ -1,0 +1,583 @@
+//! The one ingest every host feeds: a file's bytes pushed in chunks, its format found from its
+//! head (Claude Code, Codex, ChatGPT, claude.ai, a Baton ledger, or a ZIP export), JSONL split
+//! into lines by [`LineSplitter`], exports split one
+//! conversation at a time, archives unpacked a slice at a time through `pump`. `baton usage`,
+//! `baton inspect`, `baton analyze`, the page and the mirror all read files through it, so they
+//! agree on every figure.
+//!
+//! The protocol: [`FileIngest::new`] → [`FileIngest::push`] each chunk → [`FileIngest::pump`]
+//! until done (archives) → [`FileIngest::finish`].
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::ledger::event::{Line, decode_line};
+use crate::transcripts::conversation::splitter::{ArraySplitter, SplitMode};
+use crate::transcripts::conversation::{
+    ClaudeCodeReader, CodexReader, Parsed, parse_chatgpt, parse_claude_ai,
+};
+use crate::transcripts::lines::{LineSplitter, first_line};
+use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
+use crate::transcripts::usage::codex::CodexUsage;
+use crate::transcripts::zip::{EntryReader, ZipEntry};
+use crate::transcripts::{Provider, ReadStats, UsageEntry, detect};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// How many bytes decide a file's format.
+const HEAD_BYTES: usize = 64 * 1024;
+
+/// What a file turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileFormat {
+    /// Claude Code session JSONL.
+    ClaudeCode,
+    /// Codex rollout JSONL.
+    Codex,
+    /// ChatGPT export.
+    Chatgpt,
+    /// claude.ai export.
+    ClaudeAi,
+    /// A Baton ledger (`events.ndjson`, an archive month).
+    BatonLedger,
+}
+
+impl FileFormat {
+    /// Its name, as in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileFormat::ClaudeCode => "claude_code",
+            FileFormat::Codex => "codex",
+            FileFormat::Chatgpt => "chatgpt",
+            FileFormat::ClaudeAi => "claude_ai",
+            FileFormat::BatonLedger => "baton_ledger",
+        }
+    }
+}
+
+impl From<Provider> for FileFormat {
+    fn from(p: Provider) -> FileFormat {
+        match p {
+            Provider::ClaudeCode => FileFormat::ClaudeCode,
+            Provider::Codex => FileFormat::Codex,
+            Provider::Chatgpt => FileFormat::Chatgpt,
+            Provider::ClaudeAi => FileFormat::ClaudeAi,
+        }
+    }
+}
+
+/// Progress of the current file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Whether `finish` can be called.
+    pub done: bool,
+    /// Work done, in bytes.
+    pub processed: u64,
+    /// Work in all, in bytes (0 when unknown).
+    pub total: u64,
+}
+
+/// Reads one stream of bytes whose format is found from its head.
+enum Decoder {
+    Head(Vec<u8>),
+    ClaudeCode {
+        lines: LineSplitter,
+        conversations: Option<Box<ClaudeCodeReader>>,
+        usage: Box<ClaudeCodeUsage>,
+    },
+    Codex {
+        lines: LineSplitter,
+        conversations: Option<Box<CodexReader>>,
+        usage: Box<CodexUsage>,
+    },
+    Export {
+        provider: Provider,
+        splitter: ArraySplitter,
+        parsed: Parsed,
+    },
+    Ledger(Vec<u8>),
+    Zip(Vec<u8>),
+}
+
+/// What one file (or one archive entry) held.
+#[derive(Debug)]
+pub enum Decoded {
+    /// A transcript or an export.
+    Conversations {
+        /// Its format.
+        format: FileFormat,
+        /// Its conversations (none when only usage was read).
+        parsed: Parsed,
+        /// A Claude Code file's usage reader, to merge with others' (responses repeat across
+        /// files, so Claude Code usage is counted once all files are in).
+        claude_usage: Option<Box<ClaudeCodeUsage>>,
+        /// A Codex rollout's usage entries.
+        usage: Vec<UsageEntry>,
+        /// What the Codex usage reader skipped.
+        usage_stats: ReadStats,
+    },
+    /// A Baton ledger's bytes.
+    Ledger(Vec<u8>),
+    /// An archive inside an archive (refused by [`FileIngest::finish`]).
+    Zip,
+}
+
+/// Whether the first line of `head` is a Baton ledger line; an error for a ledger written by
+/// a newer Baton.
+fn ledger_head(head: &[u8]) -> Result<bool> {
+    let first = first_line(head);
+    match decode_line(first) {
+        Line::Header { .. } | Line::Event(_) => Ok(true),
+        _ => {
+            let value: Option<Value> = serde_json::from_slice(first).ok();
+            match value.as_ref().and_then(|v| v.get("baton_log")) {
+                Some(version) => Err(Error::new(
+                    ErrorCode::FormatTooNew,
+                    format!(
+                        "this Baton ledger has format version {version}; this build reads version 1: update Baton"
+                    ),
+                )
+                .with("version", version.clone())),
+                None => Ok(false),
+            }
+        }
+    }
+}
+
+impl Decoder {
+    /// A JSONL transcript's decoder; `with_conversations` off reads usage only.
+    fn transcript(provider: Provider, name: &str, with_conversations: bool) -> Decoder {
+        match provider {
+            Provider::Codex => Decoder::Codex {
+                lines: LineSplitter::new(),
+                conversations: with_conversations.then(Box::default),
+                usage: Box::new(CodexUsage::new(session_name(name))),
+            },
+            _ => Decoder::ClaudeCode {
+                lines: LineSplitter::new(),
+                conversations: with_conversations.then(Box::default),
+                usage: Box::default(),
+            },
+        }
+    }
+
+    fn push(&mut self, chunk: &[u8], name: &str) -> Result<()> {
+        match self {
+            Decoder::Head(head) => {
+                head.extend_from_slice(chunk);
+                if head.len() >= HEAD_BYTES {
+                    self.decide(name)?;
+                }
+            }
+            Decoder::ClaudeCode {
+                lines,
+                conversations,
+                usage,
+            } => lines.push(chunk, |line| {
+                if let Some(reader) = conversations {
+                    reader.push_line(line);
+                }
+                usage.push_line(line);
+            }),
+            Decoder::Codex {
+                lines,
+                conversations,
+                usage,
+            } => lines.push(chunk, |line| {
+                if let Some(reader) = conversations {
+                    reader.push_line(line);
+                }
+                usage.push_line(line);
+            }),
+            Decoder::Export {
+                provider,
+                splitter,
+                parsed,
+            } => {
+                let provider = *provider;
+                splitter.push(chunk, &mut |item| {
+                    match crate::transcripts::conversation::exports::export_conversation(
+                        provider,
+                        item,
+                        &mut parsed.stats,
+                    ) {
+                        Some(c) => parsed.conversations.push(c),
+                        None => parsed.stats.malformed += 1,
+                    }
+                });
+            }
+            Decoder::Ledger(bytes) | Decoder::Zip(bytes) => bytes.extend_from_slice(chunk),
+        }
+        Ok(())
+    }
+
+    /// Decides the format from the head collected so far, then replays it.
+    fn decide(&mut self, name: &str) -> Result<()> {
+        let Decoder::Head(head) = self else {
+            return Ok(());
+        };
+        let head = std::mem::take(head);
+        *self = if crate::transcripts::zip::is_zip(&head) {
+            Decoder::Zip(Vec::new())
+        } else if ledger_head(&head)? {
+            Decoder::Ledger(Vec::new())
+        } else {
+            match detect(&head).map_err(|e| e.with("file", name))? {
+                provider @ (Provider::ClaudeCode | Provider::Codex) => {
+                    Decoder::transcript(provider, name, true)
+                }
+                provider => Decoder::Export {
+                    provider,
+                    splitter: ArraySplitter::default(),
+                    parsed: Parsed::default(),
+                },
+            }
+        };
+        self.push(&head, name)
+    }
+
+    fn finish(mut self, name: &str) -> Result<Decoded> {
+        if let Decoder::Head(head) = &self {
+            if head.iter().all(u8::is_ascii_whitespace) {
+                return Err(Error::new(
+                    ErrorCode::UnknownFormat,
+                    format!("{name} is empty: expected a transcript, an export or a ledger"),
+                )
+                .with("file", name));
+            }
+            self.decide(name)?;
+        }
+        Ok(match self {
+            Decoder::Head(_) => return Err(Error::internal("a file's format was left undecided")),
+            Decoder::ClaudeCode {
+                mut lines,
+                mut conversations,
+                mut usage,
+            } => {
+                lines.finish(|line| {
+                    if let Some(reader) = conversations.as_mut() {
+                        reader.push_line(line);
+                    }
+                    usage.push_line(line);
+                });
+                Decoded::Conversations {
+                    format: FileFormat::ClaudeCode,
+                    parsed: conversations.map(|r| r.finish()).unwrap_or_default(),
+                    claude_usage: Some(usage),
+                    usage: Vec::new(),
+                    usage_stats: ReadStats::default(),
+                }
+            }
+            Decoder::Codex {
+                mut lines,
+                mut conversations,
+                mut usage,
+            } => {
+                lines.finish(|line| {
+                    if let Some(reader) = conversations.as_mut() {
+                        reader.push_line(line);
+                    }
+                    usage.push_line(line);
+                });
+                let (entries, usage_stats) = usage.finish();
+                Decoded::Conversations {
+                    format: FileFormat::Codex,
+                    parsed: conversations.map(|r| r.finish()).unwrap_or_default(),
+                    claude_usage: None,
+                    usage: entries,
+                    usage_stats,
+                }
+            }
+            Decoder::Export {
+                provider,
+                splitter,
+                mut parsed,
+            } => {
+                match splitter.mode {
+                    SplitMode::Whole => {
+                        let whole = match provider {
+                            Provider::ClaudeAi => parse_claude_ai(&splitter.whole),
+                            _ => parse_chatgpt(&splitter.whole),
+                        };
+                        parsed.conversations.extend(whole.conversations);
+                        parsed.stats.malformed += whole.stats.malformed;
+                        parsed.stats.repaired_surrogates += whole.stats.repaired_surrogates;
+                    }
+                    SplitMode::Done => {}
+                    // The array never closed: the file was cut short. What came before stays.
+                    _ => parsed.stats.malformed += 1,
+                }
+                parsed.stats.lines = parsed.conversations.len() as u64 + parsed.stats.malformed;
+                Decoded::Conversations {
+                    format: provider.into(),
+                    parsed,
+                    claude_usage: None,
+                    usage: Vec::new(),
+                    usage_stats: ReadStats::default(),
+                }
+            }
+            Decoder::Ledger(bytes) => Decoded::Ledger(bytes),
+            Decoder::Zip(_) => Decoded::Zip,
+        })
+    }
+}
+
+/// The file name without folders and extension: Codex's session name until its metadata.
+fn session_name(name: &str) -> &str {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    base.rsplit_once('.').map_or(base, |(stem, _)| stem)
+}
+
+/// Whether an archive entry holds conversations (`conversations.json`, or the split
+/// `conversations-000.json` files of large exports).
+pub fn is_conversations_entry(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let Some(stem) = base.strip_suffix(".json") else {
+        return false;
+    };
+    stem == "conversations"
+        || stem
+            .strip_prefix("conversations-")
+            .or_else(|| stem.strip_prefix("conversations_"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Unpacking an archive, one entry and one slice at a time.
+struct Unzip {
+    archive: Vec<u8>,
+    entries: Vec<ZipEntry>,
+    next: usize,
+    reader: Option<(EntryReader, Decoder)>,
+    produced: u64,
+    total: u64,
+    results: Vec<Decoded>,
+}
+
+fn start_unzip(archive: Vec<u8>, name: &str) -> Result<Unzip> {
+    let listed = crate::transcripts::zip::entries(&archive).map_err(|e| e.with("file", name))?;
+    let entries: Vec<ZipEntry> = listed
+        .iter()
+        .filter(|e| is_conversations_entry(&e.name))
+        .cloned()
+        .collect();
+    if entries.is_empty() {
+        let names: Vec<Value> = listed
+            .iter()
+            .take(20)
+            .map(|e| Value::String(e.name.clone()))
+            .collect();
+        return Err(Error::new(
+            ErrorCode::NoConversationsInArchive,
+            format!(
+                "{name} is a ZIP archive without conversations.json: expected a ChatGPT or claude.ai export ({} entries, none of them conversations)",
+                listed.len()
+            ),
+        )
+        .with("file", name)
+        .with("entries", Value::Array(names)));
+    }
+    let total = entries.iter().map(|e| e.size).sum();
+    Ok(Unzip {
+        archive,
+        entries,
+        next: 0,
+        reader: None,
+        produced: 0,
+        total,
+        results: Vec::new(),
+    })
+}
+
+/// One file being read: pushed in chunks, pumped while an archive unpacks, then finished.
+pub struct FileIngest {
+    name: String,
+    bytes: u64,
+    decoder: Option<Decoder>,
+    unzip: Option<Unzip>,
+}
+
+impl std::fmt::Debug for FileIngest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileIngest")
+            .field("name", &self.name)
+            .field("bytes", &self.bytes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Everything one file held, checked whole: a file that fails leaves nothing.
+#[derive(Debug)]
+pub struct Ingested {
+    /// The name the host gave the file.
+    pub name: String,
+    /// Its format (an archive's: the format of what it holds).
+    pub format: FileFormat,
+    /// `zip` when the file was an archive.
+    pub archive: Option<String>,
+    /// The archive entries read.
+    pub entries: Vec<String>,
+    /// Bytes pushed.
+    pub bytes: u64,
+    /// What the file (or each entry) held, in order.
+    pub parts: Vec<Decoded>,
+}
+
+/// The size of the chunks hosts read files in and push (the page and the CLI alike).
+pub const CHUNK_BYTES: usize = 4 << 20;
+
+/// The file extensions hosts pick up when they walk a folder (a single file is read whatever
+/// its name: its format is found from its content).
+pub const INPUT_EXTENSIONS: [&str; 4] = ["jsonl", "json", "zip", "ndjson"];
+
+impl FileIngest {
+    /// Starts reading a file whose format is found from its content; everything is read.
+    pub fn new(name: &str) -> FileIngest {
+        FileIngest {
+            name: name.to_owned(),
+            bytes: 0,
+            decoder: Some(Decoder::Head(Vec::new())),
+            unzip: None,
+        }
+    }
+
+    /// Starts reading a Claude Code or Codex transcript known by where it was found, for its
+    /// token usage only (no conversations are built).
+    pub fn usage_only(name: &str, provider: Provider) -> FileIngest {
+        FileIngest {
+            decoder: Some(Decoder::transcript(provider, name, false)),
+            ..FileIngest::new(name)
+        }
+    }
+
+    /// The file's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Feeds the next chunk.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        self.bytes += chunk.len() as u64;
+        match self.decoder.as_mut() {
+            Some(decoder) => decoder.push(chunk, &self.name),
+            None => Err(Error::invalid(
+                "file",
+                "the file's bytes were all pushed already".to_owned(),
+            )),
+        }
+    }
+
+    /// Does up to about `budget` bytes of the work left after the last chunk (unpacking an
+    /// archive); `done` says when [`FileIngest::finish`] can be called.
+    pub fn pump(&mut self, budget: usize) -> Result<Progress> {
+        let budget = budget.max(64 * 1024);
+        let name = &self.name;
+        if let Some(decoder) = self.decoder.take() {
+            match decoder {
+                Decoder::Head(head) if crate::transcripts::zip::is_zip(&head) => {
+                    self.unzip = Some(start_unzip(head, name)?);
+                }
+                Decoder::Zip(bytes) => self.unzip = Some(start_unzip(bytes, name)?),
+                other => {
+                    self.decoder = Some(other);
+                    return Ok(Progress {
+                        done: true,
+                        processed: self.bytes,
+                        total: self.bytes,
+                    });
+                }
+            }
+        }
+        let Some(unzip) = self.unzip.as_mut() else {
+            return Ok(Progress {
+                done: true,
+                processed: self.bytes,
+                total: self.bytes,
+            });
+        };
+        let mut out = vec![0u8; 256 * 1024];
+        let mut spent = 0;
+        while spent < budget {
+            if unzip.reader.is_none() {
+                let Some(entry) = unzip.entries.get(unzip.next) else {
+                    return Ok(Progress {
+                        done: true,
+                        processed: unzip.total,
+                        total: unzip.total,
+                    });
+                };
+                unzip.next += 1;
+                let reader = EntryReader::open(&unzip.archive, entry)?;
+                unzip.reader = Some((reader, Decoder::Head(Vec::new())));
+            }
+            let Some((reader, decoder)) = unzip.reader.as_mut() else {
+                continue;
+            };
+            let n = reader.read(&unzip.archive, &mut out)?;
+            let entry_name = format!("{name}:{}", reader.entry().name);
+            if n == 0 {
+                if let Some((_, decoder)) = unzip.reader.take() {
+                    unzip.results.push(decoder.finish(&entry_name)?);
+                }
+                continue;
+            }
+            decoder.push(&out[..n], &entry_name)?;
+            unzip.produced += n as u64;
+            spent += n;
+        }
+        Ok(Progress {
+            done: false,
+            processed: unzip.produced,
+            total: unzip.total,
+        })
+    }
+
+    /// Finishes the file (pumping what is left) and hands over what it held, checked whole.
+    pub fn finish(mut self) -> Result<Ingested> {
+        while !self.pump(usize::MAX)?.done {}
+        let name = self.name;
+        let mut ingested = Ingested {
+            name: name.clone(),
+            format: FileFormat::BatonLedger,
+            archive: None,
+            entries: Vec::new(),
+            bytes: self.bytes,
+            parts: Vec::new(),
+        };
+        ingested.parts = match (self.decoder, self.unzip) {
+            (_, Some(unzip)) => {
+                ingested.archive = Some("zip".into());
+                ingested.entries = unzip.entries.iter().map(|e| e.name.clone()).collect();
+                unzip.results
+            }
+            (Some(decoder), None) => vec![decoder.finish(&name)?],
+            (None, None) => Vec::new(),
+        };
+        let mut formats = BTreeSet::new();
+        for part in &ingested.parts {
+            match part {
+                Decoded::Conversations { format, .. } => formats.insert(*format),
+                Decoded::Ledger(_) => formats.insert(FileFormat::BatonLedger),
+                Decoded::Zip => {
+                    return Err(Error::new(
+                        ErrorCode::ArchiveUnsupported,
+                        format!("{name} holds an archive inside an archive; unzip it first"),
+                    )
+                    .with("file", name));
+                }
+            };
+        }
+        if let Some(format) = formats.first() {
+            ingested.format = *format;
+        }
+        Ok(ingested)
+    }
+
+    /// Reads a whole file held in memory: new, push, finish.
+    pub fn read_all(name: &str, bytes: &[u8]) -> Result<Ingested> {
+        let mut ingest = FileIngest::new(name);
+        for chunk in bytes.chunks(CHUNK_BYTES) {
+            ingest.push(chunk)?;
+        }
+        ingest.finish()
+    }
+}

@@ -1,0 +1,200 @@
+//! What one file holds, for `baton inspect`: counts of conversations, messages, roles, tool
+//! calls and branches, worked out from what the one [ingest](crate::transcripts::ingest) read,
+//! so `inspect` and `analyze` agree on every figure both report.
+
+use crate::error::Result;
+use crate::time::Timestamp;
+use crate::transcripts::ReadStats;
+use crate::transcripts::conversation::tree::Tree;
+use crate::transcripts::conversation::{Block, Conversation, Parsed};
+use crate::transcripts::ingest::{Decoded, FileFormat, FileIngest, Ingested};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a file is and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inspection {
+    /// The detected format (an archive's: the format of what it holds), spelled as
+    /// `baton usage` spells providers (`claude-code`, `claude-ai`, `baton-ledger`).
+    #[serde(with = "kebab_format")]
+    pub format: FileFormat,
+    /// `zip` when the file was an archive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<String>,
+    /// Conversations.
+    pub conversations: usize,
+    /// Messages, branches included.
+    pub messages: usize,
+    /// Messages on the active branches.
+    pub active_branch_messages: usize,
+    /// Places where a message has more than one child in the raw tree, parallel tool calls
+    /// included.
+    pub branch_points: usize,
+    /// Forks a person would call alternatives (an edited question, a regenerated answer):
+    /// branch points whose side chains hold more than tool work. The page lists these.
+    pub forks: usize,
+    /// Tool calls.
+    pub tool_calls: usize,
+    /// Tool results.
+    pub tool_results: usize,
+    /// Models seen.
+    pub models: Vec<String>,
+    /// First message time.
+    pub first_at: Option<Timestamp>,
+    /// Last message time.
+    pub last_at: Option<Timestamp>,
+    /// Lines read, malformed, repaired.
+    pub stats: ReadStats,
+    /// Record kinds skipped because this build does not know them.
+    pub unknown_kinds: BTreeMap<String, u64>,
+    /// Lines of a Baton ledger.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ledger_lines: u64,
+}
+
+/// `baton inspect` has always spelled formats as providers are spelled (kebab case), while the
+/// analyzer spells them in snake case; both are kept until a wire change can unify them.
+mod kebab_format {
+    use crate::transcripts::ingest::FileFormat;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    const ALL: [FileFormat; 5] = [
+        FileFormat::ClaudeCode,
+        FileFormat::Codex,
+        FileFormat::Chatgpt,
+        FileFormat::ClaudeAi,
+        FileFormat::BatonLedger,
+    ];
+
+    pub(super) fn name(format: FileFormat) -> String {
+        format.as_str().replace('_', "-")
+    }
+
+    pub(super) fn serialize<S: Serializer>(format: &FileFormat, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&name(*format))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FileFormat, D::Error> {
+        let text = String::deserialize(d)?;
+        ALL.into_iter()
+            .find(|f| name(*f) == text)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown format {text}")))
+    }
+}
+
+impl Inspection {
+    /// The format's name as this report spells it (`claude-code`).
+    pub fn format_name(&self) -> String {
+        kebab_format::name(self.format)
+    }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Inspection {
+    /// An empty summary of a file of `format`.
+    pub fn new(format: FileFormat) -> Inspection {
+        Inspection {
+            format,
+            archive: None,
+            conversations: 0,
+            messages: 0,
+            active_branch_messages: 0,
+            branch_points: 0,
+            forks: 0,
+            tool_calls: 0,
+            tool_results: 0,
+            models: Vec::new(),
+            first_at: None,
+            last_at: None,
+            stats: ReadStats::default(),
+            unknown_kinds: BTreeMap::new(),
+            ledger_lines: 0,
+        }
+    }
+
+    /// The summary of a file read through the ingest.
+    pub fn of(ingested: &Ingested) -> Inspection {
+        let mut report = Inspection::new(ingested.format);
+        report.archive = ingested.archive.clone();
+        for part in &ingested.parts {
+            match part {
+                Decoded::Conversations { parsed, .. } => report.add_parsed(parsed),
+                Decoded::Ledger(bytes) => {
+                    report.ledger_lines += bytes.split(|&b| b == b'\n').count() as u64;
+                }
+                Decoded::Zip => {}
+            }
+        }
+        report
+    }
+
+    fn add_parsed(&mut self, parsed: &Parsed) {
+        for c in &parsed.conversations {
+            self.add(c);
+        }
+        self.stats.lines += parsed.stats.lines;
+        self.stats.malformed += parsed.stats.malformed;
+        self.stats.repaired_surrogates += parsed.stats.repaired_surrogates;
+        for (kind, n) in &parsed.unknown_kinds {
+            *self.unknown_kinds.entry(kind.clone()).or_default() += n;
+        }
+    }
+
+    /// Counts one conversation in.
+    pub fn add(&mut self, c: &Conversation) {
+        self.conversations += 1;
+        self.messages += c.messages.len();
+        self.active_branch_messages += c.active_branch().len();
+        self.branch_points += c.branch_points();
+        self.forks += Tree::new(c).forks();
+        for block in c.messages.iter().flat_map(|m| m.blocks.iter()) {
+            match block {
+                Block::ToolCall { .. } => self.tool_calls += 1,
+                Block::ToolResult { .. } => self.tool_results += 1,
+                _ => {}
+            }
+        }
+        let mut models: BTreeSet<String> = self.models.drain(..).collect();
+        models.extend(c.messages.iter().filter_map(|m| m.model.clone()));
+        self.models = models.into_iter().collect();
+        if let Some((first, last)) = c.message_span() {
+            self.first_at = Some(self.first_at.map_or(first, |f| f.min(first)));
+            self.last_at = Some(self.last_at.map_or(last, |l| l.max(last)));
+        }
+    }
+}
+
+/// Reads a file held in memory through the ingest (format found from its content, archives
+/// unpacked) and returns its conversations and its summary.
+pub fn parse(bytes: &[u8]) -> Result<(FileFormat, Parsed)> {
+    let ingested = FileIngest::read_all("input", bytes)?;
+    let mut all = Parsed::default();
+    for part in ingested.parts {
+        if let Decoded::Conversations { parsed, .. } = part {
+            all.conversations.extend(parsed.conversations);
+            all.stats.lines += parsed.stats.lines;
+            all.stats.malformed += parsed.stats.malformed;
+            all.stats.repaired_surrogates += parsed.stats.repaired_surrogates;
+            for (kind, n) in parsed.unknown_kinds {
+                *all.unknown_kinds.entry(kind).or_default() += n;
+            }
+            all.unknown_samples.extend(parsed.unknown_samples);
+        }
+    }
+    Ok((ingested.format, all))
+}
+
+/// Summarizes conversations already parsed.
+pub fn summarize(format: FileFormat, parsed: &Parsed) -> Inspection {
+    let mut report = Inspection::new(format);
+    report.add_parsed(parsed);
+    report
+}
+
+/// Reads and summarizes a file held in memory.
+pub fn inspect(bytes: &[u8]) -> Result<Inspection> {
+    Ok(Inspection::of(&FileIngest::read_all("input", bytes)?))
+}

@@ -1,0 +1,87 @@
+//! The one line splitter: JSONL arrives in chunks of any size and leaves as whole lines, the
+//! same way for every reader and every host.
+
+/// Splits bytes arriving in chunks into lines. A `\r` before the newline is dropped, and a line
+/// that is empty or only whitespace is skipped: it holds nothing, so no reader counts it (not
+/// as a line read, not as a malformed one). The last line needs no newline.
+#[derive(Debug, Default, Clone)]
+pub struct LineSplitter {
+    carry: Vec<u8>,
+}
+
+/// Whether a line holds nothing but whitespace.
+pub fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+fn emit(line: &[u8], on_line: &mut impl FnMut(&[u8])) {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if !is_blank(line) {
+        on_line(line);
+    }
+}
+
+impl LineSplitter {
+    /// A splitter with nothing carried over.
+    pub fn new() -> LineSplitter {
+        LineSplitter::default()
+    }
+
+    /// Hands every whole line of `chunk` (after what is carried from the last chunk) to
+    /// `on_line`, and keeps the unfinished last line.
+    pub fn push(&mut self, chunk: &[u8], mut on_line: impl FnMut(&[u8])) {
+        let mut rest = chunk;
+        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+            if self.carry.is_empty() {
+                emit(&rest[..nl], &mut on_line);
+            } else {
+                self.carry.extend_from_slice(&rest[..nl]);
+                emit(&self.carry, &mut on_line);
+                self.carry.clear();
+            }
+            rest = &rest[nl + 1..];
+        }
+        self.carry.extend_from_slice(rest);
+    }
+
+    /// Hands over the last line when the input did not end with a newline.
+    pub fn finish(&mut self, mut on_line: impl FnMut(&[u8])) {
+        let last = std::mem::take(&mut self.carry);
+        emit(&last, &mut on_line);
+    }
+}
+
+/// The first line of `bytes` that is not blank, without its `\r`.
+pub fn first_line(bytes: &[u8]) -> &[u8] {
+    let line = bytes
+        .split(|&b| b == b'\n')
+        .find(|l| !is_blank(l))
+        .unwrap_or(&[]);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(chunks: &[&[u8]]) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut splitter = LineSplitter::new();
+        for chunk in chunks {
+            splitter.push(chunk, |l| {
+                lines.push(String::from_utf8_lossy(l).into_owned())
+            });
+        }
+        splitter.finish(|l| lines.push(String::from_utf8_lossy(l).into_owned()));
+        lines
+    }
+
+    #[test]
+    fn lines_cross_chunks_and_blank_lines_are_skipped() {
+        assert_eq!(
+            split(&[b"a\r\n\n  \r\nb", b"c\n", b"\t\nd"]),
+            vec!["a", "bc", "d"]
+        );
+        assert_eq!(split(&[b"", b"\n\n"]), Vec::<String>::new());
+    }
+}
