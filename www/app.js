@@ -30,12 +30,6 @@ const number = (n) => new Intl.NumberFormat("en").format(n);
 const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
 const FORMATS = { claude_code: "Claude Code", codex: "Codex", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
 
-function humanDuration(seconds) {
-  if (seconds == null) return "—";
-  const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
-  return h ? `${h}h ${m}m` : m ? `${m}m ${s}s` : `${s}s`;
-}
-
 function download(name, content, type) {
   const url = URL.createObjectURL(new Blob([content], { type }));
   const a = Object.assign(document.createElement("a"), { href: url, download: name });
@@ -68,10 +62,14 @@ function groupsOf(files) {
   return groups;
 }
 
+// The extensions a folder's files are picked by: the core's list, sent when the worker starts.
+let extensions = [];
+const takes = (name) => extensions.some((e) => name.toLowerCase().endsWith("." + e));
+
 let acked = 0;
 let ackWaiter = null;
 async function load(files) {
-  files = files.filter((f) => /\.(zip|json|jsonl|ndjson)$/i.test(f.name) || files.length === 1);
+  files = files.filter((f) => takes(f.name) || files.length === 1);
   if (!files.length) return;
   problem.hidden = true;
   loadStarted = performance.now();
@@ -317,7 +315,7 @@ function renderSessions(sessions) {
     const id = text("td");
     id.append(open);
     tr.append(id, text("td", s.status, "status-" + s.status), text("td", s.project), text("td", s.agent),
-      text("td", when(s.started_at)), text("td", humanDuration(s.duration_seconds)));
+      text("td", when(s.started_at)), text("td", s.duration_text));
     return tr;
   }));
   status.dataset.sessions = String(sessions.length);
@@ -377,8 +375,11 @@ worker.onmessage = (event) => {
   if (msg.type === "progress") showProgress(msg);
   else if (msg.type === "ack") { acked += 1; ackWaiter?.(); ackWaiter = null; }
   else if (msg.type === "loaded") loaded(msg);
-  else if (msg.type === "ready") call("version").then((v) => { $("version").textContent = `baton-core ${v}`; document.body.dataset.ready = "true"; });
-  else if (msg.type === "reply") {
+  else if (msg.type === "ready") {
+    extensions = msg.extensions;
+    $("file").accept = [...extensions.map((e) => "." + e), "application/zip", "application/json", "application/x-ndjson"].join(",");
+    call("version").then((v) => { $("version").textContent = `baton-core ${v}`; document.body.dataset.ready = "true"; });
+  } else if (msg.type === "reply") {
     const p = pending.get(msg.id);
     pending.delete(msg.id);
     if (msg.error) {

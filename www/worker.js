@@ -1,11 +1,12 @@
 // The page's worker: owns the core (wasm), reads files in slices, feeds them to the analyzer
 // with progress, and answers the page's questions. The page's thread never parses anything.
-import { initSync, Analyzer, version } from "./pkg/baton_web.js";
+import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes } from "./pkg/baton_web.js";
 import { wasmBytes } from "./pkg/wasm-bytes.js";
 
 const wasm = initSync({ module: wasmBytes });
 const analyzer = new Analyzer();
-const CHUNK = 4 << 20;
+// The core decides the slice size, so the page and `baton analyze` feed the same chunks.
+const CHUNK = chunkBytes();
 let cancelRequested = false;
 let loading = Promise.resolve();
 
@@ -112,7 +113,8 @@ function endLoad() {
   const { overview, charts } = JSON.parse(analyzer.report());
   postMessage({
     type: "loaded", added, errors, cancelled, overview, charts,
-    sessions: JSON.parse(analyzer.sessions()),
+    // Durations are worded by the core, as the CLI words them.
+    sessions: JSON.parse(analyzer.sessions()).map((s) => ({ ...s, duration_text: humanDuration(s.duration_seconds ?? 0) })),
     millis: performance.now() - started,
     memoryBytes: memoryBytes(),
   });
@@ -153,4 +155,4 @@ onmessage = (event) => {
     });
   }
 };
-postMessage({ type: "ready" });
+postMessage({ type: "ready", extensions: inputExtensions() });

@@ -115,6 +115,24 @@ impl<'de> Deserialize<'de> for Timestamp {
     }
 }
 
+/// A duration in whole seconds as `1h 30m`, `45s`, `2d 3h`.
+pub fn human_duration(seconds: i64) -> String {
+    let s = seconds.max(0);
+    let (d, h, m, sec) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60, s % 60);
+    let parts: Vec<String> = [(d, "d"), (h, "h"), (m, "m"), (sec, "s")]
+        .into_iter()
+        .skip_while(|(n, _)| *n == 0)
+        .filter(|(n, _)| *n != 0)
+        .take(2)
+        .map(|(n, unit)| format!("{n}{unit}"))
+        .collect();
+    if parts.is_empty() {
+        "0s".to_owned()
+    } else {
+        parts.join(" ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,5 +167,14 @@ mod tests {
         let b = Timestamp::from_millis(5_409_999 + 1);
         assert_eq!(a.whole_seconds_until(b), 5_400);
         assert_eq!(b.whole_seconds_until(a), 0);
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(human_duration(5400), "1h 30m");
+        assert_eq!(human_duration(45), "45s");
+        assert_eq!(human_duration(0), "0s");
+        assert_eq!(human_duration(86_400 * 2 + 3600 * 3 + 5), "2d 3h");
+        assert_eq!(human_duration(3601), "1h 1s");
     }
 }

@@ -71,7 +71,7 @@ pub fn analyze(bytes: &[u8]) -> Result<String, JsValue> {
     let lengths = baton_core::analyzer::charts::length_histogram_svg(&overview.length_buckets);
     let summary = baton_core::transcripts::inspect::summarize(format, &parsed);
     Ok(serde_json::json!({
-        "format": format,
+        "format": summary.format_name(),
         "overview": overview,
         "inspection": summary,
         "charts": { "activity": heatmap, "lengths": lengths },
@@ -204,4 +204,25 @@ impl Analyzer {
             .map(|t| json(&t))
             .map_err(core_error)
     }
+}
+
+/// A duration in whole seconds as people read it (`1h 30m`, `45s`): the words the CLI prints.
+#[wasm_bindgen(js_name = humanDuration)]
+pub fn human_duration(seconds: f64) -> String {
+    baton_core::time::human_duration(seconds as i64)
+}
+
+/// The file extensions the page takes from a folder (a single file is read whatever its name).
+#[wasm_bindgen(js_name = inputExtensions)]
+pub fn input_extensions() -> Vec<String> {
+    baton_core::transcripts::ingest::INPUT_EXTENSIONS
+        .iter()
+        .map(|e| (*e).to_owned())
+        .collect()
+}
+
+/// The size of the slices the page reads files in and pushes.
+#[wasm_bindgen(js_name = chunkBytes)]
+pub fn chunk_bytes() -> usize {
+    baton_core::transcripts::ingest::CHUNK_BYTES
 }

@@ -223,6 +223,30 @@ test("a ledger shows its sessions as the CLI does, with a timeline", async () =>
   page.checkOffline();
 });
 
+test("durations and accepted files come from the core, worded as the CLI words them", async () => {
+  const page = await openPage();
+  // Two ended sessions of 3,601 s and 5,400 s: the core (and so the CLI) says "1h 1s" and
+  // "1h 30m"; the page once said "1h 0m" for the first with its own arithmetic.
+  const line = (id, session, kind, at, data) => JSON.stringify({
+    v: 1, id, session, kind, at, actor: { kind: "agent", name: "claude" }, data,
+  });
+  const a = "019c0000-0000-7000-8000-00000000000a", b = "019c0000-0000-7000-8000-00000000000b";
+  const ledger = join(tmp, "durations.ndjson");
+  writeFileSync(ledger, [
+    line("019c0000-0000-7000-8000-000000000001", a, "started", "2026-07-18T10:00:00.000Z", { project: "p", agent: "claude" }),
+    line("019c0000-0000-7000-8000-000000000002", a, "ended", "2026-07-18T11:00:01.000Z", { outcome: "complete" }),
+    line("019c0000-0000-7000-8000-000000000003", b, "started", "2026-07-18T12:00:00.000Z", { project: "p", agent: "claude" }),
+    line("019c0000-0000-7000-8000-000000000004", b, "ended", "2026-07-18T13:30:00.000Z", { outcome: "complete" }),
+  ].join("\n") + "\n");
+  await load(page, "#file", [ledger]);
+  const durations = await page.$$eval("#sessions tbody tr", (rows) =>
+    Object.fromEntries(rows.map((r) => [r.cells[0].textContent, r.cells[5].textContent])));
+  assert.deepEqual(durations, { [a]: "1h 1s", [b]: "1h 30m" });
+  assert.equal(await page.getAttribute("#file", "accept"),
+    ".jsonl,.json,.zip,.ndjson,application/zip,application/json,application/x-ndjson");
+  page.checkOffline();
+});
+
 test("the page cannot open a network connection", async () => {
   const page = await browser.newPage();
   await page.goto(url);

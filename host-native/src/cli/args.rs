@@ -1,0 +1,467 @@
+//! The command line's shape: every command, flag and help text, parsed by clap.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Baton: the local-first ledger of coding agents' work sessions.
+///
+/// Every agent that works on a project starts a session, resumes it after a crash, hands off
+/// to another (--parent) and ends it; none can close another's by accident. Sessions live in
+/// an append-only NDJSON ledger in `.baton/` (found by walking up from the current directory,
+/// like git), safe for any number of processes at once.
+#[derive(Debug, Parser)]
+#[command(
+    name = "baton",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+#[command(after_help = "Examples:
+  baton start --project demo --agent claude --goal 'Implement search'
+  baton list
+  baton end --project demo --agent claude --summary 'Search done'
+  baton end 019c1a2b-3c4d-7e5f-8a6b-7c8d9e0f1a2b --status failed
+  baton --json list --all
+
+Every command prints a human line and then a JSON object; with --json only the JSON.
+Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error.")]
+pub struct Cli {
+    /// The ledger directory [default: the nearest .baton/ at or above the current directory,
+    /// else ./.baton, created on first write]
+    #[arg(long, global = true, env = "BATON_DIR", value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
+
+    /// Print exactly one JSON object on stdout, nothing else
+    #[arg(long, global = true)]
+    pub(crate) json: bool,
+
+    /// Skip fsync after each append (faster; a power cut may lose the last events).
+    /// Also BATON_FSYNC=0
+    #[arg(long, global = true)]
+    pub(crate) no_fsync: bool,
+
+    /// Act as this person (roles come from .baton/config.toml) [default: BATON_ACTOR, else
+    /// the OS user]
+    #[arg(long = "as", global = true, value_name = "PERSON")]
+    pub(crate) person: Option<String>,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Start a work session (or resume one with --session-id)
+    #[command(after_help = "Examples:
+  baton start --project demo --agent claude --goal 'Implement search'
+  baton start --project demo --agent codex --parent <ID>     # hand off; the parent stays live
+  baton start --session-id <ID> --project demo               # resume after a restart")]
+    Start(StartArgs),
+    /// Resume a live session after a crash or restart (keeps its original start time)
+    Resume(ResumeArgs),
+    /// End a session: by id, or the one live session matching the filters
+    #[command(
+        after_help = "Without an ID, Baton ends the session only if exactly one live session
+matches --project, --client and --agent; otherwise it answers NO_ACTIVE_SESSION or
+AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
+    )]
+    End(EndArgs),
+    /// List sessions (live ones unless --all or an ended --status)
+    List(ListArgs),
+    /// Show one session with every field
+    Show(ShowArgs),
+    /// Give a session its context: contract, constitution, commit, ambiguities, decisions,
+    /// dependencies, and any pause (then its next action is to stop)
+    Brief(IdArg),
+    /// Report what a session did: changed files, status, progress, plan, runs, evidence, PR
+    #[command(after_help = "Examples:
+  baton report <ID> --changed src/search.rs src/index.rs
+  baton report <ID> --status blocked --reason 'waiting for the schema'
+  baton report <ID> --status implementation-complete --pr https://example.com/pr/7
+  baton report <ID> --run anthropic:claude-sonnet-4:review:1200:340 --via hook
+  baton report <ID> --plan 'Parse' 'Index' 'Test' ; baton report <ID> --step 2 --step-state done")]
+    Report(ReportArgs),
+    /// Declare the files a session's work depends on (changes to them open collisions)
+    Depend(DependArgs),
+    /// Pause a session: delivered the next time it asks for context (pull, not push)
+    Pause(PauseArgs),
+    /// Lift a pause; the session's context is not current until it is briefed again
+    Unpause(IdArg),
+    /// A session's context health: six dimensions, the minimum, the verdict
+    Health(HealthArgs),
+    /// Every event of a session, with actor, time and colour (amber, red, green)
+    Timeline(IdArg),
+    /// Open attention items (sessions that stopped without finishing, …)
+    Attention,
+    /// Missions and their versioned contracts
+    #[command(subcommand)]
+    Mission(MissionCommand),
+    /// The architecture constitution
+    #[command(subcommand)]
+    Constitution(ConstitutionCommand),
+    /// Record the repository's current commit (`git rev-parse HEAD`) as indexed
+    Index(IndexArgs),
+    /// Requirement ambiguities of a mission
+    #[command(subcommand)]
+    Ambiguity(AmbiguityCommand),
+    /// Decisions every session should know
+    #[command(subcommand)]
+    Decision(DecisionCommand),
+    /// Token usage and estimated cost from Claude Code and Codex transcripts
+    #[command(after_help = "Examples:
+  baton usage                       # by day, Claude Code and Codex
+  baton usage monthly --provider codex --since 2026-01-01
+  baton usage model --json
+  baton usage session --claude-dir ~/backup/.claude/projects
+
+One meaning for every provider: input excludes cached input, cache_read is the cached
+input, output includes reasoning and reasoning is that part of it. Days are UTC. A response
+Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas.")]
+    Usage(UsageArgs),
+    /// What files are (by content) and what they hold: conversations, messages, tool calls,
+    /// what was skipped and why
+    Inspect(InspectArgs),
+    /// Analyze transcripts, exports (.json or .zip) and ledgers as the web page does: overview,
+    /// tokens and cost, search, charts as SVG
+    #[command(after_help = "Examples:
+  baton analyze ~/Downloads/chatgpt-export.zip
+  baton analyze ~/.claude/projects --search \"flaky test\" --list 20
+  baton analyze conversations.json --svg charts/
+
+The figures are the web page's (`baton web`): both run the same core on the same chunks.")]
+    Analyze(AnalyzeArgs),
+    /// Roll the active log into monthly archives (safe while agents keep appending)
+    Compact,
+    /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
+    Doctor,
+    /// Serve MCP on stdio, so agents drive Baton (Claude Code, Codex, Cursor, any client)
+    #[command(after_help = "Register it:
+  claude mcp add baton -- baton mcp
+  ~/.codex/config.toml:  [mcp_servers.baton]  command = \"baton\"  args = [\"mcp\"]
+  .cursor/mcp.json:      {\"mcpServers\": {\"baton\": {\"command\": \"baton\", \"args\": [\"mcp\"]}}}")]
+    Mcp(McpArgs),
+    /// Serve the web page (analyzes files inside your browser; binds 127.0.0.1 only)
+    Web(WebArgs),
+    /// Run Baton's main job on a temporary ledger, then serve the web page
+    Demo(DemoArgs),
+    /// Answer one JSON ABI request (as an editor extension would), natively or through a .wasm
+    #[command(after_help = "Examples:
+  baton abi '{\"op\":\"version\"}'
+  baton abi --wasm target/wasm32-unknown-unknown/release/baton_core.wasm '{\"op\":\"version\"}'")]
+    Abi(AbiArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct IdArg {
+    /// The session
+    pub(crate) id: String,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// The session
+    pub(crate) id: String,
+    /// Who reports: a client hook or the model's own call
+    #[arg(long, value_parser = ["hook", "model"], default_value = "model")]
+    pub(crate) via: String,
+    /// Files changed
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub(crate) changed: Vec<String>,
+    /// blocked or implementation-complete
+    #[arg(long, value_parser = ["blocked", "implementation-complete", "implementation_complete"])]
+    pub(crate) status: Option<String>,
+    /// Why it is blocked
+    #[arg(long)]
+    pub(crate) reason: Option<String>,
+    /// Self-reported progress, 0–100 (shown, never used to decide)
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub(crate) progress: Option<u8>,
+    /// An AI run: PROVIDER:MODEL:PURPOSE:INPUT_TOKENS:OUTPUT_TOKENS
+    #[arg(long, value_name = "SPEC")]
+    pub(crate) run: Option<String>,
+    /// Evidence for the work
+    #[arg(long)]
+    pub(crate) evidence: Option<String>,
+    /// The pull request's address
+    #[arg(long = "pr", value_name = "URL")]
+    pub(crate) pull_request: Option<String>,
+    /// A new plan: the steps' titles
+    #[arg(long, num_args = 1.., value_name = "STEP")]
+    pub(crate) plan: Vec<String>,
+    /// A plan step's number (with --step-state)
+    #[arg(long, requires = "step_state")]
+    pub(crate) step: Option<u32>,
+    /// pending, in-progress, done or blocked
+    #[arg(long, requires = "step", value_parser = ["pending", "in-progress", "in_progress", "done", "blocked"])]
+    pub(crate) step_state: Option<String>,
+    /// Ask a person to decide this
+    #[arg(long, value_name = "QUESTION")]
+    pub(crate) ask_decision: Option<String>,
+    /// Mark an earlier decision request (by number) settled
+    #[arg(long, value_name = "N")]
+    pub(crate) decision_resolved: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DependArgs {
+    /// The session
+    pub(crate) id: String,
+    /// Files the work depends on
+    #[arg(long = "on", num_args = 1.., required = true, value_name = "FILE")]
+    pub(crate) files: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PauseArgs {
+    /// The session
+    pub(crate) id: String,
+    /// Why (the agent is told)
+    #[arg(long, required = true)]
+    pub(crate) reason: String,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct HealthArgs {
+    /// The session
+    pub(crate) id: String,
+    /// Recompute now and record the snapshot
+    #[arg(long)]
+    pub(crate) recheck: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum MissionCommand {
+    /// Add a mission, or a new version of its contract (a draft until approved)
+    Add {
+        /// The reference, e.g. CLAIM-142
+        reference: String,
+        /// The contract: one clause per non-empty line (Markdown list markers are dropped)
+        #[arg(long, value_name = "FILE")]
+        contract: PathBuf,
+    },
+    /// Approve the newest contract version (needs a lead: owner or admin)
+    Approve {
+        /// The reference
+        reference: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ConstitutionCommand {
+    /// Set a new version of the architecture constitution from a file
+    Set {
+        /// The constitution's text
+        file: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct IndexArgs {
+    /// The commit to record [default: `git rev-parse HEAD` here]
+    #[arg(long)]
+    pub(crate) commit: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum AmbiguityCommand {
+    /// Open an ambiguity on a mission's requirements
+    Open {
+        /// The mission
+        reference: String,
+        /// The question
+        text: String,
+    },
+    /// Resolve an ambiguity by number
+    Resolve {
+        /// Its number
+        number: u32,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum DecisionCommand {
+    /// Record a decision
+    Record {
+        /// The decision
+        text: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AnalyzeArgs {
+    /// Files or folders: Claude Code or Codex .jsonl, ChatGPT or claude.ai conversations.json
+    /// or the export's .zip, Baton ledgers (.ndjson)
+    #[arg(required = true)]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Write the charts (activity, models, tokens, lengths) as SVG files into this folder
+    #[arg(long, value_name = "DIR")]
+    pub(crate) svg: Option<PathBuf>,
+    /// List the conversations that contain all these words (case-insensitive)
+    #[arg(long, value_name = "WORDS")]
+    pub(crate) search: Option<String>,
+    /// How many conversations to list, newest first
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub(crate) list: usize,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InspectArgs {
+    /// Claude Code or Codex .jsonl, ChatGPT or claude.ai conversations.json
+    #[arg(required = true)]
+    pub(crate) files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UsageArgs {
+    /// How to group rows
+    #[arg(default_value = "daily", value_parser = ["daily", "weekly", "monthly", "session", "model", "project"])]
+    pub(crate) group_by: String,
+    /// Which transcripts to read
+    #[arg(long, default_value = "all", value_parser = ["claude-code", "codex", "all"])]
+    pub(crate) provider: String,
+    /// First day counted (YYYY-MM-DD or YYYYMMDD, UTC)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) since: Option<String>,
+    /// Last day counted (YYYY-MM-DD or YYYYMMDD, UTC)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) until: Option<String>,
+    /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+    /// and ~/.config/claude/projects]
+    #[arg(long = "claude-dir", value_name = "DIR")]
+    pub(crate) claude_dirs: Vec<PathBuf>,
+    /// Codex sessions folder [default: $CODEX_HOME/sessions, else ~/.codex/sessions]
+    #[arg(long = "codex-dir", value_name = "DIR")]
+    pub(crate) codex_dirs: Vec<PathBuf>,
+    /// A price table (JSON, the shape of the shipped one) to use instead of the shipped one
+    #[arg(long, value_name = "FILE")]
+    pub(crate) prices: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {
+    /// Print the tools' reference (docs/mcp-tools.md) from the live schemas and exit
+    #[arg(long)]
+    pub(crate) print_tools_markdown: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct WebArgs {
+    /// The port on 127.0.0.1 (0 picks a free one)
+    #[arg(long, default_value_t = 8377)]
+    pub(crate) port: u16,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DemoArgs {
+    /// The port for the web page (0 picks a free one)
+    #[arg(long, default_value_t = 8377)]
+    pub(crate) port: u16,
+    /// Serve the page this many seconds, then exit (0: until Ctrl-C)
+    /// [default: until Ctrl-C on a terminal, else 10]
+    #[arg(long)]
+    pub(crate) serve_seconds: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AbiArgs {
+    /// The JSON request (reads standard input when omitted)
+    pub(crate) request: Option<String>,
+    /// Run it through this core .wasm with wasmtime instead of natively
+    #[arg(long, value_name = "FILE")]
+    pub(crate) wasm: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct StartArgs {
+    /// The project the work belongs to
+    #[arg(long)]
+    pub(crate) project: Option<String>,
+    /// The agent doing the work (normalized: trimmed, lower-case)
+    #[arg(long, env = "BATON_AGENT")]
+    pub(crate) agent: Option<String>,
+    /// The coding client, e.g. claude-code, codex, cursor
+    #[arg(long = "client", env = "BATON_CLIENT", value_name = "NAME")]
+    pub(crate) client: Option<String>,
+    /// What the session sets out to do
+    #[arg(long)]
+    pub(crate) goal: Option<String>,
+    /// The session this one follows on from (it must exist; it is not closed)
+    #[arg(long = "parent", value_name = "ID")]
+    pub(crate) parent: Option<String>,
+    /// External run id (requires --work-item-id)
+    #[arg(long, requires = "work_item_id")]
+    pub(crate) run_id: Option<String>,
+    /// External work item id (requires --run-id)
+    #[arg(long, requires = "run_id")]
+    pub(crate) work_item_id: Option<String>,
+    /// External attempt id
+    #[arg(long)]
+    pub(crate) attempt_id: Option<String>,
+    /// Resume this session instead of starting one
+    #[arg(long, value_name = "ID")]
+    pub(crate) session_id: Option<String>,
+    /// The mission (its contract must be approved)
+    #[arg(long, value_name = "REF")]
+    pub(crate) mission: Option<String>,
+    /// The commit the work starts from [default: `git rev-parse HEAD` here, if a repository]
+    #[arg(long)]
+    pub(crate) commit: Option<String>,
+    /// Only register (status `starting`); brief later with `baton brief`
+    #[arg(long)]
+    pub(crate) no_brief: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ResumeArgs {
+    /// The session to resume
+    pub(crate) id: String,
+    /// Refuse unless the session belongs to this project
+    #[arg(long)]
+    pub(crate) project: Option<String>,
+    /// The client resuming it
+    #[arg(long = "client", env = "BATON_CLIENT", value_name = "NAME")]
+    pub(crate) client: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct EndArgs {
+    /// The session to end (omit to resolve the only matching live session)
+    pub(crate) id: Option<String>,
+    /// Only consider sessions of this project
+    #[arg(long)]
+    pub(crate) project: Option<String>,
+    /// Only consider sessions of this agent
+    #[arg(long, env = "BATON_AGENT")]
+    pub(crate) agent: Option<String>,
+    /// Only consider sessions of this client
+    #[arg(long = "client", env = "BATON_CLIENT", value_name = "NAME")]
+    pub(crate) client: Option<String>,
+    /// What was done
+    #[arg(long)]
+    pub(crate) summary: Option<String>,
+    /// How it ended
+    #[arg(long, default_value = "complete", value_parser = ["complete", "failed"])]
+    pub(crate) status: String,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    /// Only this project
+    #[arg(long)]
+    pub(crate) project: Option<String>,
+    /// Only this agent
+    #[arg(long)]
+    pub(crate) agent: Option<String>,
+    /// Only this status: starting, working, blocked, awaiting_review, paused, complete, failed
+    #[arg(long)]
+    pub(crate) status: Option<String>,
+    /// Include ended sessions
+    #[arg(long)]
+    pub(crate) all: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ShowArgs {
+    /// The session
+    pub(crate) id: String,
+}

@@ -1,0 +1,96 @@
+//! Commands that serve or show: `baton abi` (the wasm core through wasmtime), `baton web` (the
+//! page) and `baton demo`.
+
+use crate::cli::Output;
+use crate::cli::args::{AbiArgs, DemoArgs, WebArgs};
+use baton_core::Error;
+use serde_json::Value;
+
+pub(crate) fn abi(args: AbiArgs) -> Result<Output, Error> {
+    let request = match args.request {
+        Some(request) => request,
+        None => std::io::read_to_string(std::io::stdin())
+            .map_err(|e| Error::store_io("read", "standard input", e))?,
+    };
+    let answer = match args.wasm {
+        Some(path) => {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?;
+            crate::wasm_core::WasmCore::load(&bytes)?.call(&request)?
+        }
+        None => baton_core::abi::handle_json(&request),
+    };
+    let json: Value = serde_json::from_str(&answer)
+        .map_err(|e| Error::internal(format!("the ABI answered non-JSON: {e}")))?;
+    if let Some(error) = json.get("error") {
+        return Err(serde_json::from_value(error.clone())
+            .unwrap_or_else(|e| Error::internal(format!("undecodable ABI error: {e}"))));
+    }
+    Ok(Output {
+        human: "[ok] ABI answer".to_owned(),
+        json,
+    })
+}
+
+pub(crate) fn web(args: WebArgs, json_only: bool) -> Result<Output, Error> {
+    let listener = crate::web::bind(args.port)?;
+    let url = crate::web::url(&listener)?;
+    if json_only {
+        println!("{}", serde_json::json!({ "serving": url }));
+    } else {
+        println!("[ok] Serving the Baton page at {url} (127.0.0.1 only; Ctrl-C stops it)");
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    crate::web::serve(listener);
+    Err(Error::new(
+        baton_core::ErrorCode::ServeFailed,
+        "the web server stopped",
+    ))
+}
+
+pub(crate) fn demo(args: DemoArgs) -> Result<Output, Error> {
+    use std::io::IsTerminal;
+    let dir =
+        std::env::temp_dir().join(format!("baton-demo-{}", crate::system::new_uuid().simple()));
+    let page_file = crate::demo::run(&dir.join(".baton"))?;
+    let serve_seconds = args
+        .serve_seconds
+        .unwrap_or(if std::io::stdin().is_terminal() {
+            0
+        } else {
+            10
+        });
+    println!("\n== The web page");
+    if !crate::web::page_built() {
+        println!(
+            "  [warn] this baton was built without the page: run www/build.sh, then cargo build -p baton"
+        );
+        return Ok(Output {
+            human: String::new(),
+            json: serde_json::json!({"ledger": dir.join(".baton"), "page": null}),
+        });
+    }
+    let listener = crate::web::bind(args.port).or_else(|_| crate::web::bind(0))?;
+    let url = crate::web::url(&listener)?;
+    println!("  Web page: {url}");
+    println!(
+        "  Open it and choose {} to see these sessions, analyzed inside the browser.",
+        page_file.display()
+    );
+    let summary =
+        serde_json::json!({ "ledger": dir.join(".baton"), "page": url, "page_file": page_file });
+    std::thread::spawn(move || crate::web::serve(listener));
+    if serve_seconds == 0 {
+        println!("  Serving until Ctrl-C.");
+        loop {
+            std::thread::park();
+        }
+    }
+    println!("  Serving for {serve_seconds} s.");
+    std::thread::sleep(std::time::Duration::from_secs(serve_seconds));
+    Ok(Output {
+        human: String::new(),
+        json: summary,
+    })
+}

@@ -1,0 +1,108 @@
+//! Other tools' transcripts on the command line: `baton inspect` and `baton usage`.
+
+use crate::cli::args::{InspectArgs, UsageArgs};
+use crate::cli::{Output, to_json};
+use baton_core::Error;
+use baton_core::commands::render;
+use serde_json::Value;
+
+/// Reads one file through the core's ingest (the same one `baton analyze` and the page use)
+/// and summarizes it.
+pub(crate) fn inspect_file(
+    path: &std::path::Path,
+) -> Result<baton_core::transcripts::inspect::Inspection, Error> {
+    use baton_core::transcripts::ingest::FileIngest;
+    use baton_core::transcripts::inspect::Inspection;
+    let mut ingest = FileIngest::new(&path.display().to_string());
+    crate::files::read_in_chunks(path, |chunk| ingest.push(chunk), |_| {})?;
+    Ok(Inspection::of(&ingest.finish()?))
+}
+
+pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
+    let mut human = Vec::new();
+    let mut files = Vec::new();
+    let mut first_error = None;
+    for path in &args.files {
+        let shown = path.display().to_string();
+        let result = inspect_file(path);
+        match result {
+            Ok(report) => {
+                human.push(format!(
+                    "[ok] {shown}: {}, {} conversation(s), {} message(s) ({} on active branches), {} tool call(s), {} malformed line(s){}",
+                    report.format_name(),
+                    report.conversations,
+                    report.messages,
+                    report.active_branch_messages,
+                    report.tool_calls,
+                    report.stats.malformed,
+                    if report.unknown_kinds.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", unknown kinds skipped: {:?}", report.unknown_kinds)
+                    }
+                ));
+                let mut value = to_json(&report)?;
+                value["path"] = Value::String(shown);
+                files.push(value);
+            }
+            Err(err) => {
+                human.push(render::error_line(&err).replacen(
+                    "[error] ",
+                    &format!("[error] {shown}: "),
+                    1,
+                ));
+                files.push(serde_json::json!({ "path": shown, "error": err }));
+                first_error.get_or_insert(err);
+            }
+        }
+    }
+    if let Some(err) = first_error {
+        return Err(Error {
+            details: serde_json::json!({ "files": files })
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            ..err
+        });
+    }
+    Ok(Output {
+        human: human.join("\n"),
+        json: serde_json::json!({ "files": files, "total": files.len() }),
+    })
+}
+
+pub(crate) fn usage(args: UsageArgs) -> Result<Output, Error> {
+    use baton_core::transcripts::Provider;
+    let options = crate::usage::UsageOptions {
+        group_by: args.group_by.parse()?,
+        providers: match args.provider.as_str() {
+            "claude-code" => vec![Provider::ClaudeCode],
+            "codex" => vec![Provider::Codex],
+            _ => Vec::new(),
+        },
+        since: args
+            .since
+            .map(|d| crate::usage::parse_day("since", &d, false))
+            .transpose()?,
+        until: args
+            .until
+            .map(|d| crate::usage::parse_day("until", &d, true))
+            .transpose()?,
+        claude_dirs: if args.claude_dirs.is_empty() {
+            crate::usage::default_claude_dirs()
+        } else {
+            args.claude_dirs
+        },
+        codex_dirs: if args.codex_dirs.is_empty() {
+            crate::usage::default_codex_dirs()
+        } else {
+            args.codex_dirs
+        },
+        prices: args.prices,
+    };
+    let report = crate::usage::report(&options)?;
+    Ok(Output {
+        human: crate::usage::render_table(&report),
+        json: to_json(&report)?,
+    })
+}
