@@ -70,10 +70,14 @@ error_codes! {
 }
 
 impl ErrorCode {
-    /// The process exit status a CLI should use for this code: 1 for every coded error.
-    /// (Usage errors, which have no code, exit 2.)
+    /// The process exit status a CLI should use for this code: 255 for `INTERNAL` (a bug in
+    /// Baton, not something the caller did), 1 for every other coded error. (Usage errors,
+    /// which have no code, exit 2.)
     pub fn exit_status(self) -> i32 {
-        1
+        match self {
+            ErrorCode::Internal => 255,
+            _ => 1,
+        }
     }
 }
 
@@ -188,5 +192,19 @@ mod tests {
         assert_eq!(env["error"]["code"], "INVALID_ARGUMENT");
         assert_eq!(env["error"]["details"]["field"], "project");
         assert_eq!(env["error"]["message"], "project: must not be empty");
+    }
+
+    #[test]
+    fn exit_statuses_follow_the_kind_of_error() {
+        assert_eq!(
+            ErrorCode::Internal.exit_status(),
+            255,
+            "a bug, not the caller's doing"
+        );
+        for &code in ErrorCode::ALL {
+            if code != ErrorCode::Internal {
+                assert_eq!(code.exit_status(), 1, "{code}");
+            }
+        }
     }
 }

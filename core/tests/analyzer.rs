@@ -233,7 +233,7 @@ fn search_filters_and_sorts_the_list() {
         .collect();
     assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{dates:?}");
     let by_title = analyzer.list(&ListQuery {
-        sort: "title".into(),
+        sort: baton_core::analyzer::ListSort::Title,
         ..ListQuery::default()
     });
     let titles: Vec<String> = by_title

@@ -1,6 +1,7 @@
 //! Lifecycle and context health through the core's commands on the in-memory ledger: one test
 //! per scoring rule, the thresholds' edges, the recommendations, and a state-machine property.
 
+use baton_core::commands::NextAction;
 use baton_core::commands::{self, Context, EndParams, Request, Response, StartParams};
 use baton_core::commands::{
     ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
@@ -8,6 +9,7 @@ use baton_core::commands::{
 };
 use baton_core::ledger::activity::StepState;
 use baton_core::ledger::activity::Verdict;
+use baton_core::ledger::session::ReportsVia;
 use baton_core::ledger::store::{LedgerView, MemoryLedger};
 use baton_core::lifecycle::health::verdict;
 use baton_core::lifecycle::workspace::{Policy, Role};
@@ -488,7 +490,7 @@ fn a_run_with_text_is_refused_and_recorded_as_refused() {
     .unwrap();
     let session = h.session(&s);
     assert_eq!((session.runs.recorded, session.runs.input_tokens), (1, 10));
-    assert_eq!(session.reports_via.as_deref(), Some("both"));
+    assert_eq!(session.reports_via, Some(ReportsVia::Both));
 }
 
 #[test]
@@ -535,7 +537,7 @@ fn statuses_follow_reports_and_progress_is_forced_to_100_on_completion() {
         (Status::AwaitingReview, Some(100))
     );
     assert_eq!(session.plan[0].state, StepState::Done);
-    assert_eq!(session.reports_via.as_deref(), Some("model"));
+    assert_eq!(session.reports_via, Some(ReportsVia::Model));
 }
 
 #[test]
@@ -559,7 +561,7 @@ fn a_pause_is_delivered_on_the_next_brief_and_unpause_forces_a_rebrief() {
         panic!()
     };
     let context = brief.brief.unwrap();
-    assert_eq!(context.next_action, "blocked");
+    assert_eq!(context.next_action, NextAction::Blocked);
     assert_eq!(context.pause.unwrap()["reason"], "wrong branch");
     assert!(h.session(&s).pause.unwrap().delivered);
     h.ok(Request::Unpause(SessionRef {

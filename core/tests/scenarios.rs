@@ -148,7 +148,10 @@ fn resume_keeps_started_at_and_records_a_marker() {
     let Response::Action(action) = resumed else {
         panic!()
     };
-    assert_eq!(action.action, "resumed");
+    assert_eq!(
+        action.action,
+        baton_core::commands::SessionActionKind::Resumed
+    );
     assert_eq!(action.resumed_at, Some(host.now));
     let session = host.ledger.session(id).unwrap().unwrap();
     assert_eq!(session.started_at, started);

@@ -8,6 +8,22 @@ use crate::transcripts::conversation::tree::Tree;
 use crate::transcripts::conversation::{Block, Conversation, Role};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
+
+/// The order of the conversation list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListSort {
+    /// Last updated first (the default).
+    #[default]
+    Updated,
+    /// Last started first.
+    Started,
+    /// Longest first.
+    Messages,
+    /// By title, A first.
+    Title,
+}
+
 /// How the conversation list is asked for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -18,8 +34,8 @@ pub struct ListQuery {
     pub provider: Option<Provider>,
     /// Only conversations where this model wrote.
     pub model: Option<String>,
-    /// `updated` (default), `started`, `messages` or `title`.
-    pub sort: String,
+    /// The order of the rows.
+    pub sort: ListSort,
     /// Oldest, shortest or A first; by default titles sort A first, the rest newest or
     /// longest first.
     pub ascending: Option<bool>,
@@ -224,16 +240,18 @@ impl Analyzer {
             }
             rows.push((row, snippet_text));
         }
-        match query.sort.as_str() {
-            "started" => rows.sort_by_key(|(r, _)| (r.head.started_at, r.head.index)),
-            "messages" => rows.sort_by_key(|(r, _)| (r.messages, r.head.index)),
-            "title" => {
+        match query.sort {
+            ListSort::Started => rows.sort_by_key(|(r, _)| (r.head.started_at, r.head.index)),
+            ListSort::Messages => rows.sort_by_key(|(r, _)| (r.messages, r.head.index)),
+            ListSort::Title => {
                 rows.sort_by_cached_key(|(r, _)| (r.head.title.to_lowercase(), r.head.index));
             }
-            _ => rows.sort_by_key(|(r, _)| (r.head.updated_at.or(r.head.started_at), r.head.index)),
+            ListSort::Updated => {
+                rows.sort_by_key(|(r, _)| (r.head.updated_at.or(r.head.started_at), r.head.index))
+            }
         }
         // Titles read A to Z by default; dates and lengths newest and longest first.
-        if !query.ascending.unwrap_or(query.sort == "title") {
+        if !query.ascending.unwrap_or(query.sort == ListSort::Title) {
             rows.reverse();
         }
         let total = rows.len();

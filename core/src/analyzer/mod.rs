@@ -25,7 +25,7 @@ mod report;
 use crate::error::Result;
 pub use crate::transcripts::ingest::{FileFormat, Progress, is_conversations_entry};
 pub use export::markdown;
-pub use list::{ConversationHead, ConversationList, ConversationRow, ListQuery};
+pub use list::{ConversationHead, ConversationList, ConversationRow, ListQuery, ListSort};
 pub use reader::{ConversationView, ViewMessage};
 pub use report::{AnalysisOverview, Charts, Report};
 

@@ -9,11 +9,73 @@ use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// What a start, resume or end did to its session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionActionKind {
+    /// A new session.
+    Started,
+    /// A session picked up again.
+    Resumed,
+    /// A session closed.
+    Ended,
+}
+
+impl SessionActionKind {
+    /// Its name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionActionKind::Started => "started",
+            SessionActionKind::Resumed => "resumed",
+            SessionActionKind::Ended => "ended",
+        }
+    }
+}
+
+/// What a lifecycle command did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LifecycleAction {
+    /// The session was given its context (or its pause).
+    Briefed,
+    /// A report was recorded.
+    Reported,
+    /// The files the session depends on were recorded.
+    DependenciesDeclared,
+    /// A person paused the session.
+    Paused,
+    /// A person lifted the pause.
+    Unpaused,
+}
+
+impl LifecycleAction {
+    /// Its name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LifecycleAction::Briefed => "briefed",
+            LifecycleAction::Reported => "reported",
+            LifecycleAction::DependenciesDeclared => "dependencies_declared",
+            LifecycleAction::Paused => "paused",
+            LifecycleAction::Unpaused => "unpaused",
+        }
+    }
+}
+
+/// What a brief tells the agent to do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NextAction {
+    /// Work on.
+    Work,
+    /// Stop: a person paused the session.
+    Blocked,
+}
+
 /// A session together with what a command did to it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionAction {
-    /// `started`, `resumed` or `ended`.
-    pub action: String,
+    /// What the command did to the session.
+    pub action: SessionActionKind,
     /// When the resume marker was recorded (resumes only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_at: Option<Timestamp>,
@@ -72,8 +134,8 @@ pub enum Response {
 /// What a brief tells the agent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BriefContext {
-    /// `work`, or `blocked` when a person paused the session.
-    pub next_action: String,
+    /// Work on, or stop: a person paused the session.
+    pub next_action: NextAction,
     /// The pause and its reason, when paused.
     pub pause: Option<Value>,
     /// The mission and its contract.
@@ -96,7 +158,7 @@ pub struct BriefContext {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LifecycleAnswer {
     /// What happened.
-    pub action: String,
+    pub action: LifecycleAction,
     /// The session.
     pub session_id: SessionId,
     /// Its status afterwards.
@@ -151,9 +213,13 @@ pub struct WorkspaceAnswer {
     pub details: serde_json::Map<String, Value>,
 }
 
-pub(crate) fn answer(action: &str, session: &Session, message: String) -> LifecycleAnswer {
+pub(crate) fn answer(
+    action: LifecycleAction,
+    session: &Session,
+    message: String,
+) -> LifecycleAnswer {
     LifecycleAnswer {
-        action: action.into(),
+        action,
         session_id: session.session_id,
         status: session.status,
         progress: session.progress,

@@ -2,12 +2,14 @@
 //! context-health snapshots recorded beside it.
 
 use crate::commands::answers::{BriefContext, HealthAnswer, Response, answer};
+use crate::commands::answers::{LifecycleAction, NextAction};
 use crate::commands::kernel::{
     Context, EventBatch, Executed, agent_of, baton_actor, live_session, not_found,
 };
 use crate::commands::params::{HealthParams, SessionRef};
 use crate::error::Result;
 use crate::ids::{SessionId, WORKSPACE_STREAM};
+use crate::ledger::activity::HealthTrigger;
 use crate::ledger::activity::{Activity, HealthReport, Severity};
 use crate::ledger::event::{Actor, Payload};
 use crate::ledger::store::LedgerView;
@@ -20,7 +22,7 @@ pub fn push_health(
     batch: &mut EventBatch<'_>,
     view: &dyn LedgerView,
     id: SessionId,
-    trigger: &str,
+    trigger: HealthTrigger,
 ) -> Result<Option<HealthReport>> {
     let Some(session) = batch.project(view, id)? else {
         return Ok(None);
@@ -31,7 +33,7 @@ pub fn push_health(
         baton_actor(),
         Payload::Activity(Activity::HealthComputed {
             report: report.clone(),
-            trigger: trigger.into(),
+            trigger,
         }),
     );
     Ok(Some(report))
@@ -55,7 +57,7 @@ pub fn push_brief(
             }),
         );
         return Ok(BriefContext {
-            next_action: "blocked".into(),
+            next_action: NextAction::Blocked,
             pause: Some(json!({ "reason": pause.reason, "by": pause.by, "at": pause.at })),
             mission: None,
             constitution_version: ws.constitution_version,
@@ -78,7 +80,7 @@ pub fn push_brief(
             indexed_commit: ws.indexed_commit.clone(),
         }),
     );
-    let health = push_health(batch, view, id, "brief")?;
+    let health = push_health(batch, view, id, HealthTrigger::Brief)?;
     let broken: Vec<&str> = session
         .open_collisions
         .iter()
@@ -86,7 +88,7 @@ pub fn push_brief(
         .map(|c| c.file.as_str())
         .collect();
     Ok(BriefContext {
-        next_action: "work".into(),
+        next_action: NextAction::Work,
         pause: None,
         mission: mission.zip(current).map(|(m, c)| json!({ "reference": m.reference, "contract_version": c.version, "approved": c.approved, "clauses": c.clauses })),
         constitution_version: ws.constitution_version,
@@ -105,12 +107,12 @@ pub fn brief(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<Exe
     let context = push_brief(&mut batch, view, id, agent_of(ctx, &session))?;
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
-    let message = if context.next_action == "blocked" {
+    let message = if context.next_action == NextAction::Blocked {
         "Paused by a person: stop and wait; you will be told when to continue.".to_owned()
     } else {
         "Briefed: this is the context to work from.".to_owned()
     };
-    let mut reply = answer("briefed", &after, message);
+    let mut reply = answer(LifecycleAction::Briefed, &after, message);
     reply.brief = Some(context);
     Ok(Executed {
         events: batch.events,
@@ -125,7 +127,7 @@ pub fn health(view: &dyn LedgerView, p: &HealthParams, ctx: &Context) -> Result<
     let session = view.session(id)?.ok_or_else(|| not_found(id))?;
     let mut batch = EventBatch::new(ctx);
     let report = if p.recheck && session.is_live() {
-        push_health(&mut batch, view, id, "recheck")?.ok_or_else(|| not_found(id))?
+        push_health(&mut batch, view, id, HealthTrigger::Recheck)?.ok_or_else(|| not_found(id))?
     } else {
         health::assess(
             &session,

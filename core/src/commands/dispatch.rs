@@ -179,9 +179,9 @@ fn lifecycle_request(view: &dyn LedgerView, request: &Request, ctx: &Context) ->
         Request::MissionApprove(p) => workspace::mission_approve(view, p, ctx),
         Request::ConstitutionSet(p) => workspace::constitution_set(view, p, ctx),
         Request::Index(p) => workspace::index(p, ctx),
-        Request::AmbiguityOpen(p) => workspace::note(view, "ambiguity_open", p, ctx),
-        Request::AmbiguityResolve(p) => workspace::note(view, "ambiguity_resolve", p, ctx),
-        Request::DecisionRecord(p) => workspace::note(view, "decision_record", p, ctx),
+        Request::AmbiguityOpen(p) => workspace::ambiguity_open(view, p, ctx),
+        Request::AmbiguityResolve(p) => workspace::ambiguity_resolve(view, p, ctx),
+        Request::DecisionRecord(p) => workspace::decision_record(view, p, ctx),
         Request::Start(_)
         | Request::Resume(_)
         | Request::End(_)

@@ -27,8 +27,9 @@ mod sessions;
 mod workspace;
 
 pub use answers::{
-    AttentionAnswer, BriefContext, HealthAnswer, LifecycleAnswer, Response, SessionAction,
-    SessionList, SessionShow, TimelineAnswer, WorkspaceAnswer,
+    AttentionAnswer, BriefContext, HealthAnswer, LifecycleAction, LifecycleAnswer, NextAction,
+    Response, SessionAction, SessionActionKind, SessionList, SessionShow, TimelineAnswer,
+    WorkspaceAnswer,
 };
 pub use dispatch::{Request, execute, prepare, run};
 pub use kernel::{Context, Executed, Prepared};

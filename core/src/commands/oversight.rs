@@ -1,6 +1,7 @@
 //! What a person does to watch and steer sessions: pause and unpause, the timeline, the
 //! workspace's attention items.
 
+use crate::commands::answers::LifecycleAction;
 use crate::commands::answers::{AttentionAnswer, Response, TimelineAnswer, answer};
 use crate::commands::briefing::push_health;
 use crate::commands::kernel::{Context, EventBatch, Executed, human, live_session, not_found};
@@ -8,6 +9,7 @@ use crate::commands::params::{PauseParams, SessionRef};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{SessionId, WORKSPACE_STREAM};
 use crate::ledger::activity::Activity;
+use crate::ledger::activity::HealthTrigger;
 use crate::ledger::event::Payload;
 use crate::ledger::store::LedgerView;
 use crate::lifecycle::timeline::timeline;
@@ -31,7 +33,7 @@ pub fn pause(view: &dyn LedgerView, p: &PauseParams, ctx: &Context) -> Result<Ex
     );
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
-    let reply = answer("paused", &after, "Baton does not reach into another machine to stop a process; the agent learns of the pause, and your reason, on its next request for context.".into());
+    let reply = answer(LifecycleAction::Paused, &after, "Baton does not reach into another machine to stop a process; the agent learns of the pause, and your reason, on its next request for context.".into());
     Ok(Executed {
         events: batch.events,
         response: Response::Lifecycle(reply),
@@ -53,11 +55,11 @@ pub fn unpause(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<E
     }
     let mut batch = EventBatch::new(ctx);
     batch.push(id, human(ctx), Payload::Activity(Activity::Unpaused {}));
-    push_health(&mut batch, view, id, "unpause")?;
+    push_health(&mut batch, view, id, HealthTrigger::Unpause)?;
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
     let reply = answer(
-        "unpaused",
+        LifecycleAction::Unpaused,
         &after,
         "Unpaused. Its context is not current until it is briefed again.".into(),
     );

@@ -1,6 +1,7 @@
 //! What people read: the one-line human summaries every host prints above the JSON answer.
 
 use crate::commands::Response;
+use crate::commands::answers::SessionActionKind;
 use crate::error::Error;
 use crate::time::human_duration;
 
@@ -9,23 +10,24 @@ pub fn ok_line(response: &Response) -> String {
     match response {
         Response::Action(a) => {
             let s = &a.session;
-            match a.action.as_str() {
-                "started" => format!("[ok] Work session started: {} ({})", s.path, s.session_id),
-                "resumed" => format!(
+            match a.action {
+                SessionActionKind::Started => {
+                    format!("[ok] Work session started: {} ({})", s.path, s.session_id)
+                }
+                SessionActionKind::Resumed => format!(
                     "[ok] Work session resumed: {} ({}), started {}, resume #{}",
                     s.path,
                     s.session_id,
                     s.started_at,
                     s.resumes.len()
                 ),
-                "ended" => format!(
+                SessionActionKind::Ended => format!(
                     "[ok] Work session ended: {} ({}) {} after {}",
                     s.path,
                     s.session_id,
                     s.status,
                     human_duration(s.duration_seconds.unwrap_or(0))
                 ),
-                other => format!("[ok] Work session {other}: {} ({})", s.path, s.session_id),
             }
             .to_string()
                 + &a.message
@@ -73,7 +75,7 @@ pub fn ok_line(response: &Response) -> String {
         }
         Response::Lifecycle(a) => format!(
             "[ok] {} {}: {}. {}",
-            a.action.replace('_', " "),
+            a.action.as_str().replace('_', " "),
             a.session_id,
             a.status,
             a.message

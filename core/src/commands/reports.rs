@@ -1,6 +1,7 @@
 //! What a session reports while it works: runs, changed files and their collisions, the
 //! dependencies it declares.
 
+use crate::commands::answers::LifecycleAction;
 use crate::commands::answers::{Response, answer};
 use crate::commands::briefing::push_health;
 use crate::commands::kernel::{
@@ -8,6 +9,7 @@ use crate::commands::kernel::{
 };
 use crate::commands::params::{DependParams, ReportParams};
 use crate::error::{Error, ErrorCode, Result};
+use crate::ledger::activity::HealthTrigger;
 use crate::ledger::activity::{Activity, Severity};
 use crate::ledger::event::Payload;
 use crate::ledger::session::Session;
@@ -188,9 +190,9 @@ pub fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> Result<
                 collisions.push(json!({ "affected_session_id": other.session_id, "file": file, "severity": severity }));
             }
         }
-        push_health(&mut batch, view, id, "change")?;
+        push_health(&mut batch, view, id, HealthTrigger::Change)?;
         for other in &others {
-            push_health(&mut batch, view, other.session_id, "change")?;
+            push_health(&mut batch, view, other.session_id, HealthTrigger::Change)?;
         }
     }
     if batch.events.is_empty() {
@@ -202,7 +204,7 @@ pub fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> Result<
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
     let mut reply = answer(
-        "reported",
+        LifecycleAction::Reported,
         &after,
         format!("Recorded {} event(s).", batch.events.len()),
     );
@@ -230,7 +232,7 @@ pub fn depend(view: &dyn LedgerView, p: &DependParams, ctx: &Context) -> Result<
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
     let reply = answer(
-        "dependencies_declared",
+        LifecycleAction::DependenciesDeclared,
         &after,
         format!("Depends on {} file(s).", after.dependencies.len()),
     );

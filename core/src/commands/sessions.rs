@@ -1,6 +1,7 @@
 //! Starting, resuming and ending work sessions: registration gates, the implicit "which
 //! session?" rule (answered only when exactly one fits), and the closing checks of an end.
 
+use crate::commands::answers::SessionActionKind;
 use crate::commands::answers::{Response, SessionAction};
 use crate::commands::briefing::{push_brief, push_health};
 use crate::commands::kernel::{
@@ -9,6 +10,7 @@ use crate::commands::kernel::{
 use crate::commands::params::{EndParams, StartParams};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::SessionId;
+use crate::ledger::activity::{AttentionLevel, HealthTrigger};
 use crate::ledger::event::{Actor, Ended, Outcome, Payload, Resumed, Started};
 use crate::ledger::session::{Session, Status};
 use crate::ledger::store::LedgerView;
@@ -218,7 +220,7 @@ pub(crate) fn start(
     Ok(Executed {
         events: batch.events,
         response: Response::Action(SessionAction {
-            action: "started".into(),
+            action: SessionActionKind::Started,
             resumed_at: None,
             session,
             briefing,
@@ -278,13 +280,13 @@ pub(crate) fn resume(
             client_name: client_name.clone(),
         }),
     );
-    push_health(&mut batch, view, id, "resume")?;
+    push_health(&mut batch, view, id, HealthTrigger::Resume)?;
     batch.check()?;
     let session = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
     Ok(Executed {
         events: batch.events,
         response: Response::Action(SessionAction {
-            action: "resumed".into(),
+            action: SessionActionKind::Resumed,
             resumed_at: Some(ctx.now),
             session,
             briefing: None,
@@ -358,7 +360,7 @@ pub(crate) fn end(
             baton,
             Payload::Activity(Activity::AttentionRaised {
                 session: id,
-                level: "inform".into(),
+                level: AttentionLevel::Inform,
                 urgency: 30,
                 text: format!(
                     "{} stopped without finishing (it was {} when it ended {})",
@@ -381,7 +383,7 @@ pub(crate) fn end(
     Ok(Executed {
         events: batch.events,
         response: Response::Action(SessionAction {
-            action: "ended".into(),
+            action: SessionActionKind::Ended,
             resumed_at: None,
             session,
             briefing: None,

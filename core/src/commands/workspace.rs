@@ -143,59 +143,63 @@ pub fn index(p: &IndexParams, ctx: &Context) -> Result<Executed> {
     )
 }
 
-/// ambiguity open / resolve, decision record
-pub fn note(view: &dyn LedgerView, kind: &str, p: &NoteParams, ctx: &Context) -> Result<Executed> {
-    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
-    let text = || -> Result<String> {
-        let text = p.text.as_deref().map(str::trim).unwrap_or("");
-        if text.is_empty() {
-            Err(Error::invalid("text", "is required"))
-        } else {
-            names::free_text("text", text)
-        }
-    };
-    match kind {
-        "ambiguity_open" => {
-            let reference = reference(p.reference.as_deref().unwrap_or(""))?;
-            let text = text()?;
-            let number = ws.ambiguities.len() as u32 + 1;
-            workspace_change(
-                ctx,
-                Permission::WorkspaceEdit,
-                Activity::AmbiguityOpened {
-                    reference: reference.clone(),
-                    text: text.clone(),
-                },
-                json!({ "number": number, "reference": reference, "text": text }),
-            )
-        }
-        "ambiguity_resolve" => {
-            let number = p
-                .number
-                .ok_or_else(|| Error::invalid("number", "is required"))?;
-            if !ws.ambiguities.iter().any(|a| a.number == number && a.open) {
-                return Err(Error::new(
-                    ErrorCode::AmbiguityNotFound,
-                    format!("no open ambiguity #{number}"),
-                )
-                .with("number", number));
-            }
-            workspace_change(
-                ctx,
-                Permission::WorkspaceEdit,
-                Activity::AmbiguityResolved { number },
-                json!({ "number": number }),
-            )
-        }
-        _ => {
-            let text = text()?;
-            let number = ws.decisions.len() as u32 + 1;
-            workspace_change(
-                ctx,
-                Permission::WorkspaceEdit,
-                Activity::DecisionRecorded { text: text.clone() },
-                json!({ "number": number, "text": text }),
-            )
-        }
+/// The text a note carries: required, trimmed, checked as free text.
+fn note_text(p: &NoteParams) -> Result<String> {
+    let text = p.text.as_deref().map(str::trim).unwrap_or("");
+    if text.is_empty() {
+        Err(Error::invalid("text", "is required"))
+    } else {
+        names::free_text("text", text)
     }
+}
+
+/// Opens a requirement ambiguity against a mission reference.
+pub fn ambiguity_open(view: &dyn LedgerView, p: &NoteParams, ctx: &Context) -> Result<Executed> {
+    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
+    let reference = reference(p.reference.as_deref().unwrap_or(""))?;
+    let text = note_text(p)?;
+    let number = ws.ambiguities.len() as u32 + 1;
+    workspace_change(
+        ctx,
+        Permission::WorkspaceEdit,
+        Activity::AmbiguityOpened {
+            reference: reference.clone(),
+            text: text.clone(),
+        },
+        json!({ "number": number, "reference": reference, "text": text }),
+    )
+}
+
+/// Resolves an open ambiguity by its number.
+pub fn ambiguity_resolve(view: &dyn LedgerView, p: &NoteParams, ctx: &Context) -> Result<Executed> {
+    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
+    let number = p
+        .number
+        .ok_or_else(|| Error::invalid("number", "is required"))?;
+    if !ws.ambiguities.iter().any(|a| a.number == number && a.open) {
+        return Err(Error::new(
+            ErrorCode::AmbiguityNotFound,
+            format!("no open ambiguity #{number}"),
+        )
+        .with("number", number));
+    }
+    workspace_change(
+        ctx,
+        Permission::WorkspaceEdit,
+        Activity::AmbiguityResolved { number },
+        json!({ "number": number }),
+    )
+}
+
+/// Records an active decision.
+pub fn decision_record(view: &dyn LedgerView, p: &NoteParams, ctx: &Context) -> Result<Executed> {
+    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
+    let text = note_text(p)?;
+    let number = ws.decisions.len() as u32 + 1;
+    workspace_change(
+        ctx,
+        Permission::WorkspaceEdit,
+        Activity::DecisionRecorded { text: text.clone() },
+        json!({ "number": number, "text": text }),
+    )
 }

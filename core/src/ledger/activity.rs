@@ -5,6 +5,73 @@
 use crate::ids::{EventId, SessionId};
 use serde::{Deserialize, Serialize};
 
+/// How loudly an attention item asks for a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum AttentionLevel {
+    /// For the record.
+    Inform,
+    /// Worth a look.
+    Warn,
+    /// Needs a decision.
+    Act,
+    /// A level a newer Baton wrote (the event stays readable; its line is kept as written).
+    #[serde(other)]
+    Other,
+}
+
+impl AttentionLevel {
+    /// Its name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttentionLevel::Inform => "inform",
+            AttentionLevel::Warn => "warn",
+            AttentionLevel::Act => "act",
+            AttentionLevel::Other => "other",
+        }
+    }
+}
+
+impl std::fmt::Display for AttentionLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What made Baton score a session's context health.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HealthTrigger {
+    /// The session was briefed.
+    Brief,
+    /// The session was resumed.
+    Resume,
+    /// A report changed files it or another session depends on.
+    Change,
+    /// Someone asked for a fresh score.
+    Recheck,
+    /// A person lifted the session's pause.
+    Unpause,
+    /// A trigger a newer Baton wrote.
+    #[serde(other)]
+    Other,
+}
+
+impl HealthTrigger {
+    /// Its name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HealthTrigger::Brief => "brief",
+            HealthTrigger::Resume => "resume",
+            HealthTrigger::Change => "change",
+            HealthTrigger::Recheck => "recheck",
+            HealthTrigger::Unpause => "unpause",
+            HealthTrigger::Other => "other",
+        }
+    }
+}
+
 /// Where a report came from: a client hook, or the model's own tool call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -223,8 +290,8 @@ pub enum Activity {
     HealthComputed {
         /// The report.
         report: HealthReport,
-        /// What triggered it: brief, resume, change, recheck.
-        trigger: String,
+        /// What triggered it.
+        trigger: HealthTrigger,
     },
     /// Workspace: a mission's contract, at a version (draft until approved).
     MissionContract {
@@ -277,8 +344,8 @@ pub enum Activity {
     AttentionRaised {
         /// The session concerned.
         session: SessionId,
-        /// inform, warn, act.
-        level: String,
+        /// How loudly to tell.
+        level: AttentionLevel,
         /// 0–100.
         urgency: u8,
         /// What.

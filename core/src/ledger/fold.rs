@@ -10,8 +10,8 @@ use crate::ids::{EventId, SessionId};
 use crate::ledger::activity::{Activity, StepState};
 use crate::ledger::event::{Event, Line, Payload, TokenTotals, decode_line};
 use crate::ledger::session::{
-    BriefStamp, Collision, DecisionRequest, PauseInfo, PlanStep, ResumeMarker, Session, Status,
-    presentation_path,
+    BriefStamp, Collision, DecisionRequest, PauseInfo, PlanStep, ReportsVia, ResumeMarker, Session,
+    Status, presentation_path,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -200,9 +200,9 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         };
     }
     session.reports_via = match (via_hook, via_model) {
-        (true, true) => Some("both".into()),
-        (true, false) => Some("hook".into()),
-        (false, true) => Some("model".into()),
+        (true, true) => Some(ReportsVia::Both),
+        (true, false) => Some(ReportsVia::Hook),
+        (false, true) => Some(ReportsVia::Model),
         (false, false) => None,
     };
     Some(session)

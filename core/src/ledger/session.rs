@@ -7,6 +7,19 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+/// How a session's reports arrived: from a client hook, from the model's own tool calls, or
+/// both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportsVia {
+    /// Only from a hook.
+    Hook,
+    /// Only from the model.
+    Model,
+    /// From both.
+    Both,
+}
+
 /// Where a session stands. The first five are live; `complete` and `failed` are ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -145,8 +158,8 @@ pub struct Session {
     pub pause: Option<PauseInfo>,
     /// The latest brief's stamp (cleared by an unpause).
     pub brief: Option<BriefStamp>,
-    /// How its reports arrived, from what actually arrived: `hook`, `model` or `both`.
-    pub reports_via: Option<String>,
+    /// How its reports arrived, from what actually arrived.
+    pub reports_via: Option<ReportsVia>,
     /// Files its work stands on.
     pub dependencies: Vec<String>,
     /// Files it changed, first report first.

@@ -232,9 +232,10 @@ fn entry(event: &Event) -> (String, String, Tone) {
             Activity::HealthComputed { report, trigger } => (
                 "health".into(),
                 format!(
-                    "Context health {} ({:?}) after {trigger}",
+                    "Context health {} ({:?}) after {}",
                     report.overall.map_or("—".to_owned(), |s| s.to_string()),
-                    report.verdict
+                    report.verdict,
+                    trigger.as_str()
                 )
                 .to_lowercase(),
                 if report.verdict == Verdict::Healthy {

@@ -194,8 +194,8 @@ pub struct AttentionItem {
     pub number: u32,
     /// The session concerned.
     pub session_id: SessionId,
-    /// inform, warn, act.
-    pub level: String,
+    /// How loudly it asks for a person.
+    pub level: crate::ledger::activity::AttentionLevel,
     /// 0–100.
     pub urgency: u8,
     /// What.
@@ -299,7 +299,7 @@ impl Workspace {
                     ws.attention.push(AttentionItem {
                         number,
                         session_id: *session,
-                        level: level.clone(),
+                        level: *level,
                         urgency: *urgency,
                         text: text.clone(),
                         at: event.at,

@@ -24,7 +24,7 @@ use std::path::PathBuf;
   baton --json list --all
 
 Every command prints a human line and then a JSON object; with --json only the JSON.
-Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error.")]
+Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error, 255 an internal\nerror (a bug in Baton: please report it).")]
 pub struct Cli {
     /// The ledger directory [default: the nearest .baton/ at or above the current directory,
     /// else ./.baton, created on first write]
