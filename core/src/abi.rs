@@ -100,7 +100,10 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
     }
 }
 
+/// The only `unsafe` code of the core: the three exports a wasm host calls.
 #[cfg(target_arch = "wasm32")]
+// Exported by symbol name (no_mangle), not by path: `pub` is what a reader expects here.
+#[allow(unsafe_code, unreachable_pub)]
 mod exports {
     /// Allocates `len` bytes for the host to write a request into.
     #[unsafe(no_mangle)]

@@ -41,6 +41,9 @@
 //!
 //! Every failure is an [`Error`] with a stable [`ErrorCode`] from the one registry.
 
+#![deny(missing_docs, unreachable_pub, unsafe_code)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod abi;
 pub mod analyzer;
 pub mod commands;

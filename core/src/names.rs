@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 pub const MAX_NAME_BYTES: usize = 128;
 
 /// Checks a project or agent name and returns it trimmed.
-pub fn safe_name(field: &str, raw: &str) -> Result<String> {
+pub(crate) fn safe_name(field: &str, raw: &str) -> Result<String> {
     let name = raw.trim();
     let refuse = |problem: &str| Err(Error::invalid(field, problem).with("value", raw));
     if name.is_empty() {
@@ -36,7 +36,7 @@ pub fn safe_name(field: &str, raw: &str) -> Result<String> {
 }
 
 /// Normalizes an agent identity: trimmed and lower-case, so `Claude` and `claude ` are one.
-pub fn normalize_agent(raw: &str) -> Result<String> {
+pub(crate) fn normalize_agent(raw: &str) -> Result<String> {
     safe_name("agent", raw).map(|name| name.to_lowercase())
 }
 
@@ -64,7 +64,7 @@ pub fn label(field: &str, raw: &str) -> Result<String> {
 }
 
 /// Free text (goal, summary): NUL is refused, everything else is kept as given.
-pub fn free_text(field: &str, raw: &str) -> Result<String> {
+pub(crate) fn free_text(field: &str, raw: &str) -> Result<String> {
     if raw.contains('\0') {
         return Err(Error::invalid(field, "must not contain NUL characters"));
     }

@@ -171,7 +171,9 @@ pub fn length_histogram_svg(buckets: &BTreeMap<u32, u64>) -> String {
 
 /// Groups dated counts by label into periods: days when everything falls within about three
 /// months, else months (`YYYY-MM-DD` or `YYYY-MM` keys).
-pub fn by_period(dated: &[(Timestamp, &str, u64)]) -> BTreeMap<String, BTreeMap<String, u64>> {
+pub(crate) fn by_period(
+    dated: &[(Timestamp, &str, u64)],
+) -> BTreeMap<String, BTreeMap<String, u64>> {
     let mut out: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
     let (Some(first), Some(last)) = (
         dated.iter().map(|d| d.0).min(),
@@ -196,7 +198,10 @@ pub const MAX_SERIES: usize = 8;
 
 /// A stacked bar chart: one bar per period, one colour per label (the largest
 /// [`MAX_SERIES`] by total, the rest as "other"), a legend, and a tooltip on every segment.
-pub fn stacked_bars_svg(series: &BTreeMap<String, BTreeMap<String, u64>>, unit: &str) -> String {
+pub(crate) fn stacked_bars_svg(
+    series: &BTreeMap<String, BTreeMap<String, u64>>,
+    unit: &str,
+) -> String {
     const COLOURS: [&str; MAX_SERIES + 1] = [
         "#0a5dc2", "#e36209", "#1a7f37", "#8250df", "#cf222e", "#9a6700", "#1b7c83", "#bf3989",
         "#6e7781",

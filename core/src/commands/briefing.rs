@@ -18,7 +18,7 @@ use crate::lifecycle::workspace::Workspace;
 use serde_json::json;
 
 /// Adds a health snapshot for `id` as it will be after the batch.
-pub fn push_health(
+pub(super) fn push_health(
     batch: &mut EventBatch<'_>,
     view: &dyn LedgerView,
     id: SessionId,
@@ -40,7 +40,7 @@ pub fn push_health(
 }
 
 /// Adds a brief (or, when paused, the pause's delivery) to the batch; returns what to tell.
-pub fn push_brief(
+pub(super) fn push_brief(
     batch: &mut EventBatch<'_>,
     view: &dyn LedgerView,
     id: SessionId,
@@ -101,7 +101,7 @@ pub fn push_brief(
 }
 
 /// brief
-pub fn brief(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<Executed> {
+pub(super) fn brief(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<Executed> {
     let (id, _, session) = live_session(view, &p.session_id)?;
     let mut batch = EventBatch::new(ctx);
     let context = push_brief(&mut batch, view, id, agent_of(ctx, &session))?;
@@ -122,7 +122,7 @@ pub fn brief(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<Exe
 }
 
 /// health
-pub fn health(view: &dyn LedgerView, p: &HealthParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn health(view: &dyn LedgerView, p: &HealthParams, ctx: &Context) -> Result<Executed> {
     let id = SessionId::parse_v7("session_id", &p.session_id)?;
     let session = view.session(id)?.ok_or_else(|| not_found(id))?;
     let mut batch = EventBatch::new(ctx);

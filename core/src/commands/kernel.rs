@@ -95,7 +95,7 @@ pub struct Executed {
 /// A fresh id for the `n`th event a command writes (n ≥ 1): the context's id plus `n`, so ids
 /// stay unique, ascend in the order written (the fold replays equal times by id), and stay
 /// valid UUIDv7 (only the random low bits change).
-pub fn nth_event_id(ctx: &Context, n: u16) -> EventId {
+pub(super) fn nth_event_id(ctx: &Context, n: u16) -> EventId {
     EventId(uuid::Uuid::from_u128(
         ctx.event_id.0.as_u128().wrapping_add(u128::from(n)),
     ))
@@ -103,7 +103,7 @@ pub fn nth_event_id(ctx: &Context, n: u16) -> EventId {
 
 /// Builds events with ids from the context, in order.
 #[derive(Debug)]
-pub struct EventBatch<'a> {
+pub(super) struct EventBatch<'a> {
     ctx: &'a Context,
     /// The events so far.
     pub events: Vec<Event>,
@@ -111,7 +111,7 @@ pub struct EventBatch<'a> {
 
 impl<'a> EventBatch<'a> {
     /// An empty batch.
-    pub fn new(ctx: &'a Context) -> EventBatch<'a> {
+    pub(super) fn new(ctx: &'a Context) -> EventBatch<'a> {
         EventBatch {
             ctx,
             events: Vec::new(),
@@ -119,7 +119,7 @@ impl<'a> EventBatch<'a> {
     }
 
     /// Adds an event for `session` by `actor`.
-    pub fn push(&mut self, session: SessionId, actor: Actor, payload: Payload) {
+    pub(super) fn push(&mut self, session: SessionId, actor: Actor, payload: Payload) {
         let n = self.events.len() as u16;
         self.events.push(Event {
             id: if n == 0 {
@@ -135,7 +135,7 @@ impl<'a> EventBatch<'a> {
     }
 
     /// Checks every event fits a ledger line.
-    pub fn check(&self) -> Result<()> {
+    pub(super) fn check(&self) -> Result<()> {
         for event in &self.events {
             event.encode()?;
         }
@@ -143,7 +143,7 @@ impl<'a> EventBatch<'a> {
     }
 
     /// The session as it will be once this batch is folded in.
-    pub fn project(&self, view: &dyn LedgerView, id: SessionId) -> Result<Option<Session>> {
+    pub(super) fn project(&self, view: &dyn LedgerView, id: SessionId) -> Result<Option<Session>> {
         let mut history = view.history(id)?.unwrap_or_default();
         for event in self.events.iter().filter(|e| e.session == id) {
             history.insert(event.clone());
@@ -152,7 +152,7 @@ impl<'a> EventBatch<'a> {
     }
 
     /// The workspace as it will be once this batch is folded in.
-    pub fn workspace(&self, view: &dyn LedgerView) -> Result<Workspace> {
+    pub(super) fn workspace(&self, view: &dyn LedgerView) -> Result<Workspace> {
         let mut history = view.history(WORKSPACE_STREAM)?.unwrap_or_default();
         for event in self.events.iter().filter(|e| e.session == WORKSPACE_STREAM) {
             history.insert(event.clone());
@@ -182,7 +182,7 @@ pub(crate) fn agent_of(ctx: &Context, session: &Session) -> Actor {
 }
 
 /// Loads a live session or fails with the right code.
-pub fn live_session(
+pub(super) fn live_session(
     view: &dyn LedgerView,
     raw_id: &str,
 ) -> Result<(SessionId, SessionHistory, Session)> {

@@ -17,7 +17,7 @@ use crate::lifecycle::workspace::{Permission, Workspace};
 use crate::names;
 
 /// pause
-pub fn pause(view: &dyn LedgerView, p: &PauseParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn pause(view: &dyn LedgerView, p: &PauseParams, ctx: &Context) -> Result<Executed> {
     ctx.policy
         .require(&ctx.person, Permission::SessionControl)?;
     let (id, _, _) = live_session(view, &p.session_id)?;
@@ -42,7 +42,7 @@ pub fn pause(view: &dyn LedgerView, p: &PauseParams, ctx: &Context) -> Result<Ex
 }
 
 /// unpause
-pub fn unpause(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<Executed> {
+pub(super) fn unpause(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<Executed> {
     ctx.policy
         .require(&ctx.person, Permission::SessionControl)?;
     let (id, _, session) = live_session(view, &p.session_id)?;
@@ -71,7 +71,7 @@ pub fn unpause(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<E
 }
 
 /// timeline
-pub fn show_timeline(view: &dyn LedgerView, p: &SessionRef) -> Result<Executed> {
+pub(super) fn show_timeline(view: &dyn LedgerView, p: &SessionRef) -> Result<Executed> {
     let id = SessionId::parse_v7("session_id", &p.session_id)?;
     let history = view
         .history(id)?
@@ -88,7 +88,7 @@ pub fn show_timeline(view: &dyn LedgerView, p: &SessionRef) -> Result<Executed> 
 }
 
 /// attention
-pub fn attention(view: &dyn LedgerView) -> Result<Executed> {
+pub(super) fn attention(view: &dyn LedgerView) -> Result<Executed> {
     let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
     let mut items = ws.attention;
     items.sort_by(|a, b| b.urgency.cmp(&a.urgency).then(a.number.cmp(&b.number)));

@@ -31,7 +31,7 @@ pub(crate) fn files(field: &str, raw: &[String]) -> Result<Vec<String>> {
 }
 
 /// report
-pub fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> Result<Executed> {
     let (id, _, session) = live_session(view, &p.session_id)?;
     let via = p.via.unwrap_or_default();
     let actor = agent_of(ctx, &session);
@@ -217,7 +217,7 @@ pub fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> Result<
 }
 
 /// depend
-pub fn depend(view: &dyn LedgerView, p: &DependParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn depend(view: &dyn LedgerView, p: &DependParams, ctx: &Context) -> Result<Executed> {
     let (id, _, session) = live_session(view, &p.session_id)?;
     let files = files("files", &p.files)?;
     if files.is_empty() {

@@ -40,7 +40,11 @@ pub(crate) fn reference(raw: &str) -> Result<String> {
 }
 
 /// mission add
-pub fn mission_add(view: &dyn LedgerView, p: &MissionParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn mission_add(
+    view: &dyn LedgerView,
+    p: &MissionParams,
+    ctx: &Context,
+) -> Result<Executed> {
     let reference = reference(&p.reference)?;
     let clauses: Vec<String> = p
         .clauses
@@ -69,7 +73,7 @@ pub fn mission_add(view: &dyn LedgerView, p: &MissionParams, ctx: &Context) -> R
 }
 
 /// mission approve
-pub fn mission_approve(
+pub(super) fn mission_approve(
     view: &dyn LedgerView,
     p: &MissionParams,
     ctx: &Context,
@@ -92,7 +96,7 @@ pub fn mission_approve(
 }
 
 /// The error for an unknown mission.
-pub fn mission_not_found(reference: &str) -> Error {
+pub(super) fn mission_not_found(reference: &str) -> Error {
     Error::new(
         ErrorCode::MissionNotFound,
         format!(
@@ -103,7 +107,7 @@ pub fn mission_not_found(reference: &str) -> Error {
 }
 
 /// constitution set
-pub fn constitution_set(
+pub(super) fn constitution_set(
     view: &dyn LedgerView,
     p: &ConstitutionParams,
     ctx: &Context,
@@ -131,7 +135,7 @@ pub fn constitution_set(
 }
 
 /// index
-pub fn index(p: &IndexParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn index(p: &IndexParams, ctx: &Context) -> Result<Executed> {
     let commit = names::label("commit", &p.commit)?;
     workspace_change(
         ctx,
@@ -154,7 +158,11 @@ fn note_text(p: &NoteParams) -> Result<String> {
 }
 
 /// Opens a requirement ambiguity against a mission reference.
-pub fn ambiguity_open(view: &dyn LedgerView, p: &NoteParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn ambiguity_open(
+    view: &dyn LedgerView,
+    p: &NoteParams,
+    ctx: &Context,
+) -> Result<Executed> {
     let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
     let reference = reference(p.reference.as_deref().unwrap_or(""))?;
     let text = note_text(p)?;
@@ -171,7 +179,11 @@ pub fn ambiguity_open(view: &dyn LedgerView, p: &NoteParams, ctx: &Context) -> R
 }
 
 /// Resolves an open ambiguity by its number.
-pub fn ambiguity_resolve(view: &dyn LedgerView, p: &NoteParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn ambiguity_resolve(
+    view: &dyn LedgerView,
+    p: &NoteParams,
+    ctx: &Context,
+) -> Result<Executed> {
     let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
     let number = p
         .number
@@ -192,7 +204,11 @@ pub fn ambiguity_resolve(view: &dyn LedgerView, p: &NoteParams, ctx: &Context) -
 }
 
 /// Records an active decision.
-pub fn decision_record(view: &dyn LedgerView, p: &NoteParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn decision_record(
+    view: &dyn LedgerView,
+    p: &NoteParams,
+    ctx: &Context,
+) -> Result<Executed> {
     let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
     let text = note_text(p)?;
     let number = ws.decisions.len() as u32 + 1;

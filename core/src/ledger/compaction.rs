@@ -106,7 +106,7 @@ pub fn fold_archive(fold: &mut Fold, bytes: &[u8], source: &str) {
 /// Encodes one rollup line. An event whose line as written is in `as_written` keeps it byte
 /// for byte (fields a newer Baton added survive an older one's compaction); others are
 /// encoded.
-pub fn encode_rollup(
+pub(crate) fn encode_rollup(
     session: SessionId,
     month: &str,
     events: &[&Event],

@@ -262,7 +262,7 @@ impl Session {
 }
 
 /// The presentation path of a session: readable, stable, and unique through the id suffix.
-pub fn presentation_path(
+pub(crate) fn presentation_path(
     project: &str,
     started_at: Timestamp,
     agent: &str,

@@ -52,7 +52,7 @@ impl LineSplitter {
 }
 
 /// The first line of `bytes` that is not blank, without its `\r`.
-pub fn first_line(bytes: &[u8]) -> &[u8] {
+pub(crate) fn first_line(bytes: &[u8]) -> &[u8] {
     let line = bytes
         .split(|&b| b == b'\n')
         .find(|l| !is_blank(l))

@@ -39,7 +39,7 @@ impl Interner {
 
 /// A 128-bit fingerprint of some byte strings (two FNV-1a passes), for deduplication keys
 /// that cost 16 bytes instead of a string.
-pub fn fingerprint(parts: &[&[u8]]) -> u128 {
+pub(crate) fn fingerprint(parts: &[&[u8]]) -> u128 {
     let mut a: u64 = 0xcbf2_9ce4_8422_2325;
     let mut b: u64 = 0x6c62_272e_07bb_0142;
     for part in parts {
@@ -170,7 +170,10 @@ pub fn repair_lone_surrogates(line: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Parses a JSON line, repairing lone surrogates if that is what stops it.
-pub fn parse_line<T: for<'de> Deserialize<'de>>(line: &[u8], stats: &mut ReadStats) -> Option<T> {
+pub(crate) fn parse_line<T: for<'de> Deserialize<'de>>(
+    line: &[u8],
+    stats: &mut ReadStats,
+) -> Option<T> {
     match serde_json::from_slice(line) {
         Ok(value) => Some(value),
         Err(_) => {

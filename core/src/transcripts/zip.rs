@@ -26,7 +26,7 @@ pub struct ZipEntry {
 }
 
 /// Whether `bytes` start like a ZIP archive.
-pub fn is_zip(bytes: &[u8]) -> bool {
+pub(crate) fn is_zip(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
 }
 
@@ -304,8 +304,9 @@ pub fn crc32_update(crc: u32, bytes: &[u8]) -> u32 {
     !c
 }
 
-/// Builds a ZIP archive of `files` (stored when `deflate` is false). For tests and fixtures:
-/// hosts only read archives.
+/// Builds a ZIP archive of `files` (stored when `deflate` is false). For tests and fixtures
+/// only (feature `test-support`): hosts only read archives.
+#[cfg(any(test, feature = "test-support"))]
 pub fn write_zip(files: &[(&str, &[u8])], deflate: bool) -> Vec<u8> {
     let mut out = Vec::new();
     let mut central = Vec::new();

@@ -17,7 +17,7 @@ pub fn parse_chatgpt(bytes: &[u8]) -> Parsed {
 }
 
 /// One ChatGPT conversation object.
-pub fn chatgpt_conversation(item: &Value) -> Conversation {
+pub(crate) fn chatgpt_conversation(item: &Value) -> Conversation {
     {
         let id = item["conversation_id"]
             .as_str()

@@ -18,7 +18,7 @@ pub fn parse_claude_ai(bytes: &[u8]) -> Parsed {
 }
 
 /// One claude.ai conversation object.
-pub fn claude_ai_conversation(item: &Value) -> Conversation {
+pub(crate) fn claude_ai_conversation(item: &Value) -> Conversation {
     {
         let mut conversation =
             Conversation::new(Provider::ClaudeAi, item["uuid"].as_str().unwrap_or(""));

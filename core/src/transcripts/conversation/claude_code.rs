@@ -33,7 +33,9 @@ pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
 }
 
 /// The same, fed line by line (a host streams a file of any size through it).
-pub fn parse_claude_code_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> Parsed {
+pub(crate) fn parse_claude_code_lines<L: AsRef<[u8]>>(
+    lines: impl IntoIterator<Item = L>,
+) -> Parsed {
     let mut reader = ClaudeCodeReader::default();
     for line in lines {
         reader.push_line(line.as_ref());

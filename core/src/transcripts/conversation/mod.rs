@@ -16,10 +16,12 @@ pub(crate) mod exports;
 pub mod splitter;
 pub mod tree;
 
-pub use chatgpt::{chatgpt_conversation, parse_chatgpt};
-pub use claude_ai::{claude_ai_conversation, parse_claude_ai};
-pub use claude_code::{ClaudeCodeReader, parse_claude_code, parse_claude_code_lines};
-pub use codex::{CodexReader, parse_codex, parse_codex_lines};
+pub(crate) use chatgpt::chatgpt_conversation;
+pub use chatgpt::parse_chatgpt;
+pub(crate) use claude_ai::claude_ai_conversation;
+pub use claude_ai::parse_claude_ai;
+pub use claude_code::{ClaudeCodeReader, parse_claude_code};
+pub use codex::{CodexReader, parse_codex};
 use serde::{Deserialize, Serialize};
 
 /// Who wrote a message.

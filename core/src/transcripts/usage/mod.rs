@@ -169,7 +169,7 @@ pub struct UsageReport {
 }
 
 /// The row key of an entry.
-pub fn key_of(entry: &UsageEntry, group_by: GroupBy) -> String {
+pub(crate) fn key_of(entry: &UsageEntry, group_by: GroupBy) -> String {
     let date = Utc
         .timestamp_millis_opt(entry.at.millis())
         .single()
