@@ -64,11 +64,14 @@ function groupsOf(files) {
 
 // The extensions a folder's files are picked by: the core's list, sent when the worker starts.
 let extensions = [];
+let markReady;
+const workerReady = new Promise((resolve) => { markReady = resolve; });
 const takes = (name) => extensions.some((e) => name.toLowerCase().endsWith("." + e));
 
 let acked = 0;
 let ackWaiter = null;
 async function load(files) {
+  await workerReady; // the extensions to pick files by come with it
   files = files.filter((f) => takes(f.name) || files.length === 1);
   if (!files.length) return;
   problem.hidden = true;
@@ -377,6 +380,7 @@ worker.onmessage = (event) => {
   else if (msg.type === "loaded") loaded(msg);
   else if (msg.type === "ready") {
     extensions = msg.extensions;
+    markReady();
     $("file").accept = [...extensions.map((e) => "." + e), "application/zip", "application/json", "application/x-ndjson"].join(",");
     call("version").then((v) => { $("version").textContent = `baton-core ${v}`; document.body.dataset.ready = "true"; });
   } else if (msg.type === "reply") {

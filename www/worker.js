@@ -114,7 +114,7 @@ function endLoad() {
   postMessage({
     type: "loaded", added, errors, cancelled, overview, charts,
     // Durations are worded by the core, as the CLI words them.
-    sessions: JSON.parse(analyzer.sessions()).map((s) => ({ ...s, duration_text: humanDuration(s.duration_seconds ?? 0) })),
+    sessions: JSON.parse(analyzer.sessions()).map((s) => ({ ...s, duration_text: s.duration_seconds == null ? "—" : humanDuration(s.duration_seconds) })),
     millis: performance.now() - started,
     memoryBytes: memoryBytes(),
   });

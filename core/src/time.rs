@@ -133,6 +133,31 @@ pub fn human_duration(seconds: i64) -> String {
     }
 }
 
+/// Parses `YYYY-MM-DD` or `YYYYMMDD` as the start (or, with `end`, the last millisecond) of
+/// that UTC day.
+pub fn parse_day(field: &str, text: &str, end: bool) -> crate::error::Result<Timestamp> {
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    if digits.len() != 8 {
+        return Err(crate::error::Error::invalid(
+            field,
+            format!("`{text}` is not a date (YYYY-MM-DD)"),
+        ));
+    }
+    let iso = format!(
+        "{}-{}-{}T00:00:00.000Z",
+        &digits[..4],
+        &digits[4..6],
+        &digits[6..]
+    );
+    let start = Timestamp::parse(&iso)
+        .map_err(|_| crate::error::Error::invalid(field, format!("`{text}` is not a date")))?;
+    Ok(if end {
+        Timestamp::from_millis(start.millis() + 86_400_000 - 1)
+    } else {
+        start
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

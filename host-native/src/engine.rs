@@ -22,6 +22,31 @@ pub fn policy(ledger: &Ledger) -> Result<Policy, Error> {
     }
 }
 
+/// Fills in what a request leaves out and only the host knows, the same way for every native
+/// host: the calling client's name (MCP's `clientInfo`; the CLI has none), a new session's
+/// agent from it, and the repository's HEAD as a new session's commit.
+pub fn fill_defaults(request: &mut Request, client: Option<&str>) {
+    match request {
+        Request::Start(p) => {
+            if p.client_name.is_none() {
+                p.client_name = client.map(str::to_owned);
+            }
+            if p.session_id.is_none() {
+                if p.agent.is_none() {
+                    p.agent = client.map(str::to_lowercase);
+                }
+                if p.commit.is_none() {
+                    p.commit = system::git_head();
+                }
+            }
+        }
+        Request::End(p) if p.session_id.is_none() && p.client_name.is_none() => {
+            p.client_name = client.map(str::to_owned);
+        }
+        _ => {}
+    }
+}
+
 /// Executes one request as the acting person from the environment.
 pub fn run(ledger: &Ledger, request: &Request, actor: Option<Actor>) -> Result<Response, Error> {
     run_as(ledger, request, actor, None)

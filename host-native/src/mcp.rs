@@ -122,22 +122,14 @@ impl BatonMcp {
     )]
     async fn start_work_session(
         &self,
-        Parameters(mut params): Parameters<StartParams>,
+        Parameters(params): Parameters<StartParams>,
         peer: Peer<RoleServer>,
         meta: RequestMetaObject,
     ) -> Result<CallToolResult, ErrorData> {
-        let client = client_name(&peer, &meta);
-        if params.client_name.is_none() {
-            params.client_name.clone_from(&client);
-        }
-        if params.agent.is_none() && params.session_id.is_none() {
-            params.agent = client.map(|c| c.to_lowercase());
-        }
-        if params.commit.is_none() && params.session_id.is_none() {
-            params.commit = crate::system::git_head();
-        }
         let session = params.session_id.clone();
-        Ok(self.run(Request::Start(params), session).await)
+        let mut request = Request::Start(params);
+        engine::fill_defaults(&mut request, client_name(&peer, &meta).as_deref());
+        Ok(self.run(request, session).await)
     }
 
     #[tool(
@@ -145,15 +137,14 @@ impl BatonMcp {
     )]
     async fn end_work_session(
         &self,
-        Parameters(mut params): Parameters<EndParams>,
+        Parameters(params): Parameters<EndParams>,
         peer: Peer<RoleServer>,
         meta: RequestMetaObject,
     ) -> Result<CallToolResult, ErrorData> {
-        if params.session_id.is_none() && params.client_name.is_none() {
-            params.client_name = client_name(&peer, &meta);
-        }
         let session = params.session_id.clone();
-        Ok(self.run(Request::End(params), session).await)
+        let mut request = Request::End(params);
+        engine::fill_defaults(&mut request, client_name(&peer, &meta).as_deref());
+        Ok(self.run(request, session).await)
     }
 
     #[tool(

@@ -175,9 +175,13 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                             }
                             Ok(_) => {}
                             Err(e) => {
-                                result
-                                    .unreadable
-                                    .push(format!("{}: {}", path.display(), e.message))
+                                // As before the ingest: the path, then what went wrong.
+                                let cause = e.details.get("cause").and_then(|c| c.as_str());
+                                result.unreadable.push(format!(
+                                    "{}: {}",
+                                    path.display(),
+                                    cause.unwrap_or(&e.message)
+                                ))
                             }
                         }
                         done_files.fetch_add(1, Ordering::Relaxed);
@@ -226,81 +230,4 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         &prices,
         skipped,
     ))
-}
-
-/// Parses `YYYY-MM-DD` or `YYYYMMDD` as the start (or, with `end`, the last millisecond) of
-/// that UTC day.
-pub fn parse_day(field: &str, text: &str, end: bool) -> Result<Timestamp, Error> {
-    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
-    if digits.len() != 8 {
-        return Err(Error::invalid(
-            field,
-            format!("`{text}` is not a date (YYYY-MM-DD)"),
-        ));
-    }
-    let iso = format!(
-        "{}-{}-{}T00:00:00.000Z",
-        &digits[..4],
-        &digits[4..6],
-        &digits[6..]
-    );
-    let start = Timestamp::parse(&iso)
-        .map_err(|_| Error::invalid(field, format!("`{text}` is not a date")))?;
-    Ok(if end {
-        Timestamp::from_millis(start.millis() + 86_400_000 - 1)
-    } else {
-        start
-    })
-}
-
-/// A table a person can read.
-pub fn render_table(report: &UsageReport) -> String {
-    let n = |v: u64| {
-        let s = v.to_string();
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
-    };
-    let header = format!(
-        "{:<26} {:>14} {:>12} {:>14} {:>16} {:>12} {:>16} {:>10}  models",
-        format!("{:?}", report.group_by).to_lowercase(),
-        "input",
-        "output",
-        "cache create",
-        "cache read",
-        "reasoning",
-        "total",
-        "cost USD"
-    );
-    let mut out = format!(
-        "[ok] Usage by {}: {} row(s)\n{header}",
-        format!("{:?}", report.group_by).to_lowercase(),
-        report.rows.len()
-    );
-    for row in report.rows.iter().chain(std::iter::once(&report.totals)) {
-        out.push_str(&format!(
-            "\n{:<26} {:>14} {:>12} {:>14} {:>16} {:>12} {:>16} {:>10.2}  {}",
-            row.key.chars().take(26).collect::<String>(),
-            n(row.input_tokens),
-            n(row.output_tokens),
-            n(row.cache_creation_tokens),
-            n(row.cache_read_tokens),
-            n(row.reasoning_tokens),
-            n(row.total_tokens),
-            row.cost_usd,
-            row.models.join(", ")
-        ));
-    }
-    if !report.unpriced_models.is_empty() {
-        out.push_str(&format!(
-            "\nno price for: {} (counted as 0)",
-            report.unpriced_models.join(", ")
-        ));
-    }
-    out
 }

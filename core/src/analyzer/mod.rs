@@ -23,7 +23,8 @@ mod reader;
 mod report;
 
 use crate::error::Result;
-pub use crate::transcripts::ingest::{FileFormat, Progress, is_conversations_entry};
+pub use crate::transcripts::ingest::{FileFormat, Progress};
+pub use crate::transcripts::zip::is_conversations_entry;
 pub use export::markdown;
 pub use list::{ConversationHead, ConversationList, ConversationRow, ListQuery, ListSort};
 pub use reader::{ConversationView, ViewMessage};
@@ -195,7 +196,6 @@ impl Analyzer {
                     self.ledger_bytes.extend_from_slice(&bytes);
                     self.ledger = MemoryLedger::from_ndjson(&self.ledger_bytes);
                 }
-                Decoded::Zip => {}
             }
         }
         self.files.push(summary.clone());

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 /// How loudly an attention item asks for a person.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AttentionLevel {
     /// For the record.
@@ -16,7 +15,8 @@ pub enum AttentionLevel {
     Warn,
     /// Needs a decision.
     Act,
-    /// A level a newer Baton wrote (the event stays readable; its line is kept as written).
+    /// A level a newer Baton wrote: the event stays readable, the log and archives keep its line
+    /// as written (this build shows it as `other`).
     #[serde(other)]
     Other,
 }
@@ -53,7 +53,8 @@ pub enum HealthTrigger {
     Recheck,
     /// A person lifted the session's pause.
     Unpause,
-    /// A trigger a newer Baton wrote.
+    /// A trigger a newer Baton wrote: the event stays readable, the log and archives keep its
+    /// line as written (this build shows it as `other`).
     #[serde(other)]
     Other,
 }

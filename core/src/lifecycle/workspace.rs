@@ -324,3 +324,17 @@ impl Workspace {
             .count()
     }
 }
+
+/// A contract written as text (a Markdown list, one clause a line) as its clauses: list marks
+/// and surrounding space dropped, blank lines and headings skipped.
+pub fn contract_clauses(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches(['-', '*', '+'])
+                .trim()
+                .to_owned()
+        })
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}

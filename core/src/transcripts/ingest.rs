@@ -2,8 +2,8 @@
 //! head (Claude Code, Codex, ChatGPT, claude.ai, a Baton ledger, or a ZIP export), JSONL split
 //! into lines by [`LineSplitter`], exports split one
 //! conversation at a time, archives unpacked a slice at a time through `pump`. `baton usage`,
-//! `baton inspect`, `baton analyze`, the page and the mirror all read files through it, so they
-//! agree on every figure.
+//! `baton inspect`, `baton analyze` and the page all read files through it (the mirror will
+//! too), so they agree on every figure.
 //!
 //! The protocol: [`FileIngest::new`] → [`FileIngest::push`] each chunk → [`FileIngest::pump`]
 //! until done (archives) → [`FileIngest::finish`].
@@ -99,6 +99,14 @@ enum Decoder {
     Zip(Vec<u8>),
 }
 
+/// How a decoder ended: with what its bytes held, or on an archive (which the pump unpacks at
+/// the top and refuses inside another). Made once per file and moved at once: no box needed.
+#[allow(clippy::large_enum_variant)]
+enum Finished {
+    Part(Decoded),
+    Archive,
+}
+
 /// What one file (or one archive entry) held.
 #[derive(Debug)]
 pub enum Decoded {
@@ -118,8 +126,6 @@ pub enum Decoded {
     },
     /// A Baton ledger's bytes.
     Ledger(Vec<u8>),
-    /// An archive inside an archive (refused by [`FileIngest::finish`]).
-    Zip,
 }
 
 /// Whether the first line of `head` is a Baton ledger line; an error for a ledger written by
@@ -236,7 +242,7 @@ impl Decoder {
         self.push(&head, name)
     }
 
-    fn finish(mut self, name: &str) -> Result<Decoded> {
+    fn finish(mut self, name: &str) -> Result<Finished> {
         if let Decoder::Head(head) = &self {
             if head.iter().all(u8::is_ascii_whitespace) {
                 return Err(Error::new(
@@ -247,7 +253,7 @@ impl Decoder {
             }
             self.decide(name)?;
         }
-        Ok(match self {
+        Ok(Finished::Part(match self {
             Decoder::Head(_) => return Err(Error::internal("a file's format was left undecided")),
             Decoder::ClaudeCode {
                 mut lines,
@@ -317,8 +323,8 @@ impl Decoder {
                 }
             }
             Decoder::Ledger(bytes) => Decoded::Ledger(bytes),
-            Decoder::Zip(_) => Decoded::Zip,
-        })
+            Decoder::Zip(_) => return Ok(Finished::Archive),
+        }))
     }
 }
 
@@ -326,20 +332,6 @@ impl Decoder {
 fn session_name(name: &str) -> &str {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     base.rsplit_once('.').map_or(base, |(stem, _)| stem)
-}
-
-/// Whether an archive entry holds conversations (`conversations.json`, or the split
-/// `conversations-000.json` files of large exports).
-pub fn is_conversations_entry(name: &str) -> bool {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    let Some(stem) = base.strip_suffix(".json") else {
-        return false;
-    };
-    stem == "conversations"
-        || stem
-            .strip_prefix("conversations-")
-            .or_else(|| stem.strip_prefix("conversations_"))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Unpacking an archive, one entry and one slice at a time.
@@ -357,7 +349,7 @@ fn start_unzip(archive: Vec<u8>, name: &str) -> Result<Unzip> {
     let listed = crate::transcripts::zip::entries(&archive).map_err(|e| e.with("file", name))?;
     let entries: Vec<ZipEntry> = listed
         .iter()
-        .filter(|e| is_conversations_entry(&e.name))
+        .filter(|e| crate::transcripts::zip::is_conversations_entry(&e.name))
         .cloned()
         .collect();
     if entries.is_empty() {
@@ -441,11 +433,15 @@ impl FileIngest {
     }
 
     /// Starts reading a Claude Code or Codex transcript known by where it was found, for its
-    /// token usage only (no conversations are built).
+    /// token usage only (no conversations are built). Exports carry no usage: for them this
+    /// is [`FileIngest::new`].
     pub fn usage_only(name: &str, provider: Provider) -> FileIngest {
-        FileIngest {
-            decoder: Some(Decoder::transcript(provider, name, false)),
-            ..FileIngest::new(name)
+        match provider {
+            Provider::ClaudeCode | Provider::Codex => FileIngest {
+                decoder: Some(Decoder::transcript(provider, name, false)),
+                ..FileIngest::new(name)
+            },
+            Provider::Chatgpt | Provider::ClaudeAi => FileIngest::new(name),
         }
     }
 
@@ -461,7 +457,7 @@ impl FileIngest {
             Some(decoder) => decoder.push(chunk, &self.name),
             None => Err(Error::invalid(
                 "file",
-                "the file's bytes were all pushed already".to_owned(),
+                "the file was already finished".to_owned(),
             )),
         }
     }
@@ -516,7 +512,18 @@ impl FileIngest {
             let entry_name = format!("{name}:{}", reader.entry().name);
             if n == 0 {
                 if let Some((_, decoder)) = unzip.reader.take() {
-                    unzip.results.push(decoder.finish(&entry_name)?);
+                    match decoder.finish(&entry_name)? {
+                        Finished::Part(part) => unzip.results.push(part),
+                        Finished::Archive => {
+                            return Err(Error::new(
+                                ErrorCode::ArchiveUnsupported,
+                                format!(
+                                    "{name} holds an archive inside an archive; unzip it first"
+                                ),
+                            )
+                            .with("file", name.as_str()));
+                        }
+                    }
                 }
                 continue;
             }
@@ -549,7 +556,11 @@ impl FileIngest {
                 ingested.entries = unzip.entries.iter().map(|e| e.name.clone()).collect();
                 unzip.results
             }
-            (Some(decoder), None) => vec![decoder.finish(&name)?],
+            (Some(decoder), None) => match decoder.finish(&name)? {
+                Finished::Part(part) => vec![part],
+                // The pump unpacks an archive before its decoder could finish.
+                Finished::Archive => return Err(Error::internal("an archive was not unpacked")),
+            },
             (None, None) => Vec::new(),
         };
         let mut formats = BTreeSet::new();
@@ -557,13 +568,6 @@ impl FileIngest {
             match part {
                 Decoded::Conversations { format, .. } => formats.insert(*format),
                 Decoded::Ledger(_) => formats.insert(FileFormat::BatonLedger),
-                Decoded::Zip => {
-                    return Err(Error::new(
-                        ErrorCode::ArchiveUnsupported,
-                        format!("{name} holds an archive inside an archive; unzip it first"),
-                    )
-                    .with("file", name));
-                }
             };
         }
         if let Some(format) = formats.first() {

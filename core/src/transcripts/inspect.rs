@@ -125,7 +125,6 @@ impl Inspection {
                 Decoded::Ledger(bytes) => {
                     report.ledger_lines += bytes.split(|&b| b == b'\n').count() as u64;
                 }
-                Decoded::Zip => {}
             }
         }
         report

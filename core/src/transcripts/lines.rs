@@ -10,7 +10,7 @@ pub struct LineSplitter {
 }
 
 /// Whether a line holds nothing but whitespace.
-pub fn is_blank(line: &[u8]) -> bool {
+pub(crate) fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 

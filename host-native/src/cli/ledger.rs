@@ -21,7 +21,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     use std::io::IsTerminal;
     let ledger = ledger_for(&cli)?;
     let person = cli.person.clone();
-    let request = match cli.command {
+    let mut request = match cli.command {
         Command::Start(a) => Request::Start(StartParams {
             project: a.project,
             agent: a.agent,
@@ -33,7 +33,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             work_item_id: a.work_item_id,
             attempt_id: a.attempt_id,
             mission: a.mission,
-            commit: a.commit.or_else(crate::system::git_head),
+            commit: a.commit,
             no_brief: a.no_brief,
         }),
         Command::Brief(a) => Request::Brief(SessionRef { session_id: a.id }),
@@ -58,16 +58,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             contract,
         }) => Request::MissionAdd(MissionParams {
             reference,
-            clauses: read_text(&contract)?
-                .lines()
-                .map(|l| {
-                    l.trim()
-                        .trim_start_matches(['-', '*', '+'])
-                        .trim()
-                        .to_owned()
-                })
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .collect(),
+            clauses: baton_core::lifecycle::workspace::contract_clauses(&read_text(&contract)?),
         }),
         Command::Mission(MissionCommand::Approve { reference }) => {
             Request::MissionApprove(MissionParams {
@@ -175,6 +166,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             });
         }
     };
+    engine::fill_defaults(&mut request, None);
     let response = engine::run_as(&ledger, &request, None, person)?;
     let mut human = render::ok_line(&response);
     human.push_str(&crate::detail::details(

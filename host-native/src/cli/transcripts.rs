@@ -82,11 +82,11 @@ pub(crate) fn usage(args: UsageArgs) -> Result<Output, Error> {
         },
         since: args
             .since
-            .map(|d| crate::usage::parse_day("since", &d, false))
+            .map(|d| baton_core::time::parse_day("since", &d, false))
             .transpose()?,
         until: args
             .until
-            .map(|d| crate::usage::parse_day("until", &d, true))
+            .map(|d| baton_core::time::parse_day("until", &d, true))
             .transpose()?,
         claude_dirs: if args.claude_dirs.is_empty() {
             crate::usage::default_claude_dirs()
@@ -102,7 +102,7 @@ pub(crate) fn usage(args: UsageArgs) -> Result<Output, Error> {
     };
     let report = crate::usage::report(&options)?;
     Ok(Output {
-        human: crate::usage::render_table(&report),
+        human: baton_core::transcripts::usage::render_table(&report),
         json: to_json(&report)?,
     })
 }

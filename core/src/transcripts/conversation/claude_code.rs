@@ -4,6 +4,7 @@
 use crate::transcripts::conversation::{
     Block, Conversation, Message, Parsed, Role, anthropic_blocks, text_of, time,
 };
+use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Provider, parse_line};
 use serde::Deserialize;
 use serde_json::Value;
@@ -29,17 +30,10 @@ const CLAUDE_CODE_KINDS: &[&str] = &[
 
 /// Claude Code JSONL: one conversation per `sessionId`; sidechain lines stay in it.
 pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
-    parse_claude_code_lines(bytes.split(|&b| b == b'\n'))
-}
-
-/// The same, fed line by line (a host streams a file of any size through it).
-pub(crate) fn parse_claude_code_lines<L: AsRef<[u8]>>(
-    lines: impl IntoIterator<Item = L>,
-) -> Parsed {
     let mut reader = ClaudeCodeReader::default();
-    for line in lines {
-        reader.push_line(line.as_ref());
-    }
+    let mut lines = LineSplitter::new();
+    lines.push(bytes, |line| reader.push_line(line));
+    lines.finish(|line| reader.push_line(line));
     reader.finish()
 }
 

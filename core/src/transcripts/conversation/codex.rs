@@ -1,19 +1,15 @@
 //! Codex rollouts as conversations: response items and events read line by line.
 
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role, text_of, time};
+use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Provider, parse_line};
 use serde_json::Value;
 /// Codex rollouts (current envelope and the older bare-item layout): one conversation.
 pub fn parse_codex(bytes: &[u8]) -> Parsed {
-    parse_codex_lines(bytes.split(|&b| b == b'\n'))
-}
-
-/// The same, fed line by line (a host streams a file of any size through it).
-pub(crate) fn parse_codex_lines<L: AsRef<[u8]>>(lines: impl IntoIterator<Item = L>) -> Parsed {
     let mut reader = CodexReader::default();
-    for line in lines {
-        reader.push_line(line.as_ref());
-    }
+    let mut lines = LineSplitter::new();
+    lines.push(bytes, |line| reader.push_line(line));
+    lines.finish(|line| reader.push_line(line));
     reader.finish()
 }
 

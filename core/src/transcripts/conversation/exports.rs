@@ -7,9 +7,9 @@ use crate::transcripts::conversation::{
 use crate::transcripts::{Provider, ReadStats, repair_lone_surrogates};
 use serde_json::Value;
 
-/// Calls `visit` with each conversation of a JSON export — an array, or one object — one at
-/// a time: a top-level array is streamed element by element, so an export of any size is
-/// never held whole as a JSON tree. (`{"conversations": […]}` wrappers are read whole.)
+/// Calls `visit` with each conversation of a JSON export held in memory — an array, or one
+/// object — one at a time, so the export is never one JSON tree. (`{"conversations": […]}`
+/// wrappers are read whole.) The ingest splits exports arriving in chunks itself.
 pub(crate) fn for_each_export_item(
     reader: impl std::io::Read,
     stats: &mut ReadStats,

@@ -13,8 +13,8 @@ mod claude_ai;
 mod claude_code;
 mod codex;
 pub(crate) mod exports;
-pub mod splitter;
-pub mod tree;
+pub(crate) mod splitter;
+pub(crate) mod tree;
 
 pub(crate) use chatgpt::chatgpt_conversation;
 pub use chatgpt::parse_chatgpt;

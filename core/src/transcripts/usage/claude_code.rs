@@ -10,6 +10,7 @@
 //! and is dropped, whichever of the two is read first.
 
 use crate::time::Timestamp;
+use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains, fingerprint};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -235,11 +236,9 @@ impl ClaudeCodeUsage {
 
     /// Feeds a whole file's bytes.
     pub fn push_bytes(&mut self, bytes: &[u8]) {
-        for line in bytes.split(|&b| b == b'\n') {
-            if !line.is_empty() {
-                self.push_line(line.strip_suffix(b"\r").unwrap_or(line));
-            }
-        }
+        let mut lines = LineSplitter::new();
+        lines.push(bytes, |line| self.push_line(line));
+        lines.finish(|line| self.push_line(line));
     }
 
     /// The responses, each counted once, in the order first seen.

@@ -14,6 +14,7 @@
 //! (the rule ccusage and tokscale use, see `research/formats.md` §2.3).
 
 use crate::time::Timestamp;
+use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -234,11 +235,9 @@ impl CodexUsage {
 
     /// Feeds a whole file's bytes.
     pub fn push_bytes(&mut self, bytes: &[u8]) {
-        for line in bytes.split(|&b| b == b'\n') {
-            if !line.is_empty() {
-                self.push_line(line.strip_suffix(b"\r").unwrap_or(line));
-            }
-        }
+        let mut lines = LineSplitter::new();
+        lines.push(bytes, |line| self.push_line(line));
+        lines.finish(|line| self.push_line(line));
     }
 
     /// The usage deltas in file order.

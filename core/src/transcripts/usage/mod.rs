@@ -4,6 +4,9 @@
 
 pub mod claude_code;
 pub mod codex;
+mod table;
+
+pub use table::render_table;
 
 use crate::error::{Error, Result};
 use crate::time::Timestamp;

@@ -1,0 +1,56 @@
+//! The usage report as a table a person reads on a terminal: one row per group, the totals
+//! last, thousands separated, and the models no price was known for.
+
+use crate::transcripts::usage::UsageReport;
+
+/// A table a person can read.
+pub fn render_table(report: &UsageReport) -> String {
+    let n = |v: u64| {
+        let s = v.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let header = format!(
+        "{:<26} {:>14} {:>12} {:>14} {:>16} {:>12} {:>16} {:>10}  models",
+        format!("{:?}", report.group_by).to_lowercase(),
+        "input",
+        "output",
+        "cache create",
+        "cache read",
+        "reasoning",
+        "total",
+        "cost USD"
+    );
+    let mut out = format!(
+        "[ok] Usage by {}: {} row(s)\n{header}",
+        format!("{:?}", report.group_by).to_lowercase(),
+        report.rows.len()
+    );
+    for row in report.rows.iter().chain(std::iter::once(&report.totals)) {
+        out.push_str(&format!(
+            "\n{:<26} {:>14} {:>12} {:>14} {:>16} {:>12} {:>16} {:>10.2}  {}",
+            row.key.chars().take(26).collect::<String>(),
+            n(row.input_tokens),
+            n(row.output_tokens),
+            n(row.cache_creation_tokens),
+            n(row.cache_read_tokens),
+            n(row.reasoning_tokens),
+            n(row.total_tokens),
+            row.cost_usd,
+            row.models.join(", ")
+        ));
+    }
+    if !report.unpriced_models.is_empty() {
+        out.push_str(&format!(
+            "\nno price for: {} (counted as 0)",
+            report.unpriced_models.join(", ")
+        ));
+    }
+    out
+}
