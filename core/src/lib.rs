@@ -14,7 +14,7 @@
 //!
 //! A module imports only from its own layer or a lower one (`tests/architecture.rs` checks):
 //!
-//! 1. [`error`], [`ids`], [`time`], [`names`]: the vocabulary every layer uses.
+//! 1. [`error`], [`ids`], [`time`], [`names`], [`tokens`]: the vocabulary every layer uses.
 //! 2. [`ledger`]: the facts. The event wire format and its payloads, the session view folded
 //!    from events, the storage traits, compaction rollups and the checkpoint.
 //! 3. [`lifecycle`]: judgements drawn from facts (workspace policy, context health, the
@@ -53,6 +53,7 @@ pub mod ledger;
 pub mod lifecycle;
 pub mod names;
 pub mod time;
+pub mod tokens;
 pub mod transcripts;
 
 pub use error::{Error, ErrorCode, Result};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 /// Bottom to top. A module may name `crate::<top>` only for a top-level module of its own
 /// layer or a lower one.
 const LAYERS: &[&[&str]] = &[
-    &["lib", "error", "ids", "time", "names"],
+    &["lib", "error", "ids", "time", "names", "tokens"],
     &["ledger"],
     &["lifecycle", "transcripts"],
     &["commands", "analyzer"],

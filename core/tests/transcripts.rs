@@ -18,11 +18,11 @@ fn fixture(path: &str) -> Vec<u8> {
 fn sums(entries: &[UsageEntry]) -> [u64; 5] {
     entries.iter().fold([0; 5], |s, e| {
         [
-            s[0] + e.input_tokens,
-            s[1] + e.output_tokens,
-            s[2] + e.cache_creation_tokens,
-            s[3] + e.cache_read_tokens,
-            s[4] + e.reasoning_tokens,
+            s[0] + e.tokens.input_tokens,
+            s[1] + e.tokens.output_tokens,
+            s[2] + e.tokens.cache_creation_tokens,
+            s[3] + e.tokens.cache_read_tokens,
+            s[4] + e.tokens.reasoning_tokens,
         ]
     })
 }

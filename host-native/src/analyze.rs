@@ -119,10 +119,10 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         human.push(format!(
             "Tokens: {} (input {}, output {}, cache read {}, cache write {}); estimated cost ${:.2}",
             usage.total_tokens,
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.cache_read_tokens,
-            usage.cache_creation_tokens,
+            usage.tokens.input_tokens,
+            usage.tokens.output_tokens,
+            usage.tokens.cache_read_tokens,
+            usage.tokens.cache_creation_tokens,
             usage.cost_usd
         ));
     }

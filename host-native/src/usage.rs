@@ -4,10 +4,9 @@
 
 use baton_core::transcripts::ingest::{Decoded, FileIngest};
 use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
-use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, aggregate};
+use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, aggregate, skipped_counts};
 use baton_core::transcripts::{Provider, UsageEntry};
 use baton_core::{Error, Timestamp};
-use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -197,28 +196,19 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     });
     let mut claude = ClaudeCodeUsage::new();
     let mut entries = Vec::new();
-    let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
-    let mut count = |name: &str, n: u64| *skipped.entry(name.to_owned()).or_default() += n;
+    let mut codex_stats = Vec::new();
     let mut unreadable = 0;
     for result in results {
         claude.merge(result.claude);
         entries.extend(result.codex);
-        for stats in result.codex_stats {
-            count("malformed_lines", stats.malformed);
-            count("duplicate_token_counts", stats.duplicates);
-            count("repaired_surrogate_lines", stats.repaired_surrogates);
-        }
+        codex_stats.extend(result.codex_stats);
         unreadable += result.unreadable.len() as u64;
         for message in result.unreadable {
             eprintln!("baton: warning: skipped {message}");
         }
     }
-    let (claude_entries, stats) = claude.finish();
-    count("malformed_lines", stats.malformed);
-    count("duplicate_responses", stats.duplicates);
-    count("synthetic_responses", stats.synthetic);
-    count("repaired_surrogate_lines", stats.repaired_surrogates);
-    count("unreadable_files", unreadable);
+    let (claude_entries, claude_stats) = claude.finish();
+    let skipped = skipped_counts(&claude_stats, &codex_stats, unreadable);
     entries.extend(claude_entries);
     entries.sort_by_key(|e| e.at);
     Ok(aggregate(

@@ -122,7 +122,13 @@ impl Analyzer {
         let models = charts::stacked_bars_svg(&charts::by_period(&messages), "assistant messages");
         let tokens: Vec<(Timestamp, &str, u64)> = entries
             .iter()
-            .map(|e| (e.at, e.model.as_deref().unwrap_or("unrecorded"), e.total()))
+            .map(|e| {
+                (
+                    e.at,
+                    e.model.as_deref().unwrap_or("unrecorded"),
+                    e.tokens.total(),
+                )
+            })
             .collect();
         let tokens = if tokens.is_empty() {
             String::new()

@@ -63,25 +63,7 @@ pub enum Outcome {
     Failed,
 }
 
-/// Cumulative token totals read from a transcript up to some offset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct TokenTotals {
-    /// Input tokens, excluding cached input.
-    #[serde(default)]
-    pub input_tokens: u64,
-    /// Output tokens, including reasoning.
-    #[serde(default)]
-    pub output_tokens: u64,
-    /// Tokens written to the prompt cache.
-    #[serde(default)]
-    pub cache_creation_tokens: u64,
-    /// Input tokens read from the prompt cache.
-    #[serde(default)]
-    pub cache_read_tokens: u64,
-    /// The reasoning part of the output.
-    #[serde(default)]
-    pub reasoning_tokens: u64,
-}
+pub use crate::tokens::TokenTotals;
 
 /// `started`: a new work session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

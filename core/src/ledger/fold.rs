@@ -190,7 +190,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         }
     }
     for (_, totals) in usage_by_source.values() {
-        add_totals(&mut session.usage, totals);
+        session.usage.add(totals);
     }
     if !ended {
         session.status = if session.pause.is_some() {
@@ -339,16 +339,6 @@ fn usage_key(entry: &(u64, TokenTotals)) -> (u64, [u64; 5]) {
             t.reasoning_tokens,
         ],
     )
-}
-
-fn add_totals(sum: &mut TokenTotals, add: &TokenTotals) {
-    sum.input_tokens = sum.input_tokens.saturating_add(add.input_tokens);
-    sum.output_tokens = sum.output_tokens.saturating_add(add.output_tokens);
-    sum.cache_creation_tokens = sum
-        .cache_creation_tokens
-        .saturating_add(add.cache_creation_tokens);
-    sum.cache_read_tokens = sum.cache_read_tokens.saturating_add(add.cache_read_tokens);
-    sum.reasoning_tokens = sum.reasoning_tokens.saturating_add(add.reasoning_tokens);
 }
 
 /// What the fold saw, line by line.

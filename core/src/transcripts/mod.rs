@@ -16,6 +16,7 @@ pub mod zip;
 
 use crate::error::{Error, ErrorCode};
 use crate::time::Timestamp;
+use crate::tokens::TokenTotals;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -80,26 +81,9 @@ pub struct UsageEntry {
     pub project: Option<Arc<str>>,
     /// The model.
     pub model: Option<Arc<str>>,
-    /// Input tokens, cached input excluded.
-    pub input_tokens: u64,
-    /// Output tokens, reasoning included.
-    pub output_tokens: u64,
-    /// Tokens written to the prompt cache.
-    pub cache_creation_tokens: u64,
-    /// Input tokens read from the cache.
-    pub cache_read_tokens: u64,
-    /// The reasoning part of the output.
-    pub reasoning_tokens: u64,
-}
-
-impl UsageEntry {
-    /// Every token counted once: input + output + cache creation + cache read.
-    pub fn total(&self) -> u64 {
-        self.input_tokens
-            .saturating_add(self.output_tokens)
-            .saturating_add(self.cache_creation_tokens)
-            .saturating_add(self.cache_read_tokens)
-    }
+    /// The response's tokens.
+    #[serde(flatten)]
+    pub tokens: TokenTotals,
 }
 
 /// What a reader met, line by line.

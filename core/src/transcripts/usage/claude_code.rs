@@ -10,6 +10,7 @@
 //! and is dropped, whichever of the two is read first.
 
 use crate::time::Timestamp;
+use crate::tokens::TokenTotals;
 use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains, fingerprint};
 use serde::Deserialize;
@@ -147,11 +148,13 @@ impl ClaudeCodeUsage {
             session: self.strings.get(session),
             project: parsed.cwd.as_deref().map(|c| self.strings.get(c)),
             model: message.model.as_deref().map(|m| self.strings.get(m)),
-            input_tokens: usage.input_tokens.unwrap_or(0),
-            output_tokens: usage.output_tokens.unwrap_or(0),
-            cache_creation_tokens: cache_creation,
-            cache_read_tokens: usage.cache_read_input_tokens.unwrap_or(0),
-            reasoning_tokens: 0,
+            tokens: TokenTotals {
+                input_tokens: usage.input_tokens.unwrap_or(0),
+                output_tokens: usage.output_tokens.unwrap_or(0),
+                cache_creation_tokens: cache_creation,
+                cache_read_tokens: usage.cache_read_input_tokens.unwrap_or(0),
+                reasoning_tokens: 0,
+            },
         };
         let sidechain = parsed.is_sidechain.unwrap_or(false);
         let id = message.id.as_deref().filter(|id| !id.is_empty());
@@ -198,7 +201,7 @@ impl ClaudeCodeUsage {
                     Some(old) => {
                         (old.sidechain && !kept.sidechain)
                             || (old.sidechain == kept.sidechain
-                                && kept.entry.total() > old.entry.total())
+                                && kept.entry.tokens.total() > old.entry.tokens.total())
                     }
                     None => true,
                 };

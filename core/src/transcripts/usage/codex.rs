@@ -14,6 +14,7 @@
 //! (the rule ccusage and tokscale use, see `research/formats.md` §2.3).
 
 use crate::time::Timestamp;
+use crate::tokens::TokenTotals;
 use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains};
 use serde::Deserialize;
@@ -225,11 +226,13 @@ impl CodexUsage {
             session: self.session.clone(),
             project: self.cwd.clone(),
             model,
-            input_tokens: delta.input_tokens.saturating_sub(delta.cached_input_tokens),
-            output_tokens: delta.output_tokens,
-            cache_creation_tokens: 0,
-            cache_read_tokens: delta.cached_input_tokens,
-            reasoning_tokens: delta.reasoning_output_tokens,
+            tokens: TokenTotals {
+                input_tokens: delta.input_tokens.saturating_sub(delta.cached_input_tokens),
+                output_tokens: delta.output_tokens,
+                cache_creation_tokens: 0,
+                cache_read_tokens: delta.cached_input_tokens,
+                reasoning_tokens: delta.reasoning_output_tokens,
+            },
         });
     }
 

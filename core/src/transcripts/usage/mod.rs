@@ -10,7 +10,8 @@ pub use table::render_table;
 
 use crate::error::{Error, Result};
 use crate::time::Timestamp;
-use crate::transcripts::{Provider, UsageEntry};
+use crate::tokens::TokenTotals;
+use crate::transcripts::{Provider, ReadStats, UsageEntry};
 use chrono::{Datelike, Duration, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -119,16 +120,9 @@ fn micro_usd(tokens: u64, usd_per_mtok: f64) -> u128 {
 pub struct UsageRow {
     /// The group's key (a date, session, model or project).
     pub key: String,
-    /// Input tokens, cached input excluded.
-    pub input_tokens: u64,
-    /// Output tokens, reasoning included.
-    pub output_tokens: u64,
-    /// Cache-write tokens.
-    pub cache_creation_tokens: u64,
-    /// Cached input tokens.
-    pub cache_read_tokens: u64,
-    /// The reasoning part of the output.
-    pub reasoning_tokens: u64,
+    /// The group's tokens.
+    #[serde(flatten)]
+    pub tokens: TokenTotals,
     /// input + output + cache creation + cache read.
     pub total_tokens: u64,
     /// Estimated cost in US dollars.
@@ -141,12 +135,8 @@ pub struct UsageRow {
 
 impl UsageRow {
     fn add(&mut self, entry: &UsageEntry, cost_micro: u128) {
-        self.input_tokens += entry.input_tokens;
-        self.output_tokens += entry.output_tokens;
-        self.cache_creation_tokens += entry.cache_creation_tokens;
-        self.cache_read_tokens += entry.cache_read_tokens;
-        self.reasoning_tokens += entry.reasoning_tokens;
-        self.total_tokens += entry.total();
+        self.tokens.add(&entry.tokens);
+        self.total_tokens = self.tokens.total();
         self.cost_micro += cost_micro;
     }
 
@@ -169,6 +159,28 @@ pub struct UsageReport {
     pub unpriced_models: Vec<String>,
     /// What the readers skipped, and why.
     pub skipped: BTreeMap<String, u64>,
+}
+
+/// A usage report's `skipped` section: what the readers left out, and why, under the names
+/// every host reports (Claude Code's reader merged over all its files, Codex's per rollout).
+pub fn skipped_counts(
+    claude: &ReadStats,
+    codex: &[ReadStats],
+    unreadable_files: u64,
+) -> BTreeMap<String, u64> {
+    let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
+    let mut count = |name: &str, n: u64| *skipped.entry(name.to_owned()).or_default() += n;
+    for stats in codex {
+        count("malformed_lines", stats.malformed);
+        count("duplicate_token_counts", stats.duplicates);
+        count("repaired_surrogate_lines", stats.repaired_surrogates);
+    }
+    count("malformed_lines", claude.malformed);
+    count("duplicate_responses", claude.duplicates);
+    count("synthetic_responses", claude.synthetic);
+    count("repaired_surrogate_lines", claude.repaired_surrogates);
+    count("unreadable_files", unreadable_files);
+    skipped
 }
 
 /// The row key of an entry.
@@ -218,10 +230,10 @@ pub fn aggregate(
         let model = entry.model.as_deref().unwrap_or("unknown").to_owned();
         let cost = match prices.price(&model) {
             Some(p) => {
-                micro_usd(entry.input_tokens, p.input)
-                    + micro_usd(entry.output_tokens, p.output)
-                    + micro_usd(entry.cache_creation_tokens, p.cache_write)
-                    + micro_usd(entry.cache_read_tokens, p.cache_read)
+                micro_usd(entry.tokens.input_tokens, p.input)
+                    + micro_usd(entry.tokens.output_tokens, p.output)
+                    + micro_usd(entry.tokens.cache_creation_tokens, p.cache_write)
+                    + micro_usd(entry.tokens.cache_read_tokens, p.cache_read)
             }
             None => {
                 unpriced.insert(model.clone());

@@ -36,11 +36,11 @@ pub fn render_table(report: &UsageReport) -> String {
         out.push_str(&format!(
             "\n{:<26} {:>14} {:>12} {:>14} {:>16} {:>12} {:>16} {:>10.2}  {}",
             row.key.chars().take(26).collect::<String>(),
-            n(row.input_tokens),
-            n(row.output_tokens),
-            n(row.cache_creation_tokens),
-            n(row.cache_read_tokens),
-            n(row.reasoning_tokens),
+            n(row.tokens.input_tokens),
+            n(row.tokens.output_tokens),
+            n(row.tokens.cache_creation_tokens),
+            n(row.tokens.cache_read_tokens),
+            n(row.tokens.reasoning_tokens),
             n(row.total_tokens),
             row.cost_usd,
             row.models.join(", ")
