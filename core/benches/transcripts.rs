@@ -4,8 +4,8 @@
 //! without usage, cumulative Codex token counts).
 
 use baton_core::transcripts::Provider;
-use baton_core::transcripts::ingest::{CHUNK_BYTES, FileIngest};
-use baton_core::transcripts::inspect::Inspection;
+use baton_core::transcripts::ingest::CHUNK_BYTES;
+use baton_core::transcripts::inspect::Inspector;
 use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
 use baton_core::transcripts::usage::codex::CodexUsage;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -102,11 +102,11 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {
             b.iter(|| {
-                let mut ingest = FileIngest::new("export.json");
+                let mut inspector = Inspector::new("export.json");
                 for chunk in black_box(text.as_slice()).chunks(CHUNK_BYTES) {
-                    ingest.push(chunk).unwrap();
+                    inspector.push(chunk).unwrap();
                 }
-                let summary = Inspection::of(&ingest.finish().unwrap());
+                let summary = inspector.finish().unwrap();
                 black_box(summary.messages)
             })
         });

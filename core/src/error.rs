@@ -152,7 +152,7 @@ impl Error {
 /// The registry as a Markdown table (the source of `docs/errors.md`).
 pub fn registry_markdown() -> String {
     let mut text = String::from(
-        "# Error codes\n\nGenerated from `core/src/error.rs` (`cargo test -p baton-core --test docs` checks it; \
+        "# Error codes\n\nGenerated from `core/src/error.rs` (`cargo test -p baton-core --test suite docs` checks it; \
          `BATON_UPDATE_DOCS=1` rewrites it). Every coded error exits the CLI with status 1 (`INTERNAL`, a bug, with 255), answers the JSON ABI as `{\"error\":…}`, \
          and is a JavaScript `Error` with this `code` in the browser.\n\n\
          | code | meaning |\n| --- | --- |\n",

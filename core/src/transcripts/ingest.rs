@@ -9,12 +9,13 @@
 //! until done (archives) → [`FileIngest::finish`].
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::ledger::event::{Line, decode_line};
+
+pub use crate::transcripts::FileFormat;
 use crate::transcripts::conversation::splitter::{ArraySplitter, SplitMode};
 use crate::transcripts::conversation::{
-    ClaudeCodeReader, CodexReader, Parsed, parse_chatgpt, parse_claude_ai,
+    ClaudeCodeReader, CodexReader, Conversation, Parsed, parse_chatgpt, parse_claude_ai,
 };
-use crate::transcripts::lines::{LineSplitter, first_line};
+use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
 use crate::transcripts::usage::codex::CodexUsage;
 use crate::transcripts::zip::{EntryReader, ZipEntry};
@@ -24,47 +25,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// How many bytes decide a file's format.
-const HEAD_BYTES: usize = 64 * 1024;
-
-/// What a file turned out to be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FileFormat {
-    /// Claude Code session JSONL.
-    ClaudeCode,
-    /// Codex rollout JSONL.
-    Codex,
-    /// ChatGPT export.
-    Chatgpt,
-    /// claude.ai export.
-    ClaudeAi,
-    /// A Baton ledger (`events.ndjson`, an archive month).
-    BatonLedger,
-}
-
-impl FileFormat {
-    /// Its name, as in JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FileFormat::ClaudeCode => "claude_code",
-            FileFormat::Codex => "codex",
-            FileFormat::Chatgpt => "chatgpt",
-            FileFormat::ClaudeAi => "claude_ai",
-            FileFormat::BatonLedger => "baton_ledger",
-        }
-    }
-}
-
-impl From<Provider> for FileFormat {
-    fn from(p: Provider) -> FileFormat {
-        match p {
-            Provider::ClaudeCode => FileFormat::ClaudeCode,
-            Provider::Codex => FileFormat::Codex,
-            Provider::Chatgpt => FileFormat::Chatgpt,
-            Provider::ClaudeAi => FileFormat::ClaudeAi,
-        }
-    }
-}
+pub(crate) const HEAD_BYTES: usize = 64 * 1024;
 
 /// Progress of the current file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,6 +55,8 @@ enum Decoder {
         provider: Provider,
         splitter: ArraySplitter,
         parsed: Parsed,
+        /// Conversations handed over early by [`FileIngest::take_conversations`].
+        taken: u64,
     },
     Ledger(Vec<u8>),
     Zip(Vec<u8>),
@@ -128,29 +91,15 @@ pub enum Decoded {
     Ledger(Vec<u8>),
 }
 
-/// Whether the first line of `head` is a Baton ledger line; an error for a ledger written by
-/// a newer Baton.
-fn ledger_head(head: &[u8]) -> Result<bool> {
-    let first = first_line(head);
-    match decode_line(first) {
-        Line::Header { .. } | Line::Event(_) => Ok(true),
-        _ => {
-            let value: Option<Value> = serde_json::from_slice(first).ok();
-            match value.as_ref().and_then(|v| v.get("baton_log")) {
-                Some(version) => Err(Error::new(
-                    ErrorCode::FormatTooNew,
-                    format!(
-                        "this Baton ledger has format version {version}; this build reads version 1: update Baton"
-                    ),
-                )
-                .with("version", version.clone())),
-                None => Ok(false),
-            }
+impl Decoder {
+    /// Moves the conversations finished so far (an export's, one by one) into `out`.
+    fn take_conversations(&mut self, out: &mut Vec<Conversation>) {
+        if let Decoder::Export { parsed, taken, .. } = self {
+            *taken += parsed.conversations.len() as u64;
+            out.append(&mut parsed.conversations);
         }
     }
-}
 
-impl Decoder {
     /// A JSONL transcript's decoder; `with_conversations` off reads usage only.
     fn transcript(provider: Provider, name: &str, with_conversations: bool) -> Decoder {
         match provider {
@@ -199,6 +148,7 @@ impl Decoder {
                 provider,
                 splitter,
                 parsed,
+                ..
             } => {
                 let provider = *provider;
                 splitter.push(chunk, &mut |item| {
@@ -225,7 +175,7 @@ impl Decoder {
         let head = std::mem::take(head);
         *self = if crate::transcripts::zip::is_zip(&head) {
             Decoder::Zip(Vec::new())
-        } else if ledger_head(&head)? {
+        } else if crate::transcripts::ledger_head(&head)? {
             Decoder::Ledger(Vec::new())
         } else {
             match detect(&head).map_err(|e| e.with("file", name))? {
@@ -236,6 +186,7 @@ impl Decoder {
                     provider,
                     splitter: ArraySplitter::default(),
                     parsed: Parsed::default(),
+                    taken: 0,
                 },
             }
         };
@@ -298,6 +249,7 @@ impl Decoder {
                 provider,
                 splitter,
                 mut parsed,
+                taken,
             } => {
                 match splitter.mode {
                     SplitMode::Whole => {
@@ -313,7 +265,8 @@ impl Decoder {
                     // The array never closed: the file was cut short. What came before stays.
                     _ => parsed.stats.malformed += 1,
                 }
-                parsed.stats.lines = parsed.conversations.len() as u64 + parsed.stats.malformed;
+                parsed.stats.lines =
+                    parsed.conversations.len() as u64 + taken + parsed.stats.malformed;
                 Decoded::Conversations {
                     format: provider.into(),
                     parsed,
@@ -460,6 +413,27 @@ impl FileIngest {
                 "the file was already finished".to_owned(),
             )),
         }
+    }
+
+    /// Hands over the conversations finished so far (an export finishes them one at a time);
+    /// what is taken is counted in the stats but left out of [`Ingested`]. A host that only
+    /// summarizes (`baton inspect`) takes them after each chunk and keeps memory flat.
+    pub fn take_conversations(&mut self) -> Vec<Conversation> {
+        let mut out = Vec::new();
+        if let Some(decoder) = self.decoder.as_mut() {
+            decoder.take_conversations(&mut out);
+        }
+        if let Some(unzip) = self.unzip.as_mut() {
+            for part in &mut unzip.results {
+                if let Decoded::Conversations { parsed, .. } = part {
+                    out.append(&mut parsed.conversations);
+                }
+            }
+            if let Some((_, decoder)) = unzip.reader.as_mut() {
+                decoder.take_conversations(&mut out);
+            }
+        }
+        out
     }
 
     /// Does up to about `budget` bytes of the work left after the last chunk (unpacking an

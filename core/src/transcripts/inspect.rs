@@ -118,6 +118,13 @@ impl Inspection {
     /// The summary of a file read through the ingest.
     pub fn of(ingested: &Ingested) -> Inspection {
         let mut report = Inspection::new(ingested.format);
+        report.add_ingested(ingested);
+        report
+    }
+
+    /// Adds what the ingest kept (conversations not taken early, stats, ledger lines).
+    fn add_ingested(&mut self, ingested: &Ingested) {
+        let report = self;
         report.archive = ingested.archive.clone();
         for part in &ingested.parts {
             match part {
@@ -127,7 +134,6 @@ impl Inspection {
                 }
             }
         }
-        report
     }
 
     fn add_parsed(&mut self, parsed: &Parsed) {
@@ -147,8 +153,9 @@ impl Inspection {
         self.conversations += 1;
         self.messages += c.messages.len();
         self.active_branch_messages += c.active_branch().len();
-        self.branch_points += c.branch_points();
-        self.forks += Tree::new(c).forks();
+        let tree = Tree::new(c);
+        self.branch_points += tree.branch_points();
+        self.forks += tree.forks();
         for block in c.messages.iter().flat_map(|m| m.blocks.iter()) {
             match block {
                 Block::ToolCall { .. } => self.tool_calls += 1,
@@ -196,4 +203,42 @@ pub fn summarize(format: FileFormat, parsed: &Parsed) -> Inspection {
 /// Reads and summarizes a file held in memory.
 pub fn inspect(bytes: &[u8]) -> Result<Inspection> {
     Ok(Inspection::of(&FileIngest::read_all("input", bytes)?))
+}
+
+/// Summarizes one file as its chunks arrive: the ingest reads them, and each conversation is
+/// counted as soon as it finishes and then dropped, so memory stays flat on an export of any
+/// size. The protocol is the ingest's: [`Inspector::new`] → [`Inspector::push`] →
+/// [`Inspector::finish`].
+#[derive(Debug)]
+pub struct Inspector {
+    ingest: FileIngest,
+    report: Inspection,
+}
+
+impl Inspector {
+    /// Starts on a file whose format is found from its content.
+    pub fn new(name: &str) -> Inspector {
+        Inspector {
+            ingest: FileIngest::new(name),
+            report: Inspection::new(FileFormat::BatonLedger),
+        }
+    }
+
+    /// Feeds the next chunk.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        self.ingest.push(chunk)?;
+        for c in self.ingest.take_conversations() {
+            self.report.add(&c);
+        }
+        Ok(())
+    }
+
+    /// Finishes the file and returns its summary.
+    pub fn finish(self) -> Result<Inspection> {
+        let ingested = self.ingest.finish()?;
+        let mut report = self.report;
+        report.format = ingested.format;
+        report.add_ingested(&ingested);
+        Ok(report)
+    }
 }

@@ -15,8 +15,10 @@ pub mod usage;
 pub mod zip;
 
 use crate::error::{Error, ErrorCode};
+use crate::ledger::event::{Line, decode_line};
 use crate::time::Timestamp;
 use crate::tokens::TokenTotals;
+use crate::transcripts::lines::first_line;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -68,6 +70,46 @@ pub enum Provider {
     ClaudeAi,
 }
 
+/// What a file turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileFormat {
+    /// Claude Code session JSONL.
+    ClaudeCode,
+    /// Codex rollout JSONL.
+    Codex,
+    /// ChatGPT export.
+    Chatgpt,
+    /// claude.ai export.
+    ClaudeAi,
+    /// A Baton ledger (`events.ndjson`, an archive month).
+    BatonLedger,
+}
+
+impl FileFormat {
+    /// Its name, as in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileFormat::ClaudeCode => "claude_code",
+            FileFormat::Codex => "codex",
+            FileFormat::Chatgpt => "chatgpt",
+            FileFormat::ClaudeAi => "claude_ai",
+            FileFormat::BatonLedger => "baton_ledger",
+        }
+    }
+}
+
+impl From<Provider> for FileFormat {
+    fn from(p: Provider) -> FileFormat {
+        match p {
+            Provider::ClaudeCode => FileFormat::ClaudeCode,
+            Provider::Codex => FileFormat::Codex,
+            Provider::Chatgpt => FileFormat::Chatgpt,
+            Provider::ClaudeAi => FileFormat::ClaudeAi,
+        }
+    }
+}
+
 /// One billed model response, normalized.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UsageEntry {
@@ -117,6 +159,33 @@ pub fn repair_lone_surrogates(line: &[u8]) -> Option<Vec<u8>> {
             return None;
         }
         u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+    }
+    // Most lines hold no lone surrogate: find that out without copying anything.
+    let lone_at = |i: usize| {
+        escape_at(line, i).is_some_and(|unit| {
+            let high = (0xD800..0xDC00).contains(&unit);
+            let low = (0xDC00..0xE000).contains(&unit);
+            let paired =
+                high && escape_at(line, i + 6).is_some_and(|next| (0xDC00..0xE000).contains(&next));
+            (high || low) && !paired
+        })
+    };
+    let mut at = 0;
+    let mut found = false;
+    while let Some(offset) = line[at..].iter().position(|&b| b == b'\\') {
+        let i = at + offset;
+        if line.get(i + 1) == Some(&b'\\') {
+            at = i + 2;
+            continue;
+        }
+        if lone_at(i) {
+            found = true;
+            break;
+        }
+        at = i + 1;
+    }
+    if !found {
+        return None;
     }
     let mut out = Vec::with_capacity(line.len());
     let mut changed = false;
@@ -215,4 +284,31 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
         ),
     )
     .with("seen", seen))
+}
+
+/// Whether the first line of `head` is a Baton ledger line; an error for a ledger written by
+/// a newer Baton.
+pub(crate) fn ledger_head(head: &[u8]) -> Result<bool, Error> {
+    // Only the head decides (a host may push a first chunk of megabytes), and a ledger line
+    // is an object: an export's array is ruled out without parsing it.
+    let first = first_line(&head[..head.len().min(crate::transcripts::ingest::HEAD_BYTES)]);
+    if first.trim_ascii_start().first() != Some(&b'{') {
+        return Ok(false);
+    }
+    match decode_line(first) {
+        Line::Header { .. } | Line::Event(_) => Ok(true),
+        _ => {
+            let value: Option<serde_json::Value> = serde_json::from_slice(first).ok();
+            match value.as_ref().and_then(|v| v.get("baton_log")) {
+                Some(version) => Err(Error::new(
+                    ErrorCode::FormatTooNew,
+                    format!(
+                        "this Baton ledger has format version {version}; this build reads version 1: update Baton"
+                    ),
+                )
+                .with("version", version.clone())),
+                None => Ok(false),
+            }
+        }
+    }
 }

@@ -11,11 +11,10 @@ use serde_json::Value;
 pub(crate) fn inspect_file(
     path: &std::path::Path,
 ) -> Result<baton_core::transcripts::inspect::Inspection, Error> {
-    use baton_core::transcripts::ingest::FileIngest;
-    use baton_core::transcripts::inspect::Inspection;
-    let mut ingest = FileIngest::new(&path.display().to_string());
-    crate::files::read_in_chunks(path, |chunk| ingest.push(chunk), |_| {})?;
-    Ok(Inspection::of(&ingest.finish()?))
+    use baton_core::transcripts::inspect::Inspector;
+    let mut inspector = Inspector::new(&path.display().to_string());
+    crate::files::read_in_chunks(path, |chunk| inspector.push(chunk), |_| {})?;
+    inspector.finish()
 }
 
 pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {

@@ -60,6 +60,23 @@ impl ArraySplitter {
                 SplitMode::InItem => {
                     let start = *item_start.get_or_insert(i);
                     let mut end = None;
+                    // Skip to the next byte that can change the state: inside a string a quote
+                    // or a backslash, outside one a quote, a bracket or a comma.
+                    let skip = if self.in_string && !self.escaped {
+                        memchr::memchr2(b'"', b'\\', &chunk[i..])
+                    } else if !self.in_string {
+                        chunk[i..]
+                            .iter()
+                            .position(|&b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']' | b','))
+                    } else {
+                        Some(0)
+                    };
+                    let Some(skip) = skip else {
+                        i = chunk.len();
+                        continue;
+                    };
+                    i += skip;
+                    let b = chunk[i];
                     if self.in_string {
                         if self.escaped {
                             self.escaped = false;

@@ -2,20 +2,13 @@
 //! format, ZIP exports (stored, deflated, split, damaged), ledgers, search, the branch reader,
 //! exports, cancellation, and no panic on any bytes.
 
+use crate::fixture;
 use baton_core::ErrorCode;
 use baton_core::analyzer::{Analyzer, FileFormat, ListQuery, is_conversations_entry, markdown};
 use baton_core::transcripts::inspect::parse;
 use baton_core::transcripts::zip::write_zip;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
-
-#[allow(clippy::disallowed_methods)]
-fn fixture(path: &str) -> Vec<u8> {
-    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(path);
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
 
 const FIXTURES: &[&str] = &[
     "claude-code/claude-code-log-edge_cases.jsonl",
@@ -666,4 +659,26 @@ fn the_report_is_the_overview_and_the_charts_and_format_names_match_json() {
     ] {
         assert_eq!(serde_json::to_value(format).unwrap(), format.as_str());
     }
+}
+
+#[test]
+fn the_markdown_export_reads_as_pinned() {
+    let mut analyzer = Analyzer::new();
+    analyzer
+        .add_file(
+            "chatgpt/pkuppens-real-2023-06-export-subset3.json",
+            &fixture("chatgpt/pkuppens-real-2023-06-export-subset3.json"),
+        )
+        .unwrap();
+    let branched = analyzer
+        .list(&ListQuery {
+            limit: 1000,
+            ..ListQuery::default()
+        })
+        .rows
+        .into_iter()
+        .find(|r| r.forks > 0)
+        .expect("the fixture has a branched conversation");
+    let view = analyzer.view(branched.head.index, None).unwrap();
+    insta::assert_snapshot!("markdown_export", markdown(&view));
 }

@@ -2,18 +2,11 @@
 //! `tests/fixtures/SOURCES.md`): counts checked against an independent reading of the same
 //! rules, format detection by content, and no panic on damaged input.
 
+use crate::fixture;
 use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
 use baton_core::transcripts::usage::codex::CodexUsage;
 use baton_core::transcripts::{Provider, UsageEntry, detect, repair_lone_surrogates};
 use proptest::prelude::*;
-
-#[allow(clippy::disallowed_methods)]
-fn fixture(path: &str) -> Vec<u8> {
-    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(path);
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
 
 fn sums(entries: &[UsageEntry]) -> [u64; 5] {
     entries.iter().fold([0; 5], |s, e| {

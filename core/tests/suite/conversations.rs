@@ -2,18 +2,11 @@
 //! `tests/fixtures/SOURCES.md`): per-fixture counts checked against an independent reading,
 //! active branches and branch points, and no panic on damaged input.
 
+use crate::fixture;
 use baton_core::transcripts::Provider;
 use baton_core::transcripts::conversation::{Block, Role};
 use baton_core::transcripts::inspect::{Inspection, inspect, parse};
 use proptest::prelude::*;
-
-#[allow(clippy::disallowed_methods)]
-fn fixture(path: &str) -> Vec<u8> {
-    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(path);
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
-}
 
 /// (file, format, conversations, messages, active-branch messages, branch points, tool calls,
 /// tool results). Claude Code's "branch points" include parallel tool results that share the

@@ -11,6 +11,6 @@ fn docs_errors_md_matches_the_registry() {
     let actual = std::fs::read_to_string(&path).unwrap_or_default();
     assert_eq!(
         actual, expected,
-        "docs/errors.md is stale: run BATON_UPDATE_DOCS=1 cargo test -p baton-core --test docs"
+        "docs/errors.md is stale: run BATON_UPDATE_DOCS=1 cargo test -p baton-core --test suite docs"
     );
 }

@@ -1,18 +1,9 @@
 //! The overview figures and the SVG charts, from real fixtures and small hand-made inputs.
 
+use crate::fixture;
 use baton_core::analyzer::charts::{calendar_heatmap_svg, length_histogram_svg, overview};
 use baton_core::transcripts::inspect::parse;
 use std::collections::BTreeMap;
-
-#[allow(clippy::disallowed_methods)]
-fn fixture(path: &str) -> Vec<u8> {
-    std::fs::read(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/fixtures")
-            .join(path),
-    )
-    .unwrap()
-}
 
 #[test]
 fn overview_counts_conversations_messages_models_and_days() {

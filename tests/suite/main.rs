@@ -1,0 +1,12 @@
+//! The cross-host tests, one binary (one link of wasmtime, not eight): each module names what
+//! it proves (see `tests/README.md`).
+
+mod ccusage;
+mod cli;
+mod concurrency;
+mod human;
+mod lifecycle_cli;
+mod mcp_raw;
+mod store;
+mod usage;
+mod wasm;
