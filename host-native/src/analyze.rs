@@ -3,7 +3,7 @@
 //! transcripts, exports (`.json`, `.zip`) and ledgers.
 
 use baton_core::Error;
-use baton_core::analyzer::{Analyzer, ListQuery};
+use baton_core::analyzer::{Analyzer, ListQuery, text};
 use baton_core::transcripts::ingest::INPUT_EXTENSIONS;
 use serde_json::{Value, json};
 use std::io::IsTerminal;
@@ -72,28 +72,9 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
             }
         });
         match result {
-            Ok(summary) => human.push(format!(
-                "[ok] {shown}: {}{}, {} conversation(s), {} message(s){}",
-                summary.format.as_str(),
-                summary
-                    .archive
-                    .as_ref()
-                    .map(|a| format!(" in a {a} archive"))
-                    .unwrap_or_default(),
-                summary.conversations,
-                summary.messages,
-                if summary.stats.malformed > 0 {
-                    format!(", {} unreadable record(s) skipped", summary.stats.malformed)
-                } else {
-                    String::new()
-                }
-            )),
+            Ok(summary) => human.push(text::file_line(&shown, &summary)),
             Err(err) => {
-                human.push(baton_core::commands::render::error_line(&err).replacen(
-                    "[error] ",
-                    &format!("[error] {shown}: "),
-                    1,
-                ));
+                human.push(text::file_error_line(&shown, &err));
                 errors.push(json!({ "path": shown, "error": err }));
                 first_error.get_or_insert(err);
             }
@@ -103,45 +84,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         crate::files::clear_progress();
     }
     let baton_core::analyzer::Report { overview, charts } = analyzer.report();
-    let o = &overview.figures;
-    human.push(format!(
-        "{} file(s): {} conversation(s), {} message(s){}",
-        overview.files,
-        o.conversations,
-        o.messages,
-        match (o.first_at, o.last_at) {
-            (Some(a), Some(b)) =>
-                format!(" from {} to {}", &a.to_string()[..10], &b.to_string()[..10]),
-            _ => String::new(),
-        }
-    ));
-    if let Some(usage) = &overview.usage {
-        human.push(format!(
-            "Tokens: {} (input {}, output {}, cache read {}, cache write {}); estimated cost ${:.2}",
-            usage.total_tokens,
-            usage.tokens.input_tokens,
-            usage.tokens.output_tokens,
-            usage.tokens.cache_read_tokens,
-            usage.tokens.cache_creation_tokens,
-            usage.cost_usd
-        ));
-    }
-    if !o.models.is_empty() {
-        let mut models: Vec<(&String, &u64)> = o.models.iter().collect();
-        models.sort_by(|a, b| b.1.cmp(a.1));
-        human.push(format!(
-            "Models: {}",
-            models
-                .iter()
-                .take(8)
-                .map(|(m, n)| format!("{m} ({n})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    if overview.sessions > 0 {
-        human.push(format!("Work sessions in ledgers: {}", overview.sessions));
-    }
+    human.extend(text::overview_lines(&overview));
     let list = analyzer.list(&ListQuery {
         search: request.search.clone().unwrap_or_default(),
         // A search lists ten matches unless told how many; a plain run lists none.
@@ -149,32 +92,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         ..ListQuery::default()
     });
     if request.search.is_some() || request.list > 0 {
-        human.push(format!(
-            "{} conversation(s){}:",
-            list.total,
-            request
-                .search
-                .as_ref()
-                .map(|s| format!(" match {s:?}"))
-                .unwrap_or_default()
-        ));
-        for row in &list.rows {
-            human.push(format!(
-                "  #{:<5} {}  {}  ({} messages){}",
-                row.head.index,
-                row.head
-                    .updated_at
-                    .or(row.head.started_at)
-                    .map(|t| t.to_string()[..10].to_owned())
-                    .unwrap_or_else(|| "----------".into()),
-                row.head.title,
-                row.messages,
-                row.snippet
-                    .as_ref()
-                    .map(|s| format!("\n         {s}"))
-                    .unwrap_or_default()
-            ));
-        }
+        human.extend(text::list_lines(&list, request.search.as_deref()));
     }
     let mut written = Vec::new();
     if let Some(dir) = &request.svg_dir {

@@ -21,6 +21,7 @@ mod export;
 mod list;
 mod reader;
 mod report;
+pub mod text;
 
 use crate::error::Result;
 pub use crate::transcripts::ingest::{FileFormat, Progress};

@@ -83,6 +83,24 @@ mod kebab_format {
 }
 
 impl Inspection {
+    /// The line a person reads for this file (`shown` is how the host names it).
+    pub fn human_line(&self, shown: &str) -> String {
+        format!(
+            "[ok] {shown}: {}, {} conversation(s), {} message(s) ({} on active branches), {} tool call(s), {} malformed line(s){}",
+            self.format_name(),
+            self.conversations,
+            self.messages,
+            self.active_branch_messages,
+            self.tool_calls,
+            self.stats.malformed,
+            if self.unknown_kinds.is_empty() {
+                String::new()
+            } else {
+                format!(", unknown kinds skipped: {:?}", self.unknown_kinds)
+            }
+        )
+    }
+
     /// The format's name as this report spells it (`claude-code`).
     pub fn format_name(&self) -> String {
         kebab_format::name(self.format)

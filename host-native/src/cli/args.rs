@@ -1,6 +1,9 @@
 //! The command line's shape: every command, flag and help text, parsed by clap.
 
-use clap::{Args, Parser, Subcommand};
+use baton_core::ledger::activity::{StepState, Via};
+use baton_core::transcripts::Provider;
+use baton_core::transcripts::usage::GroupBy;
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 /// Baton: the local-first ledger of coding agents' work sessions.
@@ -162,14 +165,14 @@ pub(crate) struct ReportArgs {
     /// The session
     pub(crate) id: String,
     /// Who reports: a client hook or the model's own call
-    #[arg(long, value_parser = ["hook", "model"], default_value = "model")]
-    pub(crate) via: String,
+    #[arg(long, value_enum, default_value_t = ViaArg::Model)]
+    pub(crate) via: ViaArg,
     /// Files changed
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub(crate) changed: Vec<String>,
     /// blocked or implementation-complete
-    #[arg(long, value_parser = ["blocked", "implementation-complete", "implementation_complete"])]
-    pub(crate) status: Option<String>,
+    #[arg(long, value_enum)]
+    pub(crate) status: Option<ReportStatusArg>,
     /// Why it is blocked
     #[arg(long)]
     pub(crate) reason: Option<String>,
@@ -192,8 +195,8 @@ pub(crate) struct ReportArgs {
     #[arg(long, requires = "step_state")]
     pub(crate) step: Option<u32>,
     /// pending, in-progress, done or blocked
-    #[arg(long, requires = "step", value_parser = ["pending", "in-progress", "in_progress", "done", "blocked"])]
-    pub(crate) step_state: Option<String>,
+    #[arg(long, requires = "step", value_enum)]
+    pub(crate) step_state: Option<StepStateArg>,
     /// Ask a person to decide this
     #[arg(long, value_name = "QUESTION")]
     pub(crate) ask_decision: Option<String>,
@@ -314,11 +317,11 @@ pub(crate) struct InspectArgs {
 #[derive(Debug, Args)]
 pub(crate) struct UsageArgs {
     /// How to group rows
-    #[arg(default_value = "daily", value_parser = ["daily", "weekly", "monthly", "session", "model", "project"])]
-    pub(crate) group_by: String,
+    #[arg(value_enum, default_value_t = GroupByArg::Daily)]
+    pub(crate) group_by: GroupByArg,
     /// Which transcripts to read
-    #[arg(long, default_value = "all", value_parser = ["claude-code", "codex", "all"])]
-    pub(crate) provider: String,
+    #[arg(long, value_enum, default_value_t = ProviderArg::All)]
+    pub(crate) provider: ProviderArg,
     /// First day counted (YYYY-MM-DD or YYYYMMDD, UTC)
     #[arg(long, value_name = "DATE")]
     pub(crate) since: Option<String>,
@@ -440,8 +443,8 @@ pub(crate) struct EndArgs {
     #[arg(long)]
     pub(crate) summary: Option<String>,
     /// How it ended
-    #[arg(long, default_value = "complete", value_parser = ["complete", "failed"])]
-    pub(crate) status: String,
+    #[arg(long, value_enum, default_value_t = OutcomeArg::Complete)]
+    pub(crate) status: OutcomeArg,
 }
 
 #[derive(Debug, Args)]
@@ -464,4 +467,138 @@ pub(crate) struct ListArgs {
 pub(crate) struct ShowArgs {
     /// The session
     pub(crate) id: String,
+}
+
+/// Who sent a report (`--via`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ViaArg {
+    /// A client hook reported it
+    Hook,
+    /// The model reported it itself
+    Model,
+}
+
+impl From<ViaArg> for Via {
+    fn from(v: ViaArg) -> Via {
+        match v {
+            ViaArg::Hook => Via::Hook,
+            ViaArg::Model => Via::Model,
+        }
+    }
+}
+
+/// What a report says of the session (`report --status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReportStatusArg {
+    /// It cannot go on (say why with --reason)
+    Blocked,
+    /// The work is done and awaits review
+    #[value(alias = "implementation_complete")]
+    ImplementationComplete,
+}
+
+impl ReportStatusArg {
+    /// The core's word for it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            ReportStatusArg::Blocked => "blocked",
+            ReportStatusArg::ImplementationComplete => "implementation_complete",
+        }
+    }
+}
+
+/// A plan step's state (`report --step-state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StepStateArg {
+    /// Not started
+    Pending,
+    /// Being worked on
+    #[value(alias = "in_progress")]
+    InProgress,
+    /// Finished
+    Done,
+    /// Cannot go on
+    Blocked,
+}
+
+impl From<StepStateArg> for StepState {
+    fn from(s: StepStateArg) -> StepState {
+        match s {
+            StepStateArg::Pending => StepState::Pending,
+            StepStateArg::InProgress => StepState::InProgress,
+            StepStateArg::Done => StepState::Done,
+            StepStateArg::Blocked => StepState::Blocked,
+        }
+    }
+}
+
+/// How a session ended (`end --status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutcomeArg {
+    /// The work is finished
+    Complete,
+    /// The work stopped without finishing
+    Failed,
+}
+
+impl OutcomeArg {
+    /// The core's word for it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            OutcomeArg::Complete => "complete",
+            OutcomeArg::Failed => "failed",
+        }
+    }
+}
+
+/// How `baton usage` groups its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum GroupByArg {
+    /// One row per UTC day
+    Daily,
+    /// One row per ISO week
+    Weekly,
+    /// One row per month
+    Monthly,
+    /// One row per provider session
+    Session,
+    /// One row per model
+    Model,
+    /// One row per project folder
+    Project,
+}
+
+impl From<GroupByArg> for GroupBy {
+    fn from(g: GroupByArg) -> GroupBy {
+        match g {
+            GroupByArg::Daily => GroupBy::Daily,
+            GroupByArg::Weekly => GroupBy::Weekly,
+            GroupByArg::Monthly => GroupBy::Monthly,
+            GroupByArg::Session => GroupBy::Session,
+            GroupByArg::Model => GroupBy::Model,
+            GroupByArg::Project => GroupBy::Project,
+        }
+    }
+}
+
+/// Which transcripts `baton usage` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ProviderArg {
+    /// Claude Code only
+    ClaudeCode,
+    /// Codex only
+    Codex,
+    /// Both
+    All,
+}
+
+impl ProviderArg {
+    /// The providers it names (empty: all).
+    pub(crate) fn providers(self) -> Vec<Provider> {
+        match self {
+            ProviderArg::ClaudeCode => vec![Provider::ClaudeCode],
+            ProviderArg::Codex => vec![Provider::Codex],
+            ProviderArg::All => Vec::new(),
+        }
+    }
 }

@@ -3,54 +3,28 @@
 
 use crate::cli::args::{
     AmbiguityCommand, Cli, Command, ConstitutionCommand, DecisionCommand, MissionCommand,
-    ReportArgs,
 };
 use crate::cli::{Output, ledger_for, to_json};
 use crate::engine;
 use baton_core::Error;
+use baton_core::commands::Request;
 use baton_core::commands::render;
 use baton_core::commands::{
-    ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
-    PauseParams, ReportParams, RunReport, SessionRef,
+    ConstitutionParams, IndexParams, MissionParams, NoteParams, SessionRef,
 };
-use baton_core::commands::{EndParams, ListParams, Request, ResumeParams, ShowParams, StartParams};
-use baton_core::ledger::activity::Via;
-use serde_json::Value;
 
 pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     use std::io::IsTerminal;
     let ledger = ledger_for(&cli)?;
     let person = cli.person.clone();
     let mut request = match cli.command {
-        Command::Start(a) => Request::Start(StartParams {
-            project: a.project,
-            agent: a.agent,
-            client_name: a.client,
-            goal: a.goal,
-            session_id: a.session_id,
-            parent_session_id: a.parent,
-            run_id: a.run_id,
-            work_item_id: a.work_item_id,
-            attempt_id: a.attempt_id,
-            mission: a.mission,
-            commit: a.commit,
-            no_brief: a.no_brief,
-        }),
+        Command::Start(a) => Request::Start(a.into()),
         Command::Brief(a) => Request::Brief(SessionRef { session_id: a.id }),
-        Command::Report(a) => Request::Report(report_params(a)?),
-        Command::Depend(a) => Request::Depend(DependParams {
-            session_id: a.id,
-            files: a.files,
-        }),
-        Command::Pause(a) => Request::Pause(PauseParams {
-            session_id: a.id,
-            reason: a.reason,
-        }),
+        Command::Report(a) => Request::Report(a.try_into()?),
+        Command::Depend(a) => Request::Depend(a.into()),
+        Command::Pause(a) => Request::Pause(a.into()),
         Command::Unpause(a) => Request::Unpause(SessionRef { session_id: a.id }),
-        Command::Health(a) => Request::Health(HealthParams {
-            session_id: a.id,
-            recheck: a.recheck,
-        }),
+        Command::Health(a) => Request::Health(a.into()),
         Command::Timeline(a) => Request::Timeline(SessionRef { session_id: a.id }),
         Command::Attention => Request::Attention,
         Command::Mission(MissionCommand::Add {
@@ -98,26 +72,10 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 ..NoteParams::default()
             })
         }
-        Command::Resume(a) => Request::Resume(ResumeParams {
-            session_id: a.id,
-            project: a.project,
-            client_name: a.client,
-        }),
-        Command::End(a) => Request::End(EndParams {
-            session_id: a.id,
-            project: a.project,
-            agent: a.agent,
-            client_name: a.client,
-            summary: a.summary,
-            status: Some(a.status),
-        }),
-        Command::List(a) => Request::List(ListParams {
-            project: a.project,
-            agent: a.agent,
-            status: a.status,
-            include_ended: a.all,
-        }),
-        Command::Show(a) => Request::Show(ShowParams { session_id: a.id }),
+        Command::Resume(a) => Request::Resume(a.into()),
+        Command::End(a) => Request::End(a.into()),
+        Command::List(a) => Request::List(a.into()),
+        Command::Show(a) => Request::Show(a.into()),
         Command::Compact => {
             let report = ledger.compact()?;
             return Ok(Output {
@@ -182,57 +140,4 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
 pub(crate) fn read_text(path: &std::path::Path) -> Result<String, Error> {
     std::fs::read_to_string(path)
         .map_err(|e| Error::store_io("read", &path.display().to_string(), e))
-}
-
-pub(crate) fn report_params(a: ReportArgs) -> Result<ReportParams, Error> {
-    let run = a.run.map(|spec| parse_run(&spec)).transpose()?;
-    Ok(ReportParams {
-        session_id: a.id,
-        via: Some(if a.via == "hook" {
-            Via::Hook
-        } else {
-            Via::Model
-        }),
-        changed_files: a.changed,
-        status: a.status.map(|s| s.replace('-', "_")),
-        reason: a.reason,
-        progress: a.progress,
-        plan: a.plan,
-        step: a.step,
-        step_state: a
-            .step_state
-            .map(|s| {
-                serde_json::from_value(Value::String(s.replace('-', "_")))
-                    .map_err(|e| Error::invalid("step_state", e.to_string()))
-            })
-            .transpose()?,
-        decision_request: a.ask_decision,
-        decision_resolved: a.decision_resolved,
-        run,
-        evidence: a.evidence,
-        pull_request: a.pull_request,
-    })
-}
-
-pub(crate) fn parse_run(spec: &str) -> Result<RunReport, Error> {
-    let parts: Vec<&str> = spec.split(':').collect();
-    let [provider, model, purpose, input, output] = parts.as_slice() else {
-        return Err(Error::invalid(
-            "run",
-            format!("`{spec}` is not PROVIDER:MODEL:PURPOSE:INPUT_TOKENS:OUTPUT_TOKENS"),
-        ));
-    };
-    let count = |field: &str, text: &str| {
-        text.parse::<u64>()
-            .map_err(|_| Error::invalid("run", format!("{field} `{text}` is not a count")))
-    };
-    Ok(RunReport {
-        provider: (*provider).to_owned(),
-        model: (*model).to_owned(),
-        purpose: (*purpose).to_owned(),
-        input_tokens: count("input tokens", input)?,
-        output_tokens: count("output tokens", output)?,
-        prompt: None,
-        output: None,
-    })
 }

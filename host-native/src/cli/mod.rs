@@ -14,6 +14,7 @@ use serde_json::Value;
 
 mod args;
 mod ledger;
+mod params;
 mod serve;
 mod transcripts;
 

@@ -3,7 +3,6 @@
 use crate::cli::args::{InspectArgs, UsageArgs};
 use crate::cli::{Output, to_json};
 use baton_core::Error;
-use baton_core::commands::render;
 use serde_json::Value;
 
 /// Reads one file through the core's ingest (the same one `baton analyze` and the page use)
@@ -26,30 +25,13 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
         let result = inspect_file(path);
         match result {
             Ok(report) => {
-                human.push(format!(
-                    "[ok] {shown}: {}, {} conversation(s), {} message(s) ({} on active branches), {} tool call(s), {} malformed line(s){}",
-                    report.format_name(),
-                    report.conversations,
-                    report.messages,
-                    report.active_branch_messages,
-                    report.tool_calls,
-                    report.stats.malformed,
-                    if report.unknown_kinds.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", unknown kinds skipped: {:?}", report.unknown_kinds)
-                    }
-                ));
+                human.push(report.human_line(&shown));
                 let mut value = to_json(&report)?;
                 value["path"] = Value::String(shown);
                 files.push(value);
             }
             Err(err) => {
-                human.push(render::error_line(&err).replacen(
-                    "[error] ",
-                    &format!("[error] {shown}: "),
-                    1,
-                ));
+                human.push(baton_core::analyzer::text::file_error_line(&shown, &err));
                 files.push(serde_json::json!({ "path": shown, "error": err }));
                 first_error.get_or_insert(err);
             }
@@ -71,14 +53,9 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
 }
 
 pub(crate) fn usage(args: UsageArgs) -> Result<Output, Error> {
-    use baton_core::transcripts::Provider;
     let options = crate::usage::UsageOptions {
-        group_by: args.group_by.parse()?,
-        providers: match args.provider.as_str() {
-            "claude-code" => vec![Provider::ClaudeCode],
-            "codex" => vec![Provider::Codex],
-            _ => Vec::new(),
-        },
+        group_by: args.group_by.into(),
+        providers: args.provider.providers(),
         since: args
             .since
             .map(|d| baton_core::time::parse_day("since", &d, false))
