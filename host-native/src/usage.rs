@@ -65,13 +65,9 @@ pub fn default_codex_dirs() -> Vec<PathBuf> {
     }
 }
 
-/// Reads one transcript through the core's ingest, for its usage only.
-fn read_usage(
-    path: &Path,
-    provider: Provider,
-    progress: impl FnMut(u64),
-) -> Result<Decoded, Error> {
-    let mut ingest = FileIngest::usage_only(&path.display().to_string(), provider);
+/// Reads one Codex rollout through the core's ingest, for its usage only.
+fn read_codex_usage(path: &Path, progress: impl FnMut(u64)) -> Result<Decoded, Error> {
+    let mut ingest = FileIngest::usage_only(&path.display().to_string(), Provider::Codex);
     crate::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress)?;
     let ingested = ingest.finish()?;
     ingested
@@ -81,9 +77,35 @@ fn read_usage(
         .ok_or_else(|| Error::internal("a transcript was read into nothing"))
 }
 
+/// Reads one Claude Code transcript through the core's ingest into the worker's reader (one
+/// reader across files counts a response once). On a read error the lines read before stay
+/// counted, and the error is returned.
+fn read_claude_usage(
+    path: &Path,
+    reader: &mut Box<ClaudeCodeUsage>,
+    progress: impl FnMut(u64),
+) -> Result<(), Error> {
+    let taken = std::mem::take(reader);
+    let mut ingest = FileIngest::claude_usage_continuing(&path.display().to_string(), taken);
+    if let Err(e) = crate::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress) {
+        *reader = ingest.into_claude_usage().unwrap_or_default();
+        return Err(e);
+    }
+    match ingest.finish()?.parts.into_iter().next() {
+        Some(Decoded::Conversations {
+            claude_usage: Some(back),
+            ..
+        }) => {
+            *reader = back;
+            Ok(())
+        }
+        _ => Err(Error::internal("a Claude Code reader was not handed back")),
+    }
+}
+
 #[derive(Default)]
 struct WorkerResult {
-    claude: ClaudeCodeUsage,
+    claude: Box<ClaudeCodeUsage>,
     codex: Vec<UsageEntry>,
     codex_stats: Vec<baton_core::transcripts::ReadStats>,
     unreadable: Vec<String>,
@@ -154,34 +176,29 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                         let Some((provider, path)) = files.get(i) else {
                             return result;
                         };
-                        let read = read_usage(path, *provider, |n| {
+                        let progress = |n| {
                             done_bytes.fetch_add(n, Ordering::Relaxed);
-                        });
-                        match read {
-                            Ok(Decoded::Conversations {
-                                claude_usage,
-                                usage,
-                                usage_stats,
-                                ..
-                            }) => {
-                                if let Some(reader) = claude_usage {
-                                    result.claude.merge(*reader);
-                                }
-                                if *provider == Provider::Codex {
+                        };
+                        let read = match provider {
+                            Provider::Codex => read_codex_usage(path, progress).map(|part| {
+                                if let Decoded::Conversations {
+                                    usage, usage_stats, ..
+                                } = part
+                                {
                                     result.codex.extend(usage);
                                     result.codex_stats.push(usage_stats);
                                 }
-                            }
-                            Ok(_) => {}
-                            Err(e) => {
-                                // As before the ingest: the path, then what went wrong.
-                                let cause = e.details.get("cause").and_then(|c| c.as_str());
-                                result.unreadable.push(format!(
-                                    "{}: {}",
-                                    path.display(),
-                                    cause.unwrap_or(&e.message)
-                                ))
-                            }
+                            }),
+                            _ => read_claude_usage(path, &mut result.claude, progress),
+                        };
+                        if let Err(e) = read {
+                            // As before the ingest: the path, then what went wrong.
+                            let cause = e.details.get("cause").and_then(|c| c.as_str());
+                            result.unreadable.push(format!(
+                                "{}: {}",
+                                path.display(),
+                                cause.unwrap_or(&e.message)
+                            ));
                         }
                         done_files.fetch_add(1, Ordering::Relaxed);
                     }
@@ -199,7 +216,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     let mut codex_stats = Vec::new();
     let mut unreadable = 0;
     for result in results {
-        claude.merge(result.claude);
+        claude.merge(*result.claude);
         entries.extend(result.codex);
         codex_stats.extend(result.codex_stats);
         unreadable += result.unreadable.len() as u64;

@@ -39,13 +39,7 @@ pub fn bind(port: u16) -> Result<TcpListener, Error> {
             "this baton was built without the web page: run `www/build.sh`, then `cargo build -p baton` (or use ./run demo)",
         ));
     }
-    TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
-        Error::new(
-            ErrorCode::ServeFailed,
-            format!("could not listen on 127.0.0.1:{port}: {e}; pick another with --port"),
-        )
-        .with("port", port)
-    })
+    TcpListener::bind(("127.0.0.1", port)).map_err(|e| Error::cannot_listen(port, e))
 }
 
 /// The address a bound listener serves.

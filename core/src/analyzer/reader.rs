@@ -3,7 +3,7 @@
 
 use crate::analyzer::Analyzer;
 use crate::analyzer::list::ConversationHead;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::time::Timestamp;
 use crate::transcripts::conversation::tree::Tree;
 use crate::transcripts::conversation::{Block, Message, Role};
@@ -171,13 +171,10 @@ impl Analyzer {
     ) -> Result<Vec<crate::lifecycle::timeline::TimelineEntry>> {
         use crate::ledger::store::LedgerView;
         let session = crate::ids::SessionId::parse_v7("session_id", id)?;
-        let history = self.ledger.history(session)?.ok_or_else(|| {
-            Error::new(
-                ErrorCode::SessionNotFound,
-                format!("no work session {id} in the loaded ledgers"),
-            )
-            .with("session_id", id)
-        })?;
+        let history = self
+            .ledger
+            .history(session)?
+            .ok_or_else(|| Error::session_not_loaded(id))?;
         Ok(crate::lifecycle::timeline::timeline(&history))
     }
 }

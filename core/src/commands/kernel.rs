@@ -4,7 +4,7 @@
 
 use crate::commands::answers::Response;
 use crate::commands::dispatch::Request;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::ids::{EventId, SessionId, WORKSPACE_STREAM};
 use crate::ledger::event::{Actor, ActorKind, Event, Outcome, Payload, Started};
 use crate::ledger::fold::SessionHistory;
@@ -190,25 +190,13 @@ pub(super) fn live_session(
     let history = view.history(id)?.ok_or_else(|| not_found(id))?;
     let session = history.session().ok_or_else(|| not_found(id))?;
     if !session.is_live() {
-        return Err(Error::new(
-            ErrorCode::SessionNotActive,
-            format!(
-                "session {id} has ended ({}); nothing more can be recorded against it",
-                session.status
-            ),
-        )
-        .with("session_id", id.to_string())
-        .with("status", session.status.as_str()));
+        return Err(Error::session_not_active(id, session.status.as_str()));
     }
     Ok((id, history, session))
 }
 
 pub(crate) fn not_found(id: SessionId) -> Error {
-    Error::new(
-        ErrorCode::SessionNotFound,
-        format!("no work session {id} in this ledger; `baton list --all` shows the known ones"),
-    )
-    .with("session_id", id.to_string())
+    Error::session_not_found(id)
 }
 
 pub(crate) fn existing(view: &dyn LedgerView, id: SessionId) -> Result<(SessionHistory, Session)> {

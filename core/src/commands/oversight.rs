@@ -6,7 +6,7 @@ use crate::commands::answers::{AttentionAnswer, Response, TimelineAnswer, answer
 use crate::commands::briefing::push_health;
 use crate::commands::kernel::{Context, EventBatch, Executed, human, live_session, not_found};
 use crate::commands::params::{PauseParams, SessionRef};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::ids::{SessionId, WORKSPACE_STREAM};
 use crate::ledger::activity::Activity;
 use crate::ledger::activity::HealthTrigger;
@@ -47,11 +47,7 @@ pub(super) fn unpause(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> R
         .require(&ctx.person, Permission::SessionControl)?;
     let (id, _, session) = live_session(view, &p.session_id)?;
     if session.pause.is_none() {
-        return Err(Error::new(
-            ErrorCode::SessionNotPaused,
-            format!("session {id} is not paused"),
-        )
-        .with("session_id", id.to_string()));
+        return Err(Error::session_not_paused(id));
     }
     let mut batch = EventBatch::new(ctx);
     batch.push(id, human(ctx), Payload::Activity(Activity::Unpaused {}));

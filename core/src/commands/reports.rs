@@ -8,7 +8,7 @@ use crate::commands::kernel::{
     Context, EventBatch, Executed, agent_of, baton_actor, live_session, not_found,
 };
 use crate::commands::params::{DependParams, ReportParams};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::ledger::activity::HealthTrigger;
 use crate::ledger::activity::{Activity, Severity};
 use crate::ledger::event::Payload;
@@ -94,10 +94,7 @@ pub(super) fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> 
                     via,
                 },
             );
-            refusal = Some(
-                Error::new(ErrorCode::RunRefused, format!("run refused: {reason}"))
-                    .with("session_id", id.to_string()),
-            );
+            refusal = Some(Error::run_refused(id, &reason));
         } else {
             push(
                 &mut batch,

@@ -8,7 +8,7 @@ use crate::commands::kernel::{
     Context, EventBatch, Executed, Plan, Prepared, existing, not_found, opt, opt_label, required,
 };
 use crate::commands::params::{EndParams, StartParams};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::ledger::activity::{AttentionLevel, HealthTrigger};
 use crate::ledger::event::{Actor, Ended, Outcome, Payload, Resumed, Started};
@@ -103,15 +103,11 @@ pub fn resolve_implicit(view: &dyn LedgerView, p: &EndParams) -> Result<Session>
     let filters = json!({ "project": project, "agent": agent, "client_name": client });
     match candidates.len() {
         1 => Ok(candidates.remove(0)),
-        0 => Err(Error::new(
-            ErrorCode::NoActiveSession,
-            format!(
-                "no live work session matches {}; start one, or pass a session id",
-                describe_filters(&project, &agent, &client)
-            ),
-        )
-        .with("filters", filters)),
-        n => {
+        0 => Err(Error::no_active_session(
+            &describe_filters(&project, &agent, &client),
+            filters,
+        )),
+        _n => {
             let listed: Vec<_> = candidates
                 .iter()
                 .map(|s| {
@@ -125,15 +121,11 @@ pub fn resolve_implicit(view: &dyn LedgerView, p: &EndParams) -> Result<Session>
                     })
                 })
                 .collect();
-            Err(Error::new(
-                ErrorCode::AmbiguousSession,
-                format!(
-                    "{n} live work sessions match {}; none was ended. Retry with one of the candidates' session_id",
-                    describe_filters(&project, &agent, &client)
-                ),
-            )
-            .with("candidates", listed)
-            .with("filters", filters))
+            Err(Error::ambiguous_session(
+                &describe_filters(&project, &agent, &client),
+                listed,
+                filters,
+            ))
         }
     }
 }
@@ -172,21 +164,11 @@ fn gate_registration(view: &dyn LedgerView, started: &Started, ctx: &Context) ->
                 .ok_or_else(|| crate::commands::workspace::mission_not_found(reference))?;
             if !mission.versions.iter().any(|v| v.approved) {
                 let version = mission.latest().version;
-                return Err(Error::new(
-                    ErrorCode::MissionNotApproved,
-                    format!(
-                        "{reference} is still a draft (contract v{version}); a lead must approve it (`baton mission approve {reference}`) before an agent can start on it"
-                    ),
-                )
-                .with("reference", reference.clone())
-                .with("version", version));
+                return Err(Error::mission_not_approved(reference, version));
             }
             Ok(())
         }
-        None if ctx.policy.mission_required => Err(Error::new(
-            ErrorCode::MissionRequired,
-            "this workspace requires a mission: pass --mission REF",
-        )),
+        None if ctx.policy.mission_required => Err(Error::mission_required()),
         None => Ok(()),
     }
 }
@@ -241,28 +223,18 @@ pub(crate) fn resume(
     if let Some(project) = project
         && current.project != project
     {
-        return Err(Error::new(
-            ErrorCode::SessionProjectMismatch,
-            format!(
-                "session {id} belongs to project `{}`, not `{project}`",
-                current.project
-            ),
-        )
-        .with("session_id", id.to_string())
-        .with("expected_project", project)
-        .with("actual_project", current.project.clone()));
+        return Err(Error::session_project_mismatch(
+            id,
+            project,
+            &current.project,
+        ));
     }
     if !current.is_live() {
-        return Err(Error::new(
-            ErrorCode::SessionNotActive,
-            format!(
-                "session {id} ended ({}) at {}; start a new session with --parent {id} to continue its work",
-                current.status,
-                current.ended_at.map(|t| t.to_string()).unwrap_or_default()
-            ),
-        )
-        .with("session_id", id.to_string())
-        .with("status", current.status.as_str()));
+        return Err(Error::session_not_resumable(
+            id,
+            current.status.as_str(),
+            current.ended_at,
+        ));
     }
     ctx.policy.require(
         &ctx.person,
@@ -306,17 +278,11 @@ pub(crate) fn end(
     use crate::ledger::activity::Activity;
     let (_, current) = existing(view, id)?;
     if !current.is_live() {
-        return Err(Error::new(
-            ErrorCode::SessionAlreadyClosed,
-            format!(
-                "session {id} was already ended ({}) at {}; nothing was recorded",
-                current.status,
-                current.ended_at.map(|t| t.to_string()).unwrap_or_default()
-            ),
-        )
-        .with("session_id", id.to_string())
-        .with("status", current.status.as_str())
-        .with("ended_at", json!(current.ended_at)));
+        return Err(Error::session_already_closed(
+            id,
+            current.status.as_str(),
+            current.ended_at,
+        ));
     }
     let actor = ctx
         .actor

@@ -4,7 +4,7 @@
 use crate::commands::answers::{Response, WorkspaceAnswer};
 use crate::commands::kernel::{Context, EventBatch, Executed, human};
 use crate::commands::params::{ConstitutionParams, IndexParams, MissionParams, NoteParams};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::ids::WORKSPACE_STREAM;
 use crate::ledger::activity::Activity;
 use crate::ledger::event::Payload;
@@ -97,13 +97,7 @@ pub(super) fn mission_approve(
 
 /// The error for an unknown mission.
 pub(super) fn mission_not_found(reference: &str) -> Error {
-    Error::new(
-        ErrorCode::MissionNotFound,
-        format!(
-            "no mission `{reference}`; add it with `baton mission add {reference} --contract FILE`"
-        ),
-    )
-    .with("reference", reference)
+    Error::mission_not_found(reference)
 }
 
 /// constitution set
@@ -189,11 +183,7 @@ pub(super) fn ambiguity_resolve(
         .number
         .ok_or_else(|| Error::invalid("number", "is required"))?;
     if !ws.ambiguities.iter().any(|a| a.number == number && a.open) {
-        return Err(Error::new(
-            ErrorCode::AmbiguityNotFound,
-            format!("no open ambiguity #{number}"),
-        )
-        .with("number", number));
+        return Err(Error::ambiguity_not_found(number));
     }
     workspace_change(
         ctx,

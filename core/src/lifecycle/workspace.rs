@@ -3,7 +3,7 @@
 //! versioned contracts, the constitution, the indexed commit, ambiguities, decisions and
 //! attention items — derived from the workspace's own event stream.
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::ledger::activity::Activity;
 use crate::ledger::event::Payload;
@@ -89,17 +89,13 @@ impl Policy {
     pub fn require(&self, person: &str, permission: Permission) -> Result<()> {
         match self.role_of(person) {
             Some(role) if permission.granted_to(role) => Ok(()),
-            role => Err(Error::new(
-                ErrorCode::PermissionDenied,
-                format!(
-                    "`{person}` ({}) lacks {}; an owner can change roles in .baton/config.toml",
-                    role.map_or("not a member".to_owned(), |r| format!("{r:?}")
-                        .to_lowercase()),
-                    permission.as_str()
-                ),
-            )
-            .with("person", person)
-            .with("permission", permission.as_str())),
+            role => Err(Error::permission_denied(
+                person,
+                &role.map_or("not a member".to_owned(), |r| {
+                    format!("{r:?}").to_lowercase()
+                }),
+                permission.as_str(),
+            )),
         }
     }
 
@@ -112,11 +108,7 @@ impl Policy {
         if approved.iter().any(|a| a.eq_ignore_ascii_case(name)) {
             return Ok(());
         }
-        Err(Error::new(
-            ErrorCode::ClientNotApproved,
-            format!("the coding client `{name}` is not approved in this workspace"),
-        )
-        .with("client_name", name))
+        Err(Error::client_not_approved(name))
     }
 }
 

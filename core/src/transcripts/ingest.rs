@@ -8,7 +8,7 @@
 //! The protocol: [`FileIngest::new`] → [`FileIngest::push`] each chunk → [`FileIngest::pump`]
 //! until done (archives) → [`FileIngest::finish`].
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 
 pub use crate::transcripts::FileFormat;
 use crate::transcripts::conversation::splitter::{ArraySplitter, SplitMode};
@@ -21,7 +21,6 @@ use crate::transcripts::usage::codex::CodexUsage;
 use crate::transcripts::zip::{EntryReader, ZipEntry};
 use crate::transcripts::{Provider, ReadStats, UsageEntry, detect};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// How many bytes decide a file's format.
@@ -196,11 +195,7 @@ impl Decoder {
     fn finish(mut self, name: &str) -> Result<Finished> {
         if let Decoder::Head(head) = &self {
             if head.iter().all(u8::is_ascii_whitespace) {
-                return Err(Error::new(
-                    ErrorCode::UnknownFormat,
-                    format!("{name} is empty: expected a transcript, an export or a ledger"),
-                )
-                .with("file", name));
+                return Err(Error::empty_file(name));
             }
             self.decide(name)?;
         }
@@ -306,20 +301,12 @@ fn start_unzip(archive: Vec<u8>, name: &str) -> Result<Unzip> {
         .cloned()
         .collect();
     if entries.is_empty() {
-        let names: Vec<Value> = listed
-            .iter()
-            .take(20)
-            .map(|e| Value::String(e.name.clone()))
-            .collect();
-        return Err(Error::new(
-            ErrorCode::NoConversationsInArchive,
-            format!(
-                "{name} is a ZIP archive without conversations.json: expected a ChatGPT or claude.ai export ({} entries, none of them conversations)",
-                listed.len()
-            ),
-        )
-        .with("file", name)
-        .with("entries", Value::Array(names)));
+        let first = listed.iter().take(20).map(|e| e.name.clone()).collect();
+        return Err(Error::no_conversations_in_archive(
+            name,
+            listed.len(),
+            first,
+        ));
     }
     let total = entries.iter().map(|e| e.size).sum();
     Ok(Unzip {
@@ -395,6 +382,30 @@ impl FileIngest {
                 ..FileIngest::new(name)
             },
             Provider::Chatgpt | Provider::ClaudeAi => FileIngest::new(name),
+        }
+    }
+
+    /// Reads a Claude Code transcript for its usage into a reader that goes on across files:
+    /// a response written to several files is counted once, and no reader is built (and
+    /// merged) per file. [`FileIngest::finish`] hands the reader back in its part; after a
+    /// failed read, [`FileIngest::into_claude_usage`] does, with every line read before.
+    pub fn claude_usage_continuing(name: &str, reader: Box<ClaudeCodeUsage>) -> FileIngest {
+        FileIngest {
+            decoder: Some(Decoder::ClaudeCode {
+                lines: LineSplitter::new(),
+                conversations: None,
+                usage: reader,
+            }),
+            ..FileIngest::new(name)
+        }
+    }
+
+    /// The Claude Code usage reader of an unfinished file (see
+    /// [`FileIngest::claude_usage_continuing`]), its last unfinished line left out.
+    pub fn into_claude_usage(self) -> Option<Box<ClaudeCodeUsage>> {
+        match self.decoder {
+            Some(Decoder::ClaudeCode { usage, .. }) => Some(usage),
+            _ => None,
         }
     }
 
@@ -489,13 +500,7 @@ impl FileIngest {
                     match decoder.finish(&entry_name)? {
                         Finished::Part(part) => unzip.results.push(part),
                         Finished::Archive => {
-                            return Err(Error::new(
-                                ErrorCode::ArchiveUnsupported,
-                                format!(
-                                    "{name} holds an archive inside an archive; unzip it first"
-                                ),
-                            )
-                            .with("file", name.as_str()));
+                            return Err(Error::nested_archive(name));
                         }
                     }
                 }

@@ -31,7 +31,7 @@ impl LineSplitter {
     /// `on_line`, and keeps the unfinished last line.
     pub fn push(&mut self, chunk: &[u8], mut on_line: impl FnMut(&[u8])) {
         let mut rest = chunk;
-        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(nl) = memchr::memchr(b'\n', rest) {
             if self.carry.is_empty() {
                 emit(&rest[..nl], &mut on_line);
             } else {

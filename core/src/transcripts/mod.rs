@@ -14,7 +14,7 @@ pub mod lines;
 pub mod usage;
 pub mod zip;
 
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::ledger::event::{Line, decode_line};
 use crate::time::Timestamp;
 use crate::tokens::TokenTotals;
@@ -277,13 +277,7 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
         }
     }
     let seen: String = first_line.chars().take(80).collect();
-    Err(Error::new(
-        ErrorCode::UnknownFormat,
-        format!(
-            "not a Claude Code transcript, Codex rollout, ChatGPT or claude.ai export (it starts with `{seen}`)"
-        ),
-    )
-    .with("seen", seen))
+    Err(Error::unknown_format(&seen))
 }
 
 /// Whether the first line of `head` is a Baton ledger line; an error for a ledger written by
@@ -300,13 +294,7 @@ pub(crate) fn ledger_head(head: &[u8]) -> Result<bool, Error> {
         _ => {
             let value: Option<serde_json::Value> = serde_json::from_slice(first).ok();
             match value.as_ref().and_then(|v| v.get("baton_log")) {
-                Some(version) => Err(Error::new(
-                    ErrorCode::FormatTooNew,
-                    format!(
-                        "this Baton ledger has format version {version}; this build reads version 1: update Baton"
-                    ),
-                )
-                .with("version", version.clone())),
+                Some(version) => Err(Error::ledger_too_new(version.clone())),
                 None => Ok(false),
             }
         }

@@ -32,11 +32,7 @@ pub(crate) fn is_zip(bytes: &[u8]) -> bool {
 
 fn damaged(problem: impl Into<String>) -> Error {
     let problem = problem.into();
-    Error::new(
-        ErrorCode::ArchiveDamaged,
-        format!("the ZIP archive is damaged or truncated: {problem}; download the export again"),
-    )
-    .with("problem", problem)
+    Error::archive_damaged(&problem)
 }
 
 fn u16_at(bytes: &[u8], at: usize) -> Option<u16> {

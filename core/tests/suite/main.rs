@@ -5,6 +5,7 @@ mod analyzer;
 mod architecture;
 mod conversations;
 mod docs;
+mod errors;
 mod lifecycle;
 mod properties;
 mod scenarios;

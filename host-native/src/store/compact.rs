@@ -8,9 +8,9 @@
 //! still fold and the next compaction rolls up again, idempotently.
 
 use super::{Ledger, PRESERVED, SEALED_PREFIX, SESSION_LOCKS, io_err, sync_dir, write_atomically};
+use baton_core::Error;
 use baton_core::ledger::compaction::{CompactionInput, compact};
 use baton_core::ledger::store::LedgerView;
-use baton_core::{Error, ErrorCode};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs;
@@ -47,11 +47,7 @@ impl Ledger {
         if let Err(e) = lock.try_lock() {
             let holder = read_holder(&mut lock);
             return Err(match e {
-                fs::TryLockError::WouldBlock => Error::new(
-                    ErrorCode::StoreBusy,
-                    format!("another compaction is running ({holder}); try again when it ends"),
-                )
-                .with("holder", holder),
+                fs::TryLockError::WouldBlock => Error::compaction_running(&holder),
                 fs::TryLockError::Error(e) => io_err("lock", &lock_path, e),
             });
         }

@@ -4,6 +4,8 @@
 //! Hosts map codes at their edge (CLI exit status, MCP `isError` results, JavaScript `Error`
 //! objects with a `code` property) but never invent codes of their own.
 
+mod constructors;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;

@@ -1,0 +1,267 @@
+//! One typed constructor for each code that carries details: the message a person reads and
+//! the details a program acts on are built here, in one place, from typed arguments, so two
+//! call sites of one code cannot drift apart.
+
+use super::{Error, ErrorCode};
+use crate::ids::SessionId;
+use crate::time::Timestamp;
+use serde_json::{Value, json};
+
+fn ended_at_text(ended_at: Option<Timestamp>) -> String {
+    ended_at.map(|t| t.to_string()).unwrap_or_default()
+}
+
+impl Error {
+    /// `SESSION_NOT_FOUND` in a ledger.
+    pub fn session_not_found(id: SessionId) -> Error {
+        Error::new(
+            ErrorCode::SessionNotFound,
+            format!("no work session {id} in this ledger; `baton list --all` shows the known ones"),
+        )
+        .with("session_id", id.to_string())
+    }
+
+    /// `SESSION_NOT_FOUND` among the ledgers loaded into an analyzer.
+    pub fn session_not_loaded(id: &str) -> Error {
+        Error::new(
+            ErrorCode::SessionNotFound,
+            format!("no work session {id} in the loaded ledgers"),
+        )
+        .with("session_id", id)
+    }
+
+    /// `SESSION_NOT_ACTIVE`: something was to be recorded against an ended session.
+    pub fn session_not_active(id: SessionId, status: &str) -> Error {
+        Error::new(
+            ErrorCode::SessionNotActive,
+            format!("session {id} has ended ({status}); nothing more can be recorded against it"),
+        )
+        .with("session_id", id.to_string())
+        .with("status", status)
+    }
+
+    /// `SESSION_NOT_ACTIVE`: an ended session was to be resumed.
+    pub fn session_not_resumable(
+        id: SessionId,
+        status: &str,
+        ended_at: Option<Timestamp>,
+    ) -> Error {
+        Error::new(
+            ErrorCode::SessionNotActive,
+            format!(
+                "session {id} ended ({status}) at {}; start a new session with --parent {id} to continue its work",
+                ended_at_text(ended_at)
+            ),
+        )
+        .with("session_id", id.to_string())
+        .with("status", status)
+    }
+
+    /// `SESSION_ALREADY_CLOSED`: a second end.
+    pub fn session_already_closed(
+        id: SessionId,
+        status: &str,
+        ended_at: Option<Timestamp>,
+    ) -> Error {
+        Error::new(
+            ErrorCode::SessionAlreadyClosed,
+            format!(
+                "session {id} was already ended ({status}) at {}; nothing was recorded",
+                ended_at_text(ended_at)
+            ),
+        )
+        .with("session_id", id.to_string())
+        .with("status", status)
+        .with("ended_at", json!(ended_at))
+    }
+
+    /// `SESSION_PROJECT_MISMATCH`.
+    pub fn session_project_mismatch(id: SessionId, expected: &str, actual: &str) -> Error {
+        Error::new(
+            ErrorCode::SessionProjectMismatch,
+            format!("session {id} belongs to project `{actual}`, not `{expected}`"),
+        )
+        .with("session_id", id.to_string())
+        .with("expected_project", expected)
+        .with("actual_project", actual)
+    }
+
+    /// `SESSION_NOT_PAUSED`.
+    pub fn session_not_paused(id: SessionId) -> Error {
+        Error::new(
+            ErrorCode::SessionNotPaused,
+            format!("session {id} is not paused"),
+        )
+        .with("session_id", id.to_string())
+    }
+
+    /// `NO_ACTIVE_SESSION`: the filters (in words, and as given) matched no live session.
+    pub fn no_active_session(described: &str, filters: Value) -> Error {
+        Error::new(
+            ErrorCode::NoActiveSession,
+            format!("no live work session matches {described}; start one, or pass a session id"),
+        )
+        .with("filters", filters)
+    }
+
+    /// `AMBIGUOUS_SESSION`: several live sessions matched; the candidates are listed.
+    pub fn ambiguous_session(described: &str, candidates: Vec<Value>, filters: Value) -> Error {
+        Error::new(
+            ErrorCode::AmbiguousSession,
+            format!(
+                "{} live work sessions match {described}; none was ended. Retry with one of the candidates' session_id",
+                candidates.len()
+            ),
+        )
+        .with("candidates", candidates)
+        .with("filters", filters)
+    }
+
+    /// `MISSION_NOT_FOUND`.
+    pub fn mission_not_found(reference: &str) -> Error {
+        Error::new(
+            ErrorCode::MissionNotFound,
+            format!(
+                "no mission `{reference}`; add it with `baton mission add {reference} --contract FILE`"
+            ),
+        )
+        .with("reference", reference)
+    }
+
+    /// `MISSION_NOT_APPROVED`: the newest contract is still a draft.
+    pub fn mission_not_approved(reference: &str, version: u32) -> Error {
+        Error::new(
+            ErrorCode::MissionNotApproved,
+            format!(
+                "{reference} is still a draft (contract v{version}); a lead must approve it (`baton mission approve {reference}`) before an agent can start on it"
+            ),
+        )
+        .with("reference", reference)
+        .with("version", version)
+    }
+
+    /// `MISSION_REQUIRED`.
+    pub fn mission_required() -> Error {
+        Error::new(
+            ErrorCode::MissionRequired,
+            "this workspace requires a mission: pass --mission REF",
+        )
+    }
+
+    /// `AMBIGUITY_NOT_FOUND`.
+    pub fn ambiguity_not_found(number: u32) -> Error {
+        Error::new(
+            ErrorCode::AmbiguityNotFound,
+            format!("no open ambiguity #{number}"),
+        )
+        .with("number", number)
+    }
+
+    /// `RUN_REFUSED`: a run report carried text Baton must not keep.
+    pub fn run_refused(id: SessionId, reason: &str) -> Error {
+        Error::new(ErrorCode::RunRefused, format!("run refused: {reason}"))
+            .with("session_id", id.to_string())
+    }
+
+    /// `PERMISSION_DENIED`: `role` in words (`viewer`, `not a member`).
+    pub fn permission_denied(person: &str, role: &str, permission: &str) -> Error {
+        Error::new(
+            ErrorCode::PermissionDenied,
+            format!(
+                "`{person}` ({role}) lacks {permission}; an owner can change roles in .baton/config.toml"
+            ),
+        )
+        .with("person", person)
+        .with("permission", permission)
+    }
+
+    /// `CLIENT_NOT_APPROVED`.
+    pub fn client_not_approved(name: &str) -> Error {
+        Error::new(
+            ErrorCode::ClientNotApproved,
+            format!("the coding client `{name}` is not approved in this workspace"),
+        )
+        .with("client_name", name)
+    }
+
+    /// `UNKNOWN_FORMAT`: what the file starts with.
+    pub fn unknown_format(seen: &str) -> Error {
+        Error::new(
+            ErrorCode::UnknownFormat,
+            format!(
+                "not a Claude Code transcript, Codex rollout, ChatGPT or claude.ai export (it starts with `{seen}`)"
+            ),
+        )
+        .with("seen", seen)
+    }
+
+    /// `UNKNOWN_FORMAT`: the file holds nothing.
+    pub fn empty_file(name: &str) -> Error {
+        Error::new(
+            ErrorCode::UnknownFormat,
+            format!("{name} is empty: expected a transcript, an export or a ledger"),
+        )
+        .with("file", name)
+    }
+
+    /// `FORMAT_TOO_NEW`: a ledger of a newer format version.
+    pub fn ledger_too_new(version: Value) -> Error {
+        Error::new(
+            ErrorCode::FormatTooNew,
+            format!(
+                "this Baton ledger has format version {version}; this build reads version 1: update Baton"
+            ),
+        )
+        .with("version", version)
+    }
+
+    /// `NO_CONVERSATIONS_IN_ARCHIVE`: `total` entries, the first of which are named.
+    pub fn no_conversations_in_archive(name: &str, total: usize, first: Vec<String>) -> Error {
+        Error::new(
+            ErrorCode::NoConversationsInArchive,
+            format!(
+                "{name} is a ZIP archive without conversations.json: expected a ChatGPT or claude.ai export ({total} entries, none of them conversations)"
+            ),
+        )
+        .with("file", name)
+        .with("entries", first)
+    }
+
+    /// `ARCHIVE_UNSUPPORTED`: an archive inside an archive.
+    pub fn nested_archive(name: &str) -> Error {
+        Error::new(
+            ErrorCode::ArchiveUnsupported,
+            format!("{name} holds an archive inside an archive; unzip it first"),
+        )
+        .with("file", name)
+    }
+
+    /// `ARCHIVE_DAMAGED`.
+    pub fn archive_damaged(problem: &str) -> Error {
+        Error::new(
+            ErrorCode::ArchiveDamaged,
+            format!(
+                "the ZIP archive is damaged or truncated: {problem}; download the export again"
+            ),
+        )
+        .with("problem", problem)
+    }
+
+    /// `STORE_BUSY`: another compaction holds the lock.
+    pub fn compaction_running(holder: &str) -> Error {
+        Error::new(
+            ErrorCode::StoreBusy,
+            format!("another compaction is running ({holder}); try again when it ends"),
+        )
+        .with("holder", holder)
+    }
+
+    /// `SERVE_FAILED`: the port could not be bound.
+    pub fn cannot_listen(port: u16, cause: impl std::fmt::Display) -> Error {
+        Error::new(
+            ErrorCode::ServeFailed,
+            format!("could not listen on 127.0.0.1:{port}: {cause}; pick another with --port"),
+        )
+        .with("port", port)
+    }
+}
