@@ -68,3 +68,30 @@ pub fn fold_dir(dir: &Path) -> Fold {
     }
     fold
 }
+
+/// Replaces every UUID with `<IDn>`, numbered by first appearance, and its last eight digits
+/// (the short id in presentation paths) with `<SHORTn>`: snapshots stay stable across runs.
+pub fn redact_ids(text: &str) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < text.len() {
+        let candidate = text.get(i..i + 36);
+        if let Some(id) = candidate.filter(|c| uuid::Uuid::try_parse(c).is_ok()) {
+            let n = seen.iter().position(|s| s == id).unwrap_or_else(|| {
+                seen.push(id.to_owned());
+                seen.len() - 1
+            });
+            out.push_str(&format!("<ID{n}>"));
+            i += 36;
+        } else {
+            let ch = text[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    for (n, id) in seen.iter().enumerate() {
+        out = out.replace(&id[28..], &format!("<SHORT{n}>"));
+    }
+    out
+}

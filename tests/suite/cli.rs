@@ -1,42 +1,9 @@
 //! The `baton` CLI contract, end to end through the real binary: output shape, exit statuses,
 //! environment defaults, ledger discovery, and bad input that writes nothing.
 
-use baton_tests::{baton, baton_bin, json_of};
+use baton_tests::{baton, baton_bin, json_of, redact_ids};
 use std::path::Path;
 use std::process::Output;
-
-/// Replaces every UUID with a stable placeholder, numbered in order of first appearance.
-fn redact(text: &str) -> String {
-    let mut seen: Vec<String> = Vec::new();
-    let mut out = String::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if i + 36 <= bytes.len()
-            && text.is_char_boundary(i)
-            && text.is_char_boundary(i + 36)
-            && uuid::Uuid::try_parse(&text[i..i + 36]).is_ok()
-        {
-            let id = text[i..i + 36].to_owned();
-            let n = seen.iter().position(|s| *s == id).unwrap_or_else(|| {
-                seen.push(id.clone());
-                seen.len() - 1
-            });
-            out.push_str(&format!("<ID{n}>"));
-            i += 36;
-        } else {
-            let ch = text[i..].chars().next().unwrap();
-            out.push(ch);
-            i += ch.len_utf8();
-        }
-    }
-    // The short id in presentation paths is the id's last eight digits.
-    let mut result = out;
-    for (n, id) in seen.iter().enumerate() {
-        result = result.replace(&id[28..], &format!("<SHORT{n}>"));
-    }
-    result
-}
 
 fn at(dir: &Path, now: &str, args: &[&str]) -> Output {
     baton(dir)
@@ -50,7 +17,7 @@ fn transcript(output: &Output) -> String {
     format!(
         "exit: {:?}\n{}",
         output.status.code(),
-        redact(&String::from_utf8_lossy(&output.stdout))
+        redact_ids(&String::from_utf8_lossy(&output.stdout))
     )
 }
 

@@ -4,35 +4,9 @@
 //! with `BATON_NOW`, ids and temporary paths are replaced by placeholders, the environment is
 //! cleared, so the snapshots only change when what people read changes.
 
-use baton_tests::baton;
+use baton_tests::{baton, redact_ids};
 use std::path::Path;
 use std::process::Command;
-
-/// Replaces every UUID with `<IDn>` (numbered by first appearance) and its short form.
-fn redact_ids(text: &str) -> String {
-    let mut seen: Vec<String> = Vec::new();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < text.len() {
-        let candidate = text.get(i..i + 36);
-        if let Some(id) = candidate.filter(|c| uuid::Uuid::try_parse(c).is_ok()) {
-            let n = seen.iter().position(|s| s == id).unwrap_or_else(|| {
-                seen.push(id.to_owned());
-                seen.len() - 1
-            });
-            out.push_str(&format!("<ID{n}>"));
-            i += 36;
-        } else {
-            let ch = text[i..].chars().next().unwrap();
-            out.push(ch);
-            i += ch.len_utf8();
-        }
-    }
-    for (n, id) in seen.iter().enumerate() {
-        out = out.replace(&id[28..], &format!("<SHORT{n}>"));
-    }
-    out
-}
 
 /// A scripted terminal session: each command's human lines (stdout without its final JSON
 /// line, then stderr), under the command as typed.
@@ -152,6 +126,7 @@ fn every_ledger_command_reads_as_pinned() {
     s.run_at(&t(14), &["ambiguity", "resolve", "1"]);
     s.run_at(&t(15), &["decision", "record", "Days are UTC"]);
     s.run_at(&t(16), &["start", "--session-id", &b]);
+    s.run_at(&t(16), &["resume", &b, "--project", "demo"]);
     s.run_at(&t(17), &["list"]);
     s.run_at(&t(18), &["show", &a]);
     s.run_at(&t(19), &["timeline", &a]);
