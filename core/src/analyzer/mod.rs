@@ -173,13 +173,7 @@ impl Analyzer {
                         .iter()
                         .map(|c| c.messages.len() as u64)
                         .sum::<u64>();
-                    let s = &mut summary.stats;
-                    s.lines += parsed.stats.lines;
-                    s.malformed += parsed.stats.malformed;
-                    s.repaired_surrogates += parsed.stats.repaired_surrogates;
-                    for (kind, n) in parsed.unknown_kinds {
-                        *summary.unknown_kinds.entry(kind).or_default() += n;
-                    }
+                    parsed.count_into(&mut summary.stats, &mut summary.unknown_kinds);
                     for c in parsed.conversations {
                         self.rows.push(row_of(self.conversations.len(), &c));
                         self.conversations.push(c);

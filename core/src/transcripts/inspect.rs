@@ -158,12 +158,7 @@ impl Inspection {
         for c in &parsed.conversations {
             self.add(c);
         }
-        self.stats.lines += parsed.stats.lines;
-        self.stats.malformed += parsed.stats.malformed;
-        self.stats.repaired_surrogates += parsed.stats.repaired_surrogates;
-        for (kind, n) in &parsed.unknown_kinds {
-            *self.unknown_kinds.entry(kind.clone()).or_default() += n;
-        }
+        parsed.count_into(&mut self.stats, &mut self.unknown_kinds);
     }
 
     /// Counts one conversation in.
@@ -198,13 +193,8 @@ pub fn parse(bytes: &[u8]) -> Result<(FileFormat, Parsed)> {
     let mut all = Parsed::default();
     for part in ingested.parts {
         if let Decoded::Conversations { parsed, .. } = part {
+            parsed.count_into(&mut all.stats, &mut all.unknown_kinds);
             all.conversations.extend(parsed.conversations);
-            all.stats.lines += parsed.stats.lines;
-            all.stats.malformed += parsed.stats.malformed;
-            all.stats.repaired_surrogates += parsed.stats.repaired_surrogates;
-            for (kind, n) in parsed.unknown_kinds {
-                *all.unknown_kinds.entry(kind).or_default() += n;
-            }
             all.unknown_samples.extend(parsed.unknown_samples);
         }
     }

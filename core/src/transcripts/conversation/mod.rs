@@ -193,6 +193,19 @@ pub struct Parsed {
     pub unknown_samples: BTreeMap<String, Vec<String>>,
 }
 
+impl Parsed {
+    /// Adds this file's line counts (read, malformed, repaired) and unknown kinds into running
+    /// totals: how every report sums the parts of several files or archive entries.
+    pub fn count_into(&self, stats: &mut ReadStats, unknown_kinds: &mut BTreeMap<String, u64>) {
+        stats.lines += self.stats.lines;
+        stats.malformed += self.stats.malformed;
+        stats.repaired_surrogates += self.stats.repaired_surrogates;
+        for (kind, n) in &self.unknown_kinds {
+            *unknown_kinds.entry(kind.clone()).or_default() += n;
+        }
+    }
+}
+
 /// How many records of one unknown kind are kept verbatim.
 pub const UNKNOWN_SAMPLES_PER_KIND: usize = 5;
 
