@@ -32,7 +32,8 @@ pub fn baton(dir: &Path) -> Command {
     cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("BATON_DIR", dir)
-        .env("BATON_FSYNC", "0");
+        .env("BATON_FSYNC", "0")
+        .env("TZ", "UTC");
     cmd
 }
 

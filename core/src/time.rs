@@ -133,28 +133,78 @@ pub fn human_duration(seconds: i64) -> String {
     }
 }
 
+/// A time zone as the core needs one: its name and the offset from UTC in effect at an
+/// instant. Hosts implement it from their zone database (the CLI from the IANA names and the
+/// system's local zone); the core itself knows only [`UtcZone`].
+pub trait Zone: fmt::Debug {
+    /// How the zone is named to a person (`UTC`, `Europe/Paris`).
+    fn name(&self) -> String;
+    /// Seconds east of UTC at `at`.
+    fn offset_seconds(&self, at: Timestamp) -> i32;
+}
+
+/// Coordinated Universal Time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UtcZone;
+
+impl Zone for UtcZone {
+    fn name(&self) -> String {
+        "UTC".to_owned()
+    }
+    fn offset_seconds(&self, _at: Timestamp) -> i32 {
+        0
+    }
+}
+
+/// The calendar day `at` falls on in `zone`.
+pub fn local_date(at: Timestamp, zone: &dyn Zone) -> NaiveDate {
+    let shifted = at.millis() + i64::from(zone.offset_seconds(at)) * 1000;
+    Utc.timestamp_millis_opt(shifted)
+        .single()
+        .unwrap_or_default()
+        .date_naive()
+}
+
+/// The instant a wall-clock time of `zone` names (for a time skipped or repeated by a clock
+/// change, the offset in effect just before it).
+fn instant_of_local(local_millis: i64, zone: &dyn Zone) -> Timestamp {
+    let guess = local_millis - i64::from(zone.offset_seconds(Timestamp(local_millis))) * 1000;
+    Timestamp(local_millis - i64::from(zone.offset_seconds(Timestamp(guess))) * 1000)
+}
+
 /// Parses `YYYY-MM-DD` or `YYYYMMDD` as the start (or, with `end`, the last millisecond) of
 /// that UTC day.
 pub fn parse_day(field: &str, text: &str, end: bool) -> crate::error::Result<Timestamp> {
+    parse_day_in(field, text, end, &UtcZone)
+}
+
+/// Parses `YYYY-MM-DD` or `YYYYMMDD` as the start (or, with `end`, the last millisecond) of
+/// that day in `zone`.
+pub fn parse_day_in(
+    field: &str,
+    text: &str,
+    end: bool,
+    zone: &dyn Zone,
+) -> crate::error::Result<Timestamp> {
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let not_a_date = || Error::invalid(field, format!("`{text}` is not a date (YYYY-MM-DD)"));
     if digits.len() != 8 {
-        return Err(crate::error::Error::invalid(
-            field,
-            format!("`{text}` is not a date (YYYY-MM-DD)"),
-        ));
+        return Err(not_a_date());
     }
-    let iso = format!(
-        "{}-{}-{}T00:00:00.000Z",
-        &digits[..4],
-        &digits[4..6],
-        &digits[6..]
-    );
-    let start = Timestamp::parse(&iso)
-        .map_err(|_| crate::error::Error::invalid(field, format!("`{text}` is not a date")))?;
+    let number = |range: std::ops::Range<usize>| digits[range].parse::<u32>().unwrap_or(0);
+    let day = NaiveDate::from_ymd_opt(number(0..4) as i32, number(4..6), number(6..8))
+        .ok_or_else(not_a_date)?;
+    let midnight = |d: NaiveDate| {
+        d.and_hms_opt(0, 0, 0)
+            .unwrap_or_default()
+            .and_utc()
+            .timestamp_millis()
+    };
     Ok(if end {
-        Timestamp::from_millis(start.millis() + 86_400_000 - 1)
+        let next = day.succ_opt().ok_or_else(not_a_date)?;
+        Timestamp(instant_of_local(midnight(next), zone).millis() - 1)
     } else {
-        start
+        instant_of_local(midnight(day), zone)
     })
 }
 

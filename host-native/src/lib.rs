@@ -14,3 +14,4 @@ pub mod system;
 pub mod usage;
 pub mod wasm_core;
 pub mod web;
+pub mod zone;

@@ -4,7 +4,10 @@
 
 use baton_core::transcripts::ingest::{Decoded, FileIngest};
 use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
-use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, aggregate, skipped_counts};
+use baton_core::transcripts::usage::{
+    CostMode, GroupBy, MissingSource, PriceTable, ReportOptions, UsageReport, aggregate,
+    skipped_counts,
+};
 use baton_core::transcripts::{Provider, UsageEntry};
 use baton_core::{Error, Timestamp};
 use std::io::IsTerminal;
@@ -28,6 +31,62 @@ pub struct UsageOptions {
     pub codex_dirs: Vec<PathBuf>,
     /// A price table file replacing the shipped one.
     pub prices: Option<PathBuf>,
+    /// Which cost to show.
+    pub cost_mode: CostMode,
+    /// The zone of days, weeks and months.
+    pub zone: crate::zone::HostZone,
+    /// Whether the folders were named on the command line (else they are the defaults, and
+    /// only a provider with nothing in any of them is reported missing).
+    pub explicit_claude_dirs: bool,
+    /// As `explicit_claude_dirs`, for Codex.
+    pub explicit_codex_dirs: bool,
+}
+
+/// The transcripts under a provider's folders, and the folders that gave none.
+fn find_transcripts(
+    provider: Provider,
+    dirs: &[PathBuf],
+    explicit: bool,
+    files: &mut Vec<(Provider, PathBuf)>,
+    missing: &mut Vec<MissingSource>,
+) {
+    let mut empty = Vec::new();
+    let before = files.len();
+    for dir in dirs {
+        let mut found = Vec::new();
+        crate::files::files_under(dir, &["jsonl"], &mut found);
+        if found.is_empty() {
+            let reason = if dir.is_dir() {
+                "no_transcripts"
+            } else {
+                "not_found"
+            };
+            empty.push(MissingSource {
+                provider,
+                path: dir.display().to_string(),
+                reason: reason.to_owned(),
+            });
+        }
+        files.extend(found.into_iter().map(|p| (provider, p)));
+    }
+    if explicit || files.len() == before {
+        missing.extend(empty);
+    }
+}
+
+/// The warning a person reads about a folder that gave nothing.
+fn missing_warning(source: &MissingSource) -> String {
+    let whose = match source.provider {
+        Provider::Codex => "Codex",
+        _ => "Claude Code",
+    };
+    match source.reason.as_str() {
+        "not_found" => format!("no {whose} transcripts: {} does not exist", source.path),
+        _ => format!(
+            "no {whose} transcripts in {} (no .jsonl files)",
+            source.path
+        ),
+    }
 }
 
 fn home() -> Option<PathBuf> {
@@ -122,19 +181,32 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     };
     let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
     let mut files: Vec<(Provider, PathBuf)> = Vec::new();
+    let mut missing = Vec::new();
     if wants(Provider::ClaudeCode) {
-        let mut found = Vec::new();
-        for dir in &options.claude_dirs {
-            crate::files::files_under(dir, &["jsonl"], &mut found);
-        }
-        files.extend(found.into_iter().map(|p| (Provider::ClaudeCode, p)));
+        find_transcripts(
+            Provider::ClaudeCode,
+            &options.claude_dirs,
+            options.explicit_claude_dirs,
+            &mut files,
+            &mut missing,
+        );
     }
     if wants(Provider::Codex) {
-        let mut found = Vec::new();
-        for dir in &options.codex_dirs {
-            crate::files::files_under(dir, &["jsonl"], &mut found);
-        }
-        files.extend(found.into_iter().map(|p| (Provider::Codex, p)));
+        find_transcripts(
+            Provider::Codex,
+            &options.codex_dirs,
+            options.explicit_codex_dirs,
+            &mut files,
+            &mut missing,
+        );
+    }
+    if files.is_empty() {
+        return Err(Error::no_transcripts(
+            serde_json::to_value(&missing).unwrap_or_default(),
+        ));
+    }
+    for source in &missing {
+        eprintln!("baton: warning: {}", missing_warning(source));
     }
     let total_bytes: u64 = files
         .iter()
@@ -228,13 +300,16 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     let skipped = skipped_counts(&claude_stats, &codex_stats, unreadable);
     entries.extend(claude_entries);
     entries.sort_by_key(|e| e.at);
-    Ok(aggregate(
-        &entries,
-        options.group_by,
-        options.since,
-        options.until,
-        &options.providers,
-        &prices,
-        skipped,
-    ))
+    let report_options = ReportOptions {
+        group_by: options.group_by,
+        since: options.since,
+        until: options.until,
+        providers: &options.providers,
+        prices: &prices,
+        cost_mode: options.cost_mode,
+        zone: &options.zone,
+    };
+    let mut report = aggregate(&entries, &report_options, skipped);
+    report.missing_sources = missing;
+    Ok(report)
 }

@@ -16,7 +16,8 @@
 //!
 //! `--ccusage-safe` leaves out the three traps ccusage 20.0.24 gets wrong (it counts every
 //! line of a response that has no `requestId`, counts sidechain replays, and drops a line with
-//! a lone surrogate escape), so the two tools can be compared exactly on the rest.
+//! a lone surrogate escape) and the one place its prices differ from Anthropic's bill (a
+//! request above 200k input tokens), so the two tools can be compared exactly on the rest.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -116,10 +117,18 @@ impl Gen {
             ts += 20_000 + self.rng.below(600_000) as i64;
             let (input, output) = (1 + self.rng.below(5000), 10 + self.rng.below(3000));
             let (creation, read) = (self.rng.below(20_000), self.rng.below(200_000));
-            let model = if r % 4 == 3 {
-                "claude-haiku-4-5-20251001"
+            // ccusage prices the part of each token class above 200k at the long-context
+            // rate; Anthropic bills the whole request at it once the request's input is above
+            // 200k. The ccusage-safe tree keeps every request at or under 200k, where both agree.
+            let read = if self.ccusage_safe {
+                read.min(175_000)
             } else {
-                "claude-sonnet-4-20250514"
+                read
+            };
+            let model = match r % 4 {
+                3 => "claude-haiku-4-5-20251001",
+                2 => "claude-opus-4-7",
+                _ => "claude-sonnet-4-20250514",
             };
             let message_id = format!("msg_{n}_{r}");
             let with_request = r % 5 != 4 || self.ccusage_safe;
@@ -218,7 +227,8 @@ impl Gen {
         ));
         let mut text = String::new();
         writeln!(text, r#"{{"timestamp":"{}","type":"session_meta","payload":{{"id":"{id}","cwd":"/home/dev/codex{}","cli_version":"0.104.0"}}}}"#, iso(start), n % 3).unwrap();
-        writeln!(text, r#"{{"timestamp":"{}","type":"turn_context","payload":{{"model":"gpt-5-codex","cwd":"/home/dev/codex{}"}}}}"#, iso(start), n % 3).unwrap();
+        let model = if n % 3 == 2 { "gpt-5.4" } else { "gpt-5-codex" };
+        writeln!(text, r#"{{"timestamp":"{}","type":"turn_context","payload":{{"model":"{model}","cwd":"/home/dev/codex{}"}}}}"#, iso(start), n % 3).unwrap();
         writeln!(text, r#"{{"timestamp":"{}","type":"event_msg","payload":{{"type":"token_count","info":null,"rate_limits":{{}}}}}}"#, iso(start + 1)).unwrap();
         let mut total = [0u64; 4];
         let mut ts = start;

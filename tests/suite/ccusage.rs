@@ -1,6 +1,8 @@
 //! Baton and ccusage (the reference usage tool, installed by `./run test` under
 //! `target/ccusage`) read the same
-//! generated Claude Code and Codex trees; their daily token totals must agree exactly.
+//! generated Claude Code and Codex trees; their daily token totals must agree exactly and
+//! their daily costs within a cent (both price from LiteLLM's table, one-hour cache writes
+//! and the newest models included).
 
 use baton_tests::{baton, json_of};
 use serde_json::Value;
@@ -42,7 +44,16 @@ fn ccusage(args: &[&str], env: (&str, &Path)) -> Value {
 
 fn baton_daily(tmp: &Path, provider: &str, dir_flag: &str, dir: &Path) -> Value {
     let out = baton(&tmp.join(".baton"))
-        .args(["--json", "usage", "daily", "--provider", provider, dir_flag])
+        .args([
+            "--json",
+            "usage",
+            "daily",
+            "--timezone",
+            "UTC",
+            "--provider",
+            provider,
+        ])
+        .arg(dir_flag)
         .arg(dir)
         .output()
         .unwrap();
@@ -51,7 +62,7 @@ fn baton_daily(tmp: &Path, provider: &str, dir_flag: &str, dir: &Path) -> Value 
 }
 
 #[test]
-fn daily_token_totals_agree_with_ccusage_exactly() {
+fn daily_tokens_agree_with_ccusage_exactly_and_costs_within_a_cent() {
     let tmp = tempfile::tempdir().unwrap();
     let trees = tmp.path().join("trees");
     // The trees leave out the three traps ccusage 20.0.24 counts wrongly (lines of a response
@@ -83,6 +94,7 @@ fn daily_token_totals_agree_with_ccusage_exactly() {
             ("cache_creation_tokens", "cacheCreationTokens"),
             ("cache_read_tokens", "cacheReadTokens"),
         ],
+        "totalCost",
     );
 
     let theirs = ccusage(&["codex", "daily"], ("CODEX_HOME", &trees.join("codex")));
@@ -101,10 +113,11 @@ fn daily_token_totals_agree_with_ccusage_exactly() {
             ("cache_read_tokens", "cacheReadTokens"),
             ("reasoning_tokens", "reasoningOutputTokens"),
         ],
+        "costUSD",
     );
 }
 
-fn compare(ours: &Value, theirs: &Value, fields: &[(&str, &str)]) {
+fn compare(ours: &Value, theirs: &Value, fields: &[(&str, &str)], their_cost: &str) {
     let our_rows = ours["rows"].as_array().unwrap();
     let their_rows = theirs["daily"].as_array().unwrap();
     assert!(!our_rows.is_empty());
@@ -114,5 +127,13 @@ fn compare(ours: &Value, theirs: &Value, fields: &[(&str, &str)]) {
         for (mine, theirs) in fields {
             assert_eq!(a[mine], b[theirs], "{} {mine}", a["key"]);
         }
+        let (mine, theirs) = (a["cost_usd"].as_f64(), b[their_cost].as_f64());
+        let (mine, theirs) = (mine.unwrap(), theirs.unwrap());
+        assert!(mine > 0.0, "{} costs nothing", a["key"]);
+        assert!(
+            (mine - theirs).abs() < 0.01,
+            "{}: Baton ${mine:.4}, ccusage ${theirs:.4}",
+            a["key"]
+        );
     }
 }

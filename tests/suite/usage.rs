@@ -93,7 +93,7 @@ fn usage_filters_by_provider_and_date_and_groups_by_model() {
         .iter()
         .map(|r| r["key"].as_str().unwrap())
         .collect();
-    assert_eq!(models, ["gpt-5-codex", "gpt-5-mini"]);
+    assert_eq!(models, ["gpt-5-codex", "gpt-5-mini", "gpt-5.4"]);
     let all = run(&["daily"]);
     let first_day = all["rows"][0]["key"].as_str().unwrap().to_owned();
     let one = run(&["daily", "--since", &first_day, "--until", &first_day]);
@@ -333,4 +333,155 @@ fn inspect_and_analyze_agree_on_every_fixture_and_generated_export_zipped_or_not
         assert_eq!(i["first_at"], analyzed["overview"]["first_at"], "{name}");
         assert_eq!(i["last_at"], analyzed["overview"]["last_at"], "{name}");
     }
+}
+
+/// `baton --json usage ARGS…` on `tmp`: exit status, the JSON object, stderr.
+fn usage_run(tmp: &std::path::Path, args: &[&str]) -> (i32, Value, String) {
+    let out = baton(&tmp.join(".baton"))
+        .args(["--json", "usage"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        json_of(&out),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_source_that_gives_nothing_is_a_warning_and_nothing_at_all_is_no_transcripts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/claude-code");
+    let nowhere = tmp.path().join("nowhere");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (nowhere, empty) = (nowhere.to_str().unwrap(), empty.to_str().unwrap());
+
+    // Another source had data: exit 0, a warning on stderr, the folder in `missing_sources`.
+    let (status, report, stderr) = usage_run(
+        tmp.path(),
+        &["--claude-dir", fixtures, "--codex-dir", nowhere],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        stderr.contains("warning") && stderr.contains(nowhere),
+        "{stderr}"
+    );
+    assert_eq!(
+        report["missing_sources"],
+        serde_json::json!([{"provider": "codex", "path": nowhere, "reason": "not_found"}])
+    );
+    assert!(report["totals"]["total_tokens"].as_u64().unwrap() > 0);
+
+    // Nothing read at all: NO_TRANSCRIPTS, exit 1, every folder and why.
+    let (status, report, _) =
+        usage_run(tmp.path(), &["--claude-dir", empty, "--codex-dir", nowhere]);
+    assert_eq!(status, 1);
+    assert_eq!(report["error"]["code"], "NO_TRANSCRIPTS");
+    let message = report["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(empty) && message.contains(nowhere),
+        "{message}"
+    );
+    assert_eq!(
+        report["error"]["details"]["missing_sources"],
+        serde_json::json!([
+            {"provider": "claude-code", "path": empty, "reason": "no_transcripts"},
+            {"provider": "codex", "path": nowhere, "reason": "not_found"},
+        ])
+    );
+}
+
+#[test]
+fn days_and_the_since_until_window_follow_the_timezone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("projects/-work-app");
+    std::fs::create_dir_all(&dir).unwrap();
+    // 23:30 UTC on 30 November is 00:30 on 1 December in Paris.
+    std::fs::write(
+        dir.join("s1.jsonl"),
+        r#"{"type":"assistant","sessionId":"s1","cwd":"/work/app","timestamp":"2026-11-30T23:30:00Z","requestId":"r1","message":{"id":"m1","model":"claude-opus-4-7","usage":{"input_tokens":1000,"output_tokens":10}}}"#,
+    )
+    .unwrap();
+    let projects = dir.parent().unwrap().to_str().unwrap();
+    let day = |zone: &[&str], window: &[&str]| {
+        let mut args = vec![
+            "daily",
+            "--provider",
+            "claude-code",
+            "--claude-dir",
+            projects,
+        ];
+        args.extend_from_slice(zone);
+        args.extend_from_slice(window);
+        let (status, report, stderr) = usage_run(tmp.path(), &args);
+        assert_eq!(status, 0, "{stderr}");
+        let keys: Vec<String> = report["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["key"].as_str().unwrap().to_owned())
+            .collect();
+        (keys, report["timezone"].as_str().unwrap().to_owned())
+    };
+    // The tests run with TZ=UTC: that is the default zone.
+    assert_eq!(
+        day(&[], &[]),
+        (vec!["2026-11-30".to_owned()], "UTC".to_owned())
+    );
+    let paris = ["--timezone", "Europe/Paris"];
+    assert_eq!(day(&paris, &[]).0, ["2026-12-01"]);
+    assert_eq!(day(&paris, &["--since", "2026-12-01"]).0, ["2026-12-01"]);
+    assert!(
+        day(&["--timezone", "UTC"], &["--since", "2026-12-01"])
+            .0
+            .is_empty()
+    );
+    let (status, report, _) = usage_run(tmp.path(), &["--timezone", "Mars/Olympus"]);
+    assert_eq!(status, 1);
+    assert_eq!(report["error"]["details"]["field"], "timezone");
+}
+
+#[test]
+fn cost_modes_pick_recorded_or_calculated_cost_and_the_table_is_dated() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("projects/p");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/claude-code/ccusage-usage-only-chat.jsonl"
+        ),
+        dir.join("chat.jsonl"),
+    )
+    .unwrap();
+    let projects = dir.parent().unwrap().to_str().unwrap();
+    let cost = |mode: &str| {
+        let (status, report, stderr) = usage_run(
+            tmp.path(),
+            &[
+                "model",
+                "--provider",
+                "claude-code",
+                "--claude-dir",
+                projects,
+                "--cost-mode",
+                mode,
+            ],
+        );
+        assert_eq!(status, 0, "{stderr}");
+        assert_eq!(report["cost_mode"], mode);
+        assert_eq!(report["prices"]["date"].as_str().unwrap().len(), 10);
+        report["totals"]["cost_usd"].as_f64().unwrap()
+    };
+    // The lines record $0.12, $0.34 and $0.56.
+    assert_eq!(cost("auto"), 1.02);
+    assert_eq!(cost("display"), 1.02);
+    // Priced from the table: Sonnet 4 (100 + 300 input at $3, 50 + 125 output at $15, 25
+    // writes at $3.75, 10 + 40 reads at $0.30) and Opus 4 (200 at $15, 75 at $75, 50 at
+    // $18.75, 20 at $1.50), in whole micro-dollars per class.
+    let sonnet = 1200 + 2625 + 93 + 15;
+    let opus = 3000 + 5625 + 937 + 30;
+    assert_eq!(cost("calculate"), f64::from(sonnet + opus) / 1e6);
 }

@@ -2,10 +2,10 @@
 
 use crate::analyzer::charts::Overview;
 use crate::analyzer::{Analyzer, charts};
-use crate::time::Timestamp;
+use crate::time::{Timestamp, UtcZone};
 use crate::transcripts::UsageEntry;
 use crate::transcripts::conversation::Role;
-use crate::transcripts::usage::{GroupBy, UsageRow, aggregate};
+use crate::transcripts::usage::{CostMode, GroupBy, ReportOptions, UsageRow, aggregate};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 /// The overview of everything loaded.
@@ -88,15 +88,16 @@ impl Analyzer {
         let (usage, unpriced_models) = if entries.is_empty() {
             (None, Vec::new())
         } else {
-            let report = aggregate(
-                entries,
-                GroupBy::Model,
-                None,
-                None,
-                &[],
-                &self.prices,
-                BTreeMap::new(),
-            );
+            let options = ReportOptions {
+                group_by: GroupBy::Model,
+                since: None,
+                until: None,
+                providers: &[],
+                prices: &self.prices,
+                cost_mode: CostMode::Auto,
+                zone: &UtcZone,
+            };
+            let report = aggregate(entries, &options, BTreeMap::new());
             (Some(report.totals), report.unpriced_models)
         };
         let stats = &self.ledger.fold().stats;

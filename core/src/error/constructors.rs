@@ -227,6 +227,35 @@ impl Error {
         .with("entries", first)
     }
 
+    /// `NO_TRANSCRIPTS`: no folder looked in held a transcript; `missing` lists each folder
+    /// (`provider`, `path`, `reason`).
+    pub fn no_transcripts(missing: Value) -> Error {
+        let folders: Vec<String> = missing
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| {
+                let path = m["path"].as_str().unwrap_or("?");
+                match m["reason"].as_str() {
+                    Some("not_found") => format!("{path} (does not exist)"),
+                    _ => format!("{path} (no .jsonl files)"),
+                }
+            })
+            .collect();
+        let looked = if folders.is_empty() {
+            "no folder to look in (HOME is not set)".to_owned()
+        } else {
+            folders.join(", ")
+        };
+        Error::new(
+            ErrorCode::NoTranscripts,
+            format!(
+                "no Claude Code or Codex transcripts found: {looked}; point --claude-dir at a `projects/` folder or --codex-dir at a `sessions/` folder"
+            ),
+        )
+        .with("missing_sources", missing)
+    }
+
     /// `ARCHIVE_UNSUPPORTED`: an archive inside an archive.
     pub fn nested_archive(name: &str) -> Error {
         Error::new(

@@ -63,6 +63,7 @@ error_codes! {
     ArchiveDamaged => "ARCHIVE_DAMAGED", "A ZIP archive is truncated or corrupt (no end record, an entry past the end, a bad checksum); download the export again.";
     ArchiveUnsupported => "ARCHIVE_UNSUPPORTED", "A ZIP archive uses a feature Baton does not read (encryption, a compression other than deflate); unzip it and open conversations.json.";
     NoConversationsInArchive => "NO_CONVERSATIONS_IN_ARCHIVE", "A ZIP archive holds no conversations.json (or split conversations-NNN.json); the details list what it holds.";
+    NoTranscripts => "NO_TRANSCRIPTS", "No transcript was found in any folder looked in; the details list each folder and why it gave nothing.";
     EventTooLarge => "EVENT_TOO_LARGE", "The encoded event line is over the byte limit that keeps appends atomic.";
     StoreIo => "STORE_IO", "The ledger could not be read or written (permissions, disk full, missing directory).";
     StoreBusy => "STORE_BUSY", "Another process holds the ledger's compaction lock; try again shortly.";

@@ -126,6 +126,17 @@ pub struct UsageEntry {
     /// The response's tokens.
     #[serde(flatten)]
     pub tokens: TokenTotals,
+    /// The part of `cache_creation_tokens` written to the one-hour cache (billed at its own
+    /// rate).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_creation_1h_tokens: u64,
+    /// The cost the line itself records (Claude Code's `costUSD`), in micro-dollars.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded_cost_micro_usd: Option<u64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What a reader met, line by line.

@@ -39,6 +39,9 @@ fn every_error_code_reads_as_pinned() {
         Error::archive_damaged("no end of central directory"),
         Error::nested_archive("export.zip"),
         Error::no_conversations_in_archive("photos.zip", 1, vec!["photo.jpg".into()]),
+        Error::no_transcripts(
+            json!([{"provider": "codex", "path": "/home/me/.codex/sessions", "reason": "not_found"}]),
+        ),
         Error::store_io("read", "/tmp/x", "permission denied"),
         Error::compaction_running("pid 42 on host"),
         Error::cannot_listen(8377, "address in use"),

@@ -7,6 +7,7 @@ mod conversations;
 mod docs;
 mod errors;
 mod lifecycle;
+mod prices;
 mod properties;
 mod scenarios;
 mod transcripts;

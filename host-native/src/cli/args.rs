@@ -116,10 +116,13 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
   baton usage monthly --provider codex --since 2026-01-01
   baton usage model --json
   baton usage session --claude-dir ~/backup/.claude/projects
+  baton usage daily --timezone UTC --cost-mode calculate
 
 One meaning for every provider: input excludes cached input, cache_read is the cached
-input, output includes reasoning and reasoning is that part of it. Days are UTC. A response
-Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas.")]
+input, output includes reasoning and reasoning is that part of it. Days are this machine's
+unless --timezone says otherwise. A response Claude Code wrote over several lines counts once;
+Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see its date in
+--json); a model it does not list is named under the table and costs nothing.")]
     Usage(UsageArgs),
     /// What files are (by content) and what they hold: conversations, messages, tool calls,
     /// what was skipped and why
@@ -322,12 +325,21 @@ pub(crate) struct UsageArgs {
     /// Which transcripts to read
     #[arg(long, value_enum, default_value_t = ProviderArg::All)]
     pub(crate) provider: ProviderArg,
-    /// First day counted (YYYY-MM-DD or YYYYMMDD, UTC)
+    /// First day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
     #[arg(long, value_name = "DATE")]
     pub(crate) since: Option<String>,
-    /// Last day counted (YYYY-MM-DD or YYYYMMDD, UTC)
+    /// Last day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
     #[arg(long, value_name = "DATE")]
     pub(crate) until: Option<String>,
+    /// The zone of days, weeks and months: an IANA name (Europe/Paris) or UTC [default: this
+    /// machine's zone, from TZ or /etc/localtime]
+    #[arg(long, value_name = "ZONE")]
+    pub(crate) timezone: Option<String>,
+    /// Which cost to show: `auto` uses the cost a line records (old Claude Code `costUSD`)
+    /// and calculates the rest, `calculate` always prices the tokens, `display` shows only
+    /// recorded costs
+    #[arg(long, value_enum, default_value_t = CostModeArg::Auto)]
+    pub(crate) cost_mode: CostModeArg,
     /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
     /// and ~/.config/claude/projects]
     #[arg(long = "claude-dir", value_name = "DIR")]
@@ -554,18 +566,40 @@ impl OutcomeArg {
 /// How `baton usage` groups its rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum GroupByArg {
-    /// One row per UTC day
+    /// One row per day (in --timezone)
     Daily,
-    /// One row per ISO week
+    /// One row per week, Monday first (in --timezone)
     Weekly,
-    /// One row per month
+    /// One row per month (in --timezone)
     Monthly,
     /// One row per provider session
     Session,
     /// One row per model
     Model,
-    /// One row per project folder
+    /// One row per project (each session's first working folder)
     Project,
+}
+
+/// Which cost `baton usage` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CostModeArg {
+    /// Recorded cost where a line has one, else calculated
+    Auto,
+    /// Always calculated from tokens and prices
+    Calculate,
+    /// Only recorded costs
+    Display,
+}
+
+impl From<CostModeArg> for baton_core::transcripts::usage::CostMode {
+    fn from(mode: CostModeArg) -> Self {
+        use baton_core::transcripts::usage::CostMode;
+        match mode {
+            CostModeArg::Auto => CostMode::Auto,
+            CostModeArg::Calculate => CostMode::Calculate,
+            CostModeArg::Display => CostMode::Display,
+        }
+    }
 }
 
 impl From<GroupByArg> for GroupBy {

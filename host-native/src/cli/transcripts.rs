@@ -53,17 +53,18 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
 }
 
 pub(crate) fn usage(args: UsageArgs) -> Result<Output, Error> {
+    let zone = crate::zone::resolve(args.timezone.as_deref())?;
+    let day = |field: &str, text: Option<String>, end: bool| {
+        text.map(|d| baton_core::time::parse_day_in(field, &d, end, &zone))
+            .transpose()
+    };
     let options = crate::usage::UsageOptions {
         group_by: args.group_by.into(),
         providers: args.provider.providers(),
-        since: args
-            .since
-            .map(|d| baton_core::time::parse_day("since", &d, false))
-            .transpose()?,
-        until: args
-            .until
-            .map(|d| baton_core::time::parse_day("until", &d, true))
-            .transpose()?,
+        since: day("since", args.since, false)?,
+        until: day("until", args.until, true)?,
+        explicit_claude_dirs: !args.claude_dirs.is_empty(),
+        explicit_codex_dirs: !args.codex_dirs.is_empty(),
         claude_dirs: if args.claude_dirs.is_empty() {
             crate::usage::default_claude_dirs()
         } else {
@@ -75,6 +76,8 @@ pub(crate) fn usage(args: UsageArgs) -> Result<Output, Error> {
             args.codex_dirs
         },
         prices: args.prices,
+        cost_mode: args.cost_mode.into(),
+        zone: zone.clone(),
     };
     let report = crate::usage::report(&options)?;
     Ok(Output {

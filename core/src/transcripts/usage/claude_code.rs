@@ -8,6 +8,14 @@
 //! (real spend) count like any other. A sidechain line that replays a main-conversation
 //! response (same `message.id`, a new `requestId`, as `/btw` side questions do) is not spend
 //! and is dropped, whichever of the two is read first.
+//!
+//! A sub-agent's responses also reach the parent's file inside `progress` lines
+//! (`data.type: "agent_progress"`, the sub-agent's assistant message under `data.message`):
+//! they count as the sub-agent's sidechain lines, under the same key, so they count when the
+//! sub-agent's own file is gone and once when it is there.
+//!
+//! A session's project is its first working directory (the `cwd` of its earliest response), so
+//! an agent changing directory does not split it; see [`super::project_key`].
 
 use crate::time::Timestamp;
 use crate::tokens::TokenTotals;
@@ -16,6 +24,7 @@ use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains, fi
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 struct Kept {
@@ -39,6 +48,21 @@ struct Line<'a> {
     cwd: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     message: Option<Message<'a>>,
+    #[serde(default, rename = "costUSD")]
+    cost_usd: Option<f64>,
+    #[serde(default, rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    data: Option<ProgressData<'a>>,
+}
+
+/// A `progress` line's payload; `agent_progress` carries a sub-agent's line.
+#[derive(Deserialize)]
+struct ProgressData<'a> {
+    #[serde(default, rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    message: Option<Box<Line<'a>>>,
 }
 
 #[derive(Deserialize)]
@@ -116,6 +140,42 @@ impl ClaudeCodeUsage {
     }
 
     fn take(&mut self, parsed: Line<'_>) {
+        if parsed.kind.as_deref() == Some("progress") {
+            self.take_progress(parsed);
+            return;
+        }
+        let sidechain = parsed.is_sidechain.unwrap_or(false);
+        self.take_response(parsed, sidechain, None);
+    }
+
+    /// A sub-agent's response relayed in its parent's `progress` line: a sidechain line of
+    /// the parent's session.
+    fn take_progress(&mut self, parsed: Line<'_>) {
+        let Some(data) = parsed.data else {
+            return;
+        };
+        if data.kind.as_deref() != Some("agent_progress") {
+            return;
+        }
+        let Some(mut inner) = data.message.map(|m| *m) else {
+            return;
+        };
+        if inner.timestamp.is_none() {
+            inner.timestamp = parsed.timestamp;
+        }
+        if inner.cwd.is_none() {
+            inner.cwd = parsed.cwd;
+        }
+        let session = parsed.session_id;
+        self.take_response(inner, true, session);
+    }
+
+    fn take_response(
+        &mut self,
+        parsed: Line<'_>,
+        sidechain: bool,
+        parent_session: Option<Cow<'_, str>>,
+    ) {
         let Some(message) = parsed.message else {
             return;
         };
@@ -134,13 +194,21 @@ impl ClaudeCodeUsage {
             self.stats.malformed += 1;
             return;
         };
-        let session = parsed.session_id.as_deref().unwrap_or("");
-        let cache_creation = match &usage.cache_creation {
-            Some(c) => c
-                .ephemeral_5m_input_tokens
-                .unwrap_or(0)
-                .saturating_add(c.ephemeral_1h_input_tokens.unwrap_or(0)),
-            None => usage.cache_creation_input_tokens.unwrap_or(0),
+        let session = parent_session
+            .as_deref()
+            .or(parsed.session_id.as_deref())
+            .unwrap_or("");
+        let (cache_creation, one_hour) = match &usage.cache_creation {
+            Some(c) => {
+                let one_hour = c.ephemeral_1h_input_tokens.unwrap_or(0);
+                (
+                    c.ephemeral_5m_input_tokens
+                        .unwrap_or(0)
+                        .saturating_add(one_hour),
+                    one_hour,
+                )
+            }
+            None => (usage.cache_creation_input_tokens.unwrap_or(0), 0),
         };
         let entry = UsageEntry {
             provider: Provider::ClaudeCode,
@@ -155,8 +223,11 @@ impl ClaudeCodeUsage {
                 cache_read_tokens: usage.cache_read_input_tokens.unwrap_or(0),
                 reasoning_tokens: 0,
             },
+            cache_creation_1h_tokens: one_hour,
+            recorded_cost_micro_usd: parsed
+                .cost_usd
+                .map(|c| super::prices::micro_usd_of_dollars(c) as u64),
         };
-        let sidechain = parsed.is_sidechain.unwrap_or(false);
         let id = message.id.as_deref().filter(|id| !id.is_empty());
         let key = id.map(
             |id| match parsed.request_id.as_deref().filter(|r| !r.is_empty()) {
@@ -244,13 +315,33 @@ impl ClaudeCodeUsage {
         lines.finish(|line| self.push_line(line));
     }
 
-    /// The responses, each counted once, in the order first seen.
-    pub fn finish(self) -> (Vec<UsageEntry>, ReadStats) {
+    /// The responses, each counted once, in the order first seen; each carries its session's
+    /// project (the working directory of the session's earliest response).
+    pub fn finish(mut self) -> (Vec<UsageEntry>, ReadStats) {
+        let mut first_cwd: HashMap<Arc<str>, (Timestamp, Arc<str>)> = HashMap::new();
+        for kept in self.entries.iter().flatten() {
+            if let Some(cwd) = &kept.entry.project {
+                let slot = first_cwd
+                    .entry(kept.entry.session.clone())
+                    .or_insert_with(|| (kept.entry.at, cwd.clone()));
+                if kept.entry.at < slot.0 {
+                    *slot = (kept.entry.at, cwd.clone());
+                }
+            }
+        }
+        let mut projects: HashMap<Arc<str>, Arc<str>> = HashMap::new();
+        for (session, (_, cwd)) in first_cwd {
+            let key = super::project_key(&cwd);
+            projects.insert(session, self.strings.get(&key));
+        }
         (
             self.entries
                 .into_iter()
                 .flatten()
-                .map(|k| k.entry)
+                .map(|kept| UsageEntry {
+                    project: projects.get(&kept.entry.session).cloned(),
+                    ..kept.entry
+                })
                 .collect(),
             self.stats,
         )

@@ -166,14 +166,19 @@ impl CodexUsage {
                 if let Some(id) = payload.id.as_deref() {
                     self.session = Arc::from(id);
                 }
-                self.cwd = payload.cwd.as_deref().map(|c| self.strings.get(c));
+                if let Some(cwd) = payload.cwd.as_deref() {
+                    self.cwd = Some(self.strings.get(&super::project_key(cwd)));
+                }
             }
             Some("turn_context") => {
                 if let Some(model) = payload.model.as_deref() {
                     self.model = Some(self.strings.get(model));
                 }
-                if let Some(cwd) = payload.cwd.as_deref() {
-                    self.cwd = Some(self.strings.get(cwd));
+                if self.cwd.is_none()
+                    && let Some(cwd) = payload.cwd.as_deref()
+                {
+                    // The session's project is its first working directory.
+                    self.cwd = Some(self.strings.get(&super::project_key(cwd)));
                 }
             }
             Some("event_msg") if payload.kind.as_deref() == Some("token_count") => {
@@ -233,6 +238,8 @@ impl CodexUsage {
                 cache_read_tokens: delta.cached_input_tokens,
                 reasoning_tokens: delta.reasoning_output_tokens,
             },
+            cache_creation_1h_tokens: 0,
+            recorded_cost_micro_usd: None,
         });
     }
 

@@ -1,36 +1,40 @@
-//! Usage reports: normalized usage entries grouped by day, week, month, session, model or
-//! project, with the estimated cost from a model price table. Integer arithmetic throughout
-//! (costs in micro-dollars), so the same entries give the same figures natively and in wasm.
+//! Usage reports: normalized usage entries grouped by day, week or month (in a time zone),
+//! session, model or project, with the cost from a model price table or the cost lines
+//! recorded. Integer arithmetic throughout (costs in micro-dollars), so the same entries give
+//! the same figures natively and in wasm.
 
 pub mod claude_code;
 pub mod codex;
+pub mod prices;
 mod table;
 
+pub use prices::{CostMode, DEFAULT_PRICES, LongContextPrice, ModelPrice, PriceTable};
 pub use table::render_table;
 
 use crate::error::{Error, Result};
-use crate::time::Timestamp;
+use crate::time::{Timestamp, Zone, local_date};
 use crate::tokens::TokenTotals;
 use crate::transcripts::{Provider, ReadStats, UsageEntry};
-use chrono::{Datelike, Duration, TimeZone, Utc};
+use chrono::{Datelike, Duration};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How rows are keyed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GroupBy {
-    /// `YYYY-MM-DD` (UTC).
+    /// `YYYY-MM-DD` in the report's zone.
     Daily,
-    /// The Monday that starts the week, `YYYY-MM-DD` (UTC).
+    /// The Monday that starts the week, `YYYY-MM-DD` in the report's zone.
     Weekly,
-    /// `YYYY-MM` (UTC).
+    /// `YYYY-MM` in the report's zone.
     Monthly,
     /// The provider's session id.
     Session,
     /// The model.
     Model,
-    /// The working directory.
+    /// The session's project: its first working directory.
     Project,
 }
 
@@ -52,67 +56,6 @@ impl std::str::FromStr for GroupBy {
             }
         })
     }
-}
-
-/// A model's prices in US dollars per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct ModelPrice {
-    /// Uncached input.
-    pub input: f64,
-    /// Output (reasoning included).
-    pub output: f64,
-    /// Writing to the prompt cache.
-    #[serde(default)]
-    pub cache_write: f64,
-    /// Reading from the prompt cache.
-    #[serde(default)]
-    pub cache_read: f64,
-}
-
-/// Model prices, looked up by exact name, else by the longest table key the name starts with.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PriceTable {
-    /// When and where the prices were taken from.
-    pub source: String,
-    /// Prices by model name or name prefix.
-    pub models: BTreeMap<String, ModelPrice>,
-}
-
-/// The price table shipped with Baton (works offline; override it with a file of this shape).
-pub const DEFAULT_PRICES: &str = include_str!("prices.json");
-
-impl PriceTable {
-    /// The shipped table.
-    pub fn shipped() -> PriceTable {
-        serde_json::from_str(DEFAULT_PRICES).unwrap_or(PriceTable {
-            source: "empty".into(),
-            models: BTreeMap::new(),
-        })
-    }
-
-    /// A table from JSON text.
-    pub fn parse(text: &str) -> Result<PriceTable> {
-        serde_json::from_str(text)
-            .map_err(|e| Error::invalid("prices", format!("not a price table: {e}")))
-    }
-
-    /// The price of a model, if known.
-    pub fn price(&self, model: &str) -> Option<&ModelPrice> {
-        self.models.get(model).or_else(|| {
-            self.models
-                .iter()
-                .filter(|(key, _)| model.starts_with(key.as_str()))
-                .max_by_key(|(key, _)| key.len())
-                .map(|(_, price)| price)
-        })
-    }
-}
-
-/// Micro-dollars for `tokens` at `usd_per_mtok`.
-fn micro_usd(tokens: u64, usd_per_mtok: f64) -> u128 {
-    // Prices are quoted to at most 1/1000 cent per MTok: exact in thousandths of a micro-dollar.
-    let nano_per_mtok = (usd_per_mtok * 1_000_000_000.0).round().max(0.0) as u128;
-    u128::from(tokens) * nano_per_mtok / 1_000_000_000
 }
 
 /// One row of a report.
@@ -157,8 +100,83 @@ pub struct UsageReport {
     pub totals: UsageRow,
     /// Models without a price (their cost counts as 0).
     pub unpriced_models: Vec<String>,
+    /// Models priced through an alias rule, and the table key each was priced as.
+    pub priced_as: BTreeMap<String, String>,
+    /// Which cost is shown.
+    pub cost_mode: CostMode,
+    /// The price table's source and date.
+    pub prices: PriceTableInfo,
+    /// The zone days, weeks and months are taken in.
+    pub timezone: String,
+    /// Sources asked for that gave nothing (filled by the host that looked).
+    pub missing_sources: Vec<MissingSource>,
     /// What the readers skipped, and why.
     pub skipped: BTreeMap<String, u64>,
+}
+
+/// Where a report's prices come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PriceTableInfo {
+    /// The table's source.
+    pub source: String,
+    /// The day its prices were taken.
+    pub date: String,
+}
+
+/// A transcript folder that gave nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MissingSource {
+    /// Whose transcripts were looked for.
+    pub provider: Provider,
+    /// The folder.
+    pub path: String,
+    /// `not_found` (no such folder) or `no_transcripts` (nothing to read in it).
+    pub reason: String,
+}
+
+/// How a report is made: rows, window, providers, prices and zone.
+#[derive(Debug)]
+pub struct ReportOptions<'a> {
+    /// How rows are keyed.
+    pub group_by: GroupBy,
+    /// First instant counted.
+    pub since: Option<Timestamp>,
+    /// Last instant counted.
+    pub until: Option<Timestamp>,
+    /// Which providers (empty: all).
+    pub providers: &'a [Provider],
+    /// The price table.
+    pub prices: &'a PriceTable,
+    /// Which cost to show.
+    pub cost_mode: CostMode,
+    /// The zone of days, weeks and months.
+    pub zone: &'a dyn Zone,
+}
+
+/// A session's project as one key: trailing separators off, and a Windows path (drive letter
+/// or UNC) with an upper-case drive letter and backslashes only, so `c:/work/app/` and
+/// `C:\work\app` are one project.
+pub fn project_key(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let windows = (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
+        || path.starts_with("\\\\");
+    if windows {
+        let mut key: String = path.replace('/', "\\");
+        if key.as_bytes()[1] == b':' {
+            key[..1].make_ascii_uppercase();
+        }
+        while key.len() > 3 && key.ends_with('\\') {
+            key.pop();
+        }
+        key
+    } else {
+        let trimmed = path.trim_end_matches('/');
+        if trimmed.is_empty() && !path.is_empty() {
+            "/".to_owned()
+        } else {
+            trimmed.to_owned()
+        }
+    }
 }
 
 /// A usage report's `skipped` section: what the readers left out, and why, under the names
@@ -184,33 +202,71 @@ pub fn skipped_counts(
 }
 
 /// The row key of an entry.
-pub(crate) fn key_of(entry: &UsageEntry, group_by: GroupBy) -> String {
-    let date = Utc
-        .timestamp_millis_opt(entry.at.millis())
-        .single()
-        .unwrap_or_default()
-        .date_naive();
+pub(crate) fn key_of(entry: &UsageEntry, group_by: GroupBy, zone: &dyn Zone) -> String {
+    let date = || local_date(entry.at, zone);
     match group_by {
-        GroupBy::Daily => date.format("%Y-%m-%d").to_string(),
-        GroupBy::Weekly => (date
-            - Duration::days(i64::from(date.weekday().num_days_from_monday())))
-        .format("%Y-%m-%d")
-        .to_string(),
-        GroupBy::Monthly => date.format("%Y-%m").to_string(),
+        GroupBy::Daily => date().format("%Y-%m-%d").to_string(),
+        GroupBy::Weekly => {
+            let date = date();
+            (date - Duration::days(i64::from(date.weekday().num_days_from_monday())))
+                .format("%Y-%m-%d")
+                .to_string()
+        }
+        GroupBy::Monthly => date().format("%Y-%m").to_string(),
         GroupBy::Session => entry.session.to_string(),
         GroupBy::Model => entry.model.as_deref().unwrap_or("unknown").to_owned(),
         GroupBy::Project => entry.project.as_deref().unwrap_or("unknown").to_owned(),
     }
 }
 
+/// How each model is priced, decided once per model.
+struct Pricing<'a> {
+    table: &'a PriceTable,
+    mode: CostMode,
+    resolved: HashMap<String, Option<&'a ModelPrice>>,
+    unpriced: BTreeSet<String>,
+    priced_as: BTreeMap<String, String>,
+}
+
+impl<'a> Pricing<'a> {
+    /// The cost of one entry in micro-dollars, as the mode asks.
+    fn cost(&mut self, entry: &UsageEntry, model: &str) -> u128 {
+        let recorded = entry.recorded_cost_micro_usd.map(u128::from);
+        match (self.mode, recorded) {
+            (CostMode::Display, recorded) => recorded.unwrap_or(0),
+            (CostMode::Auto, Some(recorded)) => recorded,
+            _ => match self.price(model) {
+                Some(price) => price.cost_micro_usd(&entry.tokens, entry.cache_creation_1h_tokens),
+                None => 0,
+            },
+        }
+    }
+
+    fn price(&mut self, model: &str) -> Option<&'a ModelPrice> {
+        if let Some(found) = self.resolved.get(model) {
+            return *found;
+        }
+        let table = self.table;
+        let found = table.resolve(model);
+        match found {
+            Some((key, _)) if key != model => {
+                self.priced_as.insert(model.to_owned(), key.to_owned());
+            }
+            Some(_) => {}
+            None => {
+                self.unpriced.insert(model.to_owned());
+            }
+        }
+        let price = found.map(|(_, price)| price);
+        self.resolved.insert(model.to_owned(), price);
+        price
+    }
+}
+
 /// Groups entries (within `[since, until]` when given) into a report.
 pub fn aggregate(
     entries: &[UsageEntry],
-    group_by: GroupBy,
-    since: Option<Timestamp>,
-    until: Option<Timestamp>,
-    providers: &[Provider],
-    prices: &PriceTable,
+    options: &ReportOptions<'_>,
     skipped: BTreeMap<String, u64>,
 ) -> UsageReport {
     let mut rows: BTreeMap<String, (UsageRow, BTreeSet<String>)> = BTreeMap::new();
@@ -219,28 +275,25 @@ pub fn aggregate(
         ..UsageRow::default()
     };
     let mut all_models = BTreeSet::new();
-    let mut unpriced = BTreeSet::new();
+    let mut pricing = Pricing {
+        table: options.prices,
+        mode: options.cost_mode,
+        resolved: HashMap::new(),
+        unpriced: BTreeSet::new(),
+        priced_as: BTreeMap::new(),
+    };
     for entry in entries {
-        if since.is_some_and(|s| entry.at < s) || until.is_some_and(|u| entry.at > u) {
+        if options.since.is_some_and(|s| entry.at < s)
+            || options.until.is_some_and(|u| entry.at > u)
+        {
             continue;
         }
-        if !providers.is_empty() && !providers.contains(&entry.provider) {
+        if !options.providers.is_empty() && !options.providers.contains(&entry.provider) {
             continue;
         }
         let model = entry.model.as_deref().unwrap_or("unknown").to_owned();
-        let cost = match prices.price(&model) {
-            Some(p) => {
-                micro_usd(entry.tokens.input_tokens, p.input)
-                    + micro_usd(entry.tokens.output_tokens, p.output)
-                    + micro_usd(entry.tokens.cache_creation_tokens, p.cache_write)
-                    + micro_usd(entry.tokens.cache_read_tokens, p.cache_read)
-            }
-            None => {
-                unpriced.insert(model.clone());
-                0
-            }
-        };
-        let key = key_of(entry, group_by);
+        let cost = pricing.cost(entry, &model);
+        let key = key_of(entry, options.group_by, options.zone);
         let (row, models) = rows.entry(key.clone()).or_insert_with(|| {
             (
                 UsageRow {
@@ -257,7 +310,7 @@ pub fn aggregate(
     }
     totals.seal(all_models);
     UsageReport {
-        group_by,
+        group_by: options.group_by,
         rows: rows
             .into_values()
             .map(|(mut row, models)| {
@@ -266,7 +319,15 @@ pub fn aggregate(
             })
             .collect(),
         totals,
-        unpriced_models: unpriced.into_iter().collect(),
+        unpriced_models: pricing.unpriced.into_iter().collect(),
+        priced_as: pricing.priced_as,
+        cost_mode: options.cost_mode,
+        prices: PriceTableInfo {
+            source: options.prices.source.clone(),
+            date: options.prices.date.clone(),
+        },
+        timezone: options.zone.name(),
+        missing_sources: Vec::new(),
         skipped,
     }
 }

@@ -1,7 +1,8 @@
 //! The usage report as a table a person reads on a terminal: one row per group, the totals
-//! last, thousands separated, and the models no price was known for.
+//! last, thousands separated, the models no price was known for or priced through an alias,
+//! and where the cost and the days come from.
 
-use crate::transcripts::usage::UsageReport;
+use crate::transcripts::usage::{CostMode, UsageReport};
 
 /// A table a person can read.
 pub fn render_table(report: &UsageReport) -> String {
@@ -48,9 +49,31 @@ pub fn render_table(report: &UsageReport) -> String {
     }
     if !report.unpriced_models.is_empty() {
         out.push_str(&format!(
-            "\nno price for: {} (counted as 0)",
+            "\nno price for: {} (counted as $0; give prices with --prices FILE)",
             report.unpriced_models.join(", ")
         ));
     }
+    for (model, key) in &report.priced_as {
+        out.push_str(&format!("\n{model} priced as {key}"));
+    }
+    let dated = if report.prices.date.is_empty() {
+        String::new()
+    } else {
+        format!(" of {}", report.prices.date)
+    };
+    let how = match report.cost_mode {
+        CostMode::Auto => "recorded costs where lines have them, else the price table",
+        CostMode::Calculate => "the price table",
+        CostMode::Display => "recorded costs only",
+    };
+    out.push_str(&format!(
+        "\ncost: {how}{}; days in {}",
+        if report.cost_mode == CostMode::Display {
+            String::new()
+        } else {
+            dated
+        },
+        report.timezone
+    ));
     out
 }
