@@ -95,9 +95,9 @@ fn an_aliased_model_is_priced_as_its_table_key_and_says_so() {
         assert!(r.unpriced_models.is_empty());
     }
     // An undated id of a model the table lists once, dated.
-    let undated = entry("claude-sonnet-4", [1_000_000, 0, 0, 0], 0, None);
+    let undated = entry("claude-sonnet-4", [100_000, 0, 0, 0], 0, None);
     let r = report(&[undated], GroupBy::Model, CostMode::Calculate, &UtcZone);
-    assert_eq!(r.totals.cost_usd, 3.0);
+    assert_eq!(r.totals.cost_usd, 0.3);
     assert_eq!(r.priced_as["claude-sonnet-4"], "claude-sonnet-4-20250514");
     // A dated id of a model the table lists undated: the date comes off.
     let dated = entry("gpt-5.4-2026-03-05", [1_000_000, 0, 0, 0], 0, None);
