@@ -136,6 +136,15 @@ fn read_codex_usage(path: &Path, progress: impl FnMut(u64)) -> Result<Decoded, E
         .ok_or_else(|| Error::internal("a transcript was read into nothing"))
 }
 
+/// The Claude Code project folder a transcript lives in: `projects/<folder>/<session>.jsonl`,
+/// or `projects/<folder>/<session>/subagents/agent-….jsonl`.
+fn project_folder(path: &Path) -> Option<String> {
+    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
+    let at = parts.iter().rposition(|p| *p == "projects")?;
+    let folder = parts.get(at + 1)?;
+    (at + 2 < parts.len()).then(|| folder.to_string_lossy().into_owned())
+}
+
 /// Reads one Claude Code transcript through the core's ingest into the worker's reader (one
 /// reader across files counts a response once). On a read error the lines read before stay
 /// counted, and the error is returned.
@@ -144,6 +153,7 @@ fn read_claude_usage(
     reader: &mut Box<ClaudeCodeUsage>,
     progress: impl FnMut(u64),
 ) -> Result<(), Error> {
+    reader.set_project_folder(project_folder(path).as_deref());
     let taken = std::mem::take(reader);
     let mut ingest = FileIngest::claude_usage_continuing(&path.display().to_string(), taken);
     if let Err(e) = crate::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress) {

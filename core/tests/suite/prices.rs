@@ -324,6 +324,17 @@ fn a_session_is_one_project_however_often_its_agent_changes_directory() {
     assert_eq!(keys, ["C:\\work\\app"]);
     assert_eq!(r.rows[0].tokens.input_tokens, 4);
 
+    // A session whose lines record no working directory: the project folder of its file.
+    let mut reader = ClaudeCodeUsage::new();
+    reader.set_project_folder(Some("-home-me-old-app"));
+    reader.push_bytes(&fixture("claude-code/ccusage-usage-only-chat.jsonl"));
+    let (entries, _) = reader.finish();
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.project.as_deref() == Some("-home-me-old-app"))
+    );
+
     // Codex: the session's first working directory, whatever later turns say.
     let mut codex = CodexUsage::new("rollout");
     codex.push_bytes(

@@ -15,7 +15,8 @@
 //! sub-agent's own file is gone and once when it is there.
 //!
 //! A session's project is its first working directory (the `cwd` of its earliest response), so
-//! an agent changing directory does not split it; see [`super::project_key`].
+//! an agent changing directory does not split it (see [`super::project_key`]); a session whose
+//! lines record none takes the project folder its file lives in, when the host names it.
 
 use crate::time::Timestamp;
 use crate::tokens::TokenTotals;
@@ -29,6 +30,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 struct Kept {
     entry: UsageEntry,
+    /// The project folder the line's file lives in (`projects/<folder>/…`), when the host said.
+    folder: Option<Arc<str>>,
     sidechain: bool,
     key: Option<u128>,
     message_id: Option<u128>,
@@ -106,6 +109,8 @@ pub struct ClaudeCodeUsage {
     main_messages: HashSet<u128>,
     /// Sidechain entries by message id, to drop when a main line with that id shows up.
     sidechain_by_message: HashMap<u128, Vec<usize>>,
+    /// The project folder of the file being read.
+    folder: Option<Arc<str>>,
     strings: Interner,
     /// What was read.
     pub stats: ReadStats,
@@ -115,6 +120,12 @@ impl ClaudeCodeUsage {
     /// A reader with nothing read.
     pub fn new() -> ClaudeCodeUsage {
         ClaudeCodeUsage::default()
+    }
+
+    /// Names the Claude Code project folder (`projects/<folder>/…`) of the file about to be
+    /// read: the project of a session none of whose lines records a `cwd`.
+    pub fn set_project_folder(&mut self, folder: Option<&str>) {
+        self.folder = folder.map(|f| self.strings.get(f));
     }
 
     /// Feeds one line (without its newline).
@@ -237,6 +248,7 @@ impl ClaudeCodeUsage {
         );
         self.offer(Kept {
             entry,
+            folder: self.folder.clone(),
             sidechain,
             key,
             message_id: id.map(|id| fingerprint(&[id.as_bytes()])),
@@ -333,6 +345,13 @@ impl ClaudeCodeUsage {
         for (session, (_, cwd)) in first_cwd {
             let key = super::project_key(&cwd);
             projects.insert(session, self.strings.get(&key));
+        }
+        for kept in self.entries.iter().flatten() {
+            if let Some(folder) = &kept.folder {
+                projects
+                    .entry(kept.entry.session.clone())
+                    .or_insert_with(|| folder.clone());
+            }
         }
         (
             self.entries
