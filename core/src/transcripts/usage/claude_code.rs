@@ -11,8 +11,8 @@
 //!
 //! A sub-agent's responses also reach the parent's file inside `progress` lines
 //! (`data.type: "agent_progress"`, the sub-agent's assistant message under `data.message`):
-//! they count as the sub-agent's sidechain lines, under the same key, so they count when the
-//! sub-agent's own file is gone and once when it is there.
+//! they count when the sub-agent's own file is gone, and not at all when a line of that file
+//! (any line with the same `message.id`, whatever its request id) is there.
 //!
 //! A session's project is its first working directory (the `cwd` of its earliest response), so
 //! an agent changing directory does not split it (see [`super::project_key`]); a session whose
@@ -111,6 +111,11 @@ pub struct ClaudeCodeUsage {
     sidechain_by_message: HashMap<u128, Vec<usize>>,
     /// The project folder of the file being read.
     folder: Option<Arc<str>>,
+    /// Sub-agent responses relayed in `progress` lines, by message id: counted at the end
+    /// unless a line of their own (the sub-agent's file) has the same message id.
+    relayed: HashMap<u128, Kept>,
+    /// Relayed responses without a message id (nothing to match them by: counted).
+    relayed_without_id: Vec<Kept>,
     strings: Interner,
     /// What was read.
     pub stats: ReadStats,
@@ -156,7 +161,9 @@ impl ClaudeCodeUsage {
             return;
         }
         let sidechain = parsed.is_sidechain.unwrap_or(false);
-        self.take_response(parsed, sidechain, None);
+        if let Some(kept) = self.response(parsed, sidechain, None) {
+            self.offer(kept);
+        }
     }
 
     /// A sub-agent's response relayed in its parent's `progress` line: a sidechain line of
@@ -178,24 +185,44 @@ impl ClaudeCodeUsage {
             inner.cwd = parsed.cwd;
         }
         let session = parsed.session_id;
-        self.take_response(inner, true, session);
+        let Some(kept) = self.response(inner, true, session) else {
+            return;
+        };
+        self.relay(kept);
     }
 
-    fn take_response(
+    /// Keeps a relayed response until the end, the copy with the larger total of each message.
+    fn relay(&mut self, kept: Kept) {
+        let Some(id) = kept.message_id else {
+            self.relayed_without_id.push(kept);
+            return;
+        };
+        match self.relayed.get(&id) {
+            Some(old) if old.entry.tokens.total() >= kept.entry.tokens.total() => {
+                self.stats.duplicates += 1;
+            }
+            Some(_) => {
+                self.stats.duplicates += 1;
+                self.relayed.insert(id, kept);
+            }
+            None => {
+                self.relayed.insert(id, kept);
+            }
+        }
+    }
+
+    /// One response line as a usage entry, with its dedup keys.
+    fn response(
         &mut self,
         parsed: Line<'_>,
         sidechain: bool,
         parent_session: Option<Cow<'_, str>>,
-    ) {
-        let Some(message) = parsed.message else {
-            return;
-        };
-        let Some(usage) = message.usage else {
-            return;
-        };
+    ) -> Option<Kept> {
+        let message = parsed.message?;
+        let usage = message.usage?;
         if message.model.as_deref() == Some("<synthetic>") {
             self.stats.synthetic += 1;
-            return;
+            return None;
         }
         let Some(at) = parsed
             .timestamp
@@ -203,7 +230,7 @@ impl ClaudeCodeUsage {
             .and_then(|t| Timestamp::parse(t).ok())
         else {
             self.stats.malformed += 1;
-            return;
+            return None;
         };
         let session = parent_session
             .as_deref()
@@ -246,13 +273,13 @@ impl ClaudeCodeUsage {
                 None => fingerprint(&[b"s", session.as_bytes(), id.as_bytes()]),
             },
         );
-        self.offer(Kept {
+        Some(Kept {
             entry,
             folder: self.folder.clone(),
             sidechain,
             key,
             message_id: id.map(|id| fingerprint(&[id.as_bytes()])),
-        });
+        })
     }
 
     /// Keeps an entry, or the better of it and the copy already kept under its key.
@@ -312,6 +339,10 @@ impl ClaudeCodeUsage {
         for kept in other.entries.into_iter().flatten() {
             self.offer(kept);
         }
+        for kept in other.relayed.into_values() {
+            self.relay(kept);
+        }
+        self.relayed_without_id.extend(other.relayed_without_id);
         self.stats.lines += stats.lines;
         self.stats.without_usage += stats.without_usage;
         self.stats.malformed += stats.malformed;
@@ -330,6 +361,26 @@ impl ClaudeCodeUsage {
     /// The responses, each counted once, in the order first seen; each carries its session's
     /// project (the working directory of the session's earliest response).
     pub fn finish(mut self) -> (Vec<UsageEntry>, ReadStats) {
+        let written: HashSet<u128> = self
+            .entries
+            .iter()
+            .flatten()
+            .filter_map(|kept| kept.message_id)
+            .collect();
+        let mut relayed: Vec<Kept> = std::mem::take(&mut self.relayed).into_values().collect();
+        relayed.sort_by_key(|kept| kept.entry.at);
+        for kept in relayed {
+            if kept.message_id.is_some_and(|id| written.contains(&id)) {
+                self.stats.duplicates += 1;
+            } else {
+                self.entries.push(Some(kept));
+            }
+        }
+        self.entries.extend(
+            std::mem::take(&mut self.relayed_without_id)
+                .into_iter()
+                .map(Some),
+        );
         let mut first_cwd: HashMap<Arc<str>, (Timestamp, Arc<str>)> = HashMap::new();
         for kept in self.entries.iter().flatten() {
             if let Some(cwd) = &kept.entry.project {
