@@ -8,6 +8,7 @@ mod docs;
 mod errors;
 mod lifecycle;
 mod properties;
+mod reading;
 mod scenarios;
 mod transcripts;
 
