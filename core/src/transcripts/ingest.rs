@@ -17,7 +17,7 @@ use crate::transcripts::conversation::{
     ClaudeCodeReader, CodexReader, Conversation, Parsed, ReadOptions, parse_chatgpt_with,
     parse_claude_ai,
 };
-use crate::transcripts::lines::LineSplitter;
+use crate::transcripts::lines::{BOM, LineSplitter};
 use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
 use crate::transcripts::usage::codex::CodexUsage;
 use crate::transcripts::zip::{EntryReader, ZipEntry};
@@ -168,7 +168,11 @@ impl Decoder {
         let Decoder::Head(head) = self else {
             return Ok(());
         };
-        let head = std::mem::take(head);
+        let mut head = std::mem::take(head);
+        // A byte order mark opens some files an editor saved: it is no part of any format.
+        if head.starts_with(BOM) {
+            head.drain(..BOM.len());
+        }
         *self = if crate::transcripts::zip::is_zip(&head) {
             Decoder::Zip(Vec::new())
         } else if crate::transcripts::ledger_head(&head)? {

@@ -326,6 +326,16 @@ fn a_byte_order_mark_is_accepted_on_every_format() {
             "{file}"
         );
     }
+    let header = baton_core::ledger::event::encode_header("g1");
+    let mut analyzer = Analyzer::new();
+    let file = analyzer
+        .add_file("events.ndjson", format!("\u{feff}{header}\n").as_bytes())
+        .unwrap();
+    assert_eq!(
+        (file.format, file.stats.malformed),
+        (baton_core::analyzer::FileFormat::BatonLedger, 0)
+    );
+    assert_eq!(analyzer.overview().ledger_problems, 0);
     // The hand-made claude.ai export is written with one.
     assert_eq!(
         fixture("claude-ai/handmade-export-folder/conversations.json")[..3],
