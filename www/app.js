@@ -73,6 +73,11 @@ let ackWaiter = null;
 async function load(files) {
   await workerReady; // the extensions to pick files by come with it
   files = files.filter((f) => takes(f.name) || files.length === 1);
+  if (files.length > 1) {
+    // An unzipped export's side files (projects.json, user.json, …) are passed over: the core decides.
+    const skipped = await call("skippedExportFiles", files.map(pathOf));
+    files = files.filter((_, i) => !skipped[i]);
+  }
   if (!files.length) return;
   problem.hidden = true;
   loadStarted = performance.now();
@@ -262,7 +267,7 @@ async function openConversation(index, through = null) {
     view.active ? "active branch" : "another branch"].filter(Boolean).join(" · ");
   $("reader").dataset.active = String(view.active);
   $("messages").replaceChildren(...view.messages.map((m) => {
-    const li = text("li", null, `message role-${m.role}`);
+    const li = text("li", null, `message role-${m.role}${m.side_chain ? " side-chain" : ""}`);
     li.dataset.id = m.id;
     const head = text("div", null, "message-head");
     head.append(text("strong", m.role), text("span", [m.model, when(m.at)].filter(Boolean).join(" · "), "muted"));
@@ -349,8 +354,16 @@ $("cancel").addEventListener("click", () => {
   worker.postMessage({ type: "cancel" });
 });
 
+// Where a dropped file sat in the dropped folder (a picked folder's files say it themselves).
+const droppedPaths = new WeakMap();
+const pathOf = (f) => f.webkitRelativePath || droppedPaths.get(f) || f.name;
+
 async function entriesOf(entry) {
-  if (entry.isFile) return [await new Promise((ok, fail) => entry.file(ok, fail))];
+  if (entry.isFile) {
+    const file = await new Promise((ok, fail) => entry.file(ok, fail));
+    droppedPaths.set(file, entry.fullPath.replace(/^\//, ""));
+    return [file];
+  }
   if (!entry.isDirectory) return [];
   const reader = entry.createReader();
   const all = [];

@@ -1,6 +1,6 @@
 // The page's worker: owns the core (wasm), reads files in slices, feeds them to the analyzer
 // with progress, and answers the page's questions. The page's thread never parses anything.
-import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes } from "./pkg/baton_web.js";
+import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes, skippedExportFiles } from "./pkg/baton_web.js";
 import { wasmBytes } from "./pkg/wasm-bytes.js";
 
 const wasm = initSync({ module: wasmBytes });
@@ -130,6 +130,7 @@ const calls = {
   allMarkdown: () => analyzer.allMarkdown(),
   timeline: (id) => JSON.parse(analyzer.timeline(id)),
   version: () => JSON.parse(version()).ok.version,
+  skippedExportFiles: (paths) => Array.from(skippedExportFiles(paths)),
 };
 
 onmessage = (event) => {

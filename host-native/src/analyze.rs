@@ -4,6 +4,7 @@
 
 use baton_core::Error;
 use baton_core::analyzer::{Analyzer, ListQuery, text};
+use baton_core::transcripts::conversation::ReadOptions;
 use baton_core::transcripts::ingest::INPUT_EXTENSIONS;
 use serde_json::{Value, json};
 use std::io::IsTerminal;
@@ -44,6 +45,8 @@ pub struct Request {
     pub search: Option<String>,
     /// How many conversations to list.
     pub list: usize,
+    /// Keep the messages a provider hides from its own reader.
+    pub include_hidden: bool,
 }
 
 /// Runs the analysis; returns the human lines and the JSON answer.
@@ -59,6 +62,9 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         .sum();
     let show_progress = std::io::stderr().is_terminal() && total > 32 * 1024 * 1024;
     let mut analyzer = Analyzer::new();
+    analyzer.set_read_options(ReadOptions {
+        include_hidden: request.include_hidden,
+    });
     let mut human = Vec::new();
     let mut errors = Vec::new();
     let mut first_error: Option<Error> = None;

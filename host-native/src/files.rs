@@ -3,25 +3,39 @@
 //! terminal while they read.
 
 use baton_core::Error;
+use baton_core::transcripts::export_files::skipped_export_files;
 use baton_core::transcripts::ingest::CHUNK_BYTES;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Adds the files under `root` whose extension is one of `extensions`, walking folders in
-/// name order.
+/// name order. In a folder that is an unzipped export (it holds a conversations file), the
+/// export's side files (`projects.json`, `users.json`, `user.json`, …) are passed over, as the
+/// core's [`skipped_export_files`] decides.
 pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(root) else {
         return;
     };
     let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
-    for path in entries {
+    let names: Vec<String> = entries
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let skipped = skipped_export_files(&names);
+    for (path, skip) in entries.into_iter().zip(skipped) {
         if path.is_dir() {
             files_under(&path, extensions, out);
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| extensions.contains(&e))
+        } else if !skip
+            && path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| extensions.contains(&e))
         {
             out.push(path);
         }

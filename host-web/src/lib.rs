@@ -106,6 +106,18 @@ impl Analyzer {
         Analyzer(baton_core::analyzer::Analyzer::new())
     }
 
+    /// How the files begun from now on are read, as JSON (see `ReadOptions`:
+    /// `{"include_hidden": true}` keeps the messages a provider hides from its own reader).
+    #[wasm_bindgen(js_name = setReadOptions)]
+    pub fn set_read_options(&mut self, options: &str) -> Result<(), JsValue> {
+        let options: baton_core::transcripts::conversation::ReadOptions =
+            serde_json::from_str(options).map_err(|e| {
+                js_error("INVALID_ARGUMENT", &e.to_string(), &serde_json::Value::Null)
+            })?;
+        self.0.set_read_options(options);
+        Ok(())
+    }
+
     /// Starts a file (an unfinished one is dropped).
     pub fn begin(&mut self, name: &str) {
         self.0.begin(name);
@@ -218,6 +230,16 @@ pub fn input_extensions() -> Vec<String> {
     baton_core::transcripts::ingest::INPUT_EXTENSIONS
         .iter()
         .map(|e| (*e).to_owned())
+        .collect()
+}
+
+/// Which of the paths of files found in folders the page passes over (an unzipped export's
+/// side files beside its conversations file), one flag per path: the core's rule.
+#[wasm_bindgen(js_name = skippedExportFiles)]
+pub fn skipped_export_files(paths: Vec<String>) -> Vec<u8> {
+    baton_core::transcripts::export_files::skipped_export_files(&paths)
+        .into_iter()
+        .map(u8::from)
         .collect()
 }
 

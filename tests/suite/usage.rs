@@ -201,9 +201,10 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
     let report = json_of(&out);
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        17,
-        "every fixture file"
+        22,
+        "every fixture file, an unzipped export's side files passed over"
     );
+    assert_eq!(report["errors"].as_array().unwrap().len(), 0);
     assert!(
         report["overview"]["usage"]["total_tokens"]
             .as_u64()
@@ -232,8 +233,8 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
 }
 
 /// `baton inspect` and `baton analyze` read every file through the same core ingest, so they
-/// agree on every figure both report: on each fixture, on generated exports, and on those
-/// exports zipped (stored and deflated).
+/// agree on every figure both report, titles and tool counts included: on each fixture, on
+/// generated exports, and on those exports zipped (stored and deflated).
 #[test]
 fn inspect_and_analyze_agree_on_every_fixture_and_generated_export_zipped_or_not() {
     let tmp = tempfile::tempdir().unwrap();
@@ -268,6 +269,11 @@ fn inspect_and_analyze_agree_on_every_fixture_and_generated_export_zipped_or_not
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
         &mut files,
     );
+    // An unzipped export's side files hold no conversations: both commands pass them over.
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let skipped = baton_core::transcripts::export_files::skipped_export_files(&names);
+    let mut skipped = skipped.into_iter();
+    files.retain(|_| !skipped.next().unwrap_or(false));
     for export in ["chatgpt", "claude-ai"] {
         let json = out.join(export).join("conversations.json");
         let bytes = std::fs::read(&json).unwrap();
@@ -315,6 +321,20 @@ fn inspect_and_analyze_agree_on_every_fixture_and_generated_export_zipped_or_not
         assert_eq!(rows.len() as u64, i["conversations"].as_u64().unwrap());
         let forks: u64 = rows.iter().map(|r| r["forks"].as_u64().unwrap()).sum();
         assert_eq!(i["forks"].as_u64().unwrap(), forks, "{name}: forks");
+        for field in ["tool_calls", "tool_results"] {
+            let sum: u64 = rows.iter().map(|r| r[field].as_u64().unwrap()).sum();
+            assert_eq!(i[field].as_u64().unwrap(), sum, "{name}: {field}");
+        }
+        let mut listed: Vec<&str> = rows.iter().map(|r| r["title"].as_str().unwrap()).collect();
+        let mut inspected: Vec<&str> = i["titles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        listed.sort_unstable();
+        inspected.sort_unstable();
+        assert_eq!(listed, inspected, "{name}: titles");
         assert!(
             i["branch_points"].as_u64().unwrap() >= forks,
             "{name}: every fork is a branch point"
@@ -484,4 +504,81 @@ fn cost_modes_pick_recorded_or_calculated_cost_and_the_table_is_dated() {
     let sonnet = 1200 + 2625 + 93 + 15;
     let opus = 3000 + 5625 + 937 + 30;
     assert_eq!(cost("calculate"), f64::from(sonnet + opus) / 1e6);
+}
+
+/// An unzipped export, as the service mails it, is read as one: `baton analyze` on the folder
+/// reads its conversations file and passes over its side files without a word, and a side
+/// file opened on its own is refused without echoing the address or number it holds.
+#[test]
+fn analyze_reads_an_unzipped_export_folder_and_skips_its_side_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for (folder, conversations, title) in [
+        (
+            "claude-ai/handmade-export-folder",
+            2,
+            "Packing list for a sailing trip",
+        ),
+        ("chatgpt/handmade-export-folder", 1, "Tying a bowline"),
+    ] {
+        let out = baton(&tmp.path().join(".baton"))
+            .args(["--json", "analyze", "--list", "10"])
+            .arg(fixtures.join(folder))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report = json_of(&out);
+        let files = report["files"].as_array().unwrap();
+        assert_eq!(files.len(), 1, "{folder}: {files:?}");
+        assert!(
+            files[0]["name"]
+                .as_str()
+                .unwrap()
+                .ends_with("conversations.json")
+        );
+        assert_eq!(report["errors"].as_array().unwrap().len(), 0, "{folder}");
+        assert_eq!(
+            report["overview"]["conversations"], conversations,
+            "{folder}"
+        );
+        let titles: Vec<&str> = report["conversations"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["title"].as_str().unwrap())
+            .collect();
+        assert!(titles.contains(&title), "{folder}: {titles:?}");
+    }
+    let hidden = fixtures.join("chatgpt/handmade-tools-hidden-2025.json");
+    let messages = |extra: &[&str]| {
+        let out = baton(&tmp.path().join(".baton"))
+            .args(["--json", "analyze"])
+            .args(extra)
+            .arg(&hidden)
+            .output()
+            .unwrap();
+        json_of(&out)["overview"]["messages"].as_u64().unwrap()
+    };
+    assert_eq!(
+        (messages(&[]), messages(&["--include-hidden"])),
+        (10, 12),
+        "hidden nodes only on request"
+    );
+    let out = baton(&tmp.path().join(".baton"))
+        .args(["--json", "inspect"])
+        .arg(fixtures.join("claude-ai/handmade-export-folder/users.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("UNKNOWN_FORMAT"), "{text}");
+    assert!(
+        !text.contains("example.com") && !text.contains("5555550123"),
+        "{text}"
+    );
 }

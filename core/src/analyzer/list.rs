@@ -5,7 +5,7 @@ use crate::analyzer::Analyzer;
 use crate::time::Timestamp;
 use crate::transcripts::Provider;
 use crate::transcripts::conversation::tree::Tree;
-use crate::transcripts::conversation::{Block, Conversation, Role};
+use crate::transcripts::conversation::{Block, Conversation};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -70,7 +70,7 @@ impl ConversationHead {
             index,
             provider: c.provider,
             id: c.id.clone(),
-            title: title_of(c),
+            title: c.display_title(),
             project: c.project.clone(),
             started_at: c.started_at,
             updated_at: c.updated_at,
@@ -88,6 +88,10 @@ pub struct ConversationRow {
     pub messages: usize,
     /// Forks a person would call alternatives (side chains of only tool work are not forks).
     pub forks: usize,
+    /// Tool calls, every branch included.
+    pub tool_calls: usize,
+    /// Tool results, every branch included.
+    pub tool_results: usize,
     /// Models that wrote in it.
     pub models: Vec<String>,
     /// Where the search matched, with some context.
@@ -101,33 +105,6 @@ pub struct ConversationList {
     pub total: usize,
     /// The rows asked for.
     pub rows: Vec<ConversationRow>,
-}
-
-fn title_of(c: &Conversation) -> String {
-    if let Some(title) = c.title.as_deref().filter(|t| !t.trim().is_empty()) {
-        return title.to_owned();
-    }
-    let first = c
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::User)
-        .flat_map(|m| m.blocks.iter())
-        .find_map(|b| match b {
-            Block::Text { text } if !text.trim().is_empty() => Some(text.trim()),
-            _ => None,
-        });
-    match first {
-        Some(text) => {
-            let line = text.lines().next().unwrap_or("");
-            let cut: String = line.chars().take(80).collect();
-            if cut.len() < line.len() {
-                format!("{cut}…")
-            } else {
-                cut
-            }
-        }
-        None => "(untitled)".to_owned(),
-    }
 }
 
 fn block_text(block: &Block) -> &str {
@@ -186,10 +163,13 @@ pub(crate) fn row_of(index: usize, c: &Conversation) -> ConversationRow {
         .iter()
         .filter_map(|m| m.model.as_deref())
         .collect();
+    let (tool_calls, tool_results) = c.tool_counts();
     ConversationRow {
         head: ConversationHead::of(index, c),
         messages: c.messages.len(),
         forks: Tree::new(c).forks(),
+        tool_calls,
+        tool_results,
         models: models.into_iter().map(str::to_owned).collect(),
         snippet: None,
     }

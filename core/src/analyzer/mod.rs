@@ -9,7 +9,7 @@
 use crate::analyzer::list::row_of;
 use crate::error::Error;
 use crate::ledger::store::MemoryLedger;
-use crate::transcripts::conversation::Conversation;
+use crate::transcripts::conversation::{Conversation, ReadOptions};
 use crate::transcripts::ingest::{Decoded, FileIngest};
 use crate::transcripts::usage::PriceTable;
 use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
@@ -68,6 +68,7 @@ pub struct Analyzer {
     files: Vec<FileSummary>,
     pending: Option<FileIngest>,
     prices: PriceTable,
+    options: ReadOptions,
 }
 
 impl std::fmt::Debug for Analyzer {
@@ -99,12 +100,18 @@ impl Analyzer {
             files: Vec::new(),
             pending: None,
             prices: PriceTable::shipped(),
+            options: ReadOptions::default(),
         }
+    }
+
+    /// How the files begun from now on are read (hidden messages kept on request).
+    pub fn set_read_options(&mut self, options: ReadOptions) {
+        self.options = options;
     }
 
     /// Starts a file (an unfinished one is dropped).
     pub fn begin(&mut self, name: &str) {
-        self.pending = Some(FileIngest::new(name));
+        self.pending = Some(FileIngest::with_options(name, self.options));
     }
 
     fn pending(&mut self) -> Result<&mut FileIngest> {

@@ -27,6 +27,9 @@ pub struct ViewMessage {
     pub alternatives: Vec<String>,
     /// Which of them this is (0-based).
     pub alternative: usize,
+    /// Whether it belongs to a sub-agent's thread, shown after the call that started it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub side_chain: bool,
 }
 
 /// One branch of a conversation, root first.
@@ -146,6 +149,7 @@ impl Analyzer {
                         Vec::new()
                     },
                     alternative,
+                    side_chain: m.side_chain,
                 }
             })
             .collect();

@@ -7,6 +7,66 @@ use crate::ids::SessionId;
 use crate::time::Timestamp;
 use serde_json::{Value, json};
 
+/// How many characters of a file an error shows.
+const EXCERPT_CHARS: usize = 60;
+
+/// A short, printable, redacted excerpt of a file's first bytes, for an error message a person
+/// may paste anywhere: control characters dropped, e-mail addresses and runs of 6 or more
+/// digits (phone numbers, account ids) masked, at most [`EXCERPT_CHARS`] characters.
+pub(crate) fn excerpt(text: &str) -> String {
+    let printable: String = text
+        .chars()
+        .filter(|c| !c.is_control() && *c != '\u{feff}')
+        .take(EXCERPT_CHARS * 4)
+        .collect();
+    let mut masked = String::with_capacity(printable.len());
+    let separator = |c: char| c.is_whitespace() || "\",;:<>()[]{}'`".contains(c);
+    for word in printable.split_inclusive(separator) {
+        let (body, end) = match word.char_indices().last() {
+            Some((at, c)) if separator(c) => word.split_at(at),
+            _ => (word, ""),
+        };
+        let is_email = body.split_once('@').is_some_and(|(user, host)| {
+            !user.is_empty() && host.contains('.') && !host.starts_with('.')
+        });
+        if is_email {
+            masked.push_str("<email>");
+        } else {
+            masked.push_str(&mask_digit_runs(body));
+        }
+        masked.push_str(end);
+    }
+    let mut out: String = masked.chars().take(EXCERPT_CHARS).collect();
+    if masked.chars().nth(EXCERPT_CHARS).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// `text` with every run of 6 or more digits replaced by `#`s of the same length.
+fn mask_digit_runs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.chars().count() >= 6 {
+            out.extend(run.chars().map(|_| '#'));
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 fn ended_at_text(ended_at: Option<Timestamp>) -> String {
     ended_at.map(|t| t.to_string()).unwrap_or_default()
 }
@@ -186,6 +246,7 @@ impl Error {
 
     /// `UNKNOWN_FORMAT`: what the file starts with.
     pub fn unknown_format(seen: &str) -> Error {
+        let seen = excerpt(seen);
         Error::new(
             ErrorCode::UnknownFormat,
             format!(

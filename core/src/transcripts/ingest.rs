@@ -11,11 +11,13 @@
 use crate::error::{Error, Result};
 
 pub use crate::transcripts::FileFormat;
+use crate::transcripts::conversation::exports::read_export_item;
 use crate::transcripts::conversation::splitter::{ArraySplitter, SplitMode};
 use crate::transcripts::conversation::{
-    ClaudeCodeReader, CodexReader, Conversation, Parsed, parse_chatgpt, parse_claude_ai,
+    ClaudeCodeReader, CodexReader, Conversation, Parsed, ReadOptions, parse_chatgpt_with,
+    parse_claude_ai,
 };
-use crate::transcripts::lines::LineSplitter;
+use crate::transcripts::lines::{BOM, LineSplitter};
 use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
 use crate::transcripts::usage::codex::CodexUsage;
 use crate::transcripts::zip::{EntryReader, ZipEntry};
@@ -52,6 +54,7 @@ enum Decoder {
     },
     Export {
         provider: Provider,
+        options: ReadOptions,
         splitter: ArraySplitter,
         parsed: Parsed,
         /// Conversations handed over early by [`FileIngest::take_conversations`].
@@ -115,12 +118,12 @@ impl Decoder {
         }
     }
 
-    fn push(&mut self, chunk: &[u8], name: &str) -> Result<()> {
+    fn push(&mut self, chunk: &[u8], name: &str, options: ReadOptions) -> Result<()> {
         match self {
             Decoder::Head(head) => {
                 head.extend_from_slice(chunk);
                 if head.len() >= HEAD_BYTES {
-                    self.decide(name)?;
+                    self.decide(name, options)?;
                 }
             }
             Decoder::ClaudeCode {
@@ -145,20 +148,14 @@ impl Decoder {
             }),
             Decoder::Export {
                 provider,
+                options,
                 splitter,
                 parsed,
                 ..
             } => {
-                let provider = *provider;
+                let (provider, options) = (*provider, *options);
                 splitter.push(chunk, &mut |item| {
-                    match crate::transcripts::conversation::exports::export_conversation(
-                        provider,
-                        item,
-                        &mut parsed.stats,
-                    ) {
-                        Some(c) => parsed.conversations.push(c),
-                        None => parsed.stats.malformed += 1,
-                    }
+                    read_export_item(provider, item, options, parsed);
                 });
             }
             Decoder::Ledger(bytes) | Decoder::Zip(bytes) => bytes.extend_from_slice(chunk),
@@ -167,11 +164,15 @@ impl Decoder {
     }
 
     /// Decides the format from the head collected so far, then replays it.
-    fn decide(&mut self, name: &str) -> Result<()> {
+    fn decide(&mut self, name: &str, options: ReadOptions) -> Result<()> {
         let Decoder::Head(head) = self else {
             return Ok(());
         };
-        let head = std::mem::take(head);
+        let mut head = std::mem::take(head);
+        // A byte order mark opens some files an editor saved: it is no part of any format.
+        if head.starts_with(BOM) {
+            head.drain(..BOM.len());
+        }
         *self = if crate::transcripts::zip::is_zip(&head) {
             Decoder::Zip(Vec::new())
         } else if crate::transcripts::ledger_head(&head)? {
@@ -183,21 +184,22 @@ impl Decoder {
                 }
                 provider => Decoder::Export {
                     provider,
+                    options,
                     splitter: ArraySplitter::default(),
                     parsed: Parsed::default(),
                     taken: 0,
                 },
             }
         };
-        self.push(&head, name)
+        self.push(&head, name, options)
     }
 
-    fn finish(mut self, name: &str) -> Result<Finished> {
+    fn finish(mut self, name: &str, options: ReadOptions) -> Result<Finished> {
         if let Decoder::Head(head) = &self {
             if head.iter().all(u8::is_ascii_whitespace) {
                 return Err(Error::empty_file(name));
             }
-            self.decide(name)?;
+            self.decide(name, options)?;
         }
         Ok(Finished::Part(match self {
             Decoder::Head(_) => return Err(Error::internal("a file's format was left undecided")),
@@ -242,6 +244,7 @@ impl Decoder {
             }
             Decoder::Export {
                 provider,
+                options,
                 splitter,
                 mut parsed,
                 taken,
@@ -250,7 +253,7 @@ impl Decoder {
                     SplitMode::Whole => {
                         let whole = match provider {
                             Provider::ClaudeAi => parse_claude_ai(&splitter.whole),
-                            _ => parse_chatgpt(&splitter.whole),
+                            _ => parse_chatgpt_with(&splitter.whole, options),
                         };
                         parsed.conversations.extend(whole.conversations);
                         parsed.stats.malformed += whole.stats.malformed;
@@ -323,6 +326,7 @@ fn start_unzip(archive: Vec<u8>, name: &str) -> Result<Unzip> {
 /// One file being read: pushed in chunks, pumped while an archive unpacks, then finished.
 pub struct FileIngest {
     name: String,
+    options: ReadOptions,
     bytes: u64,
     decoder: Option<Decoder>,
     unzip: Option<Unzip>,
@@ -364,8 +368,15 @@ pub const INPUT_EXTENSIONS: [&str; 4] = ["jsonl", "json", "zip", "ndjson"];
 impl FileIngest {
     /// Starts reading a file whose format is found from its content; everything is read.
     pub fn new(name: &str) -> FileIngest {
+        FileIngest::with_options(name, ReadOptions::default())
+    }
+
+    /// Starts reading a file whose format is found from its content, with read options
+    /// (hidden messages kept on request).
+    pub fn with_options(name: &str, options: ReadOptions) -> FileIngest {
         FileIngest {
             name: name.to_owned(),
+            options,
             bytes: 0,
             decoder: Some(Decoder::Head(Vec::new())),
             unzip: None,
@@ -418,7 +429,7 @@ impl FileIngest {
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
         self.bytes += chunk.len() as u64;
         match self.decoder.as_mut() {
-            Some(decoder) => decoder.push(chunk, &self.name),
+            Some(decoder) => decoder.push(chunk, &self.name, self.options),
             None => Err(Error::invalid(
                 "file",
                 "the file was already finished".to_owned(),
@@ -497,7 +508,7 @@ impl FileIngest {
             let entry_name = format!("{name}:{}", reader.entry().name);
             if n == 0 {
                 if let Some((_, decoder)) = unzip.reader.take() {
-                    match decoder.finish(&entry_name)? {
+                    match decoder.finish(&entry_name, self.options)? {
                         Finished::Part(part) => unzip.results.push(part),
                         Finished::Archive => {
                             return Err(Error::nested_archive(name));
@@ -506,7 +517,7 @@ impl FileIngest {
                 }
                 continue;
             }
-            decoder.push(&out[..n], &entry_name)?;
+            decoder.push(&out[..n], &entry_name, self.options)?;
             unzip.produced += n as u64;
             spent += n;
         }
@@ -535,7 +546,7 @@ impl FileIngest {
                 ingested.entries = unzip.entries.iter().map(|e| e.name.clone()).collect();
                 unzip.results
             }
-            (Some(decoder), None) => match decoder.finish(&name)? {
+            (Some(decoder), None) => match decoder.finish(&name, self.options)? {
                 Finished::Part(part) => vec![part],
                 // The pump unpacks an archive before its decoder could finish.
                 Finished::Archive => return Err(Error::internal("an archive was not unpacked")),

@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::time::Timestamp;
 use crate::transcripts::ReadStats;
 use crate::transcripts::conversation::tree::Tree;
-use crate::transcripts::conversation::{Block, Conversation, Parsed};
+use crate::transcripts::conversation::{Conversation, Parsed};
 use crate::transcripts::ingest::{Decoded, FileFormat, FileIngest, Ingested};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,6 +37,9 @@ pub struct Inspection {
     pub tool_calls: usize,
     /// Tool results.
     pub tool_results: usize,
+    /// Each conversation's title, in the order read (the titles the conversation list and
+    /// the page show).
+    pub titles: Vec<String>,
     /// Models seen.
     pub models: Vec<String>,
     /// First message time.
@@ -124,6 +127,7 @@ impl Inspection {
             forks: 0,
             tool_calls: 0,
             tool_results: 0,
+            titles: Vec::new(),
             models: Vec::new(),
             first_at: None,
             last_at: None,
@@ -169,13 +173,10 @@ impl Inspection {
         let tree = Tree::new(c);
         self.branch_points += tree.branch_points();
         self.forks += tree.forks();
-        for block in c.messages.iter().flat_map(|m| m.blocks.iter()) {
-            match block {
-                Block::ToolCall { .. } => self.tool_calls += 1,
-                Block::ToolResult { .. } => self.tool_results += 1,
-                _ => {}
-            }
-        }
+        let (calls, results) = c.tool_counts();
+        self.tool_calls += calls;
+        self.tool_results += results;
+        self.titles.push(c.display_title());
         let mut models: BTreeSet<String> = self.models.drain(..).collect();
         models.extend(c.messages.iter().filter_map(|m| m.model.clone()));
         self.models = models.into_iter().collect();

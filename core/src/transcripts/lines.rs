@@ -1,9 +1,11 @@
 //! The one line splitter: JSONL arrives in chunks of any size and leaves as whole lines, the
 //! same way for every reader and every host.
 
-/// Splits bytes arriving in chunks into lines. A `\r` before the newline is dropped, and a line
-/// that is empty or only whitespace is skipped: it holds nothing, so no reader counts it (not
-/// as a line read, not as a malformed one). The last line needs no newline.
+/// Splits bytes arriving in chunks into lines. A `\r` before the newline and a UTF-8 byte order
+/// mark at the start of a line (an editor's, or one per file of files joined together) are
+/// dropped, and a line that is empty or only whitespace is skipped: it holds nothing, so no
+/// reader counts it (not as a line read, not as a malformed one). The last line needs no
+/// newline.
 #[derive(Debug, Default, Clone)]
 pub struct LineSplitter {
     carry: Vec<u8>,
@@ -14,8 +16,12 @@ pub(crate) fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
+/// The UTF-8 byte order mark.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 fn emit(line: &[u8], on_line: &mut impl FnMut(&[u8])) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = line.strip_prefix(BOM).unwrap_or(line);
     if !is_blank(line) {
         on_line(line);
     }
@@ -51,8 +57,9 @@ impl LineSplitter {
     }
 }
 
-/// The first line of `bytes` that is not blank, without its `\r`.
+/// The first line of `bytes` that is not blank, without its `\r` and byte order mark.
 pub(crate) fn first_line(bytes: &[u8]) -> &[u8] {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let line = bytes
         .split(|&b| b == b'\n')
         .find(|l| !is_blank(l))
@@ -83,5 +90,6 @@ mod tests {
             vec!["a", "bc", "d"]
         );
         assert_eq!(split(&[b"", b"\n\n"]), Vec::<String>::new());
+        assert_eq!(split(&[b"\xEF\xBB", b"\xBF{}\n{}"]), vec!["{}", "{}"]);
     }
 }

@@ -8,6 +8,7 @@
 //! held in memory. Nothing here panics on any input; unreadable lines are counted.
 
 pub mod conversation;
+pub mod export_files;
 pub mod ingest;
 pub mod inspect;
 pub mod lines;
@@ -252,13 +253,16 @@ pub(crate) fn parse_line<T: for<'de> Deserialize<'de>>(
 /// Recognizes a file's format from its first bytes, never from its name.
 pub fn detect(head: &[u8]) -> Result<Provider, Error> {
     let text = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') || trimmed.starts_with("{\"conversations\"") {
         if text.contains("\"mapping\"") || text.contains("\"current_node\"") {
             return Ok(Provider::Chatgpt);
         }
-        if text.contains("\"chat_messages\"") || text.contains("\"uuid\"") {
+        // A conversation has `chat_messages`; the export's other files (projects, users)
+        // hold objects with a `uuid` too, and are not conversations.
+        if text.contains("\"chat_messages\"") {
             return Ok(Provider::ClaudeAi);
         }
     }
@@ -287,8 +291,7 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
             return Ok(Provider::Codex);
         }
     }
-    let seen: String = first_line.chars().take(80).collect();
-    Err(Error::unknown_format(&seen))
+    Err(Error::unknown_format(first_line))
 }
 
 /// Whether the first line of `head` is a Baton ledger line; an error for a ledger written by

@@ -300,19 +300,7 @@ pub fn crc32_update(crc: u32, bytes: &[u8]) -> u32 {
     !c
 }
 
-/// Whether an archive entry holds conversations (`conversations.json`, or the split
-/// `conversations-000.json` files of large exports).
-pub fn is_conversations_entry(name: &str) -> bool {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    let Some(stem) = base.strip_suffix(".json") else {
-        return false;
-    };
-    stem == "conversations"
-        || stem
-            .strip_prefix("conversations-")
-            .or_else(|| stem.strip_prefix("conversations_"))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
+pub use crate::transcripts::export_files::is_conversations_entry;
 
 /// Builds a ZIP archive of `files` (stored when `deflate` is false). For tests and fixtures
 /// only (feature `test-support`): hosts only read archives.

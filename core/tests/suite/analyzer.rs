@@ -15,10 +15,14 @@ const FIXTURES: &[&str] = &[
     "claude-code/sniffly-v1.0.17-ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl",
     "claude-code/spotter-v2.1.38-tool_heavy.jsonl",
     "claude-code/spotter-subagents-ae4a77f8/agent-aac57f5.jsonl",
+    "claude-code/handmade-v1.0.x-inline-subagents.jsonl",
+    "claude-code/handmade-v2.1-titles.jsonl",
     "codex/agentsview-function_calls.jsonl",
     "codex/simonw-claude-code-transcripts-sample_codex_session-v0.77.0.jsonl",
     "chatgpt/pkuppens-real-2023-06-export-subset3.json",
     "chatgpt/ai-chat-md-export-examples-conversations.json",
+    "chatgpt/handmade-tools-hidden-2025.json",
+    "claude-ai/handmade-export-folder/conversations.json",
     "claude-ai/ai-chat-md-export-examples-conversations.json",
     "claude-ai/claude-chat-viewer-claude-bakery-chat-API-single.json",
     "claude-ai/claude-chat-viewer-testdata-conversations.json",
@@ -70,10 +74,10 @@ fn formats_are_detected_and_summed_across_files() {
     assert_eq!(overview.files, FIXTURES.len() as u64);
     assert_eq!(overview.figures.conversations, expected_conversations);
     assert_eq!(overview.figures.messages, expected_messages);
-    assert_eq!(overview.formats["claude_code"], 4);
+    assert_eq!(overview.formats["claude_code"], 6);
     assert_eq!(overview.formats["codex"], 2);
-    assert_eq!(overview.formats["chatgpt"], 2);
-    assert_eq!(overview.formats["claude_ai"], 3);
+    assert_eq!(overview.formats["chatgpt"], 3);
+    assert_eq!(overview.formats["claude_ai"], 4);
     let usage = overview
         .usage
         .expect("Claude Code and Codex files record usage");

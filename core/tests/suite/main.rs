@@ -9,6 +9,7 @@ mod errors;
 mod lifecycle;
 mod prices;
 mod properties;
+mod reading;
 mod scenarios;
 mod transcripts;
 

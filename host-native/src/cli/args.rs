@@ -308,6 +308,10 @@ pub(crate) struct AnalyzeArgs {
     /// How many conversations to list, newest first
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub(crate) list: usize,
+    /// Keep the messages a provider hides from its own reader (ChatGPT's hidden system
+    /// messages, custom instructions and memory context)
+    #[arg(long)]
+    pub(crate) include_hidden: bool,
 }
 
 #[derive(Debug, Args)]

@@ -52,6 +52,7 @@ pub fn main() -> i32 {
             svg_dir: args.svg,
             search: args.search,
             list: args.list,
+            include_hidden: args.include_hidden,
         })
         .map(|(human, json)| Output { human, json }),
         Command::Abi(args) => abi(args),

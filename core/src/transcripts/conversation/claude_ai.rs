@@ -12,13 +12,17 @@ use std::collections::BTreeSet;
 pub fn parse_claude_ai(bytes: &[u8]) -> Parsed {
     let mut parsed = Parsed::default();
     for item in export_items(bytes, &mut parsed) {
-        parsed.conversations.push(claude_ai_conversation(&item));
+        if let Some(c) = claude_ai_conversation(&item) {
+            parsed.conversations.push(c);
+        }
     }
     parsed
 }
 
-/// One claude.ai conversation object.
-pub(crate) fn claude_ai_conversation(item: &Value) -> Conversation {
+/// One claude.ai conversation object; `None` when the object is no conversation (it has no
+/// `chat_messages`: a project, a user or a memory of the export's other files).
+pub(crate) fn claude_ai_conversation(item: &Value) -> Option<Conversation> {
+    item.get("chat_messages")?;
     {
         let mut conversation =
             Conversation::new(Provider::ClaudeAi, item["uuid"].as_str().unwrap_or(""));
@@ -54,6 +58,7 @@ pub(crate) fn claude_ai_conversation(item: &Value) -> Conversation {
                 at: time(&m["created_at"]),
                 blocks,
                 model: None,
+                side_chain: false,
             });
             previous = Some(id);
         }
@@ -68,6 +73,6 @@ pub(crate) fn claude_ai_conversation(item: &Value) -> Conversation {
             .map(str::to_owned)
             .or(previous);
         conversation.seal();
-        conversation
+        Some(conversation)
     }
 }

@@ -1,6 +1,10 @@
 //! Claude Code sessions as conversations: typed line parsing, duplicate writes counted once,
-//! progress and attachment lines climbed past so the tree stays linked.
+//! progress and attachment lines climbed past so the tree stays linked, titles from the
+//! session's title lines or its first typed prompt, and inline sub-agent threads hung off the
+//! tool call that started them.
 
+use crate::transcripts::conversation::sidechains::attach_side_chains;
+use crate::transcripts::conversation::title::blocks_prompt_title;
 use crate::transcripts::conversation::{
     Block, Conversation, Message, Parsed, Role, anthropic_blocks, text_of, time,
 };
@@ -28,7 +32,8 @@ const CLAUDE_CODE_KINDS: &[&str] = &[
     "agent-setting",
 ];
 
-/// Claude Code JSONL: one conversation per `sessionId`; sidechain lines stay in it.
+/// Claude Code JSONL: one conversation per `sessionId`; sidechain lines stay in it, hung off
+/// the tool call that started their thread.
 pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
     let mut reader = ClaudeCodeReader::default();
     let mut lines = LineSplitter::new();
@@ -42,7 +47,15 @@ pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
 pub struct ClaudeCodeReader {
     parsed: Parsed,
     by_session: BTreeMap<String, Conversation>,
-    titles: HashMap<String, String>,
+    /// `summary` lines: the leaf they describe → (line number, text).
+    summaries: HashMap<String, (u64, String)>,
+    /// `ai-title` lines per session: (line number, text); the latest wins.
+    ai_titles: HashMap<String, (u64, String)>,
+    /// `custom-title` lines per session (a title the person gave): the latest wins over all.
+    custom_titles: HashMap<String, String>,
+    /// The first typed prompt of each session's sub-agent threads, for a file that holds
+    /// nothing else (a `subagents/` file).
+    side_prompts: HashMap<String, String>,
     /// Every line's uuid → its parent (or, after a compaction, its logical parent): lines that
     /// are not messages (progress, attachments, titles) are links of the tree too.
     links: HashMap<String, String>,
@@ -72,6 +85,14 @@ struct ClaudeCodeLine {
     leaf_uuid: Option<String>,
     #[serde(default)]
     summary: Option<String>,
+    #[serde(rename = "aiTitle", default)]
+    ai_title: Option<String>,
+    #[serde(rename = "customTitle", default)]
+    custom_title: Option<String>,
+    #[serde(rename = "isSidechain", default)]
+    is_sidechain: Option<bool>,
+    #[serde(rename = "isMeta", default)]
+    is_meta: Option<bool>,
     #[serde(default)]
     content: Value,
     #[serde(default)]
@@ -100,6 +121,10 @@ impl ClaudeCodeLine {
             git_branch: text("gitBranch"),
             leaf_uuid: text("leafUuid"),
             summary: text("summary"),
+            ai_title: text("aiTitle"),
+            custom_title: text("customTitle"),
+            is_sidechain: v["isSidechain"].as_bool(),
+            is_meta: v["isMeta"].as_bool(),
             content: v["content"].clone(),
             message: v["message"].is_object().then(|| ClaudeCodeMessage {
                 model: v["message"]["model"].as_str().map(str::to_owned),
@@ -137,11 +162,19 @@ impl ClaudeCodeReader {
             parsed.unknown(kind, line);
             return;
         }
+        let line_number = parsed.stats.lines;
         if kind == "summary" {
             if let (Some(leaf), Some(text)) = (v.leaf_uuid, v.summary) {
-                self.titles.insert(leaf, text);
+                self.summaries.insert(leaf, (line_number, text));
             }
             return;
+        }
+        if let (Some(session), Some(text)) = (&v.session_id, &v.ai_title) {
+            self.ai_titles
+                .insert(session.clone(), (line_number, text.clone()));
+        }
+        if let (Some(session), Some(text)) = (&v.session_id, &v.custom_title) {
+            self.custom_titles.insert(session.clone(), text.clone());
         }
         // A compaction boundary starts a new root whose logical parent is the previous leaf.
         let parent = v.parent_uuid.or(v.logical_parent_uuid);
@@ -177,28 +210,44 @@ impl ClaudeCodeReader {
         let Some(id) = v.uuid else {
             return;
         };
+        let side_chain = v.is_sidechain == Some(true);
+        let blocks = if role == Role::System {
+            vec![Block::Text {
+                text: text_of(&v.content),
+            }]
+        } else {
+            anthropic_blocks(&message.content)
+        };
+        if role == Role::User && v.is_meta != Some(true) {
+            if side_chain {
+                if !self.side_prompts.contains_key(session)
+                    && let Some(prompt) = blocks_prompt_title(&blocks)
+                {
+                    self.side_prompts.insert(session.to_owned(), prompt);
+                }
+            } else if conversation.first_prompt.is_none() {
+                conversation.first_prompt = blocks_prompt_title(&blocks);
+            }
+        }
         conversation.active_leaf = Some(id.clone());
         conversation.messages.push(Message {
             id,
             parent,
             role,
             at: time(&v.timestamp),
-            blocks: if role == Role::System {
-                vec![Block::Text {
-                    text: text_of(&v.content),
-                }]
-            } else {
-                anthropic_blocks(&message.content)
-            },
+            blocks,
             model: message.model,
+            side_chain,
         });
     }
 
-    /// The conversations, titled from their summaries. A message written twice (a file that
-    /// re-wrote its history) counts once; a parent that is a non-message line is climbed past
-    /// to the nearest message; a conversation without any parent links reads in file order.
+    /// The conversations, titled by the person (`custom-title`), else by the latest `ai-title`
+    /// or `summary` line. A message written twice (a file that re-wrote its history) counts
+    /// once; a parent that is a non-message line is climbed past to the nearest message; a
+    /// conversation without any parent links reads in file order; sub-agent threads hang off
+    /// the tool call that started them.
     pub fn finish(mut self) -> Parsed {
-        for (_, mut conversation) in self.by_session {
+        for (session, mut conversation) in self.by_session {
             let mut seen = std::collections::HashSet::new();
             conversation.messages.retain(|m| seen.insert(m.id.clone()));
             let ids: std::collections::HashSet<String> =
@@ -222,11 +271,23 @@ impl ClaudeCodeReader {
                 }
                 conversation.active_leaf = previous;
             }
-            conversation.title = conversation
+            attach_side_chains(&mut conversation);
+            let summary = conversation
                 .messages
                 .iter()
-                .rev()
-                .find_map(|m| self.titles.get(&m.id).cloned());
+                .filter_map(|m| self.summaries.get(&m.id))
+                .max_by_key(|(line, _)| *line);
+            let latest = match (summary, self.ai_titles.get(&session)) {
+                (Some(a), Some(b)) => Some(if a.0 > b.0 { a } else { b }),
+                (a, b) => a.or(b),
+            };
+            conversation.title = self
+                .custom_titles
+                .remove(&session)
+                .or_else(|| latest.map(|(_, text)| text.clone()));
+            if conversation.first_prompt.is_none() {
+                conversation.first_prompt = self.side_prompts.remove(&session);
+            }
             conversation.seal();
             self.parsed.conversations.push(conversation);
         }

@@ -1,5 +1,8 @@
-//! Codex rollouts as conversations: response items and events read line by line.
+//! Codex rollouts as conversations: response items and events read line by line; the first
+//! prompt is the first `user_message` event the person typed, never the injected context
+//! (AGENTS.md, environment) Codex sends as user messages before it.
 
+use crate::transcripts::conversation::title::prompt_title;
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role, text_of, time};
 use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Provider, parse_line};
@@ -68,7 +71,12 @@ impl CodexReader {
                     .map(str::to_owned)
                     .or(self.model.take())
             }
-            "event_msg" | "compacted" => {}
+            "event_msg" => {
+                if item["type"] == "user_message" && self.conversation.first_prompt.is_none() {
+                    self.conversation.first_prompt = prompt_title(&text_of(&item["message"]));
+                }
+            }
+            "compacted" => {}
             "response_item" => {
                 // A bare message item may omit its type; its role says what it is.
                 let default_kind = if item["role"].is_string() {
@@ -136,6 +144,7 @@ impl CodexReader {
                     model: (role == Role::Assistant)
                         .then(|| self.model.clone())
                         .flatten(),
+                    side_chain: false,
                 });
             }
             other => self.parsed.unknown(other.to_owned(), line),

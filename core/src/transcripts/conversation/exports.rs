@@ -2,7 +2,7 @@
 //! whole export is never one tree in memory.
 
 use crate::transcripts::conversation::{
-    Conversation, Parsed, chatgpt_conversation, claude_ai_conversation,
+    Parsed, ReadOptions, chatgpt_conversation, claude_ai_conversation,
 };
 use crate::transcripts::{Provider, ReadStats, repair_lone_surrogates};
 use serde_json::Value;
@@ -59,6 +59,7 @@ pub(crate) fn for_each_export_item(
 
 pub(crate) fn export_items(bytes: &[u8], parsed: &mut Parsed) -> Vec<Value> {
     let mut items = Vec::new();
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = std::borrow::Cow::Borrowed(bytes);
     let text = match std::str::from_utf8(&text) {
         Ok(_) => text,
@@ -73,24 +74,33 @@ pub(crate) fn export_items(bytes: &[u8], parsed: &mut Parsed) -> Vec<Value> {
     items
 }
 
-/// Turns one export element into a conversation (lone surrogates repaired, invalid UTF-8
-/// replaced); `None` when it is not JSON.
-pub(crate) fn export_conversation(
+/// Reads one export element into `parsed` (lone surrogates repaired, invalid UTF-8
+/// replaced): a conversation is added, an element that is not JSON is counted malformed, and
+/// an object that is no conversation is passed over.
+pub(crate) fn read_export_item(
     provider: Provider,
     item: &[u8],
-    stats: &mut ReadStats,
-) -> Option<Conversation> {
+    options: ReadOptions,
+    parsed: &mut Parsed,
+) {
     let repaired = repair_lone_surrogates(item);
     if repaired.is_some() {
-        stats.repaired_surrogates += 1;
+        parsed.stats.repaired_surrogates += 1;
     }
     let bytes = repaired.as_deref().unwrap_or(item);
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
-        Err(_) => serde_json::from_str(&String::from_utf8_lossy(bytes)).ok()?,
+        Err(_) => match serde_json::from_str(&String::from_utf8_lossy(bytes)) {
+            Ok(v) => v,
+            Err(_) => {
+                parsed.stats.malformed += 1;
+                return;
+            }
+        },
     };
-    Some(match provider {
+    let conversation = match provider {
         Provider::ClaudeAi => claude_ai_conversation(&value),
-        _ => chatgpt_conversation(&value),
-    })
+        _ => chatgpt_conversation(&value, options),
+    };
+    parsed.conversations.extend(conversation);
 }

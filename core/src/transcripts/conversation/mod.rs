@@ -13,11 +13,13 @@ mod claude_ai;
 mod claude_code;
 mod codex;
 pub(crate) mod exports;
+mod sidechains;
 pub(crate) mod splitter;
+pub mod title;
 pub(crate) mod tree;
 
 pub(crate) use chatgpt::chatgpt_conversation;
-pub use chatgpt::parse_chatgpt;
+pub use chatgpt::{parse_chatgpt, parse_chatgpt_with};
 pub(crate) use claude_ai::claude_ai_conversation;
 pub use claude_ai::parse_claude_ai;
 pub use claude_code::{ClaudeCodeReader, parse_claude_code};
@@ -94,6 +96,24 @@ pub struct Message {
     pub blocks: Vec<Block>,
     /// The model that wrote it.
     pub model: Option<String>,
+    /// Whether it belongs to a sub-agent's thread (a Claude Code `isSidechain` line): such a
+    /// thread hangs off the tool call that started it, never as an alternative of a prompt.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub side_chain: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// How conversations are read: what a person sees by default, and what only on request.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReadOptions {
+    /// Keep the messages the provider hides from its own reader (ChatGPT nodes marked
+    /// `is_visually_hidden_from_conversation`, custom instructions, memory context). Off by
+    /// default: they are left out of messages, counts and the reader.
+    pub include_hidden: bool,
 }
 
 /// One conversation (a session, a thread, a chat).
@@ -117,6 +137,11 @@ pub struct Conversation {
     pub messages: Vec<Message>,
     /// The leaf of the active branch, when the format records one.
     pub active_leaf: Option<String>,
+    /// The first prompt the person typed, as a title (see [`title::prompt_title`]), when the
+    /// reader picks it from records other than the messages (Codex's `user_message` events,
+    /// Claude Code's lines that are not meta).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_prompt: Option<String>,
 }
 
 impl Conversation {
@@ -131,6 +156,7 @@ impl Conversation {
             updated_at: None,
             messages: Vec::new(),
             active_leaf: None,
+            first_prompt: None,
         }
     }
 
@@ -170,6 +196,20 @@ impl Conversation {
         let mut times = self.messages.iter().filter_map(|m| m.at);
         let first = times.next()?;
         Some(times.fold((first, first), |(lo, hi), at| (lo.min(at), hi.max(at))))
+    }
+
+    /// Its tool calls and tool results, every branch included: the figures `inspect`, the
+    /// conversation list and the page all show.
+    pub fn tool_counts(&self) -> (usize, usize) {
+        let mut counts = (0, 0);
+        for block in self.messages.iter().flat_map(|m| m.blocks.iter()) {
+            match block {
+                Block::ToolCall { .. } => counts.0 += 1,
+                Block::ToolResult { .. } => counts.1 += 1,
+                _ => {}
+            }
+        }
+        counts
     }
 
     /// Places in the raw tree with more than one child (the start of the conversation

@@ -1,6 +1,6 @@
 //! A conversation's message tree: children by parent, and which side chains are only tool
-//! work (parallel tool calls, results, thinking) rather than alternatives a person would call
-//! forks.
+//! work (parallel tool calls, results, thinking) or a sub-agent's thread rather than
+//! alternatives a person would call forks.
 
 use crate::transcripts::conversation::{Block, Conversation, Message};
 use std::collections::{BTreeSet, HashMap};
@@ -10,7 +10,8 @@ use std::collections::{BTreeSet, HashMap};
 /// line, so one turn fans out into side chains that hold nothing but tool calls, results and
 /// thinking, while the conversation goes on from one of them. Those side chains are part of
 /// the turn, not alternatives; a fork is a sibling subtree with words in it (an edited
-/// question, a regenerated answer).
+/// question, a regenerated answer). A sub-agent's thread (side-chain messages hung off the
+/// call that started it) is a side chain too, whatever it holds.
 pub(crate) struct Tree<'a> {
     pub(crate) by_id: HashMap<&'a str, &'a Message>,
     pub(crate) children: HashMap<Option<&'a str>, Vec<&'a Message>>,
@@ -24,6 +25,11 @@ fn is_work(m: &Message) -> bool {
             Block::ToolCall { .. } | Block::ToolResult { .. } | Block::Thinking { .. }
         )
     })
+}
+
+/// Whether `m` starts a sub-agent's thread under `parent`.
+fn starts_side_chain(m: &Message, parent: &Message) -> bool {
+    m.side_chain && !parent.side_chain
 }
 
 impl<'a> Tree<'a> {
@@ -52,7 +58,7 @@ impl<'a> Tree<'a> {
         for m in order.iter().rev() {
             let kids_ok = children.get(&Some(m.id.as_str())).is_none_or(|kids| {
                 kids.iter()
-                    .all(|k| work_only.get(k.id.as_str()) == Some(&true))
+                    .all(|k| work_only.get(k.id.as_str()) == Some(&true) || starts_side_chain(k, m))
             });
             work_only.insert(m.id.as_str(), kids_ok && is_work(m));
         }
@@ -73,9 +79,15 @@ impl<'a> Tree<'a> {
         self.children.get(&id).map_or(&[], Vec::as_slice)
     }
 
-    /// Whether `m` hangs off its parent as a side chain of tool work.
+    /// Whether `m` hangs off its parent as a side chain: tool work, or a sub-agent's thread
+    /// (a thread's first message; at the root, one that nothing started).
     pub(crate) fn side(&self, m: &Message) -> bool {
-        self.work_only.get(m.id.as_str()) == Some(&true)
+        let thread_start = m.side_chain
+            && self
+                .parent_of(m)
+                .and_then(|p| self.by_id.get(p))
+                .is_none_or(|p| !p.side_chain);
+        thread_start || self.work_only.get(m.id.as_str()) == Some(&true)
     }
 
     /// Places with two or more children, side chains included.
