@@ -217,7 +217,8 @@ async function refreshList(append = false) {
     if (r.snippet) title.append(text("div", r.snippet, "snippet"));
     if (r.project) title.append(text("div", r.project, "muted small"));
     tr.append(title, text("td", PROVIDERS[r.provider] || r.provider), text("td", day(r.updated_at || r.started_at)),
-      text("td", number(r.messages), "num"), text("td", r.forks ? String(r.forks) : "", "num"));
+      text("td", number(r.messages), "num"), text("td", r.tool_calls ? number(r.tool_calls) : "", "num"),
+      text("td", r.forks ? String(r.forks) : "", "num"));
     tr.dataset.index = String(r.index);
     return tr;
   });

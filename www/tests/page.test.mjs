@@ -119,6 +119,16 @@ test("every fixture format through the folder picker, and the same figures as th
   assert.ok(await page.$("#chart-models svg rect"), "the per-model chart is drawn");
   assert.ok(await page.$("#chart-tokens svg rect"), "the token chart is drawn");
   await page.screenshot({ path: join(shots, "overview.png"), fullPage: true });
+  // Every conversation's title and tool calls, as the list shows them, are the CLI's.
+  while (await page.isVisible("#more")) await page.click("#more");
+  const shown = await page.$$eval("#list tbody tr", (rows) => rows.map((tr) => {
+    const cells = [...tr.children].map((td) => td.textContent);
+    return [tr.querySelector("button").textContent, cells[4]];
+  }));
+  const listed = nativeAnalyze(fixtures, "--list", "1000").conversations.rows
+    .map((r) => [r.title, r.tool_calls ? r.tool_calls.toLocaleString("en-US") : ""]);
+  assert.deepEqual(shown.sort(), listed.sort());
+  assert.ok(listed.some(([title]) => title === "/init"), "a slash command reads as itself");
   page.checkOffline();
 });
 
