@@ -576,7 +576,10 @@ fn analyze_reads_an_unzipped_export_folder_and_skips_its_side_files() {
     assert_eq!(out.status.code(), Some(1));
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains("UNKNOWN_FORMAT"), "{text}");
+    assert!(
+        text.contains("UNKNOWN_FORMAT") && text.contains("side files"),
+        "{text}"
+    );
     assert!(
         !text.contains("example.com") && !text.contains("5555550123"),
         "{text}"

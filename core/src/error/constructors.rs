@@ -256,6 +256,20 @@ impl Error {
         .with("seen", seen)
     }
 
+    /// `UNKNOWN_FORMAT`: one of an export's side files (the account, projects, feedback…)
+    /// opened on its own; nothing of what it holds is echoed.
+    pub fn export_side_file(name: &str) -> Error {
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        Error::new(
+            ErrorCode::UnknownFormat,
+            format!(
+                "{base} is one of the side files of a ChatGPT or claude.ai export and holds no conversations: open conversations.json, or the export's folder or .zip"
+            ),
+        )
+        .with("file", name)
+        .with("side_file", base)
+    }
+
     /// `UNKNOWN_FORMAT`: the file holds nothing.
     pub fn empty_file(name: &str) -> Error {
         Error::new(

@@ -178,7 +178,16 @@ impl Decoder {
         } else if crate::transcripts::ledger_head(&head)? {
             Decoder::Ledger(Vec::new())
         } else {
-            match detect(&head).map_err(|e| e.with("file", name))? {
+            let detected = detect(&head).map_err(|e| {
+                if crate::transcripts::export_files::export_member(name)
+                    == crate::transcripts::export_files::ExportMember::Sidecar
+                {
+                    Error::export_side_file(name)
+                } else {
+                    e.with("file", name)
+                }
+            });
+            match detected? {
                 provider @ (Provider::ClaudeCode | Provider::Codex) => {
                     Decoder::transcript(provider, name, true)
                 }

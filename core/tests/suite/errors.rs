@@ -35,6 +35,7 @@ fn every_error_code_reads_as_pinned() {
         Error::run_refused(id, "it carried the prompt's text"),
         Error::unknown_format("just some notes"),
         Error::empty_file("notes.jsonl"),
+        Error::export_side_file("export/user.json"),
         Error::ledger_too_new(json!(2)),
         Error::archive_damaged("no end of central directory"),
         Error::nested_archive("export.zip"),
