@@ -12,34 +12,116 @@ use std::path::{Path, PathBuf};
 /// name order. In a folder that is an unzipped export (it holds a conversations file), the
 /// export's side files (`projects.json`, `users.json`, `user.json`, …) are passed over, as the
 /// core's [`skipped_export_files`] decides.
+///
+/// The walk is safe on any tree: it never follows a symbolic link to a folder (so `ln -s .
+/// loop` neither loops nor counts twice), takes a linked file only when it resolves inside
+/// `root`, skips what is not a regular file (a FIFO would block the reader forever, a device
+/// never ends), and adds each file once however many names it has (device and inode, also
+/// across calls into the same `out`).
 pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(root) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    let names: Vec<String> = entries
-        .iter()
-        .map(|p| {
-            p.file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    let skipped = skipped_export_files(&names);
-    for (path, skip) in entries.into_iter().zip(skipped) {
-        if path.is_dir() {
-            files_under(&path, extensions, out);
-        } else if !skip
-            && path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| extensions.contains(&e))
-        {
-            out.push(path);
+    let mut seen: std::collections::HashSet<(u64, u64)> =
+        out.iter().filter_map(|p| file_identity(p)).collect();
+    let inside = std::fs::canonicalize(root).ok();
+    let mut folders = vec![root.to_path_buf()];
+    // Folders are visited depth first in name order: a stack popped from the end.
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        let names: Vec<String> = entries
+            .iter()
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        let skipped = skipped_export_files(&names);
+        let mut subfolders = Vec::new();
+        for (path, skip) in entries.into_iter().zip(skipped) {
+            let Ok(link) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if link.is_dir() {
+                subfolders.push(path);
+                continue;
+            }
+            let wanted = !skip
+                && path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| extensions.contains(&e));
+            if !wanted {
+                continue;
+            }
+            if link.file_type().is_symlink() {
+                let target_inside = std::fs::canonicalize(&path)
+                    .ok()
+                    .zip(inside.as_ref())
+                    .is_some_and(|(target, root)| target.starts_with(root));
+                if !target_inside {
+                    continue;
+                }
+            }
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if !meta.is_file() {
+                continue;
+            }
+            if identity(&meta).is_none_or(|id| seen.insert(id)) {
+                out.push(path);
+            }
         }
+        folders.extend(subfolders.into_iter().rev());
     }
+}
+
+/// A file's (device, inode), the same for every name it has.
+fn file_identity(path: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(path).ok().as_ref().and_then(identity)
+}
+
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+/// Opens `path` for reading only if it is a regular file: a FIFO is opened without waiting
+/// for a writer and refused, as are devices and folders (`STORE_IO` naming the path).
+pub fn open_regular(path: &Path) -> Result<std::fs::File, Error> {
+    let shown = path.display().to_string();
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| Error::store_io("read", &shown, e))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Error::store_io("read", &shown, e))?;
+    if !meta.is_file() {
+        return Err(Error::store_io(
+            "read",
+            &shown,
+            "not a regular file (a folder, FIFO, socket or device)",
+        ));
+    }
+    // O_NONBLOCK does nothing to reads of a regular file: it stays as opened.
+    Ok(file)
 }
 
 /// Reads `path` in chunks of the core's [`CHUNK_BYTES`] and hands each to `push`; reports
@@ -50,7 +132,7 @@ pub fn read_in_chunks(
     mut progress: impl FnMut(u64),
 ) -> Result<(), Error> {
     let shown = path.display().to_string();
-    let mut file = std::fs::File::open(path).map_err(|e| Error::store_io("read", &shown, e))?;
+    let mut file = open_regular(path)?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut buf = vec![0u8; (size as usize).clamp(1, CHUNK_BYTES)];
     loop {

@@ -585,3 +585,85 @@ fn analyze_reads_an_unzipped_export_folder_and_skips_its_side_files() {
         "{text}"
     );
 }
+
+/// Runs a command, killing it if it has not finished in a minute (a walk that loops or a
+/// read that blocks would otherwise hang the suite).
+fn finishing(mut command: Command) -> std::process::Output {
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("still running after a minute: a loop or a blocked read");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn symlink_loops_fifos_and_second_names_in_a_transcript_folder_change_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sessions = tmp.path().join("codex/sessions");
+    let day = sessions.join("2026/05/28");
+    std::fs::create_dir_all(&day).unwrap();
+    let rollout = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/codex/ccusage-session-alpha.jsonl"
+    );
+    std::fs::copy(rollout, day.join("rollout-a.jsonl")).unwrap();
+    let outside = tmp.path().join("outside.jsonl");
+    std::fs::copy(rollout, &outside).unwrap();
+    let report = |what: &str| {
+        let mut command = baton(&tmp.path().join(".baton"));
+        command
+            .args([
+                "--json",
+                "usage",
+                "session",
+                "--provider",
+                "codex",
+                "--codex-dir",
+            ])
+            .arg(&sessions);
+        let out = finishing(command);
+        assert!(
+            out.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report = json_of(&out);
+        (
+            report["totals"].clone(),
+            report["rows"].as_array().unwrap().len(),
+        )
+    };
+    let before = report("plain");
+    assert!(before.0["total_tokens"].as_u64().unwrap() > 0);
+    use std::os::unix::fs::symlink;
+    symlink(".", sessions.join("loop")).unwrap();
+    symlink("..", day.join("up")).unwrap();
+    symlink(&outside, day.join("outside-link.jsonl")).unwrap();
+    symlink(day.join("rollout-a.jsonl"), day.join("inside-link.jsonl")).unwrap();
+    std::fs::hard_link(day.join("rollout-a.jsonl"), day.join("hard-link.jsonl")).unwrap();
+    let fifo = day.join("pipe.jsonl");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert_eq!(report("loops, links, a FIFO"), before);
+
+    // A FIFO named on the command line is refused at once, not waited on.
+    let mut command = baton(&tmp.path().join(".baton"));
+    command.args(["--json", "inspect"]).arg(&fifo);
+    let out = finishing(command);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("not a regular file"));
+}
