@@ -667,3 +667,21 @@ fn symlink_loops_fifos_and_second_names_in_a_transcript_folder_change_nothing() 
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("not a regular file"));
 }
+
+#[test]
+fn a_reader_that_goes_away_is_no_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
+    let mut child = baton(&tmp.path().join(".baton"))
+        .args(["analyze", fixtures, "--list", "100"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `baton analyze … | head -0`: the pipe's reader is gone before anything is written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+}

@@ -6,6 +6,7 @@ mod architecture;
 mod conversations;
 mod docs;
 mod errors;
+mod hostile;
 mod lifecycle;
 mod prices;
 mod properties;

@@ -63,19 +63,27 @@ pub fn main() -> i32 {
     match result {
         Ok(Output { human, json }) => {
             if !json_only && !human.is_empty() {
-                println!("{human}");
+                print_line(&human);
             }
-            println!("{json}");
+            print_line(&json.to_string());
             0
         }
         Err(err) => {
             if !json_only {
-                println!("{}", render::error_line(&err));
+                print_line(&render::error_line(&err));
             }
-            println!("{}", err.to_envelope());
+            print_line(&err.to_envelope().to_string());
             err.code.exit_status()
         }
     }
+}
+
+/// Writes a line to stdout; a reader that went away (`baton … | head -1`) is not an error
+/// and never a panic.
+pub(crate) fn print_line(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
 pub(crate) struct Output {

@@ -1,0 +1,65 @@
+//! Input written to hurt: parent links that loop (a node its own parent, two nodes each
+//! other's) in every format that links messages, and a long chain, all read to the end with
+//! every message once.
+
+use baton_core::transcripts::inspect::inspect;
+use serde_json::json;
+
+fn chatgpt_node(id: &str, parent: Option<&str>, children: &[&str]) -> serde_json::Value {
+    json!({"id": id, "parent": parent, "children": children, "message": {
+        "id": id, "author": {"role": "user"}, "create_time": 1.0,
+        "content": {"content_type": "text", "parts": [format!("text of {id}")]}}})
+}
+
+#[test]
+fn parent_links_that_loop_are_read_once_in_every_format() {
+    let own_parent = json!([{"title": "self", "current_node": "a",
+        "mapping": {"a": chatgpt_node("a", Some("a"), &["a"])}}]);
+    let each_other = json!([{"title": "pair", "current_node": "a", "mapping": {
+        "a": chatgpt_node("a", Some("b"), &["b"]), "b": chatgpt_node("b", Some("a"), &["a"])}}]);
+    let claude_ai = json!([{"uuid": "c1", "name": "pair", "chat_messages": [
+        {"uuid": "m1", "text": "a", "sender": "human", "parent_message_uuid": "m2",
+         "created_at": "2025-01-01T00:00:00Z"},
+        {"uuid": "m2", "text": "b", "sender": "assistant", "parent_message_uuid": "m1",
+         "created_at": "2025-01-01T00:00:01Z"}]}]);
+    let claude_code = [
+        json!({"type": "user", "uuid": "u1", "parentUuid": "u2", "sessionId": "s",
+               "timestamp": "2025-01-01T00:00:00Z", "message": {"role": "user", "content": "hi"}}),
+        json!({"type": "assistant", "uuid": "u2", "parentUuid": "u1", "sessionId": "s",
+               "timestamp": "2025-01-01T00:00:01Z",
+               "message": {"role": "assistant", "content": [{"type": "text", "text": "yo"}]}}),
+    ]
+    .map(|line| line.to_string())
+    .join("\n");
+    for (what, bytes, messages) in [
+        ("ChatGPT, its own parent", own_parent.to_string(), 1),
+        ("ChatGPT, each other's parent", each_other.to_string(), 2),
+        ("claude.ai, each other's parent", claude_ai.to_string(), 2),
+        ("Claude Code, each other's parent", claude_code, 2),
+    ] {
+        let read = inspect(bytes.as_bytes()).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(read.messages, messages, "{what}");
+        assert!(read.active_branch_messages <= messages, "{what}");
+    }
+}
+
+#[test]
+fn a_twenty_thousand_message_chain_is_read_whole() {
+    let n = 20_000;
+    let mut mapping = serde_json::Map::new();
+    for i in 0..n {
+        let id = format!("n{i}");
+        let parent = (i > 0).then(|| format!("n{}", i - 1));
+        let child = format!("n{}", i + 1);
+        let children: Vec<&str> = if i + 1 < n {
+            vec![child.as_str()]
+        } else {
+            vec![]
+        };
+        mapping.insert(id.clone(), chatgpt_node(&id, parent.as_deref(), &children));
+    }
+    let export =
+        json!([{"title": "chain", "mapping": mapping, "current_node": format!("n{}", n - 1)}]);
+    let read = inspect(export.to_string().as_bytes()).unwrap();
+    assert_eq!((read.messages, read.active_branch_messages), (n, n));
+}
