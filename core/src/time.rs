@@ -165,11 +165,25 @@ pub fn local_date(at: Timestamp, zone: &dyn Zone) -> NaiveDate {
         .date_naive()
 }
 
-/// The instant a wall-clock time of `zone` names (for a time skipped or repeated by a clock
-/// change, the offset in effect just before it).
+/// The first instant a wall-clock time of `zone` names: of two (a time repeated when clocks go
+/// back), the earlier; of none (a time skipped when clocks go forward), the instant of the
+/// change, the first that is later.
 fn instant_of_local(local_millis: i64, zone: &dyn Zone) -> Timestamp {
-    let guess = local_millis - i64::from(zone.offset_seconds(Timestamp(local_millis))) * 1000;
-    Timestamp(local_millis - i64::from(zone.offset_seconds(Timestamp(guess))) * 1000)
+    const DAY: i64 = 86_400_000;
+    let offset_at = |at: i64| i64::from(zone.offset_seconds(Timestamp(at))) * 1000;
+    // Offsets a day either side: around one clock change, the two in effect.
+    let candidates = [
+        local_millis - offset_at(local_millis - DAY),
+        local_millis - offset_at(local_millis + DAY),
+    ];
+    let names_it = |at: i64| at + offset_at(at) == local_millis;
+    let instant = candidates
+        .iter()
+        .copied()
+        .filter(|&at| names_it(at))
+        .min()
+        .unwrap_or_else(|| candidates[0].max(candidates[1]));
+    Timestamp(instant)
 }
 
 /// Parses `YYYY-MM-DD` or `YYYYMMDD` as the start (or, with `end`, the last millisecond) of

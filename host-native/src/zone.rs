@@ -101,3 +101,65 @@ fn local() -> HostZone {
     }
     HostZone::Local
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use baton_core::time::{local_date, parse_day_in};
+
+    fn day_bounds(zone: &str, day: &str) -> (String, String) {
+        let zone = resolve(Some(zone)).unwrap();
+        (
+            parse_day_in("since", day, false, &zone)
+                .unwrap()
+                .to_string(),
+            parse_day_in("until", day, true, &zone).unwrap().to_string(),
+        )
+    }
+
+    #[test]
+    fn a_day_whose_midnight_is_skipped_starts_at_the_change() {
+        // Santiago moved its clocks from 00:00 to 01:00 on 8 September 2024 (UTC-4 to UTC-3).
+        assert_eq!(
+            day_bounds("America/Santiago", "2024-09-08"),
+            (
+                "2024-09-08T04:00:00.000Z".to_owned(),
+                "2024-09-09T02:59:59.999Z".to_owned()
+            )
+        );
+        assert_eq!(
+            day_bounds("America/Santiago", "2024-09-07").1,
+            "2024-09-08T03:59:59.999Z"
+        );
+        let zone = resolve(Some("America/Santiago")).unwrap();
+        let late = Timestamp::parse("2024-09-08T03:30:00Z").unwrap();
+        assert_eq!(local_date(late, &zone).to_string(), "2024-09-07");
+    }
+
+    #[test]
+    fn a_day_after_clocks_go_back_starts_at_its_only_midnight() {
+        // Santiago moved its clocks from midnight back to 23:00 on 6 April 2024 (UTC-3 to
+        // UTC-4): 6 April began at 03:00Z, its last hour came twice, and 7 April began at 04:00Z.
+        assert_eq!(
+            day_bounds("America/Santiago", "2024-04-06").0,
+            "2024-04-06T03:00:00.000Z"
+        );
+        assert_eq!(
+            day_bounds("America/Santiago", "2024-04-07").0,
+            "2024-04-07T04:00:00.000Z"
+        );
+    }
+
+    #[test]
+    fn utc_names_and_unknown_zones() {
+        for name in ["UTC", "utc", "Etc/UTC", "Z"] {
+            assert_eq!(resolve(Some(name)).unwrap().name(), "UTC");
+        }
+        assert_eq!(
+            resolve(Some("Europe/Paris")).unwrap().name(),
+            "Europe/Paris"
+        );
+        let err = resolve(Some("Mars/Olympus")).unwrap_err();
+        assert_eq!(err.details["field"], "timezone");
+    }
+}

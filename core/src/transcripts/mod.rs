@@ -131,6 +131,11 @@ pub struct UsageEntry {
     /// rate).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cache_creation_1h_tokens: u64,
+    /// The input context (input + cache writes + cache reads) of the one request whose size
+    /// decides a long-context rate, when the entry sums several (a Codex delta); otherwise
+    /// the entry's own tokens decide.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_context_tokens: Option<u64>,
     /// The cost the line itself records (Claude Code's `costUSD`), in micro-dollars.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded_cost_micro_usd: Option<u64>,

@@ -21,7 +21,9 @@ fn table() -> PriceTable {
             "claude-opus-4-7": {"input": 5, "output": 25, "cache_read": 0.5, "cache_write_5m": 6.25, "cache_write_1h": 10},
             "claude-sonnet-4-20250514": {"input": 3, "output": 15, "cache_read": 0.3, "cache_write": 3.75,
                 "above": {"tokens": 200000, "input": 6, "output": 22.5, "cache_read": 0.6, "cache_write_5m": 7.5}},
-            "gpt-5.4": {"input": 2.5, "output": 15, "cache_read": 0.25}
+            "gpt-5.4": {"input": 2.5, "output": 15, "cache_read": 0.25,
+                "above": {"tokens": 272000, "input": 5, "output": 22.5, "cache_read": 0.5}},
+            "deepseek": {"input": 1, "output": 1}
         }}"#,
     )
     .unwrap()
@@ -42,6 +44,7 @@ fn entry(model: &str, tokens: [u64; 4], one_hour: u64, recorded: Option<u64>) ->
             reasoning_tokens: 0,
         },
         cache_creation_1h_tokens: one_hour,
+        request_context_tokens: None,
         recorded_cost_micro_usd: recorded,
     }
 }
@@ -100,8 +103,8 @@ fn an_aliased_model_is_priced_as_its_table_key_and_says_so() {
     assert_eq!(r.totals.cost_usd, 0.3);
     assert_eq!(r.priced_as["claude-sonnet-4"], "claude-sonnet-4-20250514");
     // A dated id of a model the table lists undated: the date comes off.
-    let dated = entry("gpt-5.4-2026-03-05", [1_000_000, 0, 0, 0], 0, None);
-    assert_eq!(cost(&[dated], CostMode::Calculate), 2.5);
+    let dated = entry("gpt-5.4-2026-03-05", [100_000, 0, 0, 0], 0, None);
+    assert_eq!(cost(&[dated], CostMode::Calculate), 0.25);
 }
 
 #[test]
@@ -173,6 +176,39 @@ fn a_request_above_the_long_context_threshold_is_billed_whole_at_the_long_rates(
         None,
     );
     assert_eq!(cost(&[long_one_hour], CostMode::Calculate), 3.6);
+}
+
+#[test]
+fn a_codex_delta_is_billed_by_the_size_of_its_last_request() {
+    // Two requests of 150,000 input each, summed in one delta: 300,000 is above GPT-5.4's
+    // 272k threshold, but no request was, so the standard $2.50 holds.
+    let mut delta = entry("gpt-5.4", [300_000, 0, 0, 0], 0, None);
+    delta.request_context_tokens = Some(150_000);
+    assert_eq!(cost(&[delta.clone()], CostMode::Calculate), 0.75);
+    delta.request_context_tokens = Some(280_000);
+    assert_eq!(cost(&[delta], CostMode::Calculate), 1.5);
+}
+
+#[test]
+fn undated_ids_with_two_dated_releases_stay_unpriced() {
+    let prices = PriceTable::parse(
+        r#"{"source": "t", "models": {
+            "claude-3-5-sonnet-20240620": {"input": 3, "output": 15},
+            "claude-3-5-sonnet-20241022": {"input": 3, "output": 15}}}"#,
+    )
+    .unwrap();
+    assert!(prices.price("claude-3-5-sonnet").is_none());
+    assert!(prices.price("claude-3-5-sonnet-20241022").is_some());
+}
+
+#[test]
+fn a_price_table_with_impossible_prices_is_refused() {
+    for bad in ["-1", "1e300", "2000000"] {
+        let text =
+            format!(r#"{{"source": "t", "models": {{"m": {{"input": {bad}, "output": 1}}}}}}"#);
+        let err = PriceTable::parse(&text).unwrap_err();
+        assert!(err.message.contains("m:"), "{bad}: {}", err.message);
+    }
 }
 
 #[test]

@@ -262,9 +262,8 @@ impl ClaudeCodeUsage {
                 reasoning_tokens: 0,
             },
             cache_creation_1h_tokens: one_hour,
-            recorded_cost_micro_usd: parsed
-                .cost_usd
-                .map(|c| super::prices::micro_usd_of_dollars(c) as u64),
+            request_context_tokens: None,
+            recorded_cost_micro_usd: parsed.cost_usd.map(super::prices::micro_usd_of_dollars),
         };
         let id = message.id.as_deref().filter(|id| !id.is_empty());
         let key = id.map(

@@ -5,7 +5,8 @@
 //! unchanged totals; those count once. A total that goes backwards falls back to the last
 //! request's usage. Cached input is inside input and reasoning inside output in Codex's own
 //! numbers; they are mapped to the one meaning of [`UsageEntry`]. The model comes from the
-//! event itself when present, else the latest `turn_context`.
+//! event itself when present, else the latest `turn_context`. Each entry also carries the last
+//! request's input, which decides a long-context rate (a delta may sum several requests).
 //!
 //! A forked or sub-agent rollout (`session_meta` with `forked_from_id`, a `source` object, or
 //! `thread_spawn`) opens with a verbatim copy of its parent's events, `token_count`s already
@@ -239,6 +240,9 @@ impl CodexUsage {
                 reasoning_tokens: delta.reasoning_output_tokens,
             },
             cache_creation_1h_tokens: 0,
+            // The long-context rate is decided per request: on the last request's input (cached
+            // input included), not on a delta that may sum several requests.
+            request_context_tokens: last.map(|l| l.input_tokens),
             recorded_cost_micro_usd: None,
         });
     }

@@ -80,7 +80,7 @@ impl UsageRow {
     fn add(&mut self, entry: &UsageEntry, cost_micro: u128) {
         self.tokens.add(&entry.tokens);
         self.total_tokens = self.tokens.total();
-        self.cost_micro += cost_micro;
+        self.cost_micro = self.cost_micro.saturating_add(cost_micro);
     }
 
     fn seal(&mut self, models: BTreeSet<String>) {
@@ -236,7 +236,7 @@ impl<'a> Pricing<'a> {
             (CostMode::Display, recorded) => recorded.unwrap_or(0),
             (CostMode::Auto, Some(recorded)) => recorded,
             _ => match self.price(model) {
-                Some(price) => price.cost_micro_usd(&entry.tokens, entry.cache_creation_1h_tokens),
+                Some(price) => price.cost_micro_usd(entry),
                 None => 0,
             },
         }

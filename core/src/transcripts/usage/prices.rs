@@ -19,7 +19,7 @@
 //! (above 200k) and OpenAI (above 272k) bill it.
 
 use crate::error::{Error, Result};
-use crate::tokens::TokenTotals;
+use crate::transcripts::UsageEntry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -71,26 +71,32 @@ pub struct LongContextPrice {
 fn micro_usd(tokens: u64, usd_per_mtok: f64) -> u128 {
     // Prices are quoted to at most 1/1000 cent per MTok: exact in thousandths of a micro-dollar.
     let nano_per_mtok = (usd_per_mtok * 1_000_000_000.0).round().max(0.0) as u128;
-    u128::from(tokens) * nano_per_mtok / 1_000_000_000
+    u128::from(tokens).saturating_mul(nano_per_mtok) / 1_000_000_000
 }
 
 /// Micro-dollars for a cost recorded in dollars (Claude Code's `costUSD`).
-pub(crate) fn micro_usd_of_dollars(dollars: f64) -> u128 {
+pub(crate) fn micro_usd_of_dollars(dollars: f64) -> u64 {
     if dollars.is_finite() && dollars > 0.0 {
-        (dollars * 1_000_000.0).round() as u128
+        // `as` saturates: a cost beyond u64 micro-dollars reads as the largest one.
+        (dollars * 1_000_000.0).round() as u64
     } else {
         0
     }
 }
 
 impl ModelPrice {
-    /// The cost of one response in micro-dollars: `one_hour_writes` of the response's cache
-    /// writes were one-hour writes, the rest five-minute ones.
-    pub fn cost_micro_usd(&self, tokens: &TokenTotals, one_hour_writes: u64) -> u128 {
-        let context = tokens
-            .input_tokens
-            .saturating_add(tokens.cache_creation_tokens)
-            .saturating_add(tokens.cache_read_tokens);
+    /// The cost of one usage entry in micro-dollars: its one-hour cache writes at their rate,
+    /// the rest of its writes at the five-minute rate, and every class at the long-context
+    /// rate when the request's input context is above the threshold.
+    pub fn cost_micro_usd(&self, entry: &UsageEntry) -> u128 {
+        let tokens = &entry.tokens;
+        let one_hour_writes = entry.cache_creation_1h_tokens;
+        let context = entry.request_context_tokens.unwrap_or_else(|| {
+            tokens
+                .input_tokens
+                .saturating_add(tokens.cache_creation_tokens)
+                .saturating_add(tokens.cache_read_tokens)
+        });
         let long = self.above.filter(|above| context > above.tokens);
         let rate = |standard: f64, pick: fn(&LongContextPrice) -> Option<f64>| {
             long.as_ref().and_then(pick).unwrap_or(standard)
@@ -145,15 +151,16 @@ fn alias_candidates(model: &str) -> Vec<String> {
             break;
         }
     }
+    // A Bedrock id (`anthropic.…-v1:0`) carries a model version; elsewhere `-v3` is part of
+    // the name (`deepseek-v3`), never something to take off.
     if let Some(rest) = id.strip_prefix("anthropic.") {
         id = rest.to_owned();
-    }
-    if let Some((head, version)) = id.rsplit_once("-v")
-        && !version.is_empty()
-        && version.chars().all(|c| c.is_ascii_digit() || c == ':')
-        && version.starts_with(|c: char| c.is_ascii_digit())
-    {
-        id = head.to_owned();
+        if let Some((head, version)) = id.rsplit_once("-v")
+            && version.starts_with(|c: char| c.is_ascii_digit())
+            && version.chars().all(|c| c.is_ascii_digit() || c == ':')
+        {
+            id = head.to_owned();
+        }
     }
     id = id.replace('@', "-");
     if let Some(rest) = id.strip_suffix("-thinking") {
@@ -201,10 +208,39 @@ impl PriceTable {
         })
     }
 
-    /// A table from JSON text.
+    /// A table from JSON text; a price that is negative, not a number or over $1,000,000 per
+    /// million tokens is refused, naming the model.
     pub fn parse(text: &str) -> Result<PriceTable> {
-        serde_json::from_str(text.trim_start_matches('\u{feff}'))
-            .map_err(|e| Error::invalid("prices", format!("not a price table: {e}")))
+        let table: PriceTable = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+            .map_err(|e| Error::invalid("prices", format!("not a price table: {e}")))?;
+        for (model, price) in &table.models {
+            let above = price.above.as_ref();
+            let rates = [
+                Some(price.input),
+                Some(price.output),
+                Some(price.cache_read),
+                Some(price.cache_write_5m),
+                price.cache_write_1h,
+                above.and_then(|a| a.input),
+                above.and_then(|a| a.output),
+                above.and_then(|a| a.cache_read),
+                above.and_then(|a| a.cache_write_5m),
+                above.and_then(|a| a.cache_write_1h),
+            ];
+            if rates
+                .into_iter()
+                .flatten()
+                .any(|rate| !rate.is_finite() || !(0.0..=1_000_000.0).contains(&rate))
+            {
+                return Err(Error::invalid(
+                    "prices",
+                    format!(
+                        "{model}: every price must be a number of dollars per million tokens from 0 to 1,000,000"
+                    ),
+                ));
+            }
+        }
+        Ok(table)
     }
 
     /// The table key `model` is priced under (itself, or through an alias rule) and its price;
@@ -253,21 +289,6 @@ pub enum CostMode {
     Display,
 }
 
-impl std::str::FromStr for CostMode {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<CostMode> {
-        match text {
-            "auto" => Ok(CostMode::Auto),
-            "calculate" => Ok(CostMode::Calculate),
-            "display" => Ok(CostMode::Display),
-            other => Err(Error::invalid(
-                "cost_mode",
-                format!("`{other}`: use auto, calculate or display"),
-            )),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,5 +314,10 @@ mod tests {
         assert_eq!(ids("gpt-5.4-2026-03-05"), ["gpt-5.4-2026-03-05", "gpt-5.4"]);
         assert_eq!(ids("gpt-5.4"), ["gpt-5.4"]);
         assert_eq!(ids("claude-opus-4-7"), ["claude-opus-4-7"]);
+        assert_eq!(ids("deepseek-v3"), ["deepseek-v3"]);
+        assert_eq!(
+            ids("anthropic.claude-3-5-sonnet-20241022-v2:0"),
+            ["claude-3-5-sonnet-20241022", "claude-3-5-sonnet"]
+        );
     }
 }
