@@ -11,13 +11,16 @@ use serde_json::{Value, json};
 const EXCERPT_CHARS: usize = 60;
 
 /// A short, printable, redacted excerpt of a file's first bytes, for an error message a person
-/// may paste anywhere: control characters dropped, e-mail addresses and runs of 6 or more
-/// digits (phone numbers, account ids) masked, at most [`EXCERPT_CHARS`] characters.
+/// may paste anywhere: control characters dropped, anything shaped like an e-mail address
+/// (a word with an `@`) masked, and digit runs of 6 or more digits (phone numbers written with
+/// spaces, dashes, dots or brackets included, account ids) masked; then cut to
+/// [`EXCERPT_CHARS`] characters and an ellipsis. Masking comes before the cut, so a cut never
+/// leaves a fragment unmasked.
 pub(crate) fn excerpt(text: &str) -> String {
     let printable: String = text
         .chars()
         .filter(|c| !c.is_control() && *c != '\u{feff}')
-        .take(EXCERPT_CHARS * 4)
+        .take(4096)
         .collect();
     let mut masked = String::with_capacity(printable.len());
     let separator = |c: char| c.is_whitespace() || "\",;:<>()[]{}'`".contains(c);
@@ -26,16 +29,14 @@ pub(crate) fn excerpt(text: &str) -> String {
             Some((at, c)) if separator(c) => word.split_at(at),
             _ => (word, ""),
         };
-        let is_email = body.split_once('@').is_some_and(|(user, host)| {
-            !user.is_empty() && host.contains('.') && !host.starts_with('.')
-        });
-        if is_email {
+        if body.split_once('@').is_some_and(|(user, _)| !user.is_empty()) {
             masked.push_str("<email>");
         } else {
-            masked.push_str(&mask_digit_runs(body));
+            masked.push_str(body);
         }
         masked.push_str(end);
     }
+    let masked = mask_digit_runs(&masked);
     let mut out: String = masked.chars().take(EXCERPT_CHARS).collect();
     if masked.chars().nth(EXCERPT_CHARS).is_some() {
         out.push('…');
@@ -43,27 +44,36 @@ pub(crate) fn excerpt(text: &str) -> String {
     out
 }
 
-/// `text` with every run of 6 or more digits replaced by `#`s of the same length.
+/// `text` with the digits of every run holding 6 or more of them replaced by `#`; a run is
+/// digits and the characters phone numbers are written with (`+`, space, `-`, `.`, `(`, `)`)
+/// between them.
 fn mask_digit_runs(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let joiner = |c: char| matches!(c, '+' | ' ' | '-' | '.' | '(' | ')');
     let mut out = String::with_capacity(text.len());
-    let mut run = String::new();
-    let flush = |run: &mut String, out: &mut String| {
-        if run.chars().count() >= 6 {
-            out.extend(run.chars().map(|_| '#'));
-        } else {
-            out.push_str(run);
+    let mut at = 0;
+    while at < chars.len() {
+        if !chars[at].is_ascii_digit() {
+            out.push(chars[at]);
+            at += 1;
+            continue;
         }
-        run.clear();
-    };
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            run.push(c);
-        } else {
-            flush(&mut run, &mut out);
-            out.push(c);
+        // The run: digits, and joiners with a digit after them.
+        let mut end = at;
+        let mut digits = 0;
+        let mut scan = at;
+        while scan < chars.len() && (chars[scan].is_ascii_digit() || joiner(chars[scan])) {
+            if chars[scan].is_ascii_digit() {
+                digits += 1;
+                end = scan + 1;
+            }
+            scan += 1;
         }
+        for &c in &chars[at..end] {
+            out.push(if digits >= 6 && c.is_ascii_digit() { '#' } else { c });
+        }
+        at = end;
     }
-    flush(&mut run, &mut out);
     out
 }
 

@@ -359,4 +359,12 @@ fn an_unknown_file_is_shown_as_a_short_redacted_excerpt() {
     assert!(!seen.chars().any(char::is_control), "{seen:?}");
     assert!(seen.chars().count() <= 61, "{seen}");
     assert!(err.message.contains(seen));
+    // Phone numbers as people write them, and an address however it is wrapped.
+    let formatted = b"call +1 (555) 012-3456 or 555.012.3456, mail bob@example.org today\n";
+    let seen = inspect(formatted).unwrap_err().details["seen"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(!seen.contains("555") && !seen.contains("3456"), "{seen}");
+    assert!(!seen.contains("example.org") && seen.contains("<email>"), "{seen}");
 }

@@ -12,7 +12,8 @@ pub const TITLE_CHARS: usize = 80;
 pub const UNTITLED: &str = "(untitled)";
 
 /// Openings of user-side text that the person did not type: context an agent injects
-/// (Codex's environment and AGENTS.md, Claude Code's reminders) and local command chatter.
+/// (Codex's environment and AGENTS.md, Claude Code's reminders, IDE selections, hook output,
+/// the summary a continued session opens with) and local command chatter.
 const NOT_TYPED: &[&str] = &[
     "<local-command-caveat>",
     "<local-command-stdout>",
@@ -27,7 +28,44 @@ const NOT_TYPED: &[&str] = &[
     "<user_shell_command>",
     "<turn_aborted>",
     "[Request interrupted by user",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<user-prompt-submit-hook>",
+    "<ide_opened_file>",
+    "<ide_selection>",
+    "<ide_diagnostics>",
+    "This session is being continued from a previous conversation",
 ];
+
+/// Tags an agent wraps injected context in: a leading span of one is taken off a text block
+/// before what follows is judged as typed.
+const INJECTED_TAGS: &[&str] = &[
+    "system-reminder",
+    "ide_opened_file",
+    "ide_selection",
+    "ide_diagnostics",
+    "user-prompt-submit-hook",
+    "environment_context",
+    "user_instructions",
+];
+
+/// `text` without the spans of injected context it opens with.
+fn without_leading_injections(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        let stripped = INJECTED_TAGS.iter().find_map(|tag| {
+            let rest = text.strip_prefix(&format!("<{tag}>"))?;
+            let close = format!("</{tag}>");
+            let end = rest.find(&close)?;
+            Some(&rest[end + close.len()..])
+        });
+        match stripped {
+            Some(rest) => text = rest,
+            None => return text,
+        }
+    }
+}
 
 /// The text between `<tag>` and `</tag>`, trimmed, when both are there.
 fn tagged<'a>(text: &'a str, tag: &str) -> Option<&'a str> {
@@ -57,11 +95,14 @@ fn first_line_cut(text: &str) -> String {
 /// context, a meta caveat, a local command's output, an interruption marker). A slash command
 /// wrapper (`<command-name>/init</command-name>`) shows as `/init` with its arguments.
 pub fn prompt_title(text: &str) -> Option<String> {
-    let text = text.trim();
+    let text = without_leading_injections(text).trim();
     if text.is_empty() || NOT_TYPED.iter().any(|opening| text.starts_with(opening)) {
         return None;
     }
-    if let Some(name) = tagged(text, "command-name").filter(|n| !n.is_empty()) {
+    // A command wrapper opens the text (its `<command-message>` may come first); a prompt
+    // that merely quotes the tag is a prompt.
+    let wrapper = text.starts_with("<command-name>") || text.starts_with("<command-message>");
+    if let Some(name) = tagged(text, "command-name").filter(|n| wrapper && !n.is_empty()) {
         let slash = if name.starts_with('/') { "" } else { "/" };
         let command = match tagged(text, "command-args").filter(|a| !a.is_empty()) {
             Some(args) => format!("{slash}{name} {args}"),
@@ -72,16 +113,13 @@ pub fn prompt_title(text: &str) -> Option<String> {
     Some(first_line_cut(text))
 }
 
-/// The title of the first typed prompt among `blocks` (their text blocks joined).
+/// The title of the first typed prompt among `blocks`, each text block judged on its own (an
+/// IDE selection or a reminder may be a block of its own before the prompt).
 pub(crate) fn blocks_prompt_title(blocks: &[Block]) -> Option<String> {
-    let text: Vec<&str> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
-    prompt_title(&text.join("\n"))
+    blocks.iter().find_map(|b| match b {
+        Block::Text { text } => prompt_title(text),
+        _ => None,
+    })
 }
 
 impl Conversation {
@@ -101,8 +139,13 @@ impl Conversation {
         if let Some(prompt) = self.first_prompt.as_deref().filter(|p| !p.is_empty()) {
             return prompt.to_owned();
         }
-        self.messages
+        // The active branch first (an edited prompt's other versions are not the title), then
+        // whatever else the conversation holds.
+        let active = self.active_branch();
+        active
             .iter()
+            .copied()
+            .chain(self.messages.iter())
             .filter(|m| m.role == Role::User && !m.side_chain)
             .find_map(|m| blocks_prompt_title(&m.blocks))
             .unwrap_or_else(|| UNTITLED.to_owned())
@@ -134,10 +177,22 @@ mod tests {
             "<environment_context>\n<cwd>/x</cwd></environment_context>",
             "# AGENTS.md instructions for /x\n\n<INSTRUCTIONS>",
             "[Request interrupted by user for tool use]",
+            "<ide_selection>fn main() {}</ide_selection>",
+            "This session is being continued from a previous conversation that ran out of context.",
+            "<bash-input>ls</bash-input>",
             "   ",
         ] {
             assert_eq!(prompt_title(injected), None, "{injected}");
         }
+        // Injected spans before the typed prompt come off; a quoted tag is typed text.
+        assert_eq!(
+            prompt_title("<system-reminder>be brief</system-reminder>\n<ide_opened_file>a.rs</ide_opened_file> explain this file").as_deref(),
+            Some("explain this file")
+        );
+        assert_eq!(
+            prompt_title("why does <command-name>x</command-name> break?").as_deref(),
+            Some("why does <command-name>x</command-name> break?")
+        );
         let long = "é".repeat(200);
         assert_eq!(prompt_title(&long).unwrap().chars().count(), 81);
     }
