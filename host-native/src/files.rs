@@ -17,10 +17,20 @@ use std::path::{Path, PathBuf};
 /// loop` neither loops nor counts twice), takes a linked file only when it resolves inside
 /// `root`, skips what is not a regular file (a FIFO would block the reader forever, a device
 /// never ends), and adds each file once however many names it has (device and inode, also
-/// across calls into the same `out`).
+/// across calls into the same `out`). A root that is itself a regular file is taken whatever
+/// its extension.
 pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     let mut seen: std::collections::HashSet<(u64, u64)> =
         out.iter().filter_map(|p| file_identity(p)).collect();
+    // A file named as the root is taken as it is (a regular file only).
+    if let Ok(meta) = std::fs::metadata(root)
+        && meta.is_file()
+    {
+        if identity(&meta).is_none_or(|id| seen.insert(id)) {
+            out.push(root.to_path_buf());
+        }
+        return;
+    }
     let inside = std::fs::canonicalize(root).ok();
     let mut folders = vec![root.to_path_buf()];
     // Folders are visited depth first in name order: a stack popped from the end.

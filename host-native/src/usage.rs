@@ -42,51 +42,51 @@ pub struct UsageOptions {
     pub explicit_codex_dirs: bool,
 }
 
-/// The transcripts under a provider's folders, and the folders that gave none.
-fn find_transcripts(
+/// A folder (or file) transcripts were looked for in.
+struct Source {
     provider: Provider,
-    dirs: &[PathBuf],
+    path: PathBuf,
+    /// Named on the command line (else a default, reported only when its provider found
+    /// nothing anywhere).
     explicit: bool,
-    files: &mut Vec<(Provider, PathBuf)>,
-    missing: &mut Vec<MissingSource>,
-) {
-    let mut empty = Vec::new();
-    let before = files.len();
-    for dir in dirs {
-        let mut found = Vec::new();
-        crate::files::files_under(dir, &["jsonl"], &mut found);
-        if found.is_empty() {
-            let reason = if dir.is_dir() {
-                "no_transcripts"
-            } else {
-                "not_found"
-            };
-            empty.push(MissingSource {
-                provider,
-                path: dir.display().to_string(),
-                reason: reason.to_owned(),
-            });
-        }
-        files.extend(found.into_iter().map(|p| (provider, p)));
-    }
-    if explicit || files.len() == before {
-        missing.extend(empty);
-    }
+    files: usize,
 }
 
-/// The warning a person reads about a folder that gave nothing.
-fn missing_warning(source: &MissingSource) -> String {
-    let whose = match source.provider {
-        Provider::Codex => "Codex",
-        _ => "Claude Code",
-    };
-    match source.reason.as_str() {
-        "not_found" => format!("no {whose} transcripts: {} does not exist", source.path),
-        _ => format!(
-            "no {whose} transcripts in {} (no .jsonl files)",
-            source.path
-        ),
+/// The transcripts under each source, tagged with the source's index.
+fn find_transcripts(sources: &mut [Source]) -> Vec<(Provider, PathBuf, usize)> {
+    let mut files = Vec::new();
+    for (index, source) in sources.iter_mut().enumerate() {
+        let mut found = Vec::new();
+        crate::files::files_under(&source.path, &["jsonl"], &mut found);
+        source.files = found.len();
+        files.extend(found.into_iter().map(|p| (source.provider, p, index)));
     }
+    files
+}
+
+/// The sources that gave nothing: explicit ones always, defaults when their provider found
+/// nothing in any source. `usage_lines` counts, per source, the lines read that carry usage.
+fn missing_sources(sources: &[Source], usage_lines: &[u64]) -> Vec<MissingSource> {
+    let gave = |i: usize| usage_lines.get(i).is_some_and(|n| *n > 0);
+    let provider_gave =
+        |p: Provider| (0..sources.len()).any(|i| sources[i].provider == p && gave(i));
+    sources
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| !gave(*i) && (s.explicit || !provider_gave(s.provider)))
+        .map(|(_, s)| MissingSource {
+            provider: s.provider,
+            path: s.path.display().to_string(),
+            reason: if !s.path.exists() {
+                "not_found"
+            } else if s.files == 0 {
+                "no_transcripts"
+            } else {
+                "no_usage"
+            }
+            .to_owned(),
+        })
+        .collect()
 }
 
 fn home() -> Option<PathBuf> {
@@ -136,15 +136,6 @@ fn read_codex_usage(path: &Path, progress: impl FnMut(u64)) -> Result<Decoded, E
         .ok_or_else(|| Error::internal("a transcript was read into nothing"))
 }
 
-/// The Claude Code project folder a transcript lives in: `projects/<folder>/<session>.jsonl`,
-/// or `projects/<folder>/<session>/subagents/agent-….jsonl`.
-fn project_folder(path: &Path) -> Option<String> {
-    let parts: Vec<&std::ffi::OsStr> = path.iter().collect();
-    let at = parts.iter().rposition(|p| *p == "projects")?;
-    let folder = parts.get(at + 1)?;
-    (at + 2 < parts.len()).then(|| folder.to_string_lossy().into_owned())
-}
-
 /// Reads one Claude Code transcript through the core's ingest into the worker's reader (one
 /// reader across files counts a response once). On a read error the lines read before stay
 /// counted, and the error is returned.
@@ -153,7 +144,9 @@ fn read_claude_usage(
     reader: &mut Box<ClaudeCodeUsage>,
     progress: impl FnMut(u64),
 ) -> Result<(), Error> {
-    reader.set_project_folder(project_folder(path).as_deref());
+    reader.set_project_folder(
+        baton_core::transcripts::usage::claude_code::project_folder_of(&path.to_string_lossy()),
+    );
     let taken = std::mem::take(reader);
     let mut ingest = FileIngest::claude_usage_continuing(&path.display().to_string(), taken);
     if let Err(e) = crate::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress) {
@@ -174,6 +167,8 @@ fn read_claude_usage(
 
 #[derive(Default)]
 struct WorkerResult {
+    /// Lines carrying usage read, per source.
+    usage_lines: Vec<u64>,
     claude: Box<ClaudeCodeUsage>,
     codex: Vec<UsageEntry>,
     codex_stats: Vec<baton_core::transcripts::ReadStats>,
@@ -190,37 +185,40 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         None => PriceTable::shipped(),
     };
     let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
-    let mut files: Vec<(Provider, PathBuf)> = Vec::new();
-    let mut missing = Vec::new();
-    if wants(Provider::ClaudeCode) {
-        find_transcripts(
+    let mut sources: Vec<Source> = Vec::new();
+    for (provider, dirs, explicit) in [
+        (
             Provider::ClaudeCode,
             &options.claude_dirs,
             options.explicit_claude_dirs,
-            &mut files,
-            &mut missing,
-        );
-    }
-    if wants(Provider::Codex) {
-        find_transcripts(
+        ),
+        (
             Provider::Codex,
             &options.codex_dirs,
             options.explicit_codex_dirs,
-            &mut files,
-            &mut missing,
-        );
+        ),
+    ] {
+        if wants(provider) {
+            sources.extend(dirs.iter().map(|path| Source {
+                provider,
+                path: path.clone(),
+                explicit,
+                files: 0,
+            }));
+        }
     }
+    let files = find_transcripts(&mut sources);
     if files.is_empty() {
+        let missing = missing_sources(&sources, &[]);
+        let described: Vec<String> = missing.iter().map(MissingSource::describe).collect();
         return Err(Error::no_transcripts(
+            &described,
             serde_json::to_value(&missing).unwrap_or_default(),
         ));
     }
-    for source in &missing {
-        eprintln!("baton: warning: {}", missing_warning(source));
-    }
     let total_bytes: u64 = files
         .iter()
-        .filter_map(|(_, p)| std::fs::metadata(p).ok())
+        .filter_map(|(_, p, _)| std::fs::metadata(p).ok())
         .map(|m| m.len())
         .sum();
     let next = AtomicUsize::new(0);
@@ -252,12 +250,20 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut result = WorkerResult::default();
+                    let mut result = WorkerResult {
+                        usage_lines: vec![0; sources.len()],
+                        ..WorkerResult::default()
+                    };
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((provider, path)) = files.get(i) else {
+                        let Some((provider, path, source)) = files.get(i) else {
                             return result;
                         };
+                        let claude_before = result
+                            .claude
+                            .stats
+                            .lines
+                            .saturating_sub(result.claude.stats.without_usage);
                         let progress = |n| {
                             done_bytes.fetch_add(n, Ordering::Relaxed);
                         };
@@ -267,11 +273,20 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                                     usage, usage_stats, ..
                                 } = part
                                 {
+                                    result.usage_lines[*source] += usage.len() as u64;
                                     result.codex.extend(usage);
                                     result.codex_stats.push(usage_stats);
                                 }
                             }),
-                            _ => read_claude_usage(path, &mut result.claude, progress),
+                            _ => {
+                                let read = read_claude_usage(path, &mut result.claude, progress);
+                                let stats = &result.claude.stats;
+                                result.usage_lines[*source] += stats
+                                    .lines
+                                    .saturating_sub(stats.without_usage)
+                                    .saturating_sub(claude_before);
+                                read
+                            }
                         };
                         if let Err(e) = read {
                             // As before the ingest: the path, then what went wrong.
@@ -297,6 +312,20 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     let mut entries = Vec::new();
     let mut codex_stats = Vec::new();
     let mut unreadable = 0;
+    let mut usage_lines = vec![0u64; sources.len()];
+    for result in &results {
+        for (total, n) in usage_lines.iter_mut().zip(&result.usage_lines) {
+            *total += n;
+        }
+    }
+    let missing = missing_sources(&sources, &usage_lines);
+    for source in missing.iter().filter(|m| {
+        sources
+            .iter()
+            .any(|s| s.explicit && s.path.display().to_string() == m.path)
+    }) {
+        eprintln!("baton: warning: {}", source.describe());
+    }
     for result in results {
         claude.merge(*result.claude);
         entries.extend(result.codex);

@@ -394,6 +394,19 @@ fn a_source_that_gives_nothing_is_a_warning_and_nothing_at_all_is_no_transcripts
     );
     assert!(report["totals"]["total_tokens"].as_u64().unwrap() > 0);
 
+    // Another tool's folder: its files hold no usage of the provider asked for.
+    let codex_files = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codex");
+    let (status, report, stderr) = usage_run(
+        tmp.path(),
+        &["--claude-dir", codex_files, "--codex-dir", codex_files],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(
+        report["missing_sources"],
+        serde_json::json!([{"provider": "claude-code", "path": codex_files, "reason": "no_usage"}])
+    );
+    assert!(stderr.contains("no Claude Code usage"), "{stderr}");
+
     // Nothing read at all: NO_TRANSCRIPTS, exit 1, every folder and why.
     let (status, report, _) =
         usage_run(tmp.path(), &["--claude-dir", empty, "--codex-dir", nowhere]);

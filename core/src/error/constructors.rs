@@ -29,7 +29,10 @@ pub(crate) fn excerpt(text: &str) -> String {
             Some((at, c)) if separator(c) => word.split_at(at),
             _ => (word, ""),
         };
-        if body.split_once('@').is_some_and(|(user, _)| !user.is_empty()) {
+        if body
+            .split_once('@')
+            .is_some_and(|(user, _)| !user.is_empty())
+        {
             masked.push_str("<email>");
         } else {
             masked.push_str(body);
@@ -70,7 +73,11 @@ fn mask_digit_runs(text: &str) -> String {
             scan += 1;
         }
         for &c in &chars[at..end] {
-            out.push(if digits >= 6 && c.is_ascii_digit() { '#' } else { c });
+            out.push(if digits >= 6 && c.is_ascii_digit() {
+                '#'
+            } else {
+                c
+            });
         }
         at = end;
     }
@@ -312,30 +319,18 @@ impl Error {
         .with("entries", first)
     }
 
-    /// `NO_TRANSCRIPTS`: no folder looked in held a transcript; `missing` lists each folder
-    /// (`provider`, `path`, `reason`).
-    pub fn no_transcripts(missing: Value) -> Error {
-        let folders: Vec<String> = missing
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|m| {
-                let path = m["path"].as_str().unwrap_or("?");
-                match m["reason"].as_str() {
-                    Some("not_found") => format!("{path} (does not exist)"),
-                    _ => format!("{path} (no .jsonl files)"),
-                }
-            })
-            .collect();
-        let looked = if folders.is_empty() {
-            "no folder to look in (HOME is not set)".to_owned()
+    /// `NO_TRANSCRIPTS`: no folder looked in held a transcript; `described` says why each gave
+    /// nothing, `missing` lists them for a program (`provider`, `path`, `reason`).
+    pub fn no_transcripts(described: &[String], missing: Value) -> Error {
+        let looked = if described.is_empty() {
+            "there was no folder to look in (HOME is not set)".to_owned()
         } else {
-            folders.join(", ")
+            described.join("; ")
         };
         Error::new(
             ErrorCode::NoTranscripts,
             format!(
-                "no Claude Code or Codex transcripts found: {looked}; point --claude-dir at a `projects/` folder or --codex-dir at a `sessions/` folder"
+                "nothing to count: {looked}. Point --claude-dir at a `projects/` folder or --codex-dir at a `sessions/` folder"
             ),
         )
         .with("missing_sources", missing)

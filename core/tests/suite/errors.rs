@@ -41,6 +41,7 @@ fn every_error_code_reads_as_pinned() {
         Error::nested_archive("export.zip"),
         Error::no_conversations_in_archive("photos.zip", 1, vec!["photo.jpg".into()]),
         Error::no_transcripts(
+            &["no Codex transcripts: /home/me/.codex/sessions does not exist".into()],
             json!([{"provider": "codex", "path": "/home/me/.codex/sessions", "reason": "not_found"}]),
         ),
         Error::store_io("read", "/tmp/x", "permission denied"),

@@ -380,6 +380,17 @@ fn a_session_is_one_project_however_often_its_agent_changes_directory() {
             .all(|e| e.project.as_deref() == Some("-home-me-old-app"))
     );
 
+    use baton_core::transcripts::usage::claude_code::project_folder_of;
+    assert_eq!(
+        project_folder_of("/h/.claude/projects/-h-app/s1.jsonl"),
+        Some("-h-app")
+    );
+    assert_eq!(
+        project_folder_of("C:\\Users\\me\\.claude\\projects\\C--app\\s1\\subagents\\agent-a.jsonl"),
+        Some("C--app")
+    );
+    assert_eq!(project_folder_of("/h/.claude/projects/s1.jsonl"), None);
+
     // Codex: the session's first working directory, whatever later turns say.
     let mut codex = CodexUsage::new("rollout");
     codex.push_bytes(

@@ -366,5 +366,8 @@ fn an_unknown_file_is_shown_as_a_short_redacted_excerpt() {
         .unwrap()
         .to_owned();
     assert!(!seen.contains("555") && !seen.contains("3456"), "{seen}");
-    assert!(!seen.contains("example.org") && seen.contains("<email>"), "{seen}");
+    assert!(
+        !seen.contains("example.org") && seen.contains("<email>"),
+        "{seen}"
+    );
 }

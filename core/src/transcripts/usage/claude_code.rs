@@ -100,6 +100,16 @@ struct CacheCreation {
     ephemeral_1h_input_tokens: Option<u64>,
 }
 
+/// The Claude Code project folder a transcript's path names: `projects/<folder>/<session>.jsonl`,
+/// or `projects/<folder>/<session>/subagents/agent-….jsonl` (either separator).
+pub fn project_folder_of(path: &str) -> Option<&str> {
+    let parts: Vec<&str> = path.split(['/', '\\']).collect();
+    let at = parts.iter().rposition(|p| *p == "projects")?;
+    (at + 2 < parts.len())
+        .then(|| parts[at + 1])
+        .filter(|f| !f.is_empty())
+}
+
 /// Reads the usage of Claude Code transcript lines, across any number of files.
 #[derive(Debug, Default, Clone)]
 pub struct ClaudeCodeUsage {

@@ -130,8 +130,29 @@ pub struct MissingSource {
     pub provider: Provider,
     /// The folder.
     pub path: String,
-    /// `not_found` (no such folder) or `no_transcripts` (nothing to read in it).
+    /// `not_found` (no such folder or file), `no_transcripts` (no `.jsonl` file in it) or
+    /// `no_usage` (its files hold no usage of this provider: another tool's folder?).
     pub reason: String,
+}
+
+impl MissingSource {
+    /// What a person reads about it.
+    pub fn describe(&self) -> String {
+        let whose = match self.provider {
+            Provider::Codex => "Codex",
+            Provider::ClaudeCode => "Claude Code",
+            Provider::Chatgpt => "ChatGPT",
+            Provider::ClaudeAi => "claude.ai",
+        };
+        match self.reason.as_str() {
+            "not_found" => format!("no {whose} transcripts: {} does not exist", self.path),
+            "no_usage" => format!(
+                "no {whose} usage in {}: its .jsonl files hold none (is it another tool's folder?)",
+                self.path
+            ),
+            _ => format!("no {whose} transcripts in {} (no .jsonl files)", self.path),
+        }
+    }
 }
 
 /// How a report is made: rows, window, providers, prices and zone.

@@ -53,6 +53,9 @@ pub fn render_table(report: &UsageReport) -> String {
             report.unpriced_models.join(", ")
         ));
     }
+    for source in &report.missing_sources {
+        out.push_str(&format!("\nnot counted: {}", source.describe()));
+    }
     for (model, key) in &report.priced_as {
         out.push_str(&format!("\n{model} priced as {key}"));
     }
