@@ -55,6 +55,15 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
     for path in &request.paths {
         collect(path, &mut files);
     }
+    // Files named together are judged as the page judges a pick: an export's other files
+    // beside its conversations file are passed over.
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let skipped = baton_core::transcripts::export_files::skipped_export_files(&names);
+    let files: Vec<PathBuf> = files
+        .into_iter()
+        .zip(skipped)
+        .filter_map(|(path, skip)| (!skip).then_some(path))
+        .collect();
     let total: u64 = files
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok())

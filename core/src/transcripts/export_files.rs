@@ -71,10 +71,13 @@ pub fn export_member(path: &str) -> ExportMember {
     }
 }
 
-/// Which of `paths` (files found under folders, `/` or `\` between names) a host passes over:
+/// Which of `paths` (files found under folders or named together, `/` or `\` between names) a
+/// host passes over:
 /// the known side files of an export, in a folder that also holds a conversations file. The
 /// answer is one flag per path, in order. Anything else is read (a side file alone in its
-/// folder is no export's: its content decides what it is).
+/// folder is no export's: its content decides what it is; an unknown file beside a
+/// conversations file is read too, since `conversations (1).json`, a second download, may be
+/// one).
 pub fn skipped_export_files<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
     let export_folders: std::collections::BTreeSet<&str> = paths
         .iter()
