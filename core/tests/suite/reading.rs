@@ -283,10 +283,16 @@ fn export_folders_read_only_their_conversations_files() {
         "chatgpt/handmade-export-folder/shared_conversations.json",
         "chatgpt/handmade-export-folder/model_comparisons.json",
     ] {
-        match inspect(&fixture(side)) {
+        // Read under its own name, as a host reads a file it was given.
+        let mut inspector = baton_core::transcripts::inspect::Inspector::new(side);
+        let read = inspector
+            .push(&fixture(side))
+            .and_then(|()| inspector.finish());
+        match read {
             Ok(report) => assert_eq!(report.conversations, 0, "{side}"),
             Err(e) => {
                 let text = format!("{} {:?}", e.message, e.details);
+                assert!(text.contains("side files"), "{side}: {text}");
                 assert!(!text.contains("example.com"), "{side}: {text}");
                 assert!(!text.contains("5555550123"), "{side}: {text}");
             }
