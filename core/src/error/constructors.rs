@@ -336,6 +336,20 @@ impl Error {
         .with("missing_sources", missing)
     }
 
+    /// `ARCHIVE_TOO_LARGE`: an entry whose inflated size is over `limit`, or too many times its
+    /// compressed size.
+    pub fn archive_too_large(entry: &str, size: u64, compressed: u64, limit: &str) -> Error {
+        Error::new(
+            ErrorCode::ArchiveTooLarge,
+            format!(
+                "{entry} would inflate to {size} bytes from {compressed} ({limit}): refused as a zip bomb; unzip it yourself if you trust it"
+            ),
+        )
+        .with("entry", entry)
+        .with("size", size)
+        .with("compressed_size", compressed)
+    }
+
     /// `ARCHIVE_UNSUPPORTED`: an archive inside an archive.
     pub fn nested_archive(name: &str) -> Error {
         Error::new(

@@ -160,9 +160,38 @@ impl std::fmt::Debug for EntryReader {
     }
 }
 
+/// The largest entry inflated: bigger than any real export's conversations file.
+pub const MAX_ENTRY_BYTES: u64 = 4 << 30;
+
+/// The most an entry over a mebibyte may inflate per compressed byte: JSON compresses about
+/// 5–20 times, a zip bomb a thousand and more.
+pub const MAX_RATIO: u64 = 200;
+
+/// Refuses an entry a zip bomb would be: too large, or too many times its compressed size.
+fn within_bounds(entry: &ZipEntry) -> Result<()> {
+    let limit = if entry.size > MAX_ENTRY_BYTES {
+        Some(format!("over the {} GiB limit", MAX_ENTRY_BYTES >> 30))
+    } else if entry.size > 1 << 20 && entry.size / entry.compressed_size.max(1) > MAX_RATIO {
+        Some(format!("over {MAX_RATIO} times its compressed size"))
+    } else {
+        None
+    };
+    match limit {
+        Some(limit) => Err(Error::archive_too_large(
+            &entry.name,
+            entry.size,
+            entry.compressed_size,
+            &limit,
+        )),
+        None => Ok(()),
+    }
+}
+
 impl EntryReader {
-    /// Opens `entry` of the archive `bytes`.
+    /// Opens `entry` of the archive `bytes`; an entry past [`MAX_ENTRY_BYTES`] or
+    /// [`MAX_RATIO`] is refused before anything is inflated.
     pub fn open(bytes: &[u8], entry: &ZipEntry) -> Result<EntryReader> {
+        within_bounds(entry)?;
         if entry.encrypted {
             return Err(unsupported(entry, "it is encrypted"));
         }
@@ -247,6 +276,13 @@ impl EntryReader {
         };
         self.crc = crc32_update(self.crc, &out[..written]);
         self.produced += written as u64;
+        if self.produced > self.entry.size {
+            // A directory that understates the size would let a bomb past the bounds.
+            return Err(damaged(format!(
+                "{}: it inflates past the {} bytes the directory says",
+                self.entry.name, self.entry.size
+            )));
+        }
         if written == 0 {
             self.done = true;
             if self.produced != self.entry.size || self.crc != self.entry.crc32 {

@@ -39,6 +39,12 @@ fn every_error_code_reads_as_pinned() {
         Error::ledger_too_new(json!(2)),
         Error::archive_damaged("no end of central directory"),
         Error::nested_archive("export.zip"),
+        Error::archive_too_large(
+            "conversations.json",
+            1 << 30,
+            1 << 20,
+            "over 200 times its compressed size",
+        ),
         Error::no_conversations_in_archive("photos.zip", 1, vec!["photo.jpg".into()]),
         Error::no_transcripts(
             &["no Codex transcripts: /home/me/.codex/sessions does not exist".into()],

@@ -63,3 +63,51 @@ fn a_twenty_thousand_message_chain_is_read_whole() {
     let read = inspect(export.to_string().as_bytes()).unwrap();
     assert_eq!((read.messages, read.active_branch_messages), (n, n));
 }
+
+/// Reads one file into `analyzer` as a host does; the error, if any.
+fn load(
+    analyzer: &mut baton_core::analyzer::Analyzer,
+    name: &str,
+    bytes: &[u8],
+) -> Result<(), baton_core::Error> {
+    analyzer.begin(name);
+    let pushed = bytes
+        .chunks(1 << 16)
+        .try_for_each(|chunk| analyzer.push(chunk));
+    match pushed {
+        Ok(()) => analyzer.finish().map(|_| ()),
+        Err(e) => {
+            analyzer.cancel();
+            Err(e)
+        }
+    }
+}
+
+#[test]
+fn a_zip_bomb_is_refused_before_it_inflates_and_later_files_still_load() {
+    use baton_core::transcripts::zip::write_zip;
+    // 64 MiB of one byte deflates to a few dozen KiB: a thousand to one.
+    let zeros = vec![b' '; 64 << 20];
+    let bomb = write_zip(&[("conversations.json", zeros.as_slice())], true);
+    assert!(bomb.len() < 1 << 20, "{} bytes", bomb.len());
+    let mut analyzer = baton_core::analyzer::Analyzer::new();
+    let err = load(&mut analyzer, "bomb.zip", &bomb).unwrap_err();
+    assert_eq!(err.code.as_str(), "ARCHIVE_TOO_LARGE", "{}", err.message);
+    let export = crate::fixture("chatgpt/ai-chat-md-export-examples-conversations.json");
+    load(&mut analyzer, "conversations.json", &export).unwrap();
+    assert_eq!(analyzer.overview().figures.conversations, 2);
+}
+
+#[test]
+fn an_entry_that_inflates_past_its_declared_size_stops_there() {
+    use baton_core::transcripts::zip::write_zip;
+    let export = crate::fixture("chatgpt/ai-chat-md-export-examples-conversations.json");
+    let mut zip = write_zip(&[("conversations.json", export.as_slice())], true);
+    // The central directory's uncompressed size (offset 24 of its record) says 100 bytes.
+    let directory = zip.windows(4).rposition(|w| w == b"PK\x01\x02").unwrap();
+    zip[directory + 24..directory + 28].copy_from_slice(&100u32.to_le_bytes());
+    let mut analyzer = baton_core::analyzer::Analyzer::new();
+    let err = load(&mut analyzer, "lying.zip", &zip).unwrap_err();
+    assert_eq!(err.code.as_str(), "ARCHIVE_DAMAGED", "{}", err.message);
+    assert!(err.message.contains("inflates past"), "{}", err.message);
+}
