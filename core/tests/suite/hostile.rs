@@ -111,3 +111,37 @@ fn an_entry_that_inflates_past_its_declared_size_stops_there() {
     assert_eq!(err.code.as_str(), "ARCHIVE_DAMAGED", "{}", err.message);
     assert!(err.message.contains("inflates past"), "{}", err.message);
 }
+
+#[test]
+fn a_bad_byte_or_lone_surrogate_in_one_conversation_costs_nothing_in_inspect_or_analyze() {
+    let one = |i: usize| {
+        json!({"title": format!("c{i}"), "current_node": "a",
+               "mapping": {"a": chatgpt_node("a", None, &[])}})
+        .to_string()
+    };
+    let mut export = b"[".to_vec();
+    for i in 0..5 {
+        if i > 0 {
+            export.push(b',');
+        }
+        let text = one(i);
+        let text = match i {
+            // Conversation 2 holds a byte that is not UTF-8, conversation 4 a lone surrogate.
+            1 => text.replace("text of a", "text \u{1}of a"),
+            3 => text.replace("text of a", r"text \ud83d of a"),
+            _ => text,
+        };
+        let mut bytes = text.into_bytes();
+        if i == 1 {
+            let at = bytes.iter().position(|&b| b == 1).unwrap();
+            bytes[at] = 0xff;
+        }
+        export.extend(bytes);
+    }
+    export.push(b']');
+    let inspected = inspect(&export).unwrap();
+    assert_eq!((inspected.conversations, inspected.stats.malformed), (5, 0));
+    let mut analyzer = baton_core::analyzer::Analyzer::new();
+    load(&mut analyzer, "conversations.json", &export).unwrap();
+    assert_eq!(analyzer.overview().figures.conversations, 5);
+}
