@@ -1,16 +1,51 @@
 //! Validation and normalization of the names callers supply: projects, agents, clients, ids.
 //!
 //! A project or agent name becomes part of presentation paths and filters, so it must be safe:
-//! not empty, no path separators or `..`, no NUL or control characters, at most 128 bytes.
+//! not empty, no path separators or `..`, no NUL or control characters, no invisible or
+//! bidirectional formatting characters (`evil\u{202E}gnp.exe` would read as `evilexe.png`), at
+//! most 128 bytes, and in Unicode NFC so two spellings of one name are one name.
 
 use crate::error::{Error, Result};
+use unicode_normalization::UnicodeNormalization;
+
+/// Whether `c` changes how text around it reads without being seen: zero-width characters,
+/// bidirectional embeddings, overrides and isolates, and the byte order mark. Names refuse
+/// them, and a host showing text on a terminal escapes them.
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// The refusal of a name holding an invisible or bidirectional character, naming it.
+fn refuse_invisible(field: &str, raw: &str) -> Result<()> {
+    match raw.chars().find(|c| is_invisible_format(*c)) {
+        Some(c) => Err(Error::invalid(
+            field,
+            format!(
+                "must not contain invisible or direction-changing characters (U+{:04X})",
+                u32::from(c)
+            ),
+        )
+        .with("value", raw)),
+        None => Ok(()),
+    }
+}
 
 /// The longest name, in bytes, that Baton accepts.
 pub const MAX_NAME_BYTES: usize = 128;
 
 /// Checks a project or agent name and returns it trimmed.
 pub(crate) fn safe_name(field: &str, raw: &str) -> Result<String> {
-    let name = raw.trim();
+    let normalized: String = raw.trim().nfc().collect();
+    let name = normalized.as_str();
     let refuse = |problem: &str| Err(Error::invalid(field, problem).with("value", raw));
     if name.is_empty() {
         return refuse("must not be empty");
@@ -32,6 +67,7 @@ pub(crate) fn safe_name(field: &str, raw: &str) -> Result<String> {
     if name.chars().any(char::is_control) {
         return refuse("must not contain NUL or control characters");
     }
+    refuse_invisible(field, raw)?;
     Ok(name.to_owned())
 }
 
@@ -43,7 +79,8 @@ pub(crate) fn normalize_agent(raw: &str) -> Result<String> {
 /// Checks a free label such as a client name or a run id: not empty, no control characters,
 /// at most 128 bytes. Slashes and spaces are allowed (`Claude Code`, `ci/build-7`).
 pub fn label(field: &str, raw: &str) -> Result<String> {
-    let name = raw.trim();
+    let normalized: String = raw.trim().nfc().collect();
+    let name = normalized.as_str();
     if name.is_empty() {
         return Err(Error::invalid(field, "must not be empty").with("value", raw));
     }
@@ -60,6 +97,7 @@ pub fn label(field: &str, raw: &str) -> Result<String> {
             Error::invalid(field, "must not contain NUL or control characters").with("value", raw),
         );
     }
+    refuse_invisible(field, raw)?;
     Ok(name.to_owned())
 }
 
@@ -102,5 +140,28 @@ mod tests {
         );
         assert_eq!(label("run_id", "ci/build-7").unwrap(), "ci/build-7");
         assert!(label("client_name", "a\tb").is_err());
+    }
+
+    #[test]
+    fn names_refuse_invisible_and_direction_changing_characters_and_are_nfc() {
+        for bad in [
+            "evil\u{202E}gnp.exe",
+            "a\u{200B}b",
+            "\u{2066}x",
+            "x\u{FEFF}",
+        ] {
+            let err = safe_name("project", bad).unwrap_err();
+            assert!(
+                err.message.contains("invisible"),
+                "{bad:?}: {}",
+                err.message
+            );
+            assert!(label("client_name", bad).is_err(), "{bad:?}");
+        }
+        // `e` + combining acute and the precomposed `é` are one project.
+        assert_eq!(
+            safe_name("project", "caf\u{65}\u{301}").unwrap(),
+            safe_name("project", "caf\u{e9}").unwrap()
+        );
     }
 }

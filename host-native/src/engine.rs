@@ -71,7 +71,7 @@ pub fn run_as(
 /// Brings the checkpoint up to date after a command; a failure costs only speed.
 pub fn refresh(ledger: &Ledger, snapshot: &crate::store::Snapshot) {
     if let Err(err) = ledger.refresh_checkpoint(snapshot) {
-        eprintln!("baton: warning: could not refresh the checkpoint: {err}");
+        crate::cli::warn(&format!("could not refresh the checkpoint: {err}"));
     }
 }
 

@@ -324,7 +324,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
             .iter()
             .any(|s| s.explicit && s.path.display().to_string() == m.path)
     }) {
-        eprintln!("baton: warning: {}", source.describe());
+        crate::cli::warn(&source.describe());
     }
     for result in results {
         claude.merge(*result.claude);
@@ -332,7 +332,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         codex_stats.extend(result.codex_stats);
         unreadable += result.unreadable.len() as u64;
         for message in result.unreadable {
-            eprintln!("baton: warning: skipped {message}");
+            crate::cli::warn(&format!("skipped {message}"));
         }
     }
     let (claude_entries, claude_stats) = claude.finish();

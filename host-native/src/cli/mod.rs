@@ -39,7 +39,7 @@ pub fn main() -> i32 {
         return match ledger_for(&cli).and_then(crate::mcp::serve_stdio) {
             Ok(()) => 0,
             Err(err) => {
-                eprintln!("{}", render::error_line(&err));
+                eprintln!("{}", terminal_safe(&render::error_line(&err)));
                 err.code.exit_status()
             }
         };
@@ -65,25 +65,90 @@ pub fn main() -> i32 {
             if !json_only && !human.is_empty() {
                 print_line(&human);
             }
-            print_line(&json.to_string());
+            print_json(&json);
             0
         }
         Err(err) => {
             if !json_only {
                 print_line(&render::error_line(&err));
             }
-            print_line(&err.to_envelope().to_string());
+            print_json(&err.to_envelope());
             err.code.exit_status()
         }
     }
 }
 
-/// Writes a line to stdout; a reader that went away (`baton … | head -1`) is not an error
-/// and never a panic.
+/// Writes a line to stdout, made [`terminal_safe`]; a reader that went away (`baton … |
+/// head -1`) is not an error and never a panic.
 pub(crate) fn print_line(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", terminal_safe(text)).and_then(|()| out.flush());
+}
+
+/// Writes a JSON answer as one line on stdout. serde_json escapes control characters; the
+/// invisible and direction-changing ones are escaped here too (`\u202e`), which leaves the
+/// value the same for a program and harmless on a terminal.
+pub(crate) fn print_json(value: &Value) {
+    use baton_core::names::is_invisible_format;
+    use std::io::Write;
+    let text = value.to_string();
+    let text = if text.chars().any(is_invisible_format) {
+        text.chars()
+            .map(|c| {
+                if is_invisible_format(c) {
+                    format!("\\u{:04x}", u32::from(c))
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    } else {
+        text
+    };
+    let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
+/// Writes a warning line to stderr, made [`terminal_safe`].
+pub fn warn(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "baton: warning: {}",
+        terminal_safe(text)
+    );
+}
+
+/// Text fit for a terminal whatever it holds: control characters (but newline and tab) and
+/// invisible or direction-changing characters ([`is_invisible_format`]) from a ledger line, a
+/// transcript or a file name are shown as `\u{…}` escapes, so none can move the cursor, write
+/// the clipboard (`ESC ] 52`) or reorder what a person reads. Baton's own colours (SGR 0 and
+/// 31–33, see `detail.rs`) are kept.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    use baton_core::names::is_invisible_format;
+    const OWN_COLOURS: [&str; 4] = ["\x1b[0m", "\x1b[31m", "\x1b[32m", "\x1b[33m"];
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || is_invisible_format(c);
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if let Some(colour) = OWN_COLOURS.iter().find(|code| rest.starts_with(**code)) {
+            out.push_str(colour);
+            rest = &rest[colour.len()..];
+            continue;
+        }
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 pub(crate) struct Output {

@@ -1,0 +1,104 @@
+//! Input written to hurt, through the real binary: escape sequences and direction-changing
+//! characters in goals, summaries, pause reasons and transcript text never reach a terminal
+//! raw, and names that would read as something else are refused.
+
+use baton_tests::{baton, json_of};
+
+/// Bytes a terminal acts on: ESC (cursor moves, `ESC ] 52` clipboard writes), BEL, and the
+/// right-to-left override, as UTF-8.
+fn acted_on(bytes: &[u8]) -> bool {
+    bytes.contains(&0x1b)
+        || bytes.contains(&0x07)
+        || bytes.windows(3).any(|w| w == "\u{202e}".as_bytes())
+}
+
+#[test]
+fn escape_sequences_from_the_ledger_and_transcripts_never_reach_the_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let hostile = "fix \u{1b}]52;c;ZXZpbA==\u{7} the \u{1b}[2J build \u{202e}txt.exe";
+    let started = baton(&dir)
+        .args([
+            "--json",
+            "start",
+            "--project",
+            "demo",
+            "--agent",
+            "claude",
+            "--goal",
+            hostile,
+        ])
+        .output()
+        .unwrap();
+    assert!(started.status.success());
+    let id = json_of(&started)["session_id"].as_str().unwrap().to_owned();
+    // The JSON keeps the text exactly, escaped.
+    let listed = baton(&dir).args(["--json", "list"]).output().unwrap();
+    assert!(!acted_on(&listed.stdout));
+    assert_eq!(json_of(&listed)["sessions"][0]["goal"], hostile);
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["pause", &id, "--reason", hostile],
+        vec!["list"],
+        vec!["show", &id],
+        vec!["timeline", &id],
+        vec!["brief", &id],
+        vec!["health", &id],
+        vec!["end", &id, "--summary", hostile],
+        vec!["list", "--all"],
+        vec!["timeline", &id],
+    ];
+    for args in runs {
+        let out = baton(&dir).args(&args).output().unwrap();
+        assert!(
+            !acted_on(&out.stdout),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            !acted_on(&out.stderr),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    // Transcript text: a prompt with an escape sequence, found by a search.
+    let transcript = tmp.path().join("session.jsonl");
+    std::fs::write(
+        &transcript,
+        format!(
+            "{}\n",
+            serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s",
+                "timestamp": "2026-01-01T00:00:00Z",
+                "message": {"role": "user", "content": hostile}})
+        ),
+    )
+    .unwrap();
+    for args in [
+        vec!["analyze", "--search", "build", "--list", "5"],
+        vec!["inspect"],
+    ] {
+        let out = baton(&dir).args(&args).arg(&transcript).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!acted_on(&out.stdout), "{args:?}: {text}");
+        assert!(
+            text.contains("\\u{1b}") || args[0] == "inspect",
+            "{args:?}: {text}"
+        );
+    }
+}
+
+#[test]
+fn names_that_read_as_something_else_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    for project in ["evil\u{202e}gnp.exe", "de\u{200b}mo"] {
+        let out = baton(&dir)
+            .args(["--json", "start", "--project", project, "--agent", "claude"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{project:?}");
+        assert_eq!(json_of(&out)["error"]["code"], "INVALID_ARGUMENT");
+        assert!(!acted_on(&out.stdout));
+    }
+}
