@@ -185,10 +185,12 @@ pub(crate) fn by_period(
     let width = if by_day { 10 } else { 7 };
     for (at, label, n) in dated {
         let key = at.to_string()[..width].to_owned();
-        *out.entry(key)
+        let slot = out
+            .entry(key)
             .or_default()
             .entry((*label).to_owned())
-            .or_default() += n;
+            .or_default();
+        *slot = slot.saturating_add(*n);
     }
     out
 }
@@ -209,7 +211,8 @@ pub(crate) fn stacked_bars_svg(
     let mut totals: BTreeMap<&str, u64> = BTreeMap::new();
     for labels in series.values() {
         for (label, n) in labels {
-            *totals.entry(label).or_default() += n;
+            let total = totals.entry(label).or_default();
+            *total = total.saturating_add(*n);
         }
     }
     let mut ranked: Vec<(&str, u64)> = totals.into_iter().collect();
@@ -219,7 +222,7 @@ pub(crate) fn stacked_bars_svg(
     let slot = |label: &str| named.iter().position(|n| *n == label).unwrap_or(MAX_SERIES);
     let max = series
         .values()
-        .map(|l| l.values().sum::<u64>())
+        .map(|l| l.values().fold(0u64, |sum, n| sum.saturating_add(*n)))
         .max()
         .unwrap_or(0)
         .max(1);
@@ -244,13 +247,15 @@ pub(crate) fn stacked_bars_svg(
         let x = left + gap + i as i64 * (bar + gap);
         let mut stacked = [0u64; MAX_SERIES + 1];
         for (label, n) in labels {
-            stacked[slot(label)] += n;
+            stacked[slot(label)] = stacked[slot(label)].saturating_add(*n);
         }
         let mut below = 0u64;
         for (s, n) in stacked.iter().enumerate().filter(|(_, n)| **n > 0) {
-            let y0 = plot - (below as i64 * plot / max as i64);
-            below += n;
-            let y1 = plot - (below as i64 * plot / max as i64);
+            // In 128 bits: token counts near u64::MAX must not overflow the scaling.
+            let scaled = |v: u64| (u128::from(v) * plot as u128 / u128::from(max)) as i64;
+            let y0 = plot - scaled(below);
+            below = below.saturating_add(*n);
+            let y1 = plot - scaled(below);
             let name = named.get(s).copied().unwrap_or("other");
             let _ = write!(
                 svg,

@@ -145,3 +145,28 @@ fn a_bad_byte_or_lone_surrogate_in_one_conversation_costs_nothing_in_inspect_or_
     load(&mut analyzer, "conversations.json", &export).unwrap();
     assert_eq!(analyzer.overview().figures.conversations, 5);
 }
+
+#[test]
+fn token_counts_near_the_largest_number_saturate_instead_of_wrapping() {
+    let huge = u64::MAX / 2 + 1;
+    let lines: Vec<String> = (0..3)
+        .map(|i| {
+            json!({"type": "assistant", "uuid": format!("u{i}"), "sessionId": "s",
+                "timestamp": format!("2026-01-0{}T00:00:00Z", i + 1), "requestId": format!("r{i}"),
+                "message": {"id": format!("m{i}"), "role": "assistant", "model": "claude-opus-4-7",
+                    "content": [{"type": "text", "text": "x"}],
+                    "usage": {"input_tokens": huge, "output_tokens": huge,
+                        "cache_read_input_tokens": huge, "cache_creation_input_tokens": huge}}})
+            .to_string()
+        })
+        .collect();
+    let mut analyzer = baton_core::analyzer::Analyzer::new();
+    load(&mut analyzer, "s.jsonl", lines.join("\n").as_bytes()).unwrap();
+    // Debug builds panic on an overflowing sum: every figure and chart must saturate.
+    let overview = analyzer.overview();
+    let usage = overview.usage.expect("usage counted");
+    assert_eq!(usage.tokens.input_tokens, u64::MAX);
+    assert_eq!(usage.total_tokens, u64::MAX);
+    let charts = analyzer.charts();
+    assert!(!format!("{charts:?}").is_empty());
+}
