@@ -102,3 +102,115 @@ fn names_that_read_as_something_else_are_refused() {
         assert!(!acted_on(&out.stdout));
     }
 }
+
+/// A ledger with one live session; its id.
+fn ledger_with_a_session(dir: &std::path::Path) -> String {
+    let out = baton(dir)
+        .args(["--json", "start", "--project", "demo", "--agent", "claude"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    json_of(&out)["session_id"].as_str().unwrap().to_owned()
+}
+
+fn refused_as_unsafe(out: &std::process::Output, what: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(json_of(out)["error"]["code"], "STORE_UNSAFE", "{what}");
+}
+
+#[test]
+fn links_planted_in_the_ledger_leave_their_targets_untouched() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let victim = tmp.path().join("victim.rc");
+    let precious = "export PATH=/usr/bin\n";
+
+    // compact.lock → a file compaction would truncate.
+    let dir = tmp.path().join("a/.baton");
+    ledger_with_a_session(&dir);
+    std::fs::write(&victim, precious).unwrap();
+    let lock = dir.join("compact.lock");
+    let _ = std::fs::remove_file(&lock);
+    symlink(&victim, &lock).unwrap();
+    let out = baton(&dir).args(["--json", "compact"]).output().unwrap();
+    refused_as_unsafe(&out, "compact.lock");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), precious);
+
+    // events.ndjson → a shell rc file appends would land in.
+    let dir = tmp.path().join("b/.baton");
+    ledger_with_a_session(&dir);
+    std::fs::remove_file(dir.join("events.ndjson")).unwrap();
+    symlink(&victim, dir.join("events.ndjson")).unwrap();
+    let out = baton(&dir)
+        .args([
+            "--json",
+            "start",
+            "--project",
+            "demo",
+            "--agent",
+            "x",
+            "--goal",
+            "$(touch /tmp/pwned)",
+        ])
+        .output()
+        .unwrap();
+    refused_as_unsafe(&out, "events.ndjson");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), precious);
+
+    // locks/ → a folder elsewhere.
+    let dir = tmp.path().join("c/.baton");
+    let id = ledger_with_a_session(&dir);
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::remove_dir_all(dir.join("locks")).unwrap();
+    symlink(&elsewhere, dir.join("locks")).unwrap();
+    let out = baton(&dir).args(["--json", "end", &id]).output().unwrap();
+    refused_as_unsafe(&out, "locks/");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+
+    // An archive month → /dev/zero, which never ends.
+    let dir = tmp.path().join("d/.baton");
+    ledger_with_a_session(&dir);
+    symlink("/dev/zero", dir.join("archive/2026-01.ndjson")).unwrap();
+    let out = baton(&dir).args(["--json", "list"]).output().unwrap();
+    refused_as_unsafe(&out, "archive → /dev/zero");
+}
+
+#[test]
+fn a_ledger_owned_by_another_user_is_refused_unless_trusted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    ledger_with_a_session(&dir);
+    // Only root can give a folder away; elsewhere this test has nothing to prove.
+    let given = std::process::Command::new("chown")
+        .args(["-R", "65534:65534"])
+        .arg(&dir)
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !given {
+        eprintln!("skipped: chown to another user needs root");
+        return;
+    }
+    let out = baton(&dir).args(["--json", "list"]).output().unwrap();
+    refused_as_unsafe(&out, "a ledger of uid 65534");
+    let out = baton(&dir)
+        .env("BATON_TRUSTED_DIRS", &dir)
+        .args(["--json", "list"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

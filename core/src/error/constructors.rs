@@ -350,6 +350,18 @@ impl Error {
         .with("compressed_size", compressed)
     }
 
+    /// `STORE_UNSAFE`: a path of the ledger that is not the plain file or folder Baton made.
+    pub fn store_unsafe(path: &str, what: &str) -> Error {
+        Error::new(
+            ErrorCode::StoreUnsafe,
+            format!(
+                "{path} {what}; Baton does not follow it (someone else may have planted it): remove it, or check who made it"
+            ),
+        )
+        .with("path", path)
+        .with("problem", what)
+    }
+
     /// `ARCHIVE_UNSUPPORTED`: an archive inside an archive.
     pub fn nested_archive(name: &str) -> Error {
         Error::new(

@@ -67,6 +67,7 @@ error_codes! {
     NoTranscripts => "NO_TRANSCRIPTS", "No transcript was found in any folder looked in; the details list each folder and why it gave nothing.";
     EventTooLarge => "EVENT_TOO_LARGE", "The encoded event line is over the byte limit that keeps appends atomic.";
     StoreIo => "STORE_IO", "The ledger could not be read or written (permissions, disk full, missing directory).";
+    StoreUnsafe => "STORE_UNSAFE", "A file or folder of the ledger is a symbolic link, FIFO or device, or the ledger belongs to another user; Baton refused to follow it. The details name the path.";
     StoreBusy => "STORE_BUSY", "Another process holds the ledger's compaction lock; try again shortly.";
     PageNotBuilt => "PAGE_NOT_BUILT", "This binary was built without the web page; run www/build.sh, then rebuild baton.";
     ServeFailed => "SERVE_FAILED", "The local web server could not start (port in use, or not allowed).";

@@ -51,6 +51,7 @@ fn every_error_code_reads_as_pinned() {
             json!([{"provider": "codex", "path": "/home/me/.codex/sessions", "reason": "not_found"}]),
         ),
         Error::store_io("read", "/tmp/x", "permission denied"),
+        Error::store_unsafe("/repo/.baton/events.ndjson", "is a symbolic link"),
         Error::compaction_running("pid 42 on host"),
         Error::cannot_listen(8377, "address in use"),
         Error::internal("an invariant failed"),

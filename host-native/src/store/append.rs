@@ -40,13 +40,13 @@ impl Ledger {
         debug_assert!(lines.iter().all(|l| !l.as_ref().contains('\n')));
         let path = self.active_path();
         for _ in 0..MAX_ROTATION_RETRIES {
-            let file = match OpenOptions::new().append(true).read(true).open(&path) {
+            let file = match super::own::open(&path, OpenOptions::new().append(true).read(true)) {
                 Ok(file) => file,
                 Err(e) if e.kind() == ErrorKind::NotFound => {
                     self.create_active_log()?;
                     continue;
                 }
-                Err(e) => return Err(io_err("open", &path, e)),
+                Err(e) => return Err(super::own::open_error("open", &path, e)),
             };
             if let Some(delay) = self.write_delay {
                 std::thread::sleep(delay);
@@ -111,7 +111,8 @@ impl Ledger {
             baton_core::ledger::event::encode_header(&generation)
         );
         let result = (|| {
-            let mut file = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+            let mut file = super::own::create_new(&tmp)
+                .map_err(|e| super::own::open_error("create", &tmp, e))?;
             file.write_all(header.as_bytes())
                 .map_err(|e| io_err("write", &tmp, e))?;
             file.sync_all().map_err(|e| io_err("fsync", &tmp, e))?;

@@ -34,12 +34,12 @@ pub struct CheckpointFile {
 impl CheckpointFile {
     /// Opens and checks a checkpoint; `Ok(Err(reason))` when it is missing or damaged.
     pub fn open(path: &Path) -> Result<std::result::Result<CheckpointFile, String>, Error> {
-        let file = match File::open(path) {
+        let file = match super::own::open_read(path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Err("missing".into()));
             }
-            Err(e) => return Err(io_err("open", path, e)),
+            Err(e) => return Err(super::own::open_error("open", path, e)),
         };
         let len = file.metadata().map_err(|e| io_err("stat", path, e))?.len();
         if len < LENGTH_WIDTH + 1 {
@@ -235,7 +235,8 @@ impl CheckpointWriter {
     /// Starts writing a new checkpoint that will replace `path`.
     pub fn create(path: &Path) -> Result<CheckpointWriter, Error> {
         let tmp = path.with_extension(format!("tmp-{}", crate::system::new_uuid().simple()));
-        let file = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+        let file =
+            super::own::create_new(&tmp).map_err(|e| super::own::open_error("create", &tmp, e))?;
         Ok(CheckpointWriter {
             path: path.to_owned(),
             tmp,

@@ -22,6 +22,7 @@ mod append;
 mod checkpoint;
 mod compact;
 mod doctor;
+mod own;
 mod snapshot;
 
 pub use compact::CompactReport;
@@ -100,8 +101,18 @@ impl Ledger {
         self.path(ARCHIVE)
     }
 
+    /// Refuses a ledger that is not the plain layout Baton makes for this user (see `own.rs`):
+    /// a folder that is a link, or a ledger owned by someone else.
+    fn check_layout(&self) -> Result<(), Error> {
+        own::check_folder(&self.dir)?;
+        own::check_owner(&self.dir)?;
+        own::check_folder(&self.archive_dir())?;
+        own::check_folder(&self.path(SESSION_LOCKS))
+    }
+
     /// Creates the directory layout if it is missing.
     fn ensure_layout(&self) -> Result<(), Error> {
+        self.check_layout()?;
         for dir in [
             self.dir.clone(),
             self.archive_dir(),
@@ -109,7 +120,7 @@ impl Ledger {
         ] {
             fs::create_dir_all(&dir).map_err(|e| io_err("create directory", &dir, e))?;
         }
-        Ok(())
+        self.check_layout()
     }
 
     /// Serializes resume and end of one session across processes until the guard drops.
@@ -119,19 +130,18 @@ impl Ledger {
             .path(SESSION_LOCKS)
             .join(format!("stripe-{stripe:02x}.lock"));
         let open = || {
-            OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(&path)
+            own::open(
+                &path,
+                OpenOptions::new().create(true).truncate(false).write(true),
+            )
         };
         let file = match open() {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 self.ensure_layout()?;
-                open().map_err(|e| io_err("open lock", &path, e))?
+                open().map_err(|e| own::open_error("open lock", &path, e))?
             }
-            Err(e) => return Err(io_err("open lock", &path, e)),
+            Err(e) => return Err(own::open_error("open lock", &path, e)),
         };
         file.lock().map_err(|e| io_err("lock", &path, e))?;
         Ok(file)
@@ -140,13 +150,15 @@ impl Ledger {
     /// Opens (creating) the compaction lock file.
     fn compact_lock_file(&self) -> Result<File, Error> {
         let path = self.path(COMPACT_LOCK);
-        OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(|e| io_err("open lock", &path, e))
+        own::open(
+            &path,
+            OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .read(true)
+                .write(true),
+        )
+        .map_err(|e| own::open_error("open lock", &path, e))
     }
 
     /// Sealed logs left by compaction (normally none outside a running compaction).
@@ -221,7 +233,7 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         crate::system::new_uuid().simple()
     ));
     let result = (|| {
-        let mut file = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+        let mut file = own::create_new(&tmp).map_err(|e| own::open_error("create", &tmp, e))?;
         file.write_all(bytes)
             .map_err(|e| io_err("write", &tmp, e))?;
         file.sync_all().map_err(|e| io_err("fsync", &tmp, e))?;

@@ -87,9 +87,9 @@ fn fold_log(
 
 fn read_all(path: &Path) -> Result<Vec<u8>, Error> {
     let mut bytes = Vec::new();
-    File::open(path)
+    super::own::open_read(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| io_err("read", path, e))?;
+        .map_err(|e| super::own::open_error("read", path, e))?;
     Ok(bytes)
 }
 
@@ -109,6 +109,7 @@ impl Ledger {
                 looked_up: Default::default(),
             });
         }
+        self.check_layout()?;
         let lock = self.compact_lock_file()?;
         lock.lock_shared()
             .map_err(|e| io_err("lock", &self.path(super::COMPACT_LOCK), e))?;
@@ -118,10 +119,10 @@ impl Ledger {
     /// Builds the view; the caller holds the compaction lock (shared or exclusive).
     pub(super) fn snapshot_locked(&self) -> Result<Snapshot, Error> {
         let active_path = self.active_path();
-        let active = match File::open(&active_path) {
+        let active = match super::own::open_read(&active_path) {
             Ok(file) => Some(file),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io_err("open", &active_path, e)),
+            Err(e) => return Err(super::own::open_error("open", &active_path, e)),
         };
         let archive_stamp = self.archive_stamp()?;
         let mut generation = None;
