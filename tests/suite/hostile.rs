@@ -214,3 +214,34 @@ fn a_ledger_owned_by_another_user_is_refused_unless_trusted() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn discovery_never_climbs_above_the_home_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home/me");
+    let project = home.join("work/app");
+    std::fs::create_dir_all(&project).unwrap();
+    // A ledger planted above the home folder (where other users' folders are).
+    let planted = tmp.path().join("home/.baton");
+    std::fs::create_dir_all(&planted).unwrap();
+    let out = std::process::Command::new(baton_tests::baton_bin())
+        .current_dir(&project)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &home)
+        .env("BATON_FSYNC", "0")
+        .args(["--json", "start", "--project", "app", "--agent", "claude"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(project.join(".baton/events.ndjson").is_file());
+    assert_eq!(
+        std::fs::read_dir(&planted).unwrap().count(),
+        0,
+        "nothing written above home"
+    );
+}

@@ -30,7 +30,7 @@ Every command prints a human line and then a JSON object; with --json only the J
 Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error, 255 an internal\nerror (a bug in Baton: please report it).")]
 pub struct Cli {
     /// The ledger directory [default: the nearest .baton/ at or above the current directory,
-    /// else ./.baton, created on first write]
+    /// up to your home folder and on the same filesystem, else ./.baton, created on first write]
     #[arg(long, global = true, env = "BATON_DIR", value_name = "DIR")]
     pub(crate) dir: Option<PathBuf>,
 

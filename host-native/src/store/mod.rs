@@ -54,12 +54,25 @@ pub struct Ledger {
 }
 
 /// Finds the ledger for `start`: the nearest `.baton/` at or above it, else `start/.baton`.
+/// Like git's discovery, the walk stops at a filesystem boundary and never goes above the
+/// home folder (`$HOME`'s parent holds other users' folders, not this user's ledger).
 pub fn discover(start: &Path) -> PathBuf {
-    start
-        .ancestors()
-        .map(|dir| dir.join(LEDGER_DIR_NAME))
-        .find(|candidate| candidate.is_dir())
-        .unwrap_or_else(|| start.join(LEDGER_DIR_NAME))
+    use std::os::unix::fs::MetadataExt;
+    let device = fs::metadata(start).map(|m| m.dev()).ok();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    for dir in start.ancestors() {
+        if device.is_some() && fs::metadata(dir).map(|m| m.dev()).ok() != device {
+            break;
+        }
+        let candidate = dir.join(LEDGER_DIR_NAME);
+        if candidate.is_dir() {
+            return candidate;
+        }
+        if home.as_deref() == Some(dir) {
+            break;
+        }
+    }
+    start.join(LEDGER_DIR_NAME)
 }
 
 pub(crate) fn io_err(operation: &str, path: &Path, err: impl std::fmt::Display) -> Error {
