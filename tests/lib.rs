@@ -96,3 +96,22 @@ pub fn redact_ids(text: &str) -> String {
     }
     out
 }
+
+/// Runs a command, killing it and failing the test if it has not finished in `seconds` (a walk
+/// that loops or a read that never ends would otherwise hang the suite).
+pub fn output_within(mut command: Command, seconds: u64) -> Output {
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(seconds) {
+            let _ = child.kill();
+            panic!("still running after {seconds} s: a loop or a read without end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}

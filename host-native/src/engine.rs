@@ -12,13 +12,13 @@ use baton_core::lifecycle::workspace::Policy;
 /// Reads `.baton/config.toml` (absent: the one-person defaults).
 pub fn policy(ledger: &Ledger) -> Result<Policy, Error> {
     let path = ledger.dir().join("config.toml");
-    match std::fs::read_to_string(&path) {
+    match crate::store::read_own_text(&path) {
         Ok(text) => toml::from_str(&text).map_err(|e| {
             Error::invalid("config.toml", format!("{}: {e}", path.display()))
                 .with("path", path.display().to_string())
         }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Policy::default()),
-        Err(e) => Err(Error::store_io("read", &path.display().to_string(), e)),
+        Err(e) => Err(crate::store::own_file_error("read", &path, e)),
     }
 }
 

@@ -245,3 +245,18 @@ fn discovery_never_climbs_above_the_home_folder() {
         "nothing written above home"
     );
 }
+
+#[test]
+fn contract_and_constitution_files_are_read_up_to_a_cap() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let big = tmp.path().join("big.md");
+    std::fs::write(&big, "x".repeat((1 << 20) + 1)).unwrap();
+    for file in ["/dev/zero", big.to_str().unwrap()] {
+        let mut command = baton(&dir);
+        command.args(["--json", "constitution", "set", file]);
+        let out = baton_tests::output_within(command, 30);
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        assert!(std::fs::metadata(dir.join("events.ndjson")).map_or(0, |m| m.len()) < 4096);
+    }
+}

@@ -599,25 +599,6 @@ fn analyze_reads_an_unzipped_export_folder_and_skips_its_side_files() {
     );
 }
 
-/// Runs a command, killing it if it has not finished in a minute (a walk that loops or a
-/// read that blocks would otherwise hang the suite).
-fn finishing(mut command: Command) -> std::process::Output {
-    let mut child = command
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("still running after a minute: a loop or a blocked read");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn symlink_loops_fifos_and_second_names_in_a_transcript_folder_change_nothing() {
     let tmp = tempfile::tempdir().unwrap();
@@ -643,7 +624,7 @@ fn symlink_loops_fifos_and_second_names_in_a_transcript_folder_change_nothing() 
                 "--codex-dir",
             ])
             .arg(&sessions);
-        let out = finishing(command);
+        let out = baton_tests::output_within(command, 60);
         assert!(
             out.status.success(),
             "{what}: {}",
@@ -676,7 +657,7 @@ fn symlink_loops_fifos_and_second_names_in_a_transcript_folder_change_nothing() 
     // A FIFO named on the command line is refused at once, not waited on.
     let mut command = baton(&tmp.path().join(".baton"));
     command.args(["--json", "inspect"]).arg(&fifo);
-    let out = finishing(command);
+    let out = baton_tests::output_within(command, 60);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("not a regular file"));
 }

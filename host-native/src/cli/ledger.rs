@@ -137,7 +137,32 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     })
 }
 
+/// The most of a contract or constitution file read: far more than any real one, far less
+/// than `/dev/zero` would give.
+const MAX_TEXT_FILE: u64 = 1 << 20;
+
+/// Reads a contract or constitution file: a regular file (a FIFO or device is refused at
+/// once), at most [`MAX_TEXT_FILE`] bytes, UTF-8.
 pub(crate) fn read_text(path: &std::path::Path) -> Result<String, Error> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Error::store_io("read", &path.display().to_string(), e))
+    use std::io::Read;
+    let shown = path.display().to_string();
+    let file = crate::files::open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TEXT_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::store_io("read", &shown, e))?;
+    if bytes.len() as u64 > MAX_TEXT_FILE {
+        return Err(Error::invalid(
+            "file",
+            format!(
+                "{shown} is over {} KiB; a contract or constitution is text a person reads",
+                MAX_TEXT_FILE >> 10
+            ),
+        )
+        .with("path", shown)
+        .with("limit", MAX_TEXT_FILE));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Error::invalid("file", format!("{shown} is not UTF-8 text")).with("path", shown)
+    })
 }

@@ -75,6 +75,22 @@ pub fn discover(start: &Path) -> PathBuf {
     start.join(LEDGER_DIR_NAME)
 }
 
+/// Reads a small text file of the ledger (`config.toml`) as the ledger's own (no link, no
+/// FIFO or device) and at most 1 MiB.
+pub fn read_own_text(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    own::open_read(path)?
+        .take(1 << 20)
+        .read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// The error for a failed read of a ledger file (`STORE_UNSAFE` for a link or a FIFO).
+pub fn own_file_error(operation: &str, path: &Path, err: std::io::Error) -> Error {
+    own::open_error(operation, path, err)
+}
+
 pub(crate) fn io_err(operation: &str, path: &Path, err: impl std::fmt::Display) -> Error {
     Error::store_io(operation, &path.display().to_string(), err)
 }
