@@ -186,7 +186,7 @@ fn links_planted_in_the_ledger_leave_their_targets_untouched() {
 }
 
 #[test]
-fn a_ledger_owned_by_another_user_is_refused_unless_trusted() {
+fn a_ledger_owned_by_another_user_is_read_but_not_written_unless_trusted() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(".baton");
     ledger_with_a_session(&dir);
@@ -201,11 +201,24 @@ fn a_ledger_owned_by_another_user_is_refused_unless_trusted() {
         eprintln!("skipped: chown to another user needs root");
         return;
     }
-    let out = baton(&dir).args(["--json", "list"]).output().unwrap();
+    let before = std::fs::read(dir.join("events.ndjson")).unwrap();
+    // Writing to it is refused: a goal must not land in someone else's log.
+    let start = ["--json", "start", "--project", "demo", "--agent", "root"];
+    let out = baton(&dir).args(start).output().unwrap();
     refused_as_unsafe(&out, "a ledger of uid 65534");
+    assert_eq!(std::fs::read(dir.join("events.ndjson")).unwrap(), before);
+    // Reading it is not (a colleague's ledger, a read-only mount).
+    let out = baton(&dir).args(["--json", "list"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(json_of(&out)["total"], 1);
+    // Trusted, it is written to.
     let out = baton(&dir)
         .env("BATON_TRUSTED_DIRS", &dir)
-        .args(["--json", "list"])
+        .args(start)
         .output()
         .unwrap();
     assert!(
@@ -259,4 +272,64 @@ fn contract_and_constitution_files_are_read_up_to_a_cap() {
         assert_eq!(out.status.code(), Some(1), "{file}");
         assert!(std::fs::metadata(dir.join("events.ndjson")).map_or(0, |m| m.len()) < 4096);
     }
+}
+
+#[test]
+fn temporaries_left_by_killed_processes_are_reported_and_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    ledger_with_a_session(&dir);
+    let left = [
+        dir.join(".events.ndjson.new-0000"),
+        dir.join("checkpoint.tmp-0000"),
+        dir.join("archive/.2026-01.ndjson.tmp-0000"),
+    ];
+    let fresh = dir.join(".events.ndjson.new-1111");
+    for path in left.iter().chain([&fresh]) {
+        std::fs::write(path, "partial").unwrap();
+    }
+    for path in &left {
+        let aged = std::process::Command::new("touch")
+            .args(["-d", "20 minutes ago"])
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(aged.success());
+    }
+    let doctor = json_of(&baton(&dir).args(["--json", "doctor"]).output().unwrap());
+    assert_eq!(
+        doctor["stale_temporaries"].as_array().unwrap().len(),
+        3,
+        "{doctor}"
+    );
+    assert_eq!(doctor["healthy"], false);
+    let compact = json_of(&baton(&dir).args(["--json", "compact"]).output().unwrap());
+    assert_eq!(compact["temporaries_removed"], 3, "{compact}");
+    assert!(left.iter().all(|p| !p.exists()));
+    assert!(
+        fresh.exists(),
+        "a temporary still being written is left alone"
+    );
+}
+
+#[test]
+fn compaction_waits_for_readers_instead_of_refusing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    ledger_with_a_session(&dir);
+    // A reader holding the lock shared for a second (as `list` does for milliseconds).
+    let mut reader = std::process::Command::new("flock")
+        .arg("-s")
+        .arg(dir.join("compact.lock"))
+        .args(["sleep", "1"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let out = baton(&dir).args(["--json", "compact"]).output().unwrap();
+    reader.wait().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }

@@ -38,6 +38,7 @@ impl Ledger {
             return Ok(());
         }
         debug_assert!(lines.iter().all(|l| !l.as_ref().contains('\n')));
+        self.check_writable()?;
         let path = self.active_path();
         for _ in 0..MAX_ROTATION_RETRIES {
             let file = match super::own::open(&path, OpenOptions::new().append(true).read(true)) {

@@ -33,23 +33,45 @@ pub struct CompactReport {
     pub took_over_stale_lock: Option<String>,
     /// Session lock files removed because their sessions have ended.
     pub session_locks_removed: usize,
+    /// Temporaries killed processes left behind, removed.
+    pub temporaries_removed: usize,
 }
 
+/// How long compaction waits for readers (who hold the lock shared for milliseconds) before
+/// it gives up.
+const READERS_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 impl Ledger {
-    /// Compacts the ledger. Refuses with `STORE_BUSY` while another compaction runs.
+    /// Compacts the ledger. Waits up to 10 s for readers; refuses with `STORE_BUSY` while
+    /// another compaction runs. Removes the temporaries killed processes left behind.
     pub fn compact(&self) -> Result<CompactReport, Error> {
         let mut report = CompactReport::default();
         if !self.dir.is_dir() {
             return Ok(report);
         }
+        self.check_writable()?;
         let lock_path = self.path(super::COMPACT_LOCK);
         let mut lock = self.compact_lock_file()?;
-        if let Err(e) = lock.try_lock() {
-            let holder = read_holder(&mut lock);
-            return Err(match e {
-                fs::TryLockError::WouldBlock => Error::compaction_running(&holder),
-                fs::TryLockError::Error(e) => io_err("lock", &lock_path, e),
-            });
+        let asked = std::time::Instant::now();
+        loop {
+            match lock.try_lock() {
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) => {
+                    // Another compaction writes its name in the lock; readers do not, and
+                    // hold it for milliseconds: wait for them, not for a compaction.
+                    let holder = read_holder(&mut lock);
+                    if !holder.is_empty() || asked.elapsed() > READERS_WAIT {
+                        let holder = if holder.is_empty() {
+                            "readers held it for 10 s".to_owned()
+                        } else {
+                            holder
+                        };
+                        return Err(Error::compaction_running(&holder));
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(io_err("lock", &lock_path, e)),
+            }
         }
         let previous = read_holder(&mut lock);
         if !previous.is_empty() {
@@ -113,6 +135,11 @@ impl Ledger {
         let snapshot = self.snapshot_locked()?;
         self.refresh_checkpoint(&snapshot)?;
         report.session_locks_removed = self.remove_ended_session_locks(&snapshot)?;
+        for temporary in self.stale_temporaries() {
+            if fs::remove_file(&temporary).is_ok() {
+                report.temporaries_removed += 1;
+            }
+        }
         write_holder(&mut lock, "").map_err(|e| io_err("write", &lock_path, e))?;
         Ok(report)
     }

@@ -38,6 +38,8 @@ pub struct DoctorReport {
     pub compaction_lock_holder: Option<String>,
     /// Per-session lock files present.
     pub session_lock_files: usize,
+    /// Temporaries killed processes left behind (`baton compact` removes them).
+    pub stale_temporaries: Vec<String>,
 }
 
 /// The active log's state.
@@ -75,8 +77,12 @@ impl Ledger {
     /// Inspects the store. Reads only.
     pub fn doctor(&self) -> Result<DoctorReport, Error> {
         let exists = self.dir.is_dir();
-        let (compaction_lock, holder) = if exists {
-            let mut lock = self.compact_lock_file()?;
+        let lock = if exists {
+            self.lock_file_for_reading()?
+        } else {
+            None
+        };
+        let (compaction_lock, holder) = if let Some(mut lock) = lock {
             let holder = read_holder(&mut lock);
             match lock.try_lock_shared() {
                 Ok(()) if holder.is_empty() => ("free", None),
@@ -119,7 +125,18 @@ impl Ledger {
             .map(|d| d.count())
             .unwrap_or(0);
 
+        let stale_temporaries: Vec<String> = self
+            .stale_temporaries()
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
         let mut findings = Vec::new();
+        if !stale_temporaries.is_empty() {
+            findings.push(format!(
+                "{} temporary file(s) left by killed processes: `baton compact` removes them",
+                stale_temporaries.len()
+            ));
+        }
         if stats.corrupt_lines > 0 {
             findings.push(format!(
                 "{} corrupt line(s): kept and skipped; see stats.problems for where",
@@ -178,6 +195,7 @@ impl Ledger {
             compaction_lock: compaction_lock.to_owned(),
             compaction_lock_holder: holder,
             session_lock_files,
+            stale_temporaries,
         })
     }
 }

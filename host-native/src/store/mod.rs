@@ -130,18 +130,25 @@ impl Ledger {
         self.path(ARCHIVE)
     }
 
-    /// Refuses a ledger that is not the plain layout Baton makes for this user (see `own.rs`):
-    /// a folder that is a link, or a ledger owned by someone else.
+    /// Refuses a ledger that is not the plain layout Baton makes (see `own.rs`): a folder of
+    /// it that is a link. Reading another user's ledger is allowed (a colleague's, a read-only
+    /// mount); writing to it is not ([`Ledger::check_writable`]).
     fn check_layout(&self) -> Result<(), Error> {
         own::check_folder(&self.dir)?;
-        own::check_owner(&self.dir)?;
         own::check_folder(&self.archive_dir())?;
         own::check_folder(&self.path(SESSION_LOCKS))
     }
 
+    /// [`Ledger::check_layout`], and the ledger is this user's (or trusted): checked before
+    /// anything is written.
+    fn check_writable(&self) -> Result<(), Error> {
+        self.check_layout()?;
+        own::check_owner(&self.dir)
+    }
+
     /// Creates the directory layout if it is missing.
     fn ensure_layout(&self) -> Result<(), Error> {
-        self.check_layout()?;
+        self.check_writable()?;
         for dir in [
             self.dir.clone(),
             self.archive_dir(),
@@ -149,11 +156,52 @@ impl Ledger {
         ] {
             fs::create_dir_all(&dir).map_err(|e| io_err("create directory", &dir, e))?;
         }
-        self.check_layout()
+        self.check_writable()
+    }
+
+    /// The compaction lock as a reader takes it: shared, and on a ledger this user cannot
+    /// write (another user's, a read-only mount) opened read-only, or none when it cannot
+    /// exist there.
+    fn reader_lock(&self) -> Result<Option<File>, Error> {
+        let Some(file) = self.lock_file_for_reading()? else {
+            return Ok(None);
+        };
+        file.lock_shared()
+            .map_err(|e| io_err("lock", &self.path(COMPACT_LOCK), e))?;
+        Ok(Some(file))
+    }
+
+    /// The compaction lock file, opened to write when this user can, else read-only; none when
+    /// it does not exist and cannot be made.
+    fn lock_file_for_reading(&self) -> Result<Option<File>, Error> {
+        let path = self.path(COMPACT_LOCK);
+        let file = match own::open(
+            &path,
+            OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .read(true)
+                .write(true),
+        ) {
+            Ok(file) => file,
+            Err(e)
+                if e.kind() == std::io::ErrorKind::PermissionDenied
+                    || e.raw_os_error() == Some(libc::EROFS) =>
+            {
+                match own::open_read(&path) {
+                    Ok(file) => file,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                    Err(e) => return Err(own::open_error("open lock", &path, e)),
+                }
+            }
+            Err(e) => return Err(own::open_error("open lock", &path, e)),
+        };
+        Ok(Some(file))
     }
 
     /// Serializes resume and end of one session across processes until the guard drops.
     pub fn lock_session(&self, id: SessionId) -> Result<File, Error> {
+        self.check_writable()?;
         let stripe = id.0.as_bytes()[15] as usize % SESSION_LOCK_STRIPES;
         let path = self
             .path(SESSION_LOCKS)
@@ -249,6 +297,43 @@ impl Ledger {
             "{:016x}",
             baton_core::ledger::checkpoint::fnv1a64(text.as_bytes())
         ))
+    }
+}
+
+/// How old a temporary must be before it counts as left behind by a killed process (its writer
+/// removes it itself within milliseconds otherwise).
+const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(600);
+
+impl Ledger {
+    /// Temporaries killed processes left behind, older than [`STALE_TEMPORARY`]: a new log's
+    /// `.events.ndjson.new-*`, a checkpoint's `checkpoint.tmp-*`, and the `.NAME.tmp-*` of
+    /// atomic writes, in the ledger and in `archive/`.
+    pub(crate) fn stale_temporaries(&self) -> Vec<PathBuf> {
+        let now = std::time::SystemTime::now();
+        let mut found = Vec::new();
+        for dir in [self.dir.clone(), self.archive_dir()] {
+            let Ok(entries) = fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let temporary = name.starts_with(&format!(".{ACTIVE}.new-"))
+                    || name.starts_with("checkpoint.tmp-")
+                    || (name.starts_with('.') && name.contains(".tmp-"));
+                let old = entry
+                    .metadata()
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .and_then(|m| m.modified().ok())
+                    .and_then(|at| now.duration_since(at).ok())
+                    .is_some_and(|age| age > STALE_TEMPORARY);
+                if temporary && old {
+                    found.push(entry.path());
+                }
+            }
+        }
+        found.sort();
+        found
     }
 }
 

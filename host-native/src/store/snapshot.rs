@@ -110,9 +110,7 @@ impl Ledger {
             });
         }
         self.check_layout()?;
-        let lock = self.compact_lock_file()?;
-        lock.lock_shared()
-            .map_err(|e| io_err("lock", &self.path(super::COMPACT_LOCK), e))?;
+        let _lock = self.reader_lock()?;
         self.snapshot_locked()
     }
 
