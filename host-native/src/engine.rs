@@ -91,6 +91,9 @@ pub fn run_deferred(
         // An unknown session needs no lock: execute answers SESSION_NOT_FOUND without
         // writing, and no lock file is left behind for it.
         let known = match prepared.lock {
+            // The workspace stream is locked even before its first event: that first
+            // `mission add` must be serialized too.
+            Some(id) if id == baton_core::ids::WORKSPACE_STREAM => true,
             Some(id) => snapshot.history(id)?.is_some(),
             None => false,
         };

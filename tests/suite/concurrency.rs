@@ -370,3 +370,104 @@ fn a_running_compaction_makes_another_wait_its_turn() {
             .success()
     );
 }
+
+/// Runs `count` copies of a `baton --json` command at once; their JSON answers.
+fn all_at_once(
+    dir: &Path,
+    count: usize,
+    args: impl Fn(usize) -> Vec<String>,
+) -> Vec<serde_json::Value> {
+    let children: Vec<Child> = (0..count)
+        .map(|i| {
+            baton(dir)
+                .arg("--json")
+                .args(args(i))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|child| {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            json_of(&out)
+        })
+        .collect()
+}
+
+#[test]
+fn concurrent_workspace_writes_keep_every_version_and_number_they_were_told() {
+    use baton_core::lifecycle::workspace::Workspace;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let contracts: Vec<_> = (0..8)
+        .map(|i| {
+            let path = tmp.path().join(format!("contract-{i}.md"));
+            std::fs::write(&path, format!("- clause of writer {i}\n")).unwrap();
+            path
+        })
+        .collect();
+    let added = all_at_once(&dir, 8, |i| {
+        vec![
+            "mission".into(),
+            "add".into(),
+            "M".into(),
+            "--contract".into(),
+            contracts[i].display().to_string(),
+        ]
+    });
+    let opened = all_at_once(&dir, 12, |i| {
+        vec![
+            "ambiguity".into(),
+            "open".into(),
+            "M".into(),
+            format!("question {i}"),
+        ]
+    });
+    let ws = Workspace::from_history(fold_dir(&dir).history(baton_core::ids::WORKSPACE_STREAM));
+    // Every writer was told a distinct version, and the fold keeps each with that writer's text.
+    let mut told: Vec<u64> = added
+        .iter()
+        .map(|a| a["version"].as_u64().unwrap())
+        .collect();
+    told.sort();
+    assert_eq!(told, (1..=8).collect::<Vec<_>>());
+    let mission = &ws.missions["M"];
+    assert_eq!(mission.versions.len(), 8);
+    for answer in &added {
+        let version = answer["version"].as_u64().unwrap();
+        let kept = mission
+            .versions
+            .iter()
+            .find(|v| u64::from(v.version) == version)
+            .unwrap();
+        assert_eq!(
+            serde_json::json!(kept.clauses),
+            answer["clauses"],
+            "version {version}"
+        );
+    }
+    // Ambiguities: numbers 1 to 12, each the one its caller was told.
+    let mut numbers: Vec<u64> = opened
+        .iter()
+        .map(|a| a["number"].as_u64().unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
+    for answer in &opened {
+        let number = answer["number"].as_u64().unwrap() as u32;
+        let kept = ws.ambiguities.iter().find(|a| a.number == number).unwrap();
+        assert_eq!(
+            kept.text,
+            answer["text"].as_str().unwrap(),
+            "ambiguity {number}"
+        );
+    }
+}

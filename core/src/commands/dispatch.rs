@@ -112,10 +112,25 @@ pub fn prepare(view: &dyn LedgerView, request: &Request) -> Result<Prepared> {
                 Request::Pause(r) => Some(&r.session_id),
                 _ => None,
             };
+            let workspace = matches!(
+                other,
+                Request::MissionAdd(_)
+                    | Request::MissionApprove(_)
+                    | Request::ConstitutionSet(_)
+                    | Request::Index(_)
+                    | Request::AmbiguityOpen(_)
+                    | Request::AmbiguityResolve(_)
+                    | Request::DecisionRecord(_)
+            );
+            let lock = match target {
+                Some(id) => Some(SessionId::parse_v7("session_id", id)?),
+                // Versions and numbers are assigned from what the stream holds: one writer
+                // at a time.
+                None if workspace => Some(crate::ids::WORKSPACE_STREAM),
+                None => None,
+            };
             Ok(Prepared {
-                lock: target
-                    .map(|id| SessionId::parse_v7("session_id", id))
-                    .transpose()?,
+                lock,
                 plan: Plan::Lifecycle(Box::new(other.clone())),
             })
         }
@@ -178,7 +193,7 @@ fn lifecycle_request(view: &dyn LedgerView, request: &Request, ctx: &Context) ->
         Request::MissionAdd(p) => workspace::mission_add(view, p, ctx),
         Request::MissionApprove(p) => workspace::mission_approve(view, p, ctx),
         Request::ConstitutionSet(p) => workspace::constitution_set(view, p, ctx),
-        Request::Index(p) => workspace::index(p, ctx),
+        Request::Index(p) => workspace::index(view, p, ctx),
         Request::AmbiguityOpen(p) => workspace::ambiguity_open(view, p, ctx),
         Request::AmbiguityResolve(p) => workspace::ambiguity_resolve(view, p, ctx),
         Request::DecisionRecord(p) => workspace::decision_record(view, p, ctx),

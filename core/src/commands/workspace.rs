@@ -13,7 +13,13 @@ use crate::lifecycle::workspace::{Permission, Workspace};
 use crate::names;
 use serde_json::{Value, json};
 
+/// Records one change to the workspace stream. Hosts run workspace changes under the
+/// workspace's lock (`Prepared::lock` is [`WORKSPACE_STREAM`]), so the version or number a
+/// change was told is the one the fold gives it: the event is also dated after every earlier
+/// workspace event (a millisecond later when the clock has not moved on), so the fold's
+/// `(at, id)` order is the order the lock granted.
 fn workspace_change(
+    view: &dyn LedgerView,
     ctx: &Context,
     permission: Permission,
     activity: Activity,
@@ -23,6 +29,14 @@ fn workspace_change(
     let mut batch = EventBatch::new(ctx);
     let action = activity.kind().to_owned();
     batch.push(WORKSPACE_STREAM, human(ctx), Payload::Activity(activity));
+    let latest = view
+        .history(WORKSPACE_STREAM)?
+        .and_then(|h| h.ordered().last().map(|e| e.at));
+    if let (Some(latest), Some(event)) = (latest, batch.events.first_mut())
+        && event.at <= latest
+    {
+        event.at = crate::time::Timestamp::from_millis(latest.millis() + 1);
+    }
     batch.check()?;
     let details = match details {
         Value::Object(map) => map,
@@ -61,6 +75,7 @@ pub(super) fn mission_add(
     let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
     let version = ws.mission(&reference).map_or(1, |m| m.latest().version + 1);
     workspace_change(
+        view,
         ctx,
         Permission::WorkspaceEdit,
         Activity::MissionContract {
@@ -85,6 +100,7 @@ pub(super) fn mission_approve(
         .ok_or_else(|| mission_not_found(&reference))?;
     let version = mission.latest().version;
     workspace_change(
+        view,
         ctx,
         Permission::WorkspaceLead,
         Activity::MissionApproved {
@@ -117,6 +133,7 @@ pub(super) fn constitution_set(
     );
     let lines = p.text.lines().count() as u32;
     workspace_change(
+        view,
         ctx,
         Permission::WorkspaceLead,
         Activity::ConstitutionSet {
@@ -129,9 +146,10 @@ pub(super) fn constitution_set(
 }
 
 /// index
-pub(super) fn index(p: &IndexParams, ctx: &Context) -> Result<Executed> {
+pub(super) fn index(view: &dyn LedgerView, p: &IndexParams, ctx: &Context) -> Result<Executed> {
     let commit = names::label("commit", &p.commit)?;
     workspace_change(
+        view,
         ctx,
         Permission::WorkspaceLead,
         Activity::RepositoryIndexed {
@@ -162,6 +180,7 @@ pub(super) fn ambiguity_open(
     let text = note_text(p)?;
     let number = ws.ambiguities.len() as u32 + 1;
     workspace_change(
+        view,
         ctx,
         Permission::WorkspaceEdit,
         Activity::AmbiguityOpened {
@@ -186,6 +205,7 @@ pub(super) fn ambiguity_resolve(
         return Err(Error::ambiguity_not_found(number));
     }
     workspace_change(
+        view,
         ctx,
         Permission::WorkspaceEdit,
         Activity::AmbiguityResolved { number },
@@ -203,6 +223,7 @@ pub(super) fn decision_record(
     let text = note_text(p)?;
     let number = ws.decisions.len() as u32 + 1;
     workspace_change(
+        view,
         ctx,
         Permission::WorkspaceEdit,
         Activity::DecisionRecorded { text: text.clone() },
