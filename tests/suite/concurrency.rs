@@ -48,6 +48,9 @@ fn eight_processes_times_500_appends_fold_cleanly() {
     assert_eq!(acked.len(), 4000);
     let text = std::fs::read(dir.join("events.ndjson")).unwrap();
     assert_eq!(text.last(), Some(&b'\n'), "the log ends with a whole line");
+    // Strict NDJSON: no blank line (a newline written before a line still in flight).
+    let blank = text.windows(2).filter(|w| w == b"\n\n").count();
+    assert_eq!(blank, 0, "blank lines in the log");
     let mut events = 0;
     for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         match decode_line(line) {

@@ -22,6 +22,10 @@ use std::io::{ErrorKind, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
 
 /// How many times an append retries after finding its log rotated under it.
+/// How many times (a millisecond apart) an unfinished tail is looked at before it counts as
+/// torn.
+const TORN_TAIL_CHECKS: u32 = 20;
+
 const MAX_ROTATION_RETRIES: usize = 64;
 
 impl Ledger {
@@ -68,16 +72,10 @@ impl Ledger {
 
     fn write_lines<S: AsRef<str>>(&self, file: &File, lines: &[S]) -> Result<(), Error> {
         let path = self.active_path();
-        let size = file.metadata().map_err(|e| io_err("stat", &path, e))?.len();
         let total: usize = lines.iter().map(|l| l.as_ref().len() + 1).sum();
         let mut buf = Vec::with_capacity(total + 1);
-        if size > 0 {
-            let mut last = [0u8; 1];
-            file.read_exact_at(&mut last, size - 1)
-                .map_err(|e| io_err("read", &path, e))?;
-            if last[0] != b'\n' {
-                buf.push(b'\n');
-            }
+        if self.tail_is_torn(file)? {
+            buf.push(b'\n');
         }
         for line in lines {
             buf.extend_from_slice(line.as_ref().as_bytes());
@@ -99,6 +97,34 @@ impl Ledger {
             file.sync_data().map_err(|e| io_err("fsync", &path, e))?;
         }
         Ok(())
+    }
+
+    /// Whether the log ends in a fragment a killed writer left (so the next line must start
+    /// on a fresh line). A log that does not end in a newline may also be another writer's
+    /// line still being written: its size moves or its newline lands within microseconds. So
+    /// the tail counts as torn only when it stays unfinished and unchanged for a few
+    /// milliseconds; writing a newline before a line in flight would leave a blank line.
+    fn tail_is_torn(&self, file: &File) -> Result<bool, Error> {
+        let path = self.active_path();
+        let mut seen_size = None;
+        for attempt in 0..TORN_TAIL_CHECKS {
+            let size = file.metadata().map_err(|e| io_err("stat", &path, e))?.len();
+            if size == 0 {
+                return Ok(false);
+            }
+            let mut last = [0u8; 1];
+            file.read_exact_at(&mut last, size - 1)
+                .map_err(|e| io_err("read", &path, e))?;
+            if last[0] == b'\n' {
+                return Ok(false);
+            }
+            if seen_size == Some(size) && attempt >= TORN_TAIL_CHECKS / 2 {
+                return Ok(true);
+            }
+            seen_size = Some(size);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        Ok(true)
     }
 
     /// Creates the active log with its header line, unless another process just did.
