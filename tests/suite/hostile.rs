@@ -333,3 +333,39 @@ fn compaction_waits_for_readers_instead_of_refusing() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn a_change_report_snapshots_health_only_where_it_changes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let ids: Vec<String> = (0..20).map(|_| ledger_with_a_session(&dir)).collect();
+    // One other session depends on the file: a collision opens there, and only there.
+    let depended = baton(&dir)
+        .args(["--json", "depend", &ids[1], "--on", "src/search.rs"])
+        .output()
+        .unwrap();
+    assert!(
+        depended.status.success(),
+        "{}",
+        String::from_utf8_lossy(&depended.stdout)
+    );
+    let lines = || {
+        std::fs::read_to_string(dir.join("events.ndjson"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    let before = lines();
+    let out = baton(&dir)
+        .args(["--json", "report", &ids[0], "--changed", "src/search.rs"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // The change, one collision, and two health snapshots (the reporter's and the affected
+    // session's), not one for each of the 20 live sessions.
+    assert_eq!(lines() - before, 4);
+}

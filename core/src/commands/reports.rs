@@ -166,6 +166,9 @@ pub(super) fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> 
             .into_iter()
             .filter(|s| s.session_id != id)
             .collect();
+        // Only a session a collision opens on has its health changed by this report: only
+        // those get a health snapshot (not every live session, on every report).
+        let mut affected: Vec<crate::ids::SessionId> = Vec::new();
         for other in &others {
             for file in &changed {
                 let severity = if other.dependencies.contains(file) {
@@ -185,11 +188,14 @@ pub(super) fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> 
                     }),
                 );
                 collisions.push(json!({ "affected_session_id": other.session_id, "file": file, "severity": severity }));
+                if !affected.contains(&other.session_id) {
+                    affected.push(other.session_id);
+                }
             }
         }
         push_health(&mut batch, view, id, HealthTrigger::Change)?;
-        for other in &others {
-            push_health(&mut batch, view, other.session_id, HealthTrigger::Change)?;
+        for other in affected {
+            push_health(&mut batch, view, other, HealthTrigger::Change)?;
         }
     }
     if batch.events.is_empty() {
