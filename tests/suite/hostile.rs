@@ -369,3 +369,73 @@ fn a_change_report_snapshots_health_only_where_it_changes_it() {
     // session's), not one for each of the 20 live sessions.
     assert_eq!(lines() - before, 4);
 }
+
+/// `GET /` on `addr`: the response's status line.
+fn get(addr: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned()
+}
+
+#[test]
+fn the_page_server_outlives_slow_and_oversized_requests() {
+    use std::io::{BufRead, Write};
+    let tmp = tempfile::tempdir().unwrap();
+    // Few descriptors, as a busy machine has: unbounded connections would run out of them.
+    let mut server = std::process::Command::new("prlimit")
+        .args(["--nofile=200", "--"])
+        .arg(baton_tests::baton_bin())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("BATON_DIR", tmp.path().join(".baton"))
+        .args(["--json", "web", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let url: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let addr = url["serving"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    assert!(get(&addr).starts_with("HTTP/1.1 200"), "served before");
+
+    // 300 connections that drip a byte a second (slowloris), and one request line of 4 MiB.
+    let mut slow: Vec<std::net::TcpStream> = (0..300)
+        .filter_map(|_| std::net::TcpStream::connect(&addr).ok())
+        .collect();
+    let mut huge = std::net::TcpStream::connect(&addr).unwrap();
+    let _ = huge.write_all(&vec![b'A'; 4 << 20]);
+    for _ in 0..12 {
+        for s in &mut slow {
+            let _ = s.write_all(b"G");
+        }
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+    // Every dripping connection is past its deadline: the server answers again.
+    let status = get(&addr);
+    let _ = server.kill();
+    let _ = server.wait();
+    drop(slow);
+    assert!(
+        status.starts_with("HTTP/1.1 200"),
+        "after the slow connections: {status:?}"
+    );
+}
