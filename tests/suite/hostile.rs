@@ -439,3 +439,34 @@ fn the_page_server_outlives_slow_and_oversized_requests() {
         "after the slow connections: {status:?}"
     );
 }
+
+#[test]
+fn a_checkpoint_with_a_flipped_byte_is_dropped_and_rebuilt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let ids: Vec<String> = (0..5).map(|_| ledger_with_a_session(&dir)).collect();
+    let compacted = baton(&dir).args(["--json", "compact"]).output().unwrap();
+    assert!(compacted.status.success());
+    let path = dir.join("checkpoint.ndjson");
+    let mut bytes = std::fs::read(&path).unwrap();
+    // A byte in the body (the first line is a session's), not in the header at the end.
+    let at = bytes.iter().position(|&b| b == b'[').unwrap() + 1;
+    bytes[at] = b'#';
+    std::fs::write(&path, &bytes).unwrap();
+    for args in [vec!["--json", "show", &ids[0]], vec!["--json", "list"]] {
+        let out = baton(&dir).args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let listed = json_of(&baton(&dir).args(["--json", "list"]).output().unwrap());
+    assert_eq!(listed["total"], 5);
+    let doctor = json_of(&baton(&dir).args(["--json", "doctor"]).output().unwrap());
+    assert_ne!(
+        std::fs::read(&path).unwrap_or_default(),
+        bytes,
+        "rebuilt: {doctor}"
+    );
+}

@@ -31,6 +31,19 @@ pub struct CheckpointFile {
     body_end: u64,
 }
 
+/// The error for a checkpoint whose body does not read back: marked so the engine drops the
+/// checkpoint (a cache) and answers from the logs instead.
+pub(crate) fn damaged_checkpoint(path: &Path) -> Error {
+    Error::internal(format!(
+        "checkpoint {} is damaged; it is dropped and rebuilt",
+        path.display()
+    ))
+    .with(DAMAGED_CHECKPOINT, path.display().to_string())
+}
+
+/// The detail that marks a damaged-checkpoint error.
+pub(crate) const DAMAGED_CHECKPOINT: &str = "damaged_checkpoint";
+
 impl CheckpointFile {
     /// Opens and checks a checkpoint; `Ok(Err(reason))` when it is missing or damaged.
     pub fn open(path: &Path) -> Result<std::result::Result<CheckpointFile, String>, Error> {
@@ -111,10 +124,12 @@ impl CheckpointFile {
     }
 
     fn damaged(&self) -> Error {
-        Error::internal(format!(
-            "checkpoint {} is damaged; delete it and it will be rebuilt",
-            self.path.display()
-        ))
+        damaged_checkpoint(&self.path)
+    }
+
+    /// The checkpoint's path.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Reads `[from, to)` of the body with one `pread` (shorter at the body's end).

@@ -75,6 +75,17 @@ pub fn discover(start: &Path) -> PathBuf {
     start.join(LEDGER_DIR_NAME)
 }
 
+impl Ledger {
+    /// Drops the checkpoint when `err` says it is damaged (it is a cache: the next command
+    /// rebuilds it from the logs); whether it did.
+    pub fn drop_damaged_checkpoint(&self, err: &Error) -> bool {
+        if !err.details.contains_key(checkpoint::DAMAGED_CHECKPOINT) {
+            return false;
+        }
+        fs::remove_file(self.path(CHECKPOINT)).is_ok()
+    }
+}
+
 /// Reads a small text file of the ledger (`config.toml`) as the ledger's own (no link, no
 /// FIFO or device) and at most 1 MiB.
 pub fn read_own_text(path: &Path) -> std::io::Result<String> {

@@ -310,7 +310,7 @@ impl Snapshot {
                 Some((_, extra)) => {
                     let (_, mut history) =
                         baton_core::ledger::checkpoint::decode_session_line(line)
-                            .ok_or_else(|| Error::internal("damaged checkpoint line"))?;
+                            .ok_or_else(|| super::checkpoint::damaged_checkpoint(cp.path()))?;
                     history.join(extra.clone());
                     writer.push(id, &history)
                 }
