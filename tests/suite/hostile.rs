@@ -470,3 +470,61 @@ fn a_checkpoint_with_a_flipped_byte_is_dropped_and_rebuilt() {
         "rebuilt: {doctor}"
     );
 }
+
+/// Unmounts a test's filesystem however the test ends.
+struct Mounted(std::path::PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn on_a_full_disk_a_refused_start_leaves_no_session() {
+    use std::io::Write;
+    let tmp = tempfile::tempdir().unwrap();
+    let mount = tmp.path().join("small");
+    std::fs::create_dir(&mount).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+        .arg(&mount)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !mounted {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    }
+    let _guard = Mounted(mount.clone());
+    let dir = mount.join(".baton");
+    ledger_with_a_session(&dir);
+    // Fill the disk, then leave room in the log's last page for about one line: a start's
+    // first event fits, its others would not.
+    let mut filler = std::fs::File::create(mount.join("filler")).unwrap();
+    while filler.write_all(&[0u8; 4096]).is_ok() {}
+    let _ = filler.write_all(&[0u8; 1]);
+    let log = dir.join("events.ndjson");
+    let size = std::fs::metadata(&log).unwrap().len();
+    let room = 4096 - size % 4096;
+    if room > 450 {
+        let mut appended = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let _ = appended.write_all(&vec![b'\n'; (room - 450) as usize]);
+    }
+    let out = baton(&dir)
+        .args(["--json", "start", "--project", "demo", "--agent", "second"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(json_of(&out)["error"]["code"], "STORE_IO");
+    let listed = json_of(&baton(&dir).args(["--json", "list"]).output().unwrap());
+    assert_eq!(
+        listed["total"], 1,
+        "the refused start left a session: {listed}"
+    );
+}

@@ -81,6 +81,21 @@ impl Ledger {
             buf.extend_from_slice(line.as_ref().as_bytes());
             buf.push(b'\n');
         }
+        // A command's events land whole or not at all: a write cut short by a full disk would
+        // leave its first lines in effect. So the space is checked first, and nothing is
+        // written when the batch may not fit.
+        if let Some(free) = free_bytes(file)
+            && free < buf.len() as u64 + FREE_SPACE_MARGIN
+        {
+            return Err(io_err(
+                "append to",
+                &path,
+                format!(
+                    "no space left on the device ({free} bytes free, {} needed); nothing was written",
+                    buf.len()
+                ),
+            ));
+        }
         let written = (&*file)
             .write(&buf)
             .map_err(|e| io_err("append to", &path, e))?;
@@ -153,6 +168,25 @@ impl Ledger {
         let _ = fs::remove_file(&tmp);
         result
     }
+}
+
+/// Room kept free beyond a batch's own bytes (the filesystem allocates whole blocks).
+const FREE_SPACE_MARGIN: u64 = 64 * 1024;
+
+/// Bytes an unprivileged writer may still write on `file`'s filesystem, when the system says.
+fn free_bytes(file: &File) -> Option<u64> {
+    use std::os::fd::AsRawFd;
+    let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: fstatvfs fills `stat` for a descriptor this function borrows; it is read only
+    // when the call succeeded.
+    #[allow(unsafe_code)]
+    let stat = unsafe {
+        if libc::fstatvfs(file.as_raw_fd(), stat.as_mut_ptr()) != 0 {
+            return None;
+        }
+        stat.assume_init()
+    };
+    Some(stat.f_bavail.saturating_mul(stat.f_frsize))
 }
 
 /// Whether `path` still names the file `file` is open on.
