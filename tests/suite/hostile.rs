@@ -528,3 +528,48 @@ fn on_a_full_disk_a_refused_start_leaves_no_session() {
         "the refused start left a session: {listed}"
     );
 }
+
+#[test]
+fn a_read_only_ledger_is_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mount = tmp.path().join("ro");
+    std::fs::create_dir(&mount).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+        .arg(&mount)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !mounted {
+        eprintln!("skipped: mounting a tmpfs needs root");
+        return;
+    }
+    let _guard = Mounted(mount.clone());
+    let dir = mount.join(".baton");
+    ledger_with_a_session(&dir);
+    // No lock file, and none can be made: a ledger copied to a read-only mount.
+    let _ = std::fs::remove_file(dir.join("compact.lock"));
+    let remounted = std::process::Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&mount)
+        .status()
+        .unwrap();
+    assert!(remounted.success());
+    for args in [vec!["--json", "list"], vec!["--json", "doctor"]] {
+        let out = baton(&dir).args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let out = baton(&dir)
+        .args(["--json", "start", "--project", "demo", "--agent", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        json_of(&out)["error"]["code"],
+        "STORE_IO",
+        "a write is refused, clearly"
+    );
+}
