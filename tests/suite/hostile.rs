@@ -448,10 +448,11 @@ fn a_checkpoint_with_a_flipped_byte_is_dropped_and_rebuilt() {
     let compacted = baton(&dir).args(["--json", "compact"]).output().unwrap();
     assert!(compacted.status.success());
     let path = dir.join("checkpoint.ndjson");
-    let mut bytes = std::fs::read(&path).unwrap();
-    // A byte in the body (the first line is a session's), not in the header at the end.
-    let at = bytes.iter().position(|&b| b == b'[').unwrap() + 1;
-    bytes[at] = b'#';
+    let original = std::fs::read(&path).unwrap();
+    // A flipped byte that still reads as JSON: a digit of the first session's start time.
+    let mut bytes = original.clone();
+    let at = bytes.windows(6).position(|w| w == b"\"at\":\"").unwrap() + 7;
+    bytes[at] = if bytes[at] == b'1' { b'2' } else { b'1' };
     std::fs::write(&path, &bytes).unwrap();
     for args in [vec!["--json", "show", &ids[0]], vec!["--json", "list"]] {
         let out = baton(&dir).args(&args).output().unwrap();

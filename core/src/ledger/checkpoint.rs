@@ -2,8 +2,9 @@
 //! look one session up without reading the rest.
 //!
 //! The file is NDJSON. Line 1 is a [`CheckpointHeader`]; every later line is
-//! `<session-id> <JSON array of that session's events>`, sorted by id, so a host finds one
-//! session by binary search over byte offsets. The header names what it was computed from
+//! `<session-id> <checksum> <JSON array of that session's events>`, sorted by id, so a host
+//! finds one session by binary search over byte offsets, and the line's checksum (FNV-1a of the
+//! array) catches a damaged line when it is read. The header names what it was computed from
 //! (log generation and offset, the archive stamp) and carries a checksum of itself and the
 //! body's length, so a stale or damaged checkpoint is detected and rebuilt, never trusted.
 
@@ -15,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 /// The checkpoint format version.
-pub const CHECKPOINT_FORMAT: u32 = 1;
+pub const CHECKPOINT_FORMAT: u32 = 2;
 
 /// What a checkpoint covers and how to validate it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -74,7 +75,7 @@ pub fn encode_session_line(id: SessionId, history: &SessionHistory) -> Result<St
     }
     let events = serde_json::to_string(&members)
         .map_err(|e| Error::internal(format!("checkpoint line: {e}")))?;
-    Ok(format!("{id} {events}"))
+    Ok(format!("{id} {:016x} {events}", fnv1a64(events.as_bytes())))
 }
 
 /// The session id a body line starts with, for binary search.
@@ -83,10 +84,19 @@ pub fn session_line_id(line: &[u8]) -> Option<SessionId> {
     uuid::Uuid::try_parse(text).ok().map(SessionId)
 }
 
-/// Decodes a body line; `None` if it is damaged.
+/// Decodes a body line; `None` if it is damaged: each line carries the checksum of its events,
+/// so a flipped byte that still reads as JSON (a digit of a count) is caught, not believed.
 pub fn decode_session_line(line: &[u8]) -> Option<(SessionId, SessionHistory)> {
     let id = session_line_id(line)?;
-    let members: Vec<&RawValue> = serde_json::from_slice(line.get(37..)?).ok()?;
+    let check = std::str::from_utf8(line.get(37..53)?).ok()?;
+    let events = line.get(54..)?;
+    if line.get(36) != Some(&b' ') || line.get(53) != Some(&b' ') {
+        return None;
+    }
+    if format!("{:016x}", fnv1a64(events)) != check {
+        return None;
+    }
+    let members: Vec<&RawValue> = serde_json::from_slice(events).ok()?;
     let mut history = SessionHistory::default();
     for member in members {
         match decode_line(member.get().as_bytes()) {
