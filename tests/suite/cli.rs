@@ -3,14 +3,16 @@
 
 use baton_tests::{baton, baton_bin, json_of, redact_ids};
 use std::path::Path;
-use std::process::Output;
+use std::process::{Command, Output};
 
+/// Runs `baton` at `now`, in `--json` mode (the contract's shapes) unless `args` already say.
 fn at(dir: &Path, now: &str, args: &[&str]) -> Output {
-    baton(dir)
-        .env("BATON_NOW", now)
-        .args(args)
-        .output()
-        .unwrap()
+    let mut command = baton(dir);
+    command.env("BATON_NOW", now);
+    if !args.contains(&"--json") {
+        command.arg("--json");
+    }
+    command.args(args).output().unwrap()
 }
 
 fn transcript(output: &Output) -> String {
@@ -192,7 +194,15 @@ fn bad_input_exits_1_with_the_code_and_writes_nothing() {
                 .is_some_and(|m| !m.is_empty())
         );
         assert!(json["error"]["details"].is_object());
-        let human = String::from_utf8_lossy(&out.stdout);
+        // Without --json: the error line on stderr, nothing on stdout.
+        let plain = baton(&dir)
+            .env("BATON_NOW", T0)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(plain.status.code(), Some(1), "{args:?}");
+        assert!(plain.stdout.is_empty(), "{args:?}: {:?}", plain.stdout);
+        let human = String::from_utf8_lossy(&plain.stderr);
         assert!(human.starts_with(&format!("[error] {code}: ")), "{human}");
         assert!(!dir.exists(), "{args:?} wrote to the ledger");
     }
@@ -336,5 +346,50 @@ fn a_damaged_checkpoint_is_rebuilt_not_trusted() {
     assert!(
         doctor["checkpoint"].as_str().unwrap().starts_with("valid"),
         "{doctor}"
+    );
+}
+
+#[test]
+fn a_terminal_gets_human_text_only_in_colour_unless_no_color() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    // `script` gives the command a terminal, as a person's shell does.
+    let on_terminal = |no_color: bool| {
+        let mut command = Command::new("script");
+        command
+            .args([
+                "-qc",
+                &format!(
+                    "{} start --project demo --agent claude",
+                    baton_bin().display()
+                ),
+            ])
+            .arg("/dev/null")
+            .env("BATON_DIR", &dir)
+            .env("BATON_FSYNC", "0");
+        if no_color {
+            command.env("NO_COLOR", "1");
+        } else {
+            command.env_remove("NO_COLOR");
+        }
+        String::from_utf8_lossy(&command.output().unwrap().stdout).into_owned()
+    };
+    let coloured = on_terminal(false);
+    assert!(coloured.contains("\u{1b}[32m[ok]\u{1b}[0m"), "{coloured:?}");
+    assert!(
+        !coloured.contains("{\""),
+        "no JSON on a terminal: {coloured}"
+    );
+    let plain = on_terminal(true);
+    assert!(
+        plain.starts_with("[ok]") && !plain.contains('\u{1b}'),
+        "{plain:?}"
+    );
+    // Piped, without --json: the same text, no colour, no JSON.
+    let piped = baton(&dir).args(["list"]).output().unwrap();
+    let text = String::from_utf8_lossy(&piped.stdout);
+    assert!(
+        text.starts_with("[ok]") && !text.contains('\u{1b}') && !text.contains("{\""),
+        "{text}"
     );
 }

@@ -8,8 +8,8 @@ use baton_tests::{baton, redact_ids};
 use std::path::Path;
 use std::process::Command;
 
-/// A scripted terminal session: each command's human lines (stdout without its final JSON
-/// line, then stderr), under the command as typed.
+/// A scripted terminal session: each command's human lines (stdout, then stderr), under the
+/// command as typed.
 struct Script<'a> {
     dir: &'a Path,
     replace: Vec<(String, String)>,
@@ -24,13 +24,14 @@ impl Script<'_> {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let mut lines: Vec<&str> = stdout.lines().collect();
-        let json = lines.pop().unwrap_or_default().to_owned();
         let mut shown = args.join(" ");
-        let mut body = lines.join("\n");
+        let mut body = stdout.trim_end().to_owned();
         let stderr = String::from_utf8_lossy(&out.stderr);
         if !stderr.trim().is_empty() {
-            body.push_str(&format!("\n(stderr) {}", stderr.trim_end()));
+            if !body.is_empty() {
+                body.push('\n');
+            }
+            body.push_str(&format!("(stderr) {}", stderr.trim_end()));
         }
         for (from, to) in &self.replace {
             shown = shown.replace(from, to);
@@ -40,7 +41,7 @@ impl Script<'_> {
             "$ baton {shown}   [exit {}]\n{body}\n\n",
             out.status.code().unwrap_or(-1)
         ));
-        json
+        stdout
     }
 
     fn finish(self) -> String {
@@ -48,9 +49,13 @@ impl Script<'_> {
     }
 }
 
-fn id_of(json: &str) -> String {
-    let value: serde_json::Value = serde_json::from_str(json).unwrap();
-    value["session_id"].as_str().unwrap().to_owned()
+/// The first full session id (a UUID) a human line shows.
+fn id_of(human: &str) -> String {
+    human
+        .split(|c: char| !(c.is_ascii_hexdigit() || c == '-'))
+        .find(|word| uuid::Uuid::try_parse(word).is_ok() && word.len() == 36)
+        .unwrap_or_else(|| panic!("no session id in {human}"))
+        .to_owned()
 }
 
 #[test]

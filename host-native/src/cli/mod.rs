@@ -11,6 +11,7 @@ use baton_core::commands::render;
 use clap::Parser;
 use serde::Serialize;
 use serde_json::Value;
+use std::io::IsTerminal;
 
 mod args;
 mod ledger;
@@ -61,21 +62,61 @@ pub fn main() -> i32 {
         _ => run(cli),
     };
     match result {
+        // Output fits where it goes: the JSON object with `--json`, else the human text only
+        // (an answer with no human text falls back to its JSON).
         Ok(Output { human, json }) => {
-            if !json_only && !human.is_empty() {
-                print_line(&human);
+            if json_only || human.is_empty() {
+                print_json(&json);
+            } else {
+                print_line(&paint_status(&human, std::io::stdout().is_terminal()));
             }
-            print_json(&json);
             0
         }
         Err(err) => {
-            if !json_only {
-                print_line(&render::error_line(&err));
+            if json_only {
+                print_json(&err.to_envelope());
+            } else {
+                eprint_line(&paint_status(
+                    &render::error_line(&err),
+                    std::io::stderr().is_terminal(),
+                ));
             }
-            print_json(&err.to_envelope());
             err.code.exit_status()
         }
     }
+}
+
+/// Whether colour may be used on a terminal: not when `NO_COLOR` is set (no-color.org).
+fn colour_allowed() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Colours the status tag a human line opens with (`[ok]` green, `[warn]` amber, `[error]`
+/// red) on a terminal that allows colour; anything else is left as it is.
+fn paint_status(text: &str, terminal: bool) -> String {
+    if !terminal || !colour_allowed() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let painted = [("[ok]", "32"), ("[warn]", "33"), ("[error]", "31")]
+            .iter()
+            .find_map(|(tag, code)| {
+                line.strip_prefix(tag)
+                    .map(|rest| format!("\x1b[{code}m{tag}\x1b[0m{rest}"))
+            });
+        out.push_str(painted.as_deref().unwrap_or(line));
+    }
+    out
+}
+
+/// Writes a line to stderr, made [`terminal_safe`].
+pub(crate) fn eprint_line(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{}", terminal_safe(text));
 }
 
 /// Writes a line to stdout, made [`terminal_safe`]; a reader that went away (`baton … |
