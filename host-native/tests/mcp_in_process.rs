@@ -103,6 +103,18 @@ async fn start_defaults_identity_from_the_client_and_end_closes_it() {
 
     let (_, _, shown) = call(peer, "get_work_session", json!({"session_id": id})).await;
     assert_eq!(shown["session"]["status"], "working");
+    // The short form a person (or an agent reading the [ok] line) types.
+    let short = &id[id.len() - 8..];
+    let (error, _, by_short) = call(peer, "get_work_session", json!({"session_id": short})).await;
+    assert!(!error, "{by_short}");
+    assert_eq!(by_short["session"]["session_id"], id);
+    let (error, _, unknown) =
+        call(peer, "get_work_session", json!({"session_id": "abcdef12"})).await;
+    assert!(error);
+    assert_eq!(unknown["error"]["code"], "SESSION_NOT_FOUND");
+    let (error, _, malformed) = call(peer, "get_work_session", json!({"session_id": "abc"})).await;
+    assert!(error);
+    assert_eq!(malformed["error"]["code"], "INVALID_ARGUMENT");
     let (_, _, listed) = call(peer, "list_work_sessions", json!({})).await;
     assert_eq!(listed["total"], 1);
 

@@ -393,3 +393,51 @@ fn a_terminal_gets_human_text_only_in_colour_unless_no_color() {
         "{text}"
     );
 }
+
+#[test]
+fn sessions_are_named_as_people_type_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let start = |agent: &str| {
+        let out = at(&dir, T0, &["start", "--project", "demo", "--agent", agent]);
+        json_of(&out)["session_id"].as_str().unwrap().to_owned()
+    };
+    let (first, second) = (start("claude"), start("codex"));
+    let shown = |reference: &str| json_of(&at(&dir, T1, &["show", reference]));
+    let path = shown(&first)["session"]["path"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The short form Baton prints (the last 8 hex digits), a longer prefix, the path.
+    for reference in [
+        first[first.len() - 8..].to_owned(),
+        first[..23].to_owned(),
+        path.clone(),
+    ] {
+        assert_eq!(
+            shown(&reference)["session"]["session_id"],
+            first,
+            "{reference}"
+        );
+    }
+    // Both start with the same time-based digits: ambiguous, with both as candidates.
+    let ambiguous = shown(&first[..8]);
+    assert_eq!(
+        ambiguous["error"]["code"], "AMBIGUOUS_SESSION",
+        "{ambiguous}"
+    );
+    let candidates: Vec<&str> = ambiguous["error"]["details"]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["session_id"].as_str().unwrap())
+        .collect();
+    assert!(candidates.contains(&first.as_str()) && candidates.contains(&second.as_str()));
+    // Unknown and malformed references.
+    assert_eq!(shown("abcdef12")["error"]["code"], "SESSION_NOT_FOUND");
+    assert_eq!(shown("abc")["error"]["code"], "INVALID_ARGUMENT");
+    assert_eq!(shown("not-an-id")["error"]["code"], "INVALID_ARGUMENT");
+    // Any command that takes a session: end by its short form.
+    let ended = json_of(&at(&dir, T1, &["end", &second[second.len() - 8..]]));
+    assert_eq!(ended["session_id"], second, "{ended}");
+}

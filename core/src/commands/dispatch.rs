@@ -69,6 +69,11 @@ pub enum Request {
 
 /// Step 1: validates a request and resolves its target. Reads the view only to resolve.
 pub fn prepare(view: &dyn LedgerView, request: &Request) -> Result<Prepared> {
+    let resolved = crate::commands::refs::resolve_references(view, request)?;
+    prepare_resolved(view, &resolved)
+}
+
+fn prepare_resolved(view: &dyn LedgerView, request: &Request) -> Result<Prepared> {
     match request {
         Request::Start(p) if p.session_id.is_some() => prepare(
             view,

@@ -21,6 +21,7 @@ mod dispatch;
 mod kernel;
 mod oversight;
 mod params;
+mod refs;
 pub mod render;
 mod reports;
 mod sessions;

@@ -159,13 +159,13 @@ The figures are the web page's (`baton web`): both run the same core on the same
 
 #[derive(Debug, Args)]
 pub(crate) struct IdArg {
-    /// The session
+    /// The session: its id, the last 8 (or more) hex digits Baton shows, or its path
     pub(crate) id: String,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
-    /// The session
+    /// The session: its id, the last 8 (or more) hex digits Baton shows, or its path
     pub(crate) id: String,
     /// Who reports: a client hook or the model's own call
     #[arg(long, value_enum, default_value_t = ViaArg::Model)]
@@ -210,7 +210,7 @@ pub(crate) struct ReportArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct DependArgs {
-    /// The session
+    /// The session: its id, the last 8 (or more) hex digits Baton shows, or its path
     pub(crate) id: String,
     /// Files the work depends on
     #[arg(long = "on", num_args = 1.., required = true, value_name = "FILE")]
@@ -219,7 +219,7 @@ pub(crate) struct DependArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PauseArgs {
-    /// The session
+    /// The session: its id, the last 8 (or more) hex digits Baton shows, or its path
     pub(crate) id: String,
     /// Why (the agent is told)
     #[arg(long, required = true)]
@@ -228,7 +228,7 @@ pub(crate) struct PauseArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct HealthArgs {
-    /// The session
+    /// The session: its id, the last 8 (or more) hex digits Baton shows, or its path
     pub(crate) id: String,
     /// Recompute now and record the snapshot
     #[arg(long)]
@@ -432,7 +432,7 @@ pub(crate) struct StartArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ResumeArgs {
-    /// The session to resume
+    /// The session to resume (its id, its last 8+ hex digits, or its path)
     pub(crate) id: String,
     /// Refuse unless the session belongs to this project
     #[arg(long)]
@@ -444,7 +444,7 @@ pub(crate) struct ResumeArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct EndArgs {
-    /// The session to end (omit to resolve the only matching live session)
+    /// The session to end: its id, its last 8+ hex digits or its path (omit to resolve the only matching live session)
     pub(crate) id: Option<String>,
     /// Only consider sessions of this project
     #[arg(long)]
@@ -481,7 +481,7 @@ pub(crate) struct ListArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ShowArgs {
-    /// The session
+    /// The session: its id, the last 8 (or more) hex digits Baton shows, or its path
     pub(crate) id: String,
 }
 
