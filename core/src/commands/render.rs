@@ -115,5 +115,29 @@ fn truncate(text: &str, max: usize) -> String {
 
 /// The `[error] CODE: message` line.
 pub fn error_line(error: &Error) -> String {
-    format!("[error] {}: {}", error.code, error.message)
+    let mut text = format!("[error] {}: {}", error.code, error.message);
+    // An ambiguity shows its candidates, so a person can pick one without reading JSON.
+    if error.code == crate::error::ErrorCode::AmbiguousSession
+        && let Some(candidates) = error.details.get("candidates").and_then(|c| c.as_array())
+    {
+        for candidate in candidates {
+            let field = |name: &str| candidate[name].as_str().unwrap_or("-").to_owned();
+            let id = field("session_id");
+            let short = id.get(id.len().saturating_sub(8)..).unwrap_or(&id).to_owned();
+            text.push_str(&format!(
+                "\n  {short}  {:<12} {:<14} started {}  {}",
+                field("agent"),
+                field("client_name"),
+                field("started_at"),
+                field("path")
+            ));
+        }
+        if let Some(first) = candidates.first().and_then(|c| c["session_id"].as_str()) {
+            let short = first.get(first.len().saturating_sub(8)..).unwrap_or(first);
+            text.push_str(&format!(
+                "\nName one by its short id (first column), e.g. {short}"
+            ));
+        }
+    }
+    text
 }

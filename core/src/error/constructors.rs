@@ -186,7 +186,7 @@ impl Error {
         Error::new(
             ErrorCode::AmbiguousSession,
             format!(
-                "{} live work sessions match {described}; none was ended. Retry with one of the candidates' session_id",
+                "{} live work sessions match {described}; none was ended. Name one of the candidates",
                 candidates.len()
             ),
         )
