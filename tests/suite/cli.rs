@@ -441,3 +441,32 @@ fn sessions_are_named_as_people_type_them() {
     let ended = json_of(&at(&dir, T1, &["end", &second[second.len() - 8..]]));
     assert_eq!(ended["session_id"], second, "{ended}");
 }
+
+#[test]
+fn usage_errors_under_json_are_one_json_object_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    for args in [
+        vec!["--json", "start", "--bogus"],
+        vec!["--json", "shw"],
+        vec!["--json", "end", "--status", "maybe"],
+    ] {
+        let out = baton(&dir).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 1, "{args:?}: {stdout}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(json["error"]["code"], "INVALID_ARGUMENT", "{args:?}");
+        assert!(
+            json["error"]["details"]["usage"]
+                .as_str()
+                .unwrap()
+                .contains("Usage:")
+        );
+    }
+    // Without --json, clap's own text on stderr, as before.
+    let out = baton(&dir).args(["start", "--bogus"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Usage:"));
+}

@@ -123,7 +123,10 @@ pub fn error_line(error: &Error) -> String {
         for candidate in candidates {
             let field = |name: &str| candidate[name].as_str().unwrap_or("-").to_owned();
             let id = field("session_id");
-            let short = id.get(id.len().saturating_sub(8)..).unwrap_or(&id).to_owned();
+            let short = id
+                .get(id.len().saturating_sub(8)..)
+                .unwrap_or(&id)
+                .to_owned();
             text.push_str(&format!(
                 "\n  {short}  {:<12} {:<14} started {}  {}",
                 field("agent"),

@@ -27,6 +27,23 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
+            // Under --json a usage error is one JSON object too (exit 2 as ever); help and
+            // --version are what was asked for, printed as they are.
+            if err.use_stderr() && std::env::args().any(|a| a == "--json") {
+                let rendered = err.render().to_string();
+                let message = rendered
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches("error: ")
+                    .to_owned();
+                print_json(&serde_json::json!({"error": {
+                    "code": "INVALID_ARGUMENT",
+                    "message": message,
+                    "details": {"usage": rendered.trim_end(), "kind": format!("{:?}", err.kind())},
+                }}));
+                return 2;
+            }
             let _ = err.print();
             return if err.use_stderr() { 2 } else { 0 };
         }
