@@ -34,6 +34,9 @@ pub fn feed(
     analyzer.finish()
 }
 
+/// How many files get a line each unless `verbose` asks for all.
+const FILE_LINES: usize = 20;
+
 /// What `baton analyze` was asked.
 #[derive(Debug)]
 pub struct Request {
@@ -47,6 +50,8 @@ pub struct Request {
     pub list: usize,
     /// Keep the messages a provider hides from its own reader.
     pub include_hidden: bool,
+    /// A line per file however many (else only up to 20 files).
+    pub verbose: bool,
 }
 
 /// Runs the analysis; returns the human lines and the JSON answer.
@@ -75,6 +80,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         include_hidden: request.include_hidden,
     });
     let mut human = Vec::new();
+    let every_file = request.verbose || files.len() <= FILE_LINES;
     let mut errors = Vec::new();
     let mut first_error: Option<Error> = None;
     let mut done = 0u64;
@@ -87,8 +93,10 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
             }
         });
         match result {
-            Ok(summary) => human.push(text::file_line(&shown, &summary)),
+            Ok(summary) if every_file => human.push(text::file_line(&shown, &summary)),
+            Ok(_) => {}
             Err(err) => {
+                // Files that could not be read are always named.
                 human.push(text::file_error_line(&shown, &err));
                 errors.push(json!({ "path": shown, "error": err }));
                 first_error.get_or_insert(err);
@@ -99,6 +107,21 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         crate::files::clear_progress();
     }
     let baton_core::analyzer::Report { overview, charts } = analyzer.report();
+    if !every_file {
+        let by_format: Vec<String> = overview
+            .formats
+            .iter()
+            .map(|(format, n)| format!("{n} {format}"))
+            .collect();
+        human.insert(
+            0,
+            format!(
+                "[ok] Read {} file(s): {} (one line per file with --verbose)",
+                files.len(),
+                by_format.join(", ")
+            ),
+        );
+    }
     human.extend(text::overview_lines(&overview));
     let list = analyzer.list(&ListQuery {
         search: request.search.clone().unwrap_or_default(),

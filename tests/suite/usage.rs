@@ -679,3 +679,39 @@ fn a_reader_that_goes_away_is_no_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_ne!(out.status.code(), Some(101), "{stderr}");
 }
+
+#[test]
+fn analyze_on_many_files_prints_a_summary_not_a_line_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("many");
+    std::fs::create_dir(&folder).unwrap();
+    let transcript = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/codex/agentsview-function_calls.jsonl"
+    );
+    for i in 0..25 {
+        std::fs::copy(transcript, folder.join(format!("rollout-{i:02}.jsonl"))).unwrap();
+    }
+    std::fs::write(folder.join("broken.jsonl"), "not a transcript\n").unwrap();
+    let run = |extra: &[&str]| {
+        let out = baton(&tmp.path().join(".baton"))
+            .arg("analyze")
+            .arg(&folder)
+            .args(extra)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let quiet = run(&[]);
+    assert!(
+        quiet.starts_with("[ok] Read 26 file(s): 25 codex"),
+        "{quiet}"
+    );
+    assert_eq!(quiet.matches("rollout-").count(), 0, "{quiet}");
+    assert!(
+        quiet.contains("broken.jsonl"),
+        "unreadable files are always named: {quiet}"
+    );
+    let verbose = run(&["--verbose"]);
+    assert_eq!(verbose.matches("rollout-").count(), 25, "{verbose}");
+}

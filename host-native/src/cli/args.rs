@@ -312,6 +312,10 @@ pub(crate) struct AnalyzeArgs {
     /// messages, custom instructions and memory context)
     #[arg(long)]
     pub(crate) include_hidden: bool,
+    /// One line per file read, however many (by default a line per file only up to 20 files;
+    /// beyond, a count by format and the files that could not be read)
+    #[arg(long, short = 'v')]
+    pub(crate) verbose: bool,
 }
 
 #[derive(Debug, Args)]

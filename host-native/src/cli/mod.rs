@@ -71,6 +71,7 @@ pub fn main() -> i32 {
             search: args.search,
             list: args.list,
             include_hidden: args.include_hidden,
+            verbose: args.verbose,
         })
         .map(|(human, json)| Output { human, json }),
         Command::Abi(args) => abi(args),
