@@ -468,3 +468,31 @@ fn usage_errors_under_json_are_one_json_object_too() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("Usage:"));
 }
+
+#[test]
+fn a_filter_that_leaves_nothing_shows_the_live_sessions_it_left_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let started = at(
+        &dir,
+        T0,
+        &["start", "--project", "demo", "--agent", "claude"],
+    );
+    let id = json_of(&started)["session_id"].as_str().unwrap().to_owned();
+    let refused = at(&dir, T1, &["end", "--project", "demo", "--agent", "codex"]);
+    let json = json_of(&refused);
+    assert_eq!(json["error"]["code"], "NO_ACTIVE_SESSION");
+    assert_eq!(
+        json["error"]["details"]["other_live_sessions"][0]["session_id"],
+        id
+    );
+    let human = baton(&dir)
+        .args(["end", "--project", "demo", "--agent", "codex"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&human.stderr);
+    assert!(
+        text.contains(&id[id.len() - 8..]) && text.contains("claude"),
+        "{text}"
+    );
+}

@@ -116,12 +116,19 @@ fn truncate(text: &str, max: usize) -> String {
 /// The `[error] CODE: message` line.
 pub fn error_line(error: &Error) -> String {
     let mut text = format!("[error] {}: {}", error.code, error.message);
-    // An ambiguity shows its candidates, so a person can pick one without reading JSON.
-    if error.code == crate::error::ErrorCode::AmbiguousSession
-        && let Some(candidates) = error.details.get("candidates").and_then(|c| c.as_array())
-    {
-        for candidate in candidates {
-            let field = |name: &str| candidate[name].as_str().unwrap_or("-").to_owned();
+    // An ambiguity shows its candidates, and a filter that left nothing shows the live
+    // sessions it left out, so a person can pick one without reading JSON.
+    let listed = match error.code {
+        crate::error::ErrorCode::AmbiguousSession => error.details.get("candidates"),
+        crate::error::ErrorCode::NoActiveSession => error.details.get("other_live_sessions"),
+        _ => None,
+    };
+    if let Some(sessions) = listed.and_then(|c| c.as_array()) {
+        if error.code == crate::error::ErrorCode::NoActiveSession {
+            text.push_str("\nLive sessions the filters left out:");
+        }
+        for session in sessions {
+            let field = |name: &str| session[name].as_str().unwrap_or("-").to_owned();
             let id = field("session_id");
             let short = id
                 .get(id.len().saturating_sub(8)..)
@@ -135,7 +142,7 @@ pub fn error_line(error: &Error) -> String {
                 field("path")
             ));
         }
-        if let Some(first) = candidates.first().and_then(|c| c["session_id"].as_str()) {
+        if let Some(first) = sessions.first().and_then(|c| c["session_id"].as_str()) {
             let short = first.get(first.len().saturating_sub(8)..).unwrap_or(first);
             text.push_str(&format!(
                 "\nName one by its short id (first column), e.g. {short}"

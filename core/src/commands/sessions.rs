@@ -103,10 +103,31 @@ pub fn resolve_implicit(view: &dyn LedgerView, p: &EndParams) -> Result<Session>
     let filters = json!({ "project": project, "agent": agent, "client_name": client });
     match candidates.len() {
         1 => Ok(candidates.remove(0)),
-        0 => Err(Error::no_active_session(
-            &describe_filters(&project, &agent, &client),
-            filters,
-        )),
+        0 => {
+            // What the filters left out: the live sessions of the project (of every project
+            // when none was named), so a person sees which agent or client to name instead.
+            let others: Vec<_> = view
+                .live_sessions()?
+                .iter()
+                .filter(|s| project.as_ref().is_none_or(|p| &s.project == p))
+                .map(|s| {
+                    json!({
+                        "session_id": s.session_id,
+                        "path": s.path,
+                        "agent": s.agent,
+                        "client_name": s.client_name,
+                        "started_at": s.started_at,
+                    })
+                })
+                .collect();
+            let err =
+                Error::no_active_session(&describe_filters(&project, &agent, &client), filters);
+            Err(if others.is_empty() {
+                err
+            } else {
+                err.with("other_live_sessions", others)
+            })
+        }
         _n => {
             let listed: Vec<_> = candidates
                 .iter()
