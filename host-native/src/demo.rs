@@ -2,6 +2,25 @@
 //! collide, crash and resume, hand off and end, eight processes write at once, the ledger is
 //! compacted and checked — then the web page is served so the same ledger can be opened there.
 
+/// Whether the narration goes to stderr (`baton --json demo`).
+static NARRATE_TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sends the narration to stderr from now on (for `--json`).
+pub fn narrate_to_stderr() {
+    NARRATE_TO_STDERR.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// One line of narration, where it belongs; a closed pipe is not an error.
+pub fn say(text: &str) {
+    use std::io::Write;
+    let line = crate::cli::terminal_safe(text);
+    let _ = if NARRATE_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) {
+        writeln!(std::io::stderr().lock(), "{line}")
+    } else {
+        writeln!(std::io::stdout().lock(), "{line}")
+    };
+}
+
 use crate::engine;
 use crate::store::Ledger;
 use baton_core::Error;
@@ -30,7 +49,7 @@ fn start(
         }),
         None,
     )?;
-    println!("  {}", render::ok_line(&response));
+    narrate!("  {}", render::ok_line(&response));
     match response {
         Response::Action(a) => Ok(a.session.session_id.to_string()),
         _ => Err(Error::internal("start answered something else")),
@@ -38,13 +57,13 @@ fn start(
 }
 
 fn step(title: &str) {
-    println!("\n== {title}");
+    narrate!("\n== {title}");
 }
 
 /// Runs the demo in `dir` (created if needed) and returns the ledger file to open in the page.
 pub fn run(dir: &Path) -> Result<PathBuf, Error> {
     let ledger = Ledger::new(dir, true);
-    println!("Demo ledger: {}", dir.display());
+    narrate!("Demo ledger: {}", dir.display());
 
     step("Two agents start work on the same project");
     let claude = start(
@@ -83,9 +102,9 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
     );
     match ambiguous {
         Err(err) => {
-            println!("  {}", render::error_line(&err));
+            narrate!("  {}", render::error_line(&err));
             for c in err.details["candidates"].as_array().into_iter().flatten() {
-                println!(
+                narrate!(
                     "    candidate {} ({} via {})",
                     c["session_id"].as_str().unwrap_or(""),
                     c["agent"].as_str().unwrap_or(""),
@@ -106,7 +125,7 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
         }),
         None,
     )?;
-    println!("  {}", render::ok_line(&resumed));
+    narrate!("  {}", render::ok_line(&resumed));
 
     step("Claude hands off to a reviewer (the parent stays live until it ends itself)");
     start(
@@ -130,7 +149,7 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
         }),
         None,
     )?;
-    println!("  {}", render::ok_line(&ended));
+    narrate!("  {}", render::ok_line(&ended));
 
     lifecycle_tour(&ledger)?;
 
@@ -161,17 +180,17 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
             ok += 1;
         }
     }
-    println!("  [ok] {ok} of 8 concurrent starts succeeded, each with its own session id");
+    narrate!("  [ok] {ok} of 8 concurrent starts succeeded, each with its own session id");
 
     step("Compaction rolls the log into monthly archives; the doctor checks the store");
     let report = ledger.compact()?;
-    println!(
+    narrate!(
         "  [ok] compacted {} events into {} month(s)",
         report.events_in,
         report.months_written.len()
     );
     let doctor = ledger.doctor()?;
-    println!(
+    narrate!(
         "  [{}] {} sessions ({} live), {} corrupt lines, checkpoint {}",
         if doctor.healthy { "ok" } else { "warn" },
         doctor.sessions.total,
@@ -189,7 +208,7 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
         }),
         None,
     )?;
-    println!("{}", render::ok_line(&list));
+    narrate!("{}", render::ok_line(&list));
     // The page folds raw event lines: hand it the archive the compaction just wrote.
     let month = report.months_written.first().cloned().unwrap_or_default();
     Ok(dir.join("archive").join(format!("{month}.ndjson")))
@@ -244,7 +263,7 @@ fn lifecycle_tour(ledger: &Ledger) -> Result<(), Error> {
             session_id: reviewer.clone(),
         }),
     ] {
-        println!(
+        narrate!(
             "  {}",
             render::ok_line(&engine::run(ledger, &request, None)?)
         );
@@ -259,7 +278,7 @@ fn lifecycle_tour(ledger: &Ledger) -> Result<(), Error> {
         }),
         None,
     )?;
-    println!("  {}", render::ok_line(&report));
+    narrate!("  {}", render::ok_line(&report));
     let health = engine::run(
         ledger,
         &Request::Health(HealthParams {
@@ -268,7 +287,7 @@ fn lifecycle_tour(ledger: &Ledger) -> Result<(), Error> {
         }),
         None,
     )?;
-    println!(
+    narrate!(
         "  {}{}",
         render::ok_line(&health),
         crate::detail::details(&health, false).replace('\n', "\n  ")

@@ -2,6 +2,14 @@
 //! server, the transcript mirror and the wasm embedding. All decisions are the core's; this
 //! crate does the IO around them.
 
+/// Prints a line of the demo's narration: on stdout, or on stderr under `--json` (where stdout
+/// carries only the one JSON object).
+macro_rules! narrate {
+    ($($arg:tt)*) => {
+        $crate::demo::say(&format!($($arg)*))
+    };
+}
+
 pub mod analyze;
 pub mod cli;
 pub mod demo;

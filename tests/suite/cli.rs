@@ -496,3 +496,26 @@ fn a_filter_that_leaves_nothing_shows_the_live_sessions_it_left_out() {
         "{text}"
     );
 }
+
+#[test]
+fn demo_under_json_prints_one_object_and_narrates_on_stderr() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = baton(&tmp.path().join(".baton"))
+        .env("TMPDIR", tmp.path())
+        .args(["--json", "demo", "--port", "0", "--serve-seconds", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(json["ledger"].as_str().unwrap().ends_with(".baton"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("[ok]"),
+        "the narration"
+    );
+}

@@ -76,7 +76,12 @@ pub fn main() -> i32 {
         .map(|(human, json)| Output { human, json }),
         Command::Abi(args) => abi(args),
         Command::Web(args) => web(args, json_only),
-        Command::Demo(args) => demo(args),
+        Command::Demo(args) => {
+            if json_only {
+                crate::demo::narrate_to_stderr();
+            }
+            demo(args)
+        }
         _ => run(cli),
     };
     match result {

@@ -61,20 +61,23 @@ pub(crate) fn demo(args: DemoArgs) -> Result<Output, Error> {
         } else {
             10
         });
-    println!("\n== The web page");
+    narrate!("\n== The web page");
     if !crate::web::page_built() {
-        println!(
+        narrate!(
             "  [warn] this baton was built without the page: run www/build.sh, then cargo build -p baton"
         );
         return Ok(Output {
-            human: String::new(),
+            human: format!(
+                "[ok] Demo done; its ledger is {}",
+                dir.join(".baton").display()
+            ),
             json: serde_json::json!({"ledger": dir.join(".baton"), "page": null}),
         });
     }
     let listener = crate::web::bind(args.port).or_else(|_| crate::web::bind(0))?;
     let url = crate::web::url(&listener)?;
-    println!("  Web page: {url}");
-    println!(
+    narrate!("  Web page: {url}");
+    narrate!(
         "  Open it and choose {} to see these sessions, analyzed inside the browser.",
         page_file.display()
     );
@@ -82,15 +85,18 @@ pub(crate) fn demo(args: DemoArgs) -> Result<Output, Error> {
         serde_json::json!({ "ledger": dir.join(".baton"), "page": url, "page_file": page_file });
     std::thread::spawn(move || crate::web::serve(listener));
     if serve_seconds == 0 {
-        println!("  Serving until Ctrl-C.");
+        narrate!("  Serving until Ctrl-C.");
         loop {
             std::thread::park();
         }
     }
-    println!("  Serving for {serve_seconds} s.");
+    narrate!("  Serving for {serve_seconds} s.");
     std::thread::sleep(std::time::Duration::from_secs(serve_seconds));
     Ok(Output {
-        human: String::new(),
+        human: format!(
+            "[ok] Demo done; its ledger is {} (the page stopped)",
+            dir.join(".baton").display()
+        ),
         json: summary,
     })
 }
