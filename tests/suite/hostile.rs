@@ -481,23 +481,30 @@ impl Drop for Mounted {
     }
 }
 
+/// Mounts a 1 MiB tmpfs on `at` for the test's life; `None` (and a message) without root.
+fn mount_tmpfs(at: &std::path::Path) -> Option<Mounted> {
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+        .arg(at)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !mounted {
+        eprintln!("skipped: mounting a tmpfs needs root");
+        return None;
+    }
+    Some(Mounted(at.to_path_buf()))
+}
+
 #[test]
 fn on_a_full_disk_a_refused_start_leaves_no_session() {
     use std::io::Write;
     let tmp = tempfile::tempdir().unwrap();
     let mount = tmp.path().join("small");
     std::fs::create_dir(&mount).unwrap();
-    let mounted = std::process::Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
-        .arg(&mount)
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !mounted {
-        eprintln!("skipped: mounting a small tmpfs needs root");
+    let Some(_guard) = mount_tmpfs(&mount) else {
         return;
-    }
-    let _guard = Mounted(mount.clone());
+    };
     let dir = mount.join(".baton");
     ledger_with_a_session(&dir);
     // Fill the disk, then leave room in the log's last page for about one line: a start's
@@ -535,17 +542,9 @@ fn a_read_only_ledger_is_read() {
     let tmp = tempfile::tempdir().unwrap();
     let mount = tmp.path().join("ro");
     std::fs::create_dir(&mount).unwrap();
-    let mounted = std::process::Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
-        .arg(&mount)
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !mounted {
-        eprintln!("skipped: mounting a tmpfs needs root");
+    let Some(_guard) = mount_tmpfs(&mount) else {
         return;
-    }
-    let _guard = Mounted(mount.clone());
+    };
     let dir = mount.join(".baton");
     ledger_with_a_session(&dir);
     // No lock file, and none can be made: a ledger copied to a read-only mount.

@@ -86,6 +86,18 @@ impl Ledger {
     }
 }
 
+/// Opens (creating) the compaction lock file read-write, as the ledger's own.
+fn open_compact_lock(path: &Path) -> std::io::Result<File> {
+    own::open(
+        path,
+        OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true),
+    )
+}
+
 /// Reads a small text file of the ledger (`config.toml`) as the ledger's own (no link, no
 /// FIFO or device) and at most 1 MiB.
 pub fn read_own_text(path: &Path) -> std::io::Result<String> {
@@ -186,14 +198,7 @@ impl Ledger {
     /// it does not exist and cannot be made.
     fn lock_file_for_reading(&self) -> Result<Option<File>, Error> {
         let path = self.path(COMPACT_LOCK);
-        let file = match own::open(
-            &path,
-            OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .read(true)
-                .write(true),
-        ) {
+        let file = match open_compact_lock(&path) {
             Ok(file) => file,
             Err(e)
                 if e.kind() == std::io::ErrorKind::PermissionDenied
@@ -238,15 +243,7 @@ impl Ledger {
     /// Opens (creating) the compaction lock file.
     fn compact_lock_file(&self) -> Result<File, Error> {
         let path = self.path(COMPACT_LOCK);
-        own::open(
-            &path,
-            OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .read(true)
-                .write(true),
-        )
-        .map_err(|e| own::open_error("open lock", &path, e))
+        open_compact_lock(&path).map_err(|e| own::open_error("open lock", &path, e))
     }
 
     /// Sealed logs left by compaction (normally none outside a running compaction).

@@ -78,9 +78,11 @@ pub(crate) fn check_folder(path: &Path) -> Result<(), Error> {
     }
 }
 
-/// The user id this process runs as (the owner of `/proc/self`), when the system says.
+/// The user id this process runs as (the owner of `/proc/self`), when the system says; read
+/// once, since every append checks it.
 fn effective_uid() -> Option<u32> {
-    std::fs::metadata("/proc/self").ok().map(|m| m.uid())
+    static UID: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *UID.get_or_init(|| std::fs::metadata("/proc/self").ok().map(|m| m.uid()))
 }
 
 /// Whether `dir` is listed in `BATON_TRUSTED_DIRS` (`:`-separated; `*` trusts every folder).
