@@ -4,6 +4,7 @@
 use crate::store::Ledger;
 use crate::system;
 use baton_core::Error;
+use baton_core::commands::trust::Caller;
 use baton_core::commands::{self, Request, Response};
 use baton_core::ledger::event::Actor;
 use baton_core::ledger::store::LedgerView;
@@ -47,21 +48,36 @@ pub fn fill_defaults(request: &mut Request, client: Option<&str>) {
     }
 }
 
-/// Executes one request as the acting person from the environment.
+/// Who a command runs for: the actor to record when the host knows better than the core, the
+/// person (`--as`; else `BATON_ACTOR` or the OS user), and who is calling (a person, or an
+/// agent: over MCP, or the CLI inside one).
+#[derive(Debug, Clone, Default)]
+pub struct Acting {
+    /// Recorded as the actor of every event, when set.
+    pub actor: Option<Actor>,
+    /// The person on whose behalf this runs; `None` reads the environment.
+    pub person: Option<String>,
+    /// Who is calling.
+    pub caller: Caller,
+}
+
+/// Executes one request as a person from the environment, recording `actor` when given.
 pub fn run(ledger: &Ledger, request: &Request, actor: Option<Actor>) -> Result<Response, Error> {
-    run_as(ledger, request, actor, None)
+    run_as(
+        ledger,
+        request,
+        &Acting {
+            actor,
+            ..Acting::default()
+        },
+    )
 }
 
 /// Executes one request: prepare, lock the target session if any, refresh, execute, append,
 /// then bring the checkpoint up to date. A refusal (a run report with text) is recorded, then
 /// answered as its error.
-pub fn run_as(
-    ledger: &Ledger,
-    request: &Request,
-    actor: Option<Actor>,
-    person: Option<String>,
-) -> Result<Response, Error> {
-    let (result, snapshot) = run_deferred(ledger, request, actor, person);
+pub fn run_as(ledger: &Ledger, request: &Request, acting: &Acting) -> Result<Response, Error> {
+    let (result, snapshot) = run_deferred(ledger, request, acting);
     if let Some(snapshot) = snapshot {
         refresh(ledger, &snapshot);
     }
@@ -80,14 +96,13 @@ pub fn refresh(ledger: &Ledger, snapshot: &crate::store::Snapshot) {
 pub fn run_deferred(
     ledger: &Ledger,
     request: &Request,
-    actor: Option<Actor>,
-    person: Option<String>,
+    acting: &Acting,
 ) -> (Result<Response, Error>, Option<crate::store::Snapshot>) {
-    let first = run_once(ledger, request, actor.clone(), person.clone());
+    let first = run_once(ledger, request, acting);
     match &first.0 {
         // A damaged checkpoint (a flipped byte in its body) is a cache gone bad: drop it and
         // answer from the logs; the refresh after this command rebuilds it.
-        Err(err) if ledger.drop_damaged_checkpoint(err) => run_once(ledger, request, actor, person),
+        Err(err) if ledger.drop_damaged_checkpoint(err) => run_once(ledger, request, acting),
         _ => first,
     }
 }
@@ -95,8 +110,7 @@ pub fn run_deferred(
 fn run_once(
     ledger: &Ledger,
     request: &Request,
-    actor: Option<Actor>,
-    person: Option<String>,
+    acting: &Acting,
 ) -> (Result<Response, Error>, Option<crate::store::Snapshot>) {
     let mut kept = None;
     let result = (|| {
@@ -119,7 +133,7 @@ fn run_once(
             }
             _ => (snapshot, None),
         };
-        let ctx = system::context(actor, person, policy)?;
+        let ctx = system::context(acting, policy)?;
         let executed = commands::execute(&snapshot, &prepared, &ctx);
         kept = Some(snapshot);
         let executed = executed?;

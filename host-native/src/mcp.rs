@@ -2,32 +2,42 @@
 //! over the same core requests the CLI uses; stdout carries only the protocol, logs go to
 //! stderr.
 //!
-//! Identity comes from the connection: when a caller names no client, the client's own name
-//! (`clientInfo.name`, from `initialize` or the request's `_meta`) is used, and when it names
-//! no agent at start, a normalized form of that name. So an implicit end from Claude Code
-//! only ever considers Claude Code's sessions.
+//! Every call is an agent's: the caller is the client (`clientInfo.name`, from `initialize` or
+//! the request's `_meta`), whatever the environment says. It names the client and, when a
+//! start names no agent, the agent (so an implicit end from Claude Code only ever considers
+//! Claude Code's sessions), and it is the actor the ledger records. What only a person may do
+//! (see `baton_core::commands::trust`) is refused with `ACTOR_NOT_ALLOWED`, and the tools
+//! that are nothing else are left out of `tools/list`, unless the workspace's operator set
+//! `agents_may_steer`.
+//!
+//! Arguments are read by Baton, not by rmcp: a missing parameter, an unknown one or a wrong
+//! type is an `INVALID_ARGUMENT` tool error naming the parameter and what it takes, in words.
 
-use crate::engine;
+use crate::engine::{self, Acting};
 use crate::store::Ledger;
 use baton_core::Error;
 use baton_core::commands::render;
+use baton_core::commands::trust::Caller;
 use baton_core::commands::{
     ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
     PauseParams, ReportParams, SessionRef,
 };
 use baton_core::commands::{EndParams, ListParams, Request, Response, ShowParams, StartParams};
+use rmcp::handler::server::common::{AsRequestContext, FromContextPart, schema_for_input};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, RequestMetaObject, ServerCapabilities,
-    ServerConfig,
+    CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
-use rmcp::{
-    ErrorData, Peer, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router,
-};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-
 /// Serializes operations on one session id within this process; other ids run concurrently.
 #[derive(Debug, Default)]
 struct SessionGate {
@@ -45,6 +55,58 @@ impl SessionGate {
     }
 }
 
+/// `add_mission`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct AddMission {
+    /// The mission's reference, e.g. CLAIM-142.
+    reference: String,
+    /// The contract's clauses, one requirement each.
+    clauses: Vec<String>,
+}
+
+/// `approve_mission`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ApproveMission {
+    /// The mission's reference, e.g. CLAIM-142.
+    reference: String,
+}
+
+/// `open_ambiguity`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct OpenAmbiguity {
+    /// The mission's reference.
+    reference: String,
+    /// What is unclear.
+    text: String,
+}
+
+/// `resolve_ambiguity`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ResolveAmbiguity {
+    /// The ambiguity's number.
+    number: u32,
+}
+
+/// `record_decision`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RecordDecision {
+    /// The decision.
+    text: String,
+}
+
+/// The MCP tools nothing but a person's operation stands behind: left out of `tools/list`
+/// unless the operator lets agents steer. (A test checks the core reserves each one.)
+pub const PERSON_TOOLS: [&str; 3] = [
+    "unpause_work_session",
+    "approve_mission",
+    "set_constitution",
+];
+
 /// The MCP server.
 #[derive(Debug, Clone)]
 pub struct BatonMcp {
@@ -53,13 +115,254 @@ pub struct BatonMcp {
     tool_router: ToolRouter<BatonMcp>,
 }
 
-/// The calling client's name: from the request's `_meta` (newer protocol) or `initialize`.
-fn client_name(peer: &Peer<RoleServer>, meta: &RequestMetaObject) -> Option<String> {
-    meta.client_info()
-        .map(|info| info.name)
-        .or_else(|| peer.peer_info().map(|info| info.client_info.name.clone()))
-        .map(|name| name.trim().to_owned())
-        .filter(|name| !name.is_empty())
+/// The calling client, as named by the request's `_meta` (newer protocol) or `initialize`.
+#[derive(Debug, Clone)]
+struct Client(Option<String>);
+
+impl Client {
+    /// The client's name, when it gave one.
+    fn name(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+
+    /// The agent calling: the client, or `mcp-client` when it named none.
+    fn caller(&self) -> Caller {
+        Caller::agent(self.name().unwrap_or("mcp-client"))
+    }
+}
+
+impl<C: AsRequestContext> FromContextPart<C> for Client {
+    fn from_context_part(context: &mut C) -> Result<Self, ErrorData> {
+        let request = context.as_request_context();
+        let name = request
+            .meta
+            .client_info()
+            .map(|info| info.name)
+            .or_else(|| {
+                request
+                    .peer
+                    .peer_info()
+                    .map(|info| info.client_info.name.clone())
+            })
+            .map(|name| name.trim().to_owned())
+            .filter(|name| !name.is_empty());
+        Ok(Client(name))
+    }
+}
+
+/// A tool's arguments, read by Baton: the schema `tools/list` shows is the one they are
+/// checked against, and a mismatch is Baton's coded `INVALID_ARGUMENT` rather than rmcp's
+/// protocol error. (The `#[tool]` macro takes a type named `Parameters` as the schema's.)
+#[derive(Debug)]
+struct Parameters<P>(Result<P, Error>);
+
+impl<P: JsonSchema> JsonSchema for Parameters<P> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        P::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        P::json_schema(generator)
+    }
+}
+
+impl<S, P> FromContextPart<ToolCallContext<'_, S>> for Parameters<P>
+where
+    P: DeserializeOwned + JsonSchema + 'static,
+{
+    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        let arguments = context.arguments.take().unwrap_or_default();
+        Ok(Parameters(read_arguments::<P>(arguments)))
+    }
+}
+
+/// Checks arguments against `P`'s schema (required, unknown and mistyped parameters, named
+/// in words), then reads them; what the schema cannot say is serde's, with the path.
+fn read_arguments<P: DeserializeOwned + JsonSchema + 'static>(
+    arguments: JsonObject,
+) -> Result<P, Error> {
+    if let Ok(schema) = schema_for_input::<P>() {
+        check_arguments(&compact_schema(&schema), &arguments)?;
+    }
+    serde_path_to_error::deserialize(Value::Object(arguments)).map_err(|err| {
+        let path = err.path().to_string();
+        let field = if path == "." { "arguments" } else { &path };
+        Error::invalid(field, plain_serde_words(&err.inner().to_string()))
+    })
+}
+
+/// The top-level check: every required parameter present, none unknown, each of its type.
+fn check_arguments(schema: &JsonObject, arguments: &JsonObject) -> Result<(), Error> {
+    let empty = serde_json::Map::new();
+    let properties = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let takes = || {
+        let names: Vec<&str> = properties.keys().map(String::as_str).collect();
+        if names.is_empty() {
+            "no parameters".to_owned()
+        } else {
+            names.join(", ")
+        }
+    };
+    for name in arguments.keys() {
+        if !properties.contains_key(name) {
+            return Err(Error::invalid(
+                name,
+                format!("is not a parameter of this tool; it takes: {}", takes()),
+            )
+            .with("parameter", name.as_str())
+            .with(
+                "parameters",
+                Value::from(properties.keys().cloned().collect::<Vec<_>>()),
+            ));
+        }
+    }
+    let required = schema.get("required").and_then(Value::as_array);
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        if !arguments.contains_key(name) {
+            let about = properties[name]["description"].as_str().unwrap_or("");
+            return Err(Error::invalid(
+                name,
+                format!(
+                    "is required ({}): {about}",
+                    expected_words(&properties[name])
+                ),
+            )
+            .with("parameter", name)
+            .with("expected", expected_words(&properties[name])));
+        }
+    }
+    for (name, value) in arguments {
+        let property = &properties[name];
+        let optional = !required
+            .into_iter()
+            .flatten()
+            .any(|r| r.as_str() == Some(name.as_str()));
+        if !(value.is_null() && optional || type_fits(property, value)) {
+            let expected = expected_words(property);
+            return Err(Error::invalid(
+                name,
+                format!("must be {expected}, not {}", value_words(value)),
+            )
+            .with("parameter", name.as_str())
+            .with("expected", expected)
+            .with("got", value_words(value)));
+        }
+    }
+    Ok(())
+}
+
+/// The JSON types a property's schema allows (empty when it says none, e.g. a `$ref`).
+fn schema_types(property: &Value) -> Vec<&str> {
+    match &property["type"] {
+        Value::String(kind) => vec![kind.as_str()],
+        Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn type_fits(property: &Value, value: &Value) -> bool {
+    let kinds = schema_types(property);
+    if kinds.is_empty() {
+        return true;
+    }
+    kinds.iter().any(|kind| match (*kind, value) {
+        ("null", Value::Null) => true,
+        ("string", Value::String(_)) => true,
+        ("boolean", Value::Bool(_)) => true,
+        ("integer", Value::Number(n)) => n.is_i64() || n.is_u64(),
+        ("number", Value::Number(_)) => true,
+        ("array", Value::Array(_)) => true,
+        ("object", Value::Object(_)) => true,
+        _ => false,
+    })
+}
+
+/// What a property takes, in words: "a whole number from 0 to 100", "text", "a list of text".
+fn expected_words(property: &Value) -> String {
+    let kinds: Vec<&str> = schema_types(property)
+        .into_iter()
+        .filter(|k| *k != "null")
+        .collect();
+    let one = |kind: &str| -> String {
+        match kind {
+            "string" => match property["enum"].as_array() {
+                Some(values) => format!(
+                    "one of {}",
+                    values
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => "text (a JSON string)".to_owned(),
+            },
+            "integer" => match (property["minimum"].as_i64(), property["maximum"].as_i64()) {
+                (Some(lo), Some(hi)) => format!("a whole number from {lo} to {hi}"),
+                (Some(lo), None) if lo >= 0 => "a whole number, 0 or more".to_owned(),
+                _ => "a whole number".to_owned(),
+            },
+            "number" => "a number".to_owned(),
+            "boolean" => "true or false".to_owned(),
+            "array" => match schema_types(&property["items"]).first() {
+                Some(&"string") => "a list of text".to_owned(),
+                Some(&"integer") => "a list of whole numbers".to_owned(),
+                _ => "a list".to_owned(),
+            },
+            "object" => "an object".to_owned(),
+            other => other.to_owned(),
+        }
+    };
+    match kinds.as_slice() {
+        [] => "a value of the documented shape".to_owned(),
+        kinds => kinds
+            .iter()
+            .map(|k| one(k))
+            .collect::<Vec<_>>()
+            .join(" or "),
+    }
+}
+
+/// A JSON value, described: `the text "50"`, `the number 5`, `a list`.
+fn value_words(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => {
+            let shown: String = s.chars().take(40).collect();
+            format!("the text {shown:?}")
+        }
+        Value::Array(_) => "a list".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+/// serde's message with Rust's type names put in words.
+fn plain_serde_words(message: &str) -> String {
+    let mut text = message.to_owned();
+    for (rust, words) in [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        ("expected u32", "expected a whole number, 0 or more"),
+        ("expected u64", "expected a whole number, 0 or more"),
+        ("expected i64", "expected a whole number"),
+        ("expected a sequence", "expected a list"),
+        ("expected a map", "expected an object"),
+        ("invalid type: string", "invalid type: text"),
+        ("invalid type: sequence", "invalid type: a list"),
+        ("invalid type: map", "invalid type: an object"),
+    ] {
+        text = text.replace(rust, words);
+    }
+    text
+}
+
+/// A tool's answer to arguments it could not read.
+fn refused(err: Error) -> Result<CallToolResult, ErrorData> {
+    Ok(answer(Err(err)))
 }
 
 /// A tool answer: the human line, then the JSON, as text; the JSON also as structured content.
@@ -86,6 +389,24 @@ fn answer(result: Result<Response, Error>) -> CallToolResult {
     }
 }
 
+/// The tools' shared tail: read the arguments, build the request, run it as the calling agent.
+macro_rules! tool_body {
+    ($self:ident, $params:ident, $client:ident, |$p:ident| $request:expr, $session:expr) => {{
+        let $p = match $params.0 {
+            Ok(p) => p,
+            Err(err) => return refused(err),
+        };
+        let session: Option<String> = $session(&$p);
+        let mut request = $request;
+        engine::fill_defaults(&mut request, $client.name());
+        Ok($self.run(request, session, $client.caller()).await)
+    }};
+}
+
+fn no_session<P>(_: &P) -> Option<String> {
+    None
+}
+
 #[tool_router]
 impl BatonMcp {
     /// A server over the ledger at `ledger`.
@@ -97,15 +418,24 @@ impl BatonMcp {
         }
     }
 
-    async fn run(&self, request: Request, session: Option<String>) -> CallToolResult {
+    async fn run(
+        &self,
+        request: Request,
+        session: Option<String>,
+        caller: Caller,
+    ) -> CallToolResult {
         let gate = session.map(|id| self.gate.gate(&id));
         let _held = match &gate {
             Some(gate) => Some(gate.lock().await),
             None => None,
         };
         let ledger = self.ledger.clone();
+        let acting = Acting {
+            caller,
+            ..Acting::default()
+        };
         let outcome = tokio::task::spawn_blocking(move || {
-            let (result, snapshot) = engine::run_deferred(&ledger, &request, None, None);
+            let (result, snapshot) = engine::run_deferred(&ledger, &request, &acting);
             // The checkpoint is brought up to date after the answer has gone back.
             if let Some(snapshot) = snapshot {
                 tokio::task::spawn_blocking(move || engine::refresh(&ledger, &snapshot));
@@ -118,194 +448,469 @@ impl BatonMcp {
     }
 
     #[tool(
-        description = "Start a work session for this agent on a project, or resume one after a crash by passing its session_id. Returns the session_id to keep for later calls. The client name defaults to this MCP client's name, and the agent to a normalized form of it."
+        description = "Start a work session for a task (keep its session_id), or resume yours by session_id.",
+        annotations(destructive_hint = false)
     )]
     async fn start_work_session(
         &self,
-        Parameters(params): Parameters<StartParams>,
-        peer: Peer<RoleServer>,
-        meta: RequestMetaObject,
+        params: Parameters<StartParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        let session = params.session_id.clone();
-        let mut request = Request::Start(params);
-        engine::fill_defaults(&mut request, client_name(&peer, &meta).as_deref());
-        Ok(self.run(request, session).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::Start(p),
+            |p: &StartParams| p.session_id.clone()
+        )
     }
 
     #[tool(
-        description = "End a work session. Prefer passing session_id. Without it, Baton ends the one live session matching project, agent and this client; if none or several match it answers NO_ACTIVE_SESSION or AMBIGUOUS_SESSION (with the candidates) and ends nothing."
+        description = "End your work session by session_id, or the one live session of yours the filters pick.",
+        annotations(destructive_hint = true)
     )]
     async fn end_work_session(
         &self,
-        Parameters(params): Parameters<EndParams>,
-        peer: Peer<RoleServer>,
-        meta: RequestMetaObject,
+        params: Parameters<EndParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        let session = params.session_id.clone();
-        let mut request = Request::End(params);
-        engine::fill_defaults(&mut request, client_name(&peer, &meta).as_deref());
-        Ok(self.run(request, session).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::End(p),
+            |p: &EndParams| p.session_id.clone()
+        )
     }
 
     #[tool(
-        description = "List work sessions: live ones by default, filtered by project, agent and status; include_ended adds ended sessions."
+        description = "List work sessions (live ones unless include_ended).",
+        annotations(read_only_hint = true)
     )]
     async fn list_work_sessions(
         &self,
-        Parameters(params): Parameters<ListParams>,
+        params: Parameters<ListParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::List(params), None).await)
+        tool_body!(self, params, client, |p| Request::List(p), no_session)
     }
 
     #[tool(
-        description = "Ask for context: the mission's contract, the constitution version, the indexed commit, open ambiguities, active decisions and the state of your dependencies. If a person paused the session, the answer says so with the reason and next_action is `blocked`: stop and wait."
+        description = "Your context: contract, constitution, commit, ambiguities, decisions, dependencies. next_action `blocked`: paused, stop.",
+        annotations(destructive_hint = false)
     )]
     async fn brief_work_session(
         &self,
-        Parameters(params): Parameters<SessionRef>,
+        params: Parameters<SessionRef>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        let session = Some(params.session_id.clone());
-        Ok(self.run(Request::Brief(params), session).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::Brief(p),
+            |p: &SessionRef| Some(p.session_id.clone())
+        )
     }
 
     #[tool(
-        description = "Report what the session did: changed_files (may open collisions with sessions that depend on them), status blocked or implementation_complete, progress, a plan and step states, decision requests, AI runs (counts only: never send prompt or output text), evidence, a pull request."
+        description = "Report work: files changed, status, progress, plan, questions, AI runs (counts only), evidence, PR.",
+        annotations(destructive_hint = false)
     )]
     async fn report_work_session(
         &self,
-        Parameters(params): Parameters<ReportParams>,
+        params: Parameters<ReportParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        let session = Some(params.session_id.clone());
-        Ok(self.run(Request::Report(params), session).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::Report(p),
+            |p: &ReportParams| Some(p.session_id.clone())
+        )
     }
 
     #[tool(
-        description = "Declare files this session's work depends on; another session changing one opens a high-severity collision."
+        description = "Declare files your work depends on; another session changing one opens a collision.",
+        annotations(destructive_hint = false, idempotent_hint = true)
     )]
     async fn declare_dependencies(
         &self,
-        Parameters(params): Parameters<DependParams>,
+        params: Parameters<DependParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        let session = Some(params.session_id.clone());
-        Ok(self.run(Request::Depend(params), session).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::Depend(p),
+            |p: &DependParams| Some(p.session_id.clone())
+        )
     }
 
     #[tool(
-        description = "Pause a session (a person's brake): the agent is told, with the reason, the next time it asks for context."
+        description = "Pause your own session to wait for a person.",
+        annotations(destructive_hint = false)
     )]
     async fn pause_work_session(
         &self,
-        Parameters(params): Parameters<PauseParams>,
+        params: Parameters<PauseParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        let session = Some(params.session_id.clone());
-        Ok(self.run(Request::Pause(params), session).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::Pause(p),
+            |p: &PauseParams| Some(p.session_id.clone())
+        )
     }
 
     #[tool(
-        description = "Lift a pause; the session's context is not current until it is briefed again."
+        description = "Lift a pause (where agents may steer).",
+        annotations(destructive_hint = false)
     )]
     async fn unpause_work_session(
         &self,
-        Parameters(params): Parameters<SessionRef>,
+        params: Parameters<SessionRef>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        let session = Some(params.session_id.clone());
-        Ok(self.run(Request::Unpause(params), session).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::Unpause(p),
+            |p: &SessionRef| Some(p.session_id.clone())
+        )
     }
 
     #[tool(
-        description = "Context health: six dimensions (mission understanding, architecture context, repository state, requirement confidence, dependencies current, decisions current), the overall minimum, the verdict and whether to re-brief."
+        description = "A session's context health and whether to re-brief.",
+        annotations(destructive_hint = false, idempotent_hint = true)
     )]
     async fn get_context_health(
         &self,
-        Parameters(params): Parameters<HealthParams>,
+        params: Parameters<HealthParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::Health(params), None).await)
-    }
-
-    #[tool(description = "Every event of a session in order, with summary, actor, time and tone.")]
-    async fn get_timeline(
-        &self,
-        Parameters(params): Parameters<SessionRef>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::Timeline(params), None).await)
-    }
-
-    #[tool(description = "Open attention items, most urgent first.")]
-    async fn list_attention(&self) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::Attention, None).await)
+        tool_body!(self, params, client, |p| Request::Health(p), no_session)
     }
 
     #[tool(
-        description = "Add a mission's contract (a new version, a draft until a lead approves it)."
+        description = "A session's events in order.",
+        annotations(read_only_hint = true)
+    )]
+    async fn get_timeline(
+        &self,
+        params: Parameters<SessionRef>,
+        client: Client,
+    ) -> Result<CallToolResult, ErrorData> {
+        tool_body!(self, params, client, |p| Request::Timeline(p), no_session)
+    }
+
+    #[tool(
+        description = "Open attention items, most urgent first.",
+        annotations(read_only_hint = true)
+    )]
+    async fn list_attention(&self, client: Client) -> Result<CallToolResult, ErrorData> {
+        Ok(self.run(Request::Attention, None, client.caller()).await)
+    }
+
+    #[tool(
+        description = "Add a mission's contract as a draft; a person approves it.",
+        annotations(destructive_hint = false)
     )]
     async fn add_mission(
         &self,
-        Parameters(params): Parameters<MissionParams>,
+        params: Parameters<AddMission>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::MissionAdd(params), None).await)
-    }
-
-    #[tool(description = "Approve a mission's newest contract version (owner or admin).")]
-    async fn approve_mission(
-        &self,
-        Parameters(params): Parameters<MissionParams>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::MissionApprove(params), None).await)
-    }
-
-    #[tool(description = "Set a new version of the architecture constitution.")]
-    async fn set_constitution(
-        &self,
-        Parameters(params): Parameters<ConstitutionParams>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::ConstitutionSet(params), None).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::MissionAdd(MissionParams {
+                reference: p.reference,
+                clauses: p.clauses
+            }),
+            no_session
+        )
     }
 
     #[tool(
-        description = "Record the repository commit that is indexed (what sessions compare their start commit with)."
+        description = "Approve a mission's newest contract (where agents may steer).",
+        annotations(destructive_hint = false)
+    )]
+    async fn approve_mission(
+        &self,
+        params: Parameters<ApproveMission>,
+        client: Client,
+    ) -> Result<CallToolResult, ErrorData> {
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::MissionApprove(MissionParams {
+                reference: p.reference,
+                clauses: Vec::new()
+            }),
+            no_session
+        )
+    }
+
+    #[tool(
+        description = "Set the architecture constitution (where agents may steer).",
+        annotations(destructive_hint = false)
+    )]
+    async fn set_constitution(
+        &self,
+        params: Parameters<ConstitutionParams>,
+        client: Client,
+    ) -> Result<CallToolResult, ErrorData> {
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::ConstitutionSet(p),
+            no_session
+        )
+    }
+
+    #[tool(
+        description = "Record the indexed repository commit.",
+        annotations(destructive_hint = false)
     )]
     async fn index_repository(
         &self,
-        Parameters(params): Parameters<IndexParams>,
+        params: Parameters<IndexParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::Index(params), None).await)
+        tool_body!(self, params, client, |p| Request::Index(p), no_session)
     }
 
-    #[tool(description = "Open a requirement ambiguity on a mission (reference and text).")]
+    #[tool(
+        description = "Open a requirement ambiguity on a mission.",
+        annotations(destructive_hint = false)
+    )]
     async fn open_ambiguity(
         &self,
-        Parameters(params): Parameters<NoteParams>,
+        params: Parameters<OpenAmbiguity>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::AmbiguityOpen(params), None).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::AmbiguityOpen(NoteParams {
+                reference: Some(p.reference),
+                text: Some(p.text),
+                number: None
+            }),
+            no_session
+        )
     }
 
-    #[tool(description = "Resolve a requirement ambiguity by number.")]
+    #[tool(
+        description = "Resolve an open ambiguity by number.",
+        annotations(destructive_hint = false)
+    )]
     async fn resolve_ambiguity(
         &self,
-        Parameters(params): Parameters<NoteParams>,
+        params: Parameters<ResolveAmbiguity>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::AmbiguityResolve(params), None).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::AmbiguityResolve(NoteParams {
+                reference: None,
+                text: None,
+                number: Some(p.number)
+            }),
+            no_session
+        )
     }
 
-    #[tool(description = "Record an active decision every session should know (text).")]
+    #[tool(
+        description = "Record a decision every session should know.",
+        annotations(destructive_hint = false)
+    )]
     async fn record_decision(
         &self,
-        Parameters(params): Parameters<NoteParams>,
+        params: Parameters<RecordDecision>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::DecisionRecord(params), None).await)
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::DecisionRecord(NoteParams {
+                reference: None,
+                text: Some(p.text),
+                number: None
+            }),
+            no_session
+        )
     }
 
-    #[tool(description = "Get one work session by id, with every field of the model.")]
+    #[tool(
+        description = "One work session, every field.",
+        annotations(read_only_hint = true)
+    )]
     async fn get_work_session(
         &self,
-        Parameters(params): Parameters<ShowParams>,
+        params: Parameters<ShowParams>,
+        client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::Show(params), None).await)
+        tool_body!(self, params, client, |p| Request::Show(p), no_session)
     }
 }
 
-#[tool_handler]
+impl BatonMcp {
+    /// The tools offered: all of them where the operator lets agents steer, else all but
+    /// [`PERSON_TOOLS`]; their schemas compacted.
+    fn offered_tools(&self) -> Vec<rmcp::model::Tool> {
+        let steer = engine::policy(&self.ledger).is_ok_and(|p| p.agents_may_steer);
+        self.tool_router
+            .list_all()
+            .into_iter()
+            .filter(|tool| steer || !PERSON_TOOLS.contains(&tool.name.as_ref()))
+            .map(|mut tool| {
+                tool.input_schema = Arc::new(compact_schema(&tool.input_schema));
+                tool
+            })
+            .collect()
+    }
+}
+
+/// A tool's schema as an agent needs it, small enough to read at the start of every
+/// conversation: no `$schema`, no `format`, no empty defaults, `null` left implicit in an
+/// optional parameter, and an enumeration written out where it is used.
+fn compact_schema(schema: &JsonObject) -> JsonObject {
+    let defs = schema.get("$defs").cloned().unwrap_or(Value::Null);
+    let mut out = schema.clone();
+    out.remove("$schema");
+    out.remove("additionalProperties");
+    // Every tool's `session_id` means the same; the tool's description says the rest.
+    if let Some(Value::Object(id)) = out
+        .get_mut("properties")
+        .and_then(|p| p.get_mut("session_id"))
+    {
+        id.remove("description");
+    }
+    if let Some(Value::Object(properties)) = out.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let Value::Object(property) = property {
+                compact_property(property, &defs);
+            }
+        }
+    }
+    // A definition an object parameter refers to (a run report) is written out in place.
+    if let Some(Value::Object(properties)) = out.get_mut("properties") {
+        for property in properties.values_mut() {
+            let Some(name) = property["$ref"]
+                .as_str()
+                .and_then(|r| r.strip_prefix("#/$defs/"))
+            else {
+                continue;
+            };
+            let Some(Value::Object(mut def)) = defs.get(name).cloned() else {
+                continue;
+            };
+            def.remove("additionalProperties");
+            def.remove("description");
+            if let Some(Value::Object(fields)) = def.get_mut("properties") {
+                // Fields that exist only to be refused are not offered.
+                fields.retain(|_, f| {
+                    !f["description"]
+                        .as_str()
+                        .is_some_and(|d| d.starts_with("Never send"))
+                });
+                for field in fields.values_mut() {
+                    if let Value::Object(field) = field {
+                        compact_property(field, &Value::Null);
+                    }
+                }
+            }
+            if let Value::Object(property) = property {
+                property.remove("$ref");
+                property.extend(def);
+            }
+        }
+    }
+    out.remove("$defs");
+    out
+}
+
+fn compact_property(property: &mut JsonObject, defs: &Value) {
+    property.remove("format");
+    if matches!(
+        property.get("default"),
+        Some(Value::Null | Value::Bool(false))
+    ) || property.get("default") == Some(&Value::Array(Vec::new()))
+        || property.get("default") == Some(&Value::from(0))
+    {
+        property.remove("default");
+    }
+    if let Some(Value::Array(kinds)) = property.get("type") {
+        let kinds: Vec<Value> = kinds.iter().filter(|k| *k != "null").cloned().collect();
+        if let [kind] = kinds.as_slice() {
+            property.insert("type".into(), kind.clone());
+        }
+    }
+    if property.get("maximum") == Some(&Value::from(255)) {
+        property.remove("maximum");
+    }
+    if property.get("minimum") == Some(&Value::from(0)) {
+        property.remove("minimum");
+    }
+    // `anyOf: [{$ref: an enumeration}, {type: null}]` becomes `enum: [...]`.
+    let enumeration = property
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .and_then(|options| {
+            options.iter().find_map(|o| {
+                let name = o["$ref"].as_str()?.strip_prefix("#/$defs/")?;
+                let values: Option<Vec<Value>> = defs[name]["oneOf"]
+                    .as_array()?
+                    .iter()
+                    .map(|v| v.get("const").cloned())
+                    .collect();
+                values
+            })
+        });
+    if let Some(values) = enumeration {
+        property.remove("anyOf");
+        property.insert("type".into(), Value::from("string"));
+        property.insert("enum".into(), Value::Array(values));
+    } else if let Some(Value::Array(options)) = property.get("anyOf") {
+        let options: Vec<Value> = options
+            .iter()
+            .filter(|o| o.get("type") != Some(&Value::from("null")))
+            .cloned()
+            .collect();
+        if let [only] = options.as_slice() {
+            let only = only.clone();
+            property.remove("anyOf");
+            if let Value::Object(only) = only {
+                property.extend(only);
+            }
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
 impl ServerHandler for BatonMcp {
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.offered_tools()))
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("baton", env!("CARGO_PKG_VERSION")))
@@ -333,7 +938,7 @@ pub fn tools_markdown() -> String {
             tool.name,
             tool.description.as_deref().unwrap_or("")
         ));
-        let schema = serde_json::Value::Object((*tool.input_schema).clone());
+        let schema = Value::Object(compact_schema(&tool.input_schema));
         let required: Vec<&str> = schema["required"]
             .as_array()
             .map(|r| r.iter().filter_map(|v| v.as_str()).collect())

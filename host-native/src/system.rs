@@ -4,7 +4,6 @@
 //! used. Ids are UUIDv7 from the system clock and the OS random source.
 
 use baton_core::commands::Context;
-use baton_core::ledger::event::Actor;
 use baton_core::{EventId, SessionId, Timestamp};
 
 /// The current time, or `BATON_NOW` when set.
@@ -28,6 +27,31 @@ pub fn person() -> String {
         .iter()
         .find_map(|var| std::env::var(var).ok().filter(|v| !v.trim().is_empty()))
         .map_or_else(|| "local".to_owned(), |v| v.trim().to_owned())
+}
+
+/// The coding agent whose shell runs this process, from the markers agents set in their
+/// commands' environment: `BATON_AGENT` (any harness may set it), `CLAUDECODE` (Claude Code),
+/// `CODEX_SANDBOX` or `CODEX_SANDBOX_NETWORK_DISABLED` (Codex), `GEMINI_CLI` (Gemini CLI),
+/// `CURSOR_AGENT` (Cursor's agent). `None` at a person's own terminal.
+pub fn calling_agent() -> Option<String> {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    if let Some(name) = std::env::var("BATON_AGENT")
+        .ok()
+        .map(|v| v.trim().to_lowercase())
+        .filter(|v| !v.is_empty())
+    {
+        return Some(name);
+    }
+    [
+        ("CLAUDECODE", "claude-code"),
+        ("CODEX_SANDBOX", "codex"),
+        ("CODEX_SANDBOX_NETWORK_DISABLED", "codex"),
+        ("GEMINI_CLI", "gemini-cli"),
+        ("CURSOR_AGENT", "cursor"),
+    ]
+    .into_iter()
+    .find(|(marker, _)| set(marker))
+    .map(|(_, agent)| agent.to_owned())
 }
 
 /// The repository commit of the working directory (what `git rev-parse HEAD` prints), read
@@ -76,13 +100,13 @@ fn is_commit(text: &str) -> bool {
 
 /// A context with the current time, fresh ids, the ledger's policy and the acting person.
 pub fn context(
-    actor: Option<Actor>,
-    person: Option<String>,
+    acting: &crate::engine::Acting,
     policy: baton_core::lifecycle::workspace::Policy,
 ) -> Result<Context, baton_core::Error> {
     let mut ctx = Context::new(now()?, EventId(new_uuid()), SessionId(new_uuid()));
-    ctx.actor = actor;
-    ctx.person = person.unwrap_or_else(self::person);
+    ctx.actor = acting.actor.clone();
+    ctx.person = acting.person.clone().unwrap_or_else(self::person);
+    ctx.caller = acting.caller.clone();
     ctx.policy = policy;
     Ok(ctx)
 }

@@ -49,43 +49,304 @@ fn ledger() -> (tempfile::TempDir, Ledger) {
     (tmp, ledger)
 }
 
+const EVERY_TOOL: [&str; 19] = [
+    "add_mission",
+    "approve_mission",
+    "brief_work_session",
+    "declare_dependencies",
+    "end_work_session",
+    "get_context_health",
+    "get_timeline",
+    "get_work_session",
+    "index_repository",
+    "list_attention",
+    "list_work_sessions",
+    "open_ambiguity",
+    "pause_work_session",
+    "record_decision",
+    "report_work_session",
+    "resolve_ambiguity",
+    "set_constitution",
+    "start_work_session",
+    "unpause_work_session",
+];
+
+fn let_agents_steer(ledger: &Ledger) {
+    std::fs::create_dir_all(ledger.dir()).unwrap();
+    std::fs::write(
+        ledger.dir().join("config.toml"),
+        "agents_may_steer = true\n",
+    )
+    .unwrap();
+}
+
 #[tokio::test]
-async fn tools_list_has_every_tool_described() {
+async fn tools_list_offers_agents_no_person_tools_unless_the_operator_opts_in() {
     let (_tmp, ledger) = ledger();
     let client = connect(&ledger, "claude-code").await;
     let tools = client.list_all_tools().await.unwrap();
     let mut names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
-    assert_eq!(
-        names,
-        [
-            "add_mission",
-            "approve_mission",
-            "brief_work_session",
-            "declare_dependencies",
-            "end_work_session",
-            "get_context_health",
-            "get_timeline",
-            "get_work_session",
-            "index_repository",
-            "list_attention",
-            "list_work_sessions",
-            "open_ambiguity",
-            "pause_work_session",
-            "record_decision",
-            "report_work_session",
-            "resolve_ambiguity",
-            "set_constitution",
-            "start_work_session",
-            "unpause_work_session",
-        ]
-    );
+    let expected: Vec<&str> = EVERY_TOOL
+        .into_iter()
+        .filter(|t| !baton::mcp::PERSON_TOOLS.contains(t))
+        .collect();
+    assert_eq!(names, expected);
     for tool in &tools {
         let schema = Value::Object((*tool.input_schema).clone());
         for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
-            assert!(prop["description"].is_string(), "{}.{name}", tool.name);
+            if name != "session_id" {
+                assert!(prop["description"].is_string(), "{}.{name}", tool.name);
+            }
         }
+        let hints = tool.annotations.as_ref().expect("every tool is annotated");
+        assert!(
+            hints.read_only_hint == Some(true) || hints.destructive_hint.is_some(),
+            "{} says whether it writes, and if so whether it destroys",
+            tool.name
+        );
     }
+    let read_only: Vec<_> = tools
+        .iter()
+        .filter(|t| t.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true))
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(
+        read_only,
+        [
+            "get_timeline",
+            "get_work_session",
+            "list_attention",
+            "list_work_sessions",
+        ]
+    );
+
+    let_agents_steer(&ledger);
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(names, EVERY_TOOL);
+}
+
+#[tokio::test]
+async fn each_tool_lists_only_its_own_parameters_and_marks_the_required() {
+    let (_tmp, ledger) = ledger();
+    let_agents_steer(&ledger);
+    let client = connect(&ledger, "claude-code").await;
+    let tools = client.list_all_tools().await.unwrap();
+    let shape = |name: &str| {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        let schema = Value::Object((*tool.input_schema).clone());
+        let mut properties: Vec<String> = schema["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        properties.sort();
+        let mut required: Vec<String> = schema["required"]
+            .as_array()
+            .map(|r| r.iter().map(|v| v.as_str().unwrap().to_owned()).collect())
+            .unwrap_or_default();
+        required.sort();
+        (properties, required)
+    };
+    assert_eq!(
+        shape("approve_mission"),
+        (vec!["reference".into()], vec!["reference".into()])
+    );
+    assert_eq!(
+        shape("add_mission"),
+        (
+            vec!["clauses".into(), "reference".into()],
+            vec!["clauses".into(), "reference".into()]
+        )
+    );
+    assert_eq!(
+        shape("open_ambiguity"),
+        (
+            vec!["reference".into(), "text".into()],
+            vec!["reference".into(), "text".into()]
+        )
+    );
+    assert_eq!(
+        shape("resolve_ambiguity"),
+        (vec!["number".into()], vec!["number".into()])
+    );
+    assert_eq!(
+        shape("record_decision"),
+        (vec!["text".into()], vec!["text".into()])
+    );
+    assert_eq!(shape("get_timeline").1, ["session_id"]);
+    assert_eq!(shape("report_work_session").1, ["session_id"]);
+}
+
+/// The whole `tools/list` answer an agent reads at the start of every conversation stays
+/// small: under 8 KB with every tool offered.
+#[tokio::test]
+async fn tools_list_stays_under_eight_kilobytes() {
+    let (_tmp, ledger) = ledger();
+    let_agents_steer(&ledger);
+    let client = connect(&ledger, "claude-code").await;
+    let tools = client.list_all_tools().await.unwrap();
+    let size = serde_json::to_vec(&json!({ "tools": tools }))
+        .unwrap()
+        .len();
+    println!("tools/list: {} tools, {size} bytes", tools.len());
+    assert!(size < 8 * 1024, "tools/list is {size} bytes");
+}
+
+#[tokio::test]
+async fn arguments_that_do_not_fit_the_schema_are_coded_errors_naming_the_parameter() {
+    let (_tmp, ledger) = ledger();
+    let client = connect(&ledger, "codex").await;
+    let peer = client.peer();
+    let (_, _, started) = call(peer, "start_work_session", json!({"project": "demo"})).await;
+    let id = started["session_id"].as_str().unwrap().to_owned();
+
+    let (error, human, body) = call(
+        peer,
+        "report_work_session",
+        json!({"session_id": id, "progress": "50"}),
+    )
+    .await;
+    assert!(error);
+    assert_eq!(body["error"]["code"], "INVALID_ARGUMENT");
+    assert_eq!(body["error"]["details"]["field"], "progress");
+    assert_eq!(body["error"]["details"]["got"], "the text \"50\"");
+    assert!(
+        human.contains("progress: must be a whole number"),
+        "{human}"
+    );
+    assert!(!human.contains("u8"), "no Rust type names: {human}");
+
+    let (error, human, body) = call(peer, "get_timeline", json!({})).await;
+    assert!(error);
+    assert_eq!(body["error"]["details"]["parameter"], "session_id");
+    assert!(human.contains("session_id: is required"), "{human}");
+
+    let (error, human, body) = call(
+        peer,
+        "approve_mission",
+        json!({"reference": "CLAIM-1", "clauses": ["x"]}),
+    )
+    .await;
+    assert!(error);
+    assert_eq!(body["error"]["details"]["parameter"], "clauses");
+    assert!(human.contains("it takes: reference"), "{human}");
+
+    let (error, _, body) = call(
+        peer,
+        "report_work_session",
+        json!({"session_id": id, "plan": [{"title": 5}]}),
+    )
+    .await;
+    assert!(error);
+    assert_eq!(body["error"]["code"], "INVALID_ARGUMENT");
+}
+
+/// Events of a session's timeline, as (kind, actor kind, actor name).
+async fn timeline_actors(peer: &Peer<RoleClient>, id: &str) -> Vec<(String, String, String)> {
+    let (_, _, timeline) = call(peer, "get_timeline", json!({"session_id": id})).await;
+    timeline["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap_or("").to_owned(),
+                e["actor"].as_str().unwrap_or("").to_owned(),
+                e["actor_name"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_agent_cannot_steer_and_what_it_does_is_recorded_as_its_own() {
+    let (_tmp, ledger) = ledger();
+    let codex = connect(&ledger, "codex").await;
+    let codex = codex.peer();
+    let claude = connect(&ledger, "claude-code").await;
+    let claude = claude.peer();
+    let (_, _, mine) = call(codex, "start_work_session", json!({"project": "p"})).await;
+    let mine = mine["session_id"].as_str().unwrap().to_owned();
+    let (_, _, theirs) = call(claude, "start_work_session", json!({"project": "p"})).await;
+    let theirs = theirs["session_id"].as_str().unwrap().to_owned();
+
+    // Pausing its own session is allowed, and recorded as the agent, not a person.
+    let (error, _, _) = call(
+        codex,
+        "pause_work_session",
+        json!({"session_id": mine, "reason": "need a person"}),
+    )
+    .await;
+    assert!(!error);
+    let actors = timeline_actors(codex, &mine).await;
+    assert!(
+        actors
+            .iter()
+            .any(|(kind, actor, name)| kind == "paused" && actor == "agent" && name == "codex"),
+        "{actors:?}"
+    );
+    let events_before = std::fs::read_to_string(ledger.dir().join("events.ndjson")).unwrap();
+
+    for (tool, args, operation) in [
+        (
+            "unpause_work_session",
+            json!({"session_id": mine}),
+            "unpause",
+        ),
+        (
+            "approve_mission",
+            json!({"reference": "CLAIM-1"}),
+            "mission_approve",
+        ),
+        (
+            "set_constitution",
+            json!({"text": "Rule one."}),
+            "constitution_set",
+        ),
+        (
+            "pause_work_session",
+            json!({"session_id": theirs, "reason": "mine now"}),
+            "pause_other_agents_session",
+        ),
+        (
+            "end_work_session",
+            json!({"session_id": theirs}),
+            "end_other_agents_session",
+        ),
+    ] {
+        let (error, human, body) = call(codex, tool, args).await;
+        assert!(error, "{tool}");
+        assert_eq!(body["error"]["code"], "ACTOR_NOT_ALLOWED", "{tool}");
+        assert_eq!(body["error"]["details"]["operation"], operation);
+        assert_eq!(body["error"]["details"]["actor"], "codex");
+        assert!(human.contains("is for a person"), "{human}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(ledger.dir().join("events.ndjson")).unwrap(),
+        events_before,
+        "nothing was written"
+    );
+
+    // A workspace change an agent may make is recorded as the agent.
+    call(
+        codex,
+        "add_mission",
+        json!({"reference": "CLAIM-1", "clauses": ["a"]}),
+    )
+    .await;
+    let workspace = std::fs::read_to_string(ledger.dir().join("events.ndjson")).unwrap();
+    let added = workspace
+        .lines()
+        .find(|l| l.contains("mission_contract"))
+        .expect("the mission's event");
+    let added: Value = serde_json::from_str(added).unwrap();
+    assert_eq!(added["actor"], json!({"kind": "agent", "name": "codex"}));
+
+    // Its own session it may end.
+    let (error, _, _) = call(codex, "end_work_session", json!({"session_id": mine})).await;
+    assert!(!error);
 }
 
 #[tokio::test]
@@ -218,7 +479,7 @@ async fn lifecycle_through_mcp_gating_pause_unpause_and_stale_collisions() {
     std::fs::create_dir_all(ledger.dir()).unwrap();
     std::fs::write(
         ledger.dir().join("config.toml"),
-        "approved_clients = [\"codex\", \"claude-code\"]\n",
+        "approved_clients = [\"codex\", \"claude-code\"]\nagents_may_steer = true\n",
     )
     .unwrap();
     let outsider = connect(&ledger, "cursor").await;

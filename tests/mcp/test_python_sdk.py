@@ -62,10 +62,59 @@ async def test_tools_list_describes_every_parameter(ledger):
         names = {t.name for t in tools}
         assert {"start_work_session", "end_work_session", "list_work_sessions", "get_work_session"} <= names
         assert {"brief_work_session", "report_work_session", "pause_work_session", "get_context_health"} <= names
+        # What only a person may do is not offered to an agent.
+        assert not {"unpause_work_session", "approve_mission", "set_constitution"} & names
         for tool in tools:
             assert tool.description
             for name, prop in tool.input_schema.get("properties", {}).items():
-                assert prop.get("description"), f"{tool.name}.{name} has no description"
+                # Every tool's session_id means the same and is left undescribed.
+                assert name == "session_id" or prop.get("description"), f"{tool.name}.{name} has no description"
+            hints = tool.annotations
+            assert hints is not None and (hints.read_only_hint or hints.destructive_hint is not None), tool.name
+        size = len(json.dumps({"tools": [t.model_dump(mode="json", exclude_none=True) for t in tools]}))
+        assert size < 8 * 1024, f"tools/list is {size} bytes"
+
+
+async def test_an_agent_is_refused_what_only_a_person_may_do_and_nothing_is_written(ledger):
+    async with connect(ledger, "codex") as codex, connect(ledger, "claude-code") as claude:
+        _, _, mine = await call(codex, "start_work_session", project="demo")
+        _, _, theirs = await call(claude, "start_work_session", project="demo")
+        await call(codex, "add_mission", reference="CLAIM-7", clauses=["Search returns in 50 ms"])
+        error, _, _ = await call(codex, "pause_work_session", session_id=mine["session_id"], reason="need a person")
+        assert not error, "an agent may pause its own session"
+        events = Path(ledger, "events.ndjson").read_bytes()
+        for tool, arguments, operation in [
+            ("unpause_work_session", {"session_id": mine["session_id"]}, "unpause"),
+            ("approve_mission", {"reference": "CLAIM-7"}, "mission_approve"),
+            ("set_constitution", {"text": "Every module says what it owns."}, "constitution_set"),
+            ("pause_work_session", {"session_id": theirs["session_id"], "reason": "mine"}, "pause_other_agents_session"),
+            ("end_work_session", {"session_id": theirs["session_id"]}, "end_other_agents_session"),
+        ]:
+            error, human, body = await call(codex, tool, **arguments)
+            assert error, tool
+            assert human.startswith("[error] ACTOR_NOT_ALLOWED:"), human
+            assert body["error"]["details"]["operation"] == operation
+            assert body["error"]["details"]["actor"] == "codex"
+        assert Path(ledger, "events.ndjson").read_bytes() == events, "a refusal writes nothing"
+        _, _, timeline = await call(codex, "get_timeline", session_id=mine["session_id"])
+        paused = [e for e in timeline["events"] if e["kind"] == "paused"]
+        assert [(e["actor"], e["actor_name"]) for e in paused] == [("agent", "codex")]
+        workspace = [json.loads(line) for line in events.decode().splitlines() if "mission_contract" in line]
+        assert workspace[0]["actor"] == {"kind": "agent", "name": "codex"}
+
+
+async def test_arguments_that_do_not_fit_are_coded_errors_in_words(ledger):
+    async with connect(ledger, "codex") as session:
+        _, _, started = await call(session, "start_work_session", project="demo")
+        error, human, body = await call(session, "report_work_session", session_id=started["session_id"], progress="50")
+        assert error and body["error"]["code"] == "INVALID_ARGUMENT"
+        assert body["error"]["details"]["field"] == "progress"
+        assert "whole number" in human and "u8" not in human, human
+        error, human, body = await call(session, "get_work_session")
+        assert error and body["error"]["code"] == "INVALID_ARGUMENT"
+        assert body["error"]["details"]["parameter"] == "session_id"
+        error, human, body = await call(session, "record_decision", text="Use SQLite", number=3)
+        assert error and body["error"]["details"]["parameter"] == "number"
 
 
 async def test_start_list_end_with_identity_from_the_connection(ledger):

@@ -519,3 +519,72 @@ fn demo_under_json_prints_one_object_and_narrates_on_stderr() {
         "the narration"
     );
 }
+
+/// The CLI run from a coding agent's shell is that agent: it starts sessions under the agent's
+/// name, is recorded as the agent, and is refused what only a person may do.
+#[test]
+fn the_cli_inside_an_agent_is_that_agent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let as_agent = |args: &[&str]| {
+        let mut command = baton(&dir);
+        command
+            .env("BATON_NOW", T1)
+            .env("CLAUDECODE", "1")
+            .arg("--json");
+        command.args(args).output().unwrap()
+    };
+    let started = json_of(&as_agent(&["start", "--project", "demo"]));
+    assert_eq!(started["agent"], "claude-code", "{started}");
+    assert_eq!(started["client_name"], "claude-code");
+    let id = started["session_id"].as_str().unwrap().to_owned();
+
+    let paused = at(&dir, T1, &["pause", &id, "--reason", "look at this"]);
+    assert!(paused.status.success(), "a person at a terminal may pause");
+    let refused = as_agent(&["unpause", &id]);
+    assert_eq!(refused.status.code(), Some(1));
+    let body = json_of(&refused);
+    assert_eq!(body["error"]["code"], "ACTOR_NOT_ALLOWED", "{body}");
+    assert_eq!(body["error"]["details"]["actor"], "claude-code");
+
+    // Any harness can say which agent it is; the person's own terminal says nothing.
+    let mut command = baton(&dir);
+    command.env("BATON_NOW", T1).env("BATON_AGENT", "CI-Runner");
+    let refused = command.args(["--json", "unpause", &id]).output().unwrap();
+    assert_eq!(json_of(&refused)["error"]["details"]["actor"], "ci-runner");
+    let unpaused = at(&dir, T1, &["unpause", &id]);
+    assert!(unpaused.status.success());
+
+    let timeline = json_of(&at(&dir, T1, &["timeline", &id]));
+    let actors: Vec<(String, String)> = timeline["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap().to_owned(),
+                format!(
+                    "{} {}",
+                    e["actor"].as_str().unwrap(),
+                    e["actor_name"].as_str().unwrap()
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(
+        actors[0],
+        ("started".to_owned(), "agent claude-code".to_owned())
+    );
+    assert!(
+        actors
+            .iter()
+            .any(|(k, a)| k == "paused" && a.starts_with("human ")),
+        "{actors:?}"
+    );
+    assert!(
+        actors
+            .iter()
+            .any(|(k, a)| k == "unpaused" && a.starts_with("human ")),
+        "{actors:?}"
+    );
+}

@@ -144,6 +144,7 @@ fn prepare_resolved(view: &dyn LedgerView, request: &Request) -> Result<Prepared
 
 /// Step 3: decides against a view refreshed under the lock.
 pub fn execute(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -> Result<Executed> {
+    crate::commands::trust::admit(view, prepared, ctx)?;
     match &prepared.plan {
         Plan::Start { started, brief } => start(view, started, *brief, ctx),
         Plan::Resume {

@@ -31,6 +31,8 @@ pub struct Context {
     pub policy: crate::lifecycle::workspace::Policy,
     /// The person on whose behalf this runs (`--as`, `BATON_ACTOR`, or the OS user).
     pub person: String,
+    /// Who is calling: a person, or a coding agent (over MCP, or the CLI inside an agent).
+    pub caller: crate::commands::trust::Caller,
 }
 
 impl Context {
@@ -43,6 +45,7 @@ impl Context {
             actor: None,
             policy: crate::lifecycle::workspace::Policy::default(),
             person: "local".to_owned(),
+            caller: crate::commands::trust::Caller::Person,
         }
     }
 }
@@ -168,17 +171,18 @@ pub(crate) fn baton_actor() -> Actor {
     }
 }
 
-pub(crate) fn human(ctx: &Context) -> Actor {
-    Actor {
-        kind: ActorKind::Human,
-        name: ctx.person.clone(),
-    }
+/// Who acts for a session's agent: the host's actor, else the calling agent, else the
+/// session's own agent.
+pub(crate) fn agent_of(ctx: &Context, session: &Session) -> Actor {
+    agent_acting(ctx, &session.agent)
 }
 
-pub(crate) fn agent_of(ctx: &Context, session: &Session) -> Actor {
+/// Who acts for the agent named `agent`: the host's actor, else the calling agent (what an
+/// agent does is recorded under its own name), else `agent`.
+pub(crate) fn agent_acting(ctx: &Context, agent: &str) -> Actor {
     ctx.actor
         .clone()
-        .unwrap_or_else(|| Actor::agent(&session.agent))
+        .unwrap_or_else(|| Actor::agent(ctx.caller.agent_name().unwrap_or(agent)))
 }
 
 /// Loads a live session or fails with the right code.

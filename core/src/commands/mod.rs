@@ -13,7 +13,8 @@
 //!
 //! Inside: `kernel` (what every operation shares), `params` and `answers` (the wire types),
 //! `dispatch` (the three steps), one file per group of operations (`sessions`, `briefing`,
-//! `reports`, `oversight`, `workspace`), and `render` (the lines people read).
+//! `reports`, `oversight`, `workspace`), `trust` (what agents may not do, and who is recorded
+//! as acting), and `render` (the lines people read).
 
 mod answers;
 mod briefing;
@@ -25,6 +26,7 @@ mod refs;
 pub mod render;
 mod reports;
 mod sessions;
+pub mod trust;
 mod workspace;
 
 pub use answers::{

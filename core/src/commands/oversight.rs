@@ -4,8 +4,9 @@
 use crate::commands::answers::LifecycleAction;
 use crate::commands::answers::{AttentionAnswer, Response, TimelineAnswer, answer};
 use crate::commands::briefing::push_health;
-use crate::commands::kernel::{Context, EventBatch, Executed, human, live_session, not_found};
+use crate::commands::kernel::{Context, EventBatch, Executed, live_session, not_found};
 use crate::commands::params::{PauseParams, SessionRef};
+use crate::commands::trust::acting;
 use crate::error::{Error, Result};
 use crate::ids::{SessionId, WORKSPACE_STREAM};
 use crate::ledger::activity::Activity;
@@ -28,7 +29,7 @@ pub(super) fn pause(view: &dyn LedgerView, p: &PauseParams, ctx: &Context) -> Re
     let mut batch = EventBatch::new(ctx);
     batch.push(
         id,
-        human(ctx),
+        acting(ctx),
         Payload::Activity(Activity::Paused { reason }),
     );
     batch.check()?;
@@ -50,7 +51,7 @@ pub(super) fn unpause(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> R
         return Err(Error::session_not_paused(id));
     }
     let mut batch = EventBatch::new(ctx);
-    batch.push(id, human(ctx), Payload::Activity(Activity::Unpaused {}));
+    batch.push(id, acting(ctx), Payload::Activity(Activity::Unpaused {}));
     push_health(&mut batch, view, id, HealthTrigger::Unpause)?;
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;

@@ -9,40 +9,40 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StartParams {
-    /// The project (required for a new session; optional check on resume).
+    /// The project; required to start.
     #[serde(default)]
     pub project: Option<String>,
-    /// The agent (required for a new session).
+    /// The agent; required to start.
     #[serde(default)]
     pub agent: Option<String>,
     /// The coding client.
     #[serde(default)]
     pub client_name: Option<String>,
-    /// What the session is for.
+    /// What the work is for.
     #[serde(default)]
     pub goal: Option<String>,
-    /// Resume this session instead of starting a new one.
+    /// Resume this session instead.
     #[serde(default)]
     pub session_id: Option<String>,
-    /// The session this one follows on from; it must exist and is left as it is.
+    /// The session this one takes over from.
     #[serde(default)]
     pub parent_session_id: Option<String>,
-    /// External run id (only together with `work_item_id`).
+    /// External run id.
     #[serde(default)]
     pub run_id: Option<String>,
-    /// External work item id (only together with `run_id`).
+    /// External work item id.
     #[serde(default)]
     pub work_item_id: Option<String>,
     /// External attempt id.
     #[serde(default)]
     pub attempt_id: Option<String>,
-    /// The mission (its contract must be approved).
+    /// The mission (approved contract).
     #[serde(default)]
     pub mission: Option<String>,
-    /// The repository commit the work starts from (the CLI fills in `git rev-parse HEAD`).
+    /// The commit the work starts from.
     #[serde(default)]
     pub commit: Option<String>,
-    /// Only register (status `starting`) without briefing; for a client's session-start hook.
+    /// Register only, without a brief.
     #[serde(default)]
     pub no_brief: bool,
 }
@@ -67,22 +67,22 @@ pub struct ResumeParams {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct EndParams {
-    /// The session to end; without it, implicit resolution applies.
+    /// Without it, the filters pick the one live session.
     #[serde(default)]
     pub session_id: Option<String>,
-    /// Filter for implicit resolution.
+    /// Filter: project.
     #[serde(default)]
     pub project: Option<String>,
-    /// Filter for implicit resolution (normalized).
+    /// Filter: agent.
     #[serde(default)]
     pub agent: Option<String>,
-    /// Filter for implicit resolution.
+    /// Filter: client.
     #[serde(default)]
     pub client_name: Option<String>,
     /// What was done.
     #[serde(default)]
     pub summary: Option<String>,
-    /// `complete` (default) or `failed`.
+    /// complete (default) or failed.
     #[serde(default)]
     pub status: Option<String>,
 }
@@ -95,13 +95,13 @@ pub struct ListParams {
     /// Only this project.
     #[serde(default)]
     pub project: Option<String>,
-    /// Only this agent (normalized).
+    /// Only this agent.
     #[serde(default)]
     pub agent: Option<String>,
-    /// Only this status (an ended status includes ended sessions).
+    /// Only this status.
     #[serde(default)]
     pub status: Option<String>,
-    /// Include ended sessions (live ones only by default).
+    /// Include ended sessions.
     #[serde(default, alias = "all")]
     pub include_ended: bool,
 }
@@ -141,10 +141,10 @@ pub struct RunReport {
     /// Output tokens.
     #[serde(default)]
     pub output_tokens: u64,
-    /// Never send this: a run carrying prompt text is refused and recorded as refused.
+    /// Never send: a run with text is refused.
     #[serde(default)]
     pub prompt: Option<String>,
-    /// Never send this: a run carrying output text is refused and recorded as refused.
+    /// Never send: a run with text is refused.
     #[serde(default)]
     pub output: Option<String>,
 }
@@ -156,43 +156,43 @@ pub struct RunReport {
 pub struct ReportParams {
     /// The reporting session.
     pub session_id: String,
-    /// `hook` when a client hook reports, `model` (default) when the model calls itself.
+    /// hook, or model (default).
     #[serde(default)]
     pub via: Option<Via>,
-    /// Files changed (sets the session working; may open collisions with other sessions).
+    /// Files changed (may open collisions).
     #[serde(default)]
     pub changed_files: Vec<String>,
-    /// `blocked` or `implementation_complete`.
+    /// blocked or implementation_complete.
     #[serde(default)]
     pub status: Option<String>,
     /// Why it is blocked.
     #[serde(default)]
     pub reason: Option<String>,
-    /// Self-reported progress 0–100 (advisory; never used to decide anything).
+    /// Self-reported progress, 0–100.
     #[serde(default)]
     pub progress: Option<u8>,
-    /// A new plan: the steps' titles.
+    /// A new plan: its steps' titles.
     #[serde(default)]
     pub plan: Vec<String>,
-    /// A plan step's number (1-based), with `step_state`.
+    /// A plan step's number, with step_state.
     #[serde(default)]
     pub step: Option<u32>,
-    /// pending, in_progress, done or blocked.
+    /// The step's new state.
     #[serde(default)]
     pub step_state: Option<StepState>,
-    /// Ask a person to decide this.
+    /// A question for a person.
     #[serde(default)]
     pub decision_request: Option<String>,
-    /// The number of an earlier decision request that is now settled.
+    /// A settled decision request's number.
     #[serde(default)]
     pub decision_resolved: Option<u32>,
-    /// An AI run (provider, model, purpose, token counts).
+    /// An AI run: counts only.
     #[serde(default)]
     pub run: Option<RunReport>,
-    /// Evidence for the work (a test run, a benchmark, a link).
+    /// Evidence: a test run, a link.
     #[serde(default)]
     pub evidence: Option<String>,
-    /// The pull request's address.
+    /// The pull request's URL.
     #[serde(default)]
     pub pull_request: Option<String>,
 }
@@ -226,7 +226,7 @@ pub struct PauseParams {
 pub struct HealthParams {
     /// The session.
     pub session_id: String,
-    /// Recompute now and record the snapshot.
+    /// Recompute and record now.
     #[serde(default)]
     pub recheck: bool,
 }
@@ -257,7 +257,7 @@ pub struct ConstitutionParams {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct IndexParams {
-    /// The commit (the CLI reads `git rev-parse HEAD`).
+    /// The commit hash.
     pub commit: String,
 }
 

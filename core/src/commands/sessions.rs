@@ -5,7 +5,8 @@ use crate::commands::answers::SessionActionKind;
 use crate::commands::answers::{Response, SessionAction};
 use crate::commands::briefing::{push_brief, push_health};
 use crate::commands::kernel::{
-    Context, EventBatch, Executed, Plan, Prepared, existing, not_found, opt, opt_label, required,
+    Context, EventBatch, Executed, Plan, Prepared, agent_acting, existing, not_found, opt,
+    opt_label, required,
 };
 use crate::commands::params::{EndParams, StartParams};
 use crate::error::{Error, Result};
@@ -201,10 +202,7 @@ pub(crate) fn start(
     ctx: &Context,
 ) -> Result<Executed> {
     gate_registration(view, started, ctx)?;
-    let actor = ctx
-        .actor
-        .clone()
-        .unwrap_or_else(|| Actor::agent(&started.agent));
+    let actor = agent_acting(ctx, &started.agent);
     let mut batch = EventBatch::new(ctx);
     batch.push(
         ctx.session_id,
@@ -266,9 +264,7 @@ pub(crate) fn resume(
     let mut batch = EventBatch::new(ctx);
     batch.push(
         id,
-        ctx.actor
-            .clone()
-            .unwrap_or_else(|| Actor::agent(&current.agent)),
+        agent_acting(ctx, &current.agent),
         Payload::Resumed(Resumed {
             client_name: client_name.clone(),
         }),
@@ -305,10 +301,7 @@ pub(crate) fn end(
             current.ended_at,
         ));
     }
-    let actor = ctx
-        .actor
-        .clone()
-        .unwrap_or_else(|| Actor::agent(&current.agent));
+    let actor = agent_acting(ctx, &current.agent);
     let baton = Actor {
         kind: crate::ledger::event::ActorKind::Baton,
         name: "baton".into(),

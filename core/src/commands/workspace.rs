@@ -2,8 +2,9 @@
 //! the indexed commit, ambiguities and decisions.
 
 use crate::commands::answers::{Response, WorkspaceAnswer};
-use crate::commands::kernel::{Context, EventBatch, Executed, human};
+use crate::commands::kernel::{Context, EventBatch, Executed};
 use crate::commands::params::{ConstitutionParams, IndexParams, MissionParams, NoteParams};
+use crate::commands::trust::acting;
 use crate::error::{Error, Result};
 use crate::ids::WORKSPACE_STREAM;
 use crate::ledger::activity::Activity;
@@ -28,7 +29,7 @@ fn workspace_change(
     ctx.policy.require(&ctx.person, permission)?;
     let mut batch = EventBatch::new(ctx);
     let action = activity.kind().to_owned();
-    batch.push(WORKSPACE_STREAM, human(ctx), Payload::Activity(activity));
+    batch.push(WORKSPACE_STREAM, acting(ctx), Payload::Activity(activity));
     let latest = view
         .history(WORKSPACE_STREAM)?
         .and_then(|h| h.ordered().last().map(|e| e.at));

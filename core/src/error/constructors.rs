@@ -252,6 +252,37 @@ impl Error {
         .with("permission", permission)
     }
 
+    /// `ACTOR_NOT_ALLOWED`: the agent `agent` asked for `operation` (its wire name, and
+    /// `in_words` for the sentence), on `session` (its id and agent) when there is one.
+    pub fn actor_not_allowed(
+        agent: &str,
+        operation: &str,
+        in_words: &str,
+        session: Option<(SessionId, &str)>,
+    ) -> Error {
+        let whose = match session {
+            Some((id, owner)) if !owner.eq_ignore_ascii_case(agent) => {
+                format!(" (session {id} is run by `{owner}`)")
+            }
+            _ => String::new(),
+        };
+        let mut error = Error::new(
+            ErrorCode::ActorNotAllowed,
+            format!(
+                "`{agent}` is a coding agent, and {in_words} is for a person{whose}; ask the person to do it from their own terminal. The workspace's operator can let agents do it with `agents_may_steer = true` in .baton/config.toml"
+            ),
+        )
+        .with("actor", agent)
+        .with("actor_kind", "agent")
+        .with("operation", operation);
+        if let Some((id, owner)) = session {
+            error = error
+                .with("session_id", id.to_string())
+                .with("session_agent", owner);
+        }
+        error
+    }
+
     /// `CLIENT_NOT_APPROVED`.
     pub fn client_not_approved(name: &str) -> Error {
         Error::new(

@@ -74,6 +74,10 @@ pub struct Policy {
     /// Whether every session must name an approved mission.
     #[serde(default)]
     pub mission_required: bool,
+    /// Whether coding agents may steer (lift pauses, approve contracts, set the constitution,
+    /// pause or end other agents' sessions). Off: those are a person's.
+    #[serde(default)]
+    pub agents_may_steer: bool,
 }
 
 impl Policy {

@@ -2,6 +2,7 @@
 //! per scoring rule, the thresholds' edges, the recommendations, and a state-machine property.
 
 use baton_core::commands::NextAction;
+use baton_core::commands::trust::Caller;
 use baton_core::commands::{self, Context, EndParams, Request, Response, StartParams};
 use baton_core::commands::{
     ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,
@@ -23,6 +24,7 @@ struct Host {
     counter: u128,
     policy: Policy,
     person: String,
+    caller: Caller,
 }
 
 impl Host {
@@ -33,6 +35,7 @@ impl Host {
             counter: 0,
             policy: Policy::default(),
             person: "lead".into(),
+            caller: Caller::Person,
         }
     }
 
@@ -47,6 +50,7 @@ impl Host {
         );
         ctx.policy = self.policy.clone();
         ctx.person = self.person.clone();
+        ctx.caller = self.caller.clone();
         commands::run(&mut self.ledger, &request, &ctx)
     }
 
@@ -755,6 +759,71 @@ fn gating_runs_in_order_role_then_client_then_mission() {
         }))
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::MissionRequired);
+}
+
+/// The trust rule, in the core every host asks: an agent caller may not steer, and what it
+/// does is recorded under its name; a session is its own when its agent or client has its
+/// name; the operator's `agents_may_steer` lets it.
+#[test]
+fn agents_may_not_steer_unless_the_workspace_lets_them() {
+    let mut h = Host::new();
+    let own = h.start("codex", None, None);
+    let other = h.start("claude", None, None);
+    h.caller = Caller::agent("Codex");
+    let pause = |id: &str| {
+        Request::Pause(PauseParams {
+            session_id: id.into(),
+            reason: "hold".into(),
+        })
+    };
+    h.ok(pause(&own));
+    let count = |h: &Host| -> u64 {
+        h.ledger
+            .all_sessions()
+            .unwrap()
+            .iter()
+            .map(|s| s.event_count)
+            .sum()
+    };
+    let events = count(&h);
+    for request in [
+        Request::Unpause(SessionRef {
+            session_id: own.clone(),
+        }),
+        pause(&other),
+        Request::End(EndParams {
+            session_id: Some(other.clone()),
+            ..Default::default()
+        }),
+        Request::ConstitutionSet(ConstitutionParams { text: "x".into() }),
+        Request::MissionApprove(MissionParams {
+            reference: "M".into(),
+            clauses: vec![],
+        }),
+    ] {
+        let err = h.run(request.clone()).unwrap_err();
+        assert_eq!(err.code, ErrorCode::ActorNotAllowed, "{request:?}");
+        assert_eq!(err.details["actor"], "codex");
+    }
+    assert_eq!(count(&h), events, "a refusal writes nothing");
+    let timeline = match h.ok(Request::Timeline(SessionRef {
+        session_id: own.clone(),
+    })) {
+        Response::Timeline(t) => t,
+        other => panic!("{other:?}"),
+    };
+    let paused = timeline.events.iter().find(|e| e.kind == "paused").unwrap();
+    assert_eq!(
+        (paused.actor, paused.actor_name.as_str()),
+        (baton_core::ledger::event::ActorKind::Agent, "codex")
+    );
+    // A session whose client is the caller is its own too (started by a hook as `claude`).
+    h.caller = Caller::agent("claude-code");
+    h.ok(pause(&other));
+
+    h.policy.agents_may_steer = true;
+    h.caller = Caller::agent("codex");
+    h.ok(Request::Unpause(SessionRef { session_id: other }));
 }
 
 // --- The state machine -----------------------------------------------------------------------

@@ -9,6 +9,7 @@ use crate::engine;
 use baton_core::Error;
 use baton_core::commands::Request;
 use baton_core::commands::render;
+use baton_core::commands::trust::Caller;
 use baton_core::commands::{
     ConstitutionParams, IndexParams, MissionParams, NoteParams, SessionRef,
 };
@@ -124,8 +125,15 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             });
         }
     };
-    engine::fill_defaults(&mut request, None);
-    let response = engine::run_as(&ledger, &request, None, person)?;
+    // The CLI run from inside a coding agent's shell is that agent.
+    let agent = crate::system::calling_agent();
+    engine::fill_defaults(&mut request, agent.as_deref());
+    let acting = engine::Acting {
+        actor: None,
+        person,
+        caller: agent.map_or(Caller::Person, |name| Caller::agent(&name)),
+    };
+    let response = engine::run_as(&ledger, &request, &acting)?;
     let mut human = render::ok_line(&response);
     human.push_str(&crate::detail::details(
         &response,

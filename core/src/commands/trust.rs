@@ -1,0 +1,170 @@
+//! The line between people and coding agents: who is calling, which operations only a person
+//! may do, when a session is the calling agent's own, and whom the ledger records as acting.
+//!
+//! A host says who is calling ([`Caller`]): the CLI at a person's terminal is a person; a call
+//! over MCP, or the CLI run inside an agent, is that agent. An agent may not steer: lift a
+//! pause, approve a contract, set the constitution, or pause or end another agent's session
+//! (`ACTOR_NOT_ALLOWED`), unless the workspace's operator set `agents_may_steer`. Whatever an
+//! agent does is recorded under its own name, never as a person.
+//!
+//! On one user account this is advice, not enforcement: a process that lies about what it is
+//! can pass for a person. The enforced boundary is the team database's roles.
+
+use crate::commands::dispatch::Request;
+use crate::commands::kernel::{Context, Plan, Prepared};
+use crate::error::{Error, Result};
+use crate::ids::SessionId;
+use crate::ledger::event::{Actor, ActorKind};
+use crate::ledger::session::Session;
+use crate::ledger::store::LedgerView;
+
+/// Who is on the other end of a command.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Caller {
+    /// A person at a terminal or in the page.
+    #[default]
+    Person,
+    /// A coding agent, named by its client (lower-case): an MCP client, or the agent whose
+    /// shell runs the CLI.
+    Agent(String),
+}
+
+impl Caller {
+    /// An agent caller, its name trimmed and lower-cased as session agents are.
+    pub fn agent(name: &str) -> Caller {
+        Caller::Agent(name.trim().to_lowercase())
+    }
+
+    /// The agent's name, when an agent is calling.
+    pub fn agent_name(&self) -> Option<&str> {
+        match self {
+            Caller::Agent(name) => Some(name),
+            Caller::Person => None,
+        }
+    }
+}
+
+/// An operation kept for people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reserved {
+    /// Lifting a pause.
+    Unpause,
+    /// Approving a mission's contract.
+    ApproveMission,
+    /// Setting the architecture constitution.
+    SetConstitution,
+    /// Pausing a session another agent runs.
+    PauseOthers,
+    /// Ending a session another agent runs.
+    EndOthers,
+}
+
+impl Reserved {
+    /// The operation's wire name, in `details.operation`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reserved::Unpause => "unpause",
+            Reserved::ApproveMission => "mission_approve",
+            Reserved::SetConstitution => "constitution_set",
+            Reserved::PauseOthers => "pause_other_agents_session",
+            Reserved::EndOthers => "end_other_agents_session",
+        }
+    }
+
+    /// The operation in words, as the subject of a sentence.
+    pub fn in_words(self) -> &'static str {
+        match self {
+            Reserved::Unpause => "lifting a pause",
+            Reserved::ApproveMission => "approving a mission's contract",
+            Reserved::SetConstitution => "setting the constitution",
+            Reserved::PauseOthers => "pausing another agent's session",
+            Reserved::EndOthers => "ending another agent's session",
+        }
+    }
+
+    /// The operation an agent may never do on its own authority, whatever the session: the
+    /// ones a host leaves out of the tools it offers agents. Pausing and ending are reserved
+    /// only for other agents' sessions, so they are not listed here.
+    pub fn always_for(request: &Request) -> Option<Reserved> {
+        match request {
+            Request::Unpause(_) => Some(Reserved::Unpause),
+            Request::MissionApprove(_) => Some(Reserved::ApproveMission),
+            Request::ConstitutionSet(_) => Some(Reserved::SetConstitution),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `session` is run by the agent named `agent`: its agent or its client has that
+/// name.
+pub fn runs(session: &Session, agent: &str) -> bool {
+    session.agent.eq_ignore_ascii_case(agent)
+        || session
+            .client_name
+            .as_deref()
+            .is_some_and(|client| client.trim().eq_ignore_ascii_case(agent))
+}
+
+/// Refuses a prepared request its caller may not make. Runs under the lock, against the view
+/// the operation decides on, before anything is written.
+pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -> Result<()> {
+    let Caller::Agent(agent) = &ctx.caller else {
+        return Ok(());
+    };
+    if ctx.policy.agents_may_steer {
+        return Ok(());
+    }
+    let refuse = |operation: Reserved, session: Option<&Session>| {
+        Err(Error::actor_not_allowed(
+            agent,
+            operation.as_str(),
+            operation.in_words(),
+            session.map(|s| (s.session_id, s.agent.as_str())),
+        ))
+    };
+    let others = |id: SessionId| -> Result<Option<Session>> {
+        let session = view.history(id)?.and_then(|h| h.session());
+        Ok(session.filter(|s| !runs(s, agent)))
+    };
+    match &prepared.plan {
+        Plan::End { id, .. } => match others(*id)? {
+            Some(session) => refuse(Reserved::EndOthers, Some(&session)),
+            None => Ok(()),
+        },
+        Plan::Lifecycle(request) => {
+            if let Some(operation) = Reserved::always_for(request) {
+                let session = match request.as_ref() {
+                    Request::Unpause(p) => SessionId::parse_v7("session_id", &p.session_id)
+                        .ok()
+                        .and_then(|id| view.history(id).ok().flatten())
+                        .and_then(|h| h.session()),
+                    _ => None,
+                };
+                return refuse(operation, session.as_ref());
+            }
+            match request.as_ref() {
+                Request::Pause(p) => match SessionId::parse_v7("session_id", &p.session_id) {
+                    Ok(id) => match others(id)? {
+                        Some(session) => refuse(Reserved::PauseOthers, Some(&session)),
+                        None => Ok(()),
+                    },
+                    // A malformed id is the operation's own error to give.
+                    Err(_) => Ok(()),
+                },
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whom the ledger records as doing what the caller asked: the calling agent, or the person.
+pub(crate) fn acting(ctx: &Context) -> Actor {
+    match &ctx.caller {
+        Caller::Agent(name) => Actor::agent(name.clone()),
+        Caller::Person => Actor {
+            kind: ActorKind::Human,
+            name: ctx.person.clone(),
+        },
+    }
+}
