@@ -287,10 +287,14 @@ fn lifecycle_tour(ledger: &Ledger) -> Result<(), Error> {
         }),
         None,
     )?;
+    let reader = crate::cli::present::Reader {
+        style: crate::cli::table::Style::PLAIN,
+        now: crate::system::now()?,
+        zone: &baton_core::time::UtcZone,
+    };
     narrate!(
-        "  {}{}",
-        render::ok_line(&health),
-        crate::detail::details(&health, false).replace('\n', "\n  ")
+        "  {}",
+        crate::cli::present::human(&health, &reader).replace('\n', "\n  ")
     );
     Ok(())
 }

@@ -13,7 +13,6 @@ macro_rules! narrate {
 pub mod analyze;
 pub mod cli;
 pub mod demo;
-pub mod detail;
 pub mod engine;
 pub mod files;
 pub mod mcp;

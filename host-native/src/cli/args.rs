@@ -1,5 +1,6 @@
 //! The command line's shape: every command, flag and help text, parsed by clap.
 
+use crate::cli::table::ColorChoice;
 use baton_core::ledger::activity::{StepState, Via};
 use baton_core::transcripts::Provider;
 use baton_core::transcripts::usage::GroupBy;
@@ -20,36 +21,176 @@ use std::path::PathBuf;
     max_term_width = 100
 )]
 #[command(after_help = "Examples:
+  baton demo                          # try it: sample sessions, then the web page
   baton start --project demo --agent claude --goal 'Implement search'
-  baton list
-  baton end --project demo --agent claude --summary 'Search done'
-  baton end 019c1a2b-3c4d-7e5f-8a6b-7c8d9e0f1a2b --status failed
-  baton --json list --all
+  baton list                          # live sessions; --all adds ended ones
+  baton end 33a39086 --summary 'Search done'   # the short id `list` shows
+  baton usage                         # tokens and cost from Claude Code and Codex
+  baton --json list --all             # exactly one JSON object, for programs
 
-Every command prints a human line and then a JSON object; with --json only the JSON.
-Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error, 255 an internal\nerror (a bug in Baton: please report it).")]
+Human text on a terminal (tables, colour unless NO_COLOR or --color never), the same text
+without colour into a pipe, exactly one JSON object with --json; errors and warnings on stderr.
+Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error, 255 an internal
+error (a bug in Baton: please report it). `baton <command> --help` shows examples for each.")]
 pub struct Cli {
     /// The ledger directory [default: the nearest .baton/ at or above the current directory,
     /// up to your home folder and on the same filesystem, else ./.baton, created on first write]
-    #[arg(long, global = true, env = "BATON_DIR", value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "BATON_DIR",
+        value_name = "DIR"
+    )]
     pub(crate) dir: Option<PathBuf>,
 
     /// Print exactly one JSON object on stdout, nothing else
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub(crate) json: bool,
+
+    /// Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_enum,
+        default_value_t = ColorChoice::Auto,
+        value_name = "WHEN"
+    )]
+    pub(crate) color: ColorChoice,
 
     /// Skip fsync after each append (faster; a power cut may lose the last events).
     /// Also BATON_FSYNC=0
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub(crate) no_fsync: bool,
 
     /// Act as this person (roles come from .baton/config.toml) [default: BATON_ACTOR, else
     /// the OS user]
-    #[arg(long = "as", global = true, value_name = "PERSON")]
+    #[arg(
+        long = "as",
+        global = true,
+        help_heading = "Global options",
+        value_name = "PERSON"
+    )]
     pub(crate) person: Option<String>,
 
     #[command(subcommand)]
     pub(crate) command: Command,
+}
+
+/// The commands as `baton --help` lists them: by what a person came to do.
+pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 5] = [
+    ("Sessions", &["start", "resume", "end", "list", "show"]),
+    (
+        "Lifecycle and governance",
+        &[
+            "brief",
+            "report",
+            "depend",
+            "pause",
+            "unpause",
+            "health",
+            "timeline",
+            "attention",
+            "mission",
+            "constitution",
+            "index",
+            "ambiguity",
+            "decision",
+        ],
+    ),
+    ("Transcripts and usage", &["usage", "inspect", "analyze"]),
+    ("Serving", &["mcp", "web", "demo", "abi"]),
+    ("Upkeep", &["doctor", "compact", "completions", "man"]),
+];
+
+/// The command line as parsed and documented: the derived one, with `--help` listing the
+/// commands in [`COMMAND_GROUPS`].
+pub(crate) fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let width = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().len())
+        .max()
+        .unwrap_or(0);
+    let mut listing = String::new();
+    for (group, names) in COMMAND_GROUPS {
+        listing.push_str(&format!("{group}:\n"));
+        for name in names {
+            let about = cmd
+                .find_subcommand(name)
+                .and_then(|s| s.get_about())
+                .map(|a| a.to_string())
+                .unwrap_or_default();
+            let about = about.lines().next().unwrap_or("");
+            // One line each, within the help's 100 columns.
+            let about = crate::cli::table::shorten(
+                about,
+                100usize.saturating_sub(width + 4),
+                crate::cli::table::Fit::End,
+            );
+            listing.push_str(&format!("  {name:<width$}  {about}\n"));
+        }
+        listing.push('\n');
+    }
+    let template = format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{listing}Options:\n{{options}}{{after-help}}"
+    );
+    cmd.help_template(template)
+}
+
+impl Cli {
+    /// The subcommand's name as typed: `end`, `mission`.
+    pub(crate) fn command_name(&self) -> &'static str {
+        match &self.command {
+            Command::Start(_) => "start",
+            Command::Resume(_) => "resume",
+            Command::End(_) => "end",
+            Command::List(_) => "list",
+            Command::Show(_) => "show",
+            Command::Brief(_) => "brief",
+            Command::Report(_) => "report",
+            Command::Depend(_) => "depend",
+            Command::Pause(_) => "pause",
+            Command::Unpause(_) => "unpause",
+            Command::Health(_) => "health",
+            Command::Timeline(_) => "timeline",
+            Command::Attention => "attention",
+            Command::Mission(_) => "mission",
+            Command::Constitution(_) => "constitution",
+            Command::Index(_) => "index",
+            Command::Ambiguity(_) => "ambiguity",
+            Command::Decision(_) => "decision",
+            Command::Usage(_) => "usage",
+            Command::Inspect(_) => "inspect",
+            Command::Analyze(_) => "analyze",
+            Command::Compact => "compact",
+            Command::Doctor => "doctor",
+            Command::Mcp(_) => "mcp",
+            Command::Web(_) => "web",
+            Command::Demo(_) => "demo",
+            Command::Completions(_) => "completions",
+            Command::Man(_) => "man",
+            Command::Abi(_) => "abi",
+        }
+    }
+
+    /// The session reference typed on the command line, for commands that take one.
+    pub(crate) fn session_reference(&self) -> Option<&str> {
+        match &self.command {
+            Command::Brief(a) | Command::Unpause(a) | Command::Timeline(a) => Some(&a.id),
+            Command::Show(a) => Some(&a.id),
+            Command::Report(a) => Some(&a.id),
+            Command::Depend(a) => Some(&a.id),
+            Command::Pause(a) => Some(&a.id),
+            Command::Health(a) => Some(&a.id),
+            Command::Resume(a) => Some(&a.id),
+            Command::End(a) => a.id.as_deref(),
+            Command::Start(a) => a.session_id.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -61,20 +202,40 @@ pub(crate) enum Command {
   baton start --session-id <ID> --project demo               # resume after a restart")]
     Start(StartArgs),
     /// Resume a live session after a crash or restart (keeps its original start time)
+    #[command(after_help = "Examples:
+  baton resume 33a39086                  # after a crash; keeps the start time
+  baton resume 33a39086 --project demo   # refuse if it is another project's")]
     Resume(ResumeArgs),
     /// End a session: by id, or the one live session matching the filters
-    #[command(
-        after_help = "Without an ID, Baton ends the session only if exactly one live session
+    #[command(after_help = "Examples:
+  baton end 33a39086 --summary 'Search done'
+  baton end 33a39086 --status failed --summary 'Gave up: the API is gone'
+  baton end --project demo --agent claude        # only if exactly one live session matches
+
+Without an ID, Baton ends the session only if exactly one live session
 matches --project, --client and --agent; otherwise it answers NO_ACTIVE_SESSION or
-AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
-    )]
+AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one.")]
     End(EndArgs),
     /// List sessions (live ones unless --all or an ended --status)
+    #[command(after_help = "Examples:
+  baton list                              # live sessions
+  baton list --project demo --agent claude
+  baton list --all                        # ended ones too
+  baton list --status blocked")]
     List(ListArgs),
     /// Show one session with every field
+    #[command(after_help = "Examples:
+  baton show 33a39086                     # the short id `baton list` shows
+  baton show demo/2026-07-18-2000-claude-33a39086
+  baton --json show 33a39086              # every field, for programs")]
     Show(ShowArgs),
-    /// Give a session its context: contract, constitution, commit, ambiguities, decisions,
-    /// dependencies, and any pause (then its next action is to stop)
+    /// Give a session its context (contract, constitution, decisions, …) or its pause
+    ///
+    /// The context: the mission's contract, the constitution version, the indexed commit, open
+    /// ambiguities, active decisions and dependencies. A paused session gets its pause instead,
+    /// and its next action is to stop.
+    #[command(after_help = "Examples:
+  baton brief 33a39086")]
     Brief(IdArg),
     /// Report what a session did: changed files, status, progress, plan, runs, evidence, PR
     #[command(after_help = "Examples:
@@ -85,30 +246,58 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one."
   baton report <ID> --plan 'Parse' 'Index' 'Test' ; baton report <ID> --step 2 --step-state done")]
     Report(ReportArgs),
     /// Declare the files a session's work depends on (changes to them open collisions)
+    #[command(after_help = "Examples:
+  baton depend 33a39086 --on src/api.rs src/schema.sql")]
     Depend(DependArgs),
     /// Pause a session: delivered the next time it asks for context (pull, not push)
+    #[command(after_help = "Examples:
+  baton pause 33a39086 --reason \"wrong branch: rebase on main first\"")]
     Pause(PauseArgs),
     /// Lift a pause; the session's context is not current until it is briefed again
+    #[command(after_help = "Examples:
+  baton unpause 33a39086                  # then the agent asks for a brief")]
     Unpause(IdArg),
     /// A session's context health: six dimensions, the minimum, the verdict
+    #[command(after_help = "Examples:
+  baton health 33a39086
+  baton health 33a39086 --recheck         # recompute now and keep the snapshot")]
     Health(HealthArgs),
     /// Every event of a session, with actor, time and colour (amber, red, green)
+    #[command(after_help = "Examples:
+  baton timeline 33a39086
+  baton --json timeline 33a39086 | jq '.events[] | select(.tone == \"red\")'")]
     Timeline(IdArg),
     /// Open attention items (sessions that stopped without finishing, …)
+    #[command(after_help = "Examples:
+  baton attention
+  baton --json attention | jq '.items[0]'")]
     Attention,
     /// Missions and their versioned contracts
     #[command(subcommand)]
+    #[command(after_help = "Examples:
+  baton mission add CLAIM-142 --contract contract.md   # a draft: one clause per line
+  baton mission approve CLAIM-142                      # a lead approves it")]
     Mission(MissionCommand),
     /// The architecture constitution
     #[command(subcommand)]
+    #[command(after_help = "Examples:
+  baton constitution set docs/architecture.md")]
     Constitution(ConstitutionCommand),
     /// Record the repository's current commit (`git rev-parse HEAD`) as indexed
+    #[command(after_help = "Examples:
+  baton index                             # the current `git rev-parse HEAD`
+  baton index --commit 4f2a9c1e0b7d3a5f6e8c9b0a1d2e3f4a5b6c7d8e")]
     Index(IndexArgs),
     /// Requirement ambiguities of a mission
     #[command(subcommand)]
+    #[command(after_help = "Examples:
+  baton ambiguity open CLAIM-142 \"Page size: 20 or 50?\"
+  baton ambiguity resolve 1")]
     Ambiguity(AmbiguityCommand),
     /// Decisions every session should know
     #[command(subcommand)]
+    #[command(after_help = "Examples:
+  baton decision record \"No ORMs: plain SQL with rusqlite\"")]
     Decision(DecisionCommand),
     /// Token usage and estimated cost from Claude Code and Codex transcripts
     #[command(after_help = "Examples:
@@ -124,11 +313,15 @@ unless --timezone says otherwise. A response Claude Code wrote over several line
 Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see its date in
 --json); a model it does not list is named under the table and costs nothing.")]
     Usage(UsageArgs),
-    /// What files are (by content) and what they hold: conversations, messages, tool calls,
-    /// what was skipped and why
+    /// What files are (by content) and what they hold, and what was skipped and why
+    #[command(after_help = "Examples:
+  baton inspect ~/.claude/projects/-home-me-app/*.jsonl
+  baton inspect conversations.json --json")]
     Inspect(InspectArgs),
-    /// Analyze transcripts, exports (.json or .zip) and ledgers as the web page does: overview,
-    /// tokens and cost, search, charts as SVG
+    /// Analyze transcripts, exports and ledgers as the web page does: usage, search, charts
+    ///
+    /// Transcripts, exports (.json or .zip) and ledgers: an overview, tokens and cost, search,
+    /// charts as SVG.
     #[command(after_help = "Examples:
   baton analyze ~/Downloads/chatgpt-export.zip
   baton analyze ~/.claude/projects --search \"flaky test\" --list 20
@@ -137,8 +330,14 @@ Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see
 The figures are the web page's (`baton web`): both run the same core on the same chunks.")]
     Analyze(AnalyzeArgs),
     /// Roll the active log into monthly archives (safe while agents keep appending)
+    #[command(after_help = "Examples:
+  baton compact
+  baton doctor                            # then check what it left")]
     Compact,
     /// Report the ledger's health: unreadable lines, live sessions, locks, checkpoint
+    #[command(after_help = "Examples:
+  baton doctor
+  baton --json doctor | jq .findings")]
     Doctor,
     /// Serve MCP on stdio, so agents drive Baton (Claude Code, Codex, Cursor, any client)
     #[command(after_help = "Register it:
@@ -147,10 +346,27 @@ The figures are the web page's (`baton web`): both run the same core on the same
   .cursor/mcp.json:      {\"mcpServers\": {\"baton\": {\"command\": \"baton\", \"args\": [\"mcp\"]}}}")]
     Mcp(McpArgs),
     /// Serve the web page (analyzes files inside your browser; binds 127.0.0.1 only)
+    #[command(after_help = "Examples:
+  baton web                               # http://127.0.0.1:8377
+  baton web --port 0                      # any free port")]
     Web(WebArgs),
     /// Run Baton's main job on a temporary ledger, then serve the web page
+    #[command(after_help = "Examples:
+  baton demo                              # a temporary ledger, then the page
+  baton demo --serve-seconds 0            # the sessions only, no page")]
     Demo(DemoArgs),
-    /// Answer one JSON ABI request (as an editor extension would), natively or through a .wasm
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    #[command(after_help = "Install one:
+  baton completions bash > ~/.local/share/bash-completion/completions/baton
+  baton completions zsh > ~/.zfunc/_baton      # with fpath+=(~/.zfunc) before compinit
+  baton completions fish > ~/.config/fish/completions/baton.fish")]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command with --dir
+    #[command(after_help = "Examples:
+  baton man | man -l -
+  baton man --dir ~/.local/share/man/man1      # then: man baton-end")]
+    Man(ManArgs),
+    /// Answer one JSON ABI request as an editor would, natively or through a .wasm
     #[command(after_help = "Examples:
   baton abi '{\"op\":\"version\"}'
   baton abi --wasm target/wasm32-unknown-unknown/release/baton_core.wasm '{\"op\":\"version\"}'")]
@@ -358,6 +574,20 @@ pub(crate) struct UsageArgs {
     /// A price table (JSON, the shape of the shipped one) to use instead of the shipped one
     #[arg(long, value_name = "FILE")]
     pub(crate) prices: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell
+    #[arg(value_enum)]
+    pub(crate) shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ManArgs {
+    /// Write baton.1 and one page per command (baton-start.1, …) into this folder
+    #[arg(long, value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -8,15 +8,14 @@ use crate::cli::{Output, ledger_for, to_json};
 use crate::engine;
 use baton_core::Error;
 use baton_core::commands::Request;
-use baton_core::commands::render;
 use baton_core::commands::trust::Caller;
 use baton_core::commands::{
     ConstitutionParams, IndexParams, MissionParams, NoteParams, SessionRef,
 };
 
 pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
-    use std::io::IsTerminal;
     let ledger = ledger_for(&cli)?;
+    let style = crate::cli::table::Style::for_stdout(cli.color);
     let person = cli.person.clone();
     let mut request = match cli.command {
         Command::Start(a) => Request::Start(a.into()),
@@ -97,6 +96,8 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         Command::Web(_)
         | Command::Demo(_)
         | Command::Abi(_)
+        | Command::Completions(_)
+        | Command::Man(_)
         | Command::Mcp(_)
         | Command::Usage(_)
         | Command::Analyze(_)
@@ -134,13 +135,14 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         caller: agent.map_or(Caller::Person, |name| Caller::agent(&name)),
     };
     let response = engine::run_as(&ledger, &request, &acting)?;
-    let mut human = render::ok_line(&response);
-    human.push_str(&crate::detail::details(
-        &response,
-        std::io::stdout().is_terminal(),
-    ));
+    let zone = crate::zone::resolve(None)?;
+    let reader = crate::cli::present::Reader {
+        style,
+        now: crate::system::now()?,
+        zone: &zone,
+    };
     Ok(Output {
-        human,
+        human: crate::cli::present::human(&response, &reader),
         json: to_json(&response)?,
     })
 }

@@ -8,15 +8,15 @@ use crate::cli::transcripts::{inspect, usage};
 use crate::store::{self, Ledger};
 use baton_core::Error;
 use baton_core::commands::render;
-use clap::Parser;
 use serde::Serialize;
 use serde_json::Value;
-use std::io::IsTerminal;
 
 mod args;
 mod ledger;
 mod params;
+pub(crate) mod present;
 mod serve;
+pub(crate) mod table;
 mod transcripts;
 
 pub use args::Cli;
@@ -24,7 +24,11 @@ use args::Command;
 
 /// Parses arguments, runs the command, prints, and returns the exit status.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    use clap::FromArgMatches;
+    let cli = match args::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(err) => {
             // Under --json a usage error is one JSON object too (exit 2 as ever); help and
@@ -49,9 +53,12 @@ pub fn main() -> i32 {
         }
     };
     let json_only = cli.json;
+    let out_style = table::Style::for_stdout(cli.color);
+    let err_style = table::Style::for_stderr(cli.color);
+    let retry = retry_hint(&cli);
     if let Command::Mcp(args) = &cli.command {
         if args.print_tools_markdown {
-            print!("{}", crate::mcp::tools_markdown());
+            print_line(crate::mcp::tools_markdown().trim_end());
             return 0;
         }
         return match ledger_for(&cli).and_then(crate::mcp::serve_stdio) {
@@ -63,7 +70,7 @@ pub fn main() -> i32 {
         };
     }
     let result = match cli.command {
-        Command::Usage(args) => usage(args),
+        Command::Usage(args) => usage(args, cli.color),
         Command::Inspect(args) => inspect(args),
         Command::Analyze(args) => crate::analyze::run(&crate::analyze::Request {
             paths: args.paths,
@@ -75,6 +82,8 @@ pub fn main() -> i32 {
         })
         .map(|(human, json)| Output { human, json }),
         Command::Abi(args) => abi(args),
+        Command::Completions(args) => Ok(completions(args.shell)),
+        Command::Man(args) => man(args.dir),
         Command::Web(args) => web(args, json_only),
         Command::Demo(args) => {
             if json_only {
@@ -91,7 +100,7 @@ pub fn main() -> i32 {
             if json_only || human.is_empty() {
                 print_json(&json);
             } else {
-                print_line(&paint_status(&human, std::io::stdout().is_terminal()));
+                print_line(&paint_status(&human, out_style.colour));
             }
             0
         }
@@ -99,9 +108,15 @@ pub fn main() -> i32 {
             if json_only {
                 print_json(&err.to_envelope());
             } else {
+                let zone = crate::zone::resolve(None).unwrap_or(crate::zone::HostZone::Local);
+                let reader = present::Reader {
+                    style: err_style,
+                    now: crate::system::now().unwrap_or_default(),
+                    zone: &zone,
+                };
                 eprint_line(&paint_status(
-                    &render::error_line(&err),
-                    std::io::stderr().is_terminal(),
+                    &present::error_text(&err, &reader, retry.as_ref()),
+                    err_style.colour,
                 ));
             }
             err.code.exit_status()
@@ -109,15 +124,78 @@ pub fn main() -> i32 {
     }
 }
 
-/// Whether colour may be used on a terminal: not when `NO_COLOR` is set (no-color.org).
-fn colour_allowed() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+/// A completion script for `shell`, generated from the command line's own definition.
+fn completions(shell: clap_complete::Shell) -> Output {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut args::command(), "baton", &mut script);
+    let script = String::from_utf8_lossy(&script).trim_end().to_owned();
+    Output {
+        json: serde_json::json!({ "shell": shell.to_string(), "script": script }),
+        human: script,
+    }
+}
+
+/// The manual page on stdout, or every command's page written into `dir`.
+fn man(dir: Option<std::path::PathBuf>) -> Result<Output, Error> {
+    let command = args::command();
+    match dir {
+        None => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(command)
+                .render(&mut page)
+                .map_err(|e| Error::internal(format!("rendering the manual page: {e}")))?;
+            let page = String::from_utf8_lossy(&page).trim_end().to_owned();
+            Ok(Output {
+                json: serde_json::json!({ "page": page }),
+                human: page,
+            })
+        }
+        Some(dir) => {
+            let shown = dir.display().to_string();
+            std::fs::create_dir_all(&dir).map_err(|e| Error::store_io("create", &shown, e))?;
+            clap_mangen::generate_to(command, &dir)
+                .map_err(|e| Error::store_io("write manual pages in", &shown, e))?;
+            let mut pages: Vec<String> = std::fs::read_dir(&dir)
+                .map_err(|e| Error::store_io("read", &shown, e))?
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.starts_with("baton") && name.ends_with(".1"))
+                .collect();
+            pages.sort();
+            Ok(Output {
+                human: format!(
+                    "[ok] Wrote {} manual pages to {shown}; read one with `man -l {shown}/baton.1`",
+                    pages.len()
+                ),
+                json: serde_json::json!({ "dir": shown, "pages": pages }),
+            })
+        }
+    }
+}
+
+/// The command as typed, to show again with a session id in place of the reference that was
+/// ambiguous (or, for an implicit end, after the command's name).
+fn retry_hint(cli: &Cli) -> Option<present::RetryHint> {
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let name = cli.command_name();
+    let at = words.iter().position(|w| w == name)?;
+    let mut command = vec!["baton".to_owned()];
+    command.extend(words[..=at].iter().cloned());
+    let mut rest: Vec<String> = words[at + 1..].to_vec();
+    // A reference that matched several sessions is replaced by the id.
+    if let Some(reference) = cli.session_reference()
+        && let Some(i) = rest.iter().position(|w| w == reference)
+    {
+        command.extend(rest.drain(..i));
+        rest.remove(0);
+    }
+    Some(present::RetryHint { command, rest })
 }
 
 /// Colours the status tag a human line opens with (`[ok]` green, `[warn]` amber, `[error]`
-/// red) on a terminal that allows colour; anything else is left as it is.
-fn paint_status(text: &str, terminal: bool) -> String {
-    if !terminal || !colour_allowed() {
+/// red) when colour is on; anything else is left as it is.
+fn paint_status(text: &str, colour: bool) -> String {
+    if !colour {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len() + 32);
@@ -187,11 +265,13 @@ pub fn warn(text: &str) {
 /// Text fit for a terminal whatever it holds: control characters (but newline and tab) and
 /// invisible or direction-changing characters ([`is_invisible_format`]) from a ledger line, a
 /// transcript or a file name are shown as `\u{…}` escapes, so none can move the cursor, write
-/// the clipboard (`ESC ] 52`) or reorder what a person reads. Baton's own colours (SGR 0 and
-/// 31–33, see `detail.rs`) are kept.
+/// the clipboard (`ESC ] 52`) or reorder what a person reads. Baton's own styles (SGR 0, 1,
+/// 2 and 31–33, see `table.rs`) are kept.
 pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
     use baton_core::names::is_invisible_format;
-    const OWN_COLOURS: [&str; 4] = ["\x1b[0m", "\x1b[31m", "\x1b[32m", "\x1b[33m"];
+    const OWN_COLOURS: [&str; 6] = [
+        "\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m",
+    ];
     let unsafe_char =
         |c: char| (c.is_control() && c != '\n' && c != '\t') || is_invisible_format(c);
     if !text.chars().any(unsafe_char) {

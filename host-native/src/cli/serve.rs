@@ -36,12 +36,12 @@ pub(crate) fn web(args: WebArgs, json_only: bool) -> Result<Output, Error> {
     let listener = crate::web::bind(args.port)?;
     let url = crate::web::url(&listener)?;
     if json_only {
-        println!("{}", serde_json::json!({ "serving": url }));
+        crate::cli::print_json(&serde_json::json!({ "serving": url }));
     } else {
-        println!("[ok] Serving the Baton page at {url} (127.0.0.1 only; Ctrl-C stops it)");
+        crate::cli::print_line(&format!(
+            "[ok] Serving the Baton page at {url} (127.0.0.1 only; Ctrl-C stops it)"
+        ));
     }
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
     crate::web::serve(listener);
     Err(Error::new(
         baton_core::ErrorCode::ServeFailed,

@@ -1,8 +1,11 @@
-//! Other tools' transcripts on the command line: `baton inspect` and `baton usage`.
+//! Other tools' transcripts on the command line: `baton inspect`, and `baton usage` with its
+//! table.
 
 use crate::cli::args::{InspectArgs, UsageArgs};
+use crate::cli::table::{Cell, ColorChoice, Column, Fit, Paint, Style, Table};
 use crate::cli::{Output, to_json};
 use baton_core::Error;
+use baton_core::transcripts::usage::{CostMode, GroupBy, UsageReport, UsageRow};
 use serde_json::Value;
 
 /// Reads one file through the core's ingest (the same one `baton analyze` and the page use)
@@ -52,7 +55,7 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
     })
 }
 
-pub(crate) fn usage(args: UsageArgs) -> Result<Output, Error> {
+pub(crate) fn usage(args: UsageArgs, color: ColorChoice) -> Result<Output, Error> {
     let zone = crate::zone::resolve(args.timezone.as_deref())?;
     let day = |field: &str, text: Option<String>, end: bool| {
         text.map(|d| baton_core::time::parse_day_in(field, &d, end, &zone))
@@ -81,7 +84,100 @@ pub(crate) fn usage(args: UsageArgs) -> Result<Output, Error> {
     };
     let report = crate::usage::report(&options)?;
     Ok(Output {
-        human: baton_core::transcripts::usage::render_table(&report),
+        human: usage_table(&report, &Style::for_stdout(color)),
         json: to_json(&report)?,
     })
+}
+
+/// A count with thousands separated: `1,234,567`.
+fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The usage report as a person reads it: one row per group and the totals, fitted to the
+/// width; then the models with no price or priced through an alias, what was not counted,
+/// and where the cost and the days come from.
+pub(crate) fn usage_table(report: &UsageReport, style: &Style) -> String {
+    let (noun, key_header) = match report.group_by {
+        GroupBy::Daily => ("day", "DAY"),
+        GroupBy::Weekly => ("week", "WEEK"),
+        GroupBy::Monthly => ("month", "MONTH"),
+        GroupBy::Session => ("session", "SESSION"),
+        GroupBy::Model => ("model", "MODEL"),
+        GroupBy::Project => ("project", "PROJECT"),
+    };
+    let rows = report.rows.len();
+    let mut out = format!(
+        "[ok] Usage by {noun}: {rows} {noun}{}",
+        if rows == 1 { "" } else { "s" }
+    );
+    let mut table = Table::new(vec![
+        // Session and project keys are paths: their tail tells them apart.
+        Column::text(key_header).cut(Fit::Start),
+        Column::number("INPUT"),
+        Column::number("OUTPUT"),
+        Column::number("CACHE WRITE").droppable(1),
+        Column::number("CACHE READ").droppable(2),
+        Column::number("TOTAL"),
+        Column::number("COST USD"),
+        Column::text("MODELS").cut(Fit::End).droppable(0),
+    ]);
+    let cells = |row: &UsageRow, key: Cell, models: String| -> Vec<Cell> {
+        vec![
+            key,
+            thousands(row.tokens.input_tokens).into(),
+            thousands(row.tokens.output_tokens).into(),
+            thousands(row.tokens.cache_creation_tokens).into(),
+            thousands(row.tokens.cache_read_tokens).into(),
+            thousands(row.total_tokens).into(),
+            format!("{:.2}", row.cost_usd).into(),
+            models.into(),
+        ]
+    };
+    for row in &report.rows {
+        table.row(cells(row, row.key.clone().into(), row.models.join(", ")));
+    }
+    let models = report.totals.models.len();
+    table.row(cells(
+        &report.totals,
+        Cell::painted("total", Some(Paint::Bold)),
+        format!("{models} model{}", if models == 1 { "" } else { "s" }),
+    ));
+    out.push('\n');
+    out.push_str(&table.render(style));
+    if !report.unpriced_models.is_empty() {
+        out.push_str(&format!(
+            "\nno price for: {} (counted as $0; give prices with --prices FILE)",
+            report.unpriced_models.join(", ")
+        ));
+    }
+    for source in &report.missing_sources {
+        out.push_str(&format!("\nnot counted: {}", source.describe()));
+    }
+    for (model, key) in &report.priced_as {
+        out.push_str(&format!("\n{model} priced as {key}"));
+    }
+    let dated = if report.prices.date.is_empty() || report.cost_mode == CostMode::Display {
+        String::new()
+    } else {
+        format!(" of {}", report.prices.date)
+    };
+    let how = match report.cost_mode {
+        CostMode::Auto => "recorded costs where lines have them, else the price table",
+        CostMode::Calculate => "the price table",
+        CostMode::Display => "recorded costs only",
+    };
+    out.push_str(&format!(
+        "\ncost: {how}{dated}; days in {}",
+        report.timezone
+    ));
+    out
 }

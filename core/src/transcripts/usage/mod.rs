@@ -6,10 +6,8 @@
 pub mod claude_code;
 pub mod codex;
 pub mod prices;
-mod table;
 
 pub use prices::{CostMode, DEFAULT_PRICES, LongContextPrice, ModelPrice, PriceTable};
-pub use table::render_table;
 
 use crate::error::{Error, Result};
 use crate::time::{Timestamp, Zone, local_date};
