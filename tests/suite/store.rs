@@ -158,3 +158,52 @@ fn one_command_s_events_land_in_one_write_in_order() {
         2
     );
 }
+
+/// A new ledger keeps its caches out of git: committed, a repository shares the history and
+/// the policy, never the checkpoint, the locks or a temporary.
+#[test]
+fn a_new_ledger_keeps_its_caches_out_of_git() {
+    let tmp = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(tmp.path())
+            .args(args)
+            .output()
+    };
+    if git(&["init", "-q"]).is_err() {
+        eprintln!("skipped: no git");
+        return;
+    }
+    let dir = tmp.path().join(".baton");
+    for args in [
+        &["start", "--project", "demo", "--agent", "claude"][..],
+        &["list"][..],
+        &["compact"][..],
+        &["list"][..],
+    ] {
+        let out = baton_tests::baton(&dir).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+    }
+    std::fs::write(dir.join("config.toml"), "mission_required = false\n").unwrap();
+    assert!(dir.join("checkpoint.ndjson").exists() && dir.join("locks").is_dir());
+    let status = git(&["status", "--porcelain", "--untracked-files=all"]).unwrap();
+    let mut listed: Vec<String> = String::from_utf8_lossy(&status.stdout)
+        .lines()
+        .map(|l| l.trim_start_matches("?? ").to_owned())
+        .collect();
+    listed.sort();
+    assert!(
+        listed.iter().all(|p| !p.contains("checkpoint") && !p.contains("lock")),
+        "{listed:?}"
+    );
+    for kept in [".baton/.gitignore", ".baton/config.toml", ".baton/events.ndjson"] {
+        assert!(listed.iter().any(|p| p == kept), "{kept} in {listed:?}");
+    }
+    assert!(listed.iter().any(|p| p.starts_with(".baton/archive/")), "{listed:?}");
+
+    // Written once: a person's edit stays.
+    std::fs::write(dir.join(".gitignore"), "*\n").unwrap();
+    baton_tests::baton(&dir).args(["list"]).output().unwrap();
+    assert_eq!(std::fs::read_to_string(dir.join(".gitignore")).unwrap(), "*\n");
+}

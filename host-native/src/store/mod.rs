@@ -45,6 +45,19 @@ const SESSION_LOCKS: &str = "locks";
 const SESSION_LOCK_STRIPES: usize = 256;
 const SEALED_PREFIX: &str = "sealed-";
 
+/// What a new ledger's `.gitignore` keeps out of git: the caches, locks and temporaries.
+/// The history (`events.ndjson`, `archive/`) and the policy (`config.toml`) are left to commit.
+pub const GITIGNORE: &str = "\
+# Written by Baton when it made this ledger. Commit the history (events.ndjson, archive/) and
+# the policy (config.toml) if the team should share them; what follows is rebuilt as needed.
+checkpoint.ndjson
+checkpoint.tmp-*
+compact.lock
+locks/
+.*.tmp-*
+.events.ndjson.new-*
+";
+
 /// A ledger directory and how to write to it.
 #[derive(Debug, Clone)]
 pub struct Ledger {
@@ -169,15 +182,25 @@ impl Ledger {
         own::check_owner(&self.dir)
     }
 
-    /// Creates the directory layout if it is missing.
+    /// Creates the directory layout if it is missing; a ledger created here gets a
+    /// `.gitignore` for what is not history (see [`GITIGNORE`]).
     fn ensure_layout(&self) -> Result<(), Error> {
         self.check_writable()?;
+        let fresh = fs::symlink_metadata(&self.dir).is_err();
         for dir in [
             self.dir.clone(),
             self.archive_dir(),
             self.path(SESSION_LOCKS),
         ] {
             fs::create_dir_all(&dir).map_err(|e| io_err("create directory", &dir, e))?;
+        }
+        if fresh {
+            // Once, when the ledger is made: a person who deletes or edits it has the last word.
+            let path = self.path(".gitignore");
+            if let Ok(mut file) = own::create_new(&path) {
+                use std::io::Write;
+                let _ = file.write_all(GITIGNORE.as_bytes());
+            }
         }
         self.check_writable()
     }
