@@ -52,6 +52,10 @@ pub struct Request {
     pub include_hidden: bool,
     /// A line per file however many (else only up to 20 files).
     pub verbose: bool,
+    /// Print this conversation (its listing number) in full.
+    pub show: Option<usize>,
+    /// Write the listed conversations here (Markdown, or JSON for `.json`).
+    pub export: Option<PathBuf>,
 }
 
 /// Runs the analysis; returns the human lines and the JSON answer.
@@ -74,7 +78,9 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         .filter_map(|p| std::fs::metadata(p).ok())
         .map(|m| m.len())
         .sum();
-    let show_progress = std::io::stderr().is_terminal() && total > 32 * 1024 * 1024;
+    // Many files or many bytes: one progress line on a terminal, then the summary.
+    let show_progress =
+        std::io::stderr().is_terminal() && (total > 32 * 1024 * 1024 || files.len() > FILE_LINES);
     let mut analyzer = Analyzer::new();
     analyzer.set_read_options(ReadOptions {
         include_hidden: request.include_hidden,
@@ -84,12 +90,13 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
     let mut errors = Vec::new();
     let mut first_error: Option<Error> = None;
     let mut done = 0u64;
-    for path in &files {
+    for (number, path) in files.iter().enumerate() {
         let shown = path.display().to_string();
+        let count = format!("{}/{} files, ", number + 1, files.len());
         let result = feed(&mut analyzer, path, |n| {
             done += n;
             if show_progress {
-                crate::files::draw_progress("Analyzing", "", done, total);
+                crate::files::draw_progress("Analyzing", &count, done, total);
             }
         });
         match result {
@@ -132,6 +139,49 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
     if request.search.is_some() || request.list > 0 {
         human.extend(text::list_lines(&list, request.search.as_deref()));
     }
+    let mut shown_conversation = Value::Null;
+    if let Some(number) = request.show {
+        let view = analyzer.view(number, None)?;
+        human.push(String::new());
+        human.push(
+            baton_core::analyzer::export::markdown(&view)
+                .trim_end()
+                .to_owned(),
+        );
+        shown_conversation = serde_json::to_value(&view)
+            .map_err(|e| Error::internal(format!("encoding the conversation: {e}")))?;
+    }
+    let mut exported = Value::Null;
+    if let Some(path) = &request.export {
+        let indexes: Vec<usize> = list.rows.iter().map(|row| row.head.index).collect();
+        let shown = path.display().to_string();
+        let as_json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        let body = if as_json {
+            let conversations: Vec<Value> = indexes
+                .iter()
+                .filter_map(|&i| analyzer.conversation_json(i).ok())
+                .filter_map(|text| serde_json::from_str(&text).ok())
+                .collect();
+            Value::Array(conversations).to_string()
+        } else {
+            indexes
+                .iter()
+                .filter_map(|&i| analyzer.view(i, None).ok())
+                .map(|view| baton_core::analyzer::export::markdown(&view))
+                .collect::<Vec<_>>()
+                .join("\n---\n\n")
+        };
+        crate::files::write_whole(path, body.as_bytes())
+            .map_err(|e| Error::store_io("write", &shown, e))?;
+        human.push(format!(
+            "Exported {} conversation(s) to {shown} as {}",
+            indexes.len(),
+            if as_json { "JSON" } else { "Markdown" }
+        ));
+        exported = json!({ "path": shown, "conversations": indexes.len() });
+    }
     let mut written = Vec::new();
     if let Some(dir) = &request.svg_dir {
         std::fs::create_dir_all(dir)
@@ -146,7 +196,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
                 continue;
             }
             let path = dir.join(format!("{name}.svg"));
-            std::fs::write(&path, svg)
+            crate::files::write_whole(&path, svg.as_bytes())
                 .map_err(|e| Error::store_io("write", &path.display().to_string(), e))?;
             written.push(path.display().to_string());
         }
@@ -158,6 +208,8 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         "overview": overview,
         "conversations": list,
         "charts_written": written,
+        "shown": shown_conversation,
+        "exported": exported,
     });
     if analyzer.files().is_empty()
         && let Some(mut err) = first_error

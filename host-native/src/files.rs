@@ -177,3 +177,33 @@ pub fn draw_progress(label: &str, detail: &str, done: u64, total: u64) {
 pub fn clear_progress() {
     eprint!("\r{}\r", " ".repeat(BAR_LINE));
 }
+
+/// Writes `bytes` to `path` whole or not at all: into a new temporary beside it, synced, then
+/// renamed over it. A failure leaves `path` as it was and no temporary behind.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".to_owned());
+    let temporary = dir.join(format!(
+        ".{name}.tmp-{}",
+        crate::system::new_uuid().simple()
+    ));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}

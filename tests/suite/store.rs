@@ -194,16 +194,28 @@ fn a_new_ledger_keeps_its_caches_out_of_git() {
         .collect();
     listed.sort();
     assert!(
-        listed.iter().all(|p| !p.contains("checkpoint") && !p.contains("lock")),
+        listed
+            .iter()
+            .all(|p| !p.contains("checkpoint") && !p.contains("lock")),
         "{listed:?}"
     );
-    for kept in [".baton/.gitignore", ".baton/config.toml", ".baton/events.ndjson"] {
+    for kept in [
+        ".baton/.gitignore",
+        ".baton/config.toml",
+        ".baton/events.ndjson",
+    ] {
         assert!(listed.iter().any(|p| p == kept), "{kept} in {listed:?}");
     }
-    assert!(listed.iter().any(|p| p.starts_with(".baton/archive/")), "{listed:?}");
+    assert!(
+        listed.iter().any(|p| p.starts_with(".baton/archive/")),
+        "{listed:?}"
+    );
 
     // Written once: a person's edit stays.
     std::fs::write(dir.join(".gitignore"), "*\n").unwrap();
     baton_tests::baton(&dir).args(["list"]).output().unwrap();
-    assert_eq!(std::fs::read_to_string(dir.join(".gitignore")).unwrap(), "*\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join(".gitignore")).unwrap(),
+        "*\n"
+    );
 }

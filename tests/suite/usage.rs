@@ -232,6 +232,60 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
     assert_eq!(json_of(&out)["error"]["code"], "UNKNOWN_FORMAT");
 }
 
+/// A search's matches can be read in full (`--show N`, the `#N` the listing shows) and
+/// exported as Markdown or JSON; a number no conversation has is a coded error.
+#[test]
+fn analyze_opens_and_exports_the_matches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let chatgpt = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/chatgpt");
+    let run = |extra: &[&str]| {
+        baton(&tmp.path().join(".baton"))
+            .args(["--json", "analyze", "--search", "tide"])
+            .arg(&chatgpt)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let listed = json_of(&run(&[]));
+    let rows = listed["conversations"]["rows"].as_array().unwrap().clone();
+    assert!(!rows.is_empty());
+    let first = rows[0]["index"].as_u64().unwrap().to_string();
+
+    let shown = json_of(&run(&["--show", &first]));
+    assert_eq!(shown["shown"]["title"], rows[0]["title"]);
+    let human = baton(&tmp.path().join(".baton"))
+        .args(["analyze", "--search", "tide", "--show", &first])
+        .arg(&chatgpt)
+        .output()
+        .unwrap();
+    let human = String::from_utf8_lossy(&human.stdout);
+    let title = rows[0]["title"].as_str().unwrap();
+    assert!(human.contains(&format!("# {title}")), "{human}");
+    assert!(human.contains("## User"), "{human}");
+
+    let markdown = tmp.path().join("hits.md");
+    let json_file = tmp.path().join("hits.json");
+    for file in [&markdown, &json_file] {
+        let out = run(&["--export", &file.display().to_string()]);
+        assert_eq!(json_of(&out)["exported"]["conversations"], rows.len());
+    }
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    assert_eq!(text.matches("\n---\n").count(), rows.len() - 1, "{text}");
+    let exported: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_file).unwrap()).unwrap();
+    assert_eq!(exported.as_array().unwrap().len(), rows.len());
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "no temporary is left behind");
+
+    let missing = run(&["--show", "999"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(json_of(&missing)["error"]["code"], "INVALID_ARGUMENT");
+}
+
 /// `baton inspect` and `baton analyze` read every file through the same core ingest, so they
 /// agree on every figure both report, titles and tool counts included: on each fixture, on
 /// generated exports, and on those exports zipped (stored and deflated).

@@ -17,7 +17,7 @@ use crate::transcripts::{ReadStats, UsageEntry};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 pub mod charts;
-mod export;
+pub mod export;
 mod list;
 mod reader;
 mod report;

@@ -325,6 +325,8 @@ Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see
     #[command(after_help = "Examples:
   baton analyze ~/Downloads/chatgpt-export.zip
   baton analyze ~/.claude/projects --search \"flaky test\" --list 20
+  baton analyze ~/.claude/projects --search \"flaky test\" --show 42     # read match #42
+  baton analyze export.zip --search invoice --export invoices.md         # or .json
   baton analyze conversations.json --svg charts/
 
 The figures are the web page's (`baton web`): both run the same core on the same chunks.")]
@@ -532,6 +534,13 @@ pub(crate) struct AnalyzeArgs {
     /// beyond, a count by format and the files that could not be read)
     #[arg(long, short = 'v')]
     pub(crate) verbose: bool,
+    /// Print conversation number N (the `#N` a listing shows) in full, as Markdown
+    #[arg(long, value_name = "N")]
+    pub(crate) show: Option<usize>,
+    /// Write the listed conversations (the search's matches, or --list N) to FILE: Markdown,
+    /// or JSON when FILE ends in .json
+    #[arg(long, value_name = "FILE")]
+    pub(crate) export: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

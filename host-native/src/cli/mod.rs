@@ -79,6 +79,8 @@ pub fn main() -> i32 {
             list: args.list,
             include_hidden: args.include_hidden,
             verbose: args.verbose,
+            show: args.show,
+            export: args.export,
         })
         .map(|(human, json)| Output { human, json }),
         Command::Abi(args) => abi(args),
