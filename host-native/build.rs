@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 const PAGE_FILES: &[&str] = &["index.html", "app.js", "style.css", "worker.js"];
 
 fn main() {
-    let www = Path::new(env!("CARGO_MANIFEST_DIR")).join("../www");
+    // Read when the script runs, not when it was compiled: a build from another checkout
+    // sharing this target folder (`cargo install --path` from a clone) may have compiled it.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let www = Path::new(&manifest).join("../www");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     for file in PAGE_FILES {
         println!("cargo:rerun-if-changed={}", www.join(file).display());

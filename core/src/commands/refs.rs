@@ -72,7 +72,22 @@ fn resolve_one(
         hex.len() >= MIN_SHORT_ID && hex.len() < 32 && hex.chars().all(|c| c.is_ascii_hexdigit());
     let is_path = text.contains('/');
     if !is_short && !is_path {
-        return Ok(None);
+        // Not a full id, a short one or a path: say what would do, not just what this is not.
+        let looks_short = !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit());
+        let problem = if text.is_empty() {
+            format!(
+                "is empty: give the session's id, {MIN_SHORT_ID} or more hex digits of it, or its path"
+            )
+        } else if looks_short && hex.len() < MIN_SHORT_ID {
+            format!(
+                "`{text}` is too short to name a session: give {MIN_SHORT_ID} or more hex digits of its id (as `baton list` shows them), the whole id, or its path"
+            )
+        } else {
+            format!(
+                "`{text}` names no session: give its id, {MIN_SHORT_ID} or more hex digits of it (as `baton list` shows them), or its path (project/date-time-agent-id)"
+            )
+        };
+        return Err(Error::invalid(field, problem).with("value", text));
     }
     if sessions.is_none() {
         *sessions = Some(view.all_sessions()?);

@@ -28,10 +28,11 @@ use std::path::PathBuf;
   baton usage                         # tokens and cost from Claude Code and Codex
   baton --json list --all             # exactly one JSON object, for programs
 
-Human text on a terminal (tables, colour unless NO_COLOR or --color never), the same text
-without colour into a pipe, exactly one JSON object with --json; errors and warnings on stderr.
-Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error, 255 an internal
-error (a bug in Baton: please report it). `baton <command> --help` shows examples for each.")]
+Human text on a terminal (tables, colour unless NO_COLOR or --color never), the same text without colour into a pipe, exactly one JSON object with --json; errors and warnings on stderr.
+
+Exit status: 0 success, 1 a coded error ([error] CODE: …), 2 a usage error, 255 an internal error (a bug in Baton: please report it).
+
+`baton <command> --help` shows examples for each command.")]
 pub struct Cli {
     /// The ledger directory [default: the nearest .baton/ at or above the current directory,
     /// up to your home folder and on the same filesystem, else ./.baton, created on first write]
@@ -114,6 +115,7 @@ pub(crate) fn command() -> clap::Command {
         .map(|s| s.get_name().len())
         .max()
         .unwrap_or(0);
+    let help_width = crate::cli::table::help_width();
     let mut listing = String::new();
     for (group, names) in COMMAND_GROUPS {
         listing.push_str(&format!("{group}:\n"));
@@ -124,10 +126,10 @@ pub(crate) fn command() -> clap::Command {
                 .map(|a| a.to_string())
                 .unwrap_or_default();
             let about = about.lines().next().unwrap_or("");
-            // One line each, within the help's 100 columns.
+            // One line each, within the help's width (the terminal's, at most 100 columns).
             let about = crate::cli::table::shorten(
                 about,
-                100usize.saturating_sub(width + 4),
+                help_width.saturating_sub(width + 4),
                 crate::cli::table::Fit::End,
             );
             listing.push_str(&format!("  {name:<width$}  {about}\n"));
@@ -212,9 +214,7 @@ pub(crate) enum Command {
   baton end 33a39086 --status failed --summary 'Gave up: the API is gone'
   baton end --project demo --agent claude        # only if exactly one live session matches
 
-Without an ID, Baton ends the session only if exactly one live session
-matches --project, --client and --agent; otherwise it answers NO_ACTIVE_SESSION or
-AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one.")]
+Without an ID, Baton ends the session only if exactly one live session matches --project, --client and --agent; otherwise it answers NO_ACTIVE_SESSION or AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one.")]
     End(EndArgs),
     /// List sessions (live ones unless --all or an ended --status)
     #[command(after_help = "Examples:
@@ -307,11 +307,7 @@ AMBIGUOUS_SESSION with the candidates. It never guesses the most recent one.")]
   baton usage session --claude-dir ~/backup/.claude/projects
   baton usage daily --timezone UTC --cost-mode calculate
 
-One meaning for every provider: input excludes cached input, cache_read is the cached
-input, output includes reasoning and reasoning is that part of it. Days are this machine's
-unless --timezone says otherwise. A response Claude Code wrote over several lines counts once;
-Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see its date in
---json); a model it does not list is named under the table and costs nothing.")]
+One meaning for every provider: input excludes cached input, cache_read is the cached input, output includes reasoning and reasoning is that part of it. Days are this machine's unless --timezone says otherwise. A response Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see its date in --json); a model it does not list is named under the table and costs nothing.")]
     Usage(UsageArgs),
     /// What files are (by content) and what they hold, and what was skipped and why
     #[command(after_help = "Examples:

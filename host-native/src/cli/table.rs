@@ -79,10 +79,24 @@ fn columns_env() -> Option<usize> {
 
 /// The terminal's width in columns, when stdout is one.
 fn terminal_width() -> Option<usize> {
+    width_of(libc::STDOUT_FILENO)
+}
+
+fn width_of(fd: libc::c_int) -> Option<usize> {
     // SAFETY: TIOCGWINSZ fills the `winsize` passed; it reads nothing else.
     let mut size: libc::winsize = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    let ok = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) } == 0;
     (ok && size.ws_col >= 20).then_some(usize::from(size.ws_col))
+}
+
+/// The width `--help` is laid out in, as clap lays out its own part: `COLUMNS`, else the
+/// terminal's (stdout's, or stderr's when stdout is a pipe into `less`), at most 100.
+pub(crate) fn help_width() -> usize {
+    columns_env()
+        .or_else(|| width_of(libc::STDOUT_FILENO))
+        .or_else(|| width_of(libc::STDERR_FILENO))
+        .unwrap_or(100)
+        .min(100)
 }
 
 /// The colours Baton uses.
