@@ -12,6 +12,7 @@ pub mod export_files;
 pub mod ingest;
 pub mod inspect;
 pub mod lines;
+pub mod search;
 pub mod usage;
 pub mod zip;
 
