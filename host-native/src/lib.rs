@@ -16,6 +16,7 @@ pub mod demo;
 pub mod engine;
 pub mod files;
 pub mod mcp;
+pub mod mirror;
 pub mod store;
 pub mod system;
 pub mod usage;

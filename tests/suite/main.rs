@@ -8,6 +8,7 @@ mod hostile;
 mod human;
 mod lifecycle_cli;
 mod mcp_raw;
+mod mirror;
 mod output;
 mod store;
 mod usage;

@@ -144,6 +144,9 @@ fn every_command(world: &World) -> Vec<Vec<String>> {
         "mcp --print-tools-markdown",
         "abi {\"op\":\"version\"}",
         "demo --serve-seconds 1",
+        "mirror --claude-dir {CLAUDE} --codex-dir {CODEX} --index {TMP}/index.sqlite",
+        "search the --index {TMP}/index.sqlite",
+        "transcripts list --index {TMP}/index.sqlite",
         "show no-such-session",
     ]
     .iter()

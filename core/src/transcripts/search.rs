@@ -82,7 +82,7 @@ const BASE64_RUN: usize = 200;
 /// A message's searchable fields.
 pub fn indexed_fields(message: &Message) -> IndexedFields {
     let mut fields = IndexedFields::default();
-    let mut add = |into: &mut String, text: &str| {
+    let add = |into: &mut String, text: &str| {
         let text = without_payloads(text);
         if text.trim().is_empty() {
             return;
@@ -196,7 +196,11 @@ pub fn match_expression(query: &str, fields: &[Field]) -> Option<String> {
         return None;
     }
     let columns: Vec<&str> = fields.iter().map(|f| f.column()).collect();
-    Some(format!("{{{}}} : ({})", columns.join(" "), terms.join(" AND ")))
+    Some(format!(
+        "{{{}}} : ({})",
+        columns.join(" "),
+        terms.join(" AND ")
+    ))
 }
 
 /// The words of `query` as they are matched in text (lower-cased), for snippets.
@@ -219,13 +223,24 @@ pub fn snippet(text: &str, words: &[String], width: usize) -> String {
     // Lower-casing can change byte lengths; find the word's character position instead.
     let chars: Vec<char> = flat.chars().collect();
     let lower_chars: Vec<char> = lower.chars().collect();
-    let found = words.iter().find_map(|word| {
-        let needle: Vec<char> = word.chars().collect();
-        if needle.is_empty() || needle.len() > lower_chars.len() {
-            return None;
-        }
-        (0..=lower_chars.len() - needle.len()).find(|&i| lower_chars[i..i + needle.len()] == needle[..])
-    });
+    // The first whole-word match of any word, else the first match inside a word.
+    let find = |whole: bool| {
+        words.iter().find_map(|word| {
+            let needle: Vec<char> = word.chars().collect();
+            if needle.is_empty() || needle.len() > lower_chars.len() {
+                return None;
+            }
+            (0..=lower_chars.len() - needle.len()).find(|&i| {
+                lower_chars[i..i + needle.len()] == needle[..]
+                    && (!whole
+                        || ((i == 0 || !lower_chars[i - 1].is_alphanumeric())
+                            && lower_chars
+                                .get(i + needle.len())
+                                .is_none_or(|c| !c.is_alphanumeric())))
+            })
+        })
+    };
+    let found = find(true).or_else(|| find(false));
     let at = found.unwrap_or(0);
     let start = at.saturating_sub(width / 3);
     let end = (start + width).min(chars.len());
@@ -261,7 +276,11 @@ mod tests {
             "{text} : (\"say\" AND \"\"\"hi\"\"\")"
         );
         assert_eq!(match_expression("  \"\" * ", &[Field::Text]), None);
-        assert!(match_expression("東京", &[Field::Text]).unwrap().contains("\"東  京\""));
+        assert!(
+            match_expression("東京", &[Field::Text])
+                .unwrap()
+                .contains("\"東  京\"")
+        );
     }
 
     #[test]
@@ -284,7 +303,10 @@ mod tests {
     #[test]
     fn snippets_center_on_the_word() {
         let text = "one two three four five six seven eight nine ten eleven twelve";
-        assert_eq!(snippet(text, &["eight".into()], 20), "…seven eight nine ten…");
+        assert_eq!(
+            snippet(text, &["eight".into()], 20),
+            "…seven eight nine ten…"
+        );
         assert_eq!(snippet("short", &["x".into()], 20), "short");
     }
 

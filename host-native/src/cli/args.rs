@@ -100,7 +100,17 @@ pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 5] = [
             "decision",
         ],
     ),
-    ("Transcripts and usage", &["usage", "inspect", "analyze"]),
+    (
+        "Transcripts and usage",
+        &[
+            "usage",
+            "mirror",
+            "search",
+            "transcripts",
+            "inspect",
+            "analyze",
+        ],
+    ),
     ("Serving", &["mcp", "web", "demo", "abi"]),
     ("Upkeep", &["doctor", "compact", "completions", "man"]),
 ];
@@ -165,6 +175,9 @@ impl Cli {
             Command::Ambiguity(_) => "ambiguity",
             Command::Decision(_) => "decision",
             Command::Usage(_) => "usage",
+            Command::Mirror(_) => "mirror",
+            Command::Search(_) => "search",
+            Command::Transcripts(_) => "transcripts",
             Command::Inspect(_) => "inspect",
             Command::Analyze(_) => "analyze",
             Command::Compact => "compact",
@@ -309,6 +322,26 @@ Without an ID, Baton ends the session only if exactly one live session matches -
 
 One meaning for every provider: input excludes cached input, cache_read is the cached input, output includes reasoning and reasoning is that part of it. Days are this machine's unless --timezone says otherwise. A response Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see its date in --json); a model it does not list is named under the table and costs nothing.")]
     Usage(UsageArgs),
+    /// Keep agents' transcripts in the index (.baton/index.sqlite), reading only what was appended
+    #[command(after_help = "Examples:
+  baton mirror                              # Claude Code and Codex, one pass
+  baton mirror --claude-dir ~/backup/.claude/projects --index /tmp/index.sqlite
+  baton search \"flaky login test\"          # then search what was kept
+
+A file is checked by its identity (device, inode, size, mtime) and a hash of the 4 KiB before its cursor; a grown file is read from its cursor, only its complete lines. A file that shrank, was replaced or had its start rewritten is read again. A file deleted by its tool (Claude Code removes sessions after cleanupPeriodDays) keeps its rows.")]
+    Mirror(MirrorArgs),
+    /// Search the kept transcripts: every word must appear (text, thinking, tool calls)
+    #[command(after_help = "Examples:
+  baton search parse_claude_code            # identifiers, as typed
+  baton search 東京 会議                      # CJK too
+  baton search timeout --in tool            # tool calls and their output
+  baton search \"rate limit\" --provider codex --since 2026-06-01 --limit 50
+
+Every word is a literal term: AND, OR, *, quotes and colons are searched for, never obeyed. The index is read alone: run `baton mirror` (or pass --sync) to bring it up to date.")]
+    Search(SearchArgs),
+    /// The kept transcripts: list them
+    #[command(subcommand)]
+    Transcripts(TranscriptsCommand),
     /// What files are (by content) and what they hold, and what was skipped and why
     #[command(after_help = "Examples:
   baton inspect ~/.claude/projects/-home-me-app/*.jsonl
@@ -537,6 +570,89 @@ pub(crate) struct AnalyzeArgs {
     /// or JSON when FILE ends in .json
     #[arg(long, value_name = "FILE")]
     pub(crate) export: Option<PathBuf>,
+}
+
+/// Where the index is, and the sources a pass reads.
+#[derive(Debug, Args)]
+pub(crate) struct IndexLocation {
+    /// The transcript index [default: index.sqlite in the ledger folder]
+    #[arg(long = "index", env = "BATON_INDEX", value_name = "FILE")]
+    pub(crate) index: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MirrorArgs {
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+    /// and ~/.config/claude/projects]
+    #[arg(
+        long = "claude-dir",
+        value_name = "DIR",
+        env = "BATON_MIRROR_CLAUDE_DIR"
+    )]
+    pub(crate) claude_dirs: Vec<PathBuf>,
+    /// Codex sessions folder [default: $CODEX_HOME/sessions, else ~/.codex/sessions]
+    #[arg(long = "codex-dir", value_name = "DIR", env = "BATON_MIRROR_CODEX_DIR")]
+    pub(crate) codex_dirs: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SearchArgs {
+    /// The words to look for (each must appear)
+    #[arg(required = true, num_args = 1..)]
+    pub(crate) words: Vec<String>,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Where to look: text, thinking, tool (calls and output), tool_input, tool_output
+    /// [default: text,thinking,tool_input]
+    #[arg(long = "in", value_name = "FIELDS")]
+    pub(crate) fields: Option<String>,
+    #[command(flatten)]
+    pub(crate) filters: TranscriptFilters,
+    /// How many hits
+    #[arg(long, default_value_t = 20)]
+    pub(crate) limit: u32,
+}
+
+/// Filters shared by the transcript queries.
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptFilters {
+    /// Only this provider: claude_code, codex, chatgpt, claude_ai
+    #[arg(long)]
+    pub(crate) provider: Option<String>,
+    /// Only conversations whose project (working directory) contains this
+    #[arg(long)]
+    pub(crate) project: Option<String>,
+    /// From this day (YYYY-MM-DD, this machine's time zone)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) since: Option<String>,
+    /// Up to this day, included
+    #[arg(long, value_name = "DATE")]
+    pub(crate) until: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TranscriptsCommand {
+    /// Conversations kept, newest first
+    #[command(after_help = "Examples:
+  baton transcripts list
+  baton transcripts list --provider codex --project webapp --limit 50 --offset 50")]
+    List(TranscriptsListArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsListArgs {
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    #[command(flatten)]
+    pub(crate) filters: TranscriptFilters,
+    /// How many
+    #[arg(long, default_value_t = 20)]
+    pub(crate) limit: u32,
+    /// Skip this many first
+    #[arg(long, default_value_t = 0)]
+    pub(crate) offset: u32,
 }
 
 #[derive(Debug, Args)]
@@ -877,5 +993,27 @@ impl ProviderArg {
             ProviderArg::Codex => vec![Provider::Codex],
             ProviderArg::All => Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_is_listed_in_exactly_one_help_group() {
+        use clap::CommandFactory;
+        let mut grouped: Vec<&str> = COMMAND_GROUPS
+            .iter()
+            .flat_map(|(_, names)| names.iter().copied())
+            .collect();
+        grouped.sort();
+        let mut commands: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_owned())
+            .filter(|name| name != "help")
+            .collect();
+        commands.sort();
+        assert_eq!(grouped, commands);
     }
 }

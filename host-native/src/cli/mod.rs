@@ -72,6 +72,11 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Usage(args) => usage(args, cli.color),
         Command::Inspect(args) => inspect(args),
+        Command::Mirror(ref args) => transcripts::mirror(&cli, args),
+        Command::Search(ref args) => transcripts::search(&cli, args),
+        Command::Transcripts(args::TranscriptsCommand::List(ref args)) => {
+            transcripts::list(&cli, args)
+        }
         Command::Analyze(args) => crate::analyze::run(&crate::analyze::Request {
             paths: args.paths,
             svg_dir: args.svg,

@@ -1,12 +1,18 @@
 //! Other tools' transcripts on the command line: `baton inspect`, and `baton usage` with its
 //! table.
 
+use crate::cli::args::{
+    IndexLocation, MirrorArgs, SearchArgs, TranscriptFilters, TranscriptsListArgs,
+};
 use crate::cli::args::{InspectArgs, UsageArgs};
 use crate::cli::table::{Cell, ColorChoice, Column, Fit, Paint, Style, Table};
 use crate::cli::{Output, to_json};
+use crate::mirror::query::Filters;
 use baton_core::Error;
+use baton_core::transcripts::search::Field;
 use baton_core::transcripts::usage::{CostMode, GroupBy, UsageReport, UsageRow};
 use serde_json::Value;
+use std::path::PathBuf;
 
 /// Reads one file through the core's ingest (the same one `baton analyze` and the page use)
 /// and summarizes it.
@@ -180,4 +186,224 @@ pub(crate) fn usage_table(report: &UsageReport, style: &Style) -> String {
         report.timezone
     ));
     out
+}
+
+/// The index a transcript command uses: `--index`, `BATON_INDEX`, else beside the ledger.
+fn index_path(cli: &crate::cli::Cli, location: &IndexLocation) -> Result<PathBuf, Error> {
+    match &location.index {
+        Some(path) => Ok(path.clone()),
+        None => Ok(crate::mirror::index::default_path(
+            crate::cli::ledger_for(cli)?.dir(),
+        )),
+    }
+}
+
+/// Opens the index to read; a missing one says how to make it.
+fn open_to_read(path: &std::path::Path) -> Result<rusqlite::Connection, Error> {
+    if !path.exists() {
+        return Err(Error::invalid(
+            "index",
+            format!(
+                "there is no transcript index at {}: run `baton mirror` to make it",
+                path.display()
+            ),
+        )
+        .with("path", path.display().to_string()));
+    }
+    crate::mirror::index::open(path, false)
+}
+
+fn day_bound(
+    field: &str,
+    text: &Option<String>,
+    end: bool,
+    zone: &crate::zone::HostZone,
+) -> Result<Option<i64>, Error> {
+    text.as_ref()
+        .map(|d| baton_core::time::parse_day_in(field, d, end, zone).map(|t| t.millis()))
+        .transpose()
+}
+
+fn query_filters(filters: &TranscriptFilters) -> Result<Filters, Error> {
+    let zone = crate::zone::resolve(None)?;
+    Ok(Filters {
+        provider: filters.provider.clone(),
+        project: filters.project.clone(),
+        since: day_bound("since", &filters.since, false, &zone)?,
+        until: day_bound("until", &filters.until, true, &zone)?,
+    })
+}
+
+fn clock(millis: Option<i64>) -> String {
+    let Some(millis) = millis else {
+        return "-".to_owned();
+    };
+    let zone = crate::zone::resolve(None).unwrap_or(crate::zone::HostZone::Local);
+    let at = baton_core::Timestamp::from_millis(millis);
+    let shifted = millis + i64::from(baton_core::time::Zone::offset_seconds(&zone, at)) * 1000;
+    chrono::DateTime::from_timestamp_millis(shifted)
+        .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}
+
+/// `baton mirror`: one pass over the sources.
+pub(crate) fn mirror(cli: &crate::cli::Cli, args: &MirrorArgs) -> Result<Output, Error> {
+    let path = index_path(cli, &args.location)?;
+    let claude = if args.claude_dirs.is_empty() {
+        crate::usage::default_claude_dirs()
+    } else {
+        args.claude_dirs.clone()
+    };
+    let codex = if args.codex_dirs.is_empty() {
+        crate::usage::default_codex_dirs()
+    } else {
+        args.codex_dirs.clone()
+    };
+    let sources = crate::mirror::pass::discover(&claude, &codex);
+    let stats = crate::mirror::mirror_once(&path, &sources)?;
+    Ok(Output {
+        human: format!(
+            "[ok] Mirrored {} file(s) into {}: {} read, {} line(s), {} new message(s){}{}{}",
+            stats.files,
+            path.display(),
+            human_bytes(stats.bytes_read),
+            stats.lines,
+            stats.messages,
+            if stats.rereads > 0 {
+                format!(", {} file(s) read again from the start", stats.rereads)
+            } else {
+                String::new()
+            },
+            if stats.missing > 0 {
+                format!(", {} source(s) gone (their rows kept)", stats.missing)
+            } else {
+                String::new()
+            },
+            if stats.failed > 0 {
+                format!(", {} file(s) not read (see the warnings)", stats.failed)
+            } else {
+                String::new()
+            },
+        ),
+        json: serde_json::json!({ "index": path.display().to_string(), "pass": stats }),
+    })
+}
+
+fn human_bytes(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 => format!("{:.1} MB", b as f64 / f64::from(1u32 << 20)),
+        b if b >= 1 << 10 => format!("{:.1} KB", b as f64 / 1024.0),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// `baton search`: ranked hits from the index.
+pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output, Error> {
+    let path = index_path(cli, &args.location)?;
+    let fields = match &args.fields {
+        Some(text) => Field::parse_list(text).ok_or_else(|| {
+            Error::invalid(
+                "in",
+                format!(
+                    "`{text}`: say text, thinking, tool, tool_input or tool_output, comma-separated"
+                ),
+            )
+        })?,
+        None => Field::DEFAULT.to_vec(),
+    };
+    let connection = open_to_read(&path)?;
+    let query = args.words.join(" ");
+    let page = crate::mirror::query::search(
+        &connection,
+        &path,
+        &query,
+        &fields,
+        &query_filters(&args.filters)?,
+        i64::from(args.limit),
+    )?;
+    let mut human = format!(
+        "[ok] {} message(s) match {query:?}{}",
+        page.total,
+        if page.total > page.hits.len() as i64 {
+            format!("; the best {}", page.hits.len())
+        } else {
+            String::new()
+        }
+    );
+    let mut table = Table::new(vec![
+        Column::text("WHEN").droppable(1),
+        Column::text("PROVIDER").droppable(0),
+        Column::text("CONVERSATION").cut(Fit::End).comfortable(16),
+        Column::text("ROLE"),
+        Column::text("SNIPPET").cut(Fit::End).comfortable(30),
+    ]);
+    for hit in &page.hits {
+        table.row(vec![
+            clock(hit.at).into(),
+            hit.conversation.provider.clone().into(),
+            hit.conversation.title.clone().unwrap_or_default().into(),
+            hit.role.clone().into(),
+            hit.snippet.clone().into(),
+        ]);
+    }
+    if !table.is_empty() {
+        human.push('\n');
+        human.push_str(&table.render(&Style::for_stdout(cli.color)));
+    }
+    Ok(Output {
+        human,
+        json: to_json(&page)?,
+    })
+}
+
+/// `baton transcripts list`: conversations, newest first.
+pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<Output, Error> {
+    let path = index_path(cli, &args.location)?;
+    let connection = open_to_read(&path)?;
+    let page = crate::mirror::query::list(
+        &connection,
+        &path,
+        &query_filters(&args.filters)?,
+        i64::from(args.limit),
+        i64::from(args.offset),
+    )?;
+    let shown = page.conversations.len() as i64;
+    let mut human = format!(
+        "[ok] {} conversation(s){}",
+        page.total,
+        if shown < page.total {
+            format!(
+                "; {}–{} shown (--offset {} for more)",
+                i64::from(args.offset) + 1,
+                i64::from(args.offset) + shown,
+                i64::from(args.offset) + shown
+            )
+        } else {
+            String::new()
+        }
+    );
+    let mut table = Table::new(vec![
+        Column::text("UPDATED"),
+        Column::text("PROVIDER").droppable(1),
+        Column::number("MESSAGES"),
+        Column::text("PROJECT").cut(Fit::Start).droppable(0),
+        Column::text("TITLE").cut(Fit::End).comfortable(20),
+    ]);
+    for row in &page.conversations {
+        table.row(vec![
+            clock(row.updated_at).into(),
+            row.provider.clone().into(),
+            row.messages.to_string().into(),
+            row.project.clone().unwrap_or_default().into(),
+            row.title.clone().unwrap_or_default().into(),
+        ]);
+    }
+    if !table.is_empty() {
+        human.push('\n');
+        human.push_str(&table.render(&Style::for_stdout(cli.color)));
+    }
+    Ok(Output {
+        human,
+        json: to_json(&page)?,
+    })
 }

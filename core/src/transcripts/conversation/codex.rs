@@ -38,7 +38,53 @@ impl Default for CodexReader {
     }
 }
 
+/// Where a [`CodexReader`] stopped in a file: enough to read the lines appended later without
+/// the ones before (the mirror reads only what was appended).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CodexState {
+    /// The session id (from `session_meta`).
+    pub id: String,
+    /// The working directory.
+    pub project: Option<String>,
+    /// The git branch.
+    pub branch: Option<String>,
+    /// The model in effect.
+    pub model: Option<String>,
+    /// Records read so far (message ids count them).
+    pub records: usize,
+    /// The last message's id (the next one's parent).
+    pub previous: Option<String>,
+    /// The first prompt, for the title.
+    pub first_prompt: Option<String>,
+}
+
 impl CodexReader {
+    /// A reader that continues a file from where `state` was taken.
+    pub fn continuing(state: CodexState) -> CodexReader {
+        let mut reader = CodexReader::default();
+        reader.conversation.id = state.id;
+        reader.conversation.project = state.project;
+        reader.conversation.branch = state.branch;
+        reader.conversation.first_prompt = state.first_prompt;
+        reader.model = state.model;
+        reader.records = state.records;
+        reader.previous = state.previous;
+        reader
+    }
+
+    /// Where this reader is, to continue later with [`CodexReader::continuing`].
+    pub fn state(&self) -> CodexState {
+        CodexState {
+            id: self.conversation.id.clone(),
+            project: self.conversation.project.clone(),
+            branch: self.conversation.branch.clone(),
+            model: self.model.clone(),
+            records: self.records,
+            previous: self.previous.clone(),
+            first_prompt: self.conversation.first_prompt.clone(),
+        }
+    }
+
     /// Feeds one line (without its newline).
     pub fn push_line(&mut self, line: &[u8]) {
         if line.iter().all(u8::is_ascii_whitespace) {

@@ -23,7 +23,7 @@ pub use chatgpt::{parse_chatgpt, parse_chatgpt_with};
 pub(crate) use claude_ai::claude_ai_conversation;
 pub use claude_ai::parse_claude_ai;
 pub use claude_code::{ClaudeCodeReader, parse_claude_code};
-pub use codex::{CodexReader, parse_codex};
+pub use codex::{CodexReader, CodexState, parse_codex};
 use serde::{Deserialize, Serialize};
 
 /// Who wrote a message.

@@ -1,0 +1,187 @@
+//! The transcript index: one SQLite file (WAL, `synchronous=NORMAL`, a busy timeout) that any
+//! number of readers share while one writer at a time (the mirror, under a file lock) adds to
+//! it. Its schema is versioned (`PRAGMA user_version`) and brought up to date by the
+//! migrations below, in order, each in its own transaction.
+//!
+//! What it holds: every source file with its identity and cursor; every complete line read,
+//! once, compressed; the conversations and messages the lines hold (with a compressed
+//! excerpt of what was said, for snippets: never the tool output, which the lines keep); and
+//! a contentless FTS5 index over the messages (text, thinking, tool input, tool output).
+
+use baton_core::Error;
+use rusqlite::{Connection, OpenFlags};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The schema's migrations: migration `n` takes `user_version` from `n` to `n + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: sources, lines, conversations, messages, full-text index.
+    "
+    CREATE TABLE sources (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        provider TEXT NOT NULL,
+        device INTEGER NOT NULL DEFAULT 0,
+        inode INTEGER NOT NULL DEFAULT 0,
+        size INTEGER NOT NULL DEFAULT 0,
+        mtime_ns INTEGER NOT NULL DEFAULT 0,
+        cursor INTEGER NOT NULL DEFAULT 0,
+        tail_hash INTEGER NOT NULL DEFAULT 0,
+        reader_state TEXT,
+        missing INTEGER NOT NULL DEFAULT 0,
+        quarantine TEXT,
+        rereads INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE lines (
+        source INTEGER NOT NULL REFERENCES sources(id),
+        offset INTEGER NOT NULL,
+        raw BLOB NOT NULL,
+        PRIMARY KEY (source, offset)
+    ) WITHOUT ROWID;
+    CREATE TABLE conversations (
+        id INTEGER PRIMARY KEY,
+        provider TEXT NOT NULL,
+        provider_id TEXT NOT NULL,
+        title TEXT,
+        project TEXT,
+        started_at INTEGER,
+        updated_at INTEGER,
+        messages INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (provider, provider_id)
+    );
+    CREATE INDEX conversations_by_update ON conversations (updated_at DESC);
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        conversation INTEGER NOT NULL REFERENCES conversations(id),
+        source INTEGER NOT NULL REFERENCES sources(id),
+        message_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        at INTEGER,
+        model TEXT,
+        excerpt BLOB,
+        UNIQUE (conversation, message_id)
+    );
+    CREATE INDEX messages_by_source ON messages (source);
+    CREATE INDEX messages_by_conversation ON messages (conversation, at);
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        text, thinking, tool_input, tool_output,
+        content = '', contentless_delete = 1,
+        tokenize = 'unicode61 remove_diacritics 2'
+    );
+    ",
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
+
+/// Where the index lives unless told: beside the ledger.
+pub fn default_path(ledger_dir: &Path) -> PathBuf {
+    ledger_dir.join("index.sqlite")
+}
+
+fn sql_error(action: &str, path: &Path, err: impl std::fmt::Display) -> Error {
+    Error::store_io(action, &path.display().to_string(), err)
+}
+
+/// Opens (creating when `create`) the index at `path` and brings its schema up to date.
+pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if create {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| sql_error("create", dir, e))?;
+        }
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let connection =
+        Connection::open_with_flags(path, flags).map_err(|e| sql_error("open", path, e))?;
+    connection
+        .busy_timeout(Duration::from_secs(10))
+        .map_err(|e| sql_error("configure", path, e))?;
+    connection
+        .execute_batch(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = NORMAL;
+             PRAGMA foreign_keys = ON;",
+        )
+        .map_err(|e| sql_error("configure", path, e))?;
+    migrate(&connection, path)?;
+    Ok(connection)
+}
+
+/// Applies the migrations this index lacks, each with its version bump in one transaction;
+/// an index newer than this build is refused rather than misread.
+fn migrate(connection: &Connection, path: &Path) -> Result<(), Error> {
+    let version: i64 = connection
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(|e| sql_error("read the schema version of", path, e))?;
+    let version = usize::try_from(version).unwrap_or(usize::MAX);
+    if version > SCHEMA_VERSION {
+        return Err(Error::new(
+            baton_core::ErrorCode::FormatTooNew,
+            format!(
+                "the index {} has schema version {version}; this baton knows up to {SCHEMA_VERSION}: update baton, or give another --index",
+                path.display()
+            ),
+        )
+        .with("path", path.display().to_string())
+        .with("version", version));
+    }
+    for (n, migration) in MIGRATIONS.iter().enumerate().skip(version) {
+        let batch = format!(
+            "BEGIN IMMEDIATE; {migration}; PRAGMA user_version = {}; COMMIT;",
+            n + 1
+        );
+        if let Err(err) = connection.execute_batch(&batch) {
+            let _ = connection.execute_batch("ROLLBACK");
+            return Err(sql_error(
+                &format!("migrate to schema {}", n + 1),
+                path,
+                err,
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_index_gets_every_migration_and_a_reopen_changes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("index.sqlite");
+        let connection = open(&path, true).unwrap();
+        let version: i64 = connection
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version as usize, SCHEMA_VERSION);
+        let mode: String = connection
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        drop(connection);
+        let again = open(&path, false).unwrap();
+        let tables: i64 = again
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name IN ('sources','lines','conversations','messages','messages_fts')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 5);
+    }
+
+    #[test]
+    fn an_index_from_a_newer_baton_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("index.sqlite");
+        let connection = open(&path, true).unwrap();
+        connection
+            .execute_batch(&format!("PRAGMA user_version = {}", SCHEMA_VERSION + 1))
+            .unwrap();
+        drop(connection);
+        let err = open(&path, false).unwrap_err();
+        assert_eq!(err.code, baton_core::ErrorCode::FormatTooNew);
+    }
+}

@@ -1,0 +1,33 @@
+//! The mirror: agents' transcripts kept in a SQLite index that outlives their sources and is
+//! searched in milliseconds. `index` owns the file and its schema, `pass` brings it up to date
+//! with the sources (reading only what was appended), `query` answers from it alone.
+
+pub mod index;
+pub mod pass;
+pub mod query;
+
+use baton_core::Error;
+use std::path::{Path, PathBuf};
+
+/// The index's writer lock: one mirror pass at a time, beside the index.
+fn lock_path(index: &Path) -> PathBuf {
+    let mut name = index.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Runs one pass under the writer lock (waiting for another pass to finish).
+pub fn mirror_once(index_path: &Path, sources: &[pass::Source]) -> Result<pass::PassStats, Error> {
+    let mut connection = index::open(index_path, true)?;
+    let lock = lock_path(index_path);
+    let shown = lock.display().to_string();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(|e| Error::store_io("open", &shown, e))?;
+    file.lock()
+        .map_err(|e| Error::store_io("lock", &shown, e))?;
+    Ok(pass::run(&mut connection, index_path, sources))
+}

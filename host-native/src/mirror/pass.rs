@@ -1,0 +1,498 @@
+//! One mirror pass: every source file checked by its identity (device, inode, size, mtime)
+//! and, when it grew, by a hash of the 4 KiB before its cursor, then read from the cursor.
+//! Only complete lines are taken; a partial last line waits for the next pass. The lines,
+//! the conversations and messages they hold, the full-text rows and the new cursor commit in
+//! one transaction, so a pass killed anywhere leaves the index as it was before that file or
+//! after it, never between. A file that shrank, was replaced or had its prefix rewritten is
+//! read again from the start (that file only); a deleted file's rows stay, marked missing.
+
+use baton_core::Error;
+use baton_core::transcripts::Provider;
+use baton_core::transcripts::conversation::{
+    ClaudeCodeReader, CodexReader, CodexState, Conversation, Parsed,
+};
+use baton_core::transcripts::search::indexed_fields;
+use rusqlite::{Connection, OptionalExtension, params};
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// The bytes before the cursor whose hash tells a grown file from a rewritten one.
+const TAIL: u64 = 4096;
+/// The most a pass reads of one file, so one huge file cannot stall the others.
+pub const MAX_BYTES_PER_PASS: u64 = 32 << 20;
+/// zstd's level for stored lines: fast, and most of the gain.
+const ZSTD_LEVEL: i32 = 3;
+
+/// A file to mirror.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Whose transcript it is.
+    pub provider: Provider,
+}
+
+/// What a pass did, counted (the tests' seam: work is counted, not timed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PassStats {
+    /// Files looked at.
+    pub files: u64,
+    /// Files opened to read.
+    pub files_opened: u64,
+    /// Bytes read from sources (tail checks included).
+    pub bytes_read: u64,
+    /// Complete lines taken.
+    pub lines: u64,
+    /// Messages added.
+    pub messages: u64,
+    /// Files read again from the start (shrunk, replaced, rewritten).
+    pub rereads: u64,
+    /// Files gone from disk whose rows were kept.
+    pub missing: u64,
+    /// Files that could not be read this pass.
+    pub failed: u64,
+}
+
+fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    move |e| Error::store_io("write the index for", &path.display().to_string(), e)
+}
+
+fn fnv(bytes: &[u8]) -> i64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash as i64
+}
+
+fn provider_name(provider: Provider) -> &'static str {
+    match provider {
+        Provider::ClaudeCode => "claude_code",
+        Provider::Codex => "codex",
+        Provider::Chatgpt => "chatgpt",
+        Provider::ClaudeAi => "claude_ai",
+    }
+}
+
+/// What the index knew of a source.
+struct Known {
+    id: i64,
+    device: i64,
+    inode: i64,
+    size: i64,
+    mtime_ns: i64,
+    cursor: i64,
+    tail_hash: i64,
+    reader_state: Option<String>,
+    missing: bool,
+}
+
+/// Runs one pass over `sources`, then marks the indexed sources not among them that are gone
+/// from disk as missing.
+pub fn run(connection: &mut Connection, index_path: &Path, sources: &[Source]) -> PassStats {
+    let mut stats = PassStats::default();
+    for source in sources {
+        stats.files += 1;
+        if let Err(err) = sync(connection, index_path, source, &mut stats) {
+            stats.failed += 1;
+            crate::cli::warn(&format!(
+                "mirror: {} was not read: {}",
+                source.path.display(),
+                err.message
+            ));
+        }
+    }
+    stats.missing = mark_missing(connection, index_path).unwrap_or(0);
+    stats
+}
+
+fn mark_missing(connection: &Connection, index_path: &Path) -> Result<u64, Error> {
+    let mut statement = connection
+        .prepare("SELECT id, path FROM sources WHERE missing = 0")
+        .map_err(sql(index_path))?;
+    let gone: Vec<i64> = statement
+        .query_map([], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+        })
+        .map_err(sql(index_path))?
+        .filter_map(Result::ok)
+        .filter(|(_, path)| std::fs::symlink_metadata(path).is_err())
+        .map(|(id, _)| id)
+        .collect();
+    for id in &gone {
+        connection
+            .execute("UPDATE sources SET missing = 1 WHERE id = ?1", [id])
+            .map_err(sql(index_path))?;
+    }
+    Ok(gone.len() as u64)
+}
+
+fn known(connection: &Connection, path: &str) -> rusqlite::Result<Option<Known>> {
+    connection
+        .query_row(
+            "SELECT id, device, inode, size, mtime_ns, cursor, tail_hash, reader_state, missing
+             FROM sources WHERE path = ?1",
+            [path],
+            |row| {
+                Ok(Known {
+                    id: row.get(0)?,
+                    device: row.get(1)?,
+                    inode: row.get(2)?,
+                    size: row.get(3)?,
+                    mtime_ns: row.get(4)?,
+                    cursor: row.get(5)?,
+                    tail_hash: row.get(6)?,
+                    reader_state: row.get(7)?,
+                    missing: row.get::<_, i64>(8)? != 0,
+                })
+            },
+        )
+        .optional()
+}
+
+/// Brings one source up to date.
+fn sync(
+    connection: &mut Connection,
+    index_path: &Path,
+    source: &Source,
+    stats: &mut PassStats,
+) -> Result<(), Error> {
+    let shown = source.path.display().to_string();
+    let meta =
+        std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
+    if !meta.is_file() {
+        return Err(Error::store_unsafe(&shown, "is not a regular file"));
+    }
+    let (device, inode, size) = (meta.dev() as i64, meta.ino() as i64, meta.size() as i64);
+    let mtime_ns = meta.mtime() * 1_000_000_000 + meta.mtime_nsec();
+    let before = known(connection, &shown).map_err(sql(index_path))?;
+    if let Some(k) = &before
+        && (k.device, k.inode, k.size, k.mtime_ns) == (device, inode, size, mtime_ns)
+        && !k.missing
+    {
+        return Ok(());
+    }
+    let mut file = crate::files::open_regular(&source.path)?;
+    stats.files_opened += 1;
+    let read_err = |e: std::io::Error| Error::store_io("read", &shown, e);
+    // From where, and what the 4 KiB before it hold.
+    let mut cursor = 0i64;
+    let mut tail_before: Vec<u8> = Vec::new();
+    let mut reread = false;
+    let mut reader_state = None;
+    if let Some(k) = &before {
+        let same_file = (k.device, k.inode) == (device, inode);
+        if same_file && size >= k.cursor {
+            let from = (k.cursor as u64).saturating_sub(TAIL);
+            file.seek(SeekFrom::Start(from)).map_err(read_err)?;
+            tail_before.resize((k.cursor as u64 - from) as usize, 0);
+            file.read_exact(&mut tail_before).map_err(read_err)?;
+            stats.bytes_read += tail_before.len() as u64;
+            if fnv(&tail_before) == k.tail_hash {
+                cursor = k.cursor;
+                reader_state = k.reader_state.clone();
+            } else {
+                reread = true;
+            }
+        } else {
+            reread = true;
+        }
+    }
+    if !reread && cursor == size && before.is_some() {
+        // Touched, not grown: record the identity, nothing to read.
+        connection
+            .execute(
+                "UPDATE sources SET mtime_ns = ?1, missing = 0 WHERE path = ?2",
+                params![mtime_ns, shown],
+            )
+            .map_err(sql(index_path))?;
+        return Ok(());
+    }
+    if reread {
+        tail_before.clear();
+        stats.rereads += 1;
+    }
+    file.seek(SeekFrom::Start(cursor as u64))
+        .map_err(read_err)?;
+    let mut chunk = Vec::new();
+    (&mut file)
+        .take(MAX_BYTES_PER_PASS)
+        .read_to_end(&mut chunk)
+        .map_err(read_err)?;
+    stats.bytes_read += chunk.len() as u64;
+    // Only complete lines; a line longer than a pass can read is passed over with a warning.
+    let complete = match chunk.iter().rposition(|b| *b == b'\n') {
+        Some(end) => end + 1,
+        None if chunk.len() as u64 == MAX_BYTES_PER_PASS => {
+            crate::cli::warn(&format!(
+                "mirror: a line of {shown} at byte {cursor} is over {} MiB; passed over",
+                MAX_BYTES_PER_PASS >> 20
+            ));
+            skip_long_line(&mut file, cursor as u64 + chunk.len() as u64, stats)
+                .map_err(read_err)?
+                .saturating_sub(cursor as u64) as usize
+        }
+        None => 0,
+    };
+    let taken = &chunk[..complete.min(chunk.len())];
+    let new_cursor = cursor + complete as i64;
+    let mut tail = tail_before;
+    tail.extend_from_slice(taken);
+    let tail = &tail[tail.len().saturating_sub(TAIL as usize)..];
+    let tail_hash = if complete > chunk.len() {
+        // Past a line too long to keep: hash what is before the new cursor.
+        let from = (new_cursor as u64).saturating_sub(TAIL);
+        let mut bytes = vec![0; (new_cursor as u64 - from) as usize];
+        file.seek(SeekFrom::Start(from)).map_err(read_err)?;
+        file.read_exact(&mut bytes).map_err(read_err)?;
+        stats.bytes_read += bytes.len() as u64;
+        fnv(&bytes)
+    } else {
+        fnv(tail)
+    };
+
+    let transaction = connection.transaction().map_err(sql(index_path))?;
+    let source_id: i64 = match &before {
+        Some(k) => k.id,
+        None => {
+            transaction
+                .execute(
+                    "INSERT INTO sources (path, provider) VALUES (?1, ?2)",
+                    params![shown, provider_name(source.provider)],
+                )
+                .map_err(sql(index_path))?;
+            transaction.last_insert_rowid()
+        }
+    };
+    if reread {
+        forget_rows(&transaction, source_id).map_err(sql(index_path))?;
+        reader_state = None;
+    }
+    // The lines, once each, compressed.
+    let mut offset = cursor;
+    let mut lines: Vec<&[u8]> = Vec::new();
+    for line in taken.split_inclusive(|b| *b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        if !body.iter().all(u8::is_ascii_whitespace) {
+            let packed = zstd::bulk::compress(body, ZSTD_LEVEL)
+                .map_err(|e| Error::internal(format!("compressing a line: {e}")))?;
+            transaction
+                .execute(
+                    "INSERT OR IGNORE INTO lines (source, offset, raw) VALUES (?1, ?2, ?3)",
+                    params![source_id, offset, packed],
+                )
+                .map_err(sql(index_path))?;
+            lines.push(body);
+            stats.lines += 1;
+        }
+        offset += line.len() as i64;
+    }
+    // What the lines hold.
+    let (parsed, next_state) = parse(source.provider, reader_state.as_deref(), &lines);
+    for conversation in &parsed.conversations {
+        stats.messages +=
+            store_conversation(&transaction, source_id, source.provider, conversation)
+                .map_err(sql(index_path))?;
+    }
+    transaction
+        .execute(
+            "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?5,
+                 tail_hash = ?6, reader_state = ?7, missing = 0, rereads = rereads + ?8
+             WHERE id = ?9",
+            params![
+                device,
+                inode,
+                size,
+                mtime_ns,
+                new_cursor,
+                tail_hash,
+                next_state,
+                i64::from(reread),
+                source_id
+            ],
+        )
+        .map_err(sql(index_path))?;
+    transaction.commit().map_err(sql(index_path))?;
+    Ok(())
+}
+
+/// Reads past a line too long to keep; returns the offset just after its newline (or the
+/// end of the file).
+fn skip_long_line(
+    file: &mut std::fs::File,
+    mut at: u64,
+    stats: &mut PassStats,
+) -> std::io::Result<u64> {
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buffer)?;
+        stats.bytes_read += n as u64;
+        if n == 0 {
+            return Ok(at);
+        }
+        if let Some(end) = buffer[..n].iter().position(|b| *b == b'\n') {
+            return Ok(at + end as u64 + 1);
+        }
+        at += n as u64;
+    }
+}
+
+/// Removes what the index holds of a source before it is read again.
+fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite::Result<()> {
+    transaction.execute(
+        "DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE source = ?1)",
+        [source_id],
+    )?;
+    transaction.execute("DELETE FROM messages WHERE source = ?1", [source_id])?;
+    transaction.execute("DELETE FROM lines WHERE source = ?1", [source_id])?;
+    Ok(())
+}
+
+/// The lines' conversations, and the reader's state to continue from (Codex).
+fn parse(provider: Provider, state: Option<&str>, lines: &[&[u8]]) -> (Parsed, Option<String>) {
+    match provider {
+        Provider::Codex => {
+            let state: CodexState = state
+                .and_then(|s| serde_json::from_str(s).ok())
+                .unwrap_or_default();
+            let mut reader = CodexReader::continuing(state);
+            for line in lines {
+                reader.push_line(line);
+            }
+            let next = serde_json::to_string(&reader.state()).ok();
+            (reader.finish(), next)
+        }
+        _ => {
+            let mut reader = ClaudeCodeReader::default();
+            for line in lines {
+                reader.push_line(line);
+            }
+            (reader.finish(), None)
+        }
+    }
+}
+
+/// Adds a conversation's messages (each once) and keeps its row current; returns how many
+/// messages were new.
+fn store_conversation(
+    transaction: &rusqlite::Transaction,
+    source_id: i64,
+    provider: Provider,
+    conversation: &Conversation,
+) -> rusqlite::Result<u64> {
+    if conversation.id.is_empty() {
+        return Ok(0);
+    }
+    let first_text = conversation.messages.iter().find_map(|m| {
+        (m.role == baton_core::transcripts::conversation::Role::User)
+            .then(|| indexed_fields(m).text)
+            .filter(|t| !t.trim().is_empty())
+    });
+    let title = conversation
+        .title
+        .clone()
+        .or_else(|| conversation.first_prompt.clone())
+        .or(first_text)
+        .map(|t| t.chars().take(120).collect::<String>());
+    let millis = |t: Option<baton_core::Timestamp>| t.map(|t| t.millis());
+    transaction.execute(
+        "INSERT INTO conversations (provider, provider_id, title, project, started_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (provider, provider_id) DO UPDATE SET
+             title = COALESCE(conversations.title, excluded.title),
+             project = COALESCE(conversations.project, excluded.project),
+             started_at = MIN(COALESCE(conversations.started_at, excluded.started_at),
+                              COALESCE(excluded.started_at, conversations.started_at)),
+             updated_at = MAX(COALESCE(conversations.updated_at, excluded.updated_at),
+                              COALESCE(excluded.updated_at, conversations.updated_at))",
+        params![
+            provider_name(provider),
+            conversation.id,
+            title,
+            conversation.project,
+            millis(conversation.started_at),
+            millis(conversation.updated_at),
+        ],
+    )?;
+    let conversation_id: i64 = transaction.query_row(
+        "SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2",
+        params![provider_name(provider), conversation.id],
+        |row| row.get(0),
+    )?;
+    let mut added = 0;
+    for message in &conversation.messages {
+        let fields = indexed_fields(message);
+        let excerpt: String = [fields.text.as_str(), fields.thinking.as_str()]
+            .iter()
+            .filter(|t| !t.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n");
+        let excerpt = zstd::bulk::compress(excerpt.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
+        let inserted = transaction.execute(
+            "INSERT OR IGNORE INTO messages
+                 (conversation, source, message_id, role, at, model, excerpt)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                conversation_id,
+                source_id,
+                message.id,
+                serde_plain(&message.role),
+                millis(message.at),
+                message.model,
+                excerpt
+            ],
+        )?;
+        if inserted == 0 {
+            continue;
+        }
+        added += 1;
+        let rowid = transaction.last_insert_rowid();
+        if !fields.is_empty() {
+            transaction.execute(
+                "INSERT INTO messages_fts (rowid, text, thinking, tool_input, tool_output)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    rowid,
+                    fields.text,
+                    fields.thinking,
+                    fields.tool_input,
+                    fields.tool_output
+                ],
+            )?;
+        }
+    }
+    transaction.execute(
+        "UPDATE conversations SET messages = (SELECT count(*) FROM messages WHERE conversation = ?1)
+         WHERE id = ?1",
+        [conversation_id],
+    )?;
+    Ok(added)
+}
+
+fn serde_plain(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// The transcript files under the Claude Code and Codex folders.
+pub fn discover(claude_dirs: &[PathBuf], codex_dirs: &[PathBuf]) -> Vec<Source> {
+    let mut sources = Vec::new();
+    for (dirs, provider) in [
+        (claude_dirs, Provider::ClaudeCode),
+        (codex_dirs, Provider::Codex),
+    ] {
+        for dir in dirs {
+            let mut files = Vec::new();
+            crate::files::files_under(dir, &["jsonl"], &mut files);
+            files.sort();
+            sources.extend(files.into_iter().map(|path| Source { path, provider }));
+        }
+    }
+    sources
+}

@@ -1,0 +1,232 @@
+//! Answers from the index alone (never the sources): the conversations, newest first, and
+//! ranked full-text hits with snippets made for the returned page only.
+
+use baton_core::Error;
+use baton_core::transcripts::search::{Field, match_expression, query_words, snippet};
+use rusqlite::{Connection, params};
+use serde::Serialize;
+use std::path::Path;
+
+fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    move |e| Error::store_io("read the index", &path.display().to_string(), e)
+}
+
+/// One conversation in a listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConversationRow {
+    /// The index's id.
+    pub id: i64,
+    /// Whose.
+    pub provider: String,
+    /// The provider's id (the continuity anchor).
+    pub provider_id: String,
+    /// Its title.
+    pub title: Option<String>,
+    /// The working directory.
+    pub project: Option<String>,
+    /// First message (ms since the epoch).
+    pub started_at: Option<i64>,
+    /// Last message.
+    pub updated_at: Option<i64>,
+    /// Messages kept.
+    pub messages: i64,
+}
+
+/// A page of conversations and how many match in all.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConversationPage {
+    /// Matching conversations in all.
+    pub total: i64,
+    /// This page, newest first.
+    pub conversations: Vec<ConversationRow>,
+}
+
+/// Filters of a listing or a search.
+#[derive(Debug, Clone, Default)]
+pub struct Filters {
+    /// `claude_code`, `codex`, …
+    pub provider: Option<String>,
+    /// Conversations whose project contains this.
+    pub project: Option<String>,
+    /// Updated at or after (ms).
+    pub since: Option<i64>,
+    /// Updated at or before (ms).
+    pub until: Option<i64>,
+}
+
+/// Conversations, newest first, filtered in SQL.
+pub fn list(
+    connection: &Connection,
+    path: &Path,
+    filters: &Filters,
+    limit: i64,
+    offset: i64,
+) -> Result<ConversationPage, Error> {
+    let filter = "(?1 IS NULL OR provider = ?1) AND (?2 IS NULL OR instr(project, ?2) > 0)
+         AND (?3 IS NULL OR updated_at >= ?3) AND (?4 IS NULL OR updated_at <= ?4)";
+    let args = params![
+        filters.provider,
+        filters.project,
+        filters.since,
+        filters.until
+    ];
+    let total: i64 = connection
+        .query_row(
+            &format!("SELECT count(*) FROM conversations WHERE {filter}"),
+            args,
+            |r| r.get(0),
+        )
+        .map_err(sql(path))?;
+    let mut statement = connection
+        .prepare(&format!(
+            "SELECT id, provider, provider_id, title, project, started_at, updated_at, messages
+             FROM conversations WHERE {filter}
+             ORDER BY updated_at DESC, id DESC LIMIT ?5 OFFSET ?6"
+        ))
+        .map_err(sql(path))?;
+    let conversations = statement
+        .query_map(
+            params![
+                filters.provider,
+                filters.project,
+                filters.since,
+                filters.until,
+                limit,
+                offset
+            ],
+            |r| {
+                Ok(ConversationRow {
+                    id: r.get(0)?,
+                    provider: r.get(1)?,
+                    provider_id: r.get(2)?,
+                    title: r.get(3)?,
+                    project: r.get(4)?,
+                    started_at: r.get(5)?,
+                    updated_at: r.get(6)?,
+                    messages: r.get(7)?,
+                })
+            },
+        )
+        .map_err(sql(path))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sql(path))?;
+    Ok(ConversationPage {
+        total,
+        conversations,
+    })
+}
+
+/// One search hit: a message.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    /// The conversation.
+    pub conversation: ConversationRow,
+    /// The message's provider id.
+    pub message_id: String,
+    /// Who wrote it.
+    pub role: String,
+    /// When (ms).
+    pub at: Option<i64>,
+    /// Around the first matching word.
+    pub snippet: String,
+}
+
+/// Ranked hits and how many messages match in all.
+#[derive(Debug, Clone, Serialize)]
+pub struct HitPage {
+    /// The query's FTS5 expression (every word a literal term).
+    pub expression: String,
+    /// Matching messages in all.
+    pub total: i64,
+    /// This page, best first.
+    pub hits: Vec<Hit>,
+}
+
+/// Messages matching every word of `query` in `fields`, ranked (bm25), filtered.
+pub fn search(
+    connection: &Connection,
+    path: &Path,
+    query: &str,
+    fields: &[Field],
+    filters: &Filters,
+    limit: i64,
+) -> Result<HitPage, Error> {
+    let Some(expression) = match_expression(query, fields) else {
+        return Err(Error::invalid(
+            "query",
+            "give at least one word to look for",
+        ));
+    };
+    let filter = "(?2 IS NULL OR c.provider = ?2) AND (?3 IS NULL OR instr(c.project, ?3) > 0)
+         AND (?4 IS NULL OR m.at >= ?4) AND (?5 IS NULL OR m.at <= ?5)";
+    let total: i64 = connection
+        .query_row(
+            &format!(
+                "SELECT count(*) FROM messages_fts f
+                 JOIN messages m ON m.id = f.rowid JOIN conversations c ON c.id = m.conversation
+                 WHERE messages_fts MATCH ?1 AND {filter}"
+            ),
+            params![
+                expression,
+                filters.provider,
+                filters.project,
+                filters.since,
+                filters.until
+            ],
+            |r| r.get(0),
+        )
+        .map_err(sql(path))?;
+    let mut statement = connection
+        .prepare(&format!(
+            "SELECT c.id, c.provider, c.provider_id, c.title, c.project, c.started_at,
+                    c.updated_at, c.messages, m.message_id, m.role, m.at, m.excerpt
+             FROM messages_fts f
+             JOIN messages m ON m.id = f.rowid JOIN conversations c ON c.id = m.conversation
+             WHERE messages_fts MATCH ?1 AND {filter}
+             ORDER BY f.rank LIMIT ?6"
+        ))
+        .map_err(sql(path))?;
+    let words = query_words(query);
+    let hits = statement
+        .query_map(
+            params![
+                expression,
+                filters.provider,
+                filters.project,
+                filters.since,
+                filters.until,
+                limit
+            ],
+            |r| {
+                let excerpt: Option<Vec<u8>> = r.get(11)?;
+                let text = excerpt
+                    .and_then(|bytes| zstd::stream::decode_all(&bytes[..]).ok())
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                    .unwrap_or_default();
+                Ok(Hit {
+                    conversation: ConversationRow {
+                        id: r.get(0)?,
+                        provider: r.get(1)?,
+                        provider_id: r.get(2)?,
+                        title: r.get(3)?,
+                        project: r.get(4)?,
+                        started_at: r.get(5)?,
+                        updated_at: r.get(6)?,
+                        messages: r.get(7)?,
+                    },
+                    message_id: r.get(8)?,
+                    role: r.get(9)?,
+                    at: r.get(10)?,
+                    snippet: snippet(&text, &words, 100),
+                })
+            },
+        )
+        .map_err(sql(path))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sql(path))?;
+    Ok(HitPage {
+        expression,
+        total,
+        hits,
+    })
+}

@@ -1,0 +1,277 @@
+//! The mirror, counted rather than timed: a warm pass opens nothing; an append is read by its
+//! bytes plus the 4 KiB tail check; a partial line waits; a truncated, replaced or rewritten
+//! file is read again, that file only; a deleted source keeps its rows; and searches return
+//! exactly the messages they should (identifiers with `_`, CJK, a two-letter word).
+
+use baton::mirror::pass::{PassStats, Source};
+use baton::mirror::{index, mirror_once, query};
+use baton_core::transcripts::search::Field;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// A Claude Code line: one user or assistant message of session `session`.
+fn claude_line(session: &str, n: u32, role: &str, text: &str) -> String {
+    let content = if role == "user" {
+        serde_json::json!(text)
+    } else {
+        serde_json::json!([{ "type": "text", "text": text }])
+    };
+    serde_json::json!({
+        "type": role,
+        "sessionId": session,
+        "uuid": format!("{session}-{n}"),
+        "parentUuid": if n == 0 { serde_json::Value::Null } else { format!("{session}-{}", n - 1).into() },
+        "timestamp": format!("2026-06-01T10:{:02}:00.000Z", n % 60),
+        "cwd": "/home/dev/app",
+        "message": { "role": role, "content": content, "model": "claude-sonnet-4-20250514" },
+    })
+    .to_string()
+        + "\n"
+}
+
+struct Tree {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    index: PathBuf,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("projects/-home-dev-app");
+        std::fs::create_dir_all(&root).unwrap();
+        let index = tmp.path().join("index.sqlite");
+        Tree {
+            root,
+            index,
+            _tmp: tmp,
+        }
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    fn append(&self, name: &str, text: &str) {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.file(name))
+            .unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+    }
+
+    fn sources(&self) -> Vec<Source> {
+        baton::mirror::pass::discover(&[self.root.parent().unwrap().to_path_buf()], &[])
+    }
+
+    fn pass(&self) -> PassStats {
+        mirror_once(&self.index, &self.sources()).unwrap()
+    }
+
+    fn count(&self, sql: &str) -> i64 {
+        let connection = index::open(&self.index, false).unwrap();
+        connection.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    fn search(&self, words: &str) -> Vec<String> {
+        let connection = index::open(&self.index, false).unwrap();
+        let page = query::search(
+            &connection,
+            &self.index,
+            words,
+            &Field::DEFAULT,
+            &query::Filters::default(),
+            100,
+        )
+        .unwrap();
+        let mut ids: Vec<String> = page.hits.into_iter().map(|h| h.message_id).collect();
+        ids.sort();
+        ids
+    }
+}
+
+#[test]
+fn a_warm_pass_opens_nothing_and_an_append_reads_only_what_was_added() {
+    let tree = Tree::new();
+    let mut big = String::new();
+    for n in 0..2000 {
+        big.push_str(&claude_line("s1", n, "user", &"filler words ".repeat(20)));
+    }
+    tree.append("s1.jsonl", &big);
+    tree.append("s2.jsonl", &claude_line("s2", 0, "user", "hello"));
+    let first = tree.pass();
+    assert_eq!(first.files_opened, 2);
+    assert_eq!(first.lines, 2001);
+
+    let warm = tree.pass();
+    assert_eq!(
+        (
+            warm.files_opened,
+            warm.bytes_read,
+            warm.lines,
+            warm.messages
+        ),
+        (0, 0, 0, 0),
+        "nothing changed: nothing opened, nothing written"
+    );
+
+    let added = claude_line("s1", 2000, "assistant", "the appended answer");
+    tree.append("s1.jsonl", &added);
+    let grown = tree.pass();
+    assert_eq!(grown.files_opened, 1);
+    assert_eq!(grown.lines, 1);
+    assert_eq!(grown.messages, 1);
+    assert!(
+        grown.bytes_read <= added.len() as u64 + 4096,
+        "read {} bytes for a {}-byte append",
+        grown.bytes_read,
+        added.len()
+    );
+    assert_eq!(grown.rereads, 0);
+}
+
+#[test]
+fn a_partial_line_waits_for_its_end() {
+    let tree = Tree::new();
+    let line = claude_line("s1", 0, "user", "complete me");
+    let (head, tail) = line.split_at(line.len() / 2);
+    tree.append("s1.jsonl", head);
+    let stats = tree.pass();
+    assert_eq!((stats.lines, stats.messages), (0, 0));
+    tree.append("s1.jsonl", tail);
+    let stats = tree.pass();
+    assert_eq!((stats.lines, stats.messages), (1, 1));
+    assert_eq!(tree.search("complete"), ["s1-0"]);
+}
+
+#[test]
+fn truncation_replacement_and_a_rewritten_prefix_are_each_read_again() {
+    let tree = Tree::new();
+    let a = claude_line("s1", 0, "user", "alpha version");
+    let b = claude_line("s1", 1, "assistant", "bravo answer");
+    tree.append("s1.jsonl", &(a.clone() + &b));
+    tree.append("other.jsonl", &claude_line("s9", 0, "user", "untouched"));
+    tree.pass();
+
+    // Truncated to its first line.
+    std::fs::write(tree.file("s1.jsonl"), &a).unwrap();
+    let stats = tree.pass();
+    assert_eq!(stats.rereads, 1, "only the truncated file");
+    assert_eq!(tree.search("bravo"), Vec::<String>::new());
+    assert_eq!(tree.search("alpha"), ["s1-0"]);
+
+    // Replaced by another file (rename over it).
+    let replacement = tree.root.join("new.tmp");
+    std::fs::write(&replacement, claude_line("s1", 0, "user", "charlie text")).unwrap();
+    std::fs::rename(&replacement, tree.file("s1.jsonl")).unwrap();
+    let stats = tree.pass();
+    assert_eq!(stats.rereads, 1);
+    assert_eq!(tree.search("charlie"), ["s1-0"]);
+    assert_eq!(tree.search("alpha"), Vec::<String>::new());
+
+    // The same size, its start rewritten, then grown (the tail hash catches it).
+    let same_size = claude_line("s1", 0, "user", "delta  texts");
+    assert_eq!(
+        same_size.len(),
+        claude_line("s1", 0, "user", "charlie text").len()
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(tree.file("s1.jsonl"))
+        .unwrap();
+    file.write_all(same_size.as_bytes()).unwrap();
+    drop(file);
+    tree.append("s1.jsonl", &claude_line("s1", 1, "assistant", "echo reply"));
+    let stats = tree.pass();
+    assert_eq!(stats.rereads, 1);
+    assert_eq!(tree.search("delta"), ["s1-0"]);
+    assert_eq!(tree.search("charlie"), Vec::<String>::new());
+    assert_eq!(
+        tree.search("untouched"),
+        ["s9-0"],
+        "the other file is as it was"
+    );
+}
+
+#[test]
+fn a_deleted_source_keeps_its_rows() {
+    let tree = Tree::new();
+    tree.append("s1.jsonl", &claude_line("s1", 0, "user", "remember this"));
+    tree.pass();
+    std::fs::remove_file(tree.file("s1.jsonl")).unwrap();
+    let stats = tree.pass();
+    assert_eq!(stats.missing, 1);
+    assert_eq!(tree.search("remember"), ["s1-0"]);
+    assert_eq!(
+        tree.count("SELECT count(*) FROM sources WHERE missing = 1"),
+        1
+    );
+    assert_eq!(tree.count("SELECT count(*) FROM lines"), 1);
+}
+
+#[test]
+fn searches_find_exactly_the_messages_that_hold_every_word() {
+    let tree = Tree::new();
+    let messages = [
+        "call parse_claude_code on the file",
+        "parse the claude code output",
+        "東京で会議があります",
+        "京都の会議",
+        "go build failed with a long linker message",
+        "going home",
+        "AND OR NOT are words here",
+    ];
+    let mut text = String::new();
+    for (n, message) in messages.iter().enumerate() {
+        text.push_str(&claude_line("s1", n as u32, "user", message));
+    }
+    tree.append("s1.jsonl", &text);
+    tree.pass();
+    assert_eq!(
+        tree.search("parse_claude_code"),
+        ["s1-0"],
+        "the identifier, not its words apart"
+    );
+    assert_eq!(
+        tree.search("parse claude"),
+        ["s1-0", "s1-1"].map(String::from)
+    );
+    assert_eq!(tree.search("東京"), ["s1-2"]);
+    assert_eq!(tree.search("会議"), ["s1-2", "s1-3"]);
+    assert_eq!(
+        tree.search("go linker"),
+        ["s1-4"],
+        "a two-letter word next to a long one"
+    );
+    assert_eq!(tree.search("go"), ["s1-4"], "words, not prefixes");
+    assert_eq!(tree.search("AND OR"), ["s1-6"]);
+    assert_eq!(tree.search("nothing-here-at-all"), Vec::<String>::new());
+}
+
+#[test]
+fn the_full_text_index_drives_a_search() {
+    let tree = Tree::new();
+    tree.append("s1.jsonl", &claude_line("s1", 0, "user", "plan me"));
+    tree.pass();
+    let connection = index::open(&tree.index, false).unwrap();
+    let mut statement = connection
+        .prepare(
+            "EXPLAIN QUERY PLAN SELECT m.id FROM messages_fts f JOIN messages m ON m.id = f.rowid
+             JOIN conversations c ON c.id = m.conversation WHERE messages_fts MATCH 'plan'
+             ORDER BY f.rank LIMIT 20",
+        )
+        .unwrap();
+    let plan: Vec<String> = statement
+        .query_map([], |r| r.get::<_, String>(3))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(plan[0].contains("VIRTUAL TABLE INDEX"), "{plan:?}");
+    assert!(
+        plan.iter()
+            .skip(1)
+            .all(|step| step.contains("PRIMARY KEY") || step.contains("INTEGER PRIMARY KEY")),
+        "messages and conversations are looked up by key: {plan:?}"
+    );
+}
