@@ -275,3 +275,86 @@ fn the_full_text_index_drives_a_search() {
         "messages and conversations are looked up by key: {plan:?}"
     );
 }
+
+/// Everything a pass leaves in the index, in a stable order: what two indexes must share to be
+/// the same.
+fn index_contents(path: &std::path::Path) -> Vec<String> {
+    let connection = index::open(path, false).unwrap();
+    let mut rows = Vec::new();
+    for sql in [
+        "SELECT path || ' ' || cursor || ' ' || tail_hash || ' ' || coalesce(reader_state, '')
+         FROM sources ORDER BY path",
+        "SELECT s.path || ' ' || l.offset || ' ' || length(l.raw) FROM lines l
+         JOIN sources s ON s.id = l.source ORDER BY s.path, l.offset",
+        "SELECT provider || ' ' || provider_id || ' ' || coalesce(title, '') || ' '
+             || coalesce(project, '') || ' ' || coalesce(started_at, '') || ' '
+             || coalesce(updated_at, '') || ' ' || messages
+         FROM conversations ORDER BY provider, provider_id",
+        "SELECT c.provider_id || ' ' || m.message_id || ' ' || m.role || ' ' || coalesce(m.at, '')
+             || ' ' || coalesce(m.model, '')
+         FROM messages m JOIN conversations c ON c.id = m.conversation
+         ORDER BY c.provider_id, m.message_id",
+        "SELECT 'fts ' || count(*) FROM messages_fts",
+    ] {
+        let mut statement = connection.prepare(sql).unwrap();
+        rows.extend(
+            statement
+                .query_map([], |r| r.get::<_, String>(0))
+                .unwrap()
+                .map(Result::unwrap),
+        );
+    }
+    rows
+}
+
+/// `baton mirror` killed (SIGKILL, a real process) at random points of a backfill, again and
+/// again, then run to the end, leaves the same index as one clean run: no row twice, none
+/// missing.
+#[test]
+fn a_mirror_killed_anywhere_ends_as_one_clean_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trees = tmp.path().join("trees");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_transcript-gen"))
+        .arg(&trees)
+        .args(["--sessions", "40", "--seed", "5", "--responses", "60"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mirror = |index: &std::path::Path| {
+        let mut command = baton_tests::baton(&tmp.path().join(".baton"));
+        command
+            .arg("mirror")
+            .arg("--claude-dir")
+            .arg(trees.join("claude/projects"))
+            .arg("--codex-dir")
+            .arg(trees.join("codex/sessions"))
+            .arg("--index")
+            .arg(index)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        command
+    };
+    let clean = tmp.path().join("clean.sqlite");
+    assert!(mirror(&clean).status().unwrap().success());
+    let killed = tmp.path().join("killed.sqlite");
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut kills = 0;
+    for _ in 0..20 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut child = mirror(&killed).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5 + seed % 120));
+        if child.try_wait().unwrap().is_none() {
+            kills += 1;
+        }
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+    }
+    assert!(mirror(&killed).status().unwrap().success());
+    assert!(
+        kills >= 5,
+        "only {kills} runs were killed before they finished"
+    );
+    assert_eq!(index_contents(&killed), index_contents(&clean));
+}
