@@ -358,3 +358,32 @@ fn a_mirror_killed_anywhere_ends_as_one_clean_run() {
     );
     assert_eq!(index_contents(&killed), index_contents(&clean));
 }
+
+/// A secret in a transcript is masked before anything is kept: neither the stored line nor
+/// the search index holds it.
+#[test]
+fn secrets_are_masked_before_they_are_kept() {
+    let tree = Tree::new();
+    let key = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345";
+    tree.append(
+        "s1.jsonl",
+        &claude_line(
+            "s1",
+            0,
+            "user",
+            &format!("deploy with {key} and password=hunter22"),
+        ),
+    );
+    tree.pass();
+    let connection = index::open(&tree.index, false).unwrap();
+    let raw: Vec<u8> = connection
+        .query_row("SELECT raw FROM lines", [], |r| r.get(0))
+        .unwrap();
+    let line = String::from_utf8(zstd::stream::decode_all(&raw[..]).unwrap()).unwrap();
+    assert!(!line.contains(key) && !line.contains("hunter22"), "{line}");
+    assert!(line.contains("[masked:anthropic_key]"), "{line}");
+    assert!(serde_json::from_str::<serde_json::Value>(&line).is_ok());
+    assert_eq!(tree.search(key), Vec::<String>::new());
+    assert_eq!(tree.search("hunter22"), Vec::<String>::new());
+    assert_eq!(tree.search("deploy"), ["s1-0"]);
+}

@@ -13,6 +13,7 @@ pub mod ingest;
 pub mod inspect;
 pub mod lines;
 pub mod search;
+pub mod secrets;
 pub mod usage;
 pub mod zip;
 

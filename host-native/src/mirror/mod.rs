@@ -29,5 +29,7 @@ pub fn mirror_once(index_path: &Path, sources: &[pass::Source]) -> Result<pass::
         .map_err(|e| Error::store_io("open", &shown, e))?;
     file.lock()
         .map_err(|e| Error::store_io("lock", &shown, e))?;
-    Ok(pass::run(&mut connection, index_path, sources))
+    let masker = baton_core::transcripts::secrets::Masker::new(&[], &[])
+        .map_err(|e| Error::internal(format!("a built-in secret rule: {e}")))?;
+    Ok(pass::run(&mut connection, index_path, sources, &masker))
 }

@@ -12,6 +12,7 @@ use baton_core::transcripts::conversation::{
     ClaudeCodeReader, CodexReader, CodexState, Conversation, Parsed,
 };
 use baton_core::transcripts::search::indexed_fields;
+use baton_core::transcripts::secrets::Masker;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
@@ -91,11 +92,16 @@ struct Known {
 
 /// Runs one pass over `sources`, then marks the indexed sources not among them that are gone
 /// from disk as missing.
-pub fn run(connection: &mut Connection, index_path: &Path, sources: &[Source]) -> PassStats {
+pub fn run(
+    connection: &mut Connection,
+    index_path: &Path,
+    sources: &[Source],
+    masker: &Masker,
+) -> PassStats {
     let mut stats = PassStats::default();
     for source in sources {
         stats.files += 1;
-        if let Err(err) = sync(connection, index_path, source, &mut stats) {
+        if let Err(err) = sync(connection, index_path, source, masker, &mut stats) {
             stats.failed += 1;
             crate::cli::warn(&format!(
                 "mirror: {} was not read: {}",
@@ -157,6 +163,7 @@ fn sync(
     connection: &mut Connection,
     index_path: &Path,
     source: &Source,
+    masker: &Masker,
     stats: &mut PassStats,
 ) -> Result<(), Error> {
     let shown = source.path.display().to_string();
@@ -270,14 +277,15 @@ fn sync(
         forget_rows(&transaction, source_id).map_err(sql(index_path))?;
         reader_state = None;
     }
-    // The lines, once each, compressed.
+    // The lines, once each, secrets masked, compressed: the masked text is all that is kept.
     let mut offset = cursor;
-    let mut lines: Vec<&[u8]> = Vec::new();
+    let mut lines: Vec<std::borrow::Cow<[u8]>> = Vec::new();
     for line in taken.split_inclusive(|b| *b == b'\n') {
         let body = line.strip_suffix(b"\n").unwrap_or(line);
         let body = body.strip_suffix(b"\r").unwrap_or(body);
         if !body.iter().all(u8::is_ascii_whitespace) {
-            let packed = zstd::bulk::compress(body, ZSTD_LEVEL)
+            let body = masker.mask_bytes(body);
+            let packed = zstd::bulk::compress(&body, ZSTD_LEVEL)
                 .map_err(|e| Error::internal(format!("compressing a line: {e}")))?;
             transaction
                 .execute(
@@ -352,7 +360,11 @@ fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite:
 }
 
 /// The lines' conversations, and the reader's state to continue from (Codex).
-fn parse(provider: Provider, state: Option<&str>, lines: &[&[u8]]) -> (Parsed, Option<String>) {
+fn parse(
+    provider: Provider,
+    state: Option<&str>,
+    lines: &[std::borrow::Cow<[u8]>],
+) -> (Parsed, Option<String>) {
     match provider {
         Provider::Codex => {
             let state: CodexState = state
