@@ -387,3 +387,48 @@ fn secrets_are_masked_before_they_are_kept() {
     assert_eq!(tree.search("hunter22"), Vec::<String>::new());
     assert_eq!(tree.search("deploy"), ["s1-0"]);
 }
+
+/// A kept conversation is shown from its stored lines alone, by the provider's id or a
+/// prefix of it, even after its source is gone; an unknown or ambiguous one is a coded error.
+#[test]
+fn a_kept_conversation_is_shown_after_its_source_is_gone() {
+    let tree = Tree::new();
+    tree.append(
+        "a.jsonl",
+        &(claude_line("0191aaaa-first", 0, "user", "how do I rotate logs")
+            + &claude_line("0191aaaa-first", 1, "assistant", "use logrotate daily")),
+    );
+    tree.append(
+        "b.jsonl",
+        &claude_line("0191bbbb-second", 0, "user", "other"),
+    );
+    tree.pass();
+    std::fs::remove_file(tree.file("a.jsonl")).unwrap();
+    tree.pass();
+    let connection = index::open(&tree.index, false).unwrap();
+    let shown = query::show(&connection, &tree.index, "0191aaaa").unwrap();
+    assert_eq!(shown.row.provider_id, "0191aaaa-first");
+    assert!(
+        shown.markdown.contains("how do I rotate logs"),
+        "{}",
+        shown.markdown
+    );
+    assert!(
+        shown.markdown.contains("use logrotate daily"),
+        "{}",
+        shown.markdown
+    );
+    assert_eq!(shown.json["messages"].as_array().unwrap().len(), 2);
+    let exact = query::show(&connection, &tree.index, "0191bbbb-second").unwrap();
+    assert_eq!(exact.row.provider_id, "0191bbbb-second");
+    for reference in ["0191", "0191cccc", "0191aaa"] {
+        let err = query::show(&connection, &tree.index, reference).unwrap_err();
+        assert_eq!(
+            err.code,
+            baton_core::ErrorCode::InvalidArgument,
+            "{reference}"
+        );
+    }
+    let both = query::show(&connection, &tree.index, "0191");
+    assert!(both.is_err());
+}

@@ -147,6 +147,7 @@ fn every_command(world: &World) -> Vec<Vec<String>> {
         "mirror --claude-dir {CLAUDE} --codex-dir {CODEX} --index {TMP}/index.sqlite",
         "search the --index {TMP}/index.sqlite",
         "transcripts list --index {TMP}/index.sqlite",
+        "transcripts show 1 --index {TMP}/index.sqlite",
         "show no-such-session",
     ]
     .iter()

@@ -639,6 +639,31 @@ pub(crate) enum TranscriptsCommand {
   baton transcripts list
   baton transcripts list --provider codex --project webapp --limit 50 --offset 50")]
     List(TranscriptsListArgs),
+    /// One kept conversation in full, rebuilt from its stored lines
+    #[command(after_help = "Examples:
+  baton transcripts show 3                  # the number `transcripts list --json` gives
+  baton transcripts show 0191a2b3           # 8 or more characters of the provider's id
+  baton transcripts show 0191a2b3 --format json > session.json")]
+    Show(TranscriptsShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsShowArgs {
+    /// The conversation: the index's number, the provider's id, or 8+ characters of it
+    pub(crate) reference: String,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// markdown (the active branch) or json (every branch, as read)
+    #[arg(long, value_enum, default_value_t = TranscriptFormat::Markdown)]
+    pub(crate) format: TranscriptFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TranscriptFormat {
+    /// The active branch, as Markdown.
+    Markdown,
+    /// The conversation as read, every branch.
+    Json,
 }
 
 #[derive(Debug, Args)]

@@ -77,6 +77,9 @@ pub fn main() -> i32 {
         Command::Transcripts(args::TranscriptsCommand::List(ref args)) => {
             transcripts::list(&cli, args)
         }
+        Command::Transcripts(args::TranscriptsCommand::Show(ref args)) => {
+            transcripts::show(&cli, args)
+        }
         Command::Analyze(args) => crate::analyze::run(&crate::analyze::Request {
             paths: args.paths,
             svg_dir: args.svg,

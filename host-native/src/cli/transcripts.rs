@@ -1,8 +1,9 @@
-//! Other tools' transcripts on the command line: `baton inspect`, and `baton usage` with its
-//! table.
+//! Other tools' transcripts on the command line: `baton inspect`, `baton usage` with its
+//! table, and the mirror's commands (`mirror`, `search`, `transcripts list|show`).
 
 use crate::cli::args::{
-    IndexLocation, MirrorArgs, SearchArgs, TranscriptFilters, TranscriptsListArgs,
+    IndexLocation, MirrorArgs, SearchArgs, TranscriptFilters, TranscriptFormat,
+    TranscriptsListArgs, TranscriptsShowArgs,
 };
 use crate::cli::args::{InspectArgs, UsageArgs};
 use crate::cli::table::{Cell, ColorChoice, Column, Fit, Paint, Style, Table};
@@ -331,6 +332,7 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         }
     );
     let mut table = Table::new(vec![
+        Column::number("#"),
         Column::text("WHEN").droppable(1),
         Column::text("PROVIDER").droppable(0),
         Column::text("CONVERSATION").cut(Fit::End).comfortable(16),
@@ -339,6 +341,7 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
     ]);
     for hit in &page.hits {
         table.row(vec![
+            hit.conversation.id.to_string().into(),
             clock(hit.at).into(),
             hit.conversation.provider.clone().into(),
             hit.conversation.title.clone().unwrap_or_default().into(),
@@ -369,7 +372,7 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<
     )?;
     let shown = page.conversations.len() as i64;
     let mut human = format!(
-        "[ok] {} conversation(s){}",
+        "[ok] {} conversation(s){} (read one with `baton transcripts show #`)",
         page.total,
         if shown < page.total {
             format!(
@@ -383,6 +386,7 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<
         }
     );
     let mut table = Table::new(vec![
+        Column::number("#"),
         Column::text("UPDATED"),
         Column::text("PROVIDER").droppable(1),
         Column::number("MESSAGES"),
@@ -391,6 +395,7 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<
     ]);
     for row in &page.conversations {
         table.row(vec![
+            row.id.to_string().into(),
             clock(row.updated_at).into(),
             row.provider.clone().into(),
             row.messages.to_string().into(),
@@ -405,5 +410,20 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<
     Ok(Output {
         human,
         json: to_json(&page)?,
+    })
+}
+
+/// `baton transcripts show`: one conversation, rebuilt from the index.
+pub(crate) fn show(cli: &crate::cli::Cli, args: &TranscriptsShowArgs) -> Result<Output, Error> {
+    let path = index_path(cli, &args.location)?;
+    let connection = open_to_read(&path)?;
+    let shown = crate::mirror::query::show(&connection, &path, &args.reference)?;
+    let human = match args.format {
+        TranscriptFormat::Markdown => shown.markdown.trim_end().to_owned(),
+        TranscriptFormat::Json => serde_json::to_string_pretty(&shown.json).unwrap_or_default(),
+    };
+    Ok(Output {
+        human,
+        json: serde_json::json!({ "conversation": to_json(&shown.row)?, "transcript": shown.json }),
     })
 }

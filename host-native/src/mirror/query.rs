@@ -230,3 +230,131 @@ pub fn search(
         hits,
     })
 }
+
+/// A conversation as kept: rebuilt from its stored lines by the same core readers that read
+/// the sources, so what `show` prints is what `analyze` would print of the original files.
+#[derive(Debug)]
+pub struct Shown {
+    /// Its row.
+    pub row: ConversationRow,
+    /// The active branch as Markdown.
+    pub markdown: String,
+    /// The conversation, every branch, as JSON.
+    pub json: serde_json::Value,
+}
+
+/// The conversation `reference` names: the index's number, the provider's id, or 8 or more
+/// characters from the start of it (unique).
+pub fn show(connection: &Connection, path: &Path, reference: &str) -> Result<Shown, Error> {
+    let reference = reference.trim();
+    let mut statement = connection
+        .prepare(
+            "SELECT id, provider, provider_id, title, project, started_at, updated_at, messages
+             FROM conversations
+             WHERE CAST(id AS TEXT) = ?1 OR provider_id = ?1
+                OR (length(?1) >= 8 AND substr(provider_id, 1, length(?1)) = ?1)
+             ORDER BY id LIMIT 11",
+        )
+        .map_err(sql(path))?;
+    let rows = statement
+        .query_map([reference], |r| {
+            Ok(ConversationRow {
+                id: r.get(0)?,
+                provider: r.get(1)?,
+                provider_id: r.get(2)?,
+                title: r.get(3)?,
+                project: r.get(4)?,
+                started_at: r.get(5)?,
+                updated_at: r.get(6)?,
+                messages: r.get(7)?,
+            })
+        })
+        .map_err(sql(path))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sql(path))?;
+    // An exact id wins over prefixes it happens to share.
+    let row = match rows
+        .iter()
+        .find(|r| r.provider_id == reference || r.id.to_string() == reference)
+    {
+        Some(row) => row.clone(),
+        None => match rows.as_slice() {
+            [one] => one.clone(),
+            [] => {
+                return Err(Error::invalid(
+                    "conversation",
+                    format!("no kept conversation matches `{reference}`; `baton transcripts list` shows them"),
+                )
+                .with("reference", reference));
+            }
+            several => {
+                return Err(Error::invalid(
+                    "conversation",
+                    format!(
+                        "{} kept conversations start with `{reference}`; give more of the id",
+                        several.len()
+                    ),
+                )
+                .with("reference", reference)
+                .with(
+                    "candidates",
+                    serde_json::Value::from(
+                        several
+                            .iter()
+                            .map(|r| r.provider_id.clone())
+                            .collect::<Vec<_>>(),
+                    ),
+                ));
+            }
+        },
+    };
+    let mut sources = connection
+        .prepare(
+            "SELECT DISTINCT s.id, s.path FROM messages m JOIN sources s ON s.id = m.source
+             WHERE m.conversation = ?1 ORDER BY s.path",
+        )
+        .map_err(sql(path))?;
+    let sources: Vec<(i64, String)> = sources
+        .query_map([row.id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(sql(path))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sql(path))?;
+    let mut analyzer = baton_core::analyzer::Analyzer::new();
+    let mut lines = connection
+        .prepare("SELECT raw FROM lines WHERE source = ?1 ORDER BY offset")
+        .map_err(sql(path))?;
+    for (source, name) in &sources {
+        let mut bytes = Vec::new();
+        let raws = lines
+            .query_map([source], |r| r.get::<_, Vec<u8>>(0))
+            .map_err(sql(path))?;
+        for raw in raws {
+            let raw = raw.map_err(sql(path))?;
+            let line = zstd::stream::decode_all(&raw[..])
+                .map_err(|e| Error::internal(format!("a stored line would not inflate: {e}")))?;
+            bytes.extend_from_slice(&line);
+            bytes.push(b'\n');
+        }
+        // A file that no longer parses on its own still leaves the others to read.
+        let _ = analyzer.add_file(name, &bytes);
+    }
+    let index = analyzer
+        .conversations()
+        .iter()
+        .position(|c| c.id == row.provider_id)
+        .ok_or_else(|| {
+            Error::internal(format!(
+                "conversation {} is indexed but its lines do not hold it",
+                row.provider_id
+            ))
+        })?;
+    let view = analyzer.view(index, None)?;
+    let markdown = baton_core::analyzer::export::markdown(&view);
+    let json = serde_json::from_str(&analyzer.conversation_json(index)?)
+        .map_err(|e| Error::internal(format!("encoding the conversation: {e}")))?;
+    Ok(Shown {
+        row,
+        markdown,
+        json,
+    })
+}
