@@ -432,3 +432,39 @@ fn a_kept_conversation_is_shown_after_its_source_is_gone() {
     let both = query::show(&connection, &tree.index, "0191");
     assert!(both.is_err());
 }
+
+/// `baton doctor` warns while Claude Code would delete transcripts after 30 days or fewer,
+/// and says how to keep them; a longer period, or no Claude Code, says nothing.
+#[test]
+fn doctor_warns_while_claude_code_would_delete_transcripts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let claude = home.join(".claude");
+    let doctor = || {
+        let out = baton_tests::baton(&tmp.path().join(".baton"))
+            .env("HOME", &home)
+            .args(["--json", "doctor"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        baton_tests::json_of(&out)["advice"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert!(doctor().is_empty(), "no Claude Code here");
+    std::fs::create_dir_all(claude.join("projects")).unwrap();
+    let advice = doctor();
+    assert_eq!(advice.len(), 1);
+    assert!(advice[0].contains("is not set (30 days)") && advice[0].contains("baton mirror"));
+    std::fs::write(claude.join("settings.json"), r#"{"cleanupPeriodDays": 7}"#).unwrap();
+    assert!(doctor()[0].contains("is 7"));
+    std::fs::write(
+        claude.join("settings.json"),
+        r#"{"cleanupPeriodDays": 365}"#,
+    )
+    .unwrap();
+    assert!(doctor().is_empty());
+}

@@ -123,10 +123,14 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             for finding in &report.findings {
                 human.push_str(&format!("\n  - {finding}"));
             }
-            return Ok(Output {
-                human,
-                json: to_json(&report)?,
-            });
+            // Not the ledger's health, but history about to be lost: said, never failed on.
+            let advice = crate::mirror::retention_advice();
+            for line in &advice {
+                human.push_str(&format!("\n[warn] {line}"));
+            }
+            let mut json = to_json(&report)?;
+            json["advice"] = serde_json::json!(advice);
+            return Ok(Output { human, json });
         }
     };
     // The CLI run from inside a coding agent's shell is that agent.
