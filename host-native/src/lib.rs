@@ -10,6 +10,14 @@ macro_rules! narrate {
     };
 }
 
+/// A wire enum's name as serde writes it (`in_progress`, `high`, `assistant`).
+pub(crate) fn wire_name(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
 pub mod analyze;
 pub mod cli;
 pub mod demo;

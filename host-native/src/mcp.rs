@@ -181,13 +181,31 @@ where
 fn read_arguments<P: DeserializeOwned + JsonSchema + 'static>(
     arguments: JsonObject,
 ) -> Result<P, Error> {
-    if let Ok(schema) = schema_for_input::<P>() {
-        check_arguments(&compact_schema(&schema), &arguments)?;
+    if let Some(schema) = compact_schema_of::<P>() {
+        check_arguments(&schema, &arguments)?;
     }
     serde_path_to_error::deserialize(Value::Object(arguments)).map_err(|err| {
         let path = err.path().to_string();
         let field = if path == "." { "arguments" } else { &path };
         Error::invalid(field, plain_serde_words(&err.inner().to_string()))
+    })
+}
+
+/// `P`'s schema as `tools/list` shows it, compacted once per type and thread rather than on
+/// every call.
+fn compact_schema_of<P: JsonSchema + 'static>() -> Option<Arc<JsonObject>> {
+    use std::any::TypeId;
+    use std::cell::RefCell;
+    thread_local! {
+        static COMPACTED: RefCell<HashMap<TypeId, Arc<JsonObject>>> = RefCell::default();
+    }
+    COMPACTED.with(|cache| {
+        if let Some(schema) = cache.borrow().get(&TypeId::of::<P>()) {
+            return Some(schema.clone());
+        }
+        let schema = Arc::new(compact_schema(&*schema_for_input::<P>().ok()?));
+        cache.borrow_mut().insert(TypeId::of::<P>(), schema.clone());
+        Some(schema)
     })
 }
 

@@ -153,44 +153,6 @@ pub(crate) fn command() -> clap::Command {
 }
 
 impl Cli {
-    /// The subcommand's name as typed: `end`, `mission`.
-    pub(crate) fn command_name(&self) -> &'static str {
-        match &self.command {
-            Command::Start(_) => "start",
-            Command::Resume(_) => "resume",
-            Command::End(_) => "end",
-            Command::List(_) => "list",
-            Command::Show(_) => "show",
-            Command::Brief(_) => "brief",
-            Command::Report(_) => "report",
-            Command::Depend(_) => "depend",
-            Command::Pause(_) => "pause",
-            Command::Unpause(_) => "unpause",
-            Command::Health(_) => "health",
-            Command::Timeline(_) => "timeline",
-            Command::Attention => "attention",
-            Command::Mission(_) => "mission",
-            Command::Constitution(_) => "constitution",
-            Command::Index(_) => "index",
-            Command::Ambiguity(_) => "ambiguity",
-            Command::Decision(_) => "decision",
-            Command::Usage(_) => "usage",
-            Command::Mirror(_) => "mirror",
-            Command::Search(_) => "search",
-            Command::Transcripts(_) => "transcripts",
-            Command::Inspect(_) => "inspect",
-            Command::Analyze(_) => "analyze",
-            Command::Compact => "compact",
-            Command::Doctor => "doctor",
-            Command::Mcp(_) => "mcp",
-            Command::Web(_) => "web",
-            Command::Demo(_) => "demo",
-            Command::Completions(_) => "completions",
-            Command::Man(_) => "man",
-            Command::Abi(_) => "abi",
-        }
-    }
-
     /// The session reference typed on the command line, for commands that take one.
     pub(crate) fn session_reference(&self) -> Option<&str> {
         match &self.command {

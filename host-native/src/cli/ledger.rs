@@ -15,7 +15,7 @@ use baton_core::commands::{
 
 pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     let ledger = ledger_for(&cli)?;
-    let style = crate::cli::table::Style::for_stdout(cli.color);
+    let cli_color = cli.color;
     let person = cli.person.clone();
     let mut request = match cli.command {
         Command::Start(a) => Request::Start(a.into()),
@@ -143,11 +143,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     };
     let response = engine::run_as(&ledger, &request, &acting)?;
     let zone = crate::zone::resolve(None)?;
-    let reader = crate::cli::present::Reader {
-        style,
-        now: crate::system::now()?,
-        zone: &zone,
-    };
+    let reader = crate::cli::present::Reader::for_stdout(cli_color, &zone)?;
     Ok(Output {
         human: crate::cli::present::human(&response, &reader),
         json: to_json(&response)?,

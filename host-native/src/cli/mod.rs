@@ -25,11 +25,12 @@ use args::Command;
 /// Parses arguments, runs the command, prints, and returns the exit status.
 pub fn main() -> i32 {
     use clap::FromArgMatches;
-    let cli = match args::command()
-        .try_get_matches()
-        .and_then(|matches| Cli::from_arg_matches(&matches))
-    {
-        Ok(cli) => cli,
+    let parsed = args::command().try_get_matches().and_then(|matches| {
+        let name = matches.subcommand_name().unwrap_or_default().to_owned();
+        Ok((name, Cli::from_arg_matches(&matches)?))
+    });
+    let (command_name, cli) = match parsed {
+        Ok(parsed) => parsed,
         Err(err) => {
             // Under --json a usage error is one JSON object too (exit 2 as ever); help and
             // --version are what was asked for, printed as they are.
@@ -55,7 +56,8 @@ pub fn main() -> i32 {
     let json_only = cli.json;
     let out_style = table::Style::for_stdout(cli.color);
     let err_style = table::Style::for_stderr(cli.color);
-    let retry = retry_hint(&cli);
+    // Taken before the command is: its arguments move into it.
+    let retry = retry_hint(&command_name, cli.session_reference());
     if let Command::Mcp(args) = &cli.command {
         if args.print_tools_markdown {
             print_line(crate::mcp::tools_markdown().trim_end());
@@ -185,15 +187,14 @@ fn man(dir: Option<std::path::PathBuf>) -> Result<Output, Error> {
 
 /// The command as typed, to show again with a session id in place of the reference that was
 /// ambiguous (or, for an implicit end, after the command's name).
-fn retry_hint(cli: &Cli) -> Option<present::RetryHint> {
+fn retry_hint(name: &str, reference: Option<&str>) -> Option<present::RetryHint> {
     let words: Vec<String> = std::env::args().skip(1).collect();
-    let name = cli.command_name();
     let at = words.iter().position(|w| w == name)?;
     let mut command = vec!["baton".to_owned()];
     command.extend(words[..=at].iter().cloned());
     let mut rest: Vec<String> = words[at + 1..].to_vec();
     // A reference that matched several sessions is replaced by the id.
-    if let Some(reference) = cli.session_reference()
+    if let Some(reference) = reference
         && let Some(i) = rest.iter().position(|w| w == reference)
     {
         command.extend(rest.drain(..i));

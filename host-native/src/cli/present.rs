@@ -19,9 +19,21 @@ pub(crate) struct Reader<'a> {
     pub(crate) zone: &'a dyn Zone,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader of stdout, now, in `zone`.
+    pub(crate) fn for_stdout(
+        color: crate::cli::table::ColorChoice,
+        zone: &'a dyn Zone,
+    ) -> Result<Reader<'a>, Error> {
+        Ok(Reader {
+            style: Style::for_stdout(color),
+            now: crate::system::now()?,
+            zone,
+        })
+    }
+
     /// `at` on the reader's clock, to the minute: `2026-07-18 20:00`.
-    fn clock(&self, at: Timestamp) -> String {
+    pub(crate) fn clock(&self, at: Timestamp) -> String {
         let shifted = at.millis() + i64::from(self.zone.offset_seconds(at)) * 1000;
         chrono::DateTime::from_timestamp_millis(shifted)
             .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
@@ -64,10 +76,7 @@ pub(crate) fn human(response: &Response, reader: &Reader) -> String {
                     item.text.clone().into(),
                 ]);
             }
-            if !table.is_empty() {
-                text.push('\n');
-                text.push_str(&table.render(&reader.style));
-            }
+            table.append_to(&mut text, &reader.style);
             text
         }
         Response::Timeline(timeline) => {
@@ -156,20 +165,12 @@ pub(crate) fn human(response: &Response, reader: &Reader) -> String {
 
 /// Who did it: `agent claude`, `human alice`, `baton`.
 fn actor_words(kind: baton_core::ledger::event::ActorKind, name: &str) -> String {
-    let kind = serde_plain(&kind);
+    let kind = crate::wire_name(&kind);
     if kind == name {
         kind
     } else {
         format!("{kind} {name}")
     }
-}
-
-/// A wire enum's name (`in_progress`, `high`).
-fn serde_plain(value: &impl serde::Serialize) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 fn tone_paint(tone: Tone) -> Option<Paint> {
@@ -354,7 +355,12 @@ fn session_block(s: &Session, reader: &Reader) -> String {
                 .iter()
                 .enumerate()
                 .map(|(i, step)| {
-                    format!("{}. {} [{}]", i + 1, step.title, serde_plain(&step.state))
+                    format!(
+                        "{}. {} [{}]",
+                        i + 1,
+                        step.title,
+                        crate::wire_name(&step.state)
+                    )
                 })
                 .collect::<Vec<_>>()
                 .join("; ")
@@ -377,7 +383,7 @@ fn session_block(s: &Session, reader: &Reader) -> String {
                     format!(
                         "{} ({}, by {})",
                         c.file,
-                        serde_plain(&c.severity),
+                        crate::wire_name(&c.severity),
                         c.by_session.short()
                     )
                 })

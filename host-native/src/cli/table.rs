@@ -266,6 +266,14 @@ impl Table {
         self.rows.is_empty()
     }
 
+    /// Adds the table on its own lines under `text`, when it has rows.
+    pub(crate) fn append_to(&self, text: &mut String, style: &Style) {
+        if !self.is_empty() {
+            text.push('\n');
+            text.push_str(&self.render(style));
+        }
+    }
+
     /// The table as lines, fitted to `style.width`: cuttable columns narrowed, then
     /// droppable ones left out, until it fits.
     pub(crate) fn render(&self, style: &Style) -> String {

@@ -6,6 +6,7 @@ use crate::cli::args::{
     TranscriptsListArgs, TranscriptsShowArgs,
 };
 use crate::cli::args::{InspectArgs, UsageArgs};
+use crate::cli::present::Reader;
 use crate::cli::table::{Cell, ColorChoice, Column, Fit, Paint, Style, Table};
 use crate::cli::{Output, to_json};
 use crate::mirror::query::Filters;
@@ -235,16 +236,12 @@ fn query_filters(filters: &TranscriptFilters) -> Result<Filters, Error> {
     })
 }
 
-fn clock(millis: Option<i64>) -> String {
-    let Some(millis) = millis else {
-        return "-".to_owned();
-    };
-    let zone = crate::zone::resolve(None).unwrap_or(crate::zone::HostZone::Local);
-    let at = baton_core::Timestamp::from_millis(millis);
-    let shifted = millis + i64::from(baton_core::time::Zone::offset_seconds(&zone, at)) * 1000;
-    chrono::DateTime::from_timestamp_millis(shifted)
-        .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
-        .unwrap_or_default()
+/// `millis` on this machine's clock, or `-`.
+fn clock(reader: &Reader, millis: Option<i64>) -> String {
+    millis.map_or_else(
+        || "-".to_owned(),
+        |millis| reader.clock(baton_core::Timestamp::from_millis(millis)),
+    )
 }
 
 /// `baton mirror`: one pass over the sources.
@@ -339,20 +336,19 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         Column::text("ROLE"),
         Column::text("SNIPPET").cut(Fit::End).comfortable(30),
     ]);
+    let zone = crate::zone::resolve(None)?;
+    let reader = Reader::for_stdout(cli.color, &zone)?;
     for hit in &page.hits {
         table.row(vec![
             hit.conversation.id.to_string().into(),
-            clock(hit.at).into(),
+            clock(&reader, hit.at).into(),
             hit.conversation.provider.clone().into(),
             hit.conversation.title.clone().unwrap_or_default().into(),
             hit.role.clone().into(),
             hit.snippet.clone().into(),
         ]);
     }
-    if !table.is_empty() {
-        human.push('\n');
-        human.push_str(&table.render(&Style::for_stdout(cli.color)));
-    }
+    table.append_to(&mut human, &reader.style);
     Ok(Output {
         human,
         json: to_json(&page)?,
@@ -393,20 +389,19 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<
         Column::text("PROJECT").cut(Fit::Start).droppable(0),
         Column::text("TITLE").cut(Fit::End).comfortable(20),
     ]);
+    let zone = crate::zone::resolve(None)?;
+    let reader = Reader::for_stdout(cli.color, &zone)?;
     for row in &page.conversations {
         table.row(vec![
             row.id.to_string().into(),
-            clock(row.updated_at).into(),
+            clock(&reader, row.updated_at).into(),
             row.provider.clone().into(),
             row.messages.to_string().into(),
             row.project.clone().unwrap_or_default().into(),
             row.title.clone().unwrap_or_default().into(),
         ]);
     }
-    if !table.is_empty() {
-        human.push('\n');
-        human.push_str(&table.render(&Style::for_stdout(cli.color)));
-    }
+    table.append_to(&mut human, &reader.style);
     Ok(Output {
         human,
         json: to_json(&page)?,

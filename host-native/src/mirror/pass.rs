@@ -452,7 +452,7 @@ fn store_conversation(
                 conversation_id,
                 source_id,
                 message.id,
-                serde_plain(&message.role),
+                crate::wire_name(&message.role),
                 millis(message.at),
                 message.model,
                 excerpt
@@ -483,13 +483,6 @@ fn store_conversation(
         [conversation_id],
     )?;
     Ok(added)
-}
-
-fn serde_plain(value: &impl serde::Serialize) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 /// The transcript files under the Claude Code and Codex folders.

@@ -32,6 +32,23 @@ pub struct ConversationRow {
     pub messages: i64,
 }
 
+impl ConversationRow {
+    /// The row from a result whose first eight columns are, in order: id, provider,
+    /// provider_id, title, project, started_at, updated_at, messages.
+    fn read(r: &rusqlite::Row) -> rusqlite::Result<ConversationRow> {
+        Ok(ConversationRow {
+            id: r.get(0)?,
+            provider: r.get(1)?,
+            provider_id: r.get(2)?,
+            title: r.get(3)?,
+            project: r.get(4)?,
+            started_at: r.get(5)?,
+            updated_at: r.get(6)?,
+            messages: r.get(7)?,
+        })
+    }
+}
+
 /// A page of conversations and how many match in all.
 #[derive(Debug, Clone, Serialize)]
 pub struct ConversationPage {
@@ -94,18 +111,7 @@ pub fn list(
                 limit,
                 offset
             ],
-            |r| {
-                Ok(ConversationRow {
-                    id: r.get(0)?,
-                    provider: r.get(1)?,
-                    provider_id: r.get(2)?,
-                    title: r.get(3)?,
-                    project: r.get(4)?,
-                    started_at: r.get(5)?,
-                    updated_at: r.get(6)?,
-                    messages: r.get(7)?,
-                })
-            },
+            ConversationRow::read,
         )
         .map_err(sql(path))?
         .collect::<Result<Vec<_>, _>>()
@@ -204,16 +210,7 @@ pub fn search(
                     .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
                     .unwrap_or_default();
                 Ok(Hit {
-                    conversation: ConversationRow {
-                        id: r.get(0)?,
-                        provider: r.get(1)?,
-                        provider_id: r.get(2)?,
-                        title: r.get(3)?,
-                        project: r.get(4)?,
-                        started_at: r.get(5)?,
-                        updated_at: r.get(6)?,
-                        messages: r.get(7)?,
-                    },
+                    conversation: ConversationRow::read(r)?,
                     message_id: r.get(8)?,
                     role: r.get(9)?,
                     at: r.get(10)?,
@@ -257,18 +254,7 @@ pub fn show(connection: &Connection, path: &Path, reference: &str) -> Result<Sho
         )
         .map_err(sql(path))?;
     let rows = statement
-        .query_map([reference], |r| {
-            Ok(ConversationRow {
-                id: r.get(0)?,
-                provider: r.get(1)?,
-                provider_id: r.get(2)?,
-                title: r.get(3)?,
-                project: r.get(4)?,
-                started_at: r.get(5)?,
-                updated_at: r.get(6)?,
-                messages: r.get(7)?,
-            })
-        })
+        .query_map([reference], ConversationRow::read)
         .map_err(sql(path))?
         .collect::<Result<Vec<_>, _>>()
         .map_err(sql(path))?;
