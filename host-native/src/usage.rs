@@ -175,15 +175,54 @@ struct WorkerResult {
     unreadable: Vec<String>,
 }
 
-/// Reads every file and builds the report.
-pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
-    let prices = match &options.prices {
+/// The price table: the file the options name, else the shipped one.
+pub fn prices(options: &UsageOptions) -> Result<PriceTable, Error> {
+    Ok(match &options.prices {
         Some(path) => PriceTable::parse(
             &std::fs::read_to_string(path)
                 .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?,
         )?,
         None => PriceTable::shipped(),
+    })
+}
+
+/// What was read, counted into the report: the Claude Code responses (each once), the Codex
+/// entries with each file's stats, and how many files could not be read.
+#[derive(Debug)]
+pub struct Counted {
+    /// Every Claude Code response read (deduplicated as they were offered).
+    pub claude: ClaudeCodeUsage,
+    /// The Codex deltas.
+    pub codex: Vec<UsageEntry>,
+    /// What each Codex file held.
+    pub codex_stats: Vec<baton_core::transcripts::ReadStats>,
+    /// Files that could not be read.
+    pub unreadable: u64,
+}
+
+/// The report of what was read (the one path from readers to report, for the files and for
+/// the index alike).
+pub fn report_of(counted: Counted, options: &UsageOptions, prices: &PriceTable) -> UsageReport {
+    let (claude_entries, claude_stats) = counted.claude.finish();
+    let skipped = skipped_counts(&claude_stats, &counted.codex_stats, counted.unreadable);
+    let mut entries = counted.codex;
+    entries.extend(claude_entries);
+    entries.sort_by_key(|e| e.at);
+    let report_options = ReportOptions {
+        group_by: options.group_by,
+        since: options.since,
+        until: options.until,
+        providers: &options.providers,
+        prices,
+        cost_mode: options.cost_mode,
+        zone: &options.zone,
     };
+    aggregate(&entries, &report_options, skipped)
+}
+
+/// Reads every file and builds the report.
+pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
+    let prices = prices(options)?;
     let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
     let mut sources: Vec<Source> = Vec::new();
     for (provider, dirs, explicit) in [
@@ -335,20 +374,13 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
             crate::cli::warn(&format!("skipped {message}"));
         }
     }
-    let (claude_entries, claude_stats) = claude.finish();
-    let skipped = skipped_counts(&claude_stats, &codex_stats, unreadable);
-    entries.extend(claude_entries);
-    entries.sort_by_key(|e| e.at);
-    let report_options = ReportOptions {
-        group_by: options.group_by,
-        since: options.since,
-        until: options.until,
-        providers: &options.providers,
-        prices: &prices,
-        cost_mode: options.cost_mode,
-        zone: &options.zone,
+    let counted = Counted {
+        claude,
+        codex: entries,
+        codex_stats,
+        unreadable,
     };
-    let mut report = aggregate(&entries, &report_options, skipped);
+    let mut report = report_of(counted, options, &prices);
     report.missing_sources = missing;
     Ok(report)
 }

@@ -283,7 +283,12 @@ fn index_contents(path: &std::path::Path) -> Vec<String> {
     let mut rows = Vec::new();
     for sql in [
         "SELECT path || ' ' || cursor || ' ' || tail_hash || ' ' || coalesce(reader_state, '')
+             || ' ' || coalesce(usage_stats, '') || ' ' || coalesce(usage_state, '')
          FROM sources ORDER BY path",
+        "SELECT s.path || ' ' || u.offset || ' ' || u.at || ' ' || u.session || ' '
+             || u.input_tokens || ' ' || u.output_tokens || ' ' || u.cache_read_tokens
+             || ' ' || coalesce(hex(u.dedup_key), '')
+         FROM usage u JOIN sources s ON s.id = u.source ORDER BY s.path, u.offset",
         "SELECT s.path || ' ' || l.offset || ' ' || length(l.raw) FROM lines l
          JOIN sources s ON s.id = l.source ORDER BY s.path, l.offset",
         "SELECT provider || ' ' || provider_id || ' ' || coalesce(title, '') || ' '
@@ -467,4 +472,152 @@ fn doctor_warns_while_claude_code_would_delete_transcripts() {
     )
     .unwrap();
     assert!(doctor().is_empty());
+}
+
+/// `usage` from every file, and `usage --index` from what a mirror kept.
+fn usage_both_ways(
+    home: &std::path::Path,
+    claude: &std::path::Path,
+    codex: &std::path::Path,
+    index: &std::path::Path,
+    group: &str,
+) -> (String, String) {
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = baton_tests::baton(&home.join(".baton"))
+            .args(["usage", group, "--json", "--timezone", "UTC"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let from_files = run(&[
+        "--claude-dir".as_ref(),
+        claude.as_os_str(),
+        "--codex-dir".as_ref(),
+        codex.as_os_str(),
+    ]);
+    let mut flag = std::ffi::OsString::from("--index=");
+    flag.push(index);
+    (from_files, run(&[flag.as_os_str()]))
+}
+
+fn mirror_folders(
+    home: &std::path::Path,
+    claude: &std::path::Path,
+    codex: &std::path::Path,
+    index: &std::path::Path,
+) {
+    let out = baton_tests::baton(&home.join(".baton"))
+        .arg("mirror")
+        .arg("--claude-dir")
+        .arg(claude)
+        .arg("--codex-dir")
+        .arg(codex)
+        .arg("--index")
+        .arg(index)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `usage --index` gives the same report, byte for byte, as a read of the files: on every
+/// fixture, and on generated Claude Code and Codex trees mirrored in two steps (the first
+/// half of each file, then the rest, so the Codex deltas and Claude Code's deduplication cross
+/// a pass). A source deleted afterwards still counts in the index.
+#[test]
+fn usage_from_the_index_equals_a_read_of_the_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures");
+    for (n, set) in [fixtures, shared].iter().enumerate() {
+        if !set.is_dir() {
+            continue;
+        }
+        let index = tmp.path().join(format!("fixtures-{n}.sqlite"));
+        let (claude, codex) = (set.join("claude-code"), set.join("codex"));
+        mirror_folders(tmp.path(), &claude, &codex, &index);
+        for group in ["daily", "session", "project", "model"] {
+            let (files, kept) = usage_both_ways(tmp.path(), &claude, &codex, &index, group);
+            assert_eq!(kept, files, "{} by {group}", set.display());
+        }
+    }
+
+    let generated = tmp.path().join("generated");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_transcript-gen"))
+        .arg(&generated)
+        .args(["--sessions", "30", "--seed", "11", "--responses", "40"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // The same tree, written half first.
+    let tree = tmp.path().join("tree");
+    let mut files = Vec::new();
+    let mut folders = vec![generated.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let copy = |half: bool| {
+        for file in &files {
+            let target = tree.join(file.strip_prefix(&generated).unwrap());
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            let bytes = std::fs::read(file).unwrap();
+            let cut = if half {
+                let middle = bytes.len() / 2;
+                bytes[..middle]
+                    .iter()
+                    .rposition(|b| *b == b'\n')
+                    .map_or(0, |p| p + 1)
+            } else {
+                bytes.len()
+            };
+            std::fs::write(&target, &bytes[..cut]).unwrap();
+        }
+    };
+    let (claude, codex) = (tree.join("claude/projects"), tree.join("codex/sessions"));
+    let index = tmp.path().join("generated.sqlite");
+    copy(true);
+    mirror_folders(tmp.path(), &claude, &codex, &index);
+    copy(false);
+    mirror_folders(tmp.path(), &claude, &codex, &index);
+    let connection = index::open(&index, false).unwrap();
+    let rereads: i64 = connection
+        .query_row("SELECT sum(rereads) FROM sources", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(rereads, 0, "the second pass only appended");
+    let usage_rows: i64 = connection
+        .query_row("SELECT count(*) FROM usage", [], |r| r.get(0))
+        .unwrap();
+    assert!(usage_rows > 100, "{usage_rows} usage rows");
+    for group in ["daily", "weekly", "session", "project", "model"] {
+        let (files, kept) = usage_both_ways(tmp.path(), &claude, &codex, &index, group);
+        assert_eq!(kept, files, "generated trees by {group}");
+    }
+
+    // A deleted transcript still counts in the index, not in a read of the files.
+    let (_, before) = usage_both_ways(tmp.path(), &claude, &codex, &index, "daily");
+    let gone = files
+        .iter()
+        .find(|f| f.extension().is_some_and(|e| e == "jsonl"))
+        .unwrap();
+    std::fs::remove_file(tree.join(gone.strip_prefix(&generated).unwrap())).unwrap();
+    mirror_folders(tmp.path(), &claude, &codex, &index);
+    let (files_now, kept_now) = usage_both_ways(tmp.path(), &claude, &codex, &index, "daily");
+    assert_eq!(kept_now, before);
+    assert_ne!(files_now, before);
 }

@@ -289,7 +289,9 @@ impl Decoder {
 }
 
 /// The file name without folders and extension: Codex's session name until its metadata.
-fn session_name(name: &str) -> &str {
+/// The session a transcript file names before its lines say: the file's name without its
+/// folder and extension.
+pub fn session_name(name: &str) -> &str {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     base.rsplit_once('.').map_or(base, |(stem, _)| stem)
 }

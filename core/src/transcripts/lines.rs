@@ -19,10 +19,16 @@ pub(crate) fn is_blank(line: &[u8]) -> bool {
 /// The UTF-8 byte order mark.
 pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-fn emit(line: &[u8], on_line: &mut impl FnMut(&[u8])) {
+/// A line (without its newline) as every reader takes it: without a trailing `\r` and a
+/// leading byte order mark; `None` when it holds nothing.
+pub fn whole_line(line: &[u8]) -> Option<&[u8]> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(BOM).unwrap_or(line);
-    if !is_blank(line) {
+    (!is_blank(line)).then_some(line)
+}
+
+fn emit(line: &[u8], on_line: &mut impl FnMut(&[u8])) {
+    if let Some(line) = whole_line(line) {
         on_line(line);
     }
 }

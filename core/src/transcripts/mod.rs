@@ -164,6 +164,18 @@ pub struct ReadStats {
     pub synthetic: u64,
 }
 
+impl ReadStats {
+    /// Adds what another read met.
+    pub fn add(&mut self, other: &ReadStats) {
+        self.lines += other.lines;
+        self.without_usage += other.without_usage;
+        self.malformed += other.malformed;
+        self.repaired_surrogates += other.repaired_surrogates;
+        self.duplicates += other.duplicates;
+        self.synthetic += other.synthetic;
+    }
+}
+
 /// Whether `needle` occurs in `haystack` (a cheap pre-filter before JSON parsing).
 pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)

@@ -682,6 +682,18 @@ pub(crate) struct UsageArgs {
     /// A price table (JSON, the shape of the shipped one) to use instead of the shipped one
     #[arg(long, value_name = "FILE")]
     pub(crate) prices: Option<PathBuf>,
+    /// Count from the transcript index (`baton mirror` keeps it) instead of reading the
+    /// folders: fast, and it remembers transcripts whose files are gone. `--index=FILE` names
+    /// another index [default: BATON_INDEX, else index.sqlite in the ledger folder]
+    #[arg(
+        long = "index",
+        value_name = "FILE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        conflicts_with_all = ["claude_dirs", "codex_dirs"]
+    )]
+    pub(crate) index: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -72,7 +72,7 @@ pub fn main() -> i32 {
         };
     }
     let result = match cli.command {
-        Command::Usage(args) => usage(args, cli.color),
+        Command::Usage(ref args) => usage(&cli, args),
         Command::Inspect(args) => inspect(args),
         Command::Mirror(ref args) => transcripts::mirror(&cli, args),
         Command::Search(ref args) => transcripts::search(&cli, args),

@@ -7,7 +7,7 @@ use crate::cli::args::{
 };
 use crate::cli::args::{InspectArgs, UsageArgs};
 use crate::cli::present::Reader;
-use crate::cli::table::{Cell, ColorChoice, Column, Fit, Paint, Style, Table};
+use crate::cli::table::{Cell, Column, Fit, Paint, Style, Table};
 use crate::cli::{Output, to_json};
 use crate::mirror::query::Filters;
 use baton_core::Error;
@@ -63,7 +63,7 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
     })
 }
 
-pub(crate) fn usage(args: UsageArgs, color: ColorChoice) -> Result<Output, Error> {
+pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, Error> {
     let zone = crate::zone::resolve(args.timezone.as_deref())?;
     let day = |field: &str, text: Option<String>, end: bool| {
         text.map(|d| baton_core::time::parse_day_in(field, &d, end, &zone))
@@ -72,27 +72,41 @@ pub(crate) fn usage(args: UsageArgs, color: ColorChoice) -> Result<Output, Error
     let options = crate::usage::UsageOptions {
         group_by: args.group_by.into(),
         providers: args.provider.providers(),
-        since: day("since", args.since, false)?,
-        until: day("until", args.until, true)?,
+        since: day("since", args.since.clone(), false)?,
+        until: day("until", args.until.clone(), true)?,
         explicit_claude_dirs: !args.claude_dirs.is_empty(),
         explicit_codex_dirs: !args.codex_dirs.is_empty(),
         claude_dirs: if args.claude_dirs.is_empty() {
             crate::usage::default_claude_dirs()
         } else {
-            args.claude_dirs
+            args.claude_dirs.clone()
         },
         codex_dirs: if args.codex_dirs.is_empty() {
             crate::usage::default_codex_dirs()
         } else {
-            args.codex_dirs
+            args.codex_dirs.clone()
         },
-        prices: args.prices,
+        prices: args.prices.clone(),
         cost_mode: args.cost_mode.into(),
         zone: zone.clone(),
     };
-    let report = crate::usage::report(&options)?;
+    let report = match &args.index {
+        Some(path) => {
+            let location = IndexLocation {
+                index: if path.as_os_str().is_empty() {
+                    std::env::var_os("BATON_INDEX").map(PathBuf::from)
+                } else {
+                    Some(path.clone())
+                },
+            };
+            let path = index_path(cli, &location)?;
+            let connection = open_to_read(&path)?;
+            crate::mirror::usage::report(&connection, &path, &options)?
+        }
+        None => crate::usage::report(&options)?,
+    };
     Ok(Output {
-        human: usage_table(&report, &Style::for_stdout(color)),
+        human: usage_table(&report, &Style::for_stdout(cli.color)),
         json: to_json(&report)?,
     })
 }

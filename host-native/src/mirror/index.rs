@@ -6,7 +6,8 @@
 //! What it holds: every source file with its identity and cursor; every complete line read,
 //! once, compressed; the conversations and messages the lines hold (with a compressed
 //! excerpt of what was said, for snippets: never the tool output, which the lines keep); and
-//! a contentless FTS5 index over the messages (text, thinking, tool input, tool output).
+//! a contentless FTS5 index over the messages (text, thinking, tool input, tool output); and
+//! the usage each line records, before deduplication.
 
 use baton_core::Error;
 use rusqlite::{Connection, OpenFlags};
@@ -68,6 +69,40 @@ const MIGRATIONS: &[&str] = &[
         content = '', contentless_delete = 1,
         tokenize = 'unicode61 remove_diacritics 2'
     );
+    ",
+    // 2: usage, one row per line that records a response's tokens (before dedup, so a report
+    // rebuilt from the rows counts exactly what one read of the files counts), and per source
+    // what its lines held and where the Codex usage reader stopped. Every source is read
+    // again once (its identity is forgotten) so its usage rows exist.
+    "
+    CREATE TABLE usage (
+        source INTEGER NOT NULL REFERENCES sources(id),
+        offset INTEGER NOT NULL,
+        provider TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        session TEXT NOT NULL,
+        project TEXT,
+        model TEXT,
+        input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cache_creation_tokens INTEGER NOT NULL,
+        cache_read_tokens INTEGER NOT NULL,
+        reasoning_tokens INTEGER NOT NULL,
+        cache_creation_1h_tokens INTEGER NOT NULL,
+        request_context_tokens INTEGER,
+        recorded_cost_micro_usd INTEGER,
+        folder TEXT,
+        sidechain INTEGER NOT NULL,
+        relayed INTEGER NOT NULL,
+        dedup_key BLOB,
+        message_key BLOB,
+        PRIMARY KEY (source, offset)
+    ) WITHOUT ROWID;
+    CREATE INDEX usage_by_session ON usage (session);
+    ALTER TABLE sources ADD COLUMN usage_stats TEXT;
+    ALTER TABLE sources ADD COLUMN usage_state TEXT;
+    ALTER TABLE sources ADD COLUMN usage_pending TEXT;
+    UPDATE sources SET mtime_ns = -1, tail_hash = 0 WHERE missing = 0;
     ",
 ];
 
@@ -164,12 +199,43 @@ mod tests {
         let again = open(&path, false).unwrap();
         let tables: i64 = again
             .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE name IN ('sources','lines','conversations','messages','messages_fts')",
+                "SELECT count(*) FROM sqlite_master WHERE name IN ('sources','lines','conversations','messages','messages_fts','usage')",
                 [],
                 |r| r.get(0),
             )
             .unwrap();
-        assert_eq!(tables, 5);
+        assert_eq!(tables, 6);
+    }
+
+    #[test]
+    fn a_version_one_index_is_migrated_and_its_sources_are_read_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("index.sqlite");
+        let connection = Connection::open(&path).unwrap();
+        connection
+            .execute_batch(&format!("{}; PRAGMA user_version = 1;", MIGRATIONS[0]))
+            .unwrap();
+        connection
+            .execute(
+                "INSERT INTO sources (path, provider, size, mtime_ns, cursor, tail_hash)
+                 VALUES ('/t/a.jsonl', 'claude_code', 10, 5, 10, 77)",
+                [],
+            )
+            .unwrap();
+        drop(connection);
+        let migrated = open(&path, false).unwrap();
+        let version: i64 = migrated
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version as usize, SCHEMA_VERSION);
+        let (mtime, hash, stats): (i64, i64, Option<String>) = migrated
+            .query_row(
+                "SELECT mtime_ns, tail_hash, usage_stats FROM sources",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!((mtime, hash, stats), (-1, 0, None));
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! The mirror: agents' transcripts kept in a SQLite index that outlives their sources and is
 //! searched in milliseconds. `index` owns the file and its schema, `pass` brings it up to date
-//! with the sources (reading only what was appended), `query` answers from it alone.
+//! with the sources (reading only what was appended), `query` answers from it alone, `usage` rebuilds the usage report from it.
 
 pub mod index;
 pub mod pass;
 pub mod query;
+pub mod usage;
 
 use baton_core::Error;
 use std::path::{Path, PathBuf};

@@ -11,8 +11,12 @@ use baton_core::transcripts::Provider;
 use baton_core::transcripts::conversation::{
     ClaudeCodeReader, CodexReader, CodexState, Conversation, Parsed,
 };
+use baton_core::transcripts::ingest::session_name;
 use baton_core::transcripts::search::indexed_fields;
 use baton_core::transcripts::secrets::Masker;
+use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_folder_of};
+use baton_core::transcripts::usage::codex::{CodexUsage, CodexUsageState};
+use baton_core::transcripts::{ReadStats, UsageEntry};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
@@ -88,6 +92,8 @@ struct Known {
     tail_hash: i64,
     reader_state: Option<String>,
     missing: bool,
+    usage_stats: Option<String>,
+    usage_state: Option<String>,
 }
 
 /// Runs one pass over `sources`, then marks the indexed sources not among them that are gone
@@ -138,7 +144,8 @@ fn mark_missing(connection: &Connection, index_path: &Path) -> Result<u64, Error
 fn known(connection: &Connection, path: &str) -> rusqlite::Result<Option<Known>> {
     connection
         .query_row(
-            "SELECT id, device, inode, size, mtime_ns, cursor, tail_hash, reader_state, missing
+            "SELECT id, device, inode, size, mtime_ns, cursor, tail_hash, reader_state, missing,
+                    usage_stats, usage_state
              FROM sources WHERE path = ?1",
             [path],
             |row| {
@@ -152,6 +159,8 @@ fn known(connection: &Connection, path: &str) -> rusqlite::Result<Option<Known>>
                     tail_hash: row.get(6)?,
                     reader_state: row.get(7)?,
                     missing: row.get::<_, i64>(8)? != 0,
+                    usage_stats: row.get(9)?,
+                    usage_state: row.get(10)?,
                 })
             },
         )
@@ -276,16 +285,24 @@ fn sync(
     if reread {
         forget_rows(&transaction, source_id).map_err(sql(index_path))?;
         reader_state = None;
+    } else {
+        // The unfinished last line's provisional usage, from the last pass.
+        transaction
+            .execute(
+                "DELETE FROM usage WHERE source = ?1 AND offset >= ?2",
+                params![source_id, cursor],
+            )
+            .map_err(sql(index_path))?;
     }
     // The lines, once each, secrets masked, compressed: the masked text is all that is kept.
     let mut offset = cursor;
     let mut lines: Vec<std::borrow::Cow<[u8]>> = Vec::new();
+    let mut usage = UsageReader::new(source, &shown, if reread { None } else { before.as_ref() });
     for line in taken.split_inclusive(|b| *b == b'\n') {
         let body = line.strip_suffix(b"\n").unwrap_or(line);
-        let body = body.strip_suffix(b"\r").unwrap_or(body);
-        if !body.iter().all(u8::is_ascii_whitespace) {
-            let body = masker.mask_bytes(body);
-            let packed = zstd::bulk::compress(&body, ZSTD_LEVEL)
+        if let Some(body) = baton_core::transcripts::lines::whole_line(body) {
+            let masked = masker.mask_bytes(body);
+            let packed = zstd::bulk::compress(&masked, ZSTD_LEVEL)
                 .map_err(|e| Error::internal(format!("compressing a line: {e}")))?;
             transaction
                 .execute(
@@ -293,11 +310,24 @@ fn sync(
                     params![source_id, offset, packed],
                 )
                 .map_err(sql(index_path))?;
-            lines.push(body);
+            usage
+                .push_line(&transaction, source_id, offset, body)
+                .map_err(sql(index_path))?;
+            lines.push(masked);
             stats.lines += 1;
         }
         offset += line.len() as i64;
     }
+    // A last line without its newline waits; a report counts it as it stands meanwhile.
+    let at_end = cursor as u64 + chunk.len() as u64 >= size as u64;
+    let pending = if at_end && complete < chunk.len() {
+        usage
+            .provisional(&transaction, source_id, new_cursor, &chunk[complete..])
+            .map_err(sql(index_path))?
+    } else {
+        None
+    };
+    let (usage_stats, usage_state) = usage.finish();
     // What the lines hold.
     let (parsed, next_state) = parse(source.provider, reader_state.as_deref(), &lines);
     for conversation in &parsed.conversations {
@@ -308,7 +338,8 @@ fn sync(
     transaction
         .execute(
             "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?5,
-                 tail_hash = ?6, reader_state = ?7, missing = 0, rereads = rereads + ?8
+                 tail_hash = ?6, reader_state = ?7, missing = 0, rereads = rereads + ?8,
+                 usage_stats = ?10, usage_state = ?11, usage_pending = ?12
              WHERE id = ?9",
             params![
                 device,
@@ -319,11 +350,180 @@ fn sync(
                 tail_hash,
                 next_state,
                 i64::from(reread),
-                source_id
+                source_id,
+                usage_stats,
+                usage_state,
+                pending
             ],
         )
         .map_err(sql(index_path))?;
     transaction.commit().map_err(sql(index_path))?;
+    Ok(())
+}
+
+/// The usage a source's new lines record, one row per line (before deduplication, which a
+/// report does over every row), and what the lines held.
+enum UsageReader {
+    Claude {
+        reader: ClaudeCodeUsage,
+        base: ReadStats,
+    },
+    Codex {
+        reader: CodexUsage,
+        base: ReadStats,
+    },
+}
+
+impl UsageReader {
+    /// Continues from what the index knew of the source (`None`: from its start).
+    fn new(source: &Source, shown: &str, before: Option<&Known>) -> UsageReader {
+        let base: ReadStats = before
+            .and_then(|k| k.usage_stats.as_deref())
+            .and_then(|s| serde_json::from_str(s).ok())
+            .unwrap_or_default();
+        match source.provider {
+            Provider::Codex => {
+                let state: Option<CodexUsageState> = before
+                    .and_then(|k| k.usage_state.as_deref())
+                    .and_then(|s| serde_json::from_str(s).ok());
+                let reader = match state {
+                    Some(state) => CodexUsage::continuing(state),
+                    None => CodexUsage::new(session_name(shown)),
+                };
+                UsageReader::Codex { reader, base }
+            }
+            _ => {
+                let mut reader = ClaudeCodeUsage::collecting();
+                reader.set_project_folder(project_folder_of(shown));
+                UsageReader::Claude { reader, base }
+            }
+        }
+    }
+
+    /// Reads one line; stores the usage it records.
+    fn push_line(
+        &mut self,
+        transaction: &rusqlite::Transaction,
+        source_id: i64,
+        offset: i64,
+        line: &[u8],
+    ) -> rusqlite::Result<()> {
+        let rows: Vec<(UsageEntry, Option<Response>)> = match self {
+            UsageReader::Claude { reader, .. } => {
+                reader.push_line(line);
+                reader
+                    .take_collected()
+                    .into_iter()
+                    .map(|r| (r.entry.clone(), Some(r)))
+                    .collect()
+            }
+            UsageReader::Codex { reader, .. } => {
+                reader.push_line(line);
+                reader
+                    .take_entries()
+                    .into_iter()
+                    .map(|e| (e, None))
+                    .collect()
+            }
+        };
+        store_usage(transaction, source_id, offset, &rows)
+    }
+
+    /// Reads the unfinished last line of a file as a read of the whole file would (as its
+    /// last line), without taking it: its usage row (at its offset, replaced when the line is
+    /// finished) and what it held, returned (JSON) to keep apart from the taken lines' stats.
+    fn provisional(
+        &self,
+        transaction: &rusqlite::Transaction,
+        source_id: i64,
+        offset: i64,
+        line: &[u8],
+    ) -> rusqlite::Result<Option<String>> {
+        let Some(line) = baton_core::transcripts::lines::whole_line(line) else {
+            return Ok(None);
+        };
+        let (rows, stats): (Vec<(UsageEntry, Option<Response>)>, ReadStats) = match self {
+            UsageReader::Claude { reader, .. } => {
+                let mut reader = reader.clone();
+                reader.stats = ReadStats::default();
+                reader.push_line(line);
+                let rows = reader
+                    .take_collected()
+                    .into_iter()
+                    .map(|r| (r.entry.clone(), Some(r)))
+                    .collect();
+                (rows, reader.stats)
+            }
+            UsageReader::Codex { reader, .. } => {
+                let mut reader = CodexUsage::continuing(reader.state());
+                reader.push_line(line);
+                let rows = reader
+                    .take_entries()
+                    .into_iter()
+                    .map(|e| (e, None))
+                    .collect();
+                (rows, reader.stats)
+            }
+        };
+        store_usage(transaction, source_id, offset, &rows)?;
+        Ok(serde_json::to_string(&stats).ok())
+    }
+
+    /// What the source's lines held so far, and where the Codex reader stopped (JSON).
+    fn finish(self) -> (Option<String>, Option<String>) {
+        let (mut base, stats, state) = match self {
+            UsageReader::Claude { reader, base } => (base, reader.stats, None),
+            UsageReader::Codex { reader, base } => {
+                let state = serde_json::to_string(&reader.state()).ok();
+                (base, reader.stats, state)
+            }
+        };
+        base.add(&stats);
+        (serde_json::to_string(&base).ok(), state)
+    }
+}
+
+/// Stores the usage rows of the line at `offset`.
+fn store_usage(
+    transaction: &rusqlite::Transaction,
+    source_id: i64,
+    offset: i64,
+    rows: &[(UsageEntry, Option<Response>)],
+) -> rusqlite::Result<()> {
+    for (entry, response) in rows {
+        let key = |k: Option<u128>| k.map(|k| k.to_be_bytes().to_vec());
+        let response = response.as_ref();
+        transaction.execute(
+            "INSERT OR REPLACE INTO usage (source, offset, provider, at, session, project,
+                 model, input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
+                 reasoning_tokens, cache_creation_1h_tokens, request_context_tokens,
+                 recorded_cost_micro_usd, folder, sidechain, relayed, dedup_key, message_key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17, ?18, ?19, ?20)",
+            params![
+                source_id,
+                offset,
+                provider_name(entry.provider),
+                entry.at.millis(),
+                &*entry.session,
+                entry.project.as_deref(),
+                entry.model.as_deref(),
+                entry.tokens.input_tokens as i64,
+                entry.tokens.output_tokens as i64,
+                entry.tokens.cache_creation_tokens as i64,
+                entry.tokens.cache_read_tokens as i64,
+                entry.tokens.reasoning_tokens as i64,
+                entry.cache_creation_1h_tokens as i64,
+                entry.request_context_tokens.map(|n| n as i64),
+                entry.recorded_cost_micro_usd.map(|n| n as i64),
+                response.and_then(|r| r.folder.as_deref()),
+                response.is_some_and(|r| r.sidechain),
+                response.is_some_and(|r| r.relayed),
+                key(response.and_then(|r| r.key)),
+                key(response.and_then(|r| r.message_id)),
+            ],
+        )?;
+    }
     Ok(())
 }
 
@@ -356,6 +556,7 @@ fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite:
     )?;
     transaction.execute("DELETE FROM messages WHERE source = ?1", [source_id])?;
     transaction.execute("DELETE FROM lines WHERE source = ?1", [source_id])?;
+    transaction.execute("DELETE FROM usage WHERE source = ?1", [source_id])?;
     Ok(())
 }
 

@@ -27,15 +27,28 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-#[derive(Debug, Clone)]
-struct Kept {
-    entry: UsageEntry,
+/// One response line's usage before it is counted: the entry (its project still the line's
+/// own `cwd`) and what decides whether it counts. A host that keeps these per line (the
+/// mirror) replays them with [`ClaudeCodeUsage::replay`] and gets the report the files give,
+/// without the files.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Response {
+    /// The usage, as the line records it.
+    pub entry: UsageEntry,
     /// The project folder the line's file lives in (`projects/<folder>/…`), when the host said.
-    folder: Option<Arc<str>>,
-    sidechain: bool,
-    key: Option<u128>,
-    message_id: Option<u128>,
+    pub folder: Option<Arc<str>>,
+    /// A sub-agent's line (or one relayed by its parent).
+    pub sidechain: bool,
+    /// Relayed in a parent's `progress` line (counted only when the sub-agent's own file is
+    /// not there).
+    pub relayed: bool,
+    /// The dedup key: (`message.id`, `requestId`), or the session and `message.id`.
+    pub key: Option<u128>,
+    /// The fingerprint of `message.id`.
+    pub message_id: Option<u128>,
 }
+
+type Kept = Response;
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -127,11 +140,45 @@ pub struct ClaudeCodeUsage {
     /// Relayed responses without a message id (nothing to match them by: counted).
     relayed_without_id: Vec<Kept>,
     strings: Interner,
+    /// When set, responses are collected here instead of counted (see [`ClaudeCodeUsage::collecting`]).
+    collected: Option<Vec<Response>>,
     /// What was read.
     pub stats: ReadStats,
 }
 
 impl ClaudeCodeUsage {
+    /// A reader that counts nothing: each response line read is collected as a [`Response`]
+    /// (take them with [`ClaudeCodeUsage::take_collected`]); the stats count what lines held
+    /// except duplicates, which only counting finds.
+    pub fn collecting() -> ClaudeCodeUsage {
+        ClaudeCodeUsage {
+            collected: Some(Vec::new()),
+            ..ClaudeCodeUsage::default()
+        }
+    }
+
+    /// The responses collected since the last call (none unless [`ClaudeCodeUsage::collecting`]).
+    pub fn take_collected(&mut self) -> Vec<Response> {
+        self.collected
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Counts a response collected earlier, as if its line were read now.
+    pub fn replay(&mut self, response: Response) {
+        if response.relayed {
+            self.relay(response);
+        } else {
+            self.offer(response);
+        }
+    }
+
+    /// Adds what other reads met (lines, malformed, synthetic, repaired) to the stats.
+    pub fn add_stats(&mut self, stats: &ReadStats) {
+        self.stats.add(stats);
+    }
+
     /// A reader with nothing read.
     pub fn new() -> ClaudeCodeUsage {
         ClaudeCodeUsage::default()
@@ -172,7 +219,10 @@ impl ClaudeCodeUsage {
         }
         let sidechain = parsed.is_sidechain.unwrap_or(false);
         if let Some(kept) = self.response(parsed, sidechain, None) {
-            self.offer(kept);
+            match &mut self.collected {
+                Some(collected) => collected.push(kept),
+                None => self.offer(kept),
+            }
         }
     }
 
@@ -198,7 +248,14 @@ impl ClaudeCodeUsage {
         let Some(kept) = self.response(inner, true, session) else {
             return;
         };
-        self.relay(kept);
+        let kept = Response {
+            relayed: true,
+            ..kept
+        };
+        match &mut self.collected {
+            Some(collected) => collected.push(kept),
+            None => self.relay(kept),
+        }
     }
 
     /// Keeps a relayed response until the end, the copy with the larger total of each message.
@@ -286,6 +343,7 @@ impl ClaudeCodeUsage {
             entry,
             folder: self.folder.clone(),
             sidechain,
+            relayed: false,
             key,
             message_id: id.map(|id| fingerprint(&[id.as_bytes()])),
         })
@@ -352,12 +410,7 @@ impl ClaudeCodeUsage {
             self.relay(kept);
         }
         self.relayed_without_id.extend(other.relayed_without_id);
-        self.stats.lines += stats.lines;
-        self.stats.without_usage += stats.without_usage;
-        self.stats.malformed += stats.malformed;
-        self.stats.repaired_surrogates += stats.repaired_surrogates;
-        self.stats.duplicates += stats.duplicates;
-        self.stats.synthetic += stats.synthetic;
+        self.stats.add(&stats);
     }
 
     /// Feeds a whole file's bytes.

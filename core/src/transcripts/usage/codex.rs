@@ -22,8 +22,9 @@ use serde::Deserialize;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-#[derive(Debug, Deserialize, Clone, Copy, Default, PartialEq, Eq)]
-struct Counts {
+/// A cumulative (or per-request) token count as Codex writes it.
+#[derive(Debug, Deserialize, serde::Serialize, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
     #[serde(default)]
     input_tokens: u64,
     #[serde(default)]
@@ -104,7 +105,53 @@ pub struct CodexUsage {
     pub stats: ReadStats,
 }
 
+/// Where a [`CodexUsage`] stopped in a file: enough to read the lines appended later without
+/// the ones before (the mirror reads only what was appended).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CodexUsageState {
+    /// The session id (the file's name until `session_meta` says).
+    pub session: String,
+    /// The project key of the first working directory.
+    pub cwd: Option<String>,
+    /// The model in effect.
+    pub model: Option<String>,
+    /// The last cumulative total seen (deltas are taken from it).
+    pub last_total: Option<Counts>,
+    /// Whether the file is a fork or a sub-agent's.
+    pub forked: bool,
+    /// The second of the file's first timestamp.
+    pub first_second: Option<i64>,
+}
+
 impl CodexUsage {
+    /// A reader that continues a file from where `state` was taken.
+    pub fn continuing(state: CodexUsageState) -> CodexUsage {
+        let mut reader = CodexUsage::new(&state.session);
+        reader.cwd = state.cwd.map(|c| reader.strings.get(&c));
+        reader.model = state.model.map(|m| reader.strings.get(&m));
+        reader.last_total = state.last_total;
+        reader.forked = state.forked;
+        reader.first_second = state.first_second;
+        reader
+    }
+
+    /// Where the reader is, to continue from later.
+    pub fn state(&self) -> CodexUsageState {
+        CodexUsageState {
+            session: self.session.to_string(),
+            cwd: self.cwd.as_deref().map(str::to_owned),
+            model: self.model.as_deref().map(str::to_owned),
+            last_total: self.last_total,
+            forked: self.forked,
+            first_second: self.first_second,
+        }
+    }
+
+    /// The entries made since the last call, in file order.
+    pub fn take_entries(&mut self) -> Vec<UsageEntry> {
+        std::mem::take(&mut self.entries)
+    }
+
     /// A reader for one file; `session` names it until its `session_meta` says otherwise.
     pub fn new(session: impl AsRef<str>) -> CodexUsage {
         CodexUsage {
