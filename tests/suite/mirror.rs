@@ -621,3 +621,229 @@ fn usage_from_the_index_equals_a_read_of_the_files() {
     assert_eq!(kept_now, before);
     assert_ne!(files_now, before);
 }
+
+/// A `baton mirror --follow` process, killed when dropped.
+struct Following(std::process::Child);
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits (up to 30 s) until `ready` holds; says what it last saw when it never does.
+fn eventually(what: &str, mut ready: impl FnMut() -> Result<(), String>) {
+    let started = std::time::Instant::now();
+    loop {
+        match ready() {
+            Ok(()) => return,
+            Err(seen) if started.elapsed() > std::time::Duration::from_secs(30) => {
+                panic!("{what}: still {seen}")
+            }
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
+}
+
+/// While a real `baton mirror --follow` runs, a writer appends, leaves a line half written,
+/// truncates, renames over and rewrites a file's start at the same size: every complete line
+/// arrives once, the partial one only when finished, and each rewrite is read again.
+fn follow_sees_every_change(extra: &[&str]) {
+    let tree = Tree::new();
+    let projects = tree.root.parent().unwrap().to_path_buf();
+    let child = baton_tests::baton(&tree.index.with_file_name(".baton"))
+        .arg("mirror")
+        .arg("--follow")
+        .arg("--claude-dir")
+        .arg(&projects)
+        .arg("--codex-dir")
+        .arg(projects.with_file_name("no-codex"))
+        .arg("--index")
+        .arg(&tree.index)
+        .args(extra)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let _following = Following(child);
+    eventually("the first pass", || {
+        if tree.index.exists() && index::open(&tree.index, false).is_ok() {
+            Ok(())
+        } else {
+            Err("no index".into())
+        }
+    });
+    // Let the watch start before the first write.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let tree = &tree;
+    let lines_of = |expected: i64| {
+        move || {
+            let n = tree.count("SELECT count(*) FROM lines");
+            let ids = tree.count("SELECT count(DISTINCT message_id) FROM messages");
+            let messages = tree.count("SELECT count(*) FROM messages");
+            if n == expected && messages == expected && ids == messages {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{n} line(s), {messages} message(s), {ids} distinct"
+                ))
+            }
+        }
+    };
+    let found = |word: &'static str, ids: &'static [&'static str]| {
+        move || {
+            let hits = tree.search(word);
+            if hits == ids {
+                Ok(())
+            } else {
+                Err(format!("{word:?} finds {hits:?}"))
+            }
+        }
+    };
+
+    for n in 0..3 {
+        tree.append(
+            "s1.jsonl",
+            &claude_line("s1", n, "user", &format!("line{n} arrives")),
+        );
+    }
+    eventually("three appended lines", lines_of(3));
+
+    let line = claude_line("s1", 3, "assistant", "finished halfway");
+    let (head, tail) = line.split_at(line.len() / 2);
+    tree.append("s1.jsonl", head);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(
+        tree.count("SELECT count(*) FROM lines"),
+        3,
+        "a partial line waits"
+    );
+    tree.append("s1.jsonl", tail);
+    eventually("the finished line", lines_of(4));
+    eventually("the finished line found", found("halfway", &["s1-3"]));
+
+    std::fs::write(
+        tree.file("s1.jsonl"),
+        claude_line("s1", 0, "user", "truncated start"),
+    )
+    .unwrap();
+    eventually("truncation", found("truncated", &["s1-0"]));
+    eventually("truncation forgets", found("halfway", &[]));
+    eventually("one line after truncation", lines_of(1));
+
+    let replacement = tree.root.join("replacement.tmp");
+    std::fs::write(&replacement, claude_line("s1", 0, "user", "renamed over")).unwrap();
+    std::fs::rename(&replacement, tree.file("s1.jsonl")).unwrap();
+    eventually("rename-over", found("renamed", &["s1-0"]));
+    eventually("rename-over forgets", found("truncated", &[]));
+
+    let same_size = claude_line("s1", 0, "user", "rewritten x4");
+    assert_eq!(
+        same_size.len(),
+        claude_line("s1", 0, "user", "renamed over").len()
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(tree.file("s1.jsonl"))
+        .unwrap();
+    file.write_all(same_size.as_bytes()).unwrap();
+    drop(file);
+    eventually("same-size rewrite", found("rewritten", &["s1-0"]));
+    eventually("same-size rewrite forgets", found("renamed", &[]));
+    eventually("one line in the end", lines_of(1));
+}
+
+#[test]
+fn follow_with_notifications_sees_every_change() {
+    follow_sees_every_change(&[]);
+}
+
+#[test]
+fn follow_by_polling_sees_every_change() {
+    follow_sees_every_change(&["--poll", "--poll-secs", "1"]);
+}
+
+/// A pass over the tree with backfill off.
+fn pass_without_backfill(tree: &Tree, sources: &[Source]) -> PassStats {
+    let mut mirror = baton::mirror::Mirror::open(&tree.index).unwrap();
+    let options = baton::mirror::pass::PassOptions {
+        backfill: false,
+        sweep_missing: true,
+    };
+    mirror.pass(sources, options, &mut |_| {}).unwrap()
+}
+
+/// With backfill off, files already there are followed from their end: only what is
+/// appended afterwards is kept, and a Codex file's later lines still know their session.
+#[test]
+fn without_backfill_only_what_is_appended_later_is_kept() {
+    let tree = Tree::new();
+    tree.append("s1.jsonl", &claude_line("s1", 0, "user", "old history"));
+    tree.append("s1.jsonl", &claude_line("s1", 1, "assistant", "old answer"));
+    let codex = tree
+        .root
+        .parent()
+        .unwrap()
+        .with_file_name("rollout-1.jsonl");
+    let meta = serde_json::json!({"timestamp":"2026-06-01T10:00:00Z","type":"session_meta",
+        "payload":{"id":"codex-thread-1","cwd":"/w","timestamp":"2026-06-01T10:00:00Z"}});
+    let old = serde_json::json!({"timestamp":"2026-06-01T10:00:01Z","type":"response_item",
+        "payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"codex old"}]}});
+    std::fs::write(&codex, format!("{meta}\n{old}\n")).unwrap();
+    let mut sources = tree.sources();
+    sources.push(Source {
+        path: codex.clone(),
+        provider: baton_core::transcripts::Provider::Codex,
+    });
+    let stats = pass_without_backfill(&tree, &sources);
+    assert_eq!((stats.skipped_backlog, stats.lines), (2, 0));
+    assert_eq!(tree.search("old"), Vec::<String>::new());
+
+    tree.append("s1.jsonl", &claude_line("s1", 2, "user", "new question"));
+    let new = serde_json::json!({"timestamp":"2026-06-01T10:00:02Z","type":"response_item",
+        "payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"codex new"}]}});
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&codex)
+        .unwrap();
+    writeln!(file, "{new}").unwrap();
+    drop(file);
+    let stats = pass_without_backfill(&tree, &sources);
+    assert_eq!((stats.skipped_backlog, stats.lines), (0, 2));
+    assert_eq!(tree.search("new question"), ["s1-2"]);
+    assert_eq!(tree.search("old"), Vec::<String>::new());
+    assert_eq!(
+        tree.count("SELECT count(*) FROM conversations WHERE provider_id = 'codex-thread-1'"),
+        1,
+        "the appended Codex line is filed under the session its first line named"
+    );
+}
+
+/// A source that cannot be read is warned about once and set aside with its identity: later
+/// passes do not try it again until it changes.
+#[test]
+fn an_unreadable_source_is_set_aside_until_it_changes() {
+    let tree = Tree::new();
+    let odd = tree.file("folder.jsonl");
+    std::fs::create_dir(&odd).unwrap();
+    let sources = vec![Source {
+        path: odd.clone(),
+        provider: baton_core::transcripts::Provider::ClaudeCode,
+    }];
+    let first = mirror_once(&tree.index, &sources).unwrap();
+    assert_eq!(first.failed, 1);
+    assert_eq!(
+        tree.count("SELECT count(*) FROM sources WHERE quarantine IS NOT NULL"),
+        1
+    );
+    let again = mirror_once(&tree.index, &sources).unwrap();
+    assert_eq!(
+        (again.failed, again.files_opened),
+        (0, 0),
+        "not tried again"
+    );
+    std::fs::write(odd.join("inside"), "x").unwrap();
+    let changed = mirror_once(&tree.index, &sources).unwrap();
+    assert_eq!(changed.failed, 1, "tried again once it changed");
+}

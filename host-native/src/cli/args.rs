@@ -546,17 +546,30 @@ pub(crate) struct IndexLocation {
 pub(crate) struct MirrorArgs {
     #[command(flatten)]
     pub(crate) location: IndexLocation,
-    /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
-    /// and ~/.config/claude/projects]
-    #[arg(
-        long = "claude-dir",
-        value_name = "DIR",
-        env = "BATON_MIRROR_CLAUDE_DIR"
-    )]
+    /// Claude Code projects folder [default: BATON_MIRROR_CLAUDE_DIR, else CLAUDE_CONFIG_DIR/projects,
+    /// else ~/.claude/projects and ~/.config/claude/projects]
+    #[arg(long = "claude-dir", value_name = "DIR")]
     pub(crate) claude_dirs: Vec<PathBuf>,
-    /// Codex sessions folder [default: $CODEX_HOME/sessions, else ~/.codex/sessions]
-    #[arg(long = "codex-dir", value_name = "DIR", env = "BATON_MIRROR_CODEX_DIR")]
+    /// Codex sessions folder [default: BATON_MIRROR_CODEX_DIR, else $CODEX_HOME/sessions, else
+    /// ~/.codex/sessions]
+    #[arg(long = "codex-dir", value_name = "DIR")]
     pub(crate) codex_dirs: Vec<PathBuf>,
+    /// Keep watching after the first pass and keep every change as it is written (stop with
+    /// Ctrl-C); file notifications where the system has them, else a look every --poll-secs
+    #[arg(long)]
+    pub(crate) follow: bool,
+    /// With --follow: look every --poll-secs instead of waiting for notifications (for network
+    /// file systems, where notifications do not arrive)
+    #[arg(long, requires = "follow")]
+    pub(crate) poll: bool,
+    /// With --follow and no notifications: seconds between looks [default: BATON_MIRROR_POLL_SECS,
+    /// else 2]
+    #[arg(long, value_name = "SECS")]
+    pub(crate) poll_secs: Option<u64>,
+    /// Keep only what is written from now on: a file seen for the first time is followed from
+    /// its end (BATON_MIRROR_BACKFILL=false says the same)
+    #[arg(long)]
+    pub(crate) no_backfill: bool,
 }
 
 #[derive(Debug, Args)]

@@ -258,47 +258,176 @@ fn clock(reader: &Reader, millis: Option<i64>) -> String {
     )
 }
 
-/// `baton mirror`: one pass over the sources.
+/// `baton mirror`: one pass over the sources, or (`--follow`) a pass whenever they change.
 pub(crate) fn mirror(cli: &crate::cli::Cli, args: &MirrorArgs) -> Result<Output, Error> {
+    use crate::mirror::{Mirror, follow, pass, settings};
     let path = index_path(cli, &args.location)?;
-    let claude = if args.claude_dirs.is_empty() {
-        crate::usage::default_claude_dirs()
-    } else {
-        args.claude_dirs.clone()
+    let ledger_dir = crate::cli::ledger_for(cli)
+        .ok()
+        .map(|l| l.dir().to_path_buf());
+    let flags = settings::Flags {
+        claude_dirs: args.claude_dirs.clone(),
+        codex_dirs: args.codex_dirs.clone(),
+        poll_secs: args.poll_secs,
+        no_backfill: args.no_backfill,
     };
-    let codex = if args.codex_dirs.is_empty() {
-        crate::usage::default_codex_dirs()
+    let mut warnings = Vec::new();
+    let settings = settings::on_this_machine(&flags, ledger_dir.as_deref(), &mut warnings);
+    for warning in &warnings {
+        crate::cli::warn(warning);
+    }
+    let mut mirror = Mirror::open(&path)?;
+    if args.follow {
+        let watch = if args.poll {
+            follow::Watch::Poll
+        } else {
+            follow::Watch::Notify
+        };
+        let human = !cli.json;
+        if human {
+            crate::cli::eprint_line(&format!(
+                "Following {} folder(s) into {} (Ctrl-C stops; nothing is lost when it does)",
+                settings.claude_dirs.len() + settings.codex_dirs.len(),
+                path.display()
+            ));
+        }
+        follow::follow(&mut mirror, &settings, watch, &mut |batch| {
+            // One line per batch (with --json, one JSON object per line); a reader that went
+            // away ends the follow, quietly: every pass has already been kept.
+            let line = if human {
+                crate::cli::terminal_safe(&format!(
+                    "{} {}",
+                    chrono::Local::now().format("%H:%M:%S"),
+                    pass_summary(batch.stats, &path)
+                ))
+                .into_owned()
+            } else {
+                serde_json::json!({
+                    "index": path.display().to_string(),
+                    "pass": batch.stats,
+                    "full": batch.full,
+                    "took_ms": batch.took.as_millis() as u64,
+                })
+                .to_string()
+            };
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+                std::process::exit(0);
+            }
+        })?;
+        unreachable_follow()
     } else {
-        args.codex_dirs.clone()
-    };
-    let sources = crate::mirror::pass::discover(&claude, &codex);
-    let stats = crate::mirror::mirror_once(&path, &sources)?;
-    Ok(Output {
-        human: format!(
-            "[ok] Mirrored {} file(s) into {}: {} read, {} line(s), {} new message(s){}{}{}",
-            stats.files,
-            path.display(),
-            human_bytes(stats.bytes_read),
-            stats.lines,
-            stats.messages,
-            if stats.rereads > 0 {
-                format!(", {} file(s) read again from the start", stats.rereads)
-            } else {
-                String::new()
-            },
-            if stats.missing > 0 {
-                format!(", {} source(s) gone (their rows kept)", stats.missing)
-            } else {
-                String::new()
-            },
-            if stats.failed > 0 {
-                format!(", {} file(s) not read (see the warnings)", stats.failed)
-            } else {
-                String::new()
-            },
-        ),
-        json: serde_json::json!({ "index": path.display().to_string(), "pass": stats }),
-    })
+        let sources = pass::discover(&settings.claude_dirs, &settings.codex_dirs);
+        let options = pass::PassOptions {
+            backfill: settings.backfill,
+            sweep_missing: true,
+        };
+        let mut bar = Progress::for_pass(&mirror, &sources);
+        let stats = mirror.pass(&sources, options, &mut |stats| bar.update(stats))?;
+        bar.finish();
+        Ok(Output {
+            human: pass_summary(&stats, &path),
+            json: serde_json::json!({ "index": path.display().to_string(), "pass": stats }),
+        })
+    }
+}
+
+/// `follow` returns only on an error; the `Ok` it never gives.
+fn unreachable_follow() -> Result<Output, Error> {
+    Err(Error::internal("the follow stopped without an error"))
+}
+
+/// A pass in one line.
+fn pass_summary(stats: &crate::mirror::pass::PassStats, path: &std::path::Path) -> String {
+    let mut extra = String::new();
+    if stats.rereads > 0 {
+        extra += &format!(", {} file(s) read again from the start", stats.rereads);
+    }
+    if stats.missing > 0 {
+        extra += &format!(", {} source(s) gone (their rows kept)", stats.missing);
+    }
+    if stats.skipped_backlog > 0 {
+        extra += &format!(
+            ", {} file(s) followed from their end (no backfill)",
+            stats.skipped_backlog
+        );
+    }
+    if stats.failed > 0 {
+        extra += &format!(", {} file(s) not read (see the warnings)", stats.failed);
+    }
+    format!(
+        "[ok] Mirrored {} file(s) into {}: {} read, {} line(s), {} new message(s){extra}",
+        stats.files,
+        path.display(),
+        human_bytes(stats.bytes_read),
+        stats.lines,
+        stats.messages,
+    )
+}
+
+/// A backfill's progress bar on a terminal: files, MB, rate and time left.
+struct Progress {
+    total_files: usize,
+    total_bytes: u64,
+    started: std::time::Instant,
+    last_drawn: Option<std::time::Instant>,
+    shown: bool,
+}
+
+impl Progress {
+    /// A bar when stderr is a terminal and the pass has more than 32 MB to read.
+    fn for_pass(
+        mirror: &crate::mirror::Mirror,
+        sources: &[crate::mirror::pass::Source],
+    ) -> Progress {
+        use std::io::IsTerminal;
+        let wanted = std::io::stderr().is_terminal();
+        let total_bytes = if wanted {
+            crate::mirror::pass::unread_bytes(mirror.connection(), sources)
+        } else {
+            0
+        };
+        Progress {
+            total_files: sources.len(),
+            total_bytes,
+            started: std::time::Instant::now(),
+            last_drawn: None,
+            shown: wanted && total_bytes > 32 << 20,
+        }
+    }
+
+    fn update(&mut self, stats: &crate::mirror::pass::PassStats) {
+        if !self.shown
+            || self
+                .last_drawn
+                .is_some_and(|at| at.elapsed() < std::time::Duration::from_millis(120))
+        {
+            return;
+        }
+        self.last_drawn = Some(std::time::Instant::now());
+        let seconds = self.started.elapsed().as_secs_f64().max(0.001);
+        let rate = stats.bytes_read as f64 / seconds;
+        let left = self.total_bytes.saturating_sub(stats.bytes_read) as f64 / rate.max(1.0);
+        crate::files::draw_progress(
+            "Mirroring",
+            &format!(
+                "{}/{} files, {:.1} MB/s, {:.0} s left, ",
+                stats.files,
+                self.total_files,
+                rate / 1e6,
+                left
+            ),
+            stats.bytes_read,
+            self.total_bytes,
+        );
+    }
+
+    fn finish(&self) {
+        if self.shown && self.last_drawn.is_some() {
+            crate::files::clear_progress();
+        }
+    }
 }
 
 fn human_bytes(bytes: u64) -> String {

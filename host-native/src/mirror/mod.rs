@@ -1,10 +1,13 @@
 //! The mirror: agents' transcripts kept in a SQLite index that outlives their sources and is
 //! searched in milliseconds. `index` owns the file and its schema, `pass` brings it up to date
-//! with the sources (reading only what was appended), `query` answers from it alone, `usage` rebuilds the usage report from it.
+//! with the sources (reading only what was appended), `follow` keeps passing as files change, `settings` says what to read, `query` answers
+//! from it alone, `usage` rebuilds the usage report from it.
 
+pub mod follow;
 pub mod index;
 pub mod pass;
 pub mod query;
+pub mod settings;
 pub mod usage;
 
 use baton_core::Error;
@@ -17,22 +20,81 @@ fn lock_path(index: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Runs one pass under the writer lock (waiting for another pass to finish).
+/// The index open for writing: passes run one at a time across processes, each under the
+/// index's writer lock (held for the pass only, so a query's `--sync` or another mirror can
+/// take its turn between the passes of a `--follow`).
+pub struct Mirror {
+    connection: rusqlite::Connection,
+    path: PathBuf,
+    lock: std::fs::File,
+    masker: baton_core::transcripts::secrets::Masker,
+}
+
+impl std::fmt::Debug for Mirror {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mirror").field("path", &self.path).finish()
+    }
+}
+
+impl Mirror {
+    /// Opens (creating) the index at `path`.
+    pub fn open(path: &Path) -> Result<Mirror, Error> {
+        let connection = index::open(path, true)?;
+        let lock = lock_path(path);
+        let shown = lock.display().to_string();
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock)
+            .map_err(|e| Error::store_io("open", &shown, e))?;
+        let masker = baton_core::transcripts::secrets::Masker::new(&[], &[])
+            .map_err(|e| Error::internal(format!("a built-in secret rule: {e}")))?;
+        Ok(Mirror {
+            connection,
+            path: path.to_path_buf(),
+            lock,
+            masker,
+        })
+    }
+
+    /// The index's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The index, to read.
+    pub fn connection(&self) -> &rusqlite::Connection {
+        &self.connection
+    }
+
+    /// One pass over `sources` under the writer lock (waiting for another pass to finish).
+    pub fn pass(
+        &mut self,
+        sources: &[pass::Source],
+        options: pass::PassOptions,
+        progress: &mut dyn FnMut(&pass::PassStats),
+    ) -> Result<pass::PassStats, Error> {
+        let shown = lock_path(&self.path).display().to_string();
+        self.lock
+            .lock()
+            .map_err(|e| Error::store_io("lock", &shown, e))?;
+        let stats = pass::run(
+            &mut self.connection,
+            &self.path,
+            sources,
+            &self.masker,
+            options,
+            progress,
+        );
+        let _ = self.lock.unlock();
+        Ok(stats)
+    }
+}
+
+/// Runs one full pass under the writer lock (waiting for another pass to finish).
 pub fn mirror_once(index_path: &Path, sources: &[pass::Source]) -> Result<pass::PassStats, Error> {
-    let mut connection = index::open(index_path, true)?;
-    let lock = lock_path(index_path);
-    let shown = lock.display().to_string();
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock)
-        .map_err(|e| Error::store_io("open", &shown, e))?;
-    file.lock()
-        .map_err(|e| Error::store_io("lock", &shown, e))?;
-    let masker = baton_core::transcripts::secrets::Masker::new(&[], &[])
-        .map_err(|e| Error::internal(format!("a built-in secret rule: {e}")))?;
-    Ok(pass::run(&mut connection, index_path, sources, &masker))
+    Mirror::open(index_path)?.pass(sources, pass::PassOptions::default(), &mut |_| {})
 }
 
 /// Claude Code deletes transcripts older than `cleanupPeriodDays` (30 unless its

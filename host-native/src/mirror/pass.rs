@@ -55,8 +55,49 @@ pub struct PassStats {
     pub rereads: u64,
     /// Files gone from disk whose rows were kept.
     pub missing: u64,
-    /// Files that could not be read this pass.
+    /// Files that could not be read this pass (set aside until they change).
     pub failed: u64,
+    /// Files seen for the first time and followed from their end (backfill off).
+    pub skipped_backlog: u64,
+}
+
+impl PassStats {
+    /// Whether the pass changed anything in the index.
+    pub fn changed(&self) -> bool {
+        self.lines > 0 || self.messages > 0 || self.rereads > 0 || self.missing > 0
+    }
+
+    /// Adds another pass's counts.
+    pub fn add(&mut self, other: &PassStats) {
+        self.files += other.files;
+        self.files_opened += other.files_opened;
+        self.bytes_read += other.bytes_read;
+        self.lines += other.lines;
+        self.messages += other.messages;
+        self.rereads += other.rereads;
+        self.missing += other.missing;
+        self.failed += other.failed;
+        self.skipped_backlog += other.skipped_backlog;
+    }
+}
+
+/// How a pass treats what it finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassOptions {
+    /// Read a file seen for the first time from its start (else follow it from its end).
+    pub backfill: bool,
+    /// Look for every indexed source gone from disk (a full pass); else only the sources
+    /// given are looked at.
+    pub sweep_missing: bool,
+}
+
+impl Default for PassOptions {
+    fn default() -> PassOptions {
+        PassOptions {
+            backfill: true,
+            sweep_missing: true,
+        }
+    }
 }
 
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
@@ -96,28 +137,113 @@ struct Known {
     usage_state: Option<String>,
 }
 
-/// Runs one pass over `sources`, then marks the indexed sources not among them that are gone
-/// from disk as missing.
+/// Runs one pass over `sources` (calling `progress` after each), then, with
+/// `sweep_missing`, marks the indexed sources that are gone from disk as missing. A file that
+/// cannot be read is set aside with its identity, warned about once, and tried again only
+/// when it changes.
 pub fn run(
     connection: &mut Connection,
     index_path: &Path,
     sources: &[Source],
     masker: &Masker,
+    options: PassOptions,
+    progress: &mut dyn FnMut(&PassStats),
 ) -> PassStats {
     let mut stats = PassStats::default();
     for source in sources {
         stats.files += 1;
-        if let Err(err) = sync(connection, index_path, source, masker, &mut stats) {
+        let result = if std::fs::symlink_metadata(&source.path).is_err() {
+            // Gone since it was found (or named by a notification of its removal).
+            mark_gone(connection, &source.path.display().to_string())
+                .map(|gone| stats.missing += gone)
+                .map_err(sql(index_path))
+        } else {
+            sync(connection, index_path, source, masker, options, &mut stats)
+        };
+        if let Err(err) = result {
             stats.failed += 1;
-            crate::cli::warn(&format!(
-                "mirror: {} was not read: {}",
-                source.path.display(),
-                err.message
-            ));
+            if set_aside(connection, source, &err.message).unwrap_or(true) {
+                crate::cli::warn(&format!(
+                    "mirror: {} was not read: {} (tried again when it changes)",
+                    source.path.display(),
+                    err.message
+                ));
+            }
         }
+        progress(&stats);
     }
-    stats.missing = mark_missing(connection, index_path).unwrap_or(0);
+    if options.sweep_missing {
+        stats.missing += mark_missing(connection, index_path).unwrap_or(0);
+    }
     stats
+}
+
+/// How many bytes a pass over `sources` would read at most: each file's size past its cursor
+/// (for a progress bar's total).
+pub fn unread_bytes(connection: &Connection, sources: &[Source]) -> u64 {
+    let mut cursors = std::collections::HashMap::new();
+    if let Ok(mut statement) = connection.prepare("SELECT path, cursor FROM sources")
+        && let Ok(rows) = statement.query_map([], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+        })
+    {
+        cursors.extend(rows.flatten());
+    }
+    sources
+        .iter()
+        .filter_map(|source| {
+            let size = std::fs::metadata(&source.path).ok()?.len();
+            let cursor = cursors
+                .get(&source.path.display().to_string())
+                .copied()
+                .unwrap_or(0);
+            Some(size.saturating_sub(u64::try_from(cursor).unwrap_or(0)))
+        })
+        .sum()
+}
+
+/// Marks one source gone; 1 when it was indexed and not already marked.
+fn mark_gone(connection: &Connection, path: &str) -> rusqlite::Result<u64> {
+    connection
+        .execute(
+            "UPDATE sources SET missing = 1 WHERE path = ?1 AND missing = 0",
+            [path],
+        )
+        .map(|n| n as u64)
+}
+
+/// Records a file that could not be read with its identity, so it is not tried again until
+/// it changes; whether this is news (not the same failure as before).
+fn set_aside(connection: &Connection, source: &Source, message: &str) -> rusqlite::Result<bool> {
+    let Ok(meta) = std::fs::symlink_metadata(&source.path) else {
+        return Ok(true);
+    };
+    let shown = source.path.display().to_string();
+    let before: Option<String> = connection
+        .query_row(
+            "SELECT quarantine FROM sources WHERE path = ?1",
+            [&shown],
+            |row| row.get(0),
+        )
+        .optional()?
+        .flatten();
+    connection.execute(
+        "INSERT INTO sources (path, provider, device, inode, size, mtime_ns, quarantine)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (path) DO UPDATE SET device = excluded.device, inode = excluded.inode,
+             size = excluded.size, mtime_ns = excluded.mtime_ns,
+             quarantine = excluded.quarantine",
+        params![
+            shown,
+            provider_name(source.provider),
+            meta.dev() as i64,
+            meta.ino() as i64,
+            meta.size() as i64,
+            meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+            message
+        ],
+    )?;
+    Ok(before.as_deref() != Some(message))
 }
 
 fn mark_missing(connection: &Connection, index_path: &Path) -> Result<u64, Error> {
@@ -173,14 +299,12 @@ fn sync(
     index_path: &Path,
     source: &Source,
     masker: &Masker,
+    options: PassOptions,
     stats: &mut PassStats,
 ) -> Result<(), Error> {
     let shown = source.path.display().to_string();
     let meta =
         std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
-    if !meta.is_file() {
-        return Err(Error::store_unsafe(&shown, "is not a regular file"));
-    }
     let (device, inode, size) = (meta.dev() as i64, meta.ino() as i64, meta.size() as i64);
     let mtime_ns = meta.mtime() * 1_000_000_000 + meta.mtime_nsec();
     let before = known(connection, &shown).map_err(sql(index_path))?;
@@ -188,10 +312,18 @@ fn sync(
         && (k.device, k.inode, k.size, k.mtime_ns) == (device, inode, size, mtime_ns)
         && !k.missing
     {
+        // Unchanged (or set aside, and unchanged since).
         return Ok(());
+    }
+    if !meta.is_file() {
+        return Err(Error::store_unsafe(&shown, "is not a regular file"));
     }
     let mut file = crate::files::open_regular(&source.path)?;
     stats.files_opened += 1;
+    if before.is_none() && !options.backfill {
+        stats.skipped_backlog += 1;
+        return follow_from_end(connection, index_path, source, &mut file, &meta, stats);
+    }
     let read_err = |e: std::io::Error| Error::store_io("read", &shown, e);
     // From where, and what the 4 KiB before it hold.
     let mut cursor = 0i64;
@@ -339,7 +471,7 @@ fn sync(
         .execute(
             "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?5,
                  tail_hash = ?6, reader_state = ?7, missing = 0, rereads = rereads + ?8,
-                 usage_stats = ?10, usage_state = ?11, usage_pending = ?12
+                 usage_stats = ?10, usage_state = ?11, usage_pending = ?12, quarantine = NULL
              WHERE id = ?9",
             params![
                 device,
@@ -481,6 +613,75 @@ impl UsageReader {
         base.add(&stats);
         (serde_json::to_string(&base).ok(), state)
     }
+}
+
+/// Records a file seen for the first time with backfill off: its cursor after its last
+/// complete line, so only what is appended later is kept. A Codex file's first line (its
+/// `session_meta`) is read for the session's id, which later lines do not repeat.
+fn follow_from_end(
+    connection: &Connection,
+    index_path: &Path,
+    source: &Source,
+    file: &mut std::fs::File,
+    meta: &std::fs::Metadata,
+    stats: &mut PassStats,
+) -> Result<(), Error> {
+    let shown = source.path.display().to_string();
+    let read_err = |e: std::io::Error| Error::store_io("read", &shown, e);
+    let size = meta.size();
+    let from = size.saturating_sub(1 << 20);
+    file.seek(SeekFrom::Start(from)).map_err(read_err)?;
+    let mut end = Vec::new();
+    file.read_to_end(&mut end).map_err(read_err)?;
+    stats.bytes_read += end.len() as u64;
+    let cursor = end
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(from, |at| from + at as u64 + 1);
+    let tail_from = cursor.saturating_sub(TAIL);
+    let mut tail = vec![0; (cursor - tail_from) as usize];
+    file.seek(SeekFrom::Start(tail_from)).map_err(read_err)?;
+    file.read_exact(&mut tail).map_err(read_err)?;
+    let (mut reader_state, mut usage_state) = (None, None);
+    if source.provider == Provider::Codex {
+        file.seek(SeekFrom::Start(0)).map_err(read_err)?;
+        let mut first = Vec::new();
+        std::io::BufRead::read_until(
+            &mut std::io::BufReader::new((&mut *file).take(1 << 20)),
+            b'\n',
+            &mut first,
+        )
+        .map_err(read_err)?;
+        if first.ends_with(b"\n") && (first.len() as u64) <= cursor {
+            let line = first.strip_suffix(b"\n").unwrap_or(&first);
+            let mut reader = CodexReader::default();
+            reader.push_line(line);
+            reader_state = serde_json::to_string(&reader.state()).ok();
+            let mut usage = CodexUsage::new(session_name(&shown));
+            usage.push_line(line);
+            usage_state = serde_json::to_string(&usage.state()).ok();
+        }
+    }
+    connection
+        .execute(
+            "INSERT INTO sources (path, provider, device, inode, size, mtime_ns, cursor, tail_hash,
+                 reader_state, usage_state)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                shown,
+                provider_name(source.provider),
+                meta.dev() as i64,
+                meta.ino() as i64,
+                size as i64,
+                meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+                cursor as i64,
+                fnv(&tail),
+                reader_state,
+                usage_state
+            ],
+        )
+        .map_err(sql(index_path))?;
+    Ok(())
 }
 
 /// Stores the usage rows of the line at `offset`.

@@ -1,0 +1,216 @@
+//! `baton mirror --follow`: passes as the sources change. Where the platform notifies
+//! (inotify, FSEvents, …) the process sleeps until a file changes, gathers the changes that
+//! arrive together into one batch, and reads only the files named; a notification it cannot
+//! trust (a folder created or moved, an overflow) brings a full pass. Without notifications
+//! it polls: a full pass every interval, each costing a `stat` per unchanged file. Nothing
+//! runs between changes, so an idle follow uses no CPU.
+
+use super::Mirror;
+use super::pass::{PassOptions, PassStats, Source, discover};
+use super::settings::Settings;
+use baton_core::Error;
+use baton_core::transcripts::Provider;
+use notify::{EventKind, RecursiveMode, Watcher};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long a batch waits for more changes after the last one.
+const QUIET: Duration = Duration::from_millis(200);
+/// The longest a batch gathers changes before it is read.
+const LONGEST_BATCH: Duration = Duration::from_secs(1);
+/// With notifications, a full pass this often all the same (a folder that appears later, a
+/// change a notification missed).
+const SWEEP: Duration = Duration::from_secs(300);
+
+/// How the follow learns of changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watch {
+    /// Notifications where the platform has them, polling where not.
+    Notify,
+    /// Polling only (network file systems, where notifications do not arrive).
+    Poll,
+}
+
+/// What one batch did, for the caller to report.
+#[derive(Debug)]
+pub struct Batch<'a> {
+    /// The pass's counts.
+    pub stats: &'a PassStats,
+    /// Whether it was a full pass (else only the files named by notifications).
+    pub full: bool,
+    /// How long it took.
+    pub took: Duration,
+}
+
+/// What changed, from notifications.
+enum Changes {
+    /// These files.
+    Files(BTreeSet<PathBuf>),
+    /// Something a full pass must find out.
+    Everything,
+}
+
+impl Changes {
+    fn add(&mut self, event: notify::Result<notify::Event>) {
+        let Changes::Files(files) = self else {
+            return;
+        };
+        let Ok(event) = event else {
+            *self = Changes::Everything;
+            return;
+        };
+        if event.need_rescan() {
+            *self = Changes::Everything;
+            return;
+        }
+        match event.kind {
+            EventKind::Access(_) => {}
+            _ => {
+                for path in event.paths {
+                    if path.extension().is_some_and(|e| e == "jsonl") {
+                        files.insert(path);
+                    } else if !path.is_file() {
+                        // A folder made, moved or removed: its files are not named one by one.
+                        *self = Changes::Everything;
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The sources the changed files are, by the folder each lies under.
+fn sources_of(files: &BTreeSet<PathBuf>, settings: &Settings) -> Vec<Source> {
+    files
+        .iter()
+        .filter_map(|path| {
+            let under = |dirs: &[PathBuf]| dirs.iter().any(|d| path.starts_with(d));
+            let provider = if under(&settings.claude_dirs) {
+                Provider::ClaudeCode
+            } else if under(&settings.codex_dirs) {
+                Provider::Codex
+            } else {
+                return None;
+            };
+            Some(Source {
+                path: path.clone(),
+                provider,
+            })
+        })
+        .collect()
+}
+
+/// Waits for the next batch of notifications: the first (up to `wait`), then whatever
+/// follows it closely. `None` when `wait` passed with none.
+fn next_batch(events: &Receiver<notify::Result<notify::Event>>, wait: Duration) -> Option<Changes> {
+    let first = match events.recv_timeout(wait) {
+        Ok(event) => event,
+        Err(RecvTimeoutError::Timeout) => return None,
+        Err(RecvTimeoutError::Disconnected) => return Some(Changes::Everything),
+    };
+    let mut changes = Changes::Files(BTreeSet::new());
+    changes.add(first);
+    let started = Instant::now();
+    while started.elapsed() < LONGEST_BATCH {
+        match events.recv_timeout(QUIET) {
+            Ok(event) => changes.add(event),
+            Err(_) => break,
+        }
+    }
+    Some(changes)
+}
+
+/// Follows the sources until the process is stopped, calling `on_batch` after every pass that
+/// read something (and after the first pass, whatever it read). Returns only on an error.
+pub fn follow(
+    mirror: &mut Mirror,
+    settings: &Settings,
+    watch: Watch,
+    on_batch: &mut dyn FnMut(&Batch<'_>),
+) -> Result<(), Error> {
+    let roots: Vec<&Path> = settings
+        .claude_dirs
+        .iter()
+        .chain(&settings.codex_dirs)
+        .map(PathBuf::as_path)
+        .collect();
+    let (sender, events) = channel();
+    // The watcher lives as long as the follow; without one, the follow polls.
+    let watcher = match watch {
+        Watch::Poll => None,
+        Watch::Notify => match notify::recommended_watcher(sender) {
+            Ok(mut watcher) => {
+                let mut watching = 0;
+                for root in &roots {
+                    if root.is_dir() && watcher.watch(root, RecursiveMode::Recursive).is_ok() {
+                        watching += 1;
+                    }
+                }
+                (watching > 0).then_some(watcher)
+            }
+            Err(err) => {
+                crate::cli::warn(&format!(
+                    "mirror: no file notifications here ({err}); looking every {} s instead",
+                    settings.poll.as_secs()
+                ));
+                None
+            }
+        },
+    };
+    let full_pass = |mirror: &mut Mirror,
+                     first: bool,
+                     on_batch: &mut dyn FnMut(&Batch<'_>)|
+     -> Result<(), Error> {
+        let started = Instant::now();
+        let sources = discover(&settings.claude_dirs, &settings.codex_dirs);
+        let options = PassOptions {
+            backfill: settings.backfill || !first,
+            sweep_missing: true,
+        };
+        let stats = mirror.pass(&sources, options, &mut |_| {})?;
+        if first || stats.changed() {
+            on_batch(&Batch {
+                stats: &stats,
+                full: true,
+                took: started.elapsed(),
+            });
+        }
+        Ok(())
+    };
+    full_pass(mirror, true, on_batch)?;
+    if watcher.is_none() {
+        loop {
+            std::thread::sleep(settings.poll);
+            full_pass(mirror, false, on_batch)?;
+        }
+    }
+    let mut last_sweep = Instant::now();
+    loop {
+        let wait = SWEEP.saturating_sub(last_sweep.elapsed());
+        match next_batch(&events, wait) {
+            None | Some(Changes::Everything) => {
+                full_pass(mirror, false, on_batch)?;
+                last_sweep = Instant::now();
+            }
+            Some(Changes::Files(files)) => {
+                let started = Instant::now();
+                let sources = sources_of(&files, settings);
+                let options = PassOptions {
+                    backfill: true,
+                    sweep_missing: false,
+                };
+                let stats = mirror.pass(&sources, options, &mut |_| {})?;
+                if stats.changed() {
+                    on_batch(&Batch {
+                        stats: &stats,
+                        full: false,
+                        took: started.elapsed(),
+                    });
+                }
+            }
+        }
+    }
+}
