@@ -32,6 +32,9 @@ pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
         return;
     }
     let inside = std::fs::canonicalize(root).ok();
+    // Links inside the root are taken last, so a file is found by its own name when it has
+    // one here (a link sorted before its target does not hide the target).
+    let mut links = Vec::new();
     let mut folders = vec![root.to_path_buf()];
     // Folders are visited depth first in name order: a stack popped from the end.
     while let Some(folder) = folders.pop() {
@@ -72,9 +75,10 @@ pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
                     .ok()
                     .zip(inside.as_ref())
                     .is_some_and(|(target, root)| target.starts_with(root));
-                if !target_inside {
-                    continue;
+                if target_inside {
+                    links.push(path);
                 }
+                continue;
             }
             let Ok(meta) = std::fs::metadata(&path) else {
                 continue;
@@ -87,6 +91,14 @@ pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
             }
         }
         folders.extend(subfolders.into_iter().rev());
+    }
+    for path in links {
+        if let Ok(meta) = std::fs::metadata(&path)
+            && meta.is_file()
+            && identity(&meta).is_none_or(|id| seen.insert(id))
+        {
+            out.push(path);
+        }
     }
 }
 

@@ -99,6 +99,82 @@ struct RecordDecision {
     text: String,
 }
 
+/// `search_transcripts`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SearchTranscripts {
+    /// Words that must all appear; each is a literal term (no operators).
+    query: String,
+    /// Comma-separated: text, thinking, tool_input, tool_output, tool. Default: text,thinking,tool_input.
+    #[serde(default, rename = "in")]
+    fields: Option<String>,
+    #[serde(flatten)]
+    filters: TranscriptFilters,
+    /// Most hits (default 20).
+    #[serde(default)]
+    limit: Option<u32>,
+}
+
+/// Filters shared by the transcript tools.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct TranscriptFilters {
+    /// claude_code, codex, chatgpt or claude_ai.
+    #[serde(default)]
+    provider: Option<String>,
+    /// Part of the project's path.
+    #[serde(default)]
+    project: Option<String>,
+    /// First day, YYYY-MM-DD.
+    #[serde(default)]
+    since: Option<String>,
+    /// Last day, YYYY-MM-DD.
+    #[serde(default)]
+    until: Option<String>,
+}
+
+/// `list_transcripts`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ListTranscripts {
+    #[serde(flatten)]
+    filters: TranscriptFilters,
+    /// Most rows (default 20).
+    #[serde(default)]
+    limit: Option<u32>,
+    /// Rows to skip.
+    #[serde(default)]
+    offset: Option<u32>,
+}
+
+/// `get_transcript`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GetTranscript {
+    /// The number list_transcripts gives, the provider's id, or 8+ characters of it.
+    reference: String,
+    /// Every branch instead of the active one only.
+    #[serde(default)]
+    all_branches: bool,
+}
+
+/// `get_usage`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GetUsage {
+    /// daily (default), weekly, monthly, session, model or project.
+    #[serde(default)]
+    group_by: Option<String>,
+    /// claude_code or codex.
+    #[serde(default)]
+    provider: Option<String>,
+    /// First day, YYYY-MM-DD.
+    #[serde(default)]
+    since: Option<String>,
+    /// Last day, YYYY-MM-DD.
+    #[serde(default)]
+    until: Option<String>,
+}
+
 /// The MCP tools nothing but a person's operation stands behind: left out of `tools/list`
 /// unless the operator lets agents steer. (A test checks the core reserves each one.)
 pub const PERSON_TOOLS: [&str; 3] = [
@@ -784,17 +860,244 @@ impl BatonMcp {
     ) -> Result<CallToolResult, ErrorData> {
         tool_body!(self, params, client, |p| Request::Show(p), no_session)
     }
+
+    #[tool(
+        description = "Search the kept transcripts (baton mirror keeps them): ranked messages with snippets.",
+        annotations(read_only_hint = true)
+    )]
+    async fn search_transcripts(
+        &self,
+        params: Parameters<SearchTranscripts>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let p = match params.0 {
+            Ok(p) => p,
+            Err(err) => return refused(err),
+        };
+        Ok(self
+            .read_index(move |connection, path| {
+                use baton_core::transcripts::search::Field;
+                let fields = match &p.fields {
+                    Some(text) => Field::parse_list(text).ok_or_else(|| {
+                        Error::invalid(
+                            "in",
+                            format!(
+                                "`{text}`: say text, thinking, tool, tool_input or tool_output"
+                            ),
+                        )
+                    })?,
+                    None => Field::DEFAULT.to_vec(),
+                };
+                let filters = transcript_filters(&p.filters)?;
+                let page = crate::mirror::query::search(
+                    connection,
+                    path,
+                    &p.query,
+                    &fields,
+                    &filters,
+                    i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
+                )?;
+                Ok((
+                    format!(
+                        "[ok] {} of {} matching message(s)",
+                        page.hits.len(),
+                        page.total
+                    ),
+                    serde_json::to_value(&page).unwrap_or_default(),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "The kept transcripts, newest first, with a total for paging.",
+        annotations(read_only_hint = true)
+    )]
+    async fn list_transcripts(
+        &self,
+        params: Parameters<ListTranscripts>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let p = match params.0 {
+            Ok(p) => p,
+            Err(err) => return refused(err),
+        };
+        Ok(self
+            .read_index(move |connection, path| {
+                let filters = transcript_filters(&p.filters)?;
+                let page = crate::mirror::query::list(
+                    connection,
+                    path,
+                    &filters,
+                    i64::from(p.limit.unwrap_or(20).clamp(1, 500)),
+                    i64::from(p.offset.unwrap_or(0)),
+                )?;
+                Ok((
+                    format!(
+                        "[ok] {} of {} conversation(s)",
+                        page.conversations.len(),
+                        page.total
+                    ),
+                    serde_json::to_value(&page).unwrap_or_default(),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "One kept transcript as Markdown (the active branch unless all_branches).",
+        annotations(read_only_hint = true)
+    )]
+    async fn get_transcript(
+        &self,
+        params: Parameters<GetTranscript>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let p = match params.0 {
+            Ok(p) => p,
+            Err(err) => return refused(err),
+        };
+        Ok(self
+            .read_index(move |connection, path| {
+                use crate::mirror::query::Branches;
+                let branches = if p.all_branches {
+                    Branches::All
+                } else {
+                    Branches::Active
+                };
+                let shown = crate::mirror::query::show(connection, path, &p.reference, branches)?;
+                Ok((
+                    shown.markdown,
+                    serde_json::json!({
+                        "conversation": serde_json::to_value(&shown.row).unwrap_or_default(),
+                        "branches": shown.branches,
+                        "active_branch": shown.active_branch,
+                    }),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "Token usage and cost from the kept transcripts, by day, week, month, session, model or project.",
+        annotations(read_only_hint = true)
+    )]
+    async fn get_usage(&self, params: Parameters<GetUsage>) -> Result<CallToolResult, ErrorData> {
+        let p = match params.0 {
+            Ok(p) => p,
+            Err(err) => return refused(err),
+        };
+        Ok(self
+            .read_index(move |connection, path| {
+                use baton_core::transcripts::Provider;
+                let zone = crate::zone::resolve(None)?;
+                let day = |field: &str, text: &Option<String>, end: bool| {
+                    text.as_deref()
+                        .map(|d| baton_core::time::parse_day_in(field, d, end, &zone))
+                        .transpose()
+                };
+                let providers = match p.provider.as_deref().map(|n| n.trim().replace('-', "_")) {
+                    None => Vec::new(),
+                    Some(name) if name == "claude_code" => vec![Provider::ClaudeCode],
+                    Some(name) if name == "codex" => vec![Provider::Codex],
+                    Some(name) => {
+                        return Err(Error::invalid(
+                            "provider",
+                            format!("`{name}`: usage is kept for claude_code and codex"),
+                        ));
+                    }
+                };
+                let options = crate::usage::UsageOptions {
+                    group_by: p.group_by.as_deref().unwrap_or("daily").parse()?,
+                    providers,
+                    since: day("since", &p.since, false)?,
+                    until: day("until", &p.until, true)?,
+                    claude_dirs: Vec::new(),
+                    codex_dirs: Vec::new(),
+                    prices: None,
+                    cost_mode: Default::default(),
+                    zone: zone.clone(),
+                    explicit_claude_dirs: false,
+                    explicit_codex_dirs: false,
+                };
+                let report = crate::mirror::usage::report(connection, path, &options)?;
+                let json = serde_json::to_value(&report).unwrap_or_default();
+                Ok((
+                    format!(
+                        "[ok] usage from the index: {} row(s), ${:.2} in all",
+                        json["rows"].as_array().map_or(0, Vec::len),
+                        json["totals"]["cost_usd"].as_f64().unwrap_or(0.0)
+                    ),
+                    json,
+                ))
+            })
+            .await)
+    }
 }
 
+/// The transcript tools' filters, checked.
+fn transcript_filters(filters: &TranscriptFilters) -> Result<crate::mirror::query::Filters, Error> {
+    let zone = crate::zone::resolve(None)?;
+    crate::mirror::query::Filters::from_words(
+        filters.provider.as_deref(),
+        filters.project.as_deref(),
+        filters.since.as_deref(),
+        filters.until.as_deref(),
+        &zone,
+    )
+}
+
+/// A transcript tool's answer: its text (a human line, or the Markdown asked for) and its JSON
+/// as structured content; an error as every tool's.
+fn index_answer(result: Result<(String, Value), Error>) -> CallToolResult {
+    match result {
+        Ok((text, json)) => {
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+            result.structured_content = Some(json);
+            result
+        }
+        Err(err) => answer(Err(err)),
+    }
+}
+
+/// The tools over the transcript index: offered once `baton mirror` has made one.
+pub const INDEX_TOOLS: [&str; 4] = [
+    "search_transcripts",
+    "list_transcripts",
+    "get_transcript",
+    "get_usage",
+];
+
 impl BatonMcp {
+    /// The transcript index this server reads.
+    fn index_path(&self) -> std::path::PathBuf {
+        crate::mirror::index::path_for(self.ledger.dir())
+    }
+
+    /// Runs a read of the transcript index off the async threads.
+    async fn read_index<F>(&self, work: F) -> CallToolResult
+    where
+        F: FnOnce(&rusqlite::Connection, &std::path::Path) -> Result<(String, Value), Error>
+            + Send
+            + 'static,
+    {
+        let path = self.index_path();
+        let outcome = tokio::task::spawn_blocking(move || {
+            let connection = crate::mirror::index::open_existing(&path)?;
+            work(&connection, &path)
+        })
+        .await
+        .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
+        index_answer(outcome)
+    }
+
     /// The tools offered: all of them where the operator lets agents steer, else all but
-    /// [`PERSON_TOOLS`]; their schemas compacted.
+    /// [`PERSON_TOOLS`]; the transcript tools once there is an index; their schemas compacted.
     fn offered_tools(&self) -> Vec<rmcp::model::Tool> {
         let steer = engine::policy(&self.ledger).is_ok_and(|p| p.agents_may_steer);
+        let indexed = self.index_path().exists();
         self.tool_router
             .list_all()
             .into_iter()
             .filter(|tool| steer || !PERSON_TOOLS.contains(&tool.name.as_ref()))
+            .filter(|tool| indexed || !INDEX_TOOLS.contains(&tool.name.as_ref()))
             .map(|mut tool| {
                 tool.input_schema = Arc::new(compact_schema(&tool.input_schema));
                 tool

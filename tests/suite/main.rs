@@ -9,6 +9,7 @@ mod human;
 mod lifecycle_cli;
 mod mcp_raw;
 mod mirror;
+mod mirror_exports;
 mod output;
 mod store;
 mod usage;

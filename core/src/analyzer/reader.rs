@@ -161,6 +161,50 @@ impl Analyzer {
         })
     }
 
+    /// Every branch of conversation `index`: the active one first, then one through each
+    /// other end a person could have stopped at (a fork's leaves, not tool work or a
+    /// sub-agent's thread), in file order.
+    pub fn branches(&self, index: usize) -> Result<Vec<ConversationView>> {
+        let c = self
+            .conversations
+            .get(index)
+            .ok_or_else(|| not_found(index))?;
+        let tree = Tree::new(c);
+        let active: BTreeSet<&str> = c.active_branch().iter().map(|m| m.id.as_str()).collect();
+        let mut ends: Vec<&str> = Vec::new();
+        let mut stack: Vec<&Message> = tree
+            .kids(None)
+            .iter()
+            .rev()
+            .filter(|m| !tree.side(m))
+            .copied()
+            .collect();
+        let mut seen = BTreeSet::new();
+        while let Some(m) = stack.pop() {
+            if !seen.insert(m.id.as_str()) {
+                continue;
+            }
+            let onward: Vec<&Message> = tree
+                .kids(Some(m.id.as_str()))
+                .iter()
+                .filter(|k| !tree.side(k))
+                .copied()
+                .collect();
+            if onward.is_empty() {
+                if !active.contains(m.id.as_str()) {
+                    ends.push(m.id.as_str());
+                }
+            } else {
+                stack.extend(onward.into_iter().rev());
+            }
+        }
+        let mut views = vec![self.view(index, None)?];
+        for end in ends {
+            views.push(self.view(index, Some(end))?);
+        }
+        Ok(views)
+    }
+
     /// The work sessions of the loaded ledgers, newest first.
     pub fn sessions(&self) -> Vec<crate::ledger::session::Session> {
         let mut sessions = self.ledger.fold().sessions();

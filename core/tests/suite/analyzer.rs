@@ -336,6 +336,46 @@ fn the_reader_walks_the_active_branch_and_switches_to_another() {
 }
 
 #[test]
+fn every_branch_of_a_forked_conversation_is_read_once_active_first() {
+    let mut analyzer = Analyzer::new();
+    analyzer
+        .add_file(
+            "c.json",
+            &fixture("chatgpt/pkuppens-real-2023-06-export-subset3.json"),
+        )
+        .unwrap();
+    let rows = analyzer.list(&ListQuery::default()).rows;
+    let branched = rows.iter().find(|r| r.forks > 0).unwrap();
+    let branches = analyzer.branches(branched.head.index).unwrap();
+    assert!(branches[0].active, "the active branch comes first");
+    assert!(branches[1..].iter().all(|b| !b.active));
+    assert!(
+        branches.len() > branched.forks,
+        "a fork gives at least one more branch"
+    );
+    let ends: std::collections::BTreeSet<&str> = branches
+        .iter()
+        .map(|b| b.messages.last().unwrap().id.as_str())
+        .collect();
+    assert_eq!(ends.len(), branches.len(), "each branch ends elsewhere");
+    // Every question a person asked, edited ones included, is on some branch.
+    let on_some: std::collections::BTreeSet<&str> = branches
+        .iter()
+        .flat_map(|b| b.messages.iter().map(|m| m.id.as_str()))
+        .collect();
+    let conversation = &analyzer.conversations()[branched.head.index];
+    for m in &conversation.messages {
+        if m.role == baton_core::transcripts::conversation::Role::User {
+            assert!(on_some.contains(m.id.as_str()), "{} is on no branch", m.id);
+        }
+    }
+    // A conversation without forks has exactly one branch.
+    let straight = rows.iter().find(|r| r.forks == 0).unwrap();
+    assert_eq!(analyzer.branches(straight.head.index).unwrap().len(), 1);
+    assert!(analyzer.branches(999).is_err());
+}
+
+#[test]
 fn every_fixture_conversation_reads_non_empty() {
     let mut analyzer = Analyzer::new();
     for path in FIXTURES {

@@ -258,10 +258,14 @@ Without an ID, Baton ends the session only if exactly one live session matches -
     #[command(after_help = "Examples:
   baton constitution set docs/architecture.md")]
     Constitution(ConstitutionCommand),
-    /// Record the repository's current commit (`git rev-parse HEAD`) as indexed
+    /// Record the repository's current commit as indexed; `stats` and `compact` look after the
+    /// transcript index
     #[command(after_help = "Examples:
-  baton index                             # the current `git rev-parse HEAD`
-  baton index --commit 4f2a9c1e0b7d3a5f6e8c9b0a1d2e3f4a5b6c7d8e")]
+  baton index                             # the current `git rev-parse HEAD`, as indexed
+  baton index --commit 4f2a9c1e0b7d3a5f6e8c9b0a1d2e3f4a5b6c7d8e
+  baton index stats                       # the transcript index: bytes per table, WAL, share of sources
+  baton index compact                     # give back space, in short steps")]
+    #[command(args_conflicts_with_subcommands = true)]
     Index(IndexArgs),
     /// Requirement ambiguities of a mission
     #[command(subcommand)]
@@ -286,11 +290,15 @@ One meaning for every provider: input excludes cached input, cache_read is the c
     Usage(UsageArgs),
     /// Keep agents' transcripts in the index (.baton/index.sqlite), reading only what was appended
     #[command(after_help = "Examples:
-  baton mirror                              # Claude Code and Codex, one pass
+  baton mirror                              # Claude Code, Codex and dropped exports, one pass
+  baton mirror --follow                     # and keep every change as it is written
   baton mirror --claude-dir ~/backup/.claude/projects --index /tmp/index.sqlite
+  baton mirror --chatgpt-dir ~/Downloads/chatgpt   # the export .zip as downloaded, or unzipped
   baton search \"flaky login test\"          # then search what was kept
 
-A file is checked by its identity (device, inode, size, mtime) and a hash of the 4 KiB before its cursor; a grown file is read from its cursor, only its complete lines. A file that shrank, was replaced or had its start rewritten is read again. A file deleted by its tool (Claude Code removes sessions after cleanupPeriodDays) keeps its rows.")]
+A file is checked by its identity (device, inode, size, mtime) and a hash of the 4 KiB before its cursor; a grown file is read from its cursor, only its complete lines. A file that shrank, was replaced or had its start rewritten is read again. A file deleted by its tool (Claude Code removes sessions after cleanupPeriodDays) keeps its rows. An export is read whole when it changes (at most 256 MiB unless BATON_MIRROR_CHATGPT_MAX_BYTES or BATON_MIRROR_CLAUDE_AI_MAX_BYTES says more); a conversation a newer export no longer holds is kept. A file that cannot be read is set aside, and tried again only once it changes.
+
+Settings: a flag, else BATON_MIRROR_* in the environment, else the [mirror] table of .baton/config.toml (claude_dirs, codex_dirs, chatgpt_dirs, claude_ai_dirs, claude|codex|chatgpt|claude_ai = false, poll_secs, backfill, chatgpt_max_bytes, claude_ai_max_bytes).")]
     Mirror(MirrorArgs),
     /// Search the kept transcripts: every word must appear (text, thinking, tool calls)
     #[command(after_help = "Examples:
@@ -475,6 +483,20 @@ pub(crate) struct IndexArgs {
     /// The commit to record [default: `git rev-parse HEAD` here]
     #[arg(long)]
     pub(crate) commit: Option<String>,
+    #[command(subcommand)]
+    pub(crate) upkeep: Option<IndexUpkeep>,
+}
+
+/// Looking after the transcript index.
+#[derive(Debug, Subcommand)]
+pub(crate) enum IndexUpkeep {
+    /// What the transcript index holds: bytes per table (the full-text index's shadow tables
+    /// included), the WAL, free space, and its size as a share of the sources read
+    Stats(IndexLocation),
+    /// Give back the space removed and rewritten rows left: full-text segments merged and free
+    /// pages returned in short steps (neither the mirror nor a reader waits long), the WAL
+    /// folded in and truncated
+    Compact(IndexLocation),
 }
 
 #[derive(Debug, Subcommand)]
@@ -554,6 +576,14 @@ pub(crate) struct MirrorArgs {
     /// ~/.codex/sessions]
     #[arg(long = "codex-dir", value_name = "DIR")]
     pub(crate) codex_dirs: Vec<PathBuf>,
+    /// Folder where ChatGPT exports are dropped (conversations.json or the .zip as downloaded)
+    /// [default: BATON_MIRROR_CHATGPT_DIR, else ~/.chatgpt/exports]
+    #[arg(long = "chatgpt-dir", value_name = "DIR")]
+    pub(crate) chatgpt_dirs: Vec<PathBuf>,
+    /// Folder where claude.ai exports are dropped [default: BATON_MIRROR_CLAUDE_AI_DIR, else
+    /// ~/.claude/exports]
+    #[arg(long = "claude-ai-dir", value_name = "DIR")]
+    pub(crate) claude_ai_dirs: Vec<PathBuf>,
     /// Keep watching after the first pass and keep every change as it is written (stop with
     /// Ctrl-C); file notifications where the system has them, else a look every --poll-secs
     #[arg(long)]
@@ -579,6 +609,9 @@ pub(crate) struct SearchArgs {
     pub(crate) words: Vec<String>,
     #[command(flatten)]
     pub(crate) location: IndexLocation,
+    /// Bring the index up to date first: one mirror pass, which reads only what changed
+    #[arg(long)]
+    pub(crate) sync: bool,
     /// Where to look: text, thinking, tool (calls and output), tool_input, tool_output
     /// [default: text,thinking,tool_input]
     #[arg(long = "in", value_name = "FIELDS")]
@@ -620,6 +653,23 @@ pub(crate) enum TranscriptsCommand {
   baton transcripts show 0191a2b3           # 8 or more characters of the provider's id
   baton transcripts show 0191a2b3 --format json > session.json")]
     Show(TranscriptsShowArgs),
+    /// Remove a kept conversation from the index, on purpose: logged, and a later pass does not
+    /// bring it back while its source is still there
+    #[command(after_help = "Examples:
+  baton transcripts remove 12              # asks first on a terminal
+  baton transcripts remove 0191a2b3 --yes")]
+    Remove(TranscriptsRemoveArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsRemoveArgs {
+    /// The conversation: the index's number, the provider's id, or 8+ characters of it
+    pub(crate) reference: String,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Do not ask (needed when not on a terminal)
+    #[arg(long)]
+    pub(crate) yes: bool,
 }
 
 #[derive(Debug, Args)]
@@ -628,9 +678,25 @@ pub(crate) struct TranscriptsShowArgs {
     pub(crate) reference: String,
     #[command(flatten)]
     pub(crate) location: IndexLocation,
-    /// markdown (the active branch) or json (every branch, as read)
+    /// Bring the index up to date first: one mirror pass, which reads only what changed
+    #[arg(long)]
+    pub(crate) sync: bool,
+    /// markdown (the branches --branch names) or json (every branch, as read; `--json` adds
+    /// the active branch's message ids)
     #[arg(long, value_enum, default_value_t = TranscriptFormat::Markdown)]
     pub(crate) format: TranscriptFormat,
+    /// Which branches the Markdown holds: the active one, or every one (active first), where
+    /// a question was edited or an answer regenerated
+    #[arg(long, value_enum, default_value_t = BranchChoice::Active)]
+    pub(crate) branch: BranchChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum BranchChoice {
+    /// The branch the provider marked active.
+    Active,
+    /// Every branch.
+    All,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -645,6 +711,9 @@ pub(crate) enum TranscriptFormat {
 pub(crate) struct TranscriptsListArgs {
     #[command(flatten)]
     pub(crate) location: IndexLocation,
+    /// Bring the index up to date first: one mirror pass, which reads only what changed
+    #[arg(long)]
+    pub(crate) sync: bool,
     #[command(flatten)]
     pub(crate) filters: TranscriptFilters,
     /// How many
@@ -707,6 +776,10 @@ pub(crate) struct UsageArgs {
         conflicts_with_all = ["claude_dirs", "codex_dirs"]
     )]
     pub(crate) index: Option<PathBuf>,
+    /// With --index: bring the index up to date first (one mirror pass, reading only what
+    /// changed)
+    #[arg(long, requires = "index")]
+    pub(crate) sync: bool,
 }
 
 #[derive(Debug, Args)]

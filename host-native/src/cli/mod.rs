@@ -82,6 +82,13 @@ pub fn main() -> i32 {
         Command::Transcripts(args::TranscriptsCommand::Show(ref args)) => {
             transcripts::show(&cli, args)
         }
+        Command::Transcripts(args::TranscriptsCommand::Remove(ref args)) => {
+            transcripts::remove(&cli, args)
+        }
+        Command::Index(args::IndexArgs {
+            upkeep: Some(ref upkeep),
+            ..
+        }) => transcripts::index_upkeep(&cli, upkeep),
         Command::Analyze(args) => crate::analyze::run(&crate::analyze::Request {
             paths: args.paths,
             svg_dir: args.svg,

@@ -2,12 +2,12 @@
 //! table, and the mirror's commands (`mirror`, `search`, `transcripts list|show`).
 
 use crate::cli::args::{
-    IndexLocation, MirrorArgs, SearchArgs, TranscriptFilters, TranscriptFormat,
-    TranscriptsListArgs, TranscriptsShowArgs,
+    IndexLocation, IndexUpkeep, MirrorArgs, SearchArgs, TranscriptFilters, TranscriptFormat,
+    TranscriptsListArgs, TranscriptsRemoveArgs, TranscriptsShowArgs,
 };
 use crate::cli::args::{InspectArgs, UsageArgs};
 use crate::cli::present::Reader;
-use crate::cli::table::{Cell, Column, Fit, Paint, Style, Table};
+use crate::cli::table::{Cell, Column, Fit, Paint, Style, Table, shorten};
 use crate::cli::{Output, to_json};
 use crate::mirror::query::Filters;
 use baton_core::Error;
@@ -100,7 +100,7 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
                 },
             };
             let path = index_path(cli, &location)?;
-            let connection = open_to_read(&path)?;
+            let connection = open_for_query(cli, &path, args.sync)?;
             crate::mirror::usage::report(&connection, &path, &options)?
         }
         None => crate::usage::report(&options)?,
@@ -214,40 +214,57 @@ fn index_path(cli: &crate::cli::Cli, location: &IndexLocation) -> Result<PathBuf
     }
 }
 
-/// Opens the index to read; a missing one says how to make it.
-fn open_to_read(path: &std::path::Path) -> Result<rusqlite::Connection, Error> {
-    if !path.exists() {
-        return Err(Error::invalid(
-            "index",
-            format!(
-                "there is no transcript index at {}: run `baton mirror` to make it",
-                path.display()
-            ),
-        )
-        .with("path", path.display().to_string()));
+/// One mirror pass with this machine's settings (a query's `--sync`): it reads only what
+/// changed since the last pass.
+fn sync_index(cli: &crate::cli::Cli, path: &std::path::Path) -> Result<(), Error> {
+    use crate::mirror::{Mirror, settings};
+    let ledger_dir = crate::cli::ledger_for(cli)
+        .ok()
+        .map(|l| l.dir().to_path_buf());
+    let mut warnings = Vec::new();
+    let settings = settings::on_this_machine(
+        &settings::Flags::default(),
+        ledger_dir.as_deref(),
+        &mut warnings,
+    );
+    for warning in &warnings {
+        crate::cli::warn(warning);
     }
-    crate::mirror::index::open(path, false)
+    let sources = settings.sources();
+    Mirror::open(path)?.pass(
+        &sources,
+        settings.pass_options(settings.backfill, true),
+        &mut |_| {},
+    )?;
+    Ok(())
 }
 
-fn day_bound(
-    field: &str,
-    text: &Option<String>,
-    end: bool,
-    zone: &crate::zone::HostZone,
-) -> Result<Option<i64>, Error> {
-    text.as_ref()
-        .map(|d| baton_core::time::parse_day_in(field, d, end, zone).map(|t| t.millis()))
-        .transpose()
+/// Opens the index for a query, after a mirror pass when `sync` asks for one.
+fn open_for_query(
+    cli: &crate::cli::Cli,
+    path: &std::path::Path,
+    sync: bool,
+) -> Result<rusqlite::Connection, Error> {
+    if sync {
+        sync_index(cli, path)?;
+    }
+    open_to_read(path)
+}
+
+/// Opens the index to read; a missing one says how to make it.
+fn open_to_read(path: &std::path::Path) -> Result<rusqlite::Connection, Error> {
+    crate::mirror::index::open_existing(path)
 }
 
 fn query_filters(filters: &TranscriptFilters) -> Result<Filters, Error> {
     let zone = crate::zone::resolve(None)?;
-    Ok(Filters {
-        provider: filters.provider.clone(),
-        project: filters.project.clone(),
-        since: day_bound("since", &filters.since, false, &zone)?,
-        until: day_bound("until", &filters.until, true, &zone)?,
-    })
+    Filters::from_words(
+        filters.provider.as_deref(),
+        filters.project.as_deref(),
+        filters.since.as_deref(),
+        filters.until.as_deref(),
+        &zone,
+    )
 }
 
 /// `millis` on this machine's clock, or `-`.
@@ -260,7 +277,7 @@ fn clock(reader: &Reader, millis: Option<i64>) -> String {
 
 /// `baton mirror`: one pass over the sources, or (`--follow`) a pass whenever they change.
 pub(crate) fn mirror(cli: &crate::cli::Cli, args: &MirrorArgs) -> Result<Output, Error> {
-    use crate::mirror::{Mirror, follow, pass, settings};
+    use crate::mirror::{Mirror, follow, settings};
     let path = index_path(cli, &args.location)?;
     let ledger_dir = crate::cli::ledger_for(cli)
         .ok()
@@ -268,6 +285,8 @@ pub(crate) fn mirror(cli: &crate::cli::Cli, args: &MirrorArgs) -> Result<Output,
     let flags = settings::Flags {
         claude_dirs: args.claude_dirs.clone(),
         codex_dirs: args.codex_dirs.clone(),
+        chatgpt_dirs: args.chatgpt_dirs.clone(),
+        claude_ai_dirs: args.claude_ai_dirs.clone(),
         poll_secs: args.poll_secs,
         no_backfill: args.no_backfill,
     };
@@ -287,7 +306,7 @@ pub(crate) fn mirror(cli: &crate::cli::Cli, args: &MirrorArgs) -> Result<Output,
         if human {
             crate::cli::eprint_line(&format!(
                 "Following {} folder(s) into {} (Ctrl-C stops; nothing is lost when it does)",
-                settings.claude_dirs.len() + settings.codex_dirs.len(),
+                settings.roots().count(),
                 path.display()
             ));
         }
@@ -318,11 +337,8 @@ pub(crate) fn mirror(cli: &crate::cli::Cli, args: &MirrorArgs) -> Result<Output,
         })?;
         unreachable_follow()
     } else {
-        let sources = pass::discover(&settings.claude_dirs, &settings.codex_dirs);
-        let options = pass::PassOptions {
-            backfill: settings.backfill,
-            sweep_missing: true,
-        };
+        let sources = settings.sources();
+        let options = settings.pass_options(settings.backfill, true);
         let mut bar = Progress::for_pass(&mirror, &sources);
         let stats = mirror.pass(&sources, options, &mut |stats| bar.update(stats))?;
         bar.finish();
@@ -452,7 +468,7 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         })?,
         None => Field::DEFAULT.to_vec(),
     };
-    let connection = open_to_read(&path)?;
+    let connection = open_for_query(cli, &path, args.sync)?;
     let query = args.words.join(" ");
     let page = crate::mirror::query::search(
         &connection,
@@ -501,7 +517,7 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
 /// `baton transcripts list`: conversations, newest first.
 pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<Output, Error> {
     let path = index_path(cli, &args.location)?;
-    let connection = open_to_read(&path)?;
+    let connection = open_for_query(cli, &path, args.sync)?;
     let page = crate::mirror::query::list(
         &connection,
         &path,
@@ -554,14 +570,152 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<
 /// `baton transcripts show`: one conversation, rebuilt from the index.
 pub(crate) fn show(cli: &crate::cli::Cli, args: &TranscriptsShowArgs) -> Result<Output, Error> {
     let path = index_path(cli, &args.location)?;
-    let connection = open_to_read(&path)?;
-    let shown = crate::mirror::query::show(&connection, &path, &args.reference)?;
+    let connection = open_for_query(cli, &path, args.sync)?;
+    let branches = match args.branch {
+        crate::cli::args::BranchChoice::Active => crate::mirror::query::Branches::Active,
+        crate::cli::args::BranchChoice::All => crate::mirror::query::Branches::All,
+    };
+    let shown = crate::mirror::query::show(&connection, &path, &args.reference, branches)?;
     let human = match args.format {
-        TranscriptFormat::Markdown => shown.markdown.trim_end().to_owned(),
+        TranscriptFormat::Markdown => {
+            let mut text = shown
+                .markdown
+                .trim_end()
+                .trim_end_matches("---")
+                .trim_end()
+                .to_owned();
+            if branches == crate::mirror::query::Branches::Active && shown.branches > 1 {
+                text.push_str(&format!(
+                    "\n\n_This is the active branch of {}: `--branch all` shows every one._",
+                    shown.branches
+                ));
+            }
+            text
+        }
         TranscriptFormat::Json => serde_json::to_string_pretty(&shown.json).unwrap_or_default(),
     };
     Ok(Output {
         human,
-        json: serde_json::json!({ "conversation": to_json(&shown.row)?, "transcript": shown.json }),
+        json: serde_json::json!({
+            "conversation": to_json(&shown.row)?,
+            "branches": shown.branches,
+            "active_branch": shown.active_branch,
+            "transcript": shown.json,
+        }),
     })
+}
+
+/// `baton transcripts remove`: one conversation out of the index, on purpose.
+pub(crate) fn remove(cli: &crate::cli::Cli, args: &TranscriptsRemoveArgs) -> Result<Output, Error> {
+    use std::io::IsTerminal;
+    let path = index_path(cli, &args.location)?;
+    let row = {
+        let connection = open_to_read(&path)?;
+        crate::mirror::query::resolve(&connection, &path, &args.reference)?
+    };
+    let described = format!(
+        "#{} {} {} ({} message(s)){}",
+        row.id,
+        row.provider,
+        row.provider_id,
+        row.messages,
+        row.title
+            .as_deref()
+            .map(|t| format!(": {}", shorten(t, 60, Fit::End)))
+            .unwrap_or_default()
+    );
+    if !args.yes {
+        if !std::io::stdin().is_terminal() {
+            return Err(Error::invalid(
+                "yes",
+                format!("removing {described} cannot be undone once its source is gone: add --yes"),
+            ));
+        }
+        crate::cli::eprint_line(&format!(
+            "Remove {described} from the index? It stays out even while its source is there. [y/N]"
+        ));
+        let mut answer = String::new();
+        let _ = std::io::stdin().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            return Err(Error::invalid("yes", "nothing was removed"));
+        }
+    }
+    let mut mirror = crate::mirror::Mirror::open(&path)?;
+    let now = crate::system::now()?.millis();
+    let by = std::env::var("USER").ok();
+    let removal = crate::mirror::upkeep::remove(&mut mirror, row.id, now, by.as_deref())?;
+    Ok(Output {
+        human: format!(
+            "[ok] Removed {described}; logged in the index (`baton index stats` counts removals)"
+        ),
+        json: serde_json::json!({ "index": path.display().to_string(), "removed": to_json(&removal)? }),
+    })
+}
+
+/// `baton index stats|compact`.
+pub(crate) fn index_upkeep(cli: &crate::cli::Cli, upkeep: &IndexUpkeep) -> Result<Output, Error> {
+    match upkeep {
+        IndexUpkeep::Stats(location) => {
+            let path = index_path(cli, location)?;
+            let connection = open_to_read(&path)?;
+            let stats = crate::mirror::upkeep::stats(&connection, &path)?;
+            let style = Style::for_stdout(cli.color);
+            let mut human = format!(
+                "[ok] {}: {} on disk ({} file, {} WAL, {} free), {:.0}% of the {} of sources read\n{} source(s), {} gone (rows kept), {} set aside; {} conversation(s) removed on purpose; schema {}",
+                stats.path,
+                human_bytes(stats.file_bytes + stats.wal_bytes),
+                human_bytes(stats.file_bytes),
+                human_bytes(stats.wal_bytes),
+                human_bytes(stats.free_bytes),
+                stats.share_of_sources * 100.0,
+                human_bytes(stats.source_bytes),
+                stats.sources,
+                stats.sources_missing,
+                stats.sources_set_aside,
+                stats.removed,
+                stats.schema_version,
+            );
+            let mut table = Table::new(vec![
+                Column::text("TABLE"),
+                Column::number("ROWS"),
+                Column::number("BYTES"),
+                Column::number("SHARE"),
+            ]);
+            let total: u64 = stats.tables.iter().map(|t| t.bytes).sum();
+            for t in &stats.tables {
+                table.row(vec![
+                    t.name.clone().into(),
+                    thousands(t.rows).into(),
+                    human_bytes(t.bytes).into(),
+                    format!("{:.0}%", t.bytes as f64 * 100.0 / total.max(1) as f64).into(),
+                ]);
+            }
+            table.append_to(&mut human, &style);
+            Ok(Output {
+                human,
+                json: to_json(&stats)?,
+            })
+        }
+        IndexUpkeep::Compact(location) => {
+            let path = index_path(cli, location)?;
+            open_to_read(&path)?;
+            let mut mirror = crate::mirror::Mirror::open(&path)?;
+            let done = crate::mirror::upkeep::compact(&mut mirror)?;
+            Ok(Output {
+                human: format!(
+                    "[ok] Compacted {} in {} short step(s): {} → {}{}",
+                    path.display(),
+                    done.steps,
+                    human_bytes(done.bytes_before),
+                    human_bytes(done.bytes_after),
+                    if done.rewrote {
+                        " (rewritten once in full, so later compactions go in steps)"
+                    } else {
+                        ""
+                    }
+                ),
+                json: serde_json::json!({ "index": path.display().to_string(), "compacted": done }),
+            })
+        }
+    }
 }

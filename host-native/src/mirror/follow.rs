@@ -6,10 +6,9 @@
 //! runs between changes, so an idle follow uses no CPU.
 
 use super::Mirror;
-use super::pass::{PassOptions, PassStats, Source, discover};
+use super::pass::{PassStats, Source};
 use super::settings::Settings;
 use baton_core::Error;
-use baton_core::transcripts::Provider;
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -69,7 +68,10 @@ impl Changes {
             EventKind::Access(_) => {}
             _ => {
                 for path in event.paths {
-                    if path.extension().is_some_and(|e| e == "jsonl") {
+                    if path
+                        .extension()
+                        .is_some_and(|e| e == "jsonl" || e == "json" || e == "zip")
+                    {
                         files.insert(path);
                     } else if !path.is_file() {
                         // A folder made, moved or removed: its files are not named one by one.
@@ -87,14 +89,7 @@ fn sources_of(files: &BTreeSet<PathBuf>, settings: &Settings) -> Vec<Source> {
     files
         .iter()
         .filter_map(|path| {
-            let under = |dirs: &[PathBuf]| dirs.iter().any(|d| path.starts_with(d));
-            let provider = if under(&settings.claude_dirs) {
-                Provider::ClaudeCode
-            } else if under(&settings.codex_dirs) {
-                Provider::Codex
-            } else {
-                return None;
-            };
+            let provider = settings.provider_of(path)?;
             Some(Source {
                 path: path.clone(),
                 provider,
@@ -131,12 +126,7 @@ pub fn follow(
     watch: Watch,
     on_batch: &mut dyn FnMut(&Batch<'_>),
 ) -> Result<(), Error> {
-    let roots: Vec<&Path> = settings
-        .claude_dirs
-        .iter()
-        .chain(&settings.codex_dirs)
-        .map(PathBuf::as_path)
-        .collect();
+    let roots: Vec<&Path> = settings.roots().map(PathBuf::as_path).collect();
     let (sender, events) = channel();
     // The watcher lives as long as the follow; without one, the follow polls.
     let watcher = match watch {
@@ -165,11 +155,8 @@ pub fn follow(
                      on_batch: &mut dyn FnMut(&Batch<'_>)|
      -> Result<(), Error> {
         let started = Instant::now();
-        let sources = discover(&settings.claude_dirs, &settings.codex_dirs);
-        let options = PassOptions {
-            backfill: settings.backfill || !first,
-            sweep_missing: true,
-        };
+        let sources = settings.sources();
+        let options = settings.pass_options(settings.backfill || !first, true);
         let stats = mirror.pass(&sources, options, &mut |_| {})?;
         if first || stats.changed() {
             on_batch(&Batch {
@@ -198,10 +185,7 @@ pub fn follow(
             Some(Changes::Files(files)) => {
                 let started = Instant::now();
                 let sources = sources_of(&files, settings);
-                let options = PassOptions {
-                    backfill: true,
-                    sweep_missing: false,
-                };
+                let options = settings.pass_options(true, false);
                 let stats = mirror.pass(&sources, options, &mut |_| {})?;
                 if stats.changed() {
                     on_batch(&Batch {

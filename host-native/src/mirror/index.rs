@@ -6,8 +6,9 @@
 //! What it holds: every source file with its identity and cursor; every complete line read,
 //! once, compressed; the conversations and messages the lines hold (with a compressed
 //! excerpt of what was said, for snippets: never the tool output, which the lines keep); and
-//! a contentless FTS5 index over the messages (text, thinking, tool input, tool output); and
-//! the usage each line records, before deduplication.
+//! a contentless FTS5 index over the messages (text, thinking, tool input, tool output); the
+//! usage each line records, before deduplication; each export conversation's own JSON; and
+//! the log of conversations removed on purpose.
 
 use baton_core::Error;
 use rusqlite::{Connection, OpenFlags};
@@ -71,18 +72,23 @@ const MIGRATIONS: &[&str] = &[
     );
     ",
     // 2: usage, one row per line that records a response's tokens (before dedup, so a report
-    // rebuilt from the rows counts exactly what one read of the files counts), and per source
+    // rebuilt from the rows counts exactly what one read of the files counts; sessions,
+    // projects, models and folders as numbers into `names`; the dedup keys' first 64 bits), and per source
     // what its lines held and where the Codex usage reader stopped. Every source is read
     // again once (its identity is forgotten) so its usage rows exist.
     "
+    CREATE TABLE names (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL UNIQUE
+    );
     CREATE TABLE usage (
         source INTEGER NOT NULL REFERENCES sources(id),
         offset INTEGER NOT NULL,
-        provider TEXT NOT NULL,
         at INTEGER NOT NULL,
-        session TEXT NOT NULL,
-        project TEXT,
-        model TEXT,
+        session INTEGER NOT NULL REFERENCES names(id),
+        project INTEGER REFERENCES names(id),
+        model INTEGER REFERENCES names(id),
+        folder INTEGER REFERENCES names(id),
         input_tokens INTEGER NOT NULL,
         output_tokens INTEGER NOT NULL,
         cache_creation_tokens INTEGER NOT NULL,
@@ -91,11 +97,10 @@ const MIGRATIONS: &[&str] = &[
         cache_creation_1h_tokens INTEGER NOT NULL,
         request_context_tokens INTEGER,
         recorded_cost_micro_usd INTEGER,
-        folder TEXT,
         sidechain INTEGER NOT NULL,
         relayed INTEGER NOT NULL,
-        dedup_key BLOB,
-        message_key BLOB,
+        dedup_key INTEGER,
+        message_key INTEGER,
         PRIMARY KEY (source, offset)
     ) WITHOUT ROWID;
     CREATE INDEX usage_by_session ON usage (session);
@@ -103,6 +108,28 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE sources ADD COLUMN usage_state TEXT;
     ALTER TABLE sources ADD COLUMN usage_pending TEXT;
     UPDATE sources SET mtime_ns = -1, tail_hash = 0 WHERE missing = 0;
+    ",
+    // 3: conversations removed on purpose: the log of each removal, and what keeps a later
+    // pass from bringing one back while its source is still there. And each conversation of
+    // a ChatGPT or claude.ai export as its own JSON (masked, compressed): an export is read
+    // whole when it changes, and a conversation a later export no longer holds stays.
+    "
+    CREATE TABLE export_items (
+        provider TEXT NOT NULL,
+        provider_id TEXT NOT NULL,
+        source INTEGER NOT NULL REFERENCES sources(id),
+        raw BLOB NOT NULL,
+        PRIMARY KEY (provider, provider_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE removed (
+        provider TEXT NOT NULL,
+        provider_id TEXT NOT NULL,
+        title TEXT,
+        messages INTEGER NOT NULL,
+        removed_at INTEGER NOT NULL,
+        removed_by TEXT,
+        PRIMARY KEY (provider, provider_id)
+    );
     ",
 ];
 
@@ -132,6 +159,11 @@ pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
     connection
         .busy_timeout(Duration::from_secs(10))
         .map_err(|e| sql_error("configure", path, e))?;
+    // A new index frees pages as it goes (see `upkeep::compact`); this is only settable before
+    // its first table.
+    connection
+        .execute_batch("PRAGMA auto_vacuum = INCREMENTAL;")
+        .map_err(|e| sql_error("configure", path, e))?;
     connection
         .execute_batch(
             "PRAGMA journal_mode = WAL;
@@ -141,6 +173,29 @@ pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
         .map_err(|e| sql_error("configure", path, e))?;
     migrate(&connection, path)?;
     Ok(connection)
+}
+
+/// Opens an index that exists, to read; a missing one is an error that says how to make it.
+pub fn open_existing(path: &Path) -> Result<Connection, Error> {
+    if !path.exists() {
+        return Err(Error::invalid(
+            "index",
+            format!(
+                "there is no transcript index at {}: run `baton mirror` to make it",
+                path.display()
+            ),
+        )
+        .with("path", path.display().to_string()));
+    }
+    open(path, false)
+}
+
+/// Where the index is: `BATON_INDEX`, else beside the ledger.
+pub fn path_for(ledger_dir: &Path) -> PathBuf {
+    std::env::var_os("BATON_INDEX")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| default_path(ledger_dir))
 }
 
 /// Applies the migrations this index lacks, each with its version bump in one transaction;

@@ -1,13 +1,15 @@
 //! The mirror: agents' transcripts kept in a SQLite index that outlives their sources and is
 //! searched in milliseconds. `index` owns the file and its schema, `pass` brings it up to date
 //! with the sources (reading only what was appended), `follow` keeps passing as files change, `settings` says what to read, `query` answers
-//! from it alone, `usage` rebuilds the usage report from it.
+//! from it alone, `usage` rebuilds the usage report from it, `upkeep` sizes, compacts and
+//! removes.
 
 pub mod follow;
 pub mod index;
 pub mod pass;
 pub mod query;
 pub mod settings;
+pub mod upkeep;
 pub mod usage;
 
 use baton_core::Error;
@@ -66,6 +68,20 @@ impl Mirror {
     /// The index, to read.
     pub fn connection(&self) -> &rusqlite::Connection {
         &self.connection
+    }
+
+    /// Runs `work` on the index under the writer lock.
+    pub fn with_lock<T>(
+        &mut self,
+        work: impl FnOnce(&rusqlite::Connection) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let shown = lock_path(&self.path).display().to_string();
+        self.lock
+            .lock()
+            .map_err(|e| Error::store_io("lock", &shown, e))?;
+        let result = work(&self.connection);
+        let _ = self.lock.unlock();
+        result
     }
 
     /// One pass over `sources` under the writer lock (waiting for another pass to finish).

@@ -89,6 +89,10 @@ pub struct PassOptions {
     /// Look for every indexed source gone from disk (a full pass); else only the sources
     /// given are looked at.
     pub sweep_missing: bool,
+    /// The largest ChatGPT export file read (a larger one is set aside, with a warning).
+    pub chatgpt_max_bytes: u64,
+    /// The largest claude.ai export file read.
+    pub claude_ai_max_bytes: u64,
 }
 
 impl Default for PassOptions {
@@ -96,6 +100,8 @@ impl Default for PassOptions {
         PassOptions {
             backfill: true,
             sweep_missing: true,
+            chatgpt_max_bytes: super::settings::DEFAULT_EXPORT_MAX_BYTES,
+            claude_ai_max_bytes: super::settings::DEFAULT_EXPORT_MAX_BYTES,
         }
     }
 }
@@ -150,6 +156,7 @@ pub fn run(
     progress: &mut dyn FnMut(&PassStats),
 ) -> PassStats {
     let mut stats = PassStats::default();
+    let mut packer = Packer::new();
     for source in sources {
         stats.files += 1;
         let result = if std::fs::symlink_metadata(&source.path).is_err() {
@@ -157,10 +164,29 @@ pub fn run(
             mark_gone(connection, &source.path.display().to_string())
                 .map(|gone| stats.missing += gone)
                 .map_err(sql(index_path))
+        } else if matches!(source.provider, Provider::Chatgpt | Provider::ClaudeAi) {
+            sync_export(
+                connection,
+                index_path,
+                source,
+                masker,
+                options,
+                &mut packer,
+                &mut stats,
+            )
         } else {
-            sync(connection, index_path, source, masker, options, &mut stats)
+            sync(
+                connection,
+                index_path,
+                source,
+                masker,
+                options,
+                &mut packer,
+                &mut stats,
+            )
         };
         if let Err(err) = result {
+            packer.forget_names();
             stats.failed += 1;
             if set_aside(connection, source, &err.message).unwrap_or(true) {
                 crate::cli::warn(&format!(
@@ -300,6 +326,7 @@ fn sync(
     source: &Source,
     masker: &Masker,
     options: PassOptions,
+    packer: &mut Packer,
     stats: &mut PassStats,
 ) -> Result<(), Error> {
     let shown = source.path.display().to_string();
@@ -426,35 +453,35 @@ fn sync(
             )
             .map_err(sql(index_path))?;
     }
-    // The lines, once each, secrets masked, compressed: the masked text is all that is kept.
+    // The lines, once each, secrets masked: the masked text is all that is kept.
     let mut offset = cursor;
     let mut lines: Vec<std::borrow::Cow<[u8]>> = Vec::new();
     let mut usage = UsageReader::new(source, &shown, if reread { None } else { before.as_ref() });
     for line in taken.split_inclusive(|b| *b == b'\n') {
         let body = line.strip_suffix(b"\n").unwrap_or(line);
         if let Some(body) = baton_core::transcripts::lines::whole_line(body) {
-            let masked = masker.mask_bytes(body);
-            let packed = zstd::bulk::compress(&masked, ZSTD_LEVEL)
-                .map_err(|e| Error::internal(format!("compressing a line: {e}")))?;
-            transaction
-                .execute(
-                    "INSERT OR IGNORE INTO lines (source, offset, raw) VALUES (?1, ?2, ?3)",
-                    params![source_id, offset, packed],
-                )
-                .map_err(sql(index_path))?;
             usage
-                .push_line(&transaction, source_id, offset, body)
+                .push_line(&transaction, packer, source_id, offset, body)
                 .map_err(sql(index_path))?;
-            lines.push(masked);
+            lines.push(masker.mask_bytes(body));
             stats.lines += 1;
         }
         offset += line.len() as i64;
+    }
+    if !lines.is_empty() {
+        store_lines(&transaction, packer, source_id, cursor, &lines).map_err(sql(index_path))?;
     }
     // A last line without its newline waits; a report counts it as it stands meanwhile.
     let at_end = cursor as u64 + chunk.len() as u64 >= size as u64;
     let pending = if at_end && complete < chunk.len() {
         usage
-            .provisional(&transaction, source_id, new_cursor, &chunk[complete..])
+            .provisional(
+                &transaction,
+                packer,
+                source_id,
+                new_cursor,
+                &chunk[complete..],
+            )
             .map_err(sql(index_path))?
     } else {
         None
@@ -463,9 +490,14 @@ fn sync(
     // What the lines hold.
     let (parsed, next_state) = parse(source.provider, reader_state.as_deref(), &lines);
     for conversation in &parsed.conversations {
-        stats.messages +=
-            store_conversation(&transaction, source_id, source.provider, conversation)
-                .map_err(sql(index_path))?;
+        stats.messages += store_conversation(
+            &transaction,
+            packer,
+            source_id,
+            source.provider,
+            conversation,
+        )
+        .map_err(sql(index_path))?;
     }
     transaction
         .execute(
@@ -491,6 +523,266 @@ fn sync(
         .map_err(sql(index_path))?;
     transaction.commit().map_err(sql(index_path))?;
     Ok(())
+}
+
+/// Brings one export file up to date. An export is rewritten, never appended to, so a changed
+/// file (by its identity) is read whole, up to its provider's cap, and each conversation is
+/// stored with its own JSON; a conversation an earlier export held and this one does not
+/// stays, as do its messages. Nothing is kept unless the whole file reads: a file that does
+/// not is set aside until it changes.
+fn sync_export(
+    connection: &mut Connection,
+    index_path: &Path,
+    source: &Source,
+    masker: &Masker,
+    options: PassOptions,
+    packer: &mut Packer,
+    stats: &mut PassStats,
+) -> Result<(), Error> {
+    let shown = source.path.display().to_string();
+    let meta =
+        std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
+    let (device, inode, size) = (meta.dev() as i64, meta.ino() as i64, meta.size());
+    let mtime_ns = meta.mtime() * 1_000_000_000 + meta.mtime_nsec();
+    let before = known(connection, &shown).map_err(sql(index_path))?;
+    if let Some(k) = &before
+        && (k.device, k.inode, k.size, k.mtime_ns) == (device, inode, size as i64, mtime_ns)
+        && !k.missing
+    {
+        return Ok(());
+    }
+    if !meta.is_file() {
+        return Err(Error::store_unsafe(&shown, "is not a regular file"));
+    }
+    let (cap, variable) = match source.provider {
+        Provider::Chatgpt => (options.chatgpt_max_bytes, "BATON_MIRROR_CHATGPT_MAX_BYTES"),
+        _ => (
+            options.claude_ai_max_bytes,
+            "BATON_MIRROR_CLAUDE_AI_MAX_BYTES",
+        ),
+    };
+    let over_cap = |bytes: u64| {
+        Error::invalid(
+            "export",
+            format!(
+                "it holds {}, over the {} cap ({variable} raises it)",
+                size_words(bytes),
+                size_words(cap)
+            ),
+        )
+        .with("path", shown.clone())
+        .with("bytes", bytes)
+        .with("cap", cap)
+    };
+    if size > cap {
+        return Err(over_cap(size));
+    }
+    let mut file = crate::files::open_regular(&source.path)?;
+    stats.files_opened += 1;
+    let mut bytes = Vec::with_capacity(size as usize);
+    (&mut file)
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::store_io("read", &shown, e))?;
+    stats.bytes_read += bytes.len() as u64;
+    if bytes.len() as u64 > cap {
+        return Err(over_cap(bytes.len() as u64));
+    }
+    let documents = export_documents(bytes, cap, &over_cap)?;
+    // Every conversation with its own JSON, secrets masked first.
+    let mut items: Vec<(Conversation, Vec<u8>)> = Vec::new();
+    for document in &documents {
+        // Read as the core reads a whole export: bad bytes replaced, lone surrogates repaired.
+        let masked = masker.mask_bytes(document);
+        let text = String::from_utf8_lossy(&masked);
+        let repaired = baton_core::transcripts::repair_lone_surrogates(text.as_bytes());
+        let masked = repaired.as_deref().unwrap_or(text.as_bytes());
+        for item in split_export(masked).map_err(|e| {
+            Error::invalid("export", format!("it does not read as an export: {e}"))
+                .with("path", shown.clone())
+        })? {
+            let mut wrapped = Vec::with_capacity(item.len() + 2);
+            wrapped.push(b'[');
+            wrapped.extend_from_slice(item);
+            wrapped.push(b']');
+            let ingested = baton_core::transcripts::ingest::FileIngest::read_all(
+                "conversations.json",
+                &wrapped,
+            )?;
+            for part in ingested.parts {
+                if let baton_core::transcripts::ingest::Decoded::Conversations { parsed, .. } = part
+                {
+                    for conversation in parsed.conversations {
+                        items.push((conversation, item.to_vec()));
+                    }
+                }
+            }
+        }
+    }
+    let transaction = connection.transaction().map_err(sql(index_path))?;
+    let source_id: i64 = match &before {
+        Some(k) => k.id,
+        None => {
+            transaction
+                .execute(
+                    "INSERT INTO sources (path, provider) VALUES (?1, ?2)",
+                    params![shown, provider_name(source.provider)],
+                )
+                .map_err(sql(index_path))?;
+            transaction.last_insert_rowid()
+        }
+    };
+    for (conversation, raw) in &mut items {
+        if conversation.id.is_empty() {
+            conversation.id = anchor_id(conversation);
+        }
+        let provider = provider_name(conversation.provider);
+        if removed(&transaction, provider, &conversation.id).map_err(sql(index_path))? {
+            continue;
+        }
+        stats.messages += store_conversation(
+            &transaction,
+            packer,
+            source_id,
+            conversation.provider,
+            conversation,
+        )
+        .map_err(sql(index_path))?;
+        transaction
+            .prepare_cached(
+                "INSERT OR REPLACE INTO export_items (provider, provider_id, source, raw)
+                 VALUES (?1, ?2, ?3, ?4)",
+            )
+            .and_then(|mut statement| {
+                statement.execute(params![
+                    provider,
+                    conversation.id,
+                    source_id,
+                    packer.pack(raw)
+                ])
+            })
+            .map_err(sql(index_path))?;
+        stats.lines += 1;
+    }
+    transaction
+        .execute(
+            "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?3,
+                 tail_hash = 0, missing = 0, rereads = rereads + ?5, quarantine = NULL
+             WHERE id = ?6",
+            params![
+                device,
+                inode,
+                size as i64,
+                mtime_ns,
+                i64::from(before.is_some()),
+                source_id
+            ],
+        )
+        .map_err(sql(index_path))?;
+    if before.is_some() {
+        stats.rereads += 1;
+    }
+    transaction.commit().map_err(sql(index_path))?;
+    Ok(())
+}
+
+/// The id a conversation that names none is kept under: made from when it started and its
+/// first message, so the next export's copy of it gets the same one.
+pub fn anchor_id(conversation: &Conversation) -> String {
+    let first = conversation.messages.first().map_or("", |m| m.id.as_str());
+    let started = conversation.started_at.map_or(0, |t| t.millis());
+    format!(
+        "untitled-{:016x}",
+        fnv(format!("{started}|{first}").as_bytes()) as u64
+    )
+}
+
+/// A size in words: bytes, KiB or MiB.
+fn size_words(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1u32 << 20)),
+        b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The JSON documents of an export file: the file itself, or each conversations file of a
+/// zip archive (inflated, together at most `cap` bytes).
+fn export_documents(
+    bytes: Vec<u8>,
+    cap: u64,
+    over_cap: &dyn Fn(u64) -> Error,
+) -> Result<Vec<Vec<u8>>, Error> {
+    use baton_core::transcripts::export_files::is_conversations_entry;
+    use baton_core::transcripts::zip;
+    if !bytes.starts_with(b"PK") {
+        return Ok(vec![bytes]);
+    }
+    let mut documents = Vec::new();
+    let mut inflated = 0u64;
+    for entry in zip::entries(&bytes)? {
+        if !is_conversations_entry(&entry.name) {
+            continue;
+        }
+        if inflated + entry.size > cap {
+            return Err(over_cap(inflated + entry.size));
+        }
+        let mut reader = zip::EntryReader::open(&bytes, &entry)?;
+        let mut out = vec![0u8; entry.size as usize];
+        let mut at = 0;
+        loop {
+            if at == out.len() {
+                // The entry said how long it is; a longer one is damaged (the reader checks).
+                out.resize(out.len() + (1 << 16), 0);
+            }
+            let n = reader.read(&bytes, &mut out[at..])?;
+            if n == 0 {
+                break;
+            }
+            at += n;
+            if at as u64 > cap {
+                return Err(over_cap(at as u64));
+            }
+        }
+        out.truncate(at);
+        inflated += at as u64;
+        documents.push(out);
+    }
+    if documents.is_empty() {
+        return Err(Error::invalid(
+            "export",
+            "the archive holds no conversations.json",
+        ));
+    }
+    Ok(documents)
+}
+
+/// An export's conversations, each as its own JSON text: the items of its array, of a
+/// `{"conversations": [...]}` wrapper, or the one conversation it is.
+fn split_export(bytes: &[u8]) -> Result<Vec<&[u8]>, serde_json::Error> {
+    use serde_json::value::RawValue;
+    #[derive(serde::Deserialize)]
+    struct Wrapped<'a> {
+        #[serde(borrow)]
+        conversations: Vec<&'a RawValue>,
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    fn raw(items: Vec<&RawValue>) -> Vec<&[u8]> {
+        items
+            .into_iter()
+            .map(|item| item.get().as_bytes())
+            .collect()
+    }
+    match serde_json::from_slice::<Vec<&RawValue>>(bytes) {
+        Ok(items) => Ok(raw(items)),
+        Err(err) => match serde_json::from_slice::<Wrapped>(bytes) {
+            Ok(wrapped) => Ok(raw(wrapped.conversations)),
+            Err(_) => match serde_json::from_slice::<&RawValue>(bytes) {
+                Ok(one) if one.get().starts_with('{') => Ok(vec![one.get().as_bytes()]),
+                _ => Err(err),
+            },
+        },
+    }
 }
 
 /// The usage a source's new lines record, one row per line (before deduplication, which a
@@ -536,6 +828,7 @@ impl UsageReader {
     fn push_line(
         &mut self,
         transaction: &rusqlite::Transaction,
+        packer: &mut Packer,
         source_id: i64,
         offset: i64,
         line: &[u8],
@@ -558,7 +851,7 @@ impl UsageReader {
                     .collect()
             }
         };
-        store_usage(transaction, source_id, offset, &rows)
+        store_usage(transaction, packer, source_id, offset, &rows)
     }
 
     /// Reads the unfinished last line of a file as a read of the whole file would (as its
@@ -567,6 +860,7 @@ impl UsageReader {
     fn provisional(
         &self,
         transaction: &rusqlite::Transaction,
+        packer: &mut Packer,
         source_id: i64,
         offset: i64,
         line: &[u8],
@@ -597,7 +891,7 @@ impl UsageReader {
                 (rows, reader.stats)
             }
         };
-        store_usage(transaction, source_id, offset, &rows)?;
+        store_usage(transaction, packer, source_id, offset, &rows)?;
         Ok(serde_json::to_string(&stats).ok())
     }
 
@@ -684,31 +978,158 @@ fn follow_from_end(
     Ok(())
 }
 
+/// A stored chunk this small (compressed) takes the next pass's lines in, so a file written a
+/// line at a time still compresses as a whole.
+const SMALL_CHUNK: usize = 16 << 10;
+/// A chunk never grows past this (uncompressed) by taking lines in.
+const CHUNK_LIMIT: usize = 1 << 20;
+
+/// What a pass reuses: its compressor (making one per line cost more than the compressing)
+/// and the numbers of the names it stored. A file whose transaction is rolled back forgets
+/// the names (their numbers went with it).
+pub struct Packer {
+    compressor: zstd::bulk::Compressor<'static>,
+    names: std::collections::HashMap<String, i64>,
+}
+
+impl std::fmt::Debug for Packer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Packer")
+    }
+}
+
+impl Packer {
+    /// A compressor at the index's level.
+    pub fn new() -> Packer {
+        Packer {
+            compressor: zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd's level 3 is valid"),
+            names: std::collections::HashMap::new(),
+        }
+    }
+
+    fn pack(&mut self, bytes: &[u8]) -> Vec<u8> {
+        self.compressor.compress(bytes).unwrap_or_default()
+    }
+
+    /// The number of `text` in `names`, added when new.
+    fn name(
+        &mut self,
+        transaction: &rusqlite::Transaction,
+        text: Option<&str>,
+    ) -> rusqlite::Result<Option<i64>> {
+        let Some(text) = text else {
+            return Ok(None);
+        };
+        if let Some(id) = self.names.get(text) {
+            return Ok(Some(*id));
+        }
+        transaction
+            .prepare_cached("INSERT OR IGNORE INTO names (text) VALUES (?1)")?
+            .execute([text])?;
+        let id: i64 = transaction
+            .prepare_cached("SELECT id FROM names WHERE text = ?1")?
+            .query_row([text], |r| r.get(0))?;
+        self.names.insert(text.to_owned(), id);
+        Ok(Some(id))
+    }
+
+    /// Forgets the names' numbers (after a rollback).
+    fn forget_names(&mut self) {
+        self.names.clear();
+    }
+}
+
+impl Default for Packer {
+    fn default() -> Packer {
+        Packer::new()
+    }
+}
+
+/// Stores a pass's lines of a source as one compressed chunk (newline-separated) at the
+/// offset of its first line; when the source's last chunk is small, the lines join it
+/// instead (the chunk is rewritten in place, in this transaction).
+fn store_lines(
+    transaction: &rusqlite::Transaction,
+    packer: &mut Packer,
+    source_id: i64,
+    offset: i64,
+    lines: &[std::borrow::Cow<[u8]>],
+) -> rusqlite::Result<()> {
+    let mut text: Vec<u8> = Vec::new();
+    let mut at = offset;
+    let last: Option<(i64, Vec<u8>)> = transaction
+        .prepare_cached(
+            "SELECT offset, raw FROM lines WHERE source = ?1 AND offset < ?2
+             ORDER BY offset DESC LIMIT 1",
+        )?
+        .query_row(params![source_id, offset], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    if let Some((last_offset, raw)) = last
+        && raw.len() < SMALL_CHUNK
+        && let Ok(old) = zstd::stream::decode_all(&raw[..])
+        && old.len() < CHUNK_LIMIT
+    {
+        text = old;
+        at = last_offset;
+    }
+    for line in lines {
+        if !text.is_empty() {
+            text.push(b'\n');
+        }
+        text.extend_from_slice(line);
+    }
+    transaction
+        .prepare_cached("INSERT OR REPLACE INTO lines (source, offset, raw) VALUES (?1, ?2, ?3)")?
+        .execute(params![source_id, at, packer.pack(&text)])?;
+    Ok(())
+}
+
+/// Whether the conversation was removed on purpose (`baton transcripts remove`): a pass
+/// does not bring it back.
+fn removed(connection: &Connection, provider: &str, id: &str) -> rusqlite::Result<bool> {
+    connection
+        .prepare_cached("SELECT 1 FROM removed WHERE provider = ?1 AND provider_id = ?2")?
+        .query_row(params![provider, id], |_| Ok(()))
+        .optional()
+        .map(|found| found.is_some())
+}
+
 /// Stores the usage rows of the line at `offset`.
 fn store_usage(
     transaction: &rusqlite::Transaction,
+    packer: &mut Packer,
     source_id: i64,
     offset: i64,
     rows: &[(UsageEntry, Option<Response>)],
 ) -> rusqlite::Result<()> {
     for (entry, response) in rows {
-        let key = |k: Option<u128>| k.map(|k| k.to_be_bytes().to_vec());
+        if removed(transaction, provider_name(entry.provider), &entry.session)? {
+            continue;
+        }
+        // The first 64 bits of a 128-bit fingerprint: as good a key across one index.
+        let key = |k: Option<u128>| k.map(|k| (k >> 64) as i64);
         let response = response.as_ref();
-        transaction.execute(
-            "INSERT OR REPLACE INTO usage (source, offset, provider, at, session, project,
-                 model, input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
-                 reasoning_tokens, cache_creation_1h_tokens, request_context_tokens,
-                 recorded_cost_micro_usd, folder, sidechain, relayed, dedup_key, message_key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19, ?20)",
-            params![
+        let session = packer.name(transaction, Some(&entry.session))?;
+        let project = packer.name(transaction, entry.project.as_deref())?;
+        let model = packer.name(transaction, entry.model.as_deref())?;
+        let folder = packer.name(transaction, response.and_then(|r| r.folder.as_deref()))?;
+        transaction
+            .prepare_cached(
+                "INSERT OR REPLACE INTO usage (source, offset, at, session, project, model, folder,
+                     input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
+                     reasoning_tokens, cache_creation_1h_tokens, request_context_tokens,
+                     recorded_cost_micro_usd, sidechain, relayed, dedup_key, message_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                     ?17, ?18, ?19)",
+            )?
+            .execute(params![
                 source_id,
                 offset,
-                provider_name(entry.provider),
                 entry.at.millis(),
-                &*entry.session,
-                entry.project.as_deref(),
-                entry.model.as_deref(),
+                session,
+                project,
+                model,
+                folder,
                 entry.tokens.input_tokens as i64,
                 entry.tokens.output_tokens as i64,
                 entry.tokens.cache_creation_tokens as i64,
@@ -717,13 +1138,11 @@ fn store_usage(
                 entry.cache_creation_1h_tokens as i64,
                 entry.request_context_tokens.map(|n| n as i64),
                 entry.recorded_cost_micro_usd.map(|n| n as i64),
-                response.and_then(|r| r.folder.as_deref()),
                 response.is_some_and(|r| r.sidechain),
                 response.is_some_and(|r| r.relayed),
                 key(response.and_then(|r| r.key)),
                 key(response.and_then(|r| r.message_id)),
-            ],
-        )?;
+            ])?;
     }
     Ok(())
 }
@@ -793,11 +1212,14 @@ fn parse(
 /// messages were new.
 fn store_conversation(
     transaction: &rusqlite::Transaction,
+    packer: &mut Packer,
     source_id: i64,
     provider: Provider,
     conversation: &Conversation,
 ) -> rusqlite::Result<u64> {
-    if conversation.id.is_empty() {
+    if conversation.id.is_empty()
+        || removed(transaction, provider_name(provider), &conversation.id)?
+    {
         return Ok(0);
     }
     let first_text = conversation.messages.iter().find_map(|m| {
@@ -812,7 +1234,7 @@ fn store_conversation(
         .or(first_text)
         .map(|t| t.chars().take(120).collect::<String>());
     let millis = |t: Option<baton_core::Timestamp>| t.map(|t| t.millis());
-    transaction.execute(
+    transaction.prepare_cached(
         "INSERT INTO conversations (provider, provider_id, title, project, started_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT (provider, provider_id) DO UPDATE SET
@@ -821,7 +1243,7 @@ fn store_conversation(
              started_at = MIN(COALESCE(conversations.started_at, excluded.started_at),
                               COALESCE(excluded.started_at, conversations.started_at)),
              updated_at = MAX(COALESCE(conversations.updated_at, excluded.updated_at),
-                              COALESCE(excluded.updated_at, conversations.updated_at))",
+                              COALESCE(excluded.updated_at, conversations.updated_at))")?.execute(
         params![
             provider_name(provider),
             conversation.id,
@@ -831,11 +1253,11 @@ fn store_conversation(
             millis(conversation.updated_at),
         ],
     )?;
-    let conversation_id: i64 = transaction.query_row(
-        "SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2",
-        params![provider_name(provider), conversation.id],
-        |row| row.get(0),
-    )?;
+    let conversation_id: i64 = transaction
+        .prepare_cached("SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2")?
+        .query_row(params![provider_name(provider), conversation.id], |row| {
+            row.get(0)
+        })?;
     let mut added = 0;
     for message in &conversation.messages {
         let fields = indexed_fields(message);
@@ -845,12 +1267,14 @@ fn store_conversation(
             .copied()
             .collect::<Vec<_>>()
             .join("\n");
-        let excerpt = zstd::bulk::compress(excerpt.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
-        let inserted = transaction.execute(
-            "INSERT OR IGNORE INTO messages
+        let excerpt = packer.pack(excerpt.as_bytes());
+        let inserted = transaction
+            .prepare_cached(
+                "INSERT OR IGNORE INTO messages
                  (conversation, source, message_id, role, at, model, excerpt)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
+            )?
+            .execute(params![
                 conversation_id,
                 source_id,
                 message.id,
@@ -858,33 +1282,65 @@ fn store_conversation(
                 millis(message.at),
                 message.model,
                 excerpt
-            ],
-        )?;
+            ])?;
         if inserted == 0 {
             continue;
         }
         added += 1;
         let rowid = transaction.last_insert_rowid();
         if !fields.is_empty() {
-            transaction.execute(
-                "INSERT INTO messages_fts (rowid, text, thinking, tool_input, tool_output)
+            transaction
+                .prepare_cached(
+                    "INSERT INTO messages_fts (rowid, text, thinking, tool_input, tool_output)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![
+                )?
+                .execute(params![
                     rowid,
                     fields.text,
                     fields.thinking,
                     fields.tool_input,
                     fields.tool_output
-                ],
-            )?;
+                ])?;
         }
     }
-    transaction.execute(
+    transaction.prepare_cached(
         "UPDATE conversations SET messages = (SELECT count(*) FROM messages WHERE conversation = ?1)
-         WHERE id = ?1",
+         WHERE id = ?1")?.execute(
         [conversation_id],
     )?;
     Ok(added)
+}
+
+/// Whether `path` is a symbolic link. The mirror reads no link: one out of its folder could
+/// hand it any file, and one inside names a file the walk finds by its own name.
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// The export files under the ChatGPT and claude.ai folders: `conversations.json` (or the
+/// numbered parts of a large export) unzipped, and zip archives as they were downloaded.
+pub fn discover_exports(chatgpt_dirs: &[PathBuf], claude_ai_dirs: &[PathBuf]) -> Vec<Source> {
+    use baton_core::transcripts::export_files::is_conversations_entry;
+    let mut sources = Vec::new();
+    for (dirs, provider) in [
+        (chatgpt_dirs, Provider::Chatgpt),
+        (claude_ai_dirs, Provider::ClaudeAi),
+    ] {
+        for dir in dirs {
+            let mut files = Vec::new();
+            crate::files::files_under(dir, &["json", "zip"], &mut files);
+            files.retain(|path| {
+                if is_link(path) {
+                    return false;
+                }
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                name.ends_with(".zip") || is_conversations_entry(&name)
+            });
+            files.sort();
+            sources.extend(files.into_iter().map(|path| Source { path, provider }));
+        }
+    }
+    sources
 }
 
 /// The transcript files under the Claude Code and Codex folders.
@@ -897,6 +1353,7 @@ pub fn discover(claude_dirs: &[PathBuf], codex_dirs: &[PathBuf]) -> Vec<Source> 
         for dir in dirs {
             let mut files = Vec::new();
             crate::files::files_under(dir, &["jsonl"], &mut files);
+            files.retain(|path| !is_link(path));
             files.sort();
             sources.extend(files.into_iter().map(|path| Source { path, provider }));
         }

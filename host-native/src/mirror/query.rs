@@ -71,6 +71,42 @@ pub struct Filters {
     pub until: Option<i64>,
 }
 
+impl Filters {
+    /// Filters as a person or an agent writes them: a provider by its name (`claude_code` or
+    /// `claude-code`, …), days as `YYYY-MM-DD` in `zone` (`until` included).
+    pub fn from_words(
+        provider: Option<&str>,
+        project: Option<&str>,
+        since: Option<&str>,
+        until: Option<&str>,
+        zone: &dyn baton_core::time::Zone,
+    ) -> Result<Filters, Error> {
+        let provider = provider
+            .map(|name| {
+                let wire = name.trim().to_ascii_lowercase().replace('-', "_");
+                match wire.as_str() {
+                    "claude_code" | "codex" | "chatgpt" | "claude_ai" => Ok(wire),
+                    _ => Err(Error::invalid(
+                        "provider",
+                        format!("`{name}` is none of claude_code, codex, chatgpt, claude_ai"),
+                    )
+                    .with("provider", name)),
+                }
+            })
+            .transpose()?;
+        let day = |field: &str, text: Option<&str>, end: bool| {
+            text.map(|d| baton_core::time::parse_day_in(field, d, end, zone).map(|t| t.millis()))
+                .transpose()
+        };
+        Ok(Filters {
+            provider,
+            project: project.map(str::to_owned),
+            since: day("since", since, false)?,
+            until: day("until", until, true)?,
+        })
+    }
+}
+
 /// Conversations, newest first, filtered in SQL.
 pub fn list(
     connection: &Connection,
@@ -228,21 +264,40 @@ pub fn search(
     })
 }
 
-/// A conversation as kept: rebuilt from its stored lines by the same core readers that read
-/// the sources, so what `show` prints is what `analyze` would print of the original files.
+/// A conversation as kept: rebuilt from its stored lines (an export's: its own JSON) by the
+/// same core readers that read the sources, so what `show` prints is what `analyze` would
+/// print of the original files.
 #[derive(Debug)]
 pub struct Shown {
     /// Its row.
     pub row: ConversationRow,
-    /// The active branch as Markdown.
+    /// The branches asked for as Markdown: the active one, or every one (active first).
     pub markdown: String,
+    /// How many branches the conversation has.
+    pub branches: usize,
     /// The conversation, every branch, as JSON.
     pub json: serde_json::Value,
+    /// The ids of the active branch's messages, root first.
+    pub active_branch: Vec<String>,
+}
+
+/// Which branches `show` writes as Markdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Branches {
+    /// The one the provider marked active (else the last written).
+    #[default]
+    Active,
+    /// Every branch, the active one first.
+    All,
 }
 
 /// The conversation `reference` names: the index's number, the provider's id, or 8 or more
 /// characters from the start of it (unique).
-pub fn show(connection: &Connection, path: &Path, reference: &str) -> Result<Shown, Error> {
+pub fn resolve(
+    connection: &Connection,
+    path: &Path,
+    reference: &str,
+) -> Result<ConversationRow, Error> {
     let reference = reference.trim();
     let mut statement = connection
         .prepare(
@@ -294,53 +349,110 @@ pub fn show(connection: &Connection, path: &Path, reference: &str) -> Result<Sho
             }
         },
     };
-    let mut sources = connection
-        .prepare(
-            "SELECT DISTINCT s.id, s.path FROM messages m JOIN sources s ON s.id = m.source
-             WHERE m.conversation = ?1 ORDER BY s.path",
-        )
-        .map_err(sql(path))?;
-    let sources: Vec<(i64, String)> = sources
-        .query_map([row.id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .map_err(sql(path))?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(sql(path))?;
+    Ok(row)
+}
+
+/// The conversation `reference` names (see [`resolve`]) in full, rebuilt from what was kept.
+pub fn show(
+    connection: &Connection,
+    path: &Path,
+    reference: &str,
+    branches: Branches,
+) -> Result<Shown, Error> {
+    let row = resolve(connection, path, reference)?;
+    let inflate = |raw: &[u8]| {
+        zstd::stream::decode_all(raw)
+            .map_err(|e| Error::internal(format!("a stored line would not inflate: {e}")))
+    };
     let mut analyzer = baton_core::analyzer::Analyzer::new();
-    let mut lines = connection
-        .prepare("SELECT raw FROM lines WHERE source = ?1 ORDER BY offset")
-        .map_err(sql(path))?;
-    for (source, name) in &sources {
-        let mut bytes = Vec::new();
-        let raws = lines
-            .query_map([source], |r| r.get::<_, Vec<u8>>(0))
+    if matches!(row.provider.as_str(), "chatgpt" | "claude_ai") {
+        let raw: Vec<u8> = connection
+            .query_row(
+                "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",
+                [&row.provider, &row.provider_id],
+                |r| r.get(0),
+            )
             .map_err(sql(path))?;
-        for raw in raws {
-            let raw = raw.map_err(sql(path))?;
-            let line = zstd::stream::decode_all(&raw[..])
-                .map_err(|e| Error::internal(format!("a stored line would not inflate: {e}")))?;
-            bytes.extend_from_slice(&line);
-            bytes.push(b'\n');
+        let mut bytes = b"[".to_vec();
+        bytes.extend_from_slice(&inflate(&raw)?);
+        bytes.push(b']');
+        analyzer.add_file("conversations.json", &bytes)?;
+    } else {
+        let mut sources = connection
+            .prepare(
+                "SELECT DISTINCT s.id, s.path FROM messages m JOIN sources s ON s.id = m.source
+                 WHERE m.conversation = ?1 ORDER BY s.path",
+            )
+            .map_err(sql(path))?;
+        let sources: Vec<(i64, String)> = sources
+            .query_map([row.id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(sql(path))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(sql(path))?;
+        let mut lines = connection
+            .prepare("SELECT raw FROM lines WHERE source = ?1 ORDER BY offset")
+            .map_err(sql(path))?;
+        for (source, name) in &sources {
+            let mut bytes = Vec::new();
+            let raws = lines
+                .query_map([source], |r| r.get::<_, Vec<u8>>(0))
+                .map_err(sql(path))?;
+            for raw in raws {
+                bytes.extend_from_slice(&inflate(&raw.map_err(sql(path))?)?);
+                bytes.push(b'\n');
+            }
+            // A file that no longer parses on its own still leaves the others to read.
+            let _ = analyzer.add_file(name, &bytes);
         }
-        // A file that no longer parses on its own still leaves the others to read.
-        let _ = analyzer.add_file(name, &bytes);
     }
     let index = analyzer
         .conversations()
         .iter()
-        .position(|c| c.id == row.provider_id)
+        .position(|c| {
+            c.id == row.provider_id
+                || (c.id.is_empty() && crate::mirror::pass::anchor_id(c) == row.provider_id)
+        })
         .ok_or_else(|| {
             Error::internal(format!(
-                "conversation {} is indexed but its lines do not hold it",
+                "conversation {} is indexed but what was kept does not hold it",
                 row.provider_id
             ))
         })?;
-    let view = analyzer.view(index, None)?;
-    let markdown = baton_core::analyzer::export::markdown(&view);
+    let views = analyzer.branches(index)?;
+    let markdown = match branches {
+        Branches::Active => baton_core::analyzer::export::markdown(&views[0]),
+        Branches::All => {
+            let mut out = String::new();
+            for (n, view) in views.iter().enumerate() {
+                let fork = view
+                    .messages
+                    .iter()
+                    .zip(&views[0].messages)
+                    .take_while(|(a, b)| a.id == b.id)
+                    .count();
+                out.push_str(&format!(
+                    "> **Branch {} of {}**{}\n\n",
+                    n + 1,
+                    views.len(),
+                    if n == 0 {
+                        ", the active one".to_owned()
+                    } else {
+                        format!(": leaves the active one after its message {fork}")
+                    }
+                ));
+                out.push_str(&baton_core::analyzer::export::markdown(view));
+                out.push_str("\n---\n\n");
+            }
+            out
+        }
+    };
     let json = serde_json::from_str(&analyzer.conversation_json(index)?)
         .map_err(|e| Error::internal(format!("encoding the conversation: {e}")))?;
     Ok(Shown {
         row,
         markdown,
+        branches: views.len(),
         json,
+        active_branch: views[0].messages.iter().map(|m| m.id.clone()).collect(),
     })
 }

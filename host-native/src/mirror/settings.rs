@@ -9,6 +9,9 @@ use std::time::Duration;
 /// How often `--follow` looks when the platform gives no notifications (and the default).
 pub const DEFAULT_POLL: Duration = Duration::from_secs(2);
 
+/// The largest export file read (each provider's own setting), unless told otherwise.
+pub const DEFAULT_EXPORT_MAX_BYTES: u64 = 256 << 20;
+
 /// The mirror's settings, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
@@ -16,11 +19,67 @@ pub struct Settings {
     pub claude_dirs: Vec<PathBuf>,
     /// Codex `sessions/` folders (empty: Codex is not mirrored).
     pub codex_dirs: Vec<PathBuf>,
+    /// Folders where ChatGPT exports are dropped, zipped or not (empty: not mirrored).
+    pub chatgpt_dirs: Vec<PathBuf>,
+    /// Folders where claude.ai exports are dropped, zipped or not (empty: not mirrored).
+    pub claude_ai_dirs: Vec<PathBuf>,
+    /// The largest ChatGPT export file read.
+    pub chatgpt_max_bytes: u64,
+    /// The largest claude.ai export file read.
+    pub claude_ai_max_bytes: u64,
     /// How often a `--follow` without notifications looks for changes.
     pub poll: Duration,
     /// Whether files already there at their first sight are read from their start (else only
     /// what is appended to them later is kept; new files are read whole).
     pub backfill: bool,
+}
+
+impl Settings {
+    /// Every folder read.
+    pub fn roots(&self) -> impl Iterator<Item = &PathBuf> {
+        self.claude_dirs
+            .iter()
+            .chain(&self.codex_dirs)
+            .chain(&self.chatgpt_dirs)
+            .chain(&self.claude_ai_dirs)
+    }
+
+    /// The files the folders hold now.
+    pub fn sources(&self) -> Vec<super::pass::Source> {
+        let mut sources = super::pass::discover(&self.claude_dirs, &self.codex_dirs);
+        sources.extend(super::pass::discover_exports(
+            &self.chatgpt_dirs,
+            &self.claude_ai_dirs,
+        ));
+        sources
+    }
+
+    /// Whose transcript a file under the folders is; `None` outside them.
+    pub fn provider_of(&self, path: &std::path::Path) -> Option<baton_core::transcripts::Provider> {
+        use baton_core::transcripts::Provider;
+        let under = |dirs: &[PathBuf]| dirs.iter().any(|d| path.starts_with(d));
+        if under(&self.claude_dirs) {
+            Some(Provider::ClaudeCode)
+        } else if under(&self.codex_dirs) {
+            Some(Provider::Codex)
+        } else if under(&self.chatgpt_dirs) {
+            Some(Provider::Chatgpt)
+        } else if under(&self.claude_ai_dirs) {
+            Some(Provider::ClaudeAi)
+        } else {
+            None
+        }
+    }
+
+    /// How a pass reads, from these settings.
+    pub fn pass_options(&self, backfill: bool, sweep_missing: bool) -> super::pass::PassOptions {
+        super::pass::PassOptions {
+            backfill,
+            sweep_missing,
+            chatgpt_max_bytes: self.chatgpt_max_bytes,
+            claude_ai_max_bytes: self.claude_ai_max_bytes,
+        }
+    }
 }
 
 /// What the command line said (each `None` or empty when it said nothing).
@@ -30,6 +89,10 @@ pub struct Flags {
     pub claude_dirs: Vec<PathBuf>,
     /// `--codex-dir`.
     pub codex_dirs: Vec<PathBuf>,
+    /// `--chatgpt-dir`.
+    pub chatgpt_dirs: Vec<PathBuf>,
+    /// `--claude-ai-dir`.
+    pub claude_ai_dirs: Vec<PathBuf>,
     /// `--poll-secs`.
     pub poll_secs: Option<u64>,
     /// `--no-backfill`.
@@ -46,6 +109,10 @@ pub struct Context<'a> {
     pub default_claude_dirs: Vec<PathBuf>,
     /// The default Codex folders.
     pub default_codex_dirs: Vec<PathBuf>,
+    /// The default ChatGPT export folders.
+    pub default_chatgpt_dirs: Vec<PathBuf>,
+    /// The default claude.ai export folders.
+    pub default_claude_ai_dirs: Vec<PathBuf>,
 }
 
 impl std::fmt::Debug for Context<'_> {
@@ -54,6 +121,8 @@ impl std::fmt::Debug for Context<'_> {
             .field("config", &self.config)
             .field("default_claude_dirs", &self.default_claude_dirs)
             .field("default_codex_dirs", &self.default_codex_dirs)
+            .field("default_chatgpt_dirs", &self.default_chatgpt_dirs)
+            .field("default_claude_ai_dirs", &self.default_claude_ai_dirs)
             .finish_non_exhaustive()
     }
 }
@@ -119,32 +188,103 @@ impl Context<'_> {
     }
 }
 
+/// One provider's folders: the flag's, else (when switched on) the variable's, the config's
+/// or the default.
+fn provider_folders(
+    context: &Context<'_>,
+    flag: &[PathBuf],
+    name: &str,
+    key: &str,
+    default: &[PathBuf],
+    warnings: &mut Vec<String>,
+) -> Vec<PathBuf> {
+    let on = context.switch(&format!("BATON_MIRROR_{name}_ENABLED"), key, true, warnings);
+    if !flag.is_empty() {
+        flag.to_vec()
+    } else if on {
+        context.folders(
+            &format!("BATON_MIRROR_{name}_DIR"),
+            &format!("{key}_dirs"),
+            default.to_vec(),
+        )
+    } else {
+        Vec::new()
+    }
+}
+
+/// A size in bytes from its variable or config key, else `default`.
+fn byte_cap(
+    context: &Context<'_>,
+    variable: &str,
+    key: &str,
+    default: u64,
+    warnings: &mut Vec<String>,
+) -> u64 {
+    let Some(given) = context.given(variable, key) else {
+        return default;
+    };
+    match given.text.trim().parse::<u64>() {
+        Ok(bytes) if bytes > 0 => bytes,
+        _ => {
+            warnings.push(format!(
+                "{} is {:?}, not a whole number of bytes above 0: using the default ({} MiB)",
+                given.source,
+                given.text,
+                default >> 20
+            ));
+            default
+        }
+    }
+}
+
 /// Resolves every setting; `warnings` gets one line per value that was not obeyed.
 pub fn resolve(flags: &Flags, context: &Context<'_>, warnings: &mut Vec<String>) -> Settings {
-    let claude_on = context.switch("BATON_MIRROR_CLAUDE_ENABLED", "claude", true, warnings);
-    let codex_on = context.switch("BATON_MIRROR_CODEX_ENABLED", "codex", true, warnings);
-    let claude_dirs = if !flags.claude_dirs.is_empty() {
-        flags.claude_dirs.clone()
-    } else if claude_on {
-        context.folders(
-            "BATON_MIRROR_CLAUDE_DIR",
-            "claude_dirs",
-            context.default_claude_dirs.clone(),
-        )
-    } else {
-        Vec::new()
-    };
-    let codex_dirs = if !flags.codex_dirs.is_empty() {
-        flags.codex_dirs.clone()
-    } else if codex_on {
-        context.folders(
-            "BATON_MIRROR_CODEX_DIR",
-            "codex_dirs",
-            context.default_codex_dirs.clone(),
-        )
-    } else {
-        Vec::new()
-    };
+    let claude_dirs = provider_folders(
+        context,
+        &flags.claude_dirs,
+        "CLAUDE",
+        "claude",
+        &context.default_claude_dirs,
+        warnings,
+    );
+    let codex_dirs = provider_folders(
+        context,
+        &flags.codex_dirs,
+        "CODEX",
+        "codex",
+        &context.default_codex_dirs,
+        warnings,
+    );
+    let chatgpt_dirs = provider_folders(
+        context,
+        &flags.chatgpt_dirs,
+        "CHATGPT",
+        "chatgpt",
+        &context.default_chatgpt_dirs,
+        warnings,
+    );
+    let claude_ai_dirs = provider_folders(
+        context,
+        &flags.claude_ai_dirs,
+        "CLAUDE_AI",
+        "claude_ai",
+        &context.default_claude_ai_dirs,
+        warnings,
+    );
+    let chatgpt_max_bytes = byte_cap(
+        context,
+        "BATON_MIRROR_CHATGPT_MAX_BYTES",
+        "chatgpt_max_bytes",
+        DEFAULT_EXPORT_MAX_BYTES,
+        warnings,
+    );
+    let claude_ai_max_bytes = byte_cap(
+        context,
+        "BATON_MIRROR_CLAUDE_AI_MAX_BYTES",
+        "claude_ai_max_bytes",
+        DEFAULT_EXPORT_MAX_BYTES,
+        warnings,
+    );
     let poll = match flags.poll_secs {
         Some(0) => {
             warnings.push(format!(
@@ -175,6 +315,10 @@ pub fn resolve(flags: &Flags, context: &Context<'_>, warnings: &mut Vec<String>)
     Settings {
         claude_dirs,
         codex_dirs,
+        chatgpt_dirs,
+        claude_ai_dirs,
+        chatgpt_max_bytes,
+        claude_ai_max_bytes,
         poll,
         backfill,
     }
@@ -211,8 +355,19 @@ pub fn on_this_machine(
         config: config.as_ref(),
         default_claude_dirs: crate::usage::default_claude_dirs(),
         default_codex_dirs: crate::usage::default_codex_dirs(),
+        default_chatgpt_dirs: home_folder(".chatgpt/exports"),
+        default_claude_ai_dirs: home_folder(".claude/exports"),
     };
     resolve(flags, &context, warnings)
+}
+
+/// `relative` under the home folder, when there is one.
+fn home_folder(relative: &str) -> Vec<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|home| PathBuf::from(home).join(relative))
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]
@@ -232,6 +387,8 @@ mod tests {
             config: Some(&table),
             default_claude_dirs: vec![PathBuf::from("/home/u/.claude/projects")],
             default_codex_dirs: vec![PathBuf::from("/home/u/.codex/sessions")],
+            default_chatgpt_dirs: vec![PathBuf::from("/home/u/.chatgpt/exports")],
+            default_claude_ai_dirs: vec![PathBuf::from("/home/u/.claude/exports")],
         };
         (resolve(&flags, &context, &mut warnings), warnings)
     }
@@ -244,6 +401,10 @@ mod tests {
             Settings {
                 claude_dirs: vec![PathBuf::from("/home/u/.claude/projects")],
                 codex_dirs: vec![PathBuf::from("/home/u/.codex/sessions")],
+                chatgpt_dirs: vec![PathBuf::from("/home/u/.chatgpt/exports")],
+                claude_ai_dirs: vec![PathBuf::from("/home/u/.claude/exports")],
+                chatgpt_max_bytes: 256 << 20,
+                claude_ai_max_bytes: 256 << 20,
                 poll: DEFAULT_POLL,
                 backfill: true,
             }
@@ -286,12 +447,44 @@ mod tests {
     #[test]
     fn a_switched_off_agent_is_not_read() {
         let (settings, _) = resolve_with(
-            &[("BATON_MIRROR_CODEX_ENABLED", "false")],
-            "claude = false",
+            &[
+                ("BATON_MIRROR_CODEX_ENABLED", "false"),
+                ("BATON_MIRROR_CLAUDE_AI_ENABLED", "off"),
+            ],
+            "claude = false\nchatgpt = false",
             Flags::default(),
         );
         assert!(settings.claude_dirs.is_empty());
         assert!(settings.codex_dirs.is_empty());
+        assert!(settings.chatgpt_dirs.is_empty());
+        assert!(settings.claude_ai_dirs.is_empty());
+    }
+
+    #[test]
+    fn export_folders_and_caps_come_from_the_environment_or_the_config() {
+        let (settings, warnings) = resolve_with(
+            &[
+                ("BATON_MIRROR_CHATGPT_DIR", "/drops/gpt"),
+                ("BATON_MIRROR_CHATGPT_MAX_BYTES", "1048576"),
+            ],
+            "claude_ai_dirs = [\"/drops/claude\"]\nclaude_ai_max_bytes = 4096",
+            Flags::default(),
+        );
+        assert_eq!(settings.chatgpt_dirs, [PathBuf::from("/drops/gpt")]);
+        assert_eq!(settings.claude_ai_dirs, [PathBuf::from("/drops/claude")]);
+        assert_eq!(
+            (settings.chatgpt_max_bytes, settings.claude_ai_max_bytes),
+            (1 << 20, 4096)
+        );
+        assert!(warnings.is_empty());
+        assert_eq!(
+            settings.provider_of(std::path::Path::new("/drops/claude/a.zip")),
+            Some(baton_core::transcripts::Provider::ClaudeAi)
+        );
+        assert_eq!(
+            settings.provider_of(std::path::Path::new("/else/a.zip")),
+            None
+        );
     }
 
     #[test]
@@ -302,11 +495,15 @@ mod tests {
             ("BATON_MIRROR_POLL_SECS", "-3"),
             ("BATON_MIRROR_BACKFILL", "maybe"),
             ("BATON_MIRROR_CODEX_ENABLED", "2"),
+            ("BATON_MIRROR_CHATGPT_MAX_BYTES", "0"),
+            ("BATON_MIRROR_CLAUDE_AI_MAX_BYTES", "big"),
         ] {
             let (settings, warnings) = resolve_with(&[(name, value)], "", Flags::default());
             assert_eq!(settings.poll, DEFAULT_POLL, "{name}={value}");
             assert!(settings.backfill, "{name}={value}");
             assert!(!settings.codex_dirs.is_empty(), "{name}={value}");
+            assert_eq!(settings.chatgpt_max_bytes, DEFAULT_EXPORT_MAX_BYTES);
+            assert_eq!(settings.claude_ai_max_bytes, DEFAULT_EXPORT_MAX_BYTES);
             assert_eq!(warnings.len(), 1, "{name}={value}: {warnings:?}");
             assert!(
                 warnings[0].contains(name) && warnings[0].contains(value),

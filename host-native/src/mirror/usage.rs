@@ -15,28 +15,6 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-/// One string kept once however many rows repeat it (sessions, projects, models).
-#[derive(Default)]
-struct Strings(HashMap<String, Arc<str>>);
-
-impl Strings {
-    fn get(&mut self, text: Option<String>) -> Option<Arc<str>> {
-        let text = text?;
-        if let Some(kept) = self.0.get(&text) {
-            return Some(kept.clone());
-        }
-        let kept: Arc<str> = Arc::from(text.as_str());
-        self.0.insert(text, kept.clone());
-        Some(kept)
-    }
-}
-
-fn key(bytes: Option<Vec<u8>>) -> Option<u128> {
-    bytes
-        .and_then(|b| <[u8; 16]>::try_from(b.as_slice()).ok())
-        .map(u128::from_be_bytes)
-}
-
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |e| Error::store_io("read the index", &path.display().to_string(), e)
 }
@@ -80,11 +58,25 @@ pub fn report(
             _ => {}
         }
     }
-    let mut strings = Strings::default();
+    // Every name once, as the entries will share it.
+    let mut names: HashMap<i64, Arc<str>> = HashMap::new();
+    {
+        let mut statement = connection
+            .prepare("SELECT id, text FROM names")
+            .map_err(sql(path))?;
+        let rows = statement
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(sql(path))?;
+        for row in rows {
+            let (id, text) = row.map_err(sql(path))?;
+            names.insert(id, Arc::from(text.as_str()));
+        }
+    }
+    let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
     let mut codex = Vec::new();
     let mut statement = connection
         .prepare(
-            "SELECT u.provider, u.at, u.session, u.project, u.model, u.input_tokens,
+            "SELECT s.provider, u.at, u.session, u.project, u.model, u.input_tokens,
                     u.output_tokens, u.cache_creation_tokens, u.cache_read_tokens,
                     u.reasoning_tokens, u.cache_creation_1h_tokens, u.request_context_tokens,
                     u.recorded_cost_micro_usd, u.folder, u.sidechain, u.relayed, u.dedup_key,
@@ -95,6 +87,8 @@ pub fn report(
         .map_err(sql(path))?;
     let mut rows = statement.query([]).map_err(sql(path))?;
     let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    // A stored key is a fingerprint's first 64 bits; equal keys stay equal.
+    let key = |k: Option<i64>| k.map(|k| u128::from(k as u64) << 64);
     while let Some(row) = rows.next().map_err(sql(path))? {
         let provider = match row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or("") {
             "codex" => Provider::Codex,
@@ -109,14 +103,13 @@ pub fn report(
         let optional = |i: usize| -> Result<Option<u64>, Error> {
             Ok(row.get::<_, Option<i64>>(i).map_err(sql(path))?.map(count))
         };
+        let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
         let entry = UsageEntry {
             provider,
             at: Timestamp::from_millis(row.get(1).map_err(sql(path))?),
-            session: strings
-                .get(Some(row.get(2).map_err(sql(path))?))
-                .unwrap_or_else(|| Arc::from("")),
-            project: strings.get(row.get(3).map_err(sql(path))?),
-            model: strings.get(row.get(4).map_err(sql(path))?),
+            session: name(id(2)?).unwrap_or_else(|| Arc::from("")),
+            project: name(id(3)?),
+            model: name(id(4)?),
             tokens: TokenTotals {
                 input_tokens: get_count(5)?,
                 output_tokens: get_count(6)?,
@@ -132,7 +125,7 @@ pub fn report(
             Provider::Codex => codex.push(entry),
             _ => claude.replay(Response {
                 entry,
-                folder: strings.get(row.get(13).map_err(sql(path))?),
+                folder: name(id(13)?),
                 sidechain: row.get(14).map_err(sql(path))?,
                 relayed: row.get(15).map_err(sql(path))?,
                 key: key(row.get(16).map_err(sql(path))?),
