@@ -964,11 +964,10 @@ impl BatonMcp {
                 };
                 let shown = crate::mirror::query::show(connection, path, &p.reference, branches)?;
                 Ok((
-                    shown.markdown,
+                    shown.markdown.trim_end().to_owned(),
                     serde_json::json!({
                         "conversation": serde_json::to_value(&shown.row).unwrap_or_default(),
                         "branches": shown.branches,
-                        "active_branch": shown.active_branch,
                     }),
                 ))
             })
@@ -1044,12 +1043,13 @@ fn transcript_filters(filters: &TranscriptFilters) -> Result<crate::mirror::quer
     )
 }
 
-/// A transcript tool's answer: its text (a human line, or the Markdown asked for) and its JSON
-/// as structured content; an error as every tool's.
+/// A transcript tool's answer: its text (a human line, or the Markdown asked for), then its
+/// JSON, which is also the structured content; an error as every tool's.
 fn index_answer(result: Result<(String, Value), Error>) -> CallToolResult {
     match result {
         Ok((text, json)) => {
-            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+            let mut result =
+                CallToolResult::success(vec![ContentBlock::text(format!("{text}\n{json}"))]);
             result.structured_content = Some(json);
             result
         }

@@ -576,3 +576,94 @@ async fn lifecycle_through_mcp_gating_pause_unpause_and_stale_collisions() {
         "it finished working, not blocked or paused"
     );
 }
+
+/// The transcript tools read the index `baton mirror` keeps beside the ledger: offered once
+/// it exists, read-only, and answering what the CLI answers.
+#[tokio::test]
+async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
+    let (tmp, ledger) = ledger();
+    std::fs::create_dir_all(ledger.dir()).unwrap();
+    let client = connect(&ledger, "claude-code").await;
+    let names = |tools: &[rmcp::model::Tool]| -> Vec<String> {
+        tools.iter().map(|t| t.name.to_string()).collect()
+    };
+    let before = client.list_all_tools().await.unwrap();
+    for tool in baton::mcp::INDEX_TOOLS {
+        assert!(
+            !names(&before).contains(&tool.to_owned()),
+            "{tool} without an index"
+        );
+    }
+
+    let projects = tmp.path().join("projects/-home-dev-app");
+    std::fs::create_dir_all(&projects).unwrap();
+    let lines = [
+        json!({"type":"user","sessionId":"0191aaaa-one","uuid":"u1","timestamp":"2026-06-01T10:00:00Z",
+            "cwd":"/home/dev/app","message":{"role":"user","content":"why does parse_claude_code fail"}}),
+        json!({"type":"assistant","sessionId":"0191aaaa-one","uuid":"a1","parentUuid":"u1",
+            "timestamp":"2026-06-01T10:00:05Z","cwd":"/home/dev/app","requestId":"r1",
+            "message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-20250514",
+                "content":[{"type":"text","text":"the file ends early"}],
+                "usage":{"input_tokens":100,"output_tokens":20}}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(projects.join("one.jsonl"), text).unwrap();
+    let index = baton::mirror::index::default_path(ledger.dir());
+    let sources = baton::mirror::pass::discover(&[tmp.path().join("projects")], &[]);
+    baton::mirror::mirror_once(&index, &sources).unwrap();
+
+    let after = client.list_all_tools().await.unwrap();
+    for tool in baton::mcp::INDEX_TOOLS {
+        let offered = after.iter().find(|t| t.name == tool).expect(tool);
+        assert_eq!(
+            offered.annotations.as_ref().and_then(|a| a.read_only_hint),
+            Some(true),
+            "{tool} is read-only"
+        );
+    }
+    let size = serde_json::to_vec(&json!({ "tools": after }))
+        .unwrap()
+        .len();
+    println!("tools/list with the transcript tools: {size} bytes");
+    assert!(size < 10 * 1024, "tools/list is {size} bytes");
+
+    let peer = client.peer();
+    let (error, human, found) = call(
+        peer,
+        "search_transcripts",
+        json!({"query": "parse_claude_code"}),
+    )
+    .await;
+    assert!(!error, "{human}");
+    assert_eq!(found["total"], 1);
+    assert_eq!(found["hits"][0]["message_id"], "u1");
+    let (_, _, none) = call(
+        peer,
+        "search_transcripts",
+        json!({"query": "parse_claude_code", "provider": "codex"}),
+    )
+    .await;
+    assert_eq!(none["total"], 0);
+    let (error, _, bad) = call(
+        peer,
+        "search_transcripts",
+        json!({"query": "x", "provider": "gemini"}),
+    )
+    .await;
+    assert!(error);
+    assert_eq!(bad["error"]["code"], "INVALID_ARGUMENT");
+
+    let (_, human, listed) = call(peer, "list_transcripts", json!({})).await;
+    assert_eq!(listed["total"], 1, "{human}");
+    let (error, markdown, shown) =
+        call(peer, "get_transcript", json!({"reference": "0191aaaa"})).await;
+    assert!(!error);
+    assert!(markdown.contains("the file ends early"), "{markdown}");
+    assert_eq!(shown["conversation"]["provider_id"], "0191aaaa-one");
+    let (_, _, usage) = call(peer, "get_usage", json!({"group_by": "model"})).await;
+    assert_eq!(usage["totals"]["output_tokens"], 20);
+    assert_eq!(usage["rows"][0]["key"], "claude-sonnet-4-20250514");
+    let (error, _, missing) = call(peer, "get_transcript", json!({"reference": "99"})).await;
+    assert!(error);
+    assert!(missing["error"]["code"].is_string());
+}
