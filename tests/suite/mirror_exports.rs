@@ -392,4 +392,7 @@ fn removing_sizing_compacting_and_syncing_from_the_command_line() {
     assert_eq!(json(&["search", "charlie"])["total"], 0);
     assert_eq!(json(&["search", "charlie", "--sync"])["total"], 1);
     assert_eq!(json(&["transcripts", "list"])["total"], 2);
+    // `--index` alone is the index BATON_INDEX names.
+    assert!(json(&["usage", "--index"])["rows"].is_array());
+    assert!(json(&["usage", "model", "--index", "--sync"])["rows"].is_array());
 }

@@ -775,7 +775,7 @@ pub(crate) struct UsageArgs {
         default_missing_value = "",
         conflicts_with_all = ["claude_dirs", "codex_dirs"]
     )]
-    pub(crate) index: Option<PathBuf>,
+    pub(crate) index: Option<String>,
     /// With --index: bring the index up to date first (one mirror pass, reading only what
     /// changed)
     #[arg(long, requires = "index")]

@@ -93,10 +93,12 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
     let report = match &args.index {
         Some(path) => {
             let location = IndexLocation {
-                index: if path.as_os_str().is_empty() {
-                    std::env::var_os("BATON_INDEX").map(PathBuf::from)
+                index: if path.is_empty() {
+                    std::env::var_os("BATON_INDEX")
+                        .filter(|v| !v.is_empty())
+                        .map(PathBuf::from)
                 } else {
-                    Some(path.clone())
+                    Some(PathBuf::from(path))
                 },
             };
             let path = index_path(cli, &location)?;

@@ -220,12 +220,16 @@ pub fn search(
         .map_err(sql(path))?;
     let mut statement = connection
         .prepare(&format!(
+            // The page is ranked first; only its messages' excerpts are read (and inflated,
+            // for snippets), however many messages match.
             "SELECT c.id, c.provider, c.provider_id, c.title, c.project, c.started_at,
                     c.updated_at, c.messages, m.message_id, m.role, m.at, m.excerpt
-             FROM messages_fts f
-             JOIN messages m ON m.id = f.rowid JOIN conversations c ON c.id = m.conversation
-             WHERE messages_fts MATCH ?1 AND {filter}
-             ORDER BY f.rank LIMIT ?6"
+             FROM (SELECT f.rowid AS id, f.rank AS rank FROM messages_fts f
+                   JOIN messages m ON m.id = f.rowid JOIN conversations c ON c.id = m.conversation
+                   WHERE messages_fts MATCH ?1 AND {filter}
+                   ORDER BY f.rank LIMIT ?6) page
+             JOIN messages m ON m.id = page.id JOIN conversations c ON c.id = m.conversation
+             ORDER BY page.rank"
         ))
         .map_err(sql(path))?;
     let words = query_words(query);
