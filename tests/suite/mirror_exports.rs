@@ -396,3 +396,72 @@ fn removing_sizing_compacting_and_syncing_from_the_command_line() {
     assert!(json(&["usage", "--index"])["rows"].is_array());
     assert!(json(&["usage", "model", "--index", "--sync"])["rows"].is_array());
 }
+
+/// Every tool call the fixtures hold is counted once under its tool, with the calls whose
+/// result failed, as the core's readers see them.
+#[test]
+fn tool_calls_are_counted_by_tool_with_their_failures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let index = tmp.path().join("index.sqlite");
+    let sources = discover(&[fixtures.join("claude-code")], &[fixtures.join("codex")]);
+    assert!(sources.len() > 5);
+    baton::mirror::mirror_once(&index, &sources).unwrap();
+    let mut expected: std::collections::BTreeMap<String, (i64, i64)> = Default::default();
+    let mut calls = std::collections::BTreeMap::new();
+    let mut failed = std::collections::BTreeSet::new();
+    let mut analyzer = Analyzer::new();
+    for source in &sources {
+        let _ = analyzer.add_file(
+            &source.path.display().to_string(),
+            &std::fs::read(&source.path).unwrap(),
+        );
+    }
+    use baton_core::transcripts::conversation::Block;
+    for conversation in analyzer.conversations() {
+        for block in conversation.messages.iter().flat_map(|m| &m.blocks) {
+            match block {
+                Block::ToolCall { id, name, .. } if !id.is_empty() => {
+                    calls.insert((conversation.id.clone(), id.clone()), name.clone());
+                }
+                Block::ToolResult {
+                    call_id,
+                    is_error: true,
+                    ..
+                } => {
+                    failed.insert((conversation.id.clone(), call_id.clone()));
+                }
+                _ => {}
+            }
+        }
+    }
+    for (key, name) in &calls {
+        let entry = expected.entry(name.clone()).or_default();
+        entry.0 += 1;
+        entry.1 += i64::from(failed.contains(key));
+    }
+    assert!(
+        expected.values().any(|(_, errors)| *errors > 0),
+        "a fixture has a failed call"
+    );
+    let connection = index::open(&index, false).unwrap();
+    let page = query::tools(&connection, &index, &query::Filters::default(), 1000).unwrap();
+    let got: std::collections::BTreeMap<String, (i64, i64)> = page
+        .tools
+        .iter()
+        .map(|t| (t.name.clone(), (t.calls, t.errors)))
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(page.calls as usize, calls.len());
+    let only_codex = query::tools(
+        &connection,
+        &index,
+        &query::Filters {
+            provider: Some("codex".into()),
+            ..Default::default()
+        },
+        1000,
+    )
+    .unwrap();
+    assert!(only_codex.calls > 0 && only_codex.calls < page.calls);
+}

@@ -653,12 +653,31 @@ pub(crate) enum TranscriptsCommand {
   baton transcripts show 0191a2b3           # 8 or more characters of the provider's id
   baton transcripts show 0191a2b3 --format json > session.json")]
     Show(TranscriptsShowArgs),
+    /// The tools agents called in the kept conversations: how often, how often they failed
+    #[command(after_help = "Examples:
+  baton transcripts tools                   # every tool, most called first
+  baton transcripts tools --provider claude_code --since 2026-06-01 --limit 10")]
+    Tools(TranscriptsToolsArgs),
     /// Remove a kept conversation from the index, on purpose: logged, and a later pass does not
     /// bring it back while its source is still there
     #[command(after_help = "Examples:
   baton transcripts remove 12              # asks first on a terminal
   baton transcripts remove 0191a2b3 --yes")]
     Remove(TranscriptsRemoveArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsToolsArgs {
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Bring the index up to date first: one mirror pass, which reads only what changed
+    #[arg(long)]
+    pub(crate) sync: bool,
+    #[command(flatten)]
+    pub(crate) filters: TranscriptFilters,
+    /// How many tools
+    #[arg(long, default_value_t = 30)]
+    pub(crate) limit: u32,
 }
 
 #[derive(Debug, Args)]

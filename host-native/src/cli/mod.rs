@@ -82,6 +82,9 @@ pub fn main() -> i32 {
         Command::Transcripts(args::TranscriptsCommand::Show(ref args)) => {
             transcripts::show(&cli, args)
         }
+        Command::Transcripts(args::TranscriptsCommand::Tools(ref args)) => {
+            transcripts::tools(&cli, args)
+        }
         Command::Transcripts(args::TranscriptsCommand::Remove(ref args)) => {
             transcripts::remove(&cli, args)
         }

@@ -3,7 +3,7 @@
 
 use crate::cli::args::{
     IndexLocation, IndexUpkeep, MirrorArgs, SearchArgs, TranscriptFilters, TranscriptFormat,
-    TranscriptsListArgs, TranscriptsRemoveArgs, TranscriptsShowArgs,
+    TranscriptsListArgs, TranscriptsRemoveArgs, TranscriptsShowArgs, TranscriptsToolsArgs,
 };
 use crate::cli::args::{InspectArgs, UsageArgs};
 use crate::cli::present::Reader;
@@ -456,6 +456,9 @@ fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// What a table shows for a conversation that has no title and said nothing to make one of.
+const UNTITLED: &str = "(untitled)";
+
 /// `baton search`: ranked hits from the index.
 pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output, Error> {
     let path = index_path(cli, &args.location)?;
@@ -504,7 +507,11 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
             hit.conversation.id.to_string().into(),
             clock(&reader, hit.at).into(),
             hit.conversation.provider.clone().into(),
-            hit.conversation.title.clone().unwrap_or_default().into(),
+            hit.conversation
+                .title
+                .clone()
+                .unwrap_or_else(|| UNTITLED.to_owned())
+                .into(),
             hit.role.clone().into(),
             hit.snippet.clone().into(),
         ]);
@@ -559,7 +566,10 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<
             row.provider.clone().into(),
             row.messages.to_string().into(),
             row.project.clone().unwrap_or_default().into(),
-            row.title.clone().unwrap_or_default().into(),
+            row.title
+                .clone()
+                .unwrap_or_else(|| UNTITLED.to_owned())
+                .into(),
         ]);
     }
     table.append_to(&mut human, &reader.style);
@@ -604,6 +614,57 @@ pub(crate) fn show(cli: &crate::cli::Cli, args: &TranscriptsShowArgs) -> Result<
             "active_branch": shown.active_branch,
             "transcript": shown.json,
         }),
+    })
+}
+
+/// `baton transcripts tools`: the tools called, most first.
+pub(crate) fn tools(cli: &crate::cli::Cli, args: &TranscriptsToolsArgs) -> Result<Output, Error> {
+    let path = index_path(cli, &args.location)?;
+    let connection = open_for_query(cli, &path, args.sync)?;
+    let page = crate::mirror::query::tools(
+        &connection,
+        &path,
+        &query_filters(&args.filters)?,
+        i64::from(args.limit),
+    )?;
+    let mut human = format!(
+        "[ok] {} tool(s), {} call(s){}",
+        page.total,
+        thousands(page.calls.max(0) as u64),
+        if page.tools.len() < page.total as usize {
+            format!("; the {} most called:", page.tools.len())
+        } else {
+            String::new()
+        }
+    );
+    let mut table = Table::new(vec![
+        Column::text("TOOL").cut(Fit::End).comfortable(16),
+        Column::number("CALLS"),
+        Column::number("ERRORS"),
+        Column::number("FAILED"),
+        Column::number("CONVERSATIONS").droppable(1),
+        Column::text("LAST USED").droppable(0),
+    ]);
+    let zone = crate::zone::resolve(None)?;
+    let reader = Reader::for_stdout(cli.color, &zone)?;
+    for tool in &page.tools {
+        table.row(vec![
+            tool.name.clone().into(),
+            thousands(tool.calls.max(0) as u64).into(),
+            thousands(tool.errors.max(0) as u64).into(),
+            format!(
+                "{:.1}%",
+                tool.errors as f64 * 100.0 / tool.calls.max(1) as f64
+            )
+            .into(),
+            thousands(tool.conversations.max(0) as u64).into(),
+            clock(&reader, tool.last_at).into(),
+        ]);
+    }
+    table.append_to(&mut human, &reader.style);
+    Ok(Output {
+        human,
+        json: to_json(&page)?,
     })
 }
 

@@ -112,8 +112,18 @@ const MIGRATIONS: &[&str] = &[
     // 3: conversations removed on purpose: the log of each removal, and what keeps a later
     // pass from bringing one back while its source is still there. And each conversation of
     // a ChatGPT or claude.ai export as its own JSON (masked, compressed): an export is read
-    // whole when it changes, and a conversation a later export no longer holds stays.
+    // whole when it changes, and a conversation a later export no longer holds stays. And the
+    // tool calls of every conversation, with the tool's name and whether its result failed.
     "
+    CREATE TABLE tool_calls (
+        conversation INTEGER NOT NULL REFERENCES conversations(id),
+        call_id TEXT NOT NULL,
+        message INTEGER,
+        name TEXT,
+        is_error INTEGER,
+        PRIMARY KEY (conversation, call_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX tool_calls_by_name ON tool_calls (name);
     CREATE TABLE export_items (
         provider TEXT NOT NULL,
         provider_id TEXT NOT NULL,

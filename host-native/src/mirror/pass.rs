@@ -1168,8 +1168,52 @@ fn skip_long_line(
     }
 }
 
+/// Records a message's tool calls (by the call's id, with the tool's name) and results
+/// (whether the tool failed). A result read before its call, or in another pass, meets it
+/// on the call's id.
+fn store_tool_calls(
+    transaction: &rusqlite::Transaction,
+    conversation_id: i64,
+    message_id: i64,
+    blocks: &[baton_core::transcripts::conversation::Block],
+) -> rusqlite::Result<()> {
+    use baton_core::transcripts::conversation::Block;
+    for block in blocks {
+        match block {
+            Block::ToolCall { id, name, .. } if !id.is_empty() => {
+                transaction
+                    .prepare_cached(
+                        "INSERT INTO tool_calls (conversation, call_id, message, name)
+                         VALUES (?1, ?2, ?3, ?4)
+                         ON CONFLICT (conversation, call_id) DO UPDATE SET
+                             message = excluded.message, name = excluded.name",
+                    )?
+                    .execute(params![conversation_id, id, message_id, name])?;
+            }
+            Block::ToolResult {
+                call_id, is_error, ..
+            } if !call_id.is_empty() => {
+                transaction
+                    .prepare_cached(
+                        "INSERT INTO tool_calls (conversation, call_id, is_error)
+                         VALUES (?1, ?2, ?3)
+                         ON CONFLICT (conversation, call_id) DO UPDATE SET
+                             is_error = excluded.is_error",
+                    )?
+                    .execute(params![conversation_id, call_id, is_error])?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Removes what the index holds of a source before it is read again.
 fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite::Result<()> {
+    transaction.execute(
+        "DELETE FROM tool_calls WHERE message IN (SELECT id FROM messages WHERE source = ?1)",
+        [source_id],
+    )?;
     transaction.execute(
         "DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE source = ?1)",
         [source_id],
@@ -1302,6 +1346,7 @@ fn store_conversation(
                     fields.tool_output
                 ])?;
         }
+        store_tool_calls(transaction, conversation_id, rowid, &message.blocks)?;
     }
     transaction.prepare_cached(
         "UPDATE conversations SET messages = (SELECT count(*) FROM messages WHERE conversation = ?1)

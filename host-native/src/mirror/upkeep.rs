@@ -275,6 +275,9 @@ pub fn remove(
             ));
         };
         transaction
+            .execute("DELETE FROM tool_calls WHERE conversation = ?1", [id])
+            .map_err(sql(&path))?;
+        transaction
             .execute(
                 "DELETE FROM messages_fts WHERE rowid IN
                      (SELECT id FROM messages WHERE conversation = ?1)",
