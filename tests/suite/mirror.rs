@@ -160,6 +160,37 @@ fn a_warm_pass_opens_nothing_and_an_append_reads_only_what_was_added() {
     assert_eq!(grown.rereads, 0);
 }
 
+/// The same on a 100 MB file: taken up from its end (backfill off, so the test need not
+/// parse 100 MB in a debug build), then a one-line append costs the line and the 4 KiB tail
+/// check, not the file.
+#[test]
+fn an_append_to_a_hundred_megabyte_file_reads_the_line_and_four_kilobytes() {
+    let tree = Tree::new();
+    let filler = claude_line("big", 0, "user", &"filler words ".repeat(60));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(tree.file("big.jsonl")).unwrap());
+    let mut written = 0u64;
+    while written < 100 << 20 {
+        file.write_all(filler.as_bytes()).unwrap();
+        written += filler.len() as u64;
+    }
+    drop(file);
+    let sources = tree.sources();
+    let first = pass_without_backfill(&tree, &sources);
+    assert_eq!((first.skipped_backlog, first.lines), (1, 0));
+    assert!(first.bytes_read <= (1 << 20) + 4096, "{}", first.bytes_read);
+    let added = claude_line("big", 1, "assistant", "appended to a hundred megabytes");
+    tree.append("big.jsonl", &added);
+    let grown = pass_without_backfill(&tree, &sources);
+    assert_eq!((grown.files_opened, grown.lines, grown.rereads), (1, 1, 0));
+    assert!(
+        grown.bytes_read <= added.len() as u64 + 4096,
+        "read {} bytes for a {}-byte append to {written} bytes",
+        grown.bytes_read,
+        added.len()
+    );
+    assert_eq!(tree.search("megabytes"), ["big-1"]);
+}
+
 #[test]
 fn a_partial_line_waits_for_its_end() {
     let tree = Tree::new();
