@@ -691,7 +691,7 @@ pub(crate) fn remove(cli: &crate::cli::Cli, args: &TranscriptsRemoveArgs) -> Res
         if !std::io::stdin().is_terminal() {
             return Err(Error::invalid(
                 "yes",
-                format!("removing {described} cannot be undone once its source is gone: add --yes"),
+                format!("removing {described} cannot be undone: add --yes to remove it"),
             ));
         }
         crate::cli::eprint_line(&format!(

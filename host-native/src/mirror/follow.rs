@@ -90,6 +90,10 @@ fn sources_of(files: &BTreeSet<PathBuf>, settings: &Settings) -> Vec<Source> {
         .iter()
         .filter_map(|path| {
             let provider = settings.provider_of(path)?;
+            // What a full pass would read, and a file gone since (its rows are marked).
+            if path.exists() && !super::pass::wanted(provider, path) {
+                return None;
+            }
             Some(Source {
                 path: path.clone(),
                 provider,

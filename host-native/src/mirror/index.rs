@@ -129,6 +129,7 @@ const MIGRATIONS: &[&str] = &[
         provider_id TEXT NOT NULL,
         source INTEGER NOT NULL REFERENCES sources(id),
         raw BLOB NOT NULL,
+        updated_at INTEGER,
         PRIMARY KEY (provider, provider_id)
     ) WITHOUT ROWID;
     CREATE TABLE removed (
@@ -227,11 +228,18 @@ fn migrate(connection: &Connection, path: &Path) -> Result<(), Error> {
         .with("version", version));
     }
     for (n, migration) in MIGRATIONS.iter().enumerate().skip(version) {
-        let batch = format!(
-            "BEGIN IMMEDIATE; {migration}; PRAGMA user_version = {}; COMMIT;",
-            n + 1
-        );
-        if let Err(err) = connection.execute_batch(&batch) {
+        // Each step re-reads the version under its write lock, so two processes opening an
+        // old index at once apply each migration once.
+        let step = || -> rusqlite::Result<()> {
+            connection.execute_batch("BEGIN IMMEDIATE")?;
+            let now: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+            if usize::try_from(now).unwrap_or(usize::MAX) <= n {
+                connection
+                    .execute_batch(&format!("{migration}; PRAGMA user_version = {};", n + 1))?;
+            }
+            connection.execute_batch("COMMIT")
+        };
+        if let Err(err) = step() {
             let _ = connection.execute_batch("ROLLBACK");
             return Err(sql_error(
                 &format!("migrate to schema {}", n + 1),

@@ -141,6 +141,7 @@ struct Known {
     missing: bool,
     usage_stats: Option<String>,
     usage_state: Option<String>,
+    quarantine: Option<String>,
 }
 
 /// Runs one pass over `sources` (calling `progress` after each), then, with
@@ -297,7 +298,7 @@ fn known(connection: &Connection, path: &str) -> rusqlite::Result<Option<Known>>
     connection
         .query_row(
             "SELECT id, device, inode, size, mtime_ns, cursor, tail_hash, reader_state, missing,
-                    usage_stats, usage_state
+                    usage_stats, usage_state, quarantine
              FROM sources WHERE path = ?1",
             [path],
             |row| {
@@ -313,6 +314,7 @@ fn known(connection: &Connection, path: &str) -> rusqlite::Result<Option<Known>>
                     missing: row.get::<_, i64>(8)? != 0,
                     usage_stats: row.get(9)?,
                     usage_state: row.get(10)?,
+                    quarantine: row.get(11)?,
                 })
             },
         )
@@ -411,7 +413,12 @@ fn sync(
         }
         None => 0,
     };
-    let taken = &chunk[..complete.min(chunk.len())];
+    // Past a line too long to keep, nothing of it is taken.
+    let taken: &[u8] = if complete > chunk.len() {
+        &[]
+    } else {
+        &chunk[..complete]
+    };
     let new_cursor = cursor + complete as i64;
     let mut tail = tail_before;
     tail.extend_from_slice(taken);
@@ -441,8 +448,9 @@ fn sync(
             transaction.last_insert_rowid()
         }
     };
+    let mut forgotten = Vec::new();
     if reread {
-        forget_rows(&transaction, source_id).map_err(sql(index_path))?;
+        forgotten = forget_rows(&transaction, source_id).map_err(sql(index_path))?;
         reader_state = None;
     } else {
         // The unfinished last line's provisional usage, from the last pass.
@@ -499,6 +507,28 @@ fn sync(
         )
         .map_err(sql(index_path))?;
     }
+    settle(&transaction, &forgotten, &parsed.conversations).map_err(sql(index_path))?;
+    // A file that holds only conversations removed on purpose keeps no lines either.
+    if !parsed.conversations.is_empty() {
+        let mut all_removed = true;
+        for conversation in &parsed.conversations {
+            all_removed &= removed(
+                &transaction,
+                provider_name(source.provider),
+                &conversation.id,
+            )
+            .map_err(sql(index_path))?;
+        }
+        if all_removed {
+            transaction
+                .execute(
+                    "DELETE FROM lines WHERE source = ?1
+                         AND NOT EXISTS (SELECT 1 FROM messages WHERE source = ?1)",
+                    [source_id],
+                )
+                .map_err(sql(index_path))?;
+        }
+    }
     transaction
         .execute(
             "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?5,
@@ -545,15 +575,6 @@ fn sync_export(
     let (device, inode, size) = (meta.dev() as i64, meta.ino() as i64, meta.size());
     let mtime_ns = meta.mtime() * 1_000_000_000 + meta.mtime_nsec();
     let before = known(connection, &shown).map_err(sql(index_path))?;
-    if let Some(k) = &before
-        && (k.device, k.inode, k.size, k.mtime_ns) == (device, inode, size as i64, mtime_ns)
-        && !k.missing
-    {
-        return Ok(());
-    }
-    if !meta.is_file() {
-        return Err(Error::store_unsafe(&shown, "is not a regular file"));
-    }
     let (cap, variable) = match source.provider {
         Provider::Chatgpt => (options.chatgpt_max_bytes, "BATON_MIRROR_CHATGPT_MAX_BYTES"),
         _ => (
@@ -561,6 +582,23 @@ fn sync_export(
             "BATON_MIRROR_CLAUDE_AI_MAX_BYTES",
         ),
     };
+    if let Some(k) = &before
+        && (k.device, k.inode, k.size, k.mtime_ns) == (device, inode, size as i64, mtime_ns)
+        && !k.missing
+    {
+        // Unchanged; but one set aside for its size is tried again once the cap admits it.
+        let over_an_older_cap = k
+            .quarantine
+            .as_deref()
+            .is_some_and(|why| why.contains(variable))
+            && size <= cap;
+        if !over_an_older_cap {
+            return Ok(());
+        }
+    }
+    if !meta.is_file() {
+        return Err(Error::store_unsafe(&shown, "is not a regular file"));
+    }
     let over_cap = |bytes: u64| {
         Error::invalid(
             "export",
@@ -581,7 +619,7 @@ fn sync_export(
     stats.files_opened += 1;
     let mut bytes = Vec::with_capacity(size as usize);
     (&mut file)
-        .take(cap + 1)
+        .take(cap.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| Error::store_io("read", &shown, e))?;
     stats.bytes_read += bytes.len() as u64;
@@ -648,20 +686,44 @@ fn sync_export(
             conversation,
         )
         .map_err(sql(index_path))?;
-        transaction
+        // The newest copy is kept (an older export read later does not replace it), and its
+        // title is the conversation's: a conversation renamed in the provider is renamed here.
+        let updated_at = conversation.updated_at.map(|t| t.millis());
+        let newest = transaction
             .prepare_cached(
-                "INSERT OR REPLACE INTO export_items (provider, provider_id, source, raw)
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO export_items (provider, provider_id, source, raw, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (provider, provider_id) DO UPDATE SET source = excluded.source,
+                     raw = excluded.raw, updated_at = excluded.updated_at
+                 WHERE coalesce(excluded.updated_at, 0) >= coalesce(export_items.updated_at, 0)",
             )
             .and_then(|mut statement| {
                 statement.execute(params![
                     provider,
                     conversation.id,
                     source_id,
-                    packer.pack(raw)
+                    packer.pack(raw),
+                    updated_at
                 ])
             })
             .map_err(sql(index_path))?;
+        if newest > 0
+            && let Some(title) = conversation
+                .title
+                .as_deref()
+                .filter(|t| !t.trim().is_empty())
+        {
+            transaction
+                .execute(
+                    "UPDATE conversations SET title = ?3 WHERE provider = ?1 AND provider_id = ?2",
+                    params![
+                        provider,
+                        conversation.id,
+                        title.chars().take(120).collect::<String>()
+                    ],
+                )
+                .map_err(sql(index_path))?;
+        }
         stats.lines += 1;
     }
     transaction
@@ -724,8 +786,8 @@ fn export_documents(
         if !is_conversations_entry(&entry.name) {
             continue;
         }
-        if inflated + entry.size > cap {
-            return Err(over_cap(inflated + entry.size));
+        if inflated.saturating_add(entry.size) > cap {
+            return Err(over_cap(inflated.saturating_add(entry.size)));
         }
         let mut reader = zip::EntryReader::open(&bytes, &entry)?;
         let mut out = vec![0u8; entry.size as usize];
@@ -1064,10 +1126,11 @@ fn store_lines(
         )?
         .query_row(params![source_id, offset], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
+    let adding: usize = lines.iter().map(|l| l.len() + 1).sum();
     if let Some((last_offset, raw)) = last
         && raw.len() < SMALL_CHUNK
         && let Ok(old) = zstd::stream::decode_all(&raw[..])
-        && old.len() < CHUNK_LIMIT
+        && old.len() + adding <= CHUNK_LIMIT
     {
         text = old;
         at = last_offset;
@@ -1208,12 +1271,24 @@ fn store_tool_calls(
     Ok(())
 }
 
-/// Removes what the index holds of a source before it is read again.
-fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite::Result<()> {
+/// Removes what the index holds of a source before it is read again; returns the
+/// conversations its messages belonged to (see [`settle`]).
+fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite::Result<Vec<i64>> {
+    let conversations: Vec<i64> = transaction
+        .prepare("SELECT DISTINCT conversation FROM messages WHERE source = ?1")?
+        .query_map([source_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
     transaction.execute(
         "DELETE FROM tool_calls WHERE message IN (SELECT id FROM messages WHERE source = ?1)",
         [source_id],
     )?;
+    for conversation in &conversations {
+        // Results whose call was never read belong to no message; they are read again too.
+        transaction.execute(
+            "DELETE FROM tool_calls WHERE conversation = ?1 AND message IS NULL",
+            [conversation],
+        )?;
+    }
     transaction.execute(
         "DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE source = ?1)",
         [source_id],
@@ -1221,6 +1296,46 @@ fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite:
     transaction.execute("DELETE FROM messages WHERE source = ?1", [source_id])?;
     transaction.execute("DELETE FROM lines WHERE source = ?1", [source_id])?;
     transaction.execute("DELETE FROM usage WHERE source = ?1", [source_id])?;
+    Ok(conversations)
+}
+
+/// After a source was read again: the conversations its old messages belonged to that it no
+/// longer holds are recounted, and one left with no message at all (it was known only from
+/// this source) is forgotten with its tool calls.
+fn settle(
+    transaction: &rusqlite::Transaction,
+    forgotten: &[i64],
+    stored: &[Conversation],
+) -> rusqlite::Result<()> {
+    for id in forgotten {
+        let provider_id: Option<String> = transaction
+            .query_row(
+                "SELECT provider_id FROM conversations WHERE id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(provider_id) = provider_id else {
+            continue;
+        };
+        if stored.iter().any(|c| c.id == provider_id) {
+            continue; // stored again: its count is current
+        }
+        let messages: i64 = transaction.query_row(
+            "SELECT count(*) FROM messages WHERE conversation = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        if messages == 0 {
+            transaction.execute("DELETE FROM tool_calls WHERE conversation = ?1", [id])?;
+            transaction.execute("DELETE FROM conversations WHERE id = ?1", [id])?;
+        } else {
+            transaction.execute(
+                "UPDATE conversations SET messages = ?2 WHERE id = ?1",
+                params![id, messages],
+            )?;
+        }
+    }
     Ok(())
 }
 
@@ -1356,6 +1471,20 @@ fn store_conversation(
     Ok(added)
 }
 
+/// Whether the mirror reads the file at `path` as `provider`'s: a transcript (`.jsonl`), or
+/// an export (`.zip`, or a conversations file), and never a link.
+pub fn wanted(provider: Provider, path: &Path) -> bool {
+    use baton_core::transcripts::export_files::is_conversations_entry;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let by_name = match provider {
+        Provider::ClaudeCode | Provider::Codex => name.ends_with(".jsonl"),
+        Provider::Chatgpt | Provider::ClaudeAi => {
+            name.ends_with(".zip") || is_conversations_entry(&name)
+        }
+    };
+    by_name && !is_link(path)
+}
+
 /// Whether `path` is a symbolic link. The mirror reads no link: one out of its folder could
 /// hand it any file, and one inside names a file the walk finds by its own name.
 fn is_link(path: &Path) -> bool {
@@ -1365,7 +1494,6 @@ fn is_link(path: &Path) -> bool {
 /// The export files under the ChatGPT and claude.ai folders: `conversations.json` (or the
 /// numbered parts of a large export) unzipped, and zip archives as they were downloaded.
 pub fn discover_exports(chatgpt_dirs: &[PathBuf], claude_ai_dirs: &[PathBuf]) -> Vec<Source> {
-    use baton_core::transcripts::export_files::is_conversations_entry;
     let mut sources = Vec::new();
     for (dirs, provider) in [
         (chatgpt_dirs, Provider::Chatgpt),
@@ -1374,13 +1502,7 @@ pub fn discover_exports(chatgpt_dirs: &[PathBuf], claude_ai_dirs: &[PathBuf]) ->
         for dir in dirs {
             let mut files = Vec::new();
             crate::files::files_under(dir, &["json", "zip"], &mut files);
-            files.retain(|path| {
-                if is_link(path) {
-                    return false;
-                }
-                let name = path.file_name().unwrap_or_default().to_string_lossy();
-                name.ends_with(".zip") || is_conversations_entry(&name)
-            });
+            files.retain(|path| wanted(provider, path));
             files.sort();
             sources.extend(files.into_iter().map(|path| Source { path, provider }));
         }
@@ -1398,7 +1520,7 @@ pub fn discover(claude_dirs: &[PathBuf], codex_dirs: &[PathBuf]) -> Vec<Source> 
         for dir in dirs {
             let mut files = Vec::new();
             crate::files::files_under(dir, &["jsonl"], &mut files);
-            files.retain(|path| !is_link(path));
+            files.retain(|path| wanted(provider, path));
             files.sort();
             sources.extend(files.into_iter().map(|path| Source { path, provider }));
         }

@@ -145,7 +145,7 @@ pub fn tools(
          LEFT JOIN messages m ON m.id = t.message
          WHERE t.name IS NOT NULL AND (?1 IS NULL OR c.provider = ?1)
          AND (?2 IS NULL OR instr(c.project, ?2) > 0)
-         AND (?3 IS NULL OR c.updated_at >= ?3) AND (?4 IS NULL OR c.updated_at <= ?4)";
+         AND (?3 IS NULL OR m.at >= ?3) AND (?4 IS NULL OR m.at <= ?4)";
     let (total, calls): (i64, i64) = connection
         .query_row(
             &format!("SELECT count(DISTINCT t.name), count(*) {from}"),

@@ -221,9 +221,17 @@ pub fn compact(mirror: &mut Mirror) -> Result<Compacted, Error> {
             break;
         }
     }
+    // The log is folded in and truncated if no reader holds it; a reader is waited for only
+    // briefly (the next compaction or checkpoint finishes the job).
     mirror.with_lock(|c| {
-        c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
-            .map_err(sql(&path))
+        c.busy_timeout(std::time::Duration::from_millis(250))
+            .map_err(sql(&path))?;
+        let folded = c
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(sql(&path));
+        c.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(sql(&path))?;
+        folded
     })?;
     steps += 1;
     Ok(Compacted {
@@ -249,8 +257,8 @@ pub struct Removal {
 
 /// Removes the conversation numbered `id` (its messages, their full-text rows and usage
 /// rows stay out from now on): logged in `removed`, which also keeps a later pass from
-/// bringing it back. The stored lines stay (they are the sources' copy, shared with the
-/// conversation's other records); the conversation is what is forgotten.
+/// bringing it back. Its export copy goes, and the stored lines of a file that held nothing
+/// else; lines shared with another conversation stay.
 pub fn remove(
     mirror: &mut Mirror,
     id: i64,
@@ -284,6 +292,14 @@ pub fn remove(
                 [id],
             )
             .map_err(sql(&path))?;
+        let sources: Vec<i64> = transaction
+            .prepare("SELECT DISTINCT source FROM messages WHERE conversation = ?1")
+            .and_then(|mut statement| {
+                statement
+                    .query_map([id], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .map_err(sql(&path))?;
         let messages = transaction
             .execute("DELETE FROM messages WHERE conversation = ?1", [id])
             .map_err(sql(&path))? as u64;
@@ -294,6 +310,23 @@ pub fn remove(
                 params![provider_id, provider],
             )
             .map_err(sql(&path))?;
+        transaction
+            .execute(
+                "DELETE FROM export_items WHERE provider = ?1 AND provider_id = ?2",
+                params![provider, provider_id],
+            )
+            .map_err(sql(&path))?;
+        // The lines of a file that held nothing else go too (a transcript is mostly one
+        // conversation); lines shared with another conversation stay, as they are its too.
+        for source in &sources {
+            transaction
+                .execute(
+                    "DELETE FROM lines WHERE source = ?1
+                         AND NOT EXISTS (SELECT 1 FROM messages WHERE source = ?1)",
+                    [source],
+                )
+                .map_err(sql(&path))?;
+        }
         transaction
             .execute("DELETE FROM conversations WHERE id = ?1", [id])
             .map_err(sql(&path))?;
