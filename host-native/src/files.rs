@@ -20,6 +20,16 @@ use std::path::{Path, PathBuf};
 /// across calls into the same `out`). A root that is itself a regular file is taken whatever
 /// its extension.
 pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
+    walk(root, extensions, true, out);
+}
+
+/// As [`files_under`], without the links: only files by their own names (the mirror's
+/// walk, which reads no link).
+pub fn regular_files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
+    walk(root, extensions, false, out);
+}
+
+fn walk(root: &Path, extensions: &[&str], take_links: bool, out: &mut Vec<PathBuf>) {
     let mut seen: std::collections::HashSet<(u64, u64)> =
         out.iter().filter_map(|p| file_identity(p)).collect();
     // A file named as the root is taken as it is (a regular file only).
@@ -75,14 +85,13 @@ pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
                     .ok()
                     .zip(inside.as_ref())
                     .is_some_and(|(target, root)| target.starts_with(root));
-                if target_inside {
+                if target_inside && take_links {
                     links.push(path);
                 }
                 continue;
             }
-            let Ok(meta) = std::fs::metadata(&path) else {
-                continue;
-            };
+            // Not a link: what was read of it is the file's own.
+            let meta = link;
             if !meta.is_file() {
                 continue;
             }

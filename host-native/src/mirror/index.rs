@@ -103,7 +103,6 @@ const MIGRATIONS: &[&str] = &[
         message_key INTEGER,
         PRIMARY KEY (source, offset)
     ) WITHOUT ROWID;
-    CREATE INDEX usage_by_session ON usage (session);
     ALTER TABLE sources ADD COLUMN usage_stats TEXT;
     ALTER TABLE sources ADD COLUMN usage_state TEXT;
     ALTER TABLE sources ADD COLUMN usage_pending TEXT;

@@ -158,11 +158,24 @@ pub fn run(
 ) -> PassStats {
     let mut stats = PassStats::default();
     let mut packer = Packer::new();
+    // What the index knows of every file, read once: an unchanged file costs one `stat` and
+    // a lookup here, no query.
+    let identities = identities(connection).unwrap_or_default();
+    let mut present: std::collections::HashSet<String> = std::collections::HashSet::new();
     for source in sources {
         stats.files += 1;
-        let result = if std::fs::symlink_metadata(&source.path).is_err() {
+        let shown = source.path.display().to_string();
+        let meta = std::fs::symlink_metadata(&source.path);
+        if let Ok(meta) = &meta
+            && identities.get(&shown) == Some(&identity_of(meta))
+        {
+            present.insert(shown);
+            progress(&stats);
+            continue;
+        }
+        let result = if meta.is_err() {
             // Gone since it was found (or named by a notification of its removal).
-            mark_gone(connection, &source.path.display().to_string())
+            mark_gone(connection, &shown)
                 .map(|gone| stats.missing += gone)
                 .map_err(sql(index_path))
         } else if matches!(source.provider, Provider::Chatgpt | Provider::ClaudeAi) {
@@ -197,12 +210,45 @@ pub fn run(
                 ));
             }
         }
+        if meta.is_ok() {
+            present.insert(shown);
+        }
         progress(&stats);
     }
     if options.sweep_missing {
-        stats.missing += mark_missing(connection, index_path).unwrap_or(0);
+        stats.missing += mark_missing(connection, index_path, &present).unwrap_or(0);
     }
     stats
+}
+
+/// A file's identity as the index keeps it: device, inode, size, mtime.
+type Identity = (i64, i64, i64, i64);
+
+fn identity_of(meta: &std::fs::Metadata) -> Identity {
+    (
+        meta.dev() as i64,
+        meta.ino() as i64,
+        meta.size() as i64,
+        meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+    )
+}
+
+/// The identity of every source read whole and in good standing (not missing, not set
+/// aside): a file with the same identity now has nothing new.
+fn identities(
+    connection: &Connection,
+) -> rusqlite::Result<std::collections::HashMap<String, Identity>> {
+    let mut statement = connection.prepare(
+        "SELECT path, device, inode, size, mtime_ns FROM sources
+         WHERE missing = 0 AND quarantine IS NULL",
+    )?;
+    let rows = statement.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+        ))
+    })?;
+    rows.collect()
 }
 
 /// How many bytes a pass over `sources` would read at most: each file's size past its cursor
@@ -273,7 +319,13 @@ fn set_aside(connection: &Connection, source: &Source, message: &str) -> rusqlit
     Ok(before.as_deref() != Some(message))
 }
 
-fn mark_missing(connection: &Connection, index_path: &Path) -> Result<u64, Error> {
+/// Marks the indexed sources gone from disk; the files this pass found are not looked at
+/// again.
+fn mark_missing(
+    connection: &Connection,
+    index_path: &Path,
+    present: &std::collections::HashSet<String>,
+) -> Result<u64, Error> {
     let mut statement = connection
         .prepare("SELECT id, path FROM sources WHERE missing = 0")
         .map_err(sql(index_path))?;
@@ -283,7 +335,7 @@ fn mark_missing(connection: &Connection, index_path: &Path) -> Result<u64, Error
         })
         .map_err(sql(index_path))?
         .filter_map(Result::ok)
-        .filter(|(_, path)| std::fs::symlink_metadata(path).is_err())
+        .filter(|(_, path)| !present.contains(path) && std::fs::symlink_metadata(path).is_err())
         .map(|(id, _)| id)
         .collect();
     for id in &gone {
@@ -296,28 +348,27 @@ fn mark_missing(connection: &Connection, index_path: &Path) -> Result<u64, Error
 
 fn known(connection: &Connection, path: &str) -> rusqlite::Result<Option<Known>> {
     connection
-        .query_row(
+        .prepare_cached(
             "SELECT id, device, inode, size, mtime_ns, cursor, tail_hash, reader_state, missing,
                     usage_stats, usage_state, quarantine
              FROM sources WHERE path = ?1",
-            [path],
-            |row| {
-                Ok(Known {
-                    id: row.get(0)?,
-                    device: row.get(1)?,
-                    inode: row.get(2)?,
-                    size: row.get(3)?,
-                    mtime_ns: row.get(4)?,
-                    cursor: row.get(5)?,
-                    tail_hash: row.get(6)?,
-                    reader_state: row.get(7)?,
-                    missing: row.get::<_, i64>(8)? != 0,
-                    usage_stats: row.get(9)?,
-                    usage_state: row.get(10)?,
-                    quarantine: row.get(11)?,
-                })
-            },
-        )
+        )?
+        .query_row([path], |row| {
+            Ok(Known {
+                id: row.get(0)?,
+                device: row.get(1)?,
+                inode: row.get(2)?,
+                size: row.get(3)?,
+                mtime_ns: row.get(4)?,
+                cursor: row.get(5)?,
+                tail_hash: row.get(6)?,
+                reader_state: row.get(7)?,
+                missing: row.get::<_, i64>(8)? != 0,
+                usage_stats: row.get(9)?,
+                usage_state: row.get(10)?,
+                quarantine: row.get(11)?,
+            })
+        })
         .optional()
 }
 
@@ -1474,15 +1525,19 @@ fn store_conversation(
 /// Whether the mirror reads the file at `path` as `provider`'s: a transcript (`.jsonl`), or
 /// an export (`.zip`, or a conversations file), and never a link.
 pub fn wanted(provider: Provider, path: &Path) -> bool {
+    wanted_by_name(provider, path) && !is_link(path)
+}
+
+/// The name half of [`wanted`].
+fn wanted_by_name(provider: Provider, path: &Path) -> bool {
     use baton_core::transcripts::export_files::is_conversations_entry;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let by_name = match provider {
+    match provider {
         Provider::ClaudeCode | Provider::Codex => name.ends_with(".jsonl"),
         Provider::Chatgpt | Provider::ClaudeAi => {
             name.ends_with(".zip") || is_conversations_entry(&name)
         }
-    };
-    by_name && !is_link(path)
+    }
 }
 
 /// Whether `path` is a symbolic link. The mirror reads no link: one out of its folder could
@@ -1501,8 +1556,8 @@ pub fn discover_exports(chatgpt_dirs: &[PathBuf], claude_ai_dirs: &[PathBuf]) ->
     ] {
         for dir in dirs {
             let mut files = Vec::new();
-            crate::files::files_under(dir, &["json", "zip"], &mut files);
-            files.retain(|path| wanted(provider, path));
+            crate::files::regular_files_under(dir, &["json", "zip"], &mut files);
+            files.retain(|path| wanted_by_name(provider, path));
             files.sort();
             sources.extend(files.into_iter().map(|path| Source { path, provider }));
         }
@@ -1519,8 +1574,7 @@ pub fn discover(claude_dirs: &[PathBuf], codex_dirs: &[PathBuf]) -> Vec<Source> 
     ] {
         for dir in dirs {
             let mut files = Vec::new();
-            crate::files::files_under(dir, &["jsonl"], &mut files);
-            files.retain(|path| wanted(provider, path));
+            crate::files::regular_files_under(dir, &["jsonl"], &mut files);
             files.sort();
             sources.extend(files.into_iter().map(|path| Source { path, provider }));
         }
