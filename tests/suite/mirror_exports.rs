@@ -110,6 +110,29 @@ fn exports_are_kept_as_analyze_reads_them_and_read_again_only_when_they_change()
         expected_gpt.len() + expected_claude.len(),
         "every conversation has a row"
     );
+    let only = |provider: &str, project: Option<&str>| {
+        let filters = query::Filters {
+            provider: Some(provider.into()),
+            project: project.map(str::to_owned),
+            ..Default::default()
+        };
+        query::list(&connection, &drops.index, &filters, 1, 0)
+            .unwrap()
+            .total as usize
+    };
+    assert_eq!(only("chatgpt", None), expected_gpt.len());
+    assert_eq!(only("claude_ai", None), expected_claude.len());
+    assert_eq!(only("chatgpt", Some("no such project")), 0);
+    let since = query::Filters {
+        since: Some(i64::MAX),
+        ..Default::default()
+    };
+    assert_eq!(
+        query::list(&connection, &drops.index, &since, 10, 0)
+            .unwrap()
+            .total,
+        0
+    );
     // Each kept conversation reads exactly as analyze reads the original.
     for (id, markdown) in expected_gpt.iter().chain(&expected_claude) {
         let shown = query::show(&connection, &drops.index, id, query::Branches::Active).unwrap();

@@ -202,40 +202,49 @@ pub fn list(
     limit: i64,
     offset: i64,
 ) -> Result<ConversationPage, Error> {
-    let filter = "(?1 IS NULL OR provider = ?1) AND (?2 IS NULL OR instr(project, ?2) > 0)
-         AND (?3 IS NULL OR updated_at >= ?3) AND (?4 IS NULL OR updated_at <= ?4)";
-    let args = params![
-        filters.provider,
-        filters.project,
-        filters.since,
-        filters.until
-    ];
+    // Only the filters given become conditions: with none, the count reads the smallest
+    // index and the page the first rows of the newest-first one.
+    let mut conditions: Vec<&str> = Vec::new();
+    let mut args: Vec<rusqlite::types::Value> = Vec::new();
+    if let Some(provider) = &filters.provider {
+        conditions.push("provider = ?");
+        args.push(provider.clone().into());
+    }
+    if let Some(project) = &filters.project {
+        conditions.push("instr(project, ?) > 0");
+        args.push(project.clone().into());
+    }
+    if let Some(since) = filters.since {
+        conditions.push("updated_at >= ?");
+        args.push(since.into());
+    }
+    if let Some(until) = filters.until {
+        conditions.push("updated_at <= ?");
+        args.push(until.into());
+    }
+    let filter = if conditions.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", conditions.join(" AND "))
+    };
     let total: i64 = connection
         .query_row(
-            &format!("SELECT count(*) FROM conversations WHERE {filter}"),
-            args,
+            &format!("SELECT count(*) FROM conversations {filter}"),
+            rusqlite::params_from_iter(&args),
             |r| r.get(0),
         )
         .map_err(sql(path))?;
     let mut statement = connection
         .prepare(&format!(
             "SELECT id, provider, provider_id, title, project, started_at, updated_at, messages
-             FROM conversations WHERE {filter}
-             ORDER BY updated_at DESC, id DESC LIMIT ?5 OFFSET ?6"
+             FROM conversations {filter}
+             ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
         ))
         .map_err(sql(path))?;
+    args.push(limit.into());
+    args.push(offset.into());
     let conversations = statement
-        .query_map(
-            params![
-                filters.provider,
-                filters.project,
-                filters.since,
-                filters.until,
-                limit,
-                offset
-            ],
-            ConversationRow::read,
-        )
+        .query_map(rusqlite::params_from_iter(&args), ConversationRow::read)
         .map_err(sql(path))?
         .collect::<Result<Vec<_>, _>>()
         .map_err(sql(path))?;
