@@ -20,24 +20,37 @@ use std::path::{Path, PathBuf};
 /// across calls into the same `out`). A root that is itself a regular file is taken whatever
 /// its extension.
 pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
-    walk(root, extensions, true, out);
-}
-
-/// As [`files_under`], without the links: only files by their own names (the mirror's
-/// walk, which reads no link).
-pub fn regular_files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
-    walk(root, extensions, false, out);
-}
-
-fn walk(root: &Path, extensions: &[&str], take_links: bool, out: &mut Vec<PathBuf>) {
     let mut seen: std::collections::HashSet<(u64, u64)> =
         out.iter().filter_map(|p| file_identity(p)).collect();
+    walk(root, extensions, true, &mut seen, &mut |path, _| {
+        out.push(path)
+    });
+}
+
+/// As [`files_under`], without the links (only files by their own names: the mirror's walk,
+/// which reads no link), each with what its `stat` said.
+pub fn regular_files_under(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, std::fs::Metadata)> {
+    let mut found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    walk(root, extensions, false, &mut seen, &mut |path, meta| {
+        found.push((path, meta.clone()));
+    });
+    found
+}
+
+fn walk(
+    root: &Path,
+    extensions: &[&str],
+    take_links: bool,
+    seen: &mut std::collections::HashSet<(u64, u64)>,
+    out: &mut dyn FnMut(PathBuf, &std::fs::Metadata),
+) {
     // A file named as the root is taken as it is (a regular file only).
     if let Ok(meta) = std::fs::metadata(root)
         && meta.is_file()
     {
         if identity(&meta).is_none_or(|id| seen.insert(id)) {
-            out.push(root.to_path_buf());
+            out(root.to_path_buf(), &meta);
         }
         return;
     }
@@ -96,7 +109,7 @@ fn walk(root: &Path, extensions: &[&str], take_links: bool, out: &mut Vec<PathBu
                 continue;
             }
             if identity(&meta).is_none_or(|id| seen.insert(id)) {
-                out.push(path);
+                out(path, &meta);
             }
         }
         folders.extend(subfolders.into_iter().rev());
@@ -106,7 +119,7 @@ fn walk(root: &Path, extensions: &[&str], take_links: bool, out: &mut Vec<PathBu
             && meta.is_file()
             && identity(&meta).is_none_or(|id| seen.insert(id))
         {
-            out.push(path);
+            out(path, &meta);
         }
     }
 }

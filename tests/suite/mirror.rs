@@ -180,7 +180,8 @@ fn an_append_to_a_hundred_megabyte_file_reads_the_line_and_four_kilobytes() {
     assert!(first.bytes_read <= (1 << 20) + 4096, "{}", first.bytes_read);
     let added = claude_line("big", 1, "assistant", "appended to a hundred megabytes");
     tree.append("big.jsonl", &added);
-    let grown = pass_without_backfill(&tree, &sources);
+    // Found again: a walk's identities are for the pass right after it.
+    let grown = pass_without_backfill(&tree, &tree.sources());
     assert_eq!((grown.files_opened, grown.lines, grown.rereads), (1, 1, 0));
     assert!(
         grown.bytes_read <= added.len() as u64 + 4096,
@@ -866,12 +867,16 @@ fn without_backfill_only_what_is_appended_later_is_kept() {
     let old = serde_json::json!({"timestamp":"2026-06-01T10:00:01Z","type":"response_item",
         "payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"codex old"}]}});
     std::fs::write(&codex, format!("{meta}\n{old}\n")).unwrap();
-    let mut sources = tree.sources();
-    sources.push(Source {
-        path: codex.clone(),
-        provider: baton_core::transcripts::Provider::Codex,
-    });
-    let stats = pass_without_backfill(&tree, &sources);
+    let found = || {
+        let mut sources = tree.sources();
+        sources.push(Source {
+            path: codex.clone(),
+            provider: baton_core::transcripts::Provider::Codex,
+            seen: None,
+        });
+        sources
+    };
+    let stats = pass_without_backfill(&tree, &found());
     assert_eq!((stats.skipped_backlog, stats.lines), (2, 0));
     assert_eq!(tree.search("old"), Vec::<String>::new());
 
@@ -884,7 +889,7 @@ fn without_backfill_only_what_is_appended_later_is_kept() {
         .unwrap();
     writeln!(file, "{new}").unwrap();
     drop(file);
-    let stats = pass_without_backfill(&tree, &sources);
+    let stats = pass_without_backfill(&tree, &found());
     assert_eq!((stats.skipped_backlog, stats.lines), (0, 2));
     assert_eq!(tree.search("new question"), ["s1-2"]);
     assert_eq!(tree.search("old"), Vec::<String>::new());
@@ -905,6 +910,7 @@ fn an_unreadable_source_is_set_aside_until_it_changes() {
     let sources = vec![Source {
         path: odd.clone(),
         provider: baton_core::transcripts::Provider::ClaudeCode,
+        seen: None,
     }];
     let first = mirror_once(&tree.index, &sources).unwrap();
     assert_eq!(first.failed, 1);

@@ -97,6 +97,7 @@ fn sources_of(files: &BTreeSet<PathBuf>, settings: &Settings) -> Vec<Source> {
             Some(Source {
                 path: path.clone(),
                 provider,
+                seen: None,
             })
         })
         .collect()

@@ -36,6 +36,10 @@ pub struct Source {
     pub path: PathBuf,
     /// Whose transcript it is.
     pub provider: Provider,
+    /// Its identity when the walk found it (device, inode, size, mtime), so the pass right
+    /// after the walk need not `stat` it again. It is that pass's only: a list kept for a
+    /// later pass must be found again (or say `None`, and the pass looks).
+    pub seen: Option<(i64, i64, i64, i64)>,
 }
 
 /// What a pass did, counted (the tests' seam: work is counted, not timed).
@@ -165,6 +169,13 @@ pub fn run(
     for source in sources {
         stats.files += 1;
         let shown = source.path.display().to_string();
+        if let Some(seen) = source.seen
+            && identities.get(&shown) == Some(&seen)
+        {
+            present.insert(shown);
+            progress(&stats);
+            continue;
+        }
         let meta = std::fs::symlink_metadata(&source.path);
         if let Ok(meta) = &meta
             && identities.get(&shown) == Some(&identity_of(meta))
@@ -1555,11 +1566,14 @@ pub fn discover_exports(chatgpt_dirs: &[PathBuf], claude_ai_dirs: &[PathBuf]) ->
         (claude_ai_dirs, Provider::ClaudeAi),
     ] {
         for dir in dirs {
-            let mut files = Vec::new();
-            crate::files::regular_files_under(dir, &["json", "zip"], &mut files);
-            files.retain(|path| wanted_by_name(provider, path));
-            files.sort();
-            sources.extend(files.into_iter().map(|path| Source { path, provider }));
+            let mut files = crate::files::regular_files_under(dir, &["json", "zip"]);
+            files.retain(|(path, _)| wanted_by_name(provider, path));
+            files.sort_by(|a, b| a.0.cmp(&b.0));
+            sources.extend(files.into_iter().map(|(path, meta)| Source {
+                path,
+                provider,
+                seen: Some(identity_of(&meta)),
+            }));
         }
     }
     sources
@@ -1573,10 +1587,13 @@ pub fn discover(claude_dirs: &[PathBuf], codex_dirs: &[PathBuf]) -> Vec<Source> 
         (codex_dirs, Provider::Codex),
     ] {
         for dir in dirs {
-            let mut files = Vec::new();
-            crate::files::regular_files_under(dir, &["jsonl"], &mut files);
-            files.sort();
-            sources.extend(files.into_iter().map(|path| Source { path, provider }));
+            let mut files = crate::files::regular_files_under(dir, &["jsonl"]);
+            files.sort_by(|a, b| a.0.cmp(&b.0));
+            sources.extend(files.into_iter().map(|(path, meta)| Source {
+                path,
+                provider,
+                seen: Some(identity_of(&meta)),
+            }));
         }
     }
     sources
