@@ -263,7 +263,7 @@ Without an ID, Baton ends the session only if exactly one live session matches -
     #[command(after_help = "Examples:
   baton index                             # the current `git rev-parse HEAD`, as indexed
   baton index --commit 4f2a9c1e0b7d3a5f6e8c9b0a1d2e3f4a5b6c7d8e
-  baton index stats                       # the transcript index: bytes per table, WAL, share of sources
+  baton index stats                       # bytes per table of the transcript index, and its WAL
   baton index compact                     # give back space, in short steps")]
     #[command(args_conflicts_with_subcommands = true)]
     Index(IndexArgs),
@@ -309,7 +309,7 @@ Settings: a flag, else BATON_MIRROR_* in the environment, else the [mirror] tabl
 
 Every word is a literal term: AND, OR, *, quotes and colons are searched for, never obeyed. The index is read alone: run `baton mirror` (or pass --sync) to bring it up to date.")]
     Search(SearchArgs),
-    /// The kept transcripts: list them
+    /// The kept transcripts: list, read, tools called, remove
     #[command(subcommand)]
     Transcripts(TranscriptsCommand),
     /// What files are (by content) and what they hold, and what was skipped and why
