@@ -111,7 +111,20 @@ impl Default for PassOptions {
 }
 
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |e| Error::store_io("write the index for", &path.display().to_string(), e)
+    move |e| {
+        // Another connection held the index a moment too long: the file is not at fault, and
+        // the next pass tries it again.
+        let busy = matches!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        );
+        let err = Error::store_io("write the index for", &path.display().to_string(), e);
+        if busy {
+            err.with("transient", true)
+        } else {
+            err
+        }
+    }
 }
 
 fn fnv(bytes: &[u8]) -> i64 {
@@ -213,6 +226,15 @@ pub fn run(
         if let Err(err) = result {
             packer.forget_names();
             stats.failed += 1;
+            if err.details.get("transient") == Some(&serde_json::Value::Bool(true)) {
+                crate::cli::warn(&format!(
+                    "mirror: {} was not read this pass: {} (tried again next pass)",
+                    source.path.display(),
+                    err.message
+                ));
+                progress(&stats);
+                continue;
+            }
             if set_aside(connection, source, &err.message).unwrap_or(true) {
                 crate::cli::warn(&format!(
                     "mirror: {} was not read: {} (tried again when it changes)",
@@ -497,7 +519,11 @@ fn sync(
         fnv(tail)
     };
 
-    let transaction = connection.transaction().map_err(sql(index_path))?;
+    // The write lock up front: waited for (busy timeout) instead of failing on a snapshot
+    // another connection moved.
+    let transaction = connection
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql(index_path))?;
     let source_id: i64 = match &before {
         Some(k) => k.id,
         None => {
@@ -719,7 +745,11 @@ fn sync_export(
             }
         }
     }
-    let transaction = connection.transaction().map_err(sql(index_path))?;
+    // The write lock up front: waited for (busy timeout) instead of failing on a snapshot
+    // another connection moved.
+    let transaction = connection
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql(index_path))?;
     let source_id: i64 = match &before {
         Some(k) => k.id,
         None => {
