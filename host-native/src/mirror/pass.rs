@@ -235,7 +235,10 @@ pub fn run(
                 progress(&stats);
                 continue;
             }
-            if set_aside(connection, source, &err.message).unwrap_or(true) {
+            // Set aside under the identity it had before it was read: a file still being
+            // written (an export being copied in) changes after that, and is tried again.
+            let read_as = meta.as_ref().ok().map(identity_of);
+            if set_aside(connection, source, &err.message, read_as).unwrap_or(true) {
                 crate::cli::warn(&format!(
                     "mirror: {} was not read: {} (tried again when it changes)",
                     source.path.display(),
@@ -318,10 +321,20 @@ fn mark_gone(connection: &Connection, path: &str) -> rusqlite::Result<u64> {
         .map(|n| n as u64)
 }
 
-/// Records a file that could not be read with its identity, so it is not tried again until
-/// it changes; whether this is news (not the same failure as before).
-fn set_aside(connection: &Connection, source: &Source, message: &str) -> rusqlite::Result<bool> {
-    let Ok(meta) = std::fs::symlink_metadata(&source.path) else {
+/// Records a file that could not be read with the identity it was read under (`read_as`,
+/// else as it is now), so it is not tried again until it changes; whether this is news (not
+/// the same failure as before).
+fn set_aside(
+    connection: &Connection,
+    source: &Source,
+    message: &str,
+    read_as: Option<Identity>,
+) -> rusqlite::Result<bool> {
+    let Some((device, inode, size, mtime_ns)) = read_as.or_else(|| {
+        std::fs::symlink_metadata(&source.path)
+            .ok()
+            .map(|meta| identity_of(&meta))
+    }) else {
         return Ok(true);
     };
     let shown = source.path.display().to_string();
@@ -342,10 +355,10 @@ fn set_aside(connection: &Connection, source: &Source, message: &str) -> rusqlit
         params![
             shown,
             provider_name(source.provider),
-            meta.dev() as i64,
-            meta.ino() as i64,
-            meta.size() as i64,
-            meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+            device,
+            inode,
+            size,
+            mtime_ns,
             message
         ],
     )?;
