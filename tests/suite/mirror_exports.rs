@@ -93,9 +93,14 @@ fn exports_are_kept_as_analyze_reads_them_and_read_again_only_when_they_change()
 
     let first = drops.pass();
     assert_eq!((first.files_opened, first.failed), (2, 0));
+    assert_eq!(first.lines, 0, "an export has conversations, not lines");
     let expected_gpt = analyzed("conversations.json", &chatgpt);
     let expected_claude = analyzed("conversations.json", &claude);
     assert!(expected_gpt.len() >= 2 && !expected_claude.is_empty());
+    assert_eq!(
+        first.export_conversations as usize,
+        expected_gpt.len() + expected_claude.len()
+    );
     let connection = drops.connection();
     let page = query::list(
         &connection,
@@ -141,7 +146,7 @@ fn exports_are_kept_as_analyze_reads_them_and_read_again_only_when_they_change()
 
     let warm = drops.pass();
     assert_eq!(
-        (warm.files_opened, warm.lines, warm.messages),
+        (warm.files_opened, warm.export_conversations, warm.messages),
         (0, 0, 0),
         "unchanged exports are not opened"
     );

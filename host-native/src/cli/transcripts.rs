@@ -359,6 +359,12 @@ fn unreachable_follow() -> Result<Output, Error> {
 /// A pass in one line.
 fn pass_summary(stats: &crate::mirror::pass::PassStats, path: &std::path::Path) -> String {
     let mut extra = String::new();
+    if stats.export_conversations > 0 {
+        extra += &format!(
+            ", {} conversation(s) from exports",
+            stats.export_conversations
+        );
+    }
     if stats.rereads > 0 {
         extra += &format!(", {} file(s) read again from the start", stats.rereads);
     }

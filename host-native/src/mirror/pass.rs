@@ -53,6 +53,8 @@ pub struct PassStats {
     pub bytes_read: u64,
     /// Complete lines taken.
     pub lines: u64,
+    /// Conversations read from exports.
+    pub export_conversations: u64,
     /// Messages added.
     pub messages: u64,
     /// Files read again from the start (shrunk, replaced, rewritten).
@@ -68,7 +70,11 @@ pub struct PassStats {
 impl PassStats {
     /// Whether the pass changed anything in the index.
     pub fn changed(&self) -> bool {
-        self.lines > 0 || self.messages > 0 || self.rereads > 0 || self.missing > 0
+        self.lines > 0
+            || self.export_conversations > 0
+            || self.messages > 0
+            || self.rereads > 0
+            || self.missing > 0
     }
 
     /// Adds another pass's counts.
@@ -77,6 +83,7 @@ impl PassStats {
         self.files_opened += other.files_opened;
         self.bytes_read += other.bytes_read;
         self.lines += other.lines;
+        self.export_conversations += other.export_conversations;
         self.messages += other.messages;
         self.rereads += other.rereads;
         self.missing += other.missing;
@@ -829,7 +836,7 @@ fn sync_export(
                 )
                 .map_err(sql(index_path))?;
         }
-        stats.lines += 1;
+        stats.export_conversations += 1;
     }
     transaction
         .execute(
