@@ -182,9 +182,14 @@ pub fn run(
 ) -> PassStats {
     let mut stats = PassStats::default();
     let mut packer = Packer::new();
-    // What the index knows of every file, read once: an unchanged file costs one `stat` and
-    // a lookup here, no query.
-    let identities = identities(connection).unwrap_or_default();
+    // What the index knows of every file, read once when the pass looks at many: an
+    // unchanged file then costs a lookup here, no query. (A follow's batch of a few files
+    // asks for each instead of reading every source's row.)
+    let identities = if sources.len() > 64 {
+        identities(connection).unwrap_or_default()
+    } else {
+        std::collections::HashMap::new()
+    };
     let mut present: std::collections::HashSet<String> = std::collections::HashSet::new();
     for source in sources {
         stats.files += 1;
