@@ -310,6 +310,38 @@ fn searches_find_exactly_the_messages_that_hold_every_word() {
     assert_eq!(tree.search("nothing-here-at-all"), Vec::<String>::new());
 }
 
+/// A hit on a tool call (a message with no text) shows the call in its snippet.
+#[test]
+fn a_hit_on_a_tool_call_has_a_snippet_of_the_call() {
+    let tree = Tree::new();
+    let call = serde_json::json!({
+        "type": "assistant", "sessionId": "s1", "uuid": "s1-0", "parentUuid": null,
+        "timestamp": "2026-06-01T10:00:00.000Z", "cwd": "/home/dev/app",
+        "message": { "role": "assistant", "model": "claude-sonnet-4-20250514", "content": [
+            { "type": "tool_use", "id": "toolu_1", "name": "Bash",
+              "input": { "command": "cargo test --package quuxcrate" } }
+        ]}
+    });
+    tree.append("s1.jsonl", &format!("{call}\n"));
+    tree.pass();
+    let connection = index::open(&tree.index, false).unwrap();
+    let page = query::search(
+        &connection,
+        &tree.index,
+        "quuxcrate",
+        &[Field::ToolInput],
+        &query::Filters::default(),
+        10,
+    )
+    .unwrap();
+    assert_eq!(page.total, 1);
+    assert!(
+        page.hits[0].snippet.contains("quuxcrate"),
+        "{:?}",
+        page.hits[0].snippet
+    );
+}
+
 #[test]
 fn the_full_text_index_drives_a_search() {
     let tree = Tree::new();

@@ -1157,6 +1157,9 @@ fn follow_from_end(
     Ok(())
 }
 
+/// How much of a message's tool input its excerpt keeps, for snippets.
+const EXCERPT_TOOL_CHARS: usize = 400;
+
 /// A stored chunk this small (compressed) takes the next pass's lines in, so a file written a
 /// line at a time still compresses as a whole.
 const SMALL_CHUNK: usize = 16 << 10;
@@ -1537,12 +1540,20 @@ fn store_conversation(
     let mut added = 0;
     for message in &conversation.messages {
         let fields = indexed_fields(message);
-        let excerpt: String = [fields.text.as_str(), fields.thinking.as_str()]
-            .iter()
-            .filter(|t| !t.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join("\n");
+        // What snippets are cut from: the text and thinking, and the start of the tool input
+        // (a call's command or path, so a hit on a tool call shows what was run; never the
+        // tool output, which the lines keep).
+        let tool_start: String = fields.tool_input.chars().take(EXCERPT_TOOL_CHARS).collect();
+        let excerpt: String = [
+            fields.text.as_str(),
+            fields.thinking.as_str(),
+            tool_start.as_str(),
+        ]
+        .iter()
+        .filter(|t| !t.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n");
         let excerpt = packer.pack(excerpt.as_bytes());
         let inserted = transaction
             .prepare_cached(
