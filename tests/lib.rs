@@ -115,3 +115,82 @@ pub fn output_within(mut command: Command, seconds: u64) -> Output {
     }
     child.wait_with_output().expect("output")
 }
+
+/// What the benchmarks share: how big a tree to make, the release `baton`, and one process
+/// measured as a person runs it.
+pub mod bench {
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    /// The generated trees' size in MB: `BATON_BENCH_MB`, else 500.
+    pub fn tree_mb() -> u64 {
+        std::env::var("BATON_BENCH_MB")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(500)
+    }
+
+    /// Builds `baton` in release and gives its path.
+    pub fn release_baton() -> PathBuf {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--release", "-p", "baton"])
+            .current_dir(&root)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        root.join("target/release/baton")
+    }
+
+    /// One finished run: its wall time, peak resident memory and what it printed.
+    #[derive(Debug)]
+    pub struct Measured {
+        /// Wall time, start-up included.
+        pub took: Duration,
+        /// Peak resident memory (`VmHWM`, polled from /proc) in MB.
+        pub peak_mb: f64,
+        /// Its standard output.
+        pub stdout: String,
+    }
+
+    /// Runs `cmd` to completion (it must succeed), its standard error discarded.
+    pub fn measure(cmd: &mut Command) -> Measured {
+        let start = Instant::now();
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let status_path = format!("/proc/{}/status", child.id());
+        let mut peak_kb = 0u64;
+        let mut stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+            text
+        });
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&status_path)
+                && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
+            {
+                peak_kb = peak_kb.max(
+                    line.split_whitespace()
+                        .nth(1)
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(0),
+                );
+            }
+            if let Some(status) = child.try_wait().unwrap() {
+                let took = start.elapsed();
+                assert!(status.success(), "{cmd:?} failed");
+                return Measured {
+                    took,
+                    peak_mb: peak_kb as f64 / 1024.0,
+                    stdout: reader.join().unwrap(),
+                };
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}

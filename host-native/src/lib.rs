@@ -18,6 +18,15 @@ pub(crate) fn wire_name(value: &impl serde::Serialize) -> String {
         .unwrap_or_default()
 }
 
+/// A size in words: bytes, KB or MB (of 1,024).
+pub(crate) fn human_bytes(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 => format!("{:.1} MB", b as f64 / f64::from(1u32 << 20)),
+        b if b >= 1 << 10 => format!("{:.1} KB", b as f64 / 1024.0),
+        b => format!("{b} bytes"),
+    }
+}
+
 pub mod analyze;
 pub mod cli;
 pub mod demo;

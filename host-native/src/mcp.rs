@@ -869,24 +869,9 @@ impl BatonMcp {
         &self,
         params: Parameters<SearchTranscripts>,
     ) -> Result<CallToolResult, ErrorData> {
-        let p = match params.0 {
-            Ok(p) => p,
-            Err(err) => return refused(err),
-        };
         Ok(self
-            .read_index(move |connection, path| {
-                use baton_core::transcripts::search::Field;
-                let fields = match &p.fields {
-                    Some(text) => Field::parse_list(text).ok_or_else(|| {
-                        Error::invalid(
-                            "in",
-                            format!(
-                                "`{text}`: say text, thinking, tool, tool_input or tool_output"
-                            ),
-                        )
-                    })?,
-                    None => Field::DEFAULT.to_vec(),
-                };
+            .read_index(params, |p, connection, path| {
+                let fields = crate::mirror::query::fields_named(p.fields.as_deref())?;
                 let filters = transcript_filters(&p.filters)?;
                 let page = crate::mirror::query::search(
                     connection,
@@ -916,12 +901,8 @@ impl BatonMcp {
         &self,
         params: Parameters<ListTranscripts>,
     ) -> Result<CallToolResult, ErrorData> {
-        let p = match params.0 {
-            Ok(p) => p,
-            Err(err) => return refused(err),
-        };
         Ok(self
-            .read_index(move |connection, path| {
+            .read_index(params, |p, connection, path| {
                 let filters = transcript_filters(&p.filters)?;
                 let page = crate::mirror::query::list(
                     connection,
@@ -950,12 +931,8 @@ impl BatonMcp {
         &self,
         params: Parameters<GetTranscript>,
     ) -> Result<CallToolResult, ErrorData> {
-        let p = match params.0 {
-            Ok(p) => p,
-            Err(err) => return refused(err),
-        };
         Ok(self
-            .read_index(move |connection, path| {
+            .read_index(params, |p, connection, path| {
                 use crate::mirror::query::Branches;
                 let branches = if p.all_branches {
                     Branches::All
@@ -979,12 +956,8 @@ impl BatonMcp {
         annotations(read_only_hint = true)
     )]
     async fn get_usage(&self, params: Parameters<GetUsage>) -> Result<CallToolResult, ErrorData> {
-        let p = match params.0 {
-            Ok(p) => p,
-            Err(err) => return refused(err),
-        };
         Ok(self
-            .read_index(move |connection, path| {
+            .read_index(params, |p, connection, path| {
                 use baton_core::transcripts::Provider;
                 let zone = crate::zone::resolve(None)?;
                 let day = |field: &str, text: &Option<String>, end: bool| {
@@ -1071,17 +1044,23 @@ impl BatonMcp {
         crate::mirror::index::path_for(self.ledger.dir())
     }
 
-    /// Runs a read of the transcript index off the async threads.
-    async fn read_index<F>(&self, work: F) -> CallToolResult
+    /// Runs a read of the transcript index off the async threads, with the tool's arguments
+    /// (arguments it could not read are answered as every tool answers them).
+    async fn read_index<P, F>(&self, params: Parameters<P>, work: F) -> CallToolResult
     where
-        F: FnOnce(&rusqlite::Connection, &std::path::Path) -> Result<(String, Value), Error>
+        P: Send + 'static,
+        F: FnOnce(P, &rusqlite::Connection, &std::path::Path) -> Result<(String, Value), Error>
             + Send
             + 'static,
     {
+        let p = match params.0 {
+            Ok(p) => p,
+            Err(err) => return answer(Err(err)),
+        };
         let path = self.index_path();
         let outcome = tokio::task::spawn_blocking(move || {
             let connection = crate::mirror::index::open_existing(&path)?;
-            work(&connection, &path)
+            work(p, &connection, &path)
         })
         .await
         .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));

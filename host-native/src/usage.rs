@@ -89,8 +89,11 @@ fn missing_sources(sources: &[Source], usage_lines: &[u64]) -> Vec<MissingSource
         .collect()
 }
 
-fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME").map(PathBuf::from)
+/// The home folder, when `HOME` names one (an empty `HOME` names none).
+pub(crate) fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from)
 }
 
 /// `CLAUDE_CONFIG_DIR` (comma-separated, each with `projects/`), else `~/.claude/projects`

@@ -5,45 +5,25 @@
 //! Every figure is a whole `baton` process as a person runs it (start-up included).
 //! Run: `cargo bench -p baton-tests --bench mirror`. Prints figures.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-/// Runs a command to completion; returns wall time, peak RSS in MB (polled from /proc) and
-/// stdout.
+/// `measure` as the figures want it: wall time, peak MB, stdout.
 fn measure(cmd: &mut Command) -> (Duration, f64, String) {
-    let start = Instant::now();
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let status_path = format!("/proc/{}/status", child.id());
-    let mut peak_kb = 0u64;
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
-        text
-    });
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&status_path)
-            && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
-        {
-            peak_kb = peak_kb.max(
-                line.split_whitespace()
-                    .nth(1)
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(0),
-            );
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            let elapsed = start.elapsed();
-            assert!(status.success(), "{cmd:?} failed");
-            return (elapsed, peak_kb as f64 / 1024.0, reader.join().unwrap());
-        }
-        std::thread::sleep(Duration::from_millis(1));
+    let run = baton_tests::bench::measure(cmd);
+    (run.took, run.peak_mb, run.stdout)
+}
+
+/// The median wall time and the peak memory of `times` runs of `cmd`.
+fn repeated(times: usize, mut cmd: impl FnMut() -> Command) -> (Duration, f64) {
+    let mut took = Vec::new();
+    let mut peak: f64 = 0.0;
+    for _ in 0..times {
+        let (time, mb, _) = measure(&mut cmd());
+        took.push(time);
+        peak = peak.max(mb);
     }
+    (percentile(&mut took, 0.5), peak)
 }
 
 fn percentile(times: &mut [Duration], p: f64) -> Duration {
@@ -60,18 +40,8 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let mb: u64 = std::env::var("BATON_BENCH_MB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(500);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "-p", "baton"])
-        .current_dir(&root)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let baton = root.join("target/release/baton");
+    let mb = baton_tests::bench::tree_mb();
+    let baton = baton_tests::bench::release_baton();
     let tmp = tempfile::tempdir().unwrap();
     let trees = tmp.path().join("trees");
     let generated = Command::new(env!("CARGO_BIN_EXE_transcript-gen"))
@@ -149,17 +119,11 @@ fn main() {
             .join(", ")
     );
 
-    let mut unchanged = Vec::new();
-    let mut unchanged_peak: f64 = 0.0;
-    for _ in 0..5 {
-        let (took, peak, _) = measure(&mut run(&mirror_args));
-        unchanged.push(took);
-        unchanged_peak = unchanged_peak.max(peak);
-    }
+    let (unchanged, unchanged_peak) = repeated(5, || run(&mirror_args));
     println!(
         "no-change pass over {} files: median {:.1} ms, peak {unchanged_peak:.0} MB",
         files.len(),
-        ms(percentile(&mut unchanged, 0.5))
+        ms(unchanged)
     );
     // A tree of just over 5,000 small files (the yardstick): the no-change pass's cost
     // is per file.
@@ -185,29 +149,17 @@ fn main() {
     let many_args: Vec<&str> = many_args.iter().map(String::as_str).collect();
     let (_, _, first) = measure(&mut run(&many_args));
     let first: serde_json::Value = serde_json::from_str(&first).unwrap();
-    let mut times = Vec::new();
-    let mut peak_many: f64 = 0.0;
-    for _ in 0..5 {
-        let (took, peak, _) = measure(&mut run(&many_args));
-        times.push(took);
-        peak_many = peak_many.max(peak);
-    }
+    let (many_time, peak_many) = repeated(5, || run(&many_args));
     println!(
         "no-change pass over {} files: median {:.1} ms, peak {peak_many:.0} MB",
         first["pass"]["files"],
-        ms(percentile(&mut times, 0.5))
+        ms(many_time)
     );
 
-    let mut usage = Vec::new();
-    let mut usage_peak: f64 = 0.0;
-    for _ in 0..7 {
-        let (took, peak, _) = measure(&mut run(&["usage", "daily", "--index", "--json"]));
-        usage.push(took);
-        usage_peak = usage_peak.max(peak);
-    }
+    let (usage, usage_peak) = repeated(7, || run(&["usage", "daily", "--index", "--json"]));
     println!(
         "usage --index daily: median {:.1} ms, peak {usage_peak:.0} MB",
-        ms(percentile(&mut usage, 0.5))
+        ms(usage)
     );
 
     let queries = [
@@ -238,21 +190,11 @@ fn main() {
         ms(percentile(&mut search, 0.95))
     );
 
-    let mut list = Vec::new();
-    let mut list_peak: f64 = 0.0;
-    for _ in 0..7 {
-        let (took, peak, _) = measure(&mut run(&[
-            "transcripts",
-            "list",
-            "--limit",
-            "20",
-            "--json",
-        ]));
-        list.push(took);
-        list_peak = list_peak.max(peak);
-    }
+    let (list, list_peak) = repeated(7, || {
+        run(&["transcripts", "list", "--limit", "20", "--json"])
+    });
     println!(
         "transcripts list --limit 20: median {:.1} ms, peak {list_peak:.0} MB",
-        ms(percentile(&mut list, 0.5))
+        ms(list)
     );
 }

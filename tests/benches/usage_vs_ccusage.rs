@@ -6,54 +6,22 @@
 //! Both tools use every core; the page cache is warmed for both before measuring.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Runs a command to completion; returns wall time and peak RSS in MB (polled from /proc).
+/// Runs a command to completion; returns wall time and peak RSS in MB.
 fn measure(mut cmd: Command) -> (Duration, f64) {
-    let start = Instant::now();
-    let mut child = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let status_path = format!("/proc/{}/status", child.id());
-    let mut peak_kb = 0u64;
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&status_path)
-            && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
-        {
-            peak_kb = peak_kb.max(
-                line.split_whitespace()
-                    .nth(1)
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(0),
-            );
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "{cmd:?} failed");
-            return (start.elapsed(), peak_kb as f64 / 1024.0);
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let run = baton_tests::bench::measure(&mut cmd);
+    (run.took, run.peak_mb)
 }
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let mb: u64 = std::env::var("BATON_BENCH_MB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(500);
+    let mb = baton_tests::bench::tree_mb();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "-p", "baton"])
-        .current_dir(&root)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let baton = root.join("target/release/baton");
+    let baton = baton_tests::bench::release_baton();
     // The native binary itself (the npm `ccusage` command is a Node shim that spawns it, so
     // measuring the shim would miss the real process's memory).
     let ccusage: PathBuf = std::env::var_os("CCUSAGE_BIN")

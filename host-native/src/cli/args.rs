@@ -564,6 +564,16 @@ pub(crate) struct IndexLocation {
     pub(crate) index: Option<PathBuf>,
 }
 
+/// The index a query reads, and whether to bring it up to date first.
+#[derive(Debug, Args)]
+pub(crate) struct QueryIndex {
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Bring the index up to date first: one mirror pass, which reads only what changed
+    #[arg(long)]
+    pub(crate) sync: bool,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct MirrorArgs {
     #[command(flatten)]
@@ -608,10 +618,7 @@ pub(crate) struct SearchArgs {
     #[arg(required = true, num_args = 1..)]
     pub(crate) words: Vec<String>,
     #[command(flatten)]
-    pub(crate) location: IndexLocation,
-    /// Bring the index up to date first: one mirror pass, which reads only what changed
-    #[arg(long)]
-    pub(crate) sync: bool,
+    pub(crate) index: QueryIndex,
     /// Where to look: text, thinking, tool (calls and output), tool_input, tool_output
     /// [default: text,thinking,tool_input]
     #[arg(long = "in", value_name = "FIELDS")]
@@ -669,10 +676,7 @@ pub(crate) enum TranscriptsCommand {
 #[derive(Debug, Args)]
 pub(crate) struct TranscriptsToolsArgs {
     #[command(flatten)]
-    pub(crate) location: IndexLocation,
-    /// Bring the index up to date first: one mirror pass, which reads only what changed
-    #[arg(long)]
-    pub(crate) sync: bool,
+    pub(crate) index: QueryIndex,
     #[command(flatten)]
     pub(crate) filters: TranscriptFilters,
     /// How many tools
@@ -696,10 +700,7 @@ pub(crate) struct TranscriptsShowArgs {
     /// The conversation: the index's number, the provider's id, or 8+ characters of it
     pub(crate) reference: String,
     #[command(flatten)]
-    pub(crate) location: IndexLocation,
-    /// Bring the index up to date first: one mirror pass, which reads only what changed
-    #[arg(long)]
-    pub(crate) sync: bool,
+    pub(crate) index: QueryIndex,
     /// markdown (the branches --branch names) or json (every branch, as read; `--json` adds
     /// the active branch's message ids)
     #[arg(long, value_enum, default_value_t = TranscriptFormat::Markdown)]
@@ -729,10 +730,7 @@ pub(crate) enum TranscriptFormat {
 #[derive(Debug, Args)]
 pub(crate) struct TranscriptsListArgs {
     #[command(flatten)]
-    pub(crate) location: IndexLocation,
-    /// Bring the index up to date first: one mirror pass, which reads only what changed
-    #[arg(long)]
-    pub(crate) sync: bool,
+    pub(crate) index: QueryIndex,
     #[command(flatten)]
     pub(crate) filters: TranscriptFilters,
     /// How many

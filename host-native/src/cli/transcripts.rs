@@ -2,16 +2,17 @@
 //! table, and the mirror's commands (`mirror`, `search`, `transcripts list|show`).
 
 use crate::cli::args::{
-    IndexLocation, IndexUpkeep, MirrorArgs, SearchArgs, TranscriptFilters, TranscriptFormat,
-    TranscriptsListArgs, TranscriptsRemoveArgs, TranscriptsShowArgs, TranscriptsToolsArgs,
+    IndexLocation, IndexUpkeep, MirrorArgs, QueryIndex, SearchArgs, TranscriptFilters,
+    TranscriptFormat, TranscriptsListArgs, TranscriptsRemoveArgs, TranscriptsShowArgs,
+    TranscriptsToolsArgs,
 };
 use crate::cli::args::{InspectArgs, UsageArgs};
 use crate::cli::present::Reader;
 use crate::cli::table::{Cell, Column, Fit, Paint, Style, Table, shorten};
 use crate::cli::{Output, to_json};
+use crate::human_bytes;
 use crate::mirror::query::Filters;
 use baton_core::Error;
-use baton_core::transcripts::search::Field;
 use baton_core::transcripts::usage::{CostMode, GroupBy, UsageReport, UsageRow};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -92,17 +93,13 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
     };
     let report = match &args.index {
         Some(path) => {
-            let location = IndexLocation {
-                index: if path.is_empty() {
-                    std::env::var_os("BATON_INDEX")
-                        .filter(|v| !v.is_empty())
-                        .map(PathBuf::from)
-                } else {
-                    Some(PathBuf::from(path))
+            let index = QueryIndex {
+                location: IndexLocation {
+                    index: (!path.is_empty()).then(|| PathBuf::from(path)),
                 },
+                sync: args.sync,
             };
-            let path = index_path(cli, &location)?;
-            let connection = open_for_query(cli, &path, args.sync)?;
+            let (path, connection) = open_query(cli, &index)?;
             crate::mirror::usage::report(&connection, &path, &options)?
         }
         None => crate::usage::report(&options)?,
@@ -210,52 +207,47 @@ pub(crate) fn usage_table(report: &UsageReport, style: &Style) -> String {
 fn index_path(cli: &crate::cli::Cli, location: &IndexLocation) -> Result<PathBuf, Error> {
     match &location.index {
         Some(path) => Ok(path.clone()),
-        None => Ok(crate::mirror::index::default_path(
+        None => Ok(crate::mirror::index::path_for(
             crate::cli::ledger_for(cli)?.dir(),
         )),
     }
 }
 
-/// One mirror pass with this machine's settings (a query's `--sync`): it reads only what
-/// changed since the last pass.
-fn sync_index(cli: &crate::cli::Cli, path: &std::path::Path) -> Result<(), Error> {
-    use crate::mirror::{Mirror, settings};
+/// The mirror's settings on this machine (the ledger's `config.toml` included), each value
+/// that was not obeyed warned about.
+fn mirror_settings(
+    cli: &crate::cli::Cli,
+    flags: &crate::mirror::settings::Flags,
+) -> crate::mirror::settings::Settings {
     let ledger_dir = crate::cli::ledger_for(cli)
         .ok()
         .map(|l| l.dir().to_path_buf());
     let mut warnings = Vec::new();
-    let settings = settings::on_this_machine(
-        &settings::Flags::default(),
-        ledger_dir.as_deref(),
-        &mut warnings,
-    );
+    let settings =
+        crate::mirror::settings::on_this_machine(flags, ledger_dir.as_deref(), &mut warnings);
     for warning in &warnings {
         crate::cli::warn(warning);
     }
-    let sources = settings.sources();
-    Mirror::open(path)?.pass(
-        &sources,
-        settings.pass_options(settings.backfill, true),
-        &mut |_| {},
-    )?;
-    Ok(())
+    settings
 }
 
-/// Opens the index for a query, after a mirror pass when `sync` asks for one.
-fn open_for_query(
+/// Opens the index a query reads, after one mirror pass (which reads only what changed)
+/// when `--sync` asks for it; a missing index says how to make it.
+fn open_query(
     cli: &crate::cli::Cli,
-    path: &std::path::Path,
-    sync: bool,
-) -> Result<rusqlite::Connection, Error> {
-    if sync {
-        sync_index(cli, path)?;
+    index: &QueryIndex,
+) -> Result<(PathBuf, rusqlite::Connection), Error> {
+    let path = index_path(cli, &index.location)?;
+    if index.sync {
+        let settings = mirror_settings(cli, &crate::mirror::settings::Flags::default());
+        crate::mirror::Mirror::open(&path)?.pass(
+            &settings.sources(),
+            settings.pass_options(settings.backfill, true),
+            &mut |_| {},
+        )?;
     }
-    open_to_read(path)
-}
-
-/// Opens the index to read; a missing one says how to make it.
-fn open_to_read(path: &std::path::Path) -> Result<rusqlite::Connection, Error> {
-    crate::mirror::index::open_existing(path)
+    let connection = crate::mirror::index::open_existing(&path)?;
+    Ok((path, connection))
 }
 
 fn query_filters(filters: &TranscriptFilters) -> Result<Filters, Error> {
@@ -281,9 +273,6 @@ fn clock(reader: &Reader, millis: Option<i64>) -> String {
 pub(crate) fn mirror(cli: &crate::cli::Cli, args: &MirrorArgs) -> Result<Output, Error> {
     use crate::mirror::{Mirror, follow, settings};
     let path = index_path(cli, &args.location)?;
-    let ledger_dir = crate::cli::ledger_for(cli)
-        .ok()
-        .map(|l| l.dir().to_path_buf());
     let flags = settings::Flags {
         claude_dirs: args.claude_dirs.clone(),
         codex_dirs: args.codex_dirs.clone(),
@@ -292,11 +281,7 @@ pub(crate) fn mirror(cli: &crate::cli::Cli, args: &MirrorArgs) -> Result<Output,
         poll_secs: args.poll_secs,
         no_backfill: args.no_backfill,
     };
-    let mut warnings = Vec::new();
-    let settings = settings::on_this_machine(&flags, ledger_dir.as_deref(), &mut warnings);
-    for warning in &warnings {
-        crate::cli::warn(warning);
-    }
+    let settings = mirror_settings(cli, &flags);
     let mut mirror = Mirror::open(&path)?;
     if args.follow {
         let watch = if args.poll {
@@ -454,32 +439,13 @@ impl Progress {
     }
 }
 
-fn human_bytes(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 20 => format!("{:.1} MB", b as f64 / f64::from(1u32 << 20)),
-        b if b >= 1 << 10 => format!("{:.1} KB", b as f64 / 1024.0),
-        b => format!("{b} bytes"),
-    }
-}
-
 /// What a table shows for a conversation that has no title and said nothing to make one of.
 const UNTITLED: &str = "(untitled)";
 
 /// `baton search`: ranked hits from the index.
 pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output, Error> {
-    let path = index_path(cli, &args.location)?;
-    let fields = match &args.fields {
-        Some(text) => Field::parse_list(text).ok_or_else(|| {
-            Error::invalid(
-                "in",
-                format!(
-                    "`{text}`: say text, thinking, tool, tool_input or tool_output, comma-separated"
-                ),
-            )
-        })?,
-        None => Field::DEFAULT.to_vec(),
-    };
-    let connection = open_for_query(cli, &path, args.sync)?;
+    let fields = crate::mirror::query::fields_named(args.fields.as_deref())?;
+    let (path, connection) = open_query(cli, &args.index)?;
     let query = args.words.join(" ");
     let page = crate::mirror::query::search(
         &connection,
@@ -531,8 +497,7 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
 
 /// `baton transcripts list`: conversations, newest first.
 pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<Output, Error> {
-    let path = index_path(cli, &args.location)?;
-    let connection = open_for_query(cli, &path, args.sync)?;
+    let (path, connection) = open_query(cli, &args.index)?;
     let page = crate::mirror::query::list(
         &connection,
         &path,
@@ -587,8 +552,7 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<
 
 /// `baton transcripts show`: one conversation, rebuilt from the index.
 pub(crate) fn show(cli: &crate::cli::Cli, args: &TranscriptsShowArgs) -> Result<Output, Error> {
-    let path = index_path(cli, &args.location)?;
-    let connection = open_for_query(cli, &path, args.sync)?;
+    let (path, connection) = open_query(cli, &args.index)?;
     let branches = match args.branch {
         crate::cli::args::BranchChoice::Active => crate::mirror::query::Branches::Active,
         crate::cli::args::BranchChoice::All => crate::mirror::query::Branches::All,
@@ -625,8 +589,7 @@ pub(crate) fn show(cli: &crate::cli::Cli, args: &TranscriptsShowArgs) -> Result<
 
 /// `baton transcripts tools`: the tools called, most first.
 pub(crate) fn tools(cli: &crate::cli::Cli, args: &TranscriptsToolsArgs) -> Result<Output, Error> {
-    let path = index_path(cli, &args.location)?;
-    let connection = open_for_query(cli, &path, args.sync)?;
+    let (path, connection) = open_query(cli, &args.index)?;
     let page = crate::mirror::query::tools(
         &connection,
         &path,
@@ -679,7 +642,7 @@ pub(crate) fn remove(cli: &crate::cli::Cli, args: &TranscriptsRemoveArgs) -> Res
     use std::io::IsTerminal;
     let path = index_path(cli, &args.location)?;
     let row = {
-        let connection = open_to_read(&path)?;
+        let connection = crate::mirror::index::open_existing(&path)?;
         crate::mirror::query::resolve(&connection, &path, &args.reference)?
     };
     let described = format!(
@@ -726,7 +689,7 @@ pub(crate) fn index_upkeep(cli: &crate::cli::Cli, upkeep: &IndexUpkeep) -> Resul
     match upkeep {
         IndexUpkeep::Stats(location) => {
             let path = index_path(cli, location)?;
-            let connection = open_to_read(&path)?;
+            let connection = crate::mirror::index::open_existing(&path)?;
             let stats = crate::mirror::upkeep::stats(&connection, &path)?;
             let style = Style::for_stdout(cli.color);
             let mut human = format!(
@@ -767,7 +730,7 @@ pub(crate) fn index_upkeep(cli: &crate::cli::Cli, upkeep: &IndexUpkeep) -> Resul
         }
         IndexUpkeep::Compact(location) => {
             let path = index_path(cli, location)?;
-            open_to_read(&path)?;
+            crate::mirror::index::open_existing(&path)?;
             let mut mirror = crate::mirror::Mirror::open(&path)?;
             let done = crate::mirror::upkeep::compact(&mut mirror)?;
             Ok(Output {

@@ -75,13 +75,8 @@ impl Mirror {
         &mut self,
         work: impl FnOnce(&rusqlite::Connection) -> Result<T, Error>,
     ) -> Result<T, Error> {
-        let shown = lock_path(&self.path).display().to_string();
-        self.lock
-            .lock()
-            .map_err(|e| Error::store_io("lock", &shown, e))?;
-        let result = work(&self.connection);
-        let _ = self.lock.unlock();
-        result
+        let connection = &self.connection;
+        locked(&self.lock, &self.path, || work(connection))?
     }
 
     /// One pass over `sources` under the writer lock (waiting for another pass to finish).
@@ -91,21 +86,21 @@ impl Mirror {
         options: pass::PassOptions,
         progress: &mut dyn FnMut(&pass::PassStats),
     ) -> Result<pass::PassStats, Error> {
-        let shown = lock_path(&self.path).display().to_string();
-        self.lock
-            .lock()
-            .map_err(|e| Error::store_io("lock", &shown, e))?;
-        let stats = pass::run(
-            &mut self.connection,
-            &self.path,
-            sources,
-            &self.masker,
-            options,
-            progress,
-        );
-        let _ = self.lock.unlock();
-        Ok(stats)
+        let (connection, path, masker) = (&mut self.connection, &self.path, &self.masker);
+        locked(&self.lock, path, || {
+            pass::run(connection, path, sources, masker, options, progress)
+        })
     }
+}
+
+/// Runs `work` holding the index's writer lock (`lock`, beside the index at `index`),
+/// waiting for another holder to let go first.
+fn locked<T>(lock: &std::fs::File, index: &Path, work: impl FnOnce() -> T) -> Result<T, Error> {
+    lock.lock()
+        .map_err(|e| Error::store_io("lock", &lock_path(index).display().to_string(), e))?;
+    let result = work();
+    let _ = lock.unlock();
+    Ok(result)
 }
 
 /// Runs one full pass under the writer lock (waiting for another pass to finish).

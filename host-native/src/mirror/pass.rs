@@ -168,6 +168,42 @@ struct Known {
     quarantine: Option<String>,
 }
 
+impl Known {
+    fn identity(&self) -> Identity {
+        (self.device, self.inode, self.size, self.mtime_ns)
+    }
+}
+
+/// Opens a source's write (taking the index's write lock up front, so it is waited for
+/// rather than failing on a snapshot another connection moved) and gives the source's row,
+/// made if the index did not know it.
+fn begin_source<'c>(
+    connection: &'c mut Connection,
+    index_path: &Path,
+    before: Option<&Known>,
+    source: &Source,
+) -> Result<(rusqlite::Transaction<'c>, i64), Error> {
+    let transaction = connection
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql(index_path))?;
+    let source_id = match before {
+        Some(k) => k.id,
+        None => {
+            transaction
+                .execute(
+                    "INSERT INTO sources (path, provider) VALUES (?1, ?2)",
+                    params![
+                        source.path.display().to_string(),
+                        provider_name(source.provider)
+                    ],
+                )
+                .map_err(sql(index_path))?;
+            transaction.last_insert_rowid()
+        }
+    };
+    Ok((transaction, source_id))
+}
+
 /// Runs one pass over `sources` (calling `progress` after each), then, with
 /// `sweep_missing`, marks the indexed sources that are gone from disk as missing. A file that
 /// cannot be read is set aside with its identity, warned about once, and tried again only
@@ -443,11 +479,10 @@ fn sync(
     let shown = source.path.display().to_string();
     let meta =
         std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
-    let (device, inode, size) = (meta.dev() as i64, meta.ino() as i64, meta.size() as i64);
-    let mtime_ns = meta.mtime() * 1_000_000_000 + meta.mtime_nsec();
+    let (device, inode, size, mtime_ns) = identity_of(&meta);
     let before = known(connection, &shown).map_err(sql(index_path))?;
     if let Some(k) = &before
-        && (k.device, k.inode, k.size, k.mtime_ns) == (device, inode, size, mtime_ns)
+        && k.identity() == (device, inode, size, mtime_ns)
         && !k.missing
     {
         // Unchanged (or set aside, and unchanged since).
@@ -544,23 +579,7 @@ fn sync(
         fnv(tail)
     };
 
-    // The write lock up front: waited for (busy timeout) instead of failing on a snapshot
-    // another connection moved.
-    let transaction = connection
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(sql(index_path))?;
-    let source_id: i64 = match &before {
-        Some(k) => k.id,
-        None => {
-            transaction
-                .execute(
-                    "INSERT INTO sources (path, provider) VALUES (?1, ?2)",
-                    params![shown, provider_name(source.provider)],
-                )
-                .map_err(sql(index_path))?;
-            transaction.last_insert_rowid()
-        }
-    };
+    let (transaction, source_id) = begin_source(connection, index_path, before.as_ref(), source)?;
     let mut forgotten = Vec::new();
     if reread {
         forgotten = forget_rows(&transaction, source_id).map_err(sql(index_path))?;
@@ -625,12 +644,13 @@ fn sync(
     if !parsed.conversations.is_empty() {
         let mut all_removed = true;
         for conversation in &parsed.conversations {
-            all_removed &= removed(
-                &transaction,
-                provider_name(source.provider),
-                &conversation.id,
-            )
-            .map_err(sql(index_path))?;
+            all_removed &= packer
+                .is_removed(
+                    &transaction,
+                    provider_name(source.provider),
+                    &conversation.id,
+                )
+                .map_err(sql(index_path))?;
         }
         if all_removed {
             transaction
@@ -685,8 +705,8 @@ fn sync_export(
     let shown = source.path.display().to_string();
     let meta =
         std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
-    let (device, inode, size) = (meta.dev() as i64, meta.ino() as i64, meta.size());
-    let mtime_ns = meta.mtime() * 1_000_000_000 + meta.mtime_nsec();
+    let identity = identity_of(&meta);
+    let size = meta.size();
     let before = known(connection, &shown).map_err(sql(index_path))?;
     let (cap, variable) = match source.provider {
         Provider::Chatgpt => (options.chatgpt_max_bytes, "BATON_MIRROR_CHATGPT_MAX_BYTES"),
@@ -696,7 +716,7 @@ fn sync_export(
         ),
     };
     if let Some(k) = &before
-        && (k.device, k.inode, k.size, k.mtime_ns) == (device, inode, size as i64, mtime_ns)
+        && k.identity() == identity
         && !k.missing
     {
         // Unchanged; but one set aside for its size is tried again once the cap admits it.
@@ -717,8 +737,8 @@ fn sync_export(
             "export",
             format!(
                 "it holds {}, over the {} cap ({variable} raises it)",
-                size_words(bytes),
-                size_words(cap)
+                crate::human_bytes(bytes),
+                crate::human_bytes(cap)
             ),
         )
         .with("path", shown.clone())
@@ -770,29 +790,16 @@ fn sync_export(
             }
         }
     }
-    // The write lock up front: waited for (busy timeout) instead of failing on a snapshot
-    // another connection moved.
-    let transaction = connection
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(sql(index_path))?;
-    let source_id: i64 = match &before {
-        Some(k) => k.id,
-        None => {
-            transaction
-                .execute(
-                    "INSERT INTO sources (path, provider) VALUES (?1, ?2)",
-                    params![shown, provider_name(source.provider)],
-                )
-                .map_err(sql(index_path))?;
-            transaction.last_insert_rowid()
-        }
-    };
+    let (transaction, source_id) = begin_source(connection, index_path, before.as_ref(), source)?;
     for (conversation, raw) in &mut items {
         if conversation.id.is_empty() {
             conversation.id = anchor_id(conversation);
         }
         let provider = provider_name(conversation.provider);
-        if removed(&transaction, provider, &conversation.id).map_err(sql(index_path))? {
+        if packer
+            .is_removed(&transaction, provider, &conversation.id)
+            .map_err(sql(index_path))?
+        {
             continue;
         }
         stats.messages += store_conversation(
@@ -849,10 +856,10 @@ fn sync_export(
                  tail_hash = 0, missing = 0, rereads = rereads + ?5, quarantine = NULL
              WHERE id = ?6",
             params![
-                device,
-                inode,
-                size as i64,
-                mtime_ns,
+                identity.0,
+                identity.1,
+                identity.2,
+                identity.3,
                 i64::from(before.is_some()),
                 source_id
             ],
@@ -874,15 +881,6 @@ pub fn anchor_id(conversation: &Conversation) -> String {
         "untitled-{:016x}",
         fnv(format!("{started}|{first}").as_bytes()) as u64
     )
-}
-
-/// A size in words: bytes, KiB or MiB.
-fn size_words(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1u32 << 20)),
-        b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
-        b => format!("{b} bytes"),
-    }
 }
 
 /// The JSON documents of an export file: the file itself, or each conversations file of a
@@ -1101,6 +1099,7 @@ fn follow_from_end(
 ) -> Result<(), Error> {
     let shown = source.path.display().to_string();
     let read_err = |e: std::io::Error| Error::store_io("read", &shown, e);
+    let identity = identity_of(meta);
     let size = meta.size();
     let from = size.saturating_sub(1 << 20);
     file.seek(SeekFrom::Start(from)).map_err(read_err)?;
@@ -1143,10 +1142,10 @@ fn follow_from_end(
             params![
                 shown,
                 provider_name(source.provider),
-                meta.dev() as i64,
-                meta.ino() as i64,
-                size as i64,
-                meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+                identity.0,
+                identity.1,
+                identity.2,
+                identity.3,
                 cursor as i64,
                 fnv(&tail),
                 reader_state,
@@ -1172,6 +1171,9 @@ const CHUNK_LIMIT: usize = 1 << 20;
 pub struct Packer {
     compressor: zstd::bulk::Compressor<'static>,
     names: std::collections::HashMap<String, i64>,
+    /// The conversations removed on purpose, read once per pass (none are removed during
+    /// one: removal takes the writer lock too).
+    removed: Option<std::collections::HashSet<(String, String)>>,
 }
 
 impl std::fmt::Debug for Packer {
@@ -1186,6 +1188,7 @@ impl Packer {
         Packer {
             compressor: zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd's level 3 is valid"),
             names: std::collections::HashMap::new(),
+            removed: None,
         }
     }
 
@@ -1213,6 +1216,25 @@ impl Packer {
             .query_row([text], |r| r.get(0))?;
         self.names.insert(text.to_owned(), id);
         Ok(Some(id))
+    }
+
+    /// Whether the conversation was removed on purpose (`baton transcripts remove`): a pass
+    /// does not bring it back.
+    fn is_removed(
+        &mut self,
+        connection: &Connection,
+        provider: &str,
+        id: &str,
+    ) -> rusqlite::Result<bool> {
+        if self.removed.is_none() {
+            let mut statement = connection.prepare("SELECT provider, provider_id FROM removed")?;
+            let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            self.removed = Some(rows.collect::<rusqlite::Result<_>>()?);
+        }
+        Ok(self
+            .removed
+            .as_ref()
+            .is_some_and(|set| set.contains(&(provider.to_owned(), id.to_owned()))))
     }
 
     /// Forgets the names' numbers (after a rollback).
@@ -1267,16 +1289,6 @@ fn store_lines(
     Ok(())
 }
 
-/// Whether the conversation was removed on purpose (`baton transcripts remove`): a pass
-/// does not bring it back.
-fn removed(connection: &Connection, provider: &str, id: &str) -> rusqlite::Result<bool> {
-    connection
-        .prepare_cached("SELECT 1 FROM removed WHERE provider = ?1 AND provider_id = ?2")?
-        .query_row(params![provider, id], |_| Ok(()))
-        .optional()
-        .map(|found| found.is_some())
-}
-
 /// Stores the usage rows of the line at `offset`.
 fn store_usage(
     transaction: &rusqlite::Transaction,
@@ -1286,7 +1298,7 @@ fn store_usage(
     rows: &[(UsageEntry, Option<Response>)],
 ) -> rusqlite::Result<()> {
     for (entry, response) in rows {
-        if removed(transaction, provider_name(entry.provider), &entry.session)? {
+        if packer.is_removed(transaction, provider_name(entry.provider), &entry.session)? {
             continue;
         }
         // The first 64 bits of a 128-bit fingerprint: as good a key across one index.
@@ -1497,7 +1509,7 @@ fn store_conversation(
     conversation: &Conversation,
 ) -> rusqlite::Result<u64> {
     if conversation.id.is_empty()
-        || removed(transaction, provider_name(provider), &conversation.id)?
+        || packer.is_removed(transaction, provider_name(provider), &conversation.id)?
     {
         return Ok(0);
     }

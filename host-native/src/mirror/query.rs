@@ -194,6 +194,21 @@ pub fn tools(
     })
 }
 
+/// The fields a search looks in, as written (`text,tool`, …); the default ones without.
+pub fn fields_named(text: Option<&str>) -> Result<Vec<Field>, Error> {
+    match text {
+        Some(text) => Field::parse_list(text).ok_or_else(|| {
+            Error::invalid(
+                "in",
+                format!(
+                    "`{text}`: say text, thinking, tool, tool_input or tool_output, comma-separated"
+                ),
+            )
+        }),
+        None => Ok(Field::DEFAULT.to_vec()),
+    }
+}
+
 /// Conversations, newest first, filtered in SQL.
 pub fn list(
     connection: &Connection,

@@ -363,9 +363,8 @@ pub fn on_this_machine(
 
 /// `relative` under the home folder, when there is one.
 fn home_folder(relative: &str) -> Vec<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(|home| PathBuf::from(home).join(relative))
+    crate::usage::home()
+        .map(|home| home.join(relative))
         .into_iter()
         .collect()
 }
