@@ -210,6 +210,16 @@ pub fn report_of(counted: Counted, options: &UsageOptions, prices: &PriceTable) 
     let skipped = skipped_counts(&claude_stats, &counted.codex_stats, counted.unreadable);
     let mut entries = counted.codex;
     entries.extend(claude_entries);
+    report_of_entries(entries, skipped, options, prices)
+}
+
+/// The report of entries already counted (each response once) and what was skipped.
+pub fn report_of_entries(
+    mut entries: Vec<UsageEntry>,
+    skipped: std::collections::BTreeMap<String, u64>,
+    options: &UsageOptions,
+    prices: &PriceTable,
+) -> UsageReport {
     entries.sort_by_key(|e| e.at);
     let report_options = ReportOptions {
         group_by: options.group_by,

@@ -112,9 +112,10 @@ fn stored_lines(index_path: &std::path::Path) -> Vec<String> {
             Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
         })
         .unwrap();
+    let mut inflater = baton::mirror::packing::Inflater::new();
     for row in rows {
         let (path, raw) = row.unwrap();
-        let text = String::from_utf8(zstd::stream::decode_all(&raw[..]).unwrap()).unwrap();
+        let text = String::from_utf8(inflater.inflate(&connection, &raw).unwrap()).unwrap();
         lines.extend(text.split('\n').map(|line| format!("{path}: {line}")));
     }
     lines
@@ -477,7 +478,10 @@ fn secrets_are_masked_before_they_are_kept() {
     let raw: Vec<u8> = connection
         .query_row("SELECT raw FROM lines", [], |r| r.get(0))
         .unwrap();
-    let line = String::from_utf8(zstd::stream::decode_all(&raw[..]).unwrap()).unwrap();
+    let inflated = baton::mirror::packing::Inflater::new()
+        .inflate(&connection, &raw)
+        .unwrap();
+    let line = String::from_utf8(inflated).unwrap();
     assert!(!line.contains(key) && !line.contains("hunter22"), "{line}");
     assert!(line.contains("[masked:anthropic_key]"), "{line}");
     assert!(serde_json::from_str::<serde_json::Value>(&line).is_ok());
@@ -588,16 +592,24 @@ fn usage_both_ways(
     index: &std::path::Path,
     group: &str,
 ) -> (String, String) {
+    // `group` is the grouping and any other options; UTC unless it names a zone.
+    let mut asked: Vec<&str> = group.split(' ').collect();
+    if !group.contains("--timezone") {
+        asked.extend(["--timezone", "UTC"]);
+    }
     let run = |args: &[&std::ffi::OsStr]| {
         let out = baton_tests::baton(&home.join(".baton"))
-            .args(["usage", group, "--json", "--timezone", "UTC"])
+            .arg("usage")
+            .args(&asked)
+            .arg("--json")
             .args(args)
             .output()
             .unwrap();
         assert!(
             out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+            "usage {asked:?} {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
         );
         String::from_utf8(out.stdout).unwrap()
     };
@@ -710,10 +722,41 @@ fn usage_from_the_index_equals_a_read_of_the_files() {
         .query_row("SELECT count(*) FROM usage", [], |r| r.get(0))
         .unwrap();
     assert!(usage_rows > 100, "{usage_rows} usage rows");
-    for group in ["daily", "weekly", "session", "project", "model"] {
+    // Each way the index answers: its 15-minute sums (a zone whose days start on a slot,
+    // whole slots), its counted rows (a session or project report, a window or zone that
+    // cuts a slot), and, for an index whose sums are not made, every row replayed.
+    let groups = [
+        "daily",
+        "weekly",
+        "monthly",
+        "session",
+        "project",
+        "model",
+        "daily --timezone Asia/Kathmandu",
+        "daily --timezone Australia/Eucla",
+        "daily --since 2026-05-29",
+        "model --since 2026-05-29 --until 2026-06-02",
+        "daily --cost-mode calculate",
+    ];
+    for group in groups {
         let (files, kept) = usage_both_ways(tmp.path(), &claude, &codex, &index, group);
         assert_eq!(kept, files, "generated trees by {group}");
     }
+    let slots: i64 = connection
+        .query_row("SELECT count(*) FROM usage_slots", [], |r| r.get(0))
+        .unwrap();
+    assert!(slots > 10, "{slots} slots");
+    connection
+        .execute("DELETE FROM usage_meta WHERE key = 'tallies'", [])
+        .unwrap();
+    for group in ["daily", "session"] {
+        let (files, kept) = usage_both_ways(tmp.path(), &claude, &codex, &index, group);
+        assert_eq!(kept, files, "generated trees by {group}, replayed");
+    }
+    // The next writer makes them again, the same.
+    mirror_folders(tmp.path(), &claude, &codex, &index);
+    let (read, kept) = usage_both_ways(tmp.path(), &claude, &codex, &index, "daily");
+    assert_eq!(kept, read, "generated trees by day, tallied again");
 
     // A deleted transcript still counts in the index, not in a read of the files.
     let (_, before) = usage_both_ways(tmp.path(), &claude, &codex, &index, "daily");

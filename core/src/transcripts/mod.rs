@@ -147,8 +147,9 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// What a reader met, line by line.
+/// What a reader met, line by line (a count left out of its JSON is zero).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ReadStats {
     /// Lines read.
     pub lines: u64,

@@ -95,6 +95,74 @@ fn claude_code_fixtures_count_each_response_once_with_its_final_output() {
     }
 }
 
+/// Every Claude Code fixture read at once, as collected responses in read order.
+fn every_claude_response() -> Vec<baton_core::transcripts::usage::claude_code::Response> {
+    let mut collecting = ClaudeCodeUsage::collecting();
+    let mut responses = Vec::new();
+    for (file, ..) in CLAUDE_CODE {
+        let bytes = fixture(file);
+        collecting.push_bytes(&bytes);
+        // Twice, as a resumed file repeats its lines.
+        collecting.push_bytes(&bytes);
+        responses.extend(collecting.take_collected());
+    }
+    responses
+}
+
+#[test]
+fn each_message_id_settled_alone_counts_what_one_read_counts() {
+    let responses = every_claude_response();
+    let mut whole = ClaudeCodeUsage::new();
+    for response in responses.clone() {
+        whole.replay(response);
+    }
+    let (counted, _) = whole.finish();
+    // Group by message id (a response without one is a group of its own), settle each.
+    let mut groups: std::collections::BTreeMap<Option<u128>, Vec<usize>> = Default::default();
+    for (at, response) in responses.iter().enumerate() {
+        let key = response.message_id.or(Some(u128::MAX - at as u128));
+        groups.entry(key).or_default().push(at);
+    }
+    let mut kept = Vec::new();
+    for members in groups.values() {
+        let group: Vec<_> = members.iter().map(|m| responses[*m].clone()).collect();
+        for position in ClaudeCodeUsage::counted_positions(group) {
+            kept.push(responses[members[position]].entry.clone());
+        }
+    }
+    assert!(
+        counted.len() < responses.len(),
+        "the fixtures repeat responses"
+    );
+    assert_eq!(kept.len(), counted.len());
+    assert_eq!(sums(&kept), sums(&counted));
+    let mut ats: Vec<_> = kept.iter().map(|e| (e.at, e.tokens.total())).collect();
+    let mut expected: Vec<_> = counted.iter().map(|e| (e.at, e.tokens.total())).collect();
+    ats.sort();
+    expected.sort();
+    assert_eq!(ats, expected);
+}
+
+#[test]
+fn a_session_s_project_is_its_earliest_working_directory_else_its_folder() {
+    use baton_core::Timestamp;
+    use baton_core::transcripts::usage::claude_code::project_of;
+    let t = Timestamp::from_millis;
+    assert_eq!(
+        project_of([
+            (t(20), Some("/work/b/"), Some("f")),
+            (t(10), Some("/work/a"), None),
+            (t(10), Some("/work/c"), None),
+        ]),
+        Some("/work/a".to_owned())
+    );
+    assert_eq!(
+        project_of([(t(1), None, None), (t(2), None, Some("-work-x"))]),
+        Some("-work-x".to_owned())
+    );
+    assert_eq!(project_of([(t(1), None, None)]), None);
+}
+
 #[test]
 fn a_resumed_file_that_repeats_lines_counts_them_once() {
     let bytes = fixture("claude-code/sniffly-v1.0.17-fed8ce56-bc79-401f-a83e-af084253362f.jsonl");

@@ -4,8 +4,9 @@
 //! migrations below, in order, each in its own transaction.
 //!
 //! What it holds: every source file with its identity and cursor; every complete line read,
-//! once, compressed; the conversations and messages the lines hold (with a compressed
-//! excerpt of what was said, for snippets: never the tool output, which the lines keep); and
+//! once, compressed (zstd, with a dictionary per provider: see `packing`); the conversations
+//! and messages the lines hold (with an excerpt of what was said, for snippets: never the
+//! tool output, which the lines keep); and
 //! a contentless FTS5 index over the messages (text, thinking, tool input, tool output); the
 //! usage each line records, before deduplication; each export conversation's own JSON; and
 //! the log of conversations removed on purpose.
@@ -139,6 +140,84 @@ const MIGRATIONS: &[&str] = &[
         removed_at INTEGER NOT NULL,
         removed_by TEXT,
         PRIMARY KEY (provider, provider_id)
+    );
+    ",
+    // 4: smaller, and usage summed ahead. Each provider's zstd dictionary (trained from its own lines; a frame names
+    // the one it needs). Stored lines in a rowid table, whose pages hold a chunk of a few KiB
+    // inline where a WITHOUT ROWID table spilled it to overflow pages, wasting most of the
+    // last. A message's model as a number into `names`.
+    "
+    CREATE TABLE dictionaries (
+        id INTEGER PRIMARY KEY,
+        provider TEXT NOT NULL,
+        bytes BLOB NOT NULL
+    );
+    CREATE TABLE lines_v4 (
+        id INTEGER PRIMARY KEY,
+        source INTEGER NOT NULL REFERENCES sources(id),
+        offset INTEGER NOT NULL,
+        raw BLOB NOT NULL,
+        UNIQUE (source, offset)
+    );
+    INSERT INTO lines_v4 (source, offset, raw) SELECT source, offset, raw FROM lines;
+    DROP TABLE lines;
+    ALTER TABLE lines_v4 RENAME TO lines;
+    INSERT OR IGNORE INTO names (text) SELECT DISTINCT model FROM messages WHERE model IS NOT NULL;
+    CREATE TABLE messages_v4 (
+        id INTEGER PRIMARY KEY,
+        conversation INTEGER NOT NULL REFERENCES conversations(id),
+        source INTEGER NOT NULL REFERENCES sources(id),
+        message_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        at INTEGER,
+        model INTEGER REFERENCES names(id),
+        excerpt BLOB,
+        UNIQUE (conversation, message_id)
+    );
+    INSERT INTO messages_v4 (id, conversation, source, message_id, role, at, model, excerpt)
+        SELECT m.id, m.conversation, m.source, m.message_id, m.role, m.at, n.id, m.excerpt
+        FROM messages m LEFT JOIN names n ON n.text = m.model;
+    DROP TABLE messages;
+    ALTER TABLE messages_v4 RENAME TO messages;
+    CREATE INDEX messages_by_source ON messages (source);
+    CREATE INDEX messages_by_conversation ON messages (conversation, at);
+    -- What the usage rows add up to (see `tally`, which makes and keeps these).
+    ALTER TABLE usage ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
+    CREATE INDEX usage_by_message ON usage (message_key) WHERE message_key IS NOT NULL;
+    CREATE INDEX usage_by_session ON usage (session);
+    CREATE TABLE usage_sessions (
+        session INTEGER PRIMARY KEY,
+        project INTEGER REFERENCES names(id)
+    );
+    CREATE TABLE usage_slots (
+        provider TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        model INTEGER NOT NULL,
+        tier INTEGER NOT NULL,
+        recorded INTEGER NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cache_creation_tokens INTEGER NOT NULL,
+        cache_read_tokens INTEGER NOT NULL,
+        reasoning_tokens INTEGER NOT NULL,
+        cache_creation_1h_tokens INTEGER NOT NULL,
+        recorded_cost_micro_usd INTEGER NOT NULL,
+        entries INTEGER NOT NULL,
+        PRIMARY KEY (provider, slot, model, tier, recorded)
+    ) WITHOUT ROWID;
+    CREATE TABLE usage_totals (
+        provider TEXT PRIMARY KEY,
+        lines INTEGER NOT NULL DEFAULT 0,
+        without_usage INTEGER NOT NULL DEFAULT 0,
+        malformed INTEGER NOT NULL DEFAULT 0,
+        repaired_surrogates INTEGER NOT NULL DEFAULT 0,
+        duplicates INTEGER NOT NULL DEFAULT 0,
+        synthetic INTEGER NOT NULL DEFAULT 0,
+        dropped INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE usage_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
     );
     ",
 ];

@@ -1,14 +1,17 @@
 //! The mirror: agents' transcripts kept in a SQLite index that outlives their sources and is
-//! searched in milliseconds. `index` owns the file and its schema, `pass` brings it up to date
-//! with the sources (reading only what was appended), `follow` keeps passing as files change, `settings` says what to read, `query` answers
-//! from it alone, `usage` rebuilds the usage report from it, `upkeep` sizes, compacts and
-//! removes.
+//! searched in milliseconds. `index` owns the file and its schema, `packing` how it
+//! compresses, `pass` brings it up to date with the sources (reading only what was
+//! appended), `tally` keeps what the usage rows add up to, `follow` keeps passing as files
+//! change, `settings` says what to read, `query` answers from it alone, `usage` makes the
+//! usage report from it, `upkeep` sizes, compacts and removes.
 
 pub mod follow;
 pub mod index;
+pub mod packing;
 pub mod pass;
 pub mod query;
 pub mod settings;
+pub mod tally;
 pub mod upkeep;
 pub mod usage;
 
@@ -42,6 +45,8 @@ impl Mirror {
     /// Opens (creating) the index at `path`.
     pub fn open(path: &Path) -> Result<Mirror, Error> {
         let connection = index::open(path, true)?;
+        tally::ensure(&connection)
+            .map_err(|e| Error::store_io("tally the usage in", &path.display().to_string(), e))?;
         let lock = lock_path(path);
         let shown = lock.display().to_string();
         let lock = std::fs::OpenOptions::new()

@@ -26,8 +26,6 @@ use std::path::{Path, PathBuf};
 const TAIL: u64 = 4096;
 /// The most a pass reads of one file, so one huge file cannot stall the others.
 pub const MAX_BYTES_PER_PASS: u64 = 32 << 20;
-/// zstd's level for stored lines: fast, and most of the gain.
-const ZSTD_LEVEL: i32 = 3;
 
 /// A file to mirror.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,7 +215,8 @@ pub fn run(
     progress: &mut dyn FnMut(&PassStats),
 ) -> PassStats {
     let mut stats = PassStats::default();
-    let mut packer = Packer::new();
+    let mut packer = Packer::new(connection);
+    packer.train_missing(connection, sources);
     // What the index knows of every file, read once when the pass looks at many: an
     // unchanged file then costs a lookup here, no query. (A follow's batch of a few files
     // asks for each instead of reading every source's row.)
@@ -582,13 +581,16 @@ fn sync(
     let (transaction, source_id) = begin_source(connection, index_path, before.as_ref(), source)?;
     let mut forgotten = Vec::new();
     if reread {
-        forgotten = forget_rows(&transaction, source_id).map_err(sql(index_path))?;
+        forgotten = forget_rows(&transaction, packer, source_id).map_err(sql(index_path))?;
         reader_state = None;
     } else {
         // The unfinished last line's provisional usage, from the last pass.
-        transaction
-            .execute(
-                "DELETE FROM usage WHERE source = ?1 AND offset >= ?2",
+        packer
+            .dirty
+            .delete(
+                &transaction,
+                "DELETE FROM usage WHERE source = ?1 AND offset >= ?2
+                 RETURNING message_key, session",
                 params![source_id, cursor],
             )
             .map_err(sql(index_path))?;
@@ -609,7 +611,15 @@ fn sync(
         offset += line.len() as i64;
     }
     if !lines.is_empty() {
-        store_lines(&transaction, packer, source_id, cursor, &lines).map_err(sql(index_path))?;
+        store_lines(
+            &transaction,
+            packer,
+            source.provider,
+            source_id,
+            cursor,
+            &lines,
+        )
+        .map_err(sql(index_path))?;
     }
     // A last line without its newline waits; a report counts it as it stands meanwhile.
     let at_end = cursor as u64 + chunk.len() as u64 >= size as u64;
@@ -684,6 +694,7 @@ fn sync(
             ],
         )
         .map_err(sql(index_path))?;
+    packer.dirty.settle(&transaction).map_err(sql(index_path))?;
     transaction.commit().map_err(sql(index_path))?;
     Ok(())
 }
@@ -826,7 +837,7 @@ fn sync_export(
                     provider,
                     conversation.id,
                     source_id,
-                    packer.pack(raw),
+                    packer.pack(source.provider, raw),
                     updated_at
                 ])
             })
@@ -1069,7 +1080,7 @@ impl UsageReader {
             }
         };
         store_usage(transaction, packer, source_id, offset, &rows)?;
-        Ok(serde_json::to_string(&stats).ok())
+        Ok(Some(stats_json(&stats)))
     }
 
     /// What the source's lines held so far, and where the Codex reader stopped (JSON).
@@ -1082,8 +1093,18 @@ impl UsageReader {
             }
         };
         base.add(&stats);
-        (serde_json::to_string(&base).ok(), state)
+        (Some(stats_json(&base)), state)
     }
+}
+
+/// What a source's lines held, as JSON that names only the counts that are not zero (most
+/// are, and every source keeps a copy).
+fn stats_json(stats: &ReadStats) -> String {
+    let mut value = serde_json::to_value(stats).unwrap_or_default();
+    if let Some(fields) = value.as_object_mut() {
+        fields.retain(|_, n| n.as_u64() != Some(0));
+    }
+    value.to_string()
 }
 
 /// Records a file seen for the first time with backfill off: its cursor after its last
@@ -1169,7 +1190,10 @@ const CHUNK_LIMIT: usize = 1 << 20;
 /// and the numbers of the names it stored. A file whose transaction is rolled back forgets
 /// the names (their numbers went with it).
 pub struct Packer {
-    compressor: zstd::bulk::Compressor<'static>,
+    compressors: super::packing::Compressors,
+    inflater: super::packing::Inflater,
+    /// The usage rows this source's transaction added or removed, settled before it commits.
+    dirty: super::tally::Dirty,
     names: std::collections::HashMap<String, i64>,
     /// The conversations removed on purpose, read once per pass (none are removed during
     /// one: removal takes the writer lock too).
@@ -1183,17 +1207,51 @@ impl std::fmt::Debug for Packer {
 }
 
 impl Packer {
-    /// A compressor at the index's level.
-    pub fn new() -> Packer {
+    /// A packer with the index's dictionaries (none when they cannot be read: frames are then
+    /// compressed without one, which any reader inflates).
+    pub fn new(connection: &Connection) -> Packer {
         Packer {
-            compressor: zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd's level 3 is valid"),
+            compressors: super::packing::Compressors::load(connection)
+                .unwrap_or_else(|_| super::packing::Compressors::plain()),
+            inflater: super::packing::Inflater::new(),
+            dirty: super::tally::Dirty::default(),
             names: std::collections::HashMap::new(),
             removed: None,
         }
     }
 
-    fn pack(&mut self, bytes: &[u8]) -> Vec<u8> {
-        self.compressor.compress(bytes).unwrap_or_default()
+    fn pack(&mut self, provider: Provider, bytes: &[u8]) -> Vec<u8> {
+        self.compressors.pack(provider, bytes)
+    }
+
+    fn inflate(&mut self, connection: &Connection, frame: &[u8]) -> Option<Vec<u8>> {
+        self.inflater.inflate(connection, frame).ok()
+    }
+
+    /// Trains the dictionary of each provider that has none and enough bytes in `sources`
+    /// to learn from (its first pass with that much), before any of them is stored.
+    fn train_missing(&mut self, connection: &Connection, sources: &[Source]) {
+        for provider in [Provider::ClaudeCode, Provider::Codex] {
+            if self.compressors.has_dictionary(provider) {
+                continue;
+            }
+            let files: Vec<&Path> = sources
+                .iter()
+                .filter(|s| s.provider == provider)
+                .map(|s| s.path.as_path())
+                .collect();
+            let bytes: u64 = sources
+                .iter()
+                .filter(|s| s.provider == provider)
+                .filter_map(|s| {
+                    s.seen
+                        .map(|(_, _, size, _)| u64::try_from(size).unwrap_or(0))
+                })
+                .sum();
+            if bytes >= super::packing::TRAIN_FROM_BYTES {
+                let _ = self.compressors.train(connection, provider, &files);
+            }
+        }
     }
 
     /// The number of `text` in `names`, added when new.
@@ -1237,15 +1295,10 @@ impl Packer {
             .is_some_and(|set| set.contains(&(provider.to_owned(), id.to_owned()))))
     }
 
-    /// Forgets the names' numbers (after a rollback).
+    /// Forgets the names' numbers and the rows noted to settle (after a rollback).
     fn forget_names(&mut self) {
         self.names.clear();
-    }
-}
-
-impl Default for Packer {
-    fn default() -> Packer {
-        Packer::new()
+        self.dirty.clear();
     }
 }
 
@@ -1255,6 +1308,7 @@ impl Default for Packer {
 fn store_lines(
     transaction: &rusqlite::Transaction,
     packer: &mut Packer,
+    provider: Provider,
     source_id: i64,
     offset: i64,
     lines: &[std::borrow::Cow<[u8]>],
@@ -1271,7 +1325,7 @@ fn store_lines(
     let adding: usize = lines.iter().map(|l| l.len() + 1).sum();
     if let Some((last_offset, raw)) = last
         && raw.len() < SMALL_CHUNK
-        && let Ok(old) = zstd::stream::decode_all(&raw[..])
+        && let Some(old) = packer.inflate(transaction, &raw)
         && old.len() + adding <= CHUNK_LIMIT
     {
         text = old;
@@ -1284,8 +1338,11 @@ fn store_lines(
         text.extend_from_slice(line);
     }
     transaction
-        .prepare_cached("INSERT OR REPLACE INTO lines (source, offset, raw) VALUES (?1, ?2, ?3)")?
-        .execute(params![source_id, at, packer.pack(&text)])?;
+        .prepare_cached(
+            "INSERT INTO lines (source, offset, raw) VALUES (?1, ?2, ?3)
+             ON CONFLICT (source, offset) DO UPDATE SET raw = excluded.raw",
+        )?
+        .execute(params![source_id, at, packer.pack(provider, &text)])?;
     Ok(())
 }
 
@@ -1308,9 +1365,17 @@ fn store_usage(
         let project = packer.name(transaction, entry.project.as_deref())?;
         let model = packer.name(transaction, entry.model.as_deref())?;
         let folder = packer.name(transaction, response.and_then(|r| r.folder.as_deref()))?;
+        // A row already at this offset (a provisional one, for a line then unfinished) goes
+        // first, so the tallies' triggers see it leave.
+        packer.dirty.delete(
+            transaction,
+            "DELETE FROM usage WHERE source = ?1 AND offset = ?2 RETURNING message_key, session",
+            params![source_id, offset],
+        )?;
+        let message_key = key(response.and_then(|r| r.message_id));
         transaction
             .prepare_cached(
-                "INSERT OR REPLACE INTO usage (source, offset, at, session, project, model, folder,
+                "INSERT INTO usage (source, offset, at, session, project, model, folder,
                      input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
                      reasoning_tokens, cache_creation_1h_tokens, request_context_tokens,
                      recorded_cost_micro_usd, sidechain, relayed, dedup_key, message_key)
@@ -1336,8 +1401,11 @@ fn store_usage(
                 response.is_some_and(|r| r.sidechain),
                 response.is_some_and(|r| r.relayed),
                 key(response.and_then(|r| r.key)),
-                key(response.and_then(|r| r.message_id)),
+                message_key,
             ])?;
+        if let Some(session) = session {
+            packer.dirty.note(message_key, session);
+        }
     }
     Ok(())
 }
@@ -1405,7 +1473,11 @@ fn store_tool_calls(
 
 /// Removes what the index holds of a source before it is read again; returns the
 /// conversations its messages belonged to (see [`settle`]).
-fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite::Result<Vec<i64>> {
+fn forget_rows(
+    transaction: &rusqlite::Transaction,
+    packer: &mut Packer,
+    source_id: i64,
+) -> rusqlite::Result<Vec<i64>> {
     let conversations: Vec<i64> = transaction
         .prepare("SELECT DISTINCT conversation FROM messages WHERE source = ?1")?
         .query_map([source_id], |r| r.get(0))?
@@ -1427,7 +1499,11 @@ fn forget_rows(transaction: &rusqlite::Transaction, source_id: i64) -> rusqlite:
     )?;
     transaction.execute("DELETE FROM messages WHERE source = ?1", [source_id])?;
     transaction.execute("DELETE FROM lines WHERE source = ?1", [source_id])?;
-    transaction.execute("DELETE FROM usage WHERE source = ?1", [source_id])?;
+    packer.dirty.delete(
+        transaction,
+        "DELETE FROM usage WHERE source = ?1 RETURNING message_key, session",
+        [source_id],
+    )?;
     Ok(conversations)
 }
 
@@ -1566,7 +1642,16 @@ fn store_conversation(
         .copied()
         .collect::<Vec<_>>()
         .join("\n");
-        let excerpt = packer.pack(excerpt.as_bytes());
+        // Compressed when that makes it smaller (a blob), else kept as it is (text).
+        let packed = packer.pack(provider, excerpt.as_bytes());
+        let excerpt = if excerpt.is_empty() {
+            rusqlite::types::Value::Null
+        } else if packed.len() < excerpt.len() {
+            rusqlite::types::Value::Blob(packed)
+        } else {
+            rusqlite::types::Value::Text(excerpt)
+        };
+        let model = packer.name(transaction, message.model.as_deref())?;
         let inserted = transaction
             .prepare_cached(
                 "INSERT OR IGNORE INTO messages
@@ -1579,7 +1664,7 @@ fn store_conversation(
                 message.id,
                 crate::wire_name(&message.role),
                 millis(message.at),
-                message.model,
+                model,
                 excerpt
             ])?;
         if inserted == 0 {

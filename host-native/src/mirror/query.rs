@@ -344,6 +344,7 @@ pub fn search(
         ))
         .map_err(sql(path))?;
     let words = query_words(query);
+    let mut inflater = super::packing::Inflater::new();
     let hits = statement
         .query_map(
             params![
@@ -355,11 +356,17 @@ pub fn search(
                 limit
             ],
             |r| {
-                let excerpt: Option<Vec<u8>> = r.get(11)?;
-                let text = excerpt
-                    .and_then(|bytes| zstd::stream::decode_all(&bytes[..]).ok())
-                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-                    .unwrap_or_default();
+                // A blob is compressed; a short excerpt is kept as text.
+                let text = match r.get_ref(11)? {
+                    rusqlite::types::ValueRef::Blob(frame) => inflater
+                        .inflate(connection, frame)
+                        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                        .unwrap_or_default(),
+                    rusqlite::types::ValueRef::Text(text) => {
+                        String::from_utf8_lossy(text).into_owned()
+                    }
+                    _ => String::new(),
+                };
                 Ok(Hit {
                     conversation: ConversationRow::read(r)?,
                     message_id: r.get(8)?,
@@ -475,8 +482,10 @@ pub fn show(
     branches: Branches,
 ) -> Result<Shown, Error> {
     let row = resolve(connection, path, reference)?;
-    let inflate = |raw: &[u8]| {
-        zstd::stream::decode_all(raw)
+    let mut inflater = super::packing::Inflater::new();
+    let mut inflate = |raw: &[u8]| {
+        inflater
+            .inflate(connection, raw)
             .map_err(|e| Error::internal(format!("a stored line would not inflate: {e}")))
     };
     let mut analyzer = baton_core::analyzer::Analyzer::new();

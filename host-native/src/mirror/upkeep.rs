@@ -303,13 +303,17 @@ pub fn remove(
         let messages = transaction
             .execute("DELETE FROM messages WHERE conversation = ?1", [id])
             .map_err(sql(&path))? as u64;
-        transaction
-            .execute(
+        let mut dirty = super::tally::Dirty::default();
+        dirty
+            .delete(
+                &transaction,
                 "DELETE FROM usage WHERE session = (SELECT id FROM names WHERE text = ?1)
-                     AND source IN (SELECT id FROM sources WHERE provider = ?2)",
+                     AND source IN (SELECT id FROM sources WHERE provider = ?2)
+                 RETURNING message_key, session",
                 params![provider_id, provider],
             )
             .map_err(sql(&path))?;
+        dirty.settle(&transaction).map_err(sql(&path))?;
         transaction
             .execute(
                 "DELETE FROM export_items WHERE provider = ?1 AND provider_id = ?2",

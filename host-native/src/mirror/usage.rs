@@ -1,14 +1,19 @@
-//! `baton usage --index`: the usage report rebuilt from the rows the mirror keeps, one per
-//! line that records tokens, replayed through the same core counting a read of the files
-//! does (deduplication, sub-agent relays, each session's project), so the two reports agree
-//! byte for byte while the index also remembers transcripts whose files are gone.
+//! `baton usage --index`: the usage report from what the mirror keeps, equal byte for byte
+//! to a read of the files, while the index also remembers transcripts whose files are gone.
+//! Three ways, the quickest that gives the same report: the tallies' 15-minute sums (a
+//! daily, weekly, monthly or per-model report over whole slots, in a zone whose days start on
+//! a slot); else the rows that count, each with its session's project (the tallies settled
+//! them); else, for an index whose tallies are not made yet, every row replayed through the
+//! core's counting, as a read of the files does.
 
+use super::tally;
 use crate::usage::{Counted, UsageOptions};
 use baton_core::Error;
 use baton_core::Timestamp;
+use baton_core::time::Zone;
 use baton_core::tokens::TokenTotals;
-use baton_core::transcripts::usage::UsageReport;
 use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response};
+use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, skipped_counts};
 use baton_core::transcripts::{Provider, ReadStats, UsageEntry};
 use rusqlite::Connection;
 use std::collections::HashMap;
@@ -20,14 +25,241 @@ fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
 }
 
 /// The report of every usage row the index holds, for the options' providers, days and
-/// grouping. Sources are replayed in the order a read of the folders takes them (Claude
-/// Code, then Codex, each by path), and their lines in file order.
+/// grouping.
 pub fn report(
     connection: &Connection,
     path: &Path,
     options: &UsageOptions,
 ) -> Result<UsageReport, Error> {
     let prices = crate::usage::prices(options)?;
+    let tiers = tally::shipped_tiers();
+    if !tally::is_current(connection, &tiers) {
+        return replayed(connection, path, options, &prices);
+    }
+    let skipped = skipped(connection, path, options)?;
+    let entries = match slot_entries(connection, path, options, &prices, &tiers)? {
+        Some(entries) => entries,
+        None => counted_entries(connection, path, options)?,
+    };
+    Ok(crate::usage::report_of_entries(
+        entries, skipped, options, &prices,
+    ))
+}
+
+fn wants(options: &UsageOptions, provider: Provider) -> bool {
+    options.providers.is_empty() || options.providers.contains(&provider)
+}
+
+fn provider_of(name: &str) -> Provider {
+    match name {
+        "codex" => Provider::Codex,
+        _ => Provider::ClaudeCode,
+    }
+}
+
+/// Every name's text by number, shared by the entries.
+fn names(connection: &Connection, path: &Path) -> Result<HashMap<i64, Arc<str>>, Error> {
+    let mut names = HashMap::new();
+    let mut statement = connection
+        .prepare("SELECT id, text FROM names")
+        .map_err(sql(path))?;
+    let rows = statement
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+        .map_err(sql(path))?;
+    for row in rows {
+        let (id, text) = row.map_err(sql(path))?;
+        names.insert(id, Arc::from(text.as_str()));
+    }
+    Ok(names)
+}
+
+/// What the readers skipped, from the tallies' sums of every source's stats (a response
+/// left out as a repeat is a duplicate, as a read of the files counts it).
+fn skipped(
+    connection: &Connection,
+    path: &Path,
+    options: &UsageOptions,
+) -> Result<std::collections::BTreeMap<String, u64>, Error> {
+    let mut claude = ReadStats::default();
+    let mut codex = ReadStats::default();
+    let mut statement = connection
+        .prepare(
+            "SELECT provider, lines, without_usage, malformed, repaired_surrogates, duplicates,
+                    synthetic, dropped
+             FROM usage_totals",
+        )
+        .map_err(sql(path))?;
+    let mut rows = statement.query([]).map_err(sql(path))?;
+    let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    while let Some(row) = rows.next().map_err(sql(path))? {
+        let provider: String = row.get(0).map_err(sql(path))?;
+        let n = |i: usize| -> Result<u64, Error> { Ok(count(row.get(i).map_err(sql(path))?)) };
+        let stats = ReadStats {
+            lines: n(1)?,
+            without_usage: n(2)?,
+            malformed: n(3)?,
+            repaired_surrogates: n(4)?,
+            duplicates: n(5)? + n(7)?,
+            synthetic: n(6)?,
+        };
+        match provider.as_str() {
+            "claude_code" if wants(options, Provider::ClaudeCode) => claude.add(&stats),
+            "codex" if wants(options, Provider::Codex) => codex.add(&stats),
+            _ => {}
+        }
+    }
+    Ok(skipped_counts(&claude, &[codex], 0))
+}
+
+/// The entries of the tallies' slots, one per slot, model, tier and kind of cost, when they
+/// give the report the rows would: a report keyed by day, week, month or model, over whole
+/// slots, in a zone with each slot inside one day, priced by a table whose long-context
+/// thresholds the tallies kept apart. `None` otherwise.
+fn slot_entries(
+    connection: &Connection,
+    path: &Path,
+    options: &UsageOptions,
+    prices: &PriceTable,
+    tiers: &[u64],
+) -> Result<Option<Vec<UsageEntry>>, Error> {
+    let grouped_by_time_or_model = matches!(
+        options.group_by,
+        GroupBy::Daily | GroupBy::Weekly | GroupBy::Monthly | GroupBy::Model
+    );
+    let whole_slots = options
+        .since
+        .is_none_or(|s| s.millis().rem_euclid(tally::SLOT_MILLIS) == 0)
+        && options
+            .until
+            .is_none_or(|u| (u.millis() + 1).rem_euclid(tally::SLOT_MILLIS) == 0);
+    let priced_apart = prices
+        .long_context_thresholds()
+        .iter()
+        .all(|t| tiers.contains(t));
+    if !(grouped_by_time_or_model && whole_slots && priced_apart) {
+        return Ok(None);
+    }
+    let names = names(connection, path)?;
+    let mut statement = connection
+        .prepare(
+            "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
+                    cache_creation_tokens, cache_read_tokens, reasoning_tokens,
+                    cache_creation_1h_tokens, recorded_cost_micro_usd
+             FROM usage_slots",
+        )
+        .map_err(sql(path))?;
+    let mut rows = statement.query([]).map_err(sql(path))?;
+    let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    let mut entries = Vec::new();
+    let mut slot_in_one_day: HashMap<i64, bool> = HashMap::new();
+    let empty: Arc<str> = Arc::from("");
+    while let Some(row) = rows.next().map_err(sql(path))? {
+        let provider = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""));
+        if !wants(options, provider) {
+            continue;
+        }
+        let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
+        let slot = n(1)?;
+        let start = slot.saturating_mul(tally::SLOT_MILLIS);
+        let inside = *slot_in_one_day.entry(slot).or_insert_with(|| {
+            let first = options.zone.offset_seconds(Timestamp::from_millis(start));
+            let last = options
+                .zone
+                .offset_seconds(Timestamp::from_millis(start + tally::SLOT_MILLIS - 1));
+            first == last && i64::from(first).rem_euclid(tally::SLOT_MILLIS / 1000) == 0
+        });
+        if !inside {
+            return Ok(None);
+        }
+        let tier = usize::try_from(n(3)?).unwrap_or(0);
+        // A context above exactly the slot's first `tier` thresholds prices as its rows did.
+        let context = match tier {
+            0 => 0,
+            k => tiers.get(k - 1).map_or(0, |t| t + 1),
+        };
+        entries.push(UsageEntry {
+            provider,
+            at: Timestamp::from_millis(start),
+            session: empty.clone(),
+            project: None,
+            model: names.get(&n(2)?).cloned(),
+            tokens: TokenTotals {
+                input_tokens: count(n(5)?),
+                output_tokens: count(n(6)?),
+                cache_creation_tokens: count(n(7)?),
+                cache_read_tokens: count(n(8)?),
+                reasoning_tokens: count(n(9)?),
+            },
+            cache_creation_1h_tokens: count(n(10)?),
+            request_context_tokens: Some(context),
+            recorded_cost_micro_usd: (n(4)? != 0).then(|| count(n(11).unwrap_or(0))),
+        });
+    }
+    Ok(Some(entries))
+}
+
+/// Every row that counts, as an entry with its session's project.
+fn counted_entries(
+    connection: &Connection,
+    path: &Path,
+    options: &UsageOptions,
+) -> Result<Vec<UsageEntry>, Error> {
+    let names = names(connection, path)?;
+    let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
+    let mut statement = connection
+        .prepare(
+            "SELECT s.provider, u.at, u.session,
+                    CASE s.provider WHEN 'claude_code' THEN p.project ELSE u.project END,
+                    u.model, u.input_tokens, u.output_tokens, u.cache_creation_tokens,
+                    u.cache_read_tokens, u.reasoning_tokens, u.cache_creation_1h_tokens,
+                    u.request_context_tokens, u.recorded_cost_micro_usd
+             FROM usage u JOIN sources s ON s.id = u.source
+                 LEFT JOIN usage_sessions p ON p.session = u.session
+             WHERE u.counted = 1",
+        )
+        .map_err(sql(path))?;
+    let mut rows = statement.query([]).map_err(sql(path))?;
+    let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    let mut entries = Vec::new();
+    while let Some(row) = rows.next().map_err(sql(path))? {
+        let provider = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""));
+        if !wants(options, provider) {
+            continue;
+        }
+        let n = |i: usize| -> Result<u64, Error> {
+            Ok(count(row.get::<_, i64>(i).map_err(sql(path))?))
+        };
+        let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
+        entries.push(UsageEntry {
+            provider,
+            at: Timestamp::from_millis(row.get(1).map_err(sql(path))?),
+            session: name(id(2)?).unwrap_or_else(|| Arc::from("")),
+            project: name(id(3)?),
+            model: name(id(4)?),
+            tokens: TokenTotals {
+                input_tokens: n(5)?,
+                output_tokens: n(6)?,
+                cache_creation_tokens: n(7)?,
+                cache_read_tokens: n(8)?,
+                reasoning_tokens: n(9)?,
+            },
+            cache_creation_1h_tokens: n(10)?,
+            request_context_tokens: id(11)?.map(count),
+            recorded_cost_micro_usd: id(12)?.map(count),
+        });
+    }
+    Ok(entries)
+}
+
+/// Every usage row replayed through the core's counting. Sources are replayed in the order
+/// a read of the folders takes them (Claude Code, then Codex, each by path), and their lines
+/// in file order.
+fn replayed(
+    connection: &Connection,
+    path: &Path,
+    options: &UsageOptions,
+    prices: &PriceTable,
+) -> Result<UsageReport, Error> {
     let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
     let mut claude = ClaudeCodeUsage::new();
     let mut codex_stats = Vec::new();
@@ -139,5 +371,5 @@ pub fn report(
         codex_stats,
         unreadable: 0,
     };
-    Ok(crate::usage::report_of(counted, options, &prices))
+    Ok(crate::usage::report_of(counted, options, prices))
 }

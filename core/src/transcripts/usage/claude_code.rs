@@ -48,7 +48,13 @@ pub struct Response {
     pub message_id: Option<u128>,
 }
 
-type Kept = Response;
+/// A response being counted, with its place among those offered (see
+/// [`ClaudeCodeUsage::counted_positions`]).
+#[derive(Debug, Clone)]
+struct Kept {
+    response: Response,
+    origin: usize,
+}
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -142,6 +148,8 @@ pub struct ClaudeCodeUsage {
     strings: Interner,
     /// When set, responses are collected here instead of counted (see [`ClaudeCodeUsage::collecting`]).
     collected: Option<Vec<Response>>,
+    /// How many responses were offered or relayed (the next one's place).
+    offered: usize,
     /// What was read.
     pub stats: ReadStats,
 }
@@ -167,11 +175,32 @@ impl ClaudeCodeUsage {
 
     /// Counts a response collected earlier, as if its line were read now.
     pub fn replay(&mut self, response: Response) {
-        if response.relayed {
-            self.relay(response);
+        let kept = self.place(response);
+        if kept.response.relayed {
+            self.relay(kept);
         } else {
-            self.offer(response);
+            self.offer(kept);
         }
+    }
+
+    fn place(&mut self, response: Response) -> Kept {
+        let origin = self.offered;
+        self.offered += 1;
+        Kept { response, origin }
+    }
+
+    /// Which of `responses`, replayed in the order given, count: their positions, in order.
+    /// The rule only ever compares responses with the same `message_id`, so a host that keeps
+    /// responses (the mirror) can settle each message id's group alone, and a response without
+    /// one always counts.
+    pub fn counted_positions(responses: Vec<Response>) -> Vec<usize> {
+        let mut usage = ClaudeCodeUsage::new();
+        for response in responses {
+            usage.replay(response);
+        }
+        let mut positions: Vec<usize> = usage.settle().into_iter().map(|k| k.origin).collect();
+        positions.sort_unstable();
+        positions
     }
 
     /// Adds what other reads met (lines, malformed, synthetic, repaired) to the stats.
@@ -218,10 +247,13 @@ impl ClaudeCodeUsage {
             return;
         }
         let sidechain = parsed.is_sidechain.unwrap_or(false);
-        if let Some(kept) = self.response(parsed, sidechain, None) {
+        if let Some(response) = self.response(parsed, sidechain, None) {
             match &mut self.collected {
-                Some(collected) => collected.push(kept),
-                None => self.offer(kept),
+                Some(collected) => collected.push(response),
+                None => {
+                    let kept = self.place(response);
+                    self.offer(kept);
+                }
             }
         }
     }
@@ -245,27 +277,32 @@ impl ClaudeCodeUsage {
             inner.cwd = parsed.cwd;
         }
         let session = parsed.session_id;
-        let Some(kept) = self.response(inner, true, session) else {
+        let Some(response) = self.response(inner, true, session) else {
             return;
         };
-        let kept = Response {
+        let response = Response {
             relayed: true,
-            ..kept
+            ..response
         };
         match &mut self.collected {
-            Some(collected) => collected.push(kept),
-            None => self.relay(kept),
+            Some(collected) => collected.push(response),
+            None => {
+                let kept = self.place(response);
+                self.relay(kept);
+            }
         }
     }
 
     /// Keeps a relayed response until the end, the copy with the larger total of each message.
     fn relay(&mut self, kept: Kept) {
-        let Some(id) = kept.message_id else {
+        let Some(id) = kept.response.message_id else {
             self.relayed_without_id.push(kept);
             return;
         };
         match self.relayed.get(&id) {
-            Some(old) if old.entry.tokens.total() >= kept.entry.tokens.total() => {
+            Some(old)
+                if old.response.entry.tokens.total() >= kept.response.entry.tokens.total() =>
+            {
                 self.stats.duplicates += 1;
             }
             Some(_) => {
@@ -284,7 +321,7 @@ impl ClaudeCodeUsage {
         parsed: Line<'_>,
         sidechain: bool,
         parent_session: Option<Cow<'_, str>>,
-    ) -> Option<Kept> {
+    ) -> Option<Response> {
         let message = parsed.message?;
         let usage = message.usage?;
         if message.model.as_deref() == Some("<synthetic>") {
@@ -339,7 +376,7 @@ impl ClaudeCodeUsage {
                 None => fingerprint(&[b"s", session.as_bytes(), id.as_bytes()]),
             },
         );
-        Some(Kept {
+        Some(Response {
             entry,
             folder: self.folder.clone(),
             sidechain,
@@ -351,23 +388,23 @@ impl ClaudeCodeUsage {
 
     /// Keeps an entry, or the better of it and the copy already kept under its key.
     fn offer(&mut self, kept: Kept) {
-        if let Some(id) = kept.message_id {
-            if kept.sidechain && self.main_messages.contains(&id) {
+        if let Some(id) = kept.response.message_id {
+            if kept.response.sidechain && self.main_messages.contains(&id) {
                 self.stats.duplicates += 1;
                 return;
             }
-            if !kept.sidechain && self.main_messages.insert(id) {
+            if !kept.response.sidechain && self.main_messages.insert(id) {
                 for at in self.sidechain_by_message.remove(&id).unwrap_or_default() {
                     if let Some(replay) = self.entries[at].take() {
                         self.stats.duplicates += 1;
-                        if let Some(key) = replay.key {
+                        if let Some(key) = replay.response.key {
                             self.index.remove(&key);
                         }
                     }
                 }
             }
         }
-        let Some(key) = kept.key else {
+        let Some(key) = kept.response.key else {
             self.entries.push(Some(kept));
             return;
         };
@@ -375,10 +412,11 @@ impl ClaudeCodeUsage {
             Some(at) => {
                 self.stats.duplicates += 1;
                 let better = match &self.entries[at] {
-                    Some(old) => {
-                        (old.sidechain && !kept.sidechain)
-                            || (old.sidechain == kept.sidechain
-                                && kept.entry.tokens.total() > old.entry.tokens.total())
+                    Some(Kept { response: old, .. }) => {
+                        let new = &kept.response;
+                        (old.sidechain && !new.sidechain)
+                            || (old.sidechain == new.sidechain
+                                && new.entry.tokens.total() > old.entry.tokens.total())
                     }
                     None => true,
                 };
@@ -389,8 +427,8 @@ impl ClaudeCodeUsage {
             None => {
                 let at = self.entries.len();
                 self.index.insert(key, at);
-                if kept.sidechain
-                    && let Some(id) = kept.message_id
+                if kept.response.sidechain
+                    && let Some(id) = kept.response.message_id
                 {
                     self.sidechain_by_message.entry(id).or_default().push(at);
                 }
@@ -404,12 +442,19 @@ impl ClaudeCodeUsage {
     pub fn merge(&mut self, other: ClaudeCodeUsage) {
         let stats = other.stats;
         for kept in other.entries.into_iter().flatten() {
+            let kept = self.place(kept.response);
             self.offer(kept);
         }
-        for kept in other.relayed.into_values() {
+        let mut relayed: Vec<Kept> = other.relayed.into_values().collect();
+        relayed.sort_by_key(|kept| kept.origin);
+        for kept in relayed {
+            let kept = self.place(kept.response);
             self.relay(kept);
         }
-        self.relayed_without_id.extend(other.relayed_without_id);
+        for kept in other.relayed_without_id {
+            let kept = self.place(kept.response);
+            self.relayed_without_id.push(kept);
+        }
         self.stats.add(&stats);
     }
 
@@ -423,59 +468,90 @@ impl ClaudeCodeUsage {
     /// The responses, each counted once, in the order first seen; each carries its session's
     /// project (the working directory of the session's earliest response).
     pub fn finish(mut self) -> (Vec<UsageEntry>, ReadStats) {
-        let written: HashSet<u128> = self
-            .entries
-            .iter()
-            .flatten()
-            .filter_map(|kept| kept.message_id)
+        let counted = self.settle();
+        let mut by_session: HashMap<Arc<str>, Vec<ProjectClue<'_>>> = HashMap::new();
+        for kept in &counted {
+            let response = &kept.response;
+            by_session
+                .entry(response.entry.session.clone())
+                .or_default()
+                .push((
+                    response.entry.at,
+                    response.entry.project.as_deref(),
+                    response.folder.as_deref(),
+                ));
+        }
+        let projects: HashMap<Arc<str>, Arc<str>> = by_session
+            .into_iter()
+            .filter_map(|(session, responses)| {
+                project_of(responses).map(|project| (session, self.strings.get(&project)))
+            })
             .collect();
-        let mut relayed: Vec<Kept> = std::mem::take(&mut self.relayed).into_values().collect();
-        relayed.sort_by_key(|kept| kept.entry.at);
-        for kept in relayed {
-            if kept.message_id.is_some_and(|id| written.contains(&id)) {
-                self.stats.duplicates += 1;
-            } else {
-                self.entries.push(Some(kept));
-            }
-        }
-        self.entries.extend(
-            std::mem::take(&mut self.relayed_without_id)
-                .into_iter()
-                .map(Some),
-        );
-        let mut first_cwd: HashMap<Arc<str>, (Timestamp, Arc<str>)> = HashMap::new();
-        for kept in self.entries.iter().flatten() {
-            if let Some(cwd) = &kept.entry.project {
-                let slot = first_cwd
-                    .entry(kept.entry.session.clone())
-                    .or_insert_with(|| (kept.entry.at, cwd.clone()));
-                if kept.entry.at < slot.0 {
-                    *slot = (kept.entry.at, cwd.clone());
-                }
-            }
-        }
-        let mut projects: HashMap<Arc<str>, Arc<str>> = HashMap::new();
-        for (session, (_, cwd)) in first_cwd {
-            let key = super::project_key(&cwd);
-            projects.insert(session, self.strings.get(&key));
-        }
-        for kept in self.entries.iter().flatten() {
-            if let Some(folder) = &kept.folder {
-                projects
-                    .entry(kept.entry.session.clone())
-                    .or_insert_with(|| folder.clone());
-            }
-        }
         (
-            self.entries
+            counted
                 .into_iter()
-                .flatten()
                 .map(|kept| UsageEntry {
-                    project: projects.get(&kept.entry.session).cloned(),
-                    ..kept.entry
+                    project: projects.get(&kept.response.entry.session).cloned(),
+                    ..kept.response.entry
                 })
                 .collect(),
             self.stats,
         )
+    }
+
+    /// The responses that count, in order: the lines kept, as first seen; then the relayed
+    /// responses no line of their own repeats (by time, then as offered); then the relayed
+    /// ones without a message id.
+    fn settle(&mut self) -> Vec<Kept> {
+        let mut counted: Vec<Kept> = std::mem::take(&mut self.entries)
+            .into_iter()
+            .flatten()
+            .collect();
+        let written: HashSet<u128> = counted
+            .iter()
+            .filter_map(|kept| kept.response.message_id)
+            .collect();
+        let mut relayed: Vec<Kept> = std::mem::take(&mut self.relayed).into_values().collect();
+        relayed.sort_by_key(|kept| (kept.response.entry.at, kept.origin));
+        for kept in relayed {
+            if kept
+                .response
+                .message_id
+                .is_some_and(|id| written.contains(&id))
+            {
+                self.stats.duplicates += 1;
+            } else {
+                counted.push(kept);
+            }
+        }
+        counted.append(&mut self.relayed_without_id);
+        counted
+    }
+}
+
+/// What a response tells of its session's project: (time, working directory, project
+/// folder of its file).
+pub type ProjectClue<'a> = (Timestamp, Option<&'a str>, Option<&'a str>);
+
+/// A session's project from its counted responses, in the order counted, each as (time,
+/// working directory, project folder of its file): the working directory of the earliest
+/// that records one (of two at the same instant, the first), as a project key; else the
+/// folder of the first whose file names one.
+pub fn project_of<'a>(responses: impl IntoIterator<Item = ProjectClue<'a>>) -> Option<String> {
+    let mut earliest: Option<(Timestamp, &str)> = None;
+    let mut folder: Option<&str> = None;
+    for (at, cwd, file_folder) in responses {
+        if let Some(cwd) = cwd
+            && earliest.is_none_or(|(first, _)| at < first)
+        {
+            earliest = Some((at, cwd));
+        }
+        if folder.is_none() {
+            folder = file_folder;
+        }
+    }
+    match earliest {
+        Some((_, cwd)) => Some(super::project_key(cwd)),
+        None => folder.map(str::to_owned),
     }
 }

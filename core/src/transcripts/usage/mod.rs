@@ -1,7 +1,8 @@
 //! Usage reports: normalized usage entries grouped by day, week or month (in a time zone),
 //! session, model or project, with the cost from a model price table or the cost lines
-//! recorded. Integer arithmetic throughout (costs in micro-dollars), so the same entries give
-//! the same figures natively and in wasm.
+//! recorded. Integer arithmetic throughout (costs summed exactly in femto-dollars, shown to
+//! the micro-dollar), so the same entries give the same figures natively and in wasm, and
+//! entries summed first cost what they cost one by one.
 
 pub mod claude_code;
 pub mod codex;
@@ -70,19 +71,20 @@ pub struct UsageRow {
     pub cost_usd: f64,
     /// Models seen in the group.
     pub models: Vec<String>,
+    /// The exact cost, in femto-dollars (rounded to micro-dollars when shown).
     #[serde(skip)]
-    cost_micro: u128,
+    cost_femto: u128,
 }
 
 impl UsageRow {
-    fn add(&mut self, entry: &UsageEntry, cost_micro: u128) {
+    fn add(&mut self, entry: &UsageEntry, cost_femto: u128) {
         self.tokens.add(&entry.tokens);
         self.total_tokens = self.tokens.total();
-        self.cost_micro = self.cost_micro.saturating_add(cost_micro);
+        self.cost_femto = self.cost_femto.saturating_add(cost_femto);
     }
 
     fn seal(&mut self, models: BTreeSet<String>) {
-        self.cost_usd = self.cost_micro as f64 / 1_000_000.0;
+        self.cost_usd = (self.cost_femto / prices::FEMTO_PER_MICRO) as f64 / 1_000_000.0;
         self.models = models.into_iter().collect();
     }
 }
@@ -248,14 +250,16 @@ struct Pricing<'a> {
 }
 
 impl<'a> Pricing<'a> {
-    /// The cost of one entry in micro-dollars, as the mode asks.
+    /// The exact cost of one entry in femto-dollars, as the mode asks.
     fn cost(&mut self, entry: &UsageEntry, model: &str) -> u128 {
-        let recorded = entry.recorded_cost_micro_usd.map(u128::from);
+        let recorded = entry
+            .recorded_cost_micro_usd
+            .map(|micro| u128::from(micro) * prices::FEMTO_PER_MICRO);
         match (self.mode, recorded) {
             (CostMode::Display, recorded) => recorded.unwrap_or(0),
             (CostMode::Auto, Some(recorded)) => recorded,
             _ => match self.price(model) {
-                Some(price) => price.cost_micro_usd(entry),
+                Some(price) => price.cost_femto_usd(entry),
                 None => 0,
             },
         }

@@ -67,12 +67,16 @@ pub struct LongContextPrice {
     pub cache_write_1h: Option<f64>,
 }
 
-/// Micro-dollars for `tokens` at `usd_per_mtok`.
-fn micro_usd(tokens: u64, usd_per_mtok: f64) -> u128 {
-    // Prices are quoted to at most 1/1000 cent per MTok: exact in thousandths of a micro-dollar.
+/// Femto-dollars (10⁻¹⁵ USD) for `tokens` at `usd_per_mtok`: exact, since prices are quoted
+/// to at most 1/1000 cent per MTok. Costs are summed in this unit and rounded once, when a
+/// report shows them, so a sum of entries costs what its parts cost together.
+fn femto_usd(tokens: u64, usd_per_mtok: f64) -> u128 {
     let nano_per_mtok = (usd_per_mtok * 1_000_000_000.0).round().max(0.0) as u128;
-    u128::from(tokens).saturating_mul(nano_per_mtok) / 1_000_000_000
+    u128::from(tokens).saturating_mul(nano_per_mtok)
 }
+
+/// Femto-dollars in a micro-dollar.
+pub const FEMTO_PER_MICRO: u128 = 1_000_000_000;
 
 /// Micro-dollars for a cost recorded in dollars (Claude Code's `costUSD`).
 pub(crate) fn micro_usd_of_dollars(dollars: f64) -> u64 {
@@ -85,10 +89,17 @@ pub(crate) fn micro_usd_of_dollars(dollars: f64) -> u64 {
 }
 
 impl ModelPrice {
-    /// The cost of one usage entry in micro-dollars: its one-hour cache writes at their rate,
-    /// the rest of its writes at the five-minute rate, and every class at the long-context
-    /// rate when the request's input context is above the threshold.
+    /// The cost of one usage entry in micro-dollars (rounded down; see
+    /// [`ModelPrice::cost_femto_usd`]).
     pub fn cost_micro_usd(&self, entry: &UsageEntry) -> u128 {
+        self.cost_femto_usd(entry) / FEMTO_PER_MICRO
+    }
+
+    /// The exact cost of one usage entry in femto-dollars: its one-hour cache writes at their
+    /// rate, the rest of its writes at the five-minute rate, and every class at the
+    /// long-context rate when the request's input context is above the threshold. Linear in
+    /// the entry's tokens, so the cost of entries summed is the sum of their costs.
+    pub fn cost_femto_usd(&self, entry: &UsageEntry) -> u128 {
         let tokens = &entry.tokens;
         let one_hour_writes = entry.cache_creation_1h_tokens;
         let context = entry.request_context_tokens.unwrap_or_else(|| {
@@ -110,17 +121,17 @@ impl ModelPrice {
             None => self.cache_write_1h.unwrap_or(2.0 * self.input),
         };
         let one_hour_writes = one_hour_writes.min(tokens.cache_creation_tokens);
-        micro_usd(tokens.input_tokens, input)
-            + micro_usd(tokens.output_tokens, rate(self.output, |a| a.output))
-            + micro_usd(
+        femto_usd(tokens.input_tokens, input)
+            + femto_usd(tokens.output_tokens, rate(self.output, |a| a.output))
+            + femto_usd(
                 tokens.cache_read_tokens,
                 rate(self.cache_read, |a| a.cache_read),
             )
-            + micro_usd(
+            + femto_usd(
                 tokens.cache_creation_tokens - one_hour_writes,
                 rate(self.cache_write_5m, |a| a.cache_write_5m),
             )
-            + micro_usd(one_hour_writes, one_hour)
+            + femto_usd(one_hour_writes, one_hour)
     }
 }
 
@@ -241,6 +252,20 @@ impl PriceTable {
             }
         }
         Ok(table)
+    }
+
+    /// Every long-context threshold the table's models have, ascending, each once: what a
+    /// host that sums usage ahead of a report must keep apart (a request's rate depends only
+    /// on which of them its context is above).
+    pub fn long_context_thresholds(&self) -> Vec<u64> {
+        let mut thresholds: Vec<u64> = self
+            .models
+            .values()
+            .filter_map(|price| price.above.map(|above| above.tokens))
+            .collect();
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        thresholds
     }
 
     /// The table key `model` is priced under (itself, or through an alias rule) and its price;

@@ -1,0 +1,444 @@
+//! What the usage rows add up to, kept current as rows come and go, so a report need not
+//! replay them: which rows count (each response once: a message id's rows are settled
+//! together by the core's rule, as a read of every file would settle them), each Claude Code
+//! session's project, and sums of the counted rows per provider, 15-minute slot, model,
+//! long-context tier and kind of cost, which SQLite triggers keep exact as rows are added,
+//! removed or recounted. A daily, weekly, monthly or per-model report reads the sums.
+
+use baton_core::Timestamp;
+use baton_core::tokens::TokenTotals;
+use baton_core::transcripts::usage::PriceTable;
+use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_of};
+use baton_core::transcripts::{Provider, UsageEntry};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The length of a slot: every time zone's offset is a multiple of it, so a slot lies in one
+/// local day.
+pub const SLOT_MILLIS: i64 = 15 * 60 * 1000;
+/// The version of the tallies' rules; an index with another is tallied again.
+const VERSION: &str = "1";
+
+/// The token columns summed, in order.
+const SUMMED: [&str; 6] = [
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_tokens",
+    "cache_read_tokens",
+    "reasoning_tokens",
+    "cache_creation_1h_tokens",
+];
+
+/// The stats a source's lines held, summed per provider.
+const STATS: [&str; 6] = [
+    "lines",
+    "without_usage",
+    "malformed",
+    "repaired_surrogates",
+    "duplicates",
+    "synthetic",
+];
+
+/// What the tallies were made under: their version and the long-context thresholds.
+fn stamp(tiers: &[u64]) -> String {
+    let tiers: Vec<String> = tiers.iter().map(u64::to_string).collect();
+    format!("{VERSION}:{}", tiers.join(","))
+}
+
+/// The thresholds the shipped prices split requests by.
+pub fn shipped_tiers() -> Vec<u64> {
+    PriceTable::shipped().long_context_thresholds()
+}
+
+/// A row's context tier: how many of `tiers` its input context is above (`row` is `NEW` or
+/// `OLD` in a trigger, or a table alias).
+fn tier_sql(row: &str, tiers: &[u64]) -> String {
+    let context = format!(
+        "coalesce({row}.request_context_tokens, {row}.input_tokens + {row}.cache_creation_tokens + {row}.cache_read_tokens)"
+    );
+    if tiers.is_empty() {
+        return "0".to_owned();
+    }
+    let parts: Vec<String> = tiers.iter().map(|t| format!("({context} > {t})")).collect();
+    format!("({})", parts.join(" + "))
+}
+
+/// A row's slot: its time's 15-minute slot (rounded down, also before 1970).
+fn slot_sql(row: &str) -> String {
+    format!(
+        "(({row}.at - ((({row}.at % {SLOT_MILLIS}) + {SLOT_MILLIS}) % {SLOT_MILLIS})) / {SLOT_MILLIS})"
+    )
+}
+
+/// The statements that add (`sign` 1) or take away (-1) one row's figures: to the sums when
+/// it counts, else to the count of rows left out. (A trigger body has no IF: each statement
+/// carries the row's condition. An upsert from a SELECT needs its WHERE, which it has.)
+fn row_change(row: &str, sign: i64, tiers: &[u64]) -> String {
+    let provider = format!("(SELECT provider FROM sources WHERE id = {row}.source)");
+    let values: Vec<String> = SUMMED
+        .iter()
+        .map(|c| match *c {
+            // A row's one-hour writes are never more than its writes.
+            "cache_creation_1h_tokens" => {
+                format!("{sign} * min({row}.{c}, {row}.cache_creation_tokens)")
+            }
+            _ => format!("{sign} * {row}.{c}"),
+        })
+        .collect();
+    let sums: Vec<String> = SUMMED
+        .iter()
+        .chain(["recorded_cost_micro_usd", "entries"].iter())
+        .map(|c| format!("{c} = {c} + excluded.{c}"))
+        .collect();
+    format!(
+        "INSERT INTO usage_slots (provider, slot, model, tier, recorded, {columns},
+             recorded_cost_micro_usd, entries)
+         SELECT {provider}, {slot}, coalesce({row}.model, 0), {tier},
+             {row}.recorded_cost_micro_usd IS NOT NULL, {values},
+             {sign} * coalesce({row}.recorded_cost_micro_usd, 0), {sign}
+         WHERE {row}.counted = 1
+         ON CONFLICT (provider, slot, model, tier, recorded) DO UPDATE SET {sums};
+         DELETE FROM usage_slots WHERE {row}.counted = 1 AND entries = 0
+             AND provider = {provider} AND slot = {slot}
+             AND model = coalesce({row}.model, 0) AND tier = {tier}
+             AND recorded = ({row}.recorded_cost_micro_usd IS NOT NULL);
+         INSERT INTO usage_totals (provider, dropped) SELECT {provider}, {sign}
+         WHERE {row}.counted = 0
+         ON CONFLICT (provider) DO UPDATE SET dropped = dropped + excluded.dropped;",
+        columns = SUMMED.join(", "),
+        slot = slot_sql(row),
+        tier = tier_sql(row, tiers),
+        values = values.join(", "),
+        sums = sums.join(", "),
+    )
+}
+
+/// The triggers that keep the sums as rows change.
+fn triggers_sql(tiers: &[u64]) -> String {
+    let stat = |row: &str, c: &str| {
+        format!(
+            "coalesce(json_extract({row}.usage_stats, '$.{c}'), 0) + coalesce(json_extract({row}.usage_pending, '$.{c}'), 0)"
+        )
+    };
+    let stats_values: Vec<String> = STATS
+        .iter()
+        .map(|c| format!("{} - ({})", stat("NEW", c), stat("OLD", c)))
+        .collect();
+    let stats_sums: Vec<String> = STATS
+        .iter()
+        .map(|c| format!("{c} = {c} + excluded.{c}"))
+        .collect();
+    format!(
+        "{DROP_TRIGGERS}
+         CREATE TRIGGER usage_added AFTER INSERT ON usage BEGIN
+             {add_new}
+         END;
+         CREATE TRIGGER usage_removed AFTER DELETE ON usage BEGIN
+             {remove_old}
+         END;
+         CREATE TRIGGER usage_recounted AFTER UPDATE OF counted ON usage
+             WHEN OLD.counted <> NEW.counted BEGIN
+             {remove_old}
+             {add_new}
+         END;
+         CREATE TRIGGER usage_stats_changed AFTER UPDATE OF usage_stats, usage_pending ON sources
+         BEGIN
+             INSERT INTO usage_totals (provider, {stats_columns})
+             SELECT NEW.provider, {stats_values} WHERE true
+             ON CONFLICT (provider) DO UPDATE SET {stats_sums};
+         END;",
+        add_new = row_change("NEW", 1, tiers),
+        remove_old = row_change("OLD", -1, tiers),
+        stats_columns = STATS.join(", "),
+        stats_values = stats_values.join(", "),
+        stats_sums = stats_sums.join(", "),
+    )
+}
+
+const DROP_TRIGGERS: &str = "DROP TRIGGER IF EXISTS usage_added;
+    DROP TRIGGER IF EXISTS usage_removed;
+    DROP TRIGGER IF EXISTS usage_recounted;
+    DROP TRIGGER IF EXISTS usage_stats_changed;";
+
+/// The tallies made again from the rows: every row recounted (each message id's rows
+/// settled), every Claude Code session's project found, the sums added up, the triggers
+/// (re)made. The writer runs it when the index's tallies are missing or from other rules.
+pub fn rebuild(connection: &Connection, tiers: &[u64]) -> rusqlite::Result<()> {
+    connection.execute_batch(&format!(
+        "{DROP_TRIGGERS}
+         DELETE FROM usage_slots; DELETE FROM usage_totals; DELETE FROM usage_sessions;
+         UPDATE usage SET counted = 1 WHERE counted <> 1;"
+    ))?;
+    let messages: Vec<i64> = connection
+        .prepare("SELECT DISTINCT message_key FROM usage WHERE message_key IS NOT NULL")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for message in messages {
+        settle_message(connection, message, &mut BTreeSet::new())?;
+    }
+    let sessions: Vec<i64> = connection
+        .prepare(
+            "SELECT DISTINCT u.session FROM usage u JOIN sources s ON s.id = u.source
+             WHERE s.provider = 'claude_code'",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for session in sessions {
+        settle_session(connection, session)?;
+    }
+    let sums: Vec<String> = SUMMED
+        .iter()
+        .map(|c| match *c {
+            "cache_creation_1h_tokens" => format!("sum(min(u.{c}, u.cache_creation_tokens))"),
+            _ => format!("sum(u.{c})"),
+        })
+        .collect();
+    connection.execute_batch(&format!(
+        "INSERT INTO usage_slots (provider, slot, model, tier, recorded, {columns},
+             recorded_cost_micro_usd, entries)
+         SELECT s.provider, {slot}, coalesce(u.model, 0), {tier},
+             u.recorded_cost_micro_usd IS NOT NULL, {sums},
+             sum(coalesce(u.recorded_cost_micro_usd, 0)), count(*)
+         FROM usage u JOIN sources s ON s.id = u.source WHERE u.counted = 1
+         GROUP BY 1, 2, 3, 4, 5;
+         INSERT INTO usage_totals (provider, dropped)
+         SELECT s.provider, count(*) FROM usage u JOIN sources s ON s.id = u.source
+         WHERE u.counted = 0 GROUP BY 1;",
+        columns = SUMMED.join(", "),
+        slot = slot_sql("u"),
+        tier = tier_sql("u", tiers),
+        sums = sums.join(", "),
+    ))?;
+    let stats: Vec<String> = STATS
+        .iter()
+        .map(|c| {
+            format!(
+                "sum(coalesce(json_extract(usage_stats, '$.{c}'), 0) + coalesce(json_extract(usage_pending, '$.{c}'), 0))"
+            )
+        })
+        .collect();
+    let sums: Vec<String> = STATS
+        .iter()
+        .map(|c| format!("{c} = excluded.{c}"))
+        .collect();
+    connection.execute_batch(&format!(
+        "INSERT INTO usage_totals (provider, {columns})
+         SELECT provider, {stats} FROM sources WHERE true GROUP BY provider
+         ON CONFLICT (provider) DO UPDATE SET {sums};",
+        columns = STATS.join(", "),
+        stats = stats.join(", "),
+        sums = sums.join(", "),
+    ))?;
+    connection.execute_batch(&triggers_sql(tiers))?;
+    connection.execute(
+        "INSERT INTO usage_meta (key, value) VALUES ('tallies', ?1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [stamp(tiers)],
+    )?;
+    Ok(())
+}
+
+/// Makes the tallies when the index has none, or has them from other rules (the writer, as
+/// it opens the index).
+pub fn ensure(connection: &Connection) -> rusqlite::Result<()> {
+    let tiers = shipped_tiers();
+    if is_current(connection, &tiers) {
+        return Ok(());
+    }
+    connection.execute_batch("BEGIN IMMEDIATE")?;
+    let made = (|| {
+        if !is_current(connection, &tiers) {
+            rebuild(connection, &tiers)?;
+        }
+        connection.execute_batch("COMMIT")
+    })();
+    if made.is_err() {
+        let _ = connection.execute_batch("ROLLBACK");
+    }
+    made
+}
+
+/// Whether the index's tallies follow these rules and thresholds.
+pub fn is_current(connection: &Connection, tiers: &[u64]) -> bool {
+    connection
+        .query_row(
+            "SELECT value FROM usage_meta WHERE key = 'tallies'",
+            [],
+            |r| r.get::<_, String>(0),
+        )
+        .optional()
+        .ok()
+        .flatten()
+        .is_some_and(|v| v == stamp(tiers))
+}
+
+/// The message ids and sessions whose rows changed in a transaction, to settle before it
+/// commits.
+#[derive(Debug, Default)]
+pub struct Dirty {
+    messages: BTreeSet<i64>,
+    sessions: BTreeSet<i64>,
+}
+
+impl Dirty {
+    /// A row with this message key (if any) and session was added or is about to go.
+    pub fn note(&mut self, message: Option<i64>, session: i64) {
+        if let Some(message) = message {
+            self.messages.insert(message);
+        }
+        self.sessions.insert(session);
+    }
+
+    /// Runs `delete` (a `DELETE FROM usage … RETURNING message_key, session`), noting what
+    /// each row it removed leaves to settle; returns how many it removed.
+    pub fn delete(
+        &mut self,
+        connection: &Connection,
+        delete: &str,
+        arguments: impl rusqlite::Params,
+    ) -> rusqlite::Result<usize> {
+        let mut statement = connection.prepare_cached(delete)?;
+        let mut rows = statement.query(arguments)?;
+        let mut removed = 0;
+        while let Some(row) = rows.next()? {
+            self.note(row.get(0)?, row.get(1)?);
+            removed += 1;
+        }
+        Ok(removed)
+    }
+
+    /// Forgets what was noted (its transaction was rolled back).
+    pub fn clear(&mut self) {
+        self.messages.clear();
+        self.sessions.clear();
+    }
+
+    /// Settles what changed: each message id's rows recounted, then each session touched
+    /// (or recounted) given its project again.
+    pub fn settle(&mut self, connection: &Connection) -> rusqlite::Result<()> {
+        let messages = std::mem::take(&mut self.messages);
+        for message in messages {
+            settle_message(connection, message, &mut self.sessions)?;
+        }
+        let sessions = std::mem::take(&mut self.sessions);
+        for session in sessions {
+            settle_session(connection, session)?;
+        }
+        Ok(())
+    }
+}
+
+/// A stored row as the core's rule reads it.
+struct Row {
+    source: i64,
+    offset: i64,
+    session: i64,
+    counted: bool,
+    response: Response,
+}
+
+/// Recounts the rows of one message id, as a read of every file in order would (by
+/// provider, path and offset); sessions whose rows changed are added to `sessions`.
+fn settle_message(
+    connection: &Connection,
+    message: i64,
+    sessions: &mut BTreeSet<i64>,
+) -> rusqlite::Result<()> {
+    let mut statement = connection.prepare_cached(
+        "SELECT u.source, u.offset, u.session, u.counted, u.at, u.input_tokens, u.output_tokens,
+                u.cache_creation_tokens, u.cache_read_tokens, u.sidechain, u.relayed,
+                u.dedup_key
+         FROM usage u JOIN sources s ON s.id = u.source
+         WHERE u.message_key = ?1 ORDER BY s.provider, s.path, u.offset",
+    )?;
+    let key = |k: Option<i64>| k.map(|k| u128::from(k as u64) << 64);
+    let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    let rows: Vec<Row> = statement
+        .query_map([message], |r| {
+            Ok(Row {
+                source: r.get(0)?,
+                offset: r.get(1)?,
+                session: r.get(2)?,
+                counted: r.get(3)?,
+                response: Response {
+                    // Only what the rule compares: tokens' total, sidechain, relay, keys.
+                    entry: UsageEntry {
+                        provider: Provider::ClaudeCode,
+                        at: Timestamp::from_millis(r.get(4)?),
+                        session: Arc::from(""),
+                        project: None,
+                        model: None,
+                        tokens: TokenTotals {
+                            input_tokens: count(r.get(5)?),
+                            output_tokens: count(r.get(6)?),
+                            cache_creation_tokens: count(r.get(7)?),
+                            cache_read_tokens: count(r.get(8)?),
+                            reasoning_tokens: 0,
+                        },
+                        cache_creation_1h_tokens: 0,
+                        request_context_tokens: None,
+                        recorded_cost_micro_usd: None,
+                    },
+                    folder: None,
+                    sidechain: r.get(9)?,
+                    relayed: r.get(10)?,
+                    key: key(r.get(11)?),
+                    message_id: key(Some(message)),
+                },
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let counted: BTreeSet<usize> =
+        ClaudeCodeUsage::counted_positions(rows.iter().map(|r| r.response.clone()).collect())
+            .into_iter()
+            .collect();
+    let mut update = connection
+        .prepare_cached("UPDATE usage SET counted = ?3 WHERE source = ?1 AND offset = ?2")?;
+    for (at, row) in rows.iter().enumerate() {
+        let counts = counted.contains(&at);
+        if counts != row.counted {
+            update.execute(params![row.source, row.offset, counts])?;
+            sessions.insert(row.session);
+        }
+    }
+    Ok(())
+}
+
+/// Finds a Claude Code session's project again from its counted rows (the core's rule; a
+/// Codex session's rows carry their own).
+fn settle_session(connection: &Connection, session: i64) -> rusqlite::Result<()> {
+    let mut statement = connection.prepare_cached(
+        "SELECT u.at, p.text, f.text FROM usage u JOIN sources s ON s.id = u.source
+             LEFT JOIN names p ON p.id = u.project LEFT JOIN names f ON f.id = u.folder
+         WHERE u.session = ?1 AND u.counted = 1 AND s.provider = 'claude_code'
+         ORDER BY s.path, u.offset",
+    )?;
+    let rows: Vec<(i64, Option<String>, Option<String>)> = statement
+        .query_map([session], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let project = project_of(rows.iter().map(|(at, cwd, folder)| {
+        (
+            Timestamp::from_millis(*at),
+            cwd.as_deref(),
+            folder.as_deref(),
+        )
+    }));
+    let Some(project) = project else {
+        connection
+            .prepare_cached("DELETE FROM usage_sessions WHERE session = ?1")?
+            .execute([session])?;
+        return Ok(());
+    };
+    connection
+        .prepare_cached("INSERT OR IGNORE INTO names (text) VALUES (?1)")?
+        .execute([&project])?;
+    connection
+        .prepare_cached(
+            "INSERT INTO usage_sessions (session, project)
+             VALUES (?1, (SELECT id FROM names WHERE text = ?2))
+             ON CONFLICT (session) DO UPDATE SET project = excluded.project",
+        )?
+        .execute(params![session, project])?;
+    Ok(())
+}
