@@ -376,8 +376,8 @@ fn index_contents(path: &std::path::Path) -> Vec<String> {
     let connection = index::open(path, false).unwrap();
     let mut rows = Vec::new();
     for sql in [
-        "SELECT path || ' ' || cursor || ' ' || tail_hash || ' ' || coalesce(reader_state, '')
-             || ' ' || coalesce(usage_stats, '') || ' ' || coalesce(usage_state, '')
+        "SELECT path || ' ' || cursor || ' ' || tail_hash || ' ' || coalesce(hex(reader_state), '')
+             || ' ' || coalesce(usage_stats, '') || ' ' || coalesce(hex(usage_state), '')
          FROM sources ORDER BY path",
         "SELECT s.path || ' ' || u.offset || ' ' || u.at || ' ' || n.text || ' '
              || u.input_tokens || ' ' || u.output_tokens || ' ' || u.cache_read_tokens
@@ -742,10 +742,38 @@ fn usage_from_the_index_equals_a_read_of_the_files() {
         let (files, kept) = usage_both_ways(tmp.path(), &claude, &codex, &index, group);
         assert_eq!(kept, files, "generated trees by {group}");
     }
-    let slots: i64 = connection
-        .query_row("SELECT count(*) FROM usage_slots", [], |r| r.get(0))
-        .unwrap();
-    assert!(slots > 10, "{slots} slots");
+    // The sums the triggers kept through both passes are the sums made from the rows at once.
+    let sums = |connection: &rusqlite::Connection| -> Vec<String> {
+        let mut statement = connection
+            .prepare(
+                "SELECT provider || ' ' || slot || ' ' || model || ' ' || tier || ' ' || recorded
+                     || ' ' || input_tokens || ' ' || output_tokens || ' ' || cache_creation_tokens
+                     || ' ' || cache_read_tokens || ' ' || reasoning_tokens || ' '
+                     || cache_creation_1h_tokens || ' ' || recorded_cost_micro_usd || ' ' || entries
+                 FROM usage_slots ORDER BY 1",
+            )
+            .unwrap();
+        let mut rows: Vec<String> = statement
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut totals = connection
+            .prepare(
+                "SELECT provider || ' ' || lines || ' ' || duplicates || ' ' || dropped
+                 FROM usage_totals ORDER BY 1",
+            )
+            .unwrap();
+        rows.extend(
+            totals
+                .query_map([], |r| r.get::<_, String>(0))
+                .unwrap()
+                .map(Result::unwrap),
+        );
+        rows
+    };
+    let kept_sums = sums(&connection);
+    assert!(kept_sums.len() > 10, "{kept_sums:?}");
     connection
         .execute("DELETE FROM usage_meta WHERE key = 'tallies'", [])
         .unwrap();
@@ -755,6 +783,7 @@ fn usage_from_the_index_equals_a_read_of_the_files() {
     }
     // The next writer makes them again, the same.
     mirror_folders(tmp.path(), &claude, &codex, &index);
+    assert_eq!(sums(&connection), kept_sums);
     let (read, kept) = usage_both_ways(tmp.path(), &claude, &codex, &index, "daily");
     assert_eq!(kept, read, "generated trees by day, tallied again");
 

@@ -184,11 +184,6 @@ const MIGRATIONS: &[&str] = &[
     -- What the usage rows add up to (see `tally`, which makes and keeps these).
     ALTER TABLE usage ADD COLUMN counted INTEGER NOT NULL DEFAULT 1;
     CREATE INDEX usage_by_message ON usage (message_key) WHERE message_key IS NOT NULL;
-    CREATE INDEX usage_by_session ON usage (session);
-    CREATE TABLE usage_sessions (
-        session INTEGER PRIMARY KEY,
-        project INTEGER REFERENCES names(id)
-    );
     CREATE TABLE usage_slots (
         provider TEXT NOT NULL,
         slot INTEGER NOT NULL,
@@ -219,6 +214,22 @@ const MIGRATIONS: &[&str] = &[
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
+    -- How many conversations each provider has, kept by triggers: a list's total without
+    -- counting rows.
+    CREATE TABLE conversation_counts (
+        provider TEXT PRIMARY KEY,
+        conversations INTEGER NOT NULL
+    );
+    INSERT INTO conversation_counts (provider, conversations)
+        SELECT provider, count(*) FROM conversations GROUP BY provider;
+    CREATE TRIGGER conversation_added AFTER INSERT ON conversations BEGIN
+        INSERT INTO conversation_counts (provider, conversations) VALUES (NEW.provider, 1)
+        ON CONFLICT (provider) DO UPDATE SET conversations = conversations + 1;
+    END;
+    CREATE TRIGGER conversation_removed AFTER DELETE ON conversations BEGIN
+        UPDATE conversation_counts SET conversations = conversations - 1
+        WHERE provider = OLD.provider;
+    END;
     ",
 ];
 
@@ -396,6 +407,64 @@ mod tests {
             )
             .unwrap();
         assert_eq!((mtime, hash, stats), (-1, 0, None));
+    }
+
+    #[test]
+    fn a_version_three_index_keeps_its_lines_messages_and_counts_when_migrated() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("index.sqlite");
+        let connection = Connection::open(&path).unwrap();
+        for migration in &MIGRATIONS[..3] {
+            connection.execute_batch(migration).unwrap();
+        }
+        connection
+            .execute_batch(
+                "PRAGMA user_version = 3;
+                 INSERT INTO sources (id, path, provider) VALUES (1, '/t/a.jsonl', 'claude_code');
+                 INSERT INTO lines (source, offset, raw) VALUES (1, 0, x'0102'), (1, 9, x'03');
+                 INSERT INTO conversations (id, provider, provider_id) VALUES
+                     (7, 'claude_code', 's1'), (8, 'claude_code', 's2'), (9, 'codex', 'c1');
+                 INSERT INTO messages (id, conversation, source, message_id, role, model, excerpt)
+                     VALUES (5, 7, 1, 'm1', 'assistant', 'claude-opus-4-7', x'00');",
+            )
+            .unwrap();
+        drop(connection);
+        let migrated = open(&path, false).unwrap();
+        let lines: Vec<(i64, Vec<u8>)> = migrated
+            .prepare("SELECT offset, raw FROM lines ORDER BY offset")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(lines, vec![(0, vec![1, 2]), (9, vec![3])]);
+        let (id, model): (i64, String) = migrated
+            .query_row(
+                "SELECT m.id, n.text FROM messages m JOIN names n ON n.id = m.model",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((id, model.as_str()), (5, "claude-opus-4-7"));
+        let counts: Vec<(String, i64)> = migrated
+            .prepare("SELECT provider, conversations FROM conversation_counts ORDER BY provider")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(counts, vec![("claude_code".into(), 2), ("codex".into(), 1)]);
+        migrated
+            .execute("DELETE FROM conversations WHERE id = 9", [])
+            .unwrap();
+        let codex: i64 = migrated
+            .query_row(
+                "SELECT conversations FROM conversation_counts WHERE provider = 'codex'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(codex, 0);
     }
 
     #[test]

@@ -45,6 +45,10 @@ impl Mirror {
     /// Opens (creating) the index at `path`.
     pub fn open(path: &Path) -> Result<Mirror, Error> {
         let connection = index::open(path, true)?;
+        // The writer's page cache: the usage rows' indexes are written all over.
+        connection
+            .execute_batch("PRAGMA cache_size = -16384;")
+            .map_err(|e| Error::store_io("configure", &path.display().to_string(), e))?;
         tally::ensure(&connection)
             .map_err(|e| Error::store_io("tally the usage in", &path.display().to_string(), e))?;
         let lock = lock_path(path);

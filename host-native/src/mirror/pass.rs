@@ -188,13 +188,13 @@ fn begin_source<'c>(
         Some(k) => k.id,
         None => {
             transaction
-                .execute(
-                    "INSERT INTO sources (path, provider) VALUES (?1, ?2)",
-                    params![
+                .prepare_cached("INSERT INTO sources (path, provider) VALUES (?1, ?2)")
+                .and_then(|mut insert| {
+                    insert.execute(params![
                         source.path.display().to_string(),
                         provider_name(source.provider)
-                    ],
-                )
+                    ])
+                })
                 .map_err(sql(index_path))?;
             transaction.last_insert_rowid()
         }
@@ -439,15 +439,20 @@ fn mark_missing(
     Ok(gone.len() as u64)
 }
 
-fn known(connection: &Connection, path: &str) -> rusqlite::Result<Option<Known>> {
-    connection
+fn known(
+    connection: &Connection,
+    packer: &mut Packer,
+    path: &str,
+) -> rusqlite::Result<Option<Known>> {
+    use rusqlite::types::Value;
+    let found: Option<(Known, Value, Value)> = connection
         .prepare_cached(
             "SELECT id, device, inode, size, mtime_ns, cursor, tail_hash, reader_state, missing,
                     usage_stats, usage_state, quarantine
              FROM sources WHERE path = ?1",
         )?
         .query_row([path], |row| {
-            Ok(Known {
+            let known = Known {
                 id: row.get(0)?,
                 device: row.get(1)?,
                 inode: row.get(2)?,
@@ -455,14 +460,21 @@ fn known(connection: &Connection, path: &str) -> rusqlite::Result<Option<Known>>
                 mtime_ns: row.get(4)?,
                 cursor: row.get(5)?,
                 tail_hash: row.get(6)?,
-                reader_state: row.get(7)?,
+                reader_state: None,
                 missing: row.get::<_, i64>(8)? != 0,
                 usage_stats: row.get(9)?,
-                usage_state: row.get(10)?,
+                usage_state: None,
                 quarantine: row.get(11)?,
-            })
+            };
+            Ok((known, row.get(7)?, row.get(10)?))
         })
-        .optional()
+        .optional()?;
+    // The readers' states are kept compressed when that is smaller.
+    Ok(found.map(|(mut known, reader, usage)| {
+        known.reader_state = packer.unpack_state(connection, reader);
+        known.usage_state = packer.unpack_state(connection, usage);
+        known
+    }))
 }
 
 /// Brings one source up to date.
@@ -479,7 +491,7 @@ fn sync(
     let meta =
         std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
     let (device, inode, size, mtime_ns) = identity_of(&meta);
-    let before = known(connection, &shown).map_err(sql(index_path))?;
+    let before = known(connection, packer, &shown).map_err(sql(index_path))?;
     if let Some(k) = &before
         && k.identity() == (device, inode, size, mtime_ns)
         && !k.missing
@@ -589,8 +601,7 @@ fn sync(
             .dirty
             .delete(
                 &transaction,
-                "DELETE FROM usage WHERE source = ?1 AND offset >= ?2
-                 RETURNING message_key, session",
+                "DELETE FROM usage WHERE source = ?1 AND offset >= ?2 RETURNING message_key",
                 params![source_id, cursor],
             )
             .map_err(sql(index_path))?;
@@ -610,6 +621,9 @@ fn sync(
         }
         offset += line.len() as i64;
     }
+    usage
+        .store_batch(&transaction, packer, source_id)
+        .map_err(sql(index_path))?;
     if !lines.is_empty() {
         store_lines(
             &transaction,
@@ -672,13 +686,18 @@ fn sync(
                 .map_err(sql(index_path))?;
         }
     }
+    let next_state = packer.pack_state(source.provider, next_state);
+    let usage_state = packer.pack_state(source.provider, usage_state);
+    // Cached: the statement carries the tallies' trigger on the stats, costly to prepare.
     transaction
-        .execute(
+        .prepare_cached(
             "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?5,
                  tail_hash = ?6, reader_state = ?7, missing = 0, rereads = rereads + ?8,
                  usage_stats = ?10, usage_state = ?11, usage_pending = ?12, quarantine = NULL
              WHERE id = ?9",
-            params![
+        )
+        .and_then(|mut update| {
+            update.execute(params![
                 device,
                 inode,
                 size,
@@ -691,8 +710,8 @@ fn sync(
                 usage_stats,
                 usage_state,
                 pending
-            ],
-        )
+            ])
+        })
         .map_err(sql(index_path))?;
     packer.dirty.settle(&transaction).map_err(sql(index_path))?;
     transaction.commit().map_err(sql(index_path))?;
@@ -718,7 +737,7 @@ fn sync_export(
         std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
     let identity = identity_of(&meta);
     let size = meta.size();
-    let before = known(connection, &shown).map_err(sql(index_path))?;
+    let before = known(connection, packer, &shown).map_err(sql(index_path))?;
     let (cap, variable) = match source.provider {
         Provider::Chatgpt => (options.chatgpt_max_bytes, "BATON_MIRROR_CHATGPT_MAX_BYTES"),
         _ => (
@@ -979,6 +998,8 @@ enum UsageReader {
     Claude {
         reader: ClaudeCodeUsage,
         base: ReadStats,
+        /// This pass's responses by line offset, stored together (see `store_batch`).
+        batch: Vec<(i64, Response)>,
     },
     Codex {
         reader: CodexUsage,
@@ -1007,12 +1028,17 @@ impl UsageReader {
             _ => {
                 let mut reader = ClaudeCodeUsage::collecting();
                 reader.set_project_folder(project_folder_of(shown));
-                UsageReader::Claude { reader, base }
+                UsageReader::Claude {
+                    reader,
+                    base,
+                    batch: Vec::new(),
+                }
             }
         }
     }
 
-    /// Reads one line; stores the usage it records.
+    /// Reads one line; stores the usage it records (a Claude Code response waits for the
+    /// pass's others: see `store_batch`).
     fn push_line(
         &mut self,
         transaction: &rusqlite::Transaction,
@@ -1021,25 +1047,56 @@ impl UsageReader {
         offset: i64,
         line: &[u8],
     ) -> rusqlite::Result<()> {
-        let rows: Vec<(UsageEntry, Option<Response>)> = match self {
-            UsageReader::Claude { reader, .. } => {
+        match self {
+            UsageReader::Claude { reader, batch, .. } => {
                 reader.push_line(line);
-                reader
-                    .take_collected()
-                    .into_iter()
-                    .map(|r| (r.entry.clone(), Some(r)))
-                    .collect()
+                batch.extend(reader.take_collected().into_iter().map(|r| (offset, r)));
+                Ok(())
             }
             UsageReader::Codex { reader, .. } => {
                 reader.push_line(line);
-                reader
+                let rows: Vec<(UsageEntry, Option<Response>)> = reader
                     .take_entries()
                     .into_iter()
                     .map(|e| (e, None))
-                    .collect()
+                    .collect();
+                store_usage(transaction, packer, source_id, offset, &rows)
             }
+        }
+    }
+
+    /// Stores this pass's Claude Code responses, less those the core's rule already drops
+    /// among them (the copies of a response Claude Code writes once per content block, with
+    /// the final count on the last): a response one of its own file's later lines beats
+    /// never counts, whatever other files hold, so its row would only take room. Each left
+    /// out counts as a duplicate in the source's stats, as a read of the file counts it.
+    fn store_batch(
+        &mut self,
+        transaction: &rusqlite::Transaction,
+        packer: &mut Packer,
+        source_id: i64,
+    ) -> rusqlite::Result<()> {
+        let UsageReader::Claude { reader, batch, .. } = self else {
+            return Ok(());
         };
-        store_usage(transaction, packer, source_id, offset, &rows)
+        let batch = std::mem::take(batch);
+        let kept =
+            ClaudeCodeUsage::counted_positions(batch.iter().map(|(_, r)| r.clone()).collect());
+        reader.stats.duplicates += (batch.len() - kept.len()) as u64;
+        let mut kept = kept.into_iter().peekable();
+        for (at, (offset, response)) in batch.into_iter().enumerate() {
+            if kept.peek() == Some(&at) {
+                kept.next();
+                store_usage(
+                    transaction,
+                    packer,
+                    source_id,
+                    offset,
+                    &[(response.entry.clone(), Some(response))],
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// Reads the unfinished last line of a file as a read of the whole file would (as its
@@ -1086,7 +1143,7 @@ impl UsageReader {
     /// What the source's lines held so far, and where the Codex reader stopped (JSON).
     fn finish(self) -> (Option<String>, Option<String>) {
         let (mut base, stats, state) = match self {
-            UsageReader::Claude { reader, base } => (base, reader.stats, None),
+            UsageReader::Claude { reader, base, .. } => (base, reader.stats, None),
             UsageReader::Codex { reader, base } => {
                 let state = serde_json::to_string(&reader.state()).ok();
                 (base, reader.stats, state)
@@ -1228,6 +1285,36 @@ impl Packer {
         self.inflater.inflate(connection, frame).ok()
     }
 
+    /// A reader's state (JSON) as kept: compressed when that is smaller (a blob), else text.
+    fn pack_state(&mut self, provider: Provider, state: Option<String>) -> rusqlite::types::Value {
+        use rusqlite::types::Value;
+        let Some(state) = state else {
+            return Value::Null;
+        };
+        let packed = self.pack(provider, state.as_bytes());
+        if packed.len() < state.len() {
+            Value::Blob(packed)
+        } else {
+            Value::Text(state)
+        }
+    }
+
+    /// A reader's state as [`Packer::pack_state`] kept it (`None` if it cannot be read: the
+    /// reader then starts afresh, as for a file never read).
+    fn unpack_state(
+        &mut self,
+        connection: &Connection,
+        kept: rusqlite::types::Value,
+    ) -> Option<String> {
+        match kept {
+            rusqlite::types::Value::Text(text) => Some(text),
+            rusqlite::types::Value::Blob(frame) => self
+                .inflate(connection, &frame)
+                .and_then(|bytes| String::from_utf8(bytes).ok()),
+            _ => None,
+        }
+    }
+
     /// Trains the dictionary of each provider that has none and enough bytes in `sources`
     /// to learn from (its first pass with that much), before any of them is stored.
     fn train_missing(&mut self, connection: &Connection, sources: &[Source]) {
@@ -1354,7 +1441,9 @@ fn store_usage(
     offset: i64,
     rows: &[(UsageEntry, Option<Response>)],
 ) -> rusqlite::Result<()> {
-    for (entry, response) in rows {
+    // One row per line: of two a line gave (none of the readers gives two), the last. No row
+    // is at this offset yet: the pass removed its source's rows from its cursor on.
+    for (entry, response) in rows.iter().rev().take(1) {
         if packer.is_removed(transaction, provider_name(entry.provider), &entry.session)? {
             continue;
         }
@@ -1365,13 +1454,6 @@ fn store_usage(
         let project = packer.name(transaction, entry.project.as_deref())?;
         let model = packer.name(transaction, entry.model.as_deref())?;
         let folder = packer.name(transaction, response.and_then(|r| r.folder.as_deref()))?;
-        // A row already at this offset (a provisional one, for a line then unfinished) goes
-        // first, so the tallies' triggers see it leave.
-        packer.dirty.delete(
-            transaction,
-            "DELETE FROM usage WHERE source = ?1 AND offset = ?2 RETURNING message_key, session",
-            params![source_id, offset],
-        )?;
         let message_key = key(response.and_then(|r| r.message_id));
         transaction
             .prepare_cached(
@@ -1403,9 +1485,7 @@ fn store_usage(
                 key(response.and_then(|r| r.key)),
                 message_key,
             ])?;
-        if let Some(session) = session {
-            packer.dirty.note(message_key, session);
-        }
+        packer.dirty.note(message_key);
     }
     Ok(())
 }
@@ -1501,7 +1581,7 @@ fn forget_rows(
     transaction.execute("DELETE FROM lines WHERE source = ?1", [source_id])?;
     packer.dirty.delete(
         transaction,
-        "DELETE FROM usage WHERE source = ?1 RETURNING message_key, session",
+        "DELETE FROM usage WHERE source = ?1 RETURNING message_key",
         [source_id],
     )?;
     Ok(conversations)

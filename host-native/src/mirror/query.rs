@@ -242,9 +242,17 @@ pub fn list(
     } else {
         format!("WHERE {}", conditions.join(" AND "))
     };
+    // With no filter but the provider, the total is kept (by triggers) rather than counted.
+    let kept_total =
+        filters.project.is_none() && filters.since.is_none() && filters.until.is_none();
+    let count = if kept_total {
+        "SELECT coalesce(sum(conversations), 0) FROM conversation_counts".to_owned()
+    } else {
+        "SELECT count(*) FROM conversations".to_owned()
+    };
     let total: i64 = connection
         .query_row(
-            &format!("SELECT count(*) FROM conversations {filter}"),
+            &format!("{count} {filter}"),
             rusqlite::params_from_iter(&args),
             |r| r.get(0),
         )

@@ -1,14 +1,14 @@
 //! What the usage rows add up to, kept current as rows come and go, so a report need not
 //! replay them: which rows count (each response once: a message id's rows are settled
-//! together by the core's rule, as a read of every file would settle them), each Claude Code
-//! session's project, and sums of the counted rows per provider, 15-minute slot, model,
-//! long-context tier and kind of cost, which SQLite triggers keep exact as rows are added,
-//! removed or recounted. A daily, weekly, monthly or per-model report reads the sums.
+//! together by the core's rule, as a read of every file would settle them), and sums of the
+//! counted rows per provider, 15-minute slot, model, long-context tier and kind of cost,
+//! which SQLite triggers keep exact as rows are added, removed or recounted. A daily,
+//! weekly, monthly or per-model report reads the sums.
 
 use baton_core::Timestamp;
 use baton_core::tokens::TokenTotals;
 use baton_core::transcripts::usage::PriceTable;
-use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_of};
+use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response};
 use baton_core::transcripts::{Provider, UsageEntry};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::BTreeSet;
@@ -91,6 +91,11 @@ fn row_change(row: &str, sign: i64, tiers: &[u64]) -> String {
         .chain(["recorded_cost_micro_usd", "entries"].iter())
         .map(|c| format!("{c} = {c} + excluded.{c}"))
         .collect();
+    let emptied = if sign < 0 {
+        emptied(row, tiers)
+    } else {
+        String::new()
+    };
     format!(
         "INSERT INTO usage_slots (provider, slot, model, tier, recorded, {columns},
              recorded_cost_micro_usd, entries)
@@ -99,10 +104,7 @@ fn row_change(row: &str, sign: i64, tiers: &[u64]) -> String {
              {sign} * coalesce({row}.recorded_cost_micro_usd, 0), {sign}
          WHERE {row}.counted = 1
          ON CONFLICT (provider, slot, model, tier, recorded) DO UPDATE SET {sums};
-         DELETE FROM usage_slots WHERE {row}.counted = 1 AND entries = 0
-             AND provider = {provider} AND slot = {slot}
-             AND model = coalesce({row}.model, 0) AND tier = {tier}
-             AND recorded = ({row}.recorded_cost_micro_usd IS NOT NULL);
+         {emptied}
          INSERT INTO usage_totals (provider, dropped) SELECT {provider}, {sign}
          WHERE {row}.counted = 0
          ON CONFLICT (provider) DO UPDATE SET dropped = dropped + excluded.dropped;",
@@ -111,6 +113,18 @@ fn row_change(row: &str, sign: i64, tiers: &[u64]) -> String {
         tier = tier_sql(row, tiers),
         values = values.join(", "),
         sums = sums.join(", "),
+    )
+}
+
+/// The slot a row taken away may have emptied goes.
+fn emptied(row: &str, tiers: &[u64]) -> String {
+    format!(
+        "DELETE FROM usage_slots WHERE {row}.counted = 1 AND entries = 0
+             AND provider = (SELECT provider FROM sources WHERE id = {row}.source)
+             AND slot = {slot} AND model = coalesce({row}.model, 0) AND tier = {tier}
+             AND recorded = ({row}.recorded_cost_micro_usd IS NOT NULL);",
+        slot = slot_sql(row),
+        tier = tier_sql(row, tiers),
     )
 }
 
@@ -162,12 +176,11 @@ const DROP_TRIGGERS: &str = "DROP TRIGGER IF EXISTS usage_added;
     DROP TRIGGER IF EXISTS usage_stats_changed;";
 
 /// The tallies made again from the rows: every row recounted (each message id's rows
-/// settled), every Claude Code session's project found, the sums added up, the triggers
-/// (re)made. The writer runs it when the index's tallies are missing or from other rules.
+/// settled), the sums added up, the triggers (re)made. The writer runs it when the index's tallies are missing or from other rules.
 pub fn rebuild(connection: &Connection, tiers: &[u64]) -> rusqlite::Result<()> {
     connection.execute_batch(&format!(
         "{DROP_TRIGGERS}
-         DELETE FROM usage_slots; DELETE FROM usage_totals; DELETE FROM usage_sessions;
+         DELETE FROM usage_slots; DELETE FROM usage_totals;
          UPDATE usage SET counted = 1 WHERE counted <> 1;"
     ))?;
     let messages: Vec<i64> = connection
@@ -175,17 +188,7 @@ pub fn rebuild(connection: &Connection, tiers: &[u64]) -> rusqlite::Result<()> {
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     for message in messages {
-        settle_message(connection, message, &mut BTreeSet::new())?;
-    }
-    let sessions: Vec<i64> = connection
-        .prepare(
-            "SELECT DISTINCT u.session FROM usage u JOIN sources s ON s.id = u.source
-             WHERE s.provider = 'claude_code'",
-        )?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    for session in sessions {
-        settle_session(connection, session)?;
+        settle_message(connection, message)?;
     }
     let sums: Vec<String> = SUMMED
         .iter()
@@ -273,24 +276,21 @@ pub fn is_current(connection: &Connection, tiers: &[u64]) -> bool {
         .is_some_and(|v| v == stamp(tiers))
 }
 
-/// The message ids and sessions whose rows changed in a transaction, to settle before it
-/// commits.
+/// The message ids whose rows changed in a transaction, to settle before it commits.
 #[derive(Debug, Default)]
 pub struct Dirty {
     messages: BTreeSet<i64>,
-    sessions: BTreeSet<i64>,
 }
 
 impl Dirty {
-    /// A row with this message key (if any) and session was added or is about to go.
-    pub fn note(&mut self, message: Option<i64>, session: i64) {
+    /// A row with this message key (if any) was added or is about to go.
+    pub fn note(&mut self, message: Option<i64>) {
         if let Some(message) = message {
             self.messages.insert(message);
         }
-        self.sessions.insert(session);
     }
 
-    /// Runs `delete` (a `DELETE FROM usage … RETURNING message_key, session`), noting what
+    /// Runs `delete` (a `DELETE FROM usage … RETURNING message_key`), noting what
     /// each row it removed leaves to settle; returns how many it removed.
     pub fn delete(
         &mut self,
@@ -302,7 +302,7 @@ impl Dirty {
         let mut rows = statement.query(arguments)?;
         let mut removed = 0;
         while let Some(row) = rows.next()? {
-            self.note(row.get(0)?, row.get(1)?);
+            self.note(row.get(0)?);
             removed += 1;
         }
         Ok(removed)
@@ -311,19 +311,12 @@ impl Dirty {
     /// Forgets what was noted (its transaction was rolled back).
     pub fn clear(&mut self) {
         self.messages.clear();
-        self.sessions.clear();
     }
 
-    /// Settles what changed: each message id's rows recounted, then each session touched
-    /// (or recounted) given its project again.
+    /// Settles what changed: each message id's rows recounted.
     pub fn settle(&mut self, connection: &Connection) -> rusqlite::Result<()> {
-        let messages = std::mem::take(&mut self.messages);
-        for message in messages {
-            settle_message(connection, message, &mut self.sessions)?;
-        }
-        let sessions = std::mem::take(&mut self.sessions);
-        for session in sessions {
-            settle_session(connection, session)?;
+        for message in std::mem::take(&mut self.messages) {
+            settle_message(connection, message)?;
         }
         Ok(())
     }
@@ -333,20 +326,15 @@ impl Dirty {
 struct Row {
     source: i64,
     offset: i64,
-    session: i64,
     counted: bool,
     response: Response,
 }
 
 /// Recounts the rows of one message id, as a read of every file in order would (by
-/// provider, path and offset); sessions whose rows changed are added to `sessions`.
-fn settle_message(
-    connection: &Connection,
-    message: i64,
-    sessions: &mut BTreeSet<i64>,
-) -> rusqlite::Result<()> {
+/// provider, path and offset).
+fn settle_message(connection: &Connection, message: i64) -> rusqlite::Result<()> {
     let mut statement = connection.prepare_cached(
-        "SELECT u.source, u.offset, u.session, u.counted, u.at, u.input_tokens, u.output_tokens,
+        "SELECT u.source, u.offset, u.counted, u.at, u.input_tokens, u.output_tokens,
                 u.cache_creation_tokens, u.cache_read_tokens, u.sidechain, u.relayed,
                 u.dedup_key
          FROM usage u JOIN sources s ON s.id = u.source
@@ -359,21 +347,20 @@ fn settle_message(
             Ok(Row {
                 source: r.get(0)?,
                 offset: r.get(1)?,
-                session: r.get(2)?,
-                counted: r.get(3)?,
+                counted: r.get(2)?,
                 response: Response {
                     // Only what the rule compares: tokens' total, sidechain, relay, keys.
                     entry: UsageEntry {
                         provider: Provider::ClaudeCode,
-                        at: Timestamp::from_millis(r.get(4)?),
+                        at: Timestamp::from_millis(r.get(3)?),
                         session: Arc::from(""),
                         project: None,
                         model: None,
                         tokens: TokenTotals {
-                            input_tokens: count(r.get(5)?),
-                            output_tokens: count(r.get(6)?),
-                            cache_creation_tokens: count(r.get(7)?),
-                            cache_read_tokens: count(r.get(8)?),
+                            input_tokens: count(r.get(4)?),
+                            output_tokens: count(r.get(5)?),
+                            cache_creation_tokens: count(r.get(6)?),
+                            cache_read_tokens: count(r.get(7)?),
                             reasoning_tokens: 0,
                         },
                         cache_creation_1h_tokens: 0,
@@ -381,9 +368,9 @@ fn settle_message(
                         recorded_cost_micro_usd: None,
                     },
                     folder: None,
-                    sidechain: r.get(9)?,
-                    relayed: r.get(10)?,
-                    key: key(r.get(11)?),
+                    sidechain: r.get(8)?,
+                    relayed: r.get(9)?,
+                    key: key(r.get(10)?),
                     message_id: key(Some(message)),
                 },
             })
@@ -399,46 +386,7 @@ fn settle_message(
         let counts = counted.contains(&at);
         if counts != row.counted {
             update.execute(params![row.source, row.offset, counts])?;
-            sessions.insert(row.session);
         }
     }
-    Ok(())
-}
-
-/// Finds a Claude Code session's project again from its counted rows (the core's rule; a
-/// Codex session's rows carry their own).
-fn settle_session(connection: &Connection, session: i64) -> rusqlite::Result<()> {
-    let mut statement = connection.prepare_cached(
-        "SELECT u.at, p.text, f.text FROM usage u JOIN sources s ON s.id = u.source
-             LEFT JOIN names p ON p.id = u.project LEFT JOIN names f ON f.id = u.folder
-         WHERE u.session = ?1 AND u.counted = 1 AND s.provider = 'claude_code'
-         ORDER BY s.path, u.offset",
-    )?;
-    let rows: Vec<(i64, Option<String>, Option<String>)> = statement
-        .query_map([session], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    let project = project_of(rows.iter().map(|(at, cwd, folder)| {
-        (
-            Timestamp::from_millis(*at),
-            cwd.as_deref(),
-            folder.as_deref(),
-        )
-    }));
-    let Some(project) = project else {
-        connection
-            .prepare_cached("DELETE FROM usage_sessions WHERE session = ?1")?
-            .execute([session])?;
-        return Ok(());
-    };
-    connection
-        .prepare_cached("INSERT OR IGNORE INTO names (text) VALUES (?1)")?
-        .execute([&project])?;
-    connection
-        .prepare_cached(
-            "INSERT INTO usage_sessions (session, project)
-             VALUES (?1, (SELECT id FROM names WHERE text = ?2))
-             ON CONFLICT (session) DO UPDATE SET project = excluded.project",
-        )?
-        .execute(params![session, project])?;
     Ok(())
 }

@@ -309,7 +309,7 @@ pub fn remove(
                 &transaction,
                 "DELETE FROM usage WHERE session = (SELECT id FROM names WHERE text = ?1)
                      AND source IN (SELECT id FROM sources WHERE provider = ?2)
-                 RETURNING message_key, session",
+                 RETURNING message_key",
                 params![provider_id, provider],
             )
             .map_err(sql(&path))?;

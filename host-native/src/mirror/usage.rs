@@ -2,8 +2,8 @@
 //! to a read of the files, while the index also remembers transcripts whose files are gone.
 //! Three ways, the quickest that gives the same report: the tallies' 15-minute sums (a
 //! daily, weekly, monthly or per-model report over whole slots, in a zone whose days start on
-//! a slot); else the rows that count, each with its session's project (the tallies settled
-//! them); else, for an index whose tallies are not made yet, every row replayed through the
+//! a slot); else the rows that count (the tallies settled them), each with its session's
+//! project; else, for an index whose tallies are not made yet, every row replayed through the
 //! core's counting, as a read of the files does.
 
 use super::tally;
@@ -12,7 +12,7 @@ use baton_core::Error;
 use baton_core::Timestamp;
 use baton_core::time::Zone;
 use baton_core::tokens::TokenTotals;
-use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response};
+use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_of};
 use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, skipped_counts};
 use baton_core::transcripts::{Provider, ReadStats, UsageEntry};
 use rusqlite::Connection;
@@ -139,7 +139,22 @@ fn slot_entries(
     if !(grouped_by_time_or_model && whole_slots && priced_apart) {
         return Ok(None);
     }
-    let names = names(connection, path)?;
+    // Only the models' names are needed.
+    let mut names: HashMap<i64, Arc<str>> = HashMap::new();
+    {
+        let mut statement = connection
+            .prepare(
+                "SELECT id, text FROM names WHERE id IN (SELECT DISTINCT model FROM usage_slots)",
+            )
+            .map_err(sql(path))?;
+        let rows = statement
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(sql(path))?;
+        for row in rows {
+            let (id, text) = row.map_err(sql(path))?;
+            names.insert(id, Arc::from(text.as_str()));
+        }
+    }
     let mut statement = connection
         .prepare(
             "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
@@ -150,9 +165,12 @@ fn slot_entries(
         .map_err(sql(path))?;
     let mut rows = statement.query([]).map_err(sql(path))?;
     let count = |n: i64| u64::try_from(n).unwrap_or(0);
-    let mut entries = Vec::new();
-    let mut slot_in_one_day: HashMap<i64, bool> = HashMap::new();
+    // The slots merged per local day (or, by model, over the window), as costs add up: a
+    // report then groups a few entries a day rather than one a slot.
+    let mut merged: HashMap<(Provider, i64, i64, i64, bool), UsageEntry> = HashMap::new();
+    let mut day_of_slot: HashMap<i64, Option<i64>> = HashMap::new();
     let empty: Arc<str> = Arc::from("");
+    let by_model = options.group_by == GroupBy::Model;
     while let Some(row) = rows.next().map_err(sql(path))? {
         let provider = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""));
         if !wants(options, provider) {
@@ -161,44 +179,76 @@ fn slot_entries(
         let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
         let slot = n(1)?;
         let start = slot.saturating_mul(tally::SLOT_MILLIS);
-        let inside = *slot_in_one_day.entry(slot).or_insert_with(|| {
+        if options.since.is_some_and(|s| start < s.millis())
+            || options.until.is_some_and(|u| start > u.millis())
+        {
+            continue;
+        }
+        // The local day the slot lies in, when it lies in one.
+        let day = *day_of_slot.entry(slot).or_insert_with(|| {
             let first = options.zone.offset_seconds(Timestamp::from_millis(start));
             let last = options
                 .zone
                 .offset_seconds(Timestamp::from_millis(start + tally::SLOT_MILLIS - 1));
-            first == last && i64::from(first).rem_euclid(tally::SLOT_MILLIS / 1000) == 0
+            (first == last && i64::from(first).rem_euclid(tally::SLOT_MILLIS / 1000) == 0)
+                .then(|| (start + i64::from(first) * 1000).div_euclid(86_400_000))
         });
-        if !inside {
+        let Some(day) = day else {
             return Ok(None);
-        }
-        let tier = usize::try_from(n(3)?).unwrap_or(0);
-        // A context above exactly the slot's first `tier` thresholds prices as its rows did.
-        let context = match tier {
-            0 => 0,
-            k => tiers.get(k - 1).map_or(0, |t| t + 1),
         };
-        entries.push(UsageEntry {
+        let (model, tier, recorded) = (n(2)?, n(3)?, n(4)? != 0);
+        let key = (
             provider,
-            at: Timestamp::from_millis(start),
-            session: empty.clone(),
-            project: None,
-            model: names.get(&n(2)?).cloned(),
-            tokens: TokenTotals {
-                input_tokens: count(n(5)?),
-                output_tokens: count(n(6)?),
-                cache_creation_tokens: count(n(7)?),
-                cache_read_tokens: count(n(8)?),
-                reasoning_tokens: count(n(9)?),
-            },
-            cache_creation_1h_tokens: count(n(10)?),
-            request_context_tokens: Some(context),
-            recorded_cost_micro_usd: (n(4)? != 0).then(|| count(n(11).unwrap_or(0))),
+            if by_model { 0 } else { day },
+            model,
+            tier,
+            recorded,
+        );
+        let entry = merged.entry(key).or_insert_with(|| {
+            // A context above exactly the first `tier` thresholds prices as the rows did.
+            let context = match usize::try_from(tier).unwrap_or(0) {
+                0 => 0,
+                k => tiers.get(k - 1).map_or(0, |t| t + 1),
+            };
+            UsageEntry {
+                provider,
+                at: Timestamp::from_millis(start),
+                session: empty.clone(),
+                project: None,
+                model: names.get(&model).cloned(),
+                tokens: TokenTotals::default(),
+                cache_creation_1h_tokens: 0,
+                request_context_tokens: Some(context),
+                recorded_cost_micro_usd: recorded.then_some(0),
+            }
         });
+        entry.tokens.add(&TokenTotals {
+            input_tokens: count(n(5)?),
+            output_tokens: count(n(6)?),
+            cache_creation_tokens: count(n(7)?),
+            cache_read_tokens: count(n(8)?),
+            reasoning_tokens: count(n(9)?),
+        });
+        entry.cache_creation_1h_tokens += count(n(10)?);
+        if let Some(cost) = &mut entry.recorded_cost_micro_usd {
+            *cost += count(n(11)?);
+        }
     }
-    Ok(Some(entries))
+    Ok(Some(merged.into_values().collect()))
 }
 
-/// Every row that counts, as an entry with its session's project.
+/// What a counted Claude Code row tells of its session's project, and where it was read
+/// (its source's place by path, its offset).
+struct Clue {
+    read_at: (usize, i64),
+    at: Timestamp,
+    cwd: Option<Arc<str>>,
+    folder: Option<Arc<str>>,
+}
+
+/// Every row that counts, as an entry with its session's project (a Claude Code session's
+/// found by the core's rule from its counted rows, in the order a read of the files meets
+/// them; a Codex row carries its own).
 fn counted_entries(
     connection: &Connection,
     path: &Path,
@@ -208,19 +258,34 @@ fn counted_entries(
     let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
     let mut statement = connection
         .prepare(
-            "SELECT s.provider, u.at, u.session,
-                    CASE s.provider WHEN 'claude_code' THEN p.project ELSE u.project END,
-                    u.model, u.input_tokens, u.output_tokens, u.cache_creation_tokens,
-                    u.cache_read_tokens, u.reasoning_tokens, u.cache_creation_1h_tokens,
-                    u.request_context_tokens, u.recorded_cost_micro_usd
-             FROM usage u JOIN sources s ON s.id = u.source
-                 LEFT JOIN usage_sessions p ON p.session = u.session
+            "SELECT s.provider, u.at, u.session, u.project, u.model, u.input_tokens,
+                    u.output_tokens, u.cache_creation_tokens, u.cache_read_tokens,
+                    u.reasoning_tokens, u.cache_creation_1h_tokens, u.request_context_tokens,
+                    u.recorded_cost_micro_usd, u.folder, u.source, u.offset
+             FROM sources s JOIN usage u ON u.source = s.id
              WHERE u.counted = 1",
         )
         .map_err(sql(path))?;
+    // Each Claude Code source's place in a read of the folders (by path), for the order of a
+    // session's clues; sorting the few clues of each session beats sorting every row.
+    let mut paths: Vec<(String, i64)> = connection
+        .prepare("SELECT path, id FROM sources WHERE provider = 'claude_code'")
+        .and_then(|mut s| {
+            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(sql(path))?;
+    paths.sort();
+    let place: HashMap<i64, usize> = paths
+        .iter()
+        .enumerate()
+        .map(|(at, (_, id))| (*id, at))
+        .collect();
     let mut rows = statement.query([]).map_err(sql(path))?;
     let count = |n: i64| u64::try_from(n).unwrap_or(0);
     let mut entries = Vec::new();
+    // Each Claude Code session's clues to its project, with where each was read.
+    let mut clues: HashMap<Arc<str>, Vec<Clue>> = HashMap::new();
     while let Some(row) = rows.next().map_err(sql(path))? {
         let provider = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""));
         if !wants(options, provider) {
@@ -230,7 +295,7 @@ fn counted_entries(
             Ok(count(row.get::<_, i64>(i).map_err(sql(path))?))
         };
         let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
-        entries.push(UsageEntry {
+        let entry = UsageEntry {
             provider,
             at: Timestamp::from_millis(row.get(1).map_err(sql(path))?),
             session: name(id(2)?).unwrap_or_else(|| Arc::from("")),
@@ -246,7 +311,37 @@ fn counted_entries(
             cache_creation_1h_tokens: n(10)?,
             request_context_tokens: id(11)?.map(count),
             recorded_cost_micro_usd: id(12)?.map(count),
-        });
+        };
+        if provider == Provider::ClaudeCode {
+            let source: i64 = row.get(14).map_err(sql(path))?;
+            clues.entry(entry.session.clone()).or_default().push(Clue {
+                read_at: (
+                    place.get(&source).copied().unwrap_or(usize::MAX),
+                    row.get(15).map_err(sql(path))?,
+                ),
+                at: entry.at,
+                cwd: entry.project.clone(),
+                folder: name(id(13)?),
+            });
+        }
+        entries.push(entry);
+    }
+    let projects: HashMap<Arc<str>, Option<Arc<str>>> = clues
+        .into_iter()
+        .map(|(session, mut clues)| {
+            clues.sort_by_key(|clue| clue.read_at);
+            let project = project_of(
+                clues
+                    .iter()
+                    .map(|clue| (clue.at, clue.cwd.as_deref(), clue.folder.as_deref())),
+            );
+            (session, project.map(|p| Arc::from(p.as_str())))
+        })
+        .collect();
+    for entry in &mut entries {
+        if entry.provider == Provider::ClaudeCode {
+            entry.project = projects.get(&entry.session).cloned().flatten();
+        }
     }
     Ok(entries)
 }
