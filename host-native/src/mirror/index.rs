@@ -12,7 +12,7 @@
 //! the log of conversations removed on purpose.
 
 use baton_core::Error;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -160,6 +160,32 @@ const MIGRATIONS: &[&str] = &[
         UNIQUE (source, offset)
     );
     INSERT INTO lines_v4 (source, offset, raw) SELECT source, offset, raw FROM lines;
+    -- Sources found by a 64-bit key of their path (an index of numbers, not of paths).
+    CREATE TABLE sources_v4 (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL,
+        path_key INTEGER NOT NULL,
+        provider TEXT NOT NULL,
+        device INTEGER NOT NULL DEFAULT 0,
+        inode INTEGER NOT NULL DEFAULT 0,
+        size INTEGER NOT NULL DEFAULT 0,
+        mtime_ns INTEGER NOT NULL DEFAULT 0,
+        cursor INTEGER NOT NULL DEFAULT 0,
+        tail_hash INTEGER NOT NULL DEFAULT 0,
+        reader_state,
+        missing INTEGER NOT NULL DEFAULT 0,
+        quarantine TEXT,
+        rereads INTEGER NOT NULL DEFAULT 0,
+        usage_stats TEXT,
+        usage_state,
+        usage_pending TEXT
+    );
+    INSERT INTO sources_v4 SELECT id, path, baton_path_key(path), provider, device, inode, size,
+        mtime_ns, cursor, tail_hash, reader_state, missing, quarantine, rereads, usage_stats,
+        usage_state, usage_pending FROM sources;
+    DROP TABLE sources;
+    ALTER TABLE sources_v4 RENAME TO sources;
+    CREATE INDEX sources_by_path ON sources (path_key);
     DROP TABLE lines;
     ALTER TABLE lines_v4 RENAME TO lines;
     INSERT OR IGNORE INTO names (text) SELECT DISTINCT model FROM messages WHERE model IS NOT NULL;
@@ -271,8 +297,28 @@ pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
              PRAGMA foreign_keys = ON;",
         )
         .map_err(|e| sql_error("configure", path, e))?;
+    connection
+        .create_scalar_function(
+            "baton_path_key",
+            1,
+            rusqlite::functions::FunctionFlags::SQLITE_UTF8
+                | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+            |context| Ok(path_key(&context.get::<String>(0)?)),
+        )
+        .map_err(|e| sql_error("configure", path, e))?;
     migrate(&connection, path)?;
     Ok(connection)
+}
+
+/// The number a source's path is found by (FNV-1a, 64 bits; a lookup also compares the
+/// path, so two paths with one key stay apart).
+pub fn path_key(path: &str) -> i64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in path.as_bytes() {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash as i64
 }
 
 /// Opens an index that exists, to read; a missing one is an error that says how to make it.
@@ -325,6 +371,14 @@ fn migrate(connection: &Connection, path: &Path) -> Result<(), Error> {
         .with("path", path.display().to_string())
         .with("version", version));
     }
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    // A migration may rebuild a table others refer to: references are checked once, before
+    // each step commits, rather than row by row (SQLite's procedure for a table rebuild).
+    connection
+        .execute_batch("PRAGMA foreign_keys = OFF;")
+        .map_err(|e| sql_error("configure", path, e))?;
     for (n, migration) in MIGRATIONS.iter().enumerate().skip(version) {
         // Each step re-reads the version under its write lock, so two processes opening an
         // old index at once apply each migration once.
@@ -334,11 +388,23 @@ fn migrate(connection: &Connection, path: &Path) -> Result<(), Error> {
             if usize::try_from(now).unwrap_or(usize::MAX) <= n {
                 connection
                     .execute_batch(&format!("{migration}; PRAGMA user_version = {};", n + 1))?;
+                let broken: Option<String> = connection
+                    .query_row("PRAGMA foreign_key_check", [], |row| row.get(0))
+                    .optional()?;
+                if let Some(table) = broken {
+                    return Err(rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
+                        Some(format!(
+                            "the migration left rows of {table} referring to nothing"
+                        )),
+                    ));
+                }
             }
             connection.execute_batch("COMMIT")
         };
         if let Err(err) = step() {
             let _ = connection.execute_batch("ROLLBACK");
+            let _ = connection.execute_batch("PRAGMA foreign_keys = ON;");
             return Err(sql_error(
                 &format!("migrate to schema {}", n + 1),
                 path,
@@ -346,7 +412,9 @@ fn migrate(connection: &Connection, path: &Path) -> Result<(), Error> {
             ));
         }
     }
-    Ok(())
+    connection
+        .execute_batch("PRAGMA foreign_keys = ON;")
+        .map_err(|e| sql_error("configure", path, e))
 }
 
 #[cfg(test)]

@@ -188,7 +188,10 @@ fn begin_source<'c>(
         Some(k) => k.id,
         None => {
             transaction
-                .prepare_cached("INSERT INTO sources (path, provider) VALUES (?1, ?2)")
+                .prepare_cached(
+                    "INSERT INTO sources (path, path_key, provider)
+                     VALUES (?1, baton_path_key(?1), ?2)",
+                )
                 .and_then(|mut insert| {
                     insert.execute(params![
                         source.path.display().to_string(),
@@ -362,7 +365,8 @@ pub fn unread_bytes(connection: &Connection, sources: &[Source]) -> u64 {
 fn mark_gone(connection: &Connection, path: &str) -> rusqlite::Result<u64> {
     connection
         .execute(
-            "UPDATE sources SET missing = 1 WHERE path = ?1 AND missing = 0",
+            "UPDATE sources SET missing = 1
+             WHERE path_key = baton_path_key(?1) AND path = ?1 AND missing = 0",
             [path],
         )
         .map(|n| n as u64)
@@ -387,28 +391,34 @@ fn set_aside(
     let shown = source.path.display().to_string();
     let before: Option<String> = connection
         .query_row(
-            "SELECT quarantine FROM sources WHERE path = ?1",
+            "SELECT quarantine FROM sources WHERE path_key = baton_path_key(?1) AND path = ?1",
             [&shown],
             |row| row.get(0),
         )
         .optional()?
         .flatten();
-    connection.execute(
-        "INSERT INTO sources (path, provider, device, inode, size, mtime_ns, quarantine)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-         ON CONFLICT (path) DO UPDATE SET device = excluded.device, inode = excluded.inode,
-             size = excluded.size, mtime_ns = excluded.mtime_ns,
-             quarantine = excluded.quarantine",
-        params![
-            shown,
-            provider_name(source.provider),
-            device,
-            inode,
-            size,
-            mtime_ns,
-            message
-        ],
+    let set_aside = params![
+        shown,
+        provider_name(source.provider),
+        device,
+        inode,
+        size,
+        mtime_ns,
+        message
+    ];
+    let updated = connection.execute(
+        "UPDATE sources SET device = ?3, inode = ?4, size = ?5, mtime_ns = ?6, quarantine = ?7
+         WHERE path_key = baton_path_key(?1) AND path = ?1 AND provider = ?2",
+        set_aside,
     )?;
+    if updated == 0 {
+        connection.execute(
+            "INSERT INTO sources (path, path_key, provider, device, inode, size, mtime_ns,
+                 quarantine)
+             VALUES (?1, baton_path_key(?1), ?2, ?3, ?4, ?5, ?6, ?7)",
+            set_aside,
+        )?;
+    }
     Ok(before.as_deref() != Some(message))
 }
 
@@ -449,7 +459,7 @@ fn known(
         .prepare_cached(
             "SELECT id, device, inode, size, mtime_ns, cursor, tail_hash, reader_state, missing,
                     usage_stats, usage_state, quarantine
-             FROM sources WHERE path = ?1",
+             FROM sources WHERE path_key = baton_path_key(?1) AND path = ?1",
         )?
         .query_row([path], |row| {
             let known = Known {
@@ -536,7 +546,8 @@ fn sync(
         // Touched, not grown: record the identity, nothing to read.
         connection
             .execute(
-                "UPDATE sources SET mtime_ns = ?1, missing = 0 WHERE path = ?2",
+                "UPDATE sources SET mtime_ns = ?1, missing = 0
+                 WHERE path_key = baton_path_key(?2) AND path = ?2",
                 params![mtime_ns, shown],
             )
             .map_err(sql(index_path))?;
@@ -1214,9 +1225,9 @@ fn follow_from_end(
     }
     connection
         .execute(
-            "INSERT INTO sources (path, provider, device, inode, size, mtime_ns, cursor, tail_hash,
-                 reader_state, usage_state)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO sources (path, path_key, provider, device, inode, size, mtime_ns, cursor,
+                 tail_hash, reader_state, usage_state)
+             VALUES (?1, baton_path_key(?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 shown,
                 provider_name(source.provider),
