@@ -285,6 +285,9 @@ pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
     connection
         .busy_timeout(Duration::from_secs(10))
         .map_err(|e| sql_error("configure", path, e))?;
+    // A pass prepares a few dozen statements per file: all stay prepared (the default keeps
+    // 16, and one prepared again, with its triggers, costs more than its run).
+    connection.set_prepared_statement_cache_capacity(64);
     // A new index frees pages as it goes (see `upkeep::compact`); this is only settable before
     // its first table.
     connection

@@ -324,6 +324,8 @@ impl Dirty {
 
 /// A stored row as the core's rule reads it.
 struct Row {
+    /// Where a read of the folders meets it: provider, path, offset.
+    read_at: (String, String, i64),
     source: i64,
     offset: i64,
     counted: bool,
@@ -336,15 +338,16 @@ fn settle_message(connection: &Connection, message: i64) -> rusqlite::Result<()>
     let mut statement = connection.prepare_cached(
         "SELECT u.source, u.offset, u.counted, u.at, u.input_tokens, u.output_tokens,
                 u.cache_creation_tokens, u.cache_read_tokens, u.sidechain, u.relayed,
-                u.dedup_key
+                u.dedup_key, s.provider, s.path
          FROM usage u JOIN sources s ON s.id = u.source
-         WHERE u.message_key = ?1 ORDER BY s.provider, s.path, u.offset",
+         WHERE u.message_key = ?1",
     )?;
     let key = |k: Option<i64>| k.map(|k| u128::from(k as u64) << 64);
     let count = |n: i64| u64::try_from(n).unwrap_or(0);
-    let rows: Vec<Row> = statement
+    let mut rows: Vec<Row> = statement
         .query_map([message], |r| {
             Ok(Row {
+                read_at: (r.get(11)?, r.get(12)?, r.get(1)?),
                 source: r.get(0)?,
                 offset: r.get(1)?,
                 counted: r.get(2)?,
@@ -376,6 +379,8 @@ fn settle_message(connection: &Connection, message: i64) -> rusqlite::Result<()>
             })
         })?
         .collect::<rusqlite::Result<_>>()?;
+    // In the order a read of the folders meets them (sorted here: a message id has few rows).
+    rows.sort_by(|a, b| a.read_at.cmp(&b.read_at));
     let counted: BTreeSet<usize> =
         ClaudeCodeUsage::counted_positions(rows.iter().map(|r| r.response.clone()).collect())
             .into_iter()

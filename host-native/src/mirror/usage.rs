@@ -15,7 +15,7 @@ use baton_core::tokens::TokenTotals;
 use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_of};
 use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, skipped_counts};
 use baton_core::transcripts::{Provider, ReadStats, UsageEntry};
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -32,7 +32,12 @@ pub fn report(
     options: &UsageOptions,
 ) -> Result<UsageReport, Error> {
     let prices = crate::usage::prices(options)?;
-    let tiers = tally::shipped_tiers();
+    // The tallies are split by the shipped table's thresholds (the same table, unless a
+    // price file was given).
+    let tiers = match options.prices {
+        None => prices.long_context_thresholds(),
+        Some(_) => tally::shipped_tiers(),
+    };
     if !tally::is_current(connection, &tiers) {
         return replayed(connection, path, options, &prices);
     }
@@ -139,22 +144,6 @@ fn slot_entries(
     if !(grouped_by_time_or_model && whole_slots && priced_apart) {
         return Ok(None);
     }
-    // Only the models' names are needed.
-    let mut names: HashMap<i64, Arc<str>> = HashMap::new();
-    {
-        let mut statement = connection
-            .prepare(
-                "SELECT id, text FROM names WHERE id IN (SELECT DISTINCT model FROM usage_slots)",
-            )
-            .map_err(sql(path))?;
-        let rows = statement
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
-            .map_err(sql(path))?;
-        for row in rows {
-            let (id, text) = row.map_err(sql(path))?;
-            names.insert(id, Arc::from(text.as_str()));
-        }
-    }
     let mut statement = connection
         .prepare(
             "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
@@ -168,7 +157,8 @@ fn slot_entries(
     // The slots merged per local day (or, by model, over the window), as costs add up: a
     // report then groups a few entries a day rather than one a slot.
     let mut merged: HashMap<(Provider, i64, i64, i64, bool), UsageEntry> = HashMap::new();
-    let mut day_of_slot: HashMap<i64, Option<i64>> = HashMap::new();
+    // Rows come by provider and slot: the last slot's day is the one asked for again.
+    let mut last_slot: Option<(i64, Option<i64>)> = None;
     let empty: Arc<str> = Arc::from("");
     let by_model = options.group_by == GroupBy::Model;
     while let Some(row) = rows.next().map_err(sql(path))? {
@@ -185,14 +175,20 @@ fn slot_entries(
             continue;
         }
         // The local day the slot lies in, when it lies in one.
-        let day = *day_of_slot.entry(slot).or_insert_with(|| {
-            let first = options.zone.offset_seconds(Timestamp::from_millis(start));
-            let last = options
-                .zone
-                .offset_seconds(Timestamp::from_millis(start + tally::SLOT_MILLIS - 1));
-            (first == last && i64::from(first).rem_euclid(tally::SLOT_MILLIS / 1000) == 0)
-                .then(|| (start + i64::from(first) * 1000).div_euclid(86_400_000))
-        });
+        let day = match last_slot {
+            Some((last, day)) if last == slot => day,
+            _ => {
+                let first = options.zone.offset_seconds(Timestamp::from_millis(start));
+                let last = options
+                    .zone
+                    .offset_seconds(Timestamp::from_millis(start + tally::SLOT_MILLIS - 1));
+                let day = (first == last
+                    && i64::from(first).rem_euclid(tally::SLOT_MILLIS / 1000) == 0)
+                    .then(|| (start + i64::from(first) * 1000).div_euclid(86_400_000));
+                last_slot = Some((slot, day));
+                day
+            }
+        };
         let Some(day) = day else {
             return Ok(None);
         };
@@ -215,7 +211,8 @@ fn slot_entries(
                 at: Timestamp::from_millis(start),
                 session: empty.clone(),
                 project: None,
-                model: names.get(&model).cloned(),
+                // Named below, once per model.
+                model: None,
                 tokens: TokenTotals::default(),
                 cache_creation_1h_tokens: 0,
                 request_context_tokens: Some(context),
@@ -234,7 +231,25 @@ fn slot_entries(
             *cost += count(n(11)?);
         }
     }
-    Ok(Some(merged.into_values().collect()))
+    let mut entries: Vec<(i64, UsageEntry)> = merged
+        .into_iter()
+        .map(|((_, _, model, _, _), entry)| (model, entry))
+        .collect();
+    let mut names: HashMap<i64, Option<Arc<str>>> = HashMap::new();
+    let mut name = connection
+        .prepare("SELECT text FROM names WHERE id = ?1")
+        .map_err(sql(path))?;
+    for (model, entry) in &mut entries {
+        if !names.contains_key(model) {
+            let text: Option<String> = name
+                .query_row([*model], |r| r.get(0))
+                .optional()
+                .map_err(sql(path))?;
+            names.insert(*model, text.map(|t| Arc::from(t.as_str())));
+        }
+        entry.model = names.get(model).cloned().flatten();
+    }
+    Ok(Some(entries.into_iter().map(|(_, entry)| entry).collect()))
 }
 
 /// What a counted Claude Code row tells of its session's project, and where it was read

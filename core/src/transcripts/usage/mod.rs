@@ -222,6 +222,21 @@ pub fn skipped_counts(
     skipped
 }
 
+/// The row key of an entry, borrowed from it when it names the key.
+fn key_ref<'a>(
+    entry: &'a UsageEntry,
+    group_by: GroupBy,
+    zone: &dyn Zone,
+) -> std::borrow::Cow<'a, str> {
+    use std::borrow::Cow;
+    match group_by {
+        GroupBy::Session => Cow::Borrowed(&entry.session),
+        GroupBy::Model => Cow::Borrowed(entry.model.as_deref().unwrap_or("unknown")),
+        GroupBy::Project => Cow::Borrowed(entry.project.as_deref().unwrap_or("unknown")),
+        _ => Cow::Owned(key_of(entry, group_by, zone)),
+    }
+}
+
 /// The row key of an entry.
 pub(crate) fn key_of(entry: &UsageEntry, group_by: GroupBy, zone: &dyn Zone) -> String {
     let date = || local_date(entry.at, zone);
@@ -314,22 +329,28 @@ pub fn aggregate(
         if !options.providers.is_empty() && !options.providers.contains(&entry.provider) {
             continue;
         }
-        let model = entry.model.as_deref().unwrap_or("unknown").to_owned();
-        let cost = pricing.cost(entry, &model);
-        let key = key_of(entry, options.group_by, options.zone);
-        let (row, models) = rows.entry(key.clone()).or_insert_with(|| {
-            (
-                UsageRow {
-                    key,
-                    ..UsageRow::default()
-                },
-                BTreeSet::new(),
-            )
-        });
-        row.add(entry, cost);
-        models.insert(model.clone());
+        let model = entry.model.as_deref().unwrap_or("unknown");
+        let cost = pricing.cost(entry, model);
+        // A key or model already seen is looked up by reference: an entry allocates nothing
+        // unless it starts a row or names a new model.
+        let key = key_ref(entry, options.group_by, options.zone);
+        if !rows.contains_key(key.as_ref()) {
+            let row = UsageRow {
+                key: key.clone().into_owned(),
+                ..UsageRow::default()
+            };
+            rows.insert(key.clone().into_owned(), (row, BTreeSet::new()));
+        }
+        if let Some((row, models)) = rows.get_mut(key.as_ref()) {
+            row.add(entry, cost);
+            if !models.contains(model) {
+                models.insert(model.to_owned());
+            }
+        }
         totals.add(entry, cost);
-        all_models.insert(model);
+        if !all_models.contains(model) {
+            all_models.insert(model.to_owned());
+        }
     }
     totals.seal(all_models);
     UsageReport {
