@@ -52,6 +52,7 @@ pub mod ids;
 pub mod ledger;
 pub mod lifecycle;
 pub mod names;
+pub mod records;
 pub mod time;
 pub mod tokens;
 pub mod transcripts;

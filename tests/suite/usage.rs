@@ -567,10 +567,13 @@ fn cost_modes_pick_recorded_or_calculated_cost_and_the_table_is_dated() {
     assert_eq!(cost("display"), 1.02);
     // Priced from the table: Sonnet 4 (100 + 300 input at $3, 50 + 125 output at $15, 25
     // writes at $3.75, 10 + 40 reads at $0.30) and Opus 4 (200 at $15, 75 at $75, 50 at
-    // $18.75, 20 at $1.50), in whole micro-dollars per class.
-    let sonnet = 1200 + 2625 + 93 + 15;
-    let opus = 3000 + 5625 + 937 + 30;
-    assert_eq!(cost("calculate"), f64::from(sonnet + opus) / 1e6);
+    // $18.75, 20 at $1.50), summed exactly and rounded down to the micro-dollar once: the
+    // writes' 93.75 and 937.5 micro-dollars add up to one more than their whole parts.
+    let sonnet = 1200.0 + 2625.0 + 93.75 + 15.0;
+    let opus = 3000.0 + 5625.0 + 937.5 + 30.0;
+    let micro: f64 = f64::floor(sonnet + opus);
+    assert_eq!(micro, 13526.0);
+    assert_eq!(cost("calculate"), micro / 1e6);
 }
 
 /// An unzipped export, as the service mails it, is read as one: `baton analyze` on the folder

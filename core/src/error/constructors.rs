@@ -194,6 +194,39 @@ impl Error {
         .with("filters", filters)
     }
 
+    /// `RECORD_NOT_FOUND`: nothing stored has the id or prefix asked.
+    pub fn record_not_found(asked: &str) -> Error {
+        Error::new(
+            ErrorCode::RecordNotFound,
+            format!("no stored record is `{asked}`: `baton record list` shows them"),
+        )
+        .with("id", asked)
+    }
+
+    /// `AMBIGUOUS_RECORD`: several stored records start with the prefix; each is listed.
+    pub fn ambiguous_record(asked: &str, candidates: Vec<String>) -> Error {
+        Error::new(
+            ErrorCode::AmbiguousRecord,
+            format!(
+                "{} stored records start with `{asked}`: give more of the id",
+                candidates.len()
+            ),
+        )
+        .with("id", asked)
+        .with("candidates", candidates)
+    }
+
+    /// `NOT_A_RECORD`: the id names something else; `kind` is its wire name, `described`
+    /// how a person reads it.
+    pub fn not_a_record(asked: &str, id: &str, kind: &str, described: &str) -> Error {
+        Error::new(
+            ErrorCode::NotARecord,
+            format!("`{asked}` names {described} ({id}), not a stored record"),
+        )
+        .with("id", id)
+        .with("kind", kind)
+    }
+
     /// `MISSION_NOT_FOUND`.
     pub fn mission_not_found(reference: &str) -> Error {
         Error::new(

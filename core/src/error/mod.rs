@@ -58,6 +58,9 @@ error_codes! {
     MissionRequired => "MISSION_REQUIRED", "This workspace requires every session to name a mission.";
     SessionNotPaused => "SESSION_NOT_PAUSED", "The session is not paused, so there is nothing to unpause.";
     AmbiguityNotFound => "AMBIGUITY_NOT_FOUND", "No ambiguity has that number.";
+    RecordNotFound => "RECORD_NOT_FOUND", "No stored record has that id or prefix.";
+    AmbiguousRecord => "AMBIGUOUS_RECORD", "Several stored records start with that prefix; the details list them: give more of the id.";
+    NotARecord => "NOT_A_RECORD", "The id names something else (a work session, a mirrored conversation); the details say which kind.";
     RunRefused => "RUN_REFUSED", "An AI run report carried prompt or output text; it was refused and recorded as refused.";
     UnknownFormat => "UNKNOWN_FORMAT", "The file is none of the transcript or export formats Baton reads; the message says what was seen.";
     FormatTooNew => "FORMAT_TOO_NEW", "The file was written in a newer version of its format than this build reads; update Baton.";

@@ -45,6 +45,20 @@ fn every_error_code_reads_as_pinned() {
         Error::mission_required(),
         Error::session_not_paused(id),
         Error::ambiguity_not_found(4),
+        Error::record_not_found("0190abcd"),
+        Error::ambiguous_record(
+            "0190abcd",
+            vec![
+                "0190abcd-0000-7000-8000-000000000001".into(),
+                "0190abcd-0000-7000-8000-000000000002".into(),
+            ],
+        ),
+        Error::not_a_record(
+            "0190abcd",
+            "0190abcd-0000-7000-8000-000000000003",
+            "work_session",
+            "a work session",
+        ),
         Error::run_refused(id, "it carried the prompt's text"),
         Error::unknown_format("just some notes"),
         Error::empty_file("notes.jsonl"),
