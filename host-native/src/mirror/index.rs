@@ -273,6 +273,7 @@ fn sql_error(action: &str, path: &Path, err: impl std::fmt::Display) -> Error {
 
 /// Opens (creating when `create`) the index at `path` and brings its schema up to date.
 pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
+    let fresh = !path.exists();
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if create {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -289,10 +290,13 @@ pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
     // 16, and one prepared again, with its triggers, costs more than its run).
     connection.set_prepared_statement_cache_capacity(64);
     // A new index frees pages as it goes (see `upkeep::compact`); this is only settable before
-    // its first table.
-    connection
-        .execute_batch("PRAGMA auto_vacuum = INCREMENTAL;")
-        .map_err(|e| sql_error("configure", path, e))?;
+    // its first table, and asked of an existing index it writes its header (a commit, with
+    // its fsyncs, that a query need not pay).
+    if fresh {
+        connection
+            .execute_batch("PRAGMA auto_vacuum = INCREMENTAL;")
+            .map_err(|e| sql_error("configure", path, e))?;
+    }
     connection
         .execute_batch(
             "PRAGMA journal_mode = WAL;
