@@ -152,36 +152,12 @@ fn slot_entries(
         .until
         .map_or(i64::MAX, |u| u.millis().div_euclid(tally::SLOT_MILLIS));
     let by_model = options.group_by == GroupBy::Model;
-    // In a zone whose offset does not change over the slots held (UTC, or no clock change
-    // in the history), SQLite adds the slots up per day itself; else each slot's day is
-    // found here, from the zone.
-    let steady = steady_offset(connection, path, options, first_slot, last_slot)?;
-    let day = match steady {
-        _ if by_model => "0".to_owned(),
-        Some(offset) => {
-            let local = format!("(slot * {} + {})", tally::SLOT_MILLIS, offset * 1000);
-            format!("(({local} - ((({local} % 86400000) + 86400000) % 86400000)) / 86400000)")
-        }
-        None => "NULL".to_owned(),
-    };
-    let grouped = steady.is_some() || by_model;
-    let sql_text = if grouped {
-        format!(
-            "SELECT provider, min(slot), model, tier, recorded, sum(input_tokens),
-                    sum(output_tokens), sum(cache_creation_tokens), sum(cache_read_tokens),
-                    sum(reasoning_tokens), sum(cache_creation_1h_tokens),
-                    sum(recorded_cost_micro_usd), {day} AS day
-             FROM usage_slots WHERE slot >= ?1 AND slot <= ?2
-             GROUP BY provider, day, model, tier, recorded"
-        )
-    } else {
-        "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
+    // Each slot's row is added up here: SQLite's GROUP BY over them (a sorter) was slower.
+    let sql_text = "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
                 cache_creation_tokens, cache_read_tokens, reasoning_tokens,
-                cache_creation_1h_tokens, recorded_cost_micro_usd, NULL
-         FROM usage_slots WHERE slot >= ?1 AND slot <= ?2"
-            .to_owned()
-    };
-    let mut statement = connection.prepare(&sql_text).map_err(sql(path))?;
+                cache_creation_1h_tokens, recorded_cost_micro_usd
+         FROM usage_slots WHERE slot >= ?1 AND slot <= ?2";
+    let mut statement = connection.prepare(sql_text).map_err(sql(path))?;
     let mut rows = statement
         .query([first_slot, last_slot])
         .map_err(sql(path))?;
@@ -206,11 +182,11 @@ fn slot_entries(
             continue;
         }
         // The local day the slot lies in, when it lies in one.
-        let day = match (row.get::<_, Option<i64>>(12).map_err(sql(path))?, last_day) {
-            (Some(day), _) => Some(day),
+        // (A report by model needs no day: it holds whatever the zone.)
+        let day = match last_day {
             _ if by_model => Some(0),
-            (None, Some((last, day))) if last == slot => day,
-            (None, _) => {
+            Some((last, day)) if last == slot => day,
+            _ => {
                 let first = options.zone.offset_seconds(Timestamp::from_millis(start));
                 let last = options
                     .zone
@@ -292,45 +268,6 @@ struct Clue {
     at: Timestamp,
     cwd: Option<Arc<str>>,
     folder: Option<Arc<str>>,
-}
-
-/// The zone's offset (seconds) when it is one whole number of slots and the same at every
-/// slot the tallies hold within the window (checked slot by slot, up to four years of them);
-/// `None` otherwise.
-fn steady_offset(
-    connection: &Connection,
-    path: &Path,
-    options: &UsageOptions,
-    first_slot: i64,
-    last_slot: i64,
-) -> Result<Option<i64>, Error> {
-    let (low, high): (Option<i64>, Option<i64>) = connection
-        .query_row(
-            "SELECT min(slot), max(slot) FROM usage_slots WHERE slot >= ?1 AND slot <= ?2",
-            [first_slot, last_slot],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .map_err(sql(path))?;
-    let (Some(low), Some(high)) = (low, high) else {
-        return Ok(None);
-    };
-    const FOUR_YEARS: i64 = 4 * 366 * 96;
-    if high - low > FOUR_YEARS {
-        return Ok(None);
-    }
-    let offset_at = |slot: i64| {
-        i64::from(
-            options
-                .zone
-                .offset_seconds(Timestamp::from_millis(slot * tally::SLOT_MILLIS)),
-        )
-    };
-    let offset = offset_at(low);
-    // Each slot's start, and the end of the last: a change anywhere in between shows as two
-    // starts that differ.
-    let steady = offset.rem_euclid(tally::SLOT_MILLIS / 1000) == 0
-        && (low..=high + 1).all(|slot| offset_at(slot) == offset);
-    Ok(steady.then_some(offset))
 }
 
 /// Every row that counts, as an entry with its session's project (a Claude Code session's
