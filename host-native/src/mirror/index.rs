@@ -320,8 +320,13 @@ pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
 /// The number a source's path is found by (FNV-1a, 64 bits; a lookup also compares the
 /// path, so two paths with one key stay apart).
 pub fn path_key(path: &str) -> i64 {
+    fnv(path.as_bytes())
+}
+
+/// FNV-1a, 64 bits: the index's hash of a path, of a tail of bytes, of an anchor.
+pub fn fnv(bytes: &[u8]) -> i64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in path.as_bytes() {
+    for byte in bytes {
         hash ^= u64::from(*byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }

@@ -36,7 +36,7 @@ impl std::fmt::Debug for Compressors {
     }
 }
 
-/// The name a provider's dictionary is kept under.
+/// A provider as the index names it (its sources' and dictionaries' `provider`).
 pub fn provider_key(provider: Provider) -> &'static str {
     match provider {
         Provider::ClaudeCode => "claude_code",

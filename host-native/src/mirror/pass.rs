@@ -132,22 +132,10 @@ fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     }
 }
 
-fn fnv(bytes: &[u8]) -> i64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in bytes {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash as i64
-}
+use super::index::fnv;
 
 fn provider_name(provider: Provider) -> &'static str {
-    match provider {
-        Provider::ClaudeCode => "claude_code",
-        Provider::Codex => "codex",
-        Provider::Chatgpt => "chatgpt",
-        Provider::ClaudeAi => "claude_ai",
-    }
+    super::packing::provider_key(provider)
 }
 
 /// What the index knew of a source.

@@ -261,6 +261,42 @@ fn slot_entries(
     Ok(Some(entries.into_iter().map(|(_, entry)| entry).collect()))
 }
 
+/// A usage row as an entry, from a query whose columns 1 to 12 are the row's time, session,
+/// project, model, five token counts, one-hour writes, request context and recorded cost.
+fn entry_of(
+    row: &rusqlite::Row<'_>,
+    path: &Path,
+    provider: Provider,
+    names: &HashMap<i64, Arc<str>>,
+) -> Result<UsageEntry, Error> {
+    let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    let n = |i: usize| -> Result<u64, Error> { Ok(count(row.get(i).map_err(sql(path))?)) };
+    let optional = |i: usize| -> Result<Option<u64>, Error> {
+        Ok(row.get::<_, Option<i64>>(i).map_err(sql(path))?.map(count))
+    };
+    let name = |i: usize| -> Result<Option<Arc<str>>, Error> {
+        let id: Option<i64> = row.get(i).map_err(sql(path))?;
+        Ok(id.and_then(|id| names.get(&id).cloned()))
+    };
+    Ok(UsageEntry {
+        provider,
+        at: Timestamp::from_millis(row.get(1).map_err(sql(path))?),
+        session: name(2)?.unwrap_or_else(|| Arc::from("")),
+        project: name(3)?,
+        model: name(4)?,
+        tokens: TokenTotals {
+            input_tokens: n(5)?,
+            output_tokens: n(6)?,
+            cache_creation_tokens: n(7)?,
+            cache_read_tokens: n(8)?,
+            reasoning_tokens: n(9)?,
+        },
+        cache_creation_1h_tokens: n(10)?,
+        request_context_tokens: optional(11)?,
+        recorded_cost_micro_usd: optional(12)?,
+    })
+}
+
 /// What a counted Claude Code row tells of its session's project, and where it was read
 /// (its source's place by path, its offset).
 struct Clue {
@@ -306,7 +342,6 @@ fn counted_entries(
         .map(|(at, (_, id))| (*id, at))
         .collect();
     let mut rows = statement.query([]).map_err(sql(path))?;
-    let count = |n: i64| u64::try_from(n).unwrap_or(0);
     let mut entries = Vec::new();
     // Each Claude Code session's clues to its project, with where each was read.
     let mut clues: HashMap<Arc<str>, Vec<Clue>> = HashMap::new();
@@ -315,27 +350,8 @@ fn counted_entries(
         if !wants(options, provider) {
             continue;
         }
-        let n = |i: usize| -> Result<u64, Error> {
-            Ok(count(row.get::<_, i64>(i).map_err(sql(path))?))
-        };
         let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
-        let entry = UsageEntry {
-            provider,
-            at: Timestamp::from_millis(row.get(1).map_err(sql(path))?),
-            session: name(id(2)?).unwrap_or_else(|| Arc::from("")),
-            project: name(id(3)?),
-            model: name(id(4)?),
-            tokens: TokenTotals {
-                input_tokens: n(5)?,
-                output_tokens: n(6)?,
-                cache_creation_tokens: n(7)?,
-                cache_read_tokens: n(8)?,
-                reasoning_tokens: n(9)?,
-            },
-            cache_creation_1h_tokens: n(10)?,
-            request_context_tokens: id(11)?.map(count),
-            recorded_cost_micro_usd: id(12)?.map(count),
-        };
+        let entry = entry_of(row, path, provider, &names)?;
         if provider == Provider::ClaudeCode {
             let source: i64 = row.get(14).map_err(sql(path))?;
             clues.entry(entry.session.clone()).or_default().push(Clue {
@@ -410,19 +426,7 @@ fn replayed(
         }
     }
     // Every name once, as the entries will share it.
-    let mut names: HashMap<i64, Arc<str>> = HashMap::new();
-    {
-        let mut statement = connection
-            .prepare("SELECT id, text FROM names")
-            .map_err(sql(path))?;
-        let rows = statement
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
-            .map_err(sql(path))?;
-        for row in rows {
-            let (id, text) = row.map_err(sql(path))?;
-            names.insert(id, Arc::from(text.as_str()));
-        }
-    }
+    let names = names(connection, path)?;
     let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
     let mut codex = Vec::new();
     let mut statement = connection
@@ -437,7 +441,6 @@ fn replayed(
         )
         .map_err(sql(path))?;
     let mut rows = statement.query([]).map_err(sql(path))?;
-    let count = |n: i64| u64::try_from(n).unwrap_or(0);
     // A stored key is a fingerprint's first 64 bits; equal keys stay equal.
     let key = |k: Option<i64>| k.map(|k| u128::from(k as u64) << 64);
     while let Some(row) = rows.next().map_err(sql(path))? {
@@ -448,30 +451,8 @@ fn replayed(
         if !wants(provider) {
             continue;
         }
-        let get_count = |i: usize| -> Result<u64, Error> {
-            Ok(count(row.get::<_, i64>(i).map_err(sql(path))?))
-        };
-        let optional = |i: usize| -> Result<Option<u64>, Error> {
-            Ok(row.get::<_, Option<i64>>(i).map_err(sql(path))?.map(count))
-        };
         let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
-        let entry = UsageEntry {
-            provider,
-            at: Timestamp::from_millis(row.get(1).map_err(sql(path))?),
-            session: name(id(2)?).unwrap_or_else(|| Arc::from("")),
-            project: name(id(3)?),
-            model: name(id(4)?),
-            tokens: TokenTotals {
-                input_tokens: get_count(5)?,
-                output_tokens: get_count(6)?,
-                cache_creation_tokens: get_count(7)?,
-                cache_read_tokens: get_count(8)?,
-                reasoning_tokens: get_count(9)?,
-            },
-            cache_creation_1h_tokens: get_count(10)?,
-            request_context_tokens: optional(11)?,
-            recorded_cost_micro_usd: optional(12)?,
-        };
+        let entry = entry_of(row, path, provider, &names)?;
         match provider {
             Provider::Codex => codex.push(entry),
             _ => claude.replay(Response {
