@@ -60,6 +60,11 @@ uuid_id!(EventId, "event");
 /// The stream that holds workspace events (the nil UUID; never a session).
 pub const WORKSPACE_STREAM: SessionId = SessionId(uuid::Uuid::nil());
 
+/// The stream that holds stored records (`record_stored` events; never a session). A record
+/// names the work session it is attached to in its data, so attaching one never touches that
+/// session's own events.
+pub const RECORDS_STREAM: SessionId = SessionId(uuid::Uuid::from_u128(1));
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,6 +34,7 @@ pub mod engine;
 pub mod files;
 pub mod mcp;
 pub mod mirror;
+pub mod records;
 pub mod store;
 pub mod system;
 pub mod usage;

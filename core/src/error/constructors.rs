@@ -227,6 +227,19 @@ impl Error {
         .with("kind", kind)
     }
 
+    /// `RECORD_CONTENT_DAMAGED`: the blob holding a record's content is missing or not the
+    /// bytes its name promises.
+    pub fn record_content_damaged(record: &str, sha256: &str, why: &str) -> Error {
+        Error::new(
+            ErrorCode::RecordContentDamaged,
+            format!(
+                "the content of the stored record {record} is damaged: {why} (blob {sha256} under .baton/blobs/; restore it from a copy of the ledger)"
+            ),
+        )
+        .with("id", record)
+        .with("blob", sha256)
+    }
+
     /// `MISSION_NOT_FOUND`.
     pub fn mission_not_found(reference: &str) -> Error {
         Error::new(

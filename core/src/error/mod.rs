@@ -60,6 +60,7 @@ error_codes! {
     AmbiguityNotFound => "AMBIGUITY_NOT_FOUND", "No ambiguity has that number.";
     RecordNotFound => "RECORD_NOT_FOUND", "No stored record has that id or prefix.";
     AmbiguousRecord => "AMBIGUOUS_RECORD", "Several stored records start with that prefix; the details list them: give more of the id.";
+    RecordContentDamaged => "RECORD_CONTENT_DAMAGED", "A stored record's content blob (under .baton/blobs/) is missing, cut or altered; restore it from a copy of the ledger.";
     NotARecord => "NOT_A_RECORD", "The id names something else (a work session, a mirrored conversation); the details say which kind.";
     RunRefused => "RUN_REFUSED", "An AI run report carried prompt or output text; it was refused and recorded as refused.";
     UnknownFormat => "UNKNOWN_FORMAT", "The file is none of the transcript or export formats Baton reads; the message says what was seen.";

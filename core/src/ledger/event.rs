@@ -174,6 +174,8 @@ pub enum Payload {
     Corrected(Corrected),
     /// See [`Usage`].
     Usage(Usage),
+    /// A record kept on purpose: see [`crate::ledger::record::RecordStored`].
+    RecordStored(crate::ledger::record::RecordStored),
     /// Lifecycle and workspace events: see [`crate::ledger::activity::Activity`].
     Activity(crate::ledger::activity::Activity),
     /// A kind this build does not know, kept verbatim.
@@ -204,6 +206,7 @@ impl Payload {
             Payload::Ended(_) => "ended",
             Payload::Corrected(_) => "corrected",
             Payload::Usage(_) => "usage",
+            Payload::RecordStored(_) => crate::ledger::record::RECORD_STORED,
             Payload::Activity(a) => a.kind(),
             Payload::Unknown { kind, .. } => kind,
         }
@@ -220,6 +223,7 @@ impl Payload {
             "ended" => Payload::Ended(typed(text)?),
             "corrected" => Payload::Corrected(typed(text)?),
             "usage" => Payload::Usage(typed(text)?),
+            crate::ledger::record::RECORD_STORED => Payload::RecordStored(typed(text)?),
             other => match crate::ledger::activity::Activity::decode(other, text) {
                 Some(activity) => Payload::Activity(activity?),
                 None => Payload::Unknown {
@@ -239,6 +243,7 @@ impl Payload {
             Payload::Ended(p) => serde_json::to_string(p),
             Payload::Corrected(p) => serde_json::to_string(p),
             Payload::Usage(p) => serde_json::to_string(p),
+            Payload::RecordStored(p) => serde_json::to_string(p),
             Payload::Activity(a) => a.data_json(),
             Payload::Unknown { data, .. } => return Ok(Cow::Borrowed(&data.0)),
         }

@@ -138,7 +138,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
     for event in &ordered {
         session.last_event_at = session.last_event_at.max(event.at);
         match &event.payload {
-            Payload::Started(_) | Payload::Unknown { .. } => {}
+            Payload::Started(_) | Payload::RecordStored(_) | Payload::Unknown { .. } => {}
             Payload::Resumed(r) => session.resumes.push(ResumeMarker {
                 at: event.at,
                 client_name: r.client_name.clone(),
@@ -542,7 +542,9 @@ impl Fold {
 }
 
 /// The one orphan rule: a stream with events but no `started` event lost its start (or has not
-/// seen it yet), except the workspace stream, which never has one.
+/// seen it yet), except the workspace and records streams, which never have one.
 pub fn is_orphan(id: SessionId, history: &SessionHistory) -> bool {
-    id != crate::ids::WORKSPACE_STREAM && history.session().is_none()
+    id != crate::ids::WORKSPACE_STREAM
+        && id != crate::ids::RECORDS_STREAM
+        && history.session().is_none()
 }

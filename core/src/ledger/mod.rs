@@ -7,5 +7,6 @@ pub mod checkpoint;
 pub mod compaction;
 pub mod event;
 pub mod fold;
+pub mod record;
 pub mod session;
 pub mod store;

@@ -99,6 +99,14 @@ fn entry(event: &Event) -> (String, String, Tone) {
             format!("Usage from {} up to byte {}", u.source, u.offset),
             Plain,
         ),
+        Payload::RecordStored(r) => (
+            crate::records::RECORD_STORED.into(),
+            format!(
+                "Stored the record {}",
+                r.title.as_deref().unwrap_or("(untitled)")
+            ),
+            Plain,
+        ),
         Payload::Unknown { kind, .. } => (
             kind.clone(),
             format!("An event of a newer kind ({kind})"),

@@ -9,6 +9,12 @@ use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+mod stored;
+pub use stored::{
+    BlobRef, RECORD_STORED, RecordStored, StorePlan, StoredRecord, plan_store, sha256_hex,
+    stored_record, stored_records,
+};
+
 /// The most a list returns at once, and how many it returns unless asked.
 pub const LIST_LIMIT_MAX: u32 = 200;
 /// The default page of a list.
@@ -36,6 +42,9 @@ pub struct Record {
     /// The work session it is attached to, when it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_session: Option<SessionId>,
+    /// The agent that stored it, when an agent did (the legacy property lists filter on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
     /// When it was stored.
     pub created_at: Timestamp,
     /// When it last changed.
@@ -125,6 +134,7 @@ impl StoreRequest {
             provider_session_id,
             tags,
             work_session,
+            agent_id: None,
             created_at: now,
             updated_at: now,
             content,
@@ -314,6 +324,48 @@ pub fn resolve(query: &IdQuery, known: impl IntoIterator<Item = (Uuid, Kind)>) -
             &asked,
             many.iter().map(|id| id.to_string()).collect(),
         )),
+    }
+}
+
+/// Which rows a listing covers: the records stored on purpose, the conversations the mirror
+/// keeps, or both in one newest-first order. Each row says where it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Include {
+    /// Stored records only.
+    Stored,
+    /// Mirrored conversations only.
+    Mirrored,
+    /// Both.
+    All,
+}
+
+impl Include {
+    /// Whether stored records are listed.
+    pub fn stored(self) -> bool {
+        matches!(self, Include::Stored | Include::All)
+    }
+
+    /// Whether mirrored conversations are listed.
+    pub fn mirrored(self) -> bool {
+        matches!(self, Include::Mirrored | Include::All)
+    }
+}
+
+impl std::str::FromStr for Include {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Include> {
+        match text.trim() {
+            "stored" => Ok(Include::Stored),
+            "mirrored" => Ok(Include::Mirrored),
+            "all" => Ok(Include::All),
+            other => Err(Error::invalid(
+                "include",
+                format!("`{other}` is not a choice: use stored, mirrored or all"),
+            )
+            .with("value", other)),
+        }
     }
 }
 

@@ -196,6 +196,7 @@ fn markdown_has_the_heading_the_metadata_and_the_content_verbatim() {
         provider_session_id: Some("5c1e0000-aaaa-4bbb-8ccc-000000000001".into()),
         tags: vec!["review".into(), "hand-off".into()],
         work_session: None,
+        agent_id: None,
         created_at: at,
         updated_at: Timestamp::from_millis(1_780_000_360_000),
         content: "Looked at the diff.\n\n```sh\ncargo test\n```\nno trailing newline".into(),
@@ -214,4 +215,124 @@ fn markdown_has_the_heading_the_metadata_and_the_content_verbatim() {
     assert!(text.ends_with(
         "## Content\n\nLooked at the diff.\n\n```sh\ncargo test\n```\nno trailing newline"
     ));
+}
+
+fn record_of(content: &str, title: Option<&str>) -> Record {
+    let mut record = StoreRequest {
+        title: title.map(str::to_owned),
+        ..request(content)
+    }
+    .into_record(id(7), Timestamp::from_millis(1_780_000_000_000), None)
+    .unwrap();
+    record.agent_id = Some("claude".into());
+    record
+}
+
+fn event_id() -> crate::ids::EventId {
+    crate::ids::EventId(id(0xe1))
+}
+
+#[test]
+fn content_that_fits_a_line_stays_in_the_event_and_reads_back_whole() {
+    let record = record_of("short \"quoted\" content\n", Some("Review"));
+    let plan = plan_store(
+        &record,
+        event_id(),
+        crate::ledger::event::Actor::agent("claude"),
+    )
+    .unwrap();
+    assert!(plan.blob.is_none());
+    assert_eq!(plan.event.session, crate::ids::RECORDS_STREAM);
+    let line = plan.event.encode().unwrap();
+    let crate::ledger::event::Line::Event(event) =
+        crate::ledger::event::decode_line(line.as_bytes())
+    else {
+        panic!("not an event: {line}")
+    };
+    let stored = stored_record(&event).unwrap();
+    assert_eq!(stored.event, event_id());
+    assert_eq!(stored.with_content(None).unwrap(), record);
+}
+
+#[test]
+fn content_over_the_line_cap_goes_to_a_blob_named_by_its_hash() {
+    let content = "é".repeat(3000);
+    let record = record_of(&content, None);
+    let plan = plan_store(
+        &record,
+        event_id(),
+        crate::ledger::event::Actor::agent("claude"),
+    )
+    .unwrap();
+    let blob = plan.blob.clone().unwrap();
+    assert_eq!(blob.bytes, content.len() as u64);
+    assert_eq!(blob.sha256, sha256_hex(content.as_bytes()));
+    assert_eq!(
+        sha256_hex(b"abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    let line = plan.event.encode().unwrap();
+    assert!(line.len() <= crate::ledger::event::MAX_EVENT_BYTES);
+    assert!(!line.contains("éé"), "the content stayed in the line");
+    let stored = stored_record(&plan.event).unwrap();
+    assert_eq!(
+        stored
+            .clone()
+            .with_content(Some(content.as_bytes()))
+            .unwrap(),
+        record
+    );
+    // A missing, cut or altered blob is refused, naming the record and the blob.
+    for damaged in [
+        None,
+        Some(&content.as_bytes()[1..]),
+        Some("x".repeat(content.len()).as_bytes()),
+    ] {
+        let err = stored.clone().with_content(damaged).unwrap_err();
+        assert_eq!(err.code, ErrorCode::RecordContentDamaged);
+        assert_eq!(err.details["blob"], blob.sha256.as_str());
+        assert_eq!(err.details["id"], record.id.to_string().as_str());
+    }
+}
+
+#[test]
+fn a_line_too_long_without_its_content_is_refused_by_the_title() {
+    let record = record_of("x", Some(&"t".repeat(5000)));
+    let err = plan_store(&record, event_id(), crate::ledger::event::Actor::agent("a")).unwrap_err();
+    assert_eq!(refused_field(err), "title");
+}
+
+#[test]
+fn the_records_stream_is_no_orphan_and_the_first_store_of_an_id_wins() {
+    let mut history = crate::ledger::fold::SessionHistory::default();
+    let first = record_of("first", Some("one"));
+    let plan = plan_store(&first, event_id(), crate::ledger::event::Actor::agent("a")).unwrap();
+    history.insert(plan.event.clone());
+    let mut later = plan.event.clone();
+    later.id = crate::ids::EventId(id(0xe2));
+    later.at = Timestamp::from_millis(1_780_000_100_000);
+    if let crate::ledger::event::Payload::RecordStored(data) = &mut later.payload {
+        data.content = Some("second".into());
+    }
+    history.insert(later);
+    let records = stored_records(&history);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].record.content, "first");
+    assert!(!crate::ledger::fold::is_orphan(
+        crate::ids::RECORDS_STREAM,
+        &history
+    ));
+    assert!(history.session().is_none());
+}
+
+#[test]
+fn include_reads_its_three_words_and_refuses_others_by_name() {
+    assert_eq!("stored".parse::<Include>().unwrap(), Include::Stored);
+    assert_eq!(" all ".parse::<Include>().unwrap(), Include::All);
+    let mirrored: Include = "mirrored".parse().unwrap();
+    assert!(mirrored.mirrored() && !mirrored.stored());
+    assert_eq!(
+        refused_field("both".parse::<Include>().unwrap_err()),
+        "include"
+    );
 }

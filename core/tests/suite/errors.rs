@@ -59,6 +59,11 @@ fn every_error_code_reads_as_pinned() {
             "work_session",
             "a work session",
         ),
+        Error::record_content_damaged(
+            "0190abcd-0000-7000-8000-000000000001",
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+            "the blob is missing",
+        ),
         Error::run_refused(id, "it carried the prompt's text"),
         Error::unknown_format("just some notes"),
         Error::empty_file("notes.jsonl"),

@@ -81,7 +81,10 @@ pub struct Cli {
 
 /// The commands as `baton --help` lists them: by what a person came to do.
 pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 5] = [
-    ("Sessions", &["start", "resume", "end", "list", "show"]),
+    (
+        "Sessions",
+        &["start", "resume", "end", "list", "show", "record"],
+    ),
     (
         "Lifecycle and governance",
         &[
@@ -312,6 +315,10 @@ Every word is a literal term: AND, OR, *, quotes and colons are searched for, ne
     /// The kept transcripts: list, read, tools called, remove
     #[command(subcommand)]
     Transcripts(TranscriptsCommand),
+    /// Records kept on purpose (a summary, a review, a hand-off, a pasted transcript): store,
+    /// list, get, export
+    #[command(subcommand)]
+    Record(RecordCommand),
     /// What files are (by content) and what they hold, and what was skipped and why
     #[command(after_help = "Examples:
   baton inspect ~/.claude/projects/-home-me-app/*.jsonl
@@ -727,12 +734,115 @@ pub(crate) enum TranscriptFormat {
     Json,
 }
 
+#[derive(Debug, Subcommand)]
+pub(crate) enum RecordCommand {
+    /// Keep a record: its content from --content, --file or standard input (--file -)
+    #[command(after_help = "Examples:
+  baton record store --title \"PR #610 review\" --provider claude_code --content \"Looks good; two nits.\"
+  baton record store --file handoff.md --tag handoff --session 0199c0de-…   # attached to a work session
+  pbpaste | baton record store --file - --title \"Pasted from a chat\"
+
+The content is kept verbatim, whatever its size: in the ledger (.baton/events.ndjson) when it fits a line, else in .baton/blobs/ under the SHA-256 of its bytes, written before the event that names it. Every given field must hold text: a blank title, provider, provider session id or tag is refused by name.")]
+    Store(RecordStoreArgs),
+    /// Stored records, newest first, with a total (--include adds the mirrored conversations)
+    #[command(after_help = "Examples:
+  baton record list
+  baton record list --provider codex --limit 10 --offset 10
+  baton record list --since 2026-06-01T00:00:00Z --include all   # and the mirrored conversations")]
+    List(RecordListArgs),
+    /// One stored record in full, with what links to it
+    #[command(after_help = "Examples:
+  baton record get 0199c0de                 # 8 or more hex digits of its id
+  baton record get 0199c0de-1234-7abc-8def-0123456789ab --json")]
+    Get(RecordGetArgs),
+    /// One stored record as JSON (the default) or Markdown
+    #[command(after_help = "Examples:
+  baton record export 0199c0de --format markdown > review.md
+  baton record export 0199c0de > review.json")]
+    Export(RecordExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordStoreArgs {
+    /// The content, as text
+    #[arg(long, conflicts_with = "file")]
+    pub(crate) content: Option<String>,
+    /// Read the content from this file (`-` for standard input)
+    #[arg(long, value_name = "PATH")]
+    pub(crate) file: Option<PathBuf>,
+    /// A title
+    #[arg(long)]
+    pub(crate) title: Option<String>,
+    /// Where it came from: claude_code, codex, openai, …
+    #[arg(long)]
+    pub(crate) provider: Option<String>,
+    /// The provider's own session id (links the record to the mirrored conversation)
+    #[arg(long, value_name = "ID")]
+    pub(crate) provider_session_id: Option<String>,
+    /// A tag (repeat for more)
+    #[arg(long = "tag", value_name = "TAG")]
+    pub(crate) tags: Vec<String>,
+    /// Attach it to this work session (its full id)
+    #[arg(long, value_name = "ID")]
+    pub(crate) session: Option<String>,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordListArgs {
+    /// How many (1 to 200)
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
+    pub(crate) limit: i64,
+    /// Skip this many first
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub(crate) offset: i64,
+    /// Only this provider, exactly
+    #[arg(long)]
+    pub(crate) provider: Option<String>,
+    /// Only records whose legacy agent_id is this, exactly (the agent that stored them)
+    #[arg(long = "agent-id", value_name = "ID")]
+    pub(crate) agent_id: Option<String>,
+    /// Only those stored at or after this time (RFC 3339, like 2026-06-01T09:00:00Z)
+    #[arg(long, value_name = "TIME")]
+    pub(crate) since: Option<String>,
+    /// stored (the default), mirrored (the conversations `baton mirror` keeps) or all, in one
+    /// newest-first order; each row says where it came from
+    #[arg(long, value_name = "WHICH")]
+    pub(crate) include: Option<String>,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordGetArgs {
+    /// The record: its id, or 8 or more hex digits of it
+    pub(crate) id: String,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordExportArgs {
+    /// The record: its id, or 8 or more hex digits of it
+    pub(crate) id: String,
+    /// json or markdown
+    #[arg(long, default_value = "json")]
+    pub(crate) format: String,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct TranscriptsListArgs {
     #[command(flatten)]
     pub(crate) index: QueryIndex,
     #[command(flatten)]
     pub(crate) filters: TranscriptFilters,
+    /// mirrored (the default), stored (records kept with `baton record store`) or all, in one
+    /// newest-first order; each row says where it came from
+    #[arg(long, value_name = "WHICH")]
+    pub(crate) include: Option<String>,
     /// How many
     #[arg(long, default_value_t = 20)]
     pub(crate) limit: u32,

@@ -100,6 +100,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Mirror(_)
         | Command::Search(_)
         | Command::Transcripts(_)
+        | Command::Record(_)
         | Command::Man(_)
         | Command::Mcp(_)
         | Command::Usage(_)

@@ -15,9 +15,10 @@ mod args;
 mod ledger;
 mod params;
 pub(crate) mod present;
+mod records;
 mod serve;
 pub(crate) mod table;
-mod transcripts;
+pub(crate) mod transcripts;
 
 pub use args::Cli;
 use args::Command;
@@ -79,6 +80,19 @@ pub fn main() -> i32 {
         Command::Transcripts(args::TranscriptsCommand::List(ref args)) => {
             transcripts::list(&cli, args)
         }
+        Command::Record(args::RecordCommand::Store(ref args)) => records::store(&cli, args),
+        Command::Record(args::RecordCommand::List(ref args)) => records::list(&cli, args),
+        Command::Record(args::RecordCommand::Get(ref args)) => records::get(&cli, args),
+        Command::Record(args::RecordCommand::Export(ref args)) => {
+            return match records::export(&cli, args) {
+                Ok(exported) if json_only => {
+                    print_json(&exported.json);
+                    0
+                }
+                Ok(exported) => print_document(&exported.document),
+                Err(err) => report_error(&err, json_only, err_style, retry.as_ref()),
+            };
+        }
         Command::Transcripts(args::TranscriptsCommand::Show(ref args)) => {
             transcripts::show(&cli, args)
         }
@@ -126,24 +140,46 @@ pub fn main() -> i32 {
             }
             0
         }
-        Err(err) => {
-            if json_only {
-                print_json(&err.to_envelope());
-            } else {
-                let zone = crate::zone::resolve(None).unwrap_or(crate::zone::HostZone::Local);
-                let reader = present::Reader {
-                    style: err_style,
-                    now: crate::system::now().unwrap_or_default(),
-                    zone: &zone,
-                };
-                eprint_line(&paint_status(
-                    &present::error_text(&err, &reader, retry.as_ref()),
-                    err_style.colour,
-                ));
-            }
-            err.code.exit_status()
-        }
+        Err(err) => report_error(&err, json_only, err_style, retry.as_ref()),
     }
+}
+
+/// Says what went wrong (one JSON object under `--json`, else words on stderr) and gives the
+/// exit status.
+fn report_error(
+    err: &Error,
+    json_only: bool,
+    err_style: table::Style,
+    retry: Option<&present::RetryHint>,
+) -> i32 {
+    if json_only {
+        print_json(&err.to_envelope());
+    } else {
+        let zone = crate::zone::resolve(None).unwrap_or(crate::zone::HostZone::Local);
+        let reader = present::Reader {
+            style: err_style,
+            now: crate::system::now().unwrap_or_default(),
+            zone: &zone,
+        };
+        eprint_line(&paint_status(
+            &present::error_text(err, &reader, retry),
+            err_style.colour,
+        ));
+    }
+    err.code.exit_status()
+}
+
+/// Writes a document to stdout byte for byte (a terminal also gets a last newline, so the
+/// prompt starts on a line of its own). A closed pipe is not an error.
+fn print_document(document: &str) -> i32 {
+    use std::io::{IsTerminal, Write};
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(document.as_bytes());
+    if std::io::stdout().is_terminal() && !document.ends_with('\n') {
+        let _ = out.write_all(b"\n");
+    }
+    let _ = out.flush();
+    0
 }
 
 /// A completion script for `shell`, generated from the command line's own definition.

@@ -204,7 +204,10 @@ pub(crate) fn usage_table(report: &UsageReport, style: &Style) -> String {
 }
 
 /// The index a transcript command uses: `--index`, `BATON_INDEX`, else beside the ledger.
-fn index_path(cli: &crate::cli::Cli, location: &IndexLocation) -> Result<PathBuf, Error> {
+pub(crate) fn index_path(
+    cli: &crate::cli::Cli,
+    location: &IndexLocation,
+) -> Result<PathBuf, Error> {
     match &location.index {
         Some(path) => Ok(path.clone()),
         None => Ok(crate::mirror::index::path_for(
@@ -233,7 +236,7 @@ fn mirror_settings(
 
 /// Opens the index a query reads, after one mirror pass (which reads only what changed)
 /// when `--sync` asks for it; a missing index says how to make it.
-fn open_query(
+pub(crate) fn open_query(
     cli: &crate::cli::Cli,
     index: &QueryIndex,
 ) -> Result<(PathBuf, rusqlite::Connection), Error> {
@@ -497,6 +500,13 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
 
 /// `baton transcripts list`: conversations, newest first.
 pub(crate) fn list(cli: &crate::cli::Cli, args: &TranscriptsListArgs) -> Result<Output, Error> {
+    let include = match args.include.as_deref() {
+        Some(word) => word.parse()?,
+        None => crate::mirror::query::Include::Mirrored,
+    };
+    if include != crate::mirror::query::Include::Mirrored {
+        return crate::cli::records::transcripts_listing(cli, args, include);
+    }
     let (path, connection) = open_query(cli, &args.index)?;
     let page = crate::mirror::query::list(
         &connection,

@@ -257,6 +257,40 @@ const MIGRATIONS: &[&str] = &[
         WHERE provider = OLD.provider;
     END;
     ",
+    // 5: stored records, a cache of the ledger's `record_stored` events (their content
+    // included, blobs read in), searchable; and per ledger how much of it the index took.
+    "
+    CREATE TABLE records (
+        id INTEGER PRIMARY KEY,
+        hex TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        title TEXT,
+        provider TEXT,
+        provider_session_id TEXT,
+        agent_id TEXT,
+        tags TEXT NOT NULL DEFAULT '[]',
+        work_session TEXT,
+        project TEXT,
+        content TEXT NOT NULL,
+        content_bytes INTEGER NOT NULL,
+        blob TEXT
+    );
+    CREATE INDEX records_by_creation ON records (created_at DESC, hex DESC);
+    CREATE INDEX records_by_provider ON records (provider, created_at DESC);
+    CREATE INDEX records_by_anchor ON records (provider_session_id);
+    CREATE INDEX records_by_work_session ON records (work_session);
+    CREATE VIRTUAL TABLE records_fts USING fts5(
+        title, content,
+        content = '', contentless_delete = 1,
+        tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TABLE records_sync (
+        ledger TEXT PRIMARY KEY,
+        records INTEGER NOT NULL,
+        last_event TEXT NOT NULL
+    );
+    ",
 ];
 
 /// The schema version this build writes.

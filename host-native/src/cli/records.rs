@@ -1,0 +1,350 @@
+//! `baton record store|list|get|export`: records kept on purpose, through the core's rules and
+//! the host's records store (`crate::records`), as tables for people and JSON for machines.
+
+use crate::cli::args::{
+    RecordExportArgs, RecordGetArgs, RecordListArgs, RecordStoreArgs, TranscriptsListArgs,
+};
+use crate::cli::present::Reader;
+use crate::cli::table::{Column, Fit, Table};
+use crate::cli::{Output, to_json};
+use crate::mirror::query::{Include, Listing, ListingQuery};
+use baton_core::Error;
+use baton_core::commands::trust::Caller;
+use baton_core::records::{ExportFormat, IdQuery, ListQuery, Record, StoreRequest};
+use serde_json::json;
+
+/// The most content read from a file or standard input: far more than a transcript a person
+/// keeps, far less than `/dev/zero` would give.
+const MAX_CONTENT: u64 = 64 << 20;
+
+/// Who stores: the agent whose shell runs the CLI, else the person.
+fn acting(cli: &crate::cli::Cli) -> crate::engine::Acting {
+    let agent = crate::system::calling_agent();
+    crate::engine::Acting {
+        actor: None,
+        person: cli.person.clone(),
+        caller: agent.map_or(Caller::Person, |name| Caller::agent(&name)),
+    }
+}
+
+/// The content from `--file` (a regular file, or `-` for standard input), capped.
+fn read_content(path: &std::path::Path) -> Result<String, Error> {
+    use std::io::Read;
+    let shown = path.display().to_string();
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin()
+            .lock()
+            .take(MAX_CONTENT + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::store_io("read", "standard input", e))?;
+    } else {
+        crate::files::open_regular(path)?
+            .take(MAX_CONTENT + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::store_io("read", &shown, e))?;
+    }
+    if bytes.len() as u64 > MAX_CONTENT {
+        return Err(Error::invalid(
+            "content",
+            format!("{shown} is over {} MiB", MAX_CONTENT >> 20),
+        )
+        .with("limit", MAX_CONTENT));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| Error::invalid("content", format!("{shown} is not UTF-8 text")))
+}
+
+/// The index records are kept in: `--index`, `BATON_INDEX`, else beside the ledger.
+fn index_path(
+    cli: &crate::cli::Cli,
+    location: &crate::cli::args::IndexLocation,
+) -> Result<std::path::PathBuf, Error> {
+    crate::cli::transcripts::index_path(cli, location)
+}
+
+/// `baton record store`.
+pub(crate) fn store(cli: &crate::cli::Cli, args: &RecordStoreArgs) -> Result<Output, Error> {
+    let ledger = crate::cli::ledger_for(cli)?;
+    let content = match (&args.content, &args.file) {
+        (Some(text), _) => Some(text.clone()),
+        (None, Some(path)) => Some(read_content(path)?),
+        (None, None) => None,
+    };
+    let request = StoreRequest {
+        content,
+        title: args.title.clone(),
+        provider: args.provider.clone(),
+        provider_session_id: args.provider_session_id.clone(),
+        tags: args.tags.clone(),
+    };
+    let record = crate::records::store(
+        &ledger,
+        &index_path(cli, &args.location)?,
+        request,
+        args.session.as_deref(),
+        &acting(cli),
+    )?;
+    let mut json = summary_json(&record);
+    json["content_bytes"] = json!(record.content.len());
+    Ok(Output {
+        human: format!(
+            "[ok] Stored the record {} ({}){}; read it with `baton record get {0}`",
+            record.id,
+            crate::human_bytes(record.content.len() as u64),
+            record
+                .work_session
+                .map(|s| format!(", attached to the work session {s}"))
+                .unwrap_or_default(),
+        ),
+        json: json!({ "record": json }),
+    })
+}
+
+/// A record without its content, as lists and the store's answer show it.
+fn summary_json(record: &Record) -> serde_json::Value {
+    let mut value = serde_json::to_value(record).unwrap_or_default();
+    if let Some(object) = value.as_object_mut() {
+        object.remove("content");
+    }
+    value
+}
+
+/// `baton record list`.
+pub(crate) fn list(cli: &crate::cli::Cli, args: &RecordListArgs) -> Result<Output, Error> {
+    let query = ListQuery::parse(
+        Some(args.limit),
+        Some(args.offset),
+        args.provider.clone(),
+        args.agent_id.clone(),
+        args.since.as_deref(),
+    )?;
+    let include = crate::records::include_of(args.include.as_deref(), Include::Stored)?;
+    let ledger = crate::cli::ledger_for(cli)?;
+    let index = index_path(cli, &args.location)?;
+    let (_, connection) = crate::records::open_synced(&ledger, &index)?;
+    let listing = crate::records::list(
+        &connection,
+        &index,
+        &ListingQuery {
+            include,
+            limit: i64::from(query.limit),
+            offset: query.offset as i64,
+            provider: query.provider,
+            agent_id: query.agent_id,
+            project: None,
+            since: query.since.map(|t| t.millis()),
+            until: None,
+        },
+    )?;
+    listing_output(cli, &listing, query.offset as i64, include)
+}
+
+/// `baton transcripts list --include stored|all`: the records and the conversations in one
+/// newest-first order.
+pub(crate) fn transcripts_listing(
+    cli: &crate::cli::Cli,
+    args: &TranscriptsListArgs,
+    include: Include,
+) -> Result<Output, Error> {
+    let zone = crate::zone::resolve(None)?;
+    let filters = crate::mirror::query::Filters::from_words(
+        None,
+        args.filters.project.as_deref(),
+        args.filters.since.as_deref(),
+        args.filters.until.as_deref(),
+        &zone,
+    )?;
+    let ledger = crate::cli::ledger_for(cli)?;
+    let index = index_path(cli, &args.index.location)?;
+    if args.index.sync {
+        crate::cli::transcripts::open_query(cli, &args.index)?;
+    }
+    let (_, connection) = crate::records::open_synced(&ledger, &index)?;
+    let listing = crate::records::list(
+        &connection,
+        &index,
+        &ListingQuery {
+            include,
+            limit: i64::from(args.limit),
+            offset: i64::from(args.offset),
+            provider: args.filters.provider.clone(),
+            agent_id: None,
+            project: filters.project,
+            since: filters.since,
+            until: filters.until,
+        },
+    )?;
+    listing_output(cli, &listing, i64::from(args.offset), include)
+}
+
+/// A listing as a table (each row's origin said) and as JSON.
+fn listing_output(
+    cli: &crate::cli::Cli,
+    listing: &Listing,
+    offset: i64,
+    include: Include,
+) -> Result<Output, Error> {
+    let shown = listing.items.len() as i64;
+    let what = match include {
+        Include::Stored => "stored record(s)".to_owned(),
+        Include::Mirrored => "mirrored conversation(s)".to_owned(),
+        Include::All => format!(
+            "row(s): {} stored, {} mirrored",
+            listing.stored_total.unwrap_or(0),
+            listing.mirrored_total.unwrap_or(0)
+        ),
+    };
+    let mut human = format!(
+        "[ok] {} {what}{}",
+        listing.total,
+        if shown < listing.total {
+            format!(
+                "; {}–{} shown (--offset {} for more)",
+                offset + 1,
+                offset + shown,
+                offset + shown
+            )
+        } else {
+            String::new()
+        }
+    );
+    if listing.total == 0 && include.stored() {
+        human.push_str("\nKeep one with `baton record store --content TEXT` (or --file PATH).");
+    }
+    let zone = crate::zone::resolve(None)?;
+    let reader = Reader::for_stdout(cli.color, &zone)?;
+    let mut table = Table::new(vec![
+        Column::text("ID"),
+        Column::text("FROM").droppable(2),
+        Column::text("WHEN"),
+        Column::text("PROVIDER").droppable(1),
+        Column::text("TAGS").cut(Fit::End).droppable(0),
+        Column::text("TITLE").cut(Fit::End).comfortable(20),
+    ]);
+    for item in &listing.items {
+        let id = match (&item.id, item.number) {
+            // The whole id: ids minted in one minute share their first digits.
+            (Some(id), _) => id.clone(),
+            (None, Some(number)) => format!("#{number}"),
+            (None, None) => String::new(),
+        };
+        table.row(vec![
+            id.into(),
+            item.origin.into(),
+            item.updated_at
+                .map(|t| reader.clock(t))
+                .unwrap_or_default()
+                .into(),
+            item.provider.clone().unwrap_or_default().into(),
+            item.tags.join(", ").into(),
+            item.title
+                .clone()
+                .unwrap_or_else(|| "(untitled)".to_owned())
+                .into(),
+        ]);
+    }
+    table.append_to(&mut human, &reader.style);
+    Ok(Output {
+        human,
+        json: to_json(listing)?,
+    })
+}
+
+/// The record an id names, from an index brought up to date with the ledger.
+fn found(
+    cli: &crate::cli::Cli,
+    location: &crate::cli::args::IndexLocation,
+    id: &str,
+) -> Result<(Record, crate::records::Links), Error> {
+    let query = IdQuery::parse(id)?;
+    let ledger = crate::cli::ledger_for(cli)?;
+    let index = index_path(cli, location)?;
+    let (snapshot, connection) = crate::records::open_synced(&ledger, &index)?;
+    let record = crate::records::resolve(&connection, &index, &snapshot, &query)?;
+    let links = crate::records::links_of(&connection, &index, &snapshot, &record)?;
+    Ok((record, links))
+}
+
+/// `baton record get`.
+pub(crate) fn get(cli: &crate::cli::Cli, args: &RecordGetArgs) -> Result<Output, Error> {
+    let (record, links) = found(cli, &args.location, &args.id)?;
+    let zone = crate::zone::resolve(None)?;
+    let reader = Reader::for_stdout(cli.color, &zone)?;
+    let mut human = format!(
+        "[ok] {}\n  id: {}\n  stored: {}\n",
+        record.title.as_deref().unwrap_or("(untitled)"),
+        record.id,
+        reader.clock(record.created_at)
+    );
+    for (label, value) in [
+        ("provider", record.provider.clone()),
+        ("provider session", record.provider_session_id.clone()),
+        ("stored by", record.agent_id.clone()),
+        (
+            "tags",
+            (!record.tags.is_empty()).then(|| record.tags.join(", ")),
+        ),
+    ] {
+        if let Some(value) = value {
+            human.push_str(&format!("  {label}: {value}\n"));
+        }
+    }
+    if let Some(session) = &links.work_session {
+        human.push_str(&format!(
+            "  work session: {} ({}, {}, {})\n",
+            session.session_id, session.project, session.agent, session.status
+        ));
+    } else if let Some(id) = record.work_session {
+        human.push_str(&format!("  work session: {id} (not in this ledger)\n"));
+    }
+    for conversation in &links.mirrored {
+        human.push_str(&format!(
+            "  mirrored: #{} {} {} (`baton transcripts show {}`)\n",
+            conversation.id,
+            conversation.provider,
+            conversation.title.as_deref().unwrap_or("(untitled)"),
+            conversation.id
+        ));
+    }
+    for other in &links.records {
+        human.push_str(&format!("  linked record: {other}\n"));
+    }
+    human.push_str(&format!("\n{}", record.content));
+    let mut json = serde_json::to_value(&record).unwrap_or_default();
+    json["links"] = to_json(&links)?;
+    Ok(Output {
+        human: human.trim_end().to_owned(),
+        json: json!({ "record": json }),
+    })
+}
+
+/// What `baton record export` writes: the document, exactly.
+pub(crate) struct Exported {
+    /// The document (JSON or Markdown).
+    pub(crate) document: String,
+    /// The answer under `--json`.
+    pub(crate) json: serde_json::Value,
+}
+
+/// `baton record export`: the format is checked before the id is looked up.
+pub(crate) fn export(cli: &crate::cli::Cli, args: &RecordExportArgs) -> Result<Exported, Error> {
+    let format = ExportFormat::parse(Some(&args.format))?;
+    let (record, _) = found(cli, &args.location, &args.id)?;
+    let document = match format {
+        ExportFormat::Json => {
+            serde_json::to_string_pretty(&record)
+                .map_err(|e| Error::internal(format!("encoding the record: {e}")))?
+                + "\n"
+        }
+        ExportFormat::Markdown => baton_core::records::markdown(&record),
+    };
+    Ok(Exported {
+        json: json!({
+            "id": record.id.to_string(),
+            "format": format,
+            "document": document,
+        }),
+        document,
+    })
+}

@@ -1,0 +1,537 @@
+//! Stored records on this machine: their content blobs under `.baton/blobs/`, the ledger
+//! event that stores each (the truth), and their rows in the index (a cache for querying,
+//! brought up to date from the ledger before each use, so deleting the index loses nothing).
+
+use crate::engine::Acting;
+use crate::mirror::query::{Include, Listing, ListingQuery};
+use crate::store::{Ledger, Snapshot};
+use baton_core::Error;
+use baton_core::ids::{RECORDS_STREAM, SessionId};
+use baton_core::ledger::event::Actor;
+use baton_core::ledger::store::LedgerView;
+use baton_core::records::{
+    BlobRef, IdQuery, Kind, Record, StoreRequest, StoredRecord, plan_store, stored_records,
+};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The folder of content blobs, inside the ledger.
+const BLOBS: &str = "blobs";
+
+fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    move |e| Error::store_io("use the index", &path.display().to_string(), e)
+}
+
+/// Where the blob `sha256` lives.
+fn blob_path(ledger: &Ledger, sha256: &str) -> PathBuf {
+    ledger.dir().join(BLOBS).join(sha256)
+}
+
+/// Writes a content blob whole and durably (a temporary, fsync, rename), unless a blob with
+/// these very bytes is already there (the name is their hash: the same content is kept once).
+fn write_blob(ledger: &Ledger, blob: &BlobRef, content: &[u8]) -> Result<(), Error> {
+    let path = blob_path(ledger, &blob.sha256);
+    if std::fs::read(&path).is_ok_and(|kept| kept == content) {
+        return Ok(());
+    }
+    let dir = ledger.dir().join(BLOBS);
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Error::store_io("create directory", &dir.display().to_string(), e))?;
+    crate::store::write_atomically(&path, content)
+}
+
+/// A stored record with its content, read from its blob when it has one (checked against
+/// the blob's name).
+fn with_content(ledger: &Ledger, stored: StoredRecord) -> Result<Record, Error> {
+    let bytes = stored
+        .blob
+        .as_ref()
+        .and_then(|blob| std::fs::read(blob_path(ledger, &blob.sha256)).ok());
+    stored.with_content(bytes.as_deref())
+}
+
+/// `baton record store` and `session_store`: checks the request, writes the blob (when the
+/// content does not fit a ledger line), appends the event, then indexes the record (a failure
+/// there is only a warning: the next query brings the index up to date from the ledger).
+pub fn store(
+    ledger: &Ledger,
+    index_path: &Path,
+    request: StoreRequest,
+    work_session: Option<&str>,
+    acting: &Acting,
+) -> Result<Record, Error> {
+    let work_session = work_session
+        .map(|raw| SessionId::parse_v7("session", raw))
+        .transpose()?;
+    let snapshot = ledger.snapshot()?;
+    if let Some(id) = work_session
+        && snapshot.session(id)?.is_none()
+    {
+        return Err(Error::session_not_found(id).with("field", "session"));
+    }
+    let now = crate::system::now()?;
+    let mut record = request.into_record(crate::system::new_uuid(), now, work_session)?;
+    record.agent_id = acting.caller.agent_name().map(str::to_owned);
+    let actor = acting
+        .actor
+        .clone()
+        .unwrap_or_else(|| match &acting.caller {
+            baton_core::commands::trust::Caller::Agent(name) => Actor::agent(name.clone()),
+            baton_core::commands::trust::Caller::Person => Actor {
+                kind: baton_core::ledger::event::ActorKind::Human,
+                name: acting.person.clone().unwrap_or_else(crate::system::person),
+            },
+        });
+    let plan = plan_store(
+        &record,
+        baton_core::EventId(crate::system::new_uuid()),
+        actor,
+    )?;
+    let line = plan.event.encode()?;
+    if let Some(blob) = &plan.blob {
+        write_blob(ledger, blob, record.content.as_bytes())?;
+    }
+    ledger.append_lines(&[line])?;
+    let indexed = (|| -> Result<(), Error> {
+        let mut mirror = crate::mirror::Mirror::open(index_path)?;
+        let project = project_of(&snapshot, record.work_session)?;
+        mirror.with_lock(|connection| {
+            insert(
+                connection,
+                index_path,
+                &record,
+                plan.blob.as_ref(),
+                project.as_deref(),
+            )
+        })
+    })();
+    if let Err(err) = indexed {
+        crate::cli::warn(&format!(
+            "the record is stored in the ledger, but the index could not take it yet ({err}); the next query adds it"
+        ));
+    }
+    Ok(record)
+}
+
+/// The project of the work session a record is attached to, when it is known.
+fn project_of(snapshot: &Snapshot, session: Option<SessionId>) -> Result<Option<String>, Error> {
+    Ok(match session {
+        Some(id) => snapshot.session(id)?.map(|s| s.project),
+        None => None,
+    })
+}
+
+/// Adds one record to the index (nothing when its id is there already).
+fn insert(
+    connection: &Connection,
+    path: &Path,
+    record: &Record,
+    blob: Option<&BlobRef>,
+    project: Option<&str>,
+) -> Result<(), Error> {
+    let tags = serde_json::to_string(&record.tags).unwrap_or_else(|_| "[]".to_owned());
+    let added = connection
+        .prepare_cached(
+            "INSERT INTO records (hex, created_at, updated_at, title, provider,
+                 provider_session_id, agent_id, tags, work_session, project, content,
+                 content_bytes, blob)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+             ON CONFLICT (hex) DO NOTHING",
+        )
+        .and_then(|mut s| {
+            s.execute(params![
+                record.id.simple().to_string(),
+                record.created_at.millis(),
+                record.updated_at.millis(),
+                record.title,
+                record.provider,
+                record.provider_session_id,
+                record.agent_id,
+                tags,
+                record.work_session.map(|s| s.to_string()),
+                project,
+                record.content,
+                record.content.len() as i64,
+                blob.map(|b| b.sha256.clone()),
+            ])
+        })
+        .map_err(sql(path))?;
+    if added == 1 {
+        let row = connection.last_insert_rowid();
+        connection
+            .prepare_cached("INSERT INTO records_fts (rowid, title, content) VALUES (?1, ?2, ?3)")
+            .and_then(|mut s| {
+                s.execute(params![
+                    row,
+                    record.title.as_deref().unwrap_or(""),
+                    record.content
+                ])
+            })
+            .map_err(sql(path))?;
+    }
+    Ok(())
+}
+
+/// What bringing the index up to date added.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Synced {
+    /// Records the ledger holds.
+    pub records: usize,
+    /// Records the index lacked and now has.
+    pub added: usize,
+}
+
+/// The ledger's records, from `snapshot`.
+fn ledger_records(snapshot: &Snapshot) -> Result<Vec<StoredRecord>, Error> {
+    Ok(snapshot
+        .history(RECORDS_STREAM)?
+        .map(|history| stored_records(&history))
+        .unwrap_or_default())
+}
+
+/// Brings the index's records up to date with the ledger's: every record the index lacks is
+/// added (its blob read and checked). Cheap when nothing is missing: the index keeps, per
+/// ledger, how many records it took and the last event, and the work is skipped when both
+/// still hold. Records are never deleted from a ledger, so nothing is taken out.
+pub fn sync(
+    ledger: &Ledger,
+    snapshot: &Snapshot,
+    index_path: &Path,
+) -> Result<(Connection, Synced), Error> {
+    let records = ledger_records(snapshot)?;
+    let stamp = records
+        .iter()
+        .map(|r| r.event)
+        .max()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    let key = ledger.dir().display().to_string();
+    let seen_before = |connection: &Connection| -> Result<bool, Error> {
+        let kept: Option<(i64, String)> = connection
+            .query_row(
+                "SELECT records, last_event FROM records_sync WHERE ledger = ?1",
+                [&key],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(sql(index_path))?;
+        Ok(kept == Some((records.len() as i64, stamp.clone())))
+    };
+    if index_path.exists() {
+        let connection = crate::mirror::index::open_existing(index_path)?;
+        if seen_before(&connection)? {
+            return Ok((
+                connection,
+                Synced {
+                    records: records.len(),
+                    added: 0,
+                },
+            ));
+        }
+    }
+    let mut mirror = crate::mirror::Mirror::open(index_path)?;
+    let added = mirror.with_lock(|connection| {
+        let mut present = std::collections::HashSet::new();
+        {
+            let mut statement = connection
+                .prepare("SELECT hex FROM records")
+                .map_err(sql(index_path))?;
+            let rows = statement
+                .query_map([], |r| r.get::<_, String>(0))
+                .map_err(sql(index_path))?;
+            for hex in rows {
+                present.insert(hex.map_err(sql(index_path))?);
+            }
+        }
+        connection
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(sql(index_path))?;
+        let work = || -> Result<usize, Error> {
+            let mut added = 0;
+            for stored in &records {
+                if present.contains(&stored.record.id.simple().to_string()) {
+                    continue;
+                }
+                let blob = stored.blob.clone();
+                let session = stored.record.work_session;
+                let record = match with_content(ledger, stored.clone()) {
+                    Ok(record) => record,
+                    Err(err) => {
+                        // A damaged blob keeps the record listed (without its content); the
+                        // warning says what is wrong.
+                        crate::cli::warn(&err.message);
+                        stored.record.clone()
+                    }
+                };
+                let project = project_of(snapshot, session)?;
+                insert(
+                    connection,
+                    index_path,
+                    &record,
+                    blob.as_ref(),
+                    project.as_deref(),
+                )?;
+                added += 1;
+            }
+            connection
+                .execute(
+                    "INSERT INTO records_sync (ledger, records, last_event) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (ledger) DO UPDATE SET records = excluded.records,
+                         last_event = excluded.last_event",
+                    params![key, records.len() as i64, stamp],
+                )
+                .map_err(sql(index_path))?;
+            Ok(added)
+        };
+        match work() {
+            Ok(added) => {
+                connection
+                    .execute_batch("COMMIT")
+                    .map_err(sql(index_path))?;
+                Ok(added)
+            }
+            Err(err) => {
+                let _ = connection.execute_batch("ROLLBACK");
+                Err(err)
+            }
+        }
+    })?;
+    let connection = crate::mirror::index::open_existing(index_path)?;
+    Ok((
+        connection,
+        Synced {
+            records: records.len(),
+            added,
+        },
+    ))
+}
+
+/// The index, brought up to date with the ledger's records, to query.
+pub fn open_synced(ledger: &Ledger, index_path: &Path) -> Result<(Snapshot, Connection), Error> {
+    let snapshot = ledger.snapshot()?;
+    let (connection, _) = sync(ledger, &snapshot, index_path)?;
+    Ok((snapshot, connection))
+}
+
+/// A record's row in the index, as a list shows it.
+fn read_record(r: &rusqlite::Row) -> rusqlite::Result<Record> {
+    let hex: String = r.get(0)?;
+    let tags: String = r.get(7)?;
+    let work_session: Option<String> = r.get(8)?;
+    Ok(Record {
+        id: uuid::Uuid::try_parse(&hex).unwrap_or_default(),
+        created_at: baton_core::time::Timestamp::from_millis(r.get(1)?),
+        updated_at: baton_core::time::Timestamp::from_millis(r.get(2)?),
+        title: r.get(3)?,
+        provider: r.get(4)?,
+        provider_session_id: r.get(5)?,
+        agent_id: r.get(6)?,
+        tags: serde_json::from_str(&tags).unwrap_or_default(),
+        work_session: work_session
+            .and_then(|s| uuid::Uuid::try_parse(&s).ok())
+            .map(SessionId),
+        content: r.get(9)?,
+    })
+}
+
+const RECORD_COLUMNS: &str = "hex, created_at, updated_at, title, provider, provider_session_id,
+    agent_id, tags, work_session, content";
+
+/// The one record `query` names (a whole id or a prefix of 8+ hex digits), by the core's
+/// rule: what else the id could name (a work session, a mirrored conversation) is looked up
+/// only when no record has it, so the error can say which kind it is.
+pub fn resolve(
+    connection: &Connection,
+    index_path: &Path,
+    snapshot: &Snapshot,
+    query: &IdQuery,
+) -> Result<Record, Error> {
+    let prefix = match query {
+        IdQuery::Whole(id) => id.simple().to_string(),
+        IdQuery::Prefix(prefix) => prefix.clone(),
+    };
+    let mut upper = prefix.clone();
+    upper.push('g');
+    let mut statement = connection
+        .prepare_cached(&format!(
+            "SELECT {RECORD_COLUMNS} FROM records WHERE hex >= ?1 AND hex < ?2 ORDER BY hex LIMIT 20"
+        ))
+        .map_err(sql(index_path))?;
+    let found = statement
+        .query_map([&prefix, &upper], read_record)
+        .map_err(sql(index_path))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sql(index_path))?;
+    let mut known: Vec<(uuid::Uuid, Kind)> = found.iter().map(|r| (r.id, Kind::Record)).collect();
+    if found.is_empty() {
+        for session in snapshot.sessions()? {
+            known.push((session.session_id.0, Kind::WorkSession));
+        }
+        known.extend(
+            mirrored_ids(connection, &prefix)
+                .map_err(sql(index_path))?
+                .into_iter()
+                .map(|id| (id, Kind::MirroredConversation)),
+        );
+    }
+    let id = baton_core::records::resolve(query, known)?;
+    found
+        .into_iter()
+        .find(|r| r.id == id)
+        .ok_or_else(|| Error::internal("a resolved record left the index"))
+}
+
+/// Mirrored conversations whose provider id is a UUID starting with the hex digits `prefix`.
+fn mirrored_ids(connection: &Connection, prefix: &str) -> rusqlite::Result<Vec<uuid::Uuid>> {
+    // A provider's UUID is written with hyphens: the prefix is looked for in that form.
+    let mut hyphenated = String::new();
+    for (at, c) in prefix.chars().enumerate() {
+        if [8, 12, 16, 20].contains(&at) {
+            hyphenated.push('-');
+        }
+        hyphenated.push(c);
+    }
+    let mut upper = hyphenated.clone();
+    upper.push('g');
+    let mut statement = connection.prepare_cached(
+        "SELECT provider_id FROM conversations
+         WHERE provider IN ('claude_code', 'codex', 'chatgpt', 'claude_ai')
+           AND provider_id >= ?1 AND provider_id < ?2
+         LIMIT 20",
+    )?;
+    let ids = statement
+        .query_map(params![hyphenated, upper], |r| r.get::<_, String>(0))?
+        .filter_map(|id| id.ok().and_then(|id| uuid::Uuid::try_parse(&id).ok()))
+        .collect();
+    Ok(ids)
+}
+
+/// What is linked to a record: the work session it is attached to, and the mirrored
+/// conversations with its provider session id.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Links {
+    /// The work session, when the record is attached to one that is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub work_session: Option<LinkedSession>,
+    /// Mirrored conversations sharing the provider session id.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mirrored: Vec<crate::mirror::query::ConversationRow>,
+    /// Other stored records sharing the provider session id or the work session.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub records: Vec<String>,
+}
+
+/// A work session, as a link shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkedSession {
+    /// Its id.
+    pub session_id: String,
+    /// Its project.
+    pub project: String,
+    /// Its agent.
+    pub agent: String,
+    /// Its status.
+    pub status: String,
+}
+
+/// What links to `record`.
+pub fn links_of(
+    connection: &Connection,
+    index_path: &Path,
+    snapshot: &Snapshot,
+    record: &Record,
+) -> Result<Links, Error> {
+    let work_session = match record.work_session {
+        Some(id) => snapshot.session(id)?.map(|s| LinkedSession {
+            session_id: s.session_id.to_string(),
+            project: s.project,
+            agent: s.agent,
+            status: s.status.as_str().to_owned(),
+        }),
+        None => None,
+    };
+    let mirrored = match &record.provider_session_id {
+        Some(anchor) => {
+            crate::mirror::query::conversations_with_anchor(connection, index_path, anchor)?
+        }
+        None => Vec::new(),
+    };
+    let mut statement = connection
+        .prepare_cached(
+            "SELECT hex FROM records WHERE hex <> ?1
+               AND ((?2 IS NOT NULL AND provider_session_id = ?2)
+                 OR (?3 IS NOT NULL AND work_session = ?3))
+             ORDER BY created_at DESC LIMIT 50",
+        )
+        .map_err(sql(index_path))?;
+    let records = statement
+        .query_map(
+            params![
+                record.id.simple().to_string(),
+                record.provider_session_id,
+                record.work_session.map(|s| s.to_string())
+            ],
+            |r| r.get::<_, String>(0),
+        )
+        .map_err(sql(index_path))?
+        .filter_map(|hex| hex.ok().and_then(|h| uuid::Uuid::try_parse(&h).ok()))
+        .map(|id| id.to_string())
+        .collect();
+    Ok(Links {
+        work_session,
+        mirrored,
+        records,
+    })
+}
+
+/// The records attached to a work session, or sharing a provider session id with one that
+/// is, newest first; and the mirrored conversations those provider session ids name.
+pub fn linked_to_session(
+    connection: &Connection,
+    index_path: &Path,
+    session: SessionId,
+) -> Result<(Vec<Record>, Vec<crate::mirror::query::ConversationRow>), Error> {
+    let mut statement = connection
+        .prepare_cached(&format!(
+            "SELECT {RECORD_COLUMNS} FROM records WHERE work_session = ?1
+             ORDER BY created_at DESC, hex DESC LIMIT 200"
+        ))
+        .map_err(sql(index_path))?;
+    let records = statement
+        .query_map([session.to_string()], read_record)
+        .map_err(sql(index_path))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sql(index_path))?;
+    let mut anchors: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r.provider_session_id.as_deref())
+        .collect();
+    anchors.sort_unstable();
+    anchors.dedup();
+    let mut mirrored = Vec::new();
+    for anchor in anchors {
+        mirrored.extend(crate::mirror::query::conversations_with_anchor(
+            connection, index_path, anchor,
+        )?);
+    }
+    Ok((records, mirrored))
+}
+
+/// A listing of records (and, as asked, mirrored conversations) from an index brought up to
+/// date with the ledger.
+pub fn list(
+    connection: &Connection,
+    index_path: &Path,
+    query: &ListingQuery,
+) -> Result<Listing, Error> {
+    crate::mirror::query::listing(connection, index_path, query)
+}
+
+/// Which of stored, mirrored or both a listing covers, from a caller's word.
+pub fn include_of(text: Option<&str>, default: Include) -> Result<Include, Error> {
+    match text {
+        None => Ok(default),
+        Some(word) => word.parse(),
+    }
+}
