@@ -175,6 +175,72 @@ struct GetUsage {
     until: Option<String>,
 }
 
+/// `session_store`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SessionStore {
+    /// Verbatim text, not blank.
+    content: String,
+    /// Not blank when given.
+    #[serde(default)]
+    title: Option<String>,
+    /// E.g. claude_code, codex; not blank.
+    #[serde(default)]
+    provider: Option<String>,
+    /// The provider's session id; not blank.
+    #[serde(default)]
+    provider_session_id: Option<String>,
+    /// None blank.
+    #[serde(default)]
+    tags: Vec<String>,
+    /// A work session to attach it to.
+    #[serde(default)]
+    session_id: Option<String>,
+}
+
+/// `session_list`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SessionList {
+    /// 1-200, default 20.
+    #[serde(default)]
+    limit: Option<i64>,
+    /// Rows to skip.
+    #[serde(default)]
+    offset: Option<i64>,
+    /// Exact provider.
+    #[serde(default)]
+    provider: Option<String>,
+    /// Exact legacy agent_id.
+    #[serde(default)]
+    agent_id: Option<String>,
+    /// RFC 3339, inclusive.
+    #[serde(default)]
+    since: Option<String>,
+    /// stored (default), mirrored or all.
+    #[serde(default)]
+    include: Option<String>,
+}
+
+/// `session_resume`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SessionResume {
+    /// Record id or its first 8+ hex digits.
+    id: String,
+}
+
+/// `session_export`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SessionExport {
+    /// Record id or its first 8+ hex digits.
+    id: String,
+    /// json (default) or markdown.
+    #[serde(default)]
+    format: Option<String>,
+}
+
 /// The MCP tools nothing but a person's operation stands behind: left out of `tools/list`
 /// unless the operator lets agents steer. (A test checks the core reserves each one.)
 pub const PERSON_TOOLS: [&str; 3] = [
@@ -862,6 +928,158 @@ impl BatonMcp {
     }
 
     #[tool(
+        description = "Keep a session record (summary, review, hand-off, transcript) verbatim.",
+        annotations(destructive_hint = false, idempotent_hint = false)
+    )]
+    async fn session_store(
+        &self,
+        params: Parameters<SessionStore>,
+        client: Client,
+    ) -> Result<CallToolResult, ErrorData> {
+        let ledger = self.ledger.clone();
+        let index = self.index_path();
+        Ok(self
+            .records_call(params, move |p| {
+                let acting = engine::Acting {
+                    actor: None,
+                    person: None,
+                    caller: client.caller(),
+                };
+                let record = crate::records::store(
+                    &ledger,
+                    &index,
+                    baton_core::records::StoreRequest {
+                        content: Some(p.content),
+                        title: p.title,
+                        provider: p.provider,
+                        provider_session_id: p.provider_session_id,
+                        tags: p.tags,
+                    },
+                    p.session_id.as_deref(),
+                    &acting,
+                )?;
+                let mut summary = serde_json::to_value(&record).unwrap_or_default();
+                if let Some(object) = summary.as_object_mut() {
+                    object.remove("content");
+                }
+                summary["content_bytes"] = Value::from(record.content.len());
+                Ok((
+                    format!("[ok] stored the record {}", record.id),
+                    serde_json::json!({ "record": summary }),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "Stored records, newest first, with a total.",
+        annotations(read_only_hint = true)
+    )]
+    async fn session_list(
+        &self,
+        params: Parameters<SessionList>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let ledger = self.ledger.clone();
+        let index = self.index_path();
+        Ok(self
+            .records_call(params, move |p| {
+                let query = baton_core::records::ListQuery::parse(
+                    p.limit,
+                    p.offset,
+                    p.provider,
+                    p.agent_id,
+                    p.since.as_deref(),
+                )?;
+                let include = crate::records::include_of(
+                    p.include.as_deref(),
+                    baton_core::records::Include::Stored,
+                )?;
+                let (_, connection) = crate::records::open_synced(&ledger, &index)?;
+                let listing = crate::records::list(
+                    &connection,
+                    &index,
+                    &crate::mirror::query::ListingQuery {
+                        include,
+                        limit: i64::from(query.limit),
+                        offset: query.offset as i64,
+                        provider: query.provider,
+                        agent_id: query.agent_id,
+                        project: None,
+                        since: query.since.map(|t| t.millis()),
+                        until: None,
+                    },
+                )?;
+                Ok((
+                    format!("[ok] {} of {} row(s)", listing.items.len(), listing.total),
+                    serde_json::to_value(&listing).unwrap_or_default(),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "One stored record in full, with its links.",
+        annotations(read_only_hint = true)
+    )]
+    async fn session_resume(
+        &self,
+        params: Parameters<SessionResume>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let ledger = self.ledger.clone();
+        let index = self.index_path();
+        Ok(self
+            .records_call(params, move |p| {
+                let query = baton_core::records::IdQuery::parse(&p.id)?;
+                let (snapshot, connection) = crate::records::open_synced(&ledger, &index)?;
+                let record =
+                    crate::records::resolve(&connection, &index, &snapshot, ledger.dir(), &query)?;
+                let links = crate::records::links_of(&connection, &index, &snapshot, &record)?;
+                let mut json = serde_json::to_value(&record).unwrap_or_default();
+                json["links"] = serde_json::to_value(&links).unwrap_or_default();
+                Ok((
+                    format!(
+                        "[ok] the record {} ({} bytes)",
+                        record.id,
+                        record.content.len()
+                    ),
+                    serde_json::json!({ "record": json }),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "One stored record as json or markdown.",
+        annotations(read_only_hint = true)
+    )]
+    async fn session_export(
+        &self,
+        params: Parameters<SessionExport>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let ledger = self.ledger.clone();
+        let index = self.index_path();
+        Ok(self
+            .records_call(params, move |p| {
+                // The format is checked before the id is looked up.
+                let format = baton_core::records::ExportFormat::parse(p.format.as_deref())?;
+                let query = baton_core::records::IdQuery::parse(&p.id)?;
+                let (snapshot, connection) = crate::records::open_synced(&ledger, &index)?;
+                let record =
+                    crate::records::resolve(&connection, &index, &snapshot, ledger.dir(), &query)?;
+                let document = crate::records::export_document(&record, format);
+                Ok((
+                    document.clone(),
+                    serde_json::json!({
+                        "id": record.id.to_string(),
+                        "format": format,
+                        "document": document,
+                    }),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
         description = "Search the kept transcripts (baton mirror keeps them): ranked messages with snippets.",
         annotations(read_only_hint = true)
     )]
@@ -1064,6 +1282,23 @@ impl BatonMcp {
         })
         .await
         .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
+        index_answer(outcome)
+    }
+
+    /// Runs a records tool off the async threads, with its arguments (arguments it could not
+    /// read are answered as every tool answers them).
+    async fn records_call<P, F>(&self, params: Parameters<P>, work: F) -> CallToolResult
+    where
+        P: Send + 'static,
+        F: FnOnce(P) -> Result<(String, Value), Error> + Send + 'static,
+    {
+        let p = match params.0 {
+            Ok(p) => p,
+            Err(err) => return answer(Err(err)),
+        };
+        let outcome = tokio::task::spawn_blocking(move || work(p))
+            .await
+            .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
         index_answer(outcome)
     }
 

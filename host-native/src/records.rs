@@ -152,7 +152,9 @@ fn insert(
                 record.work_session.map(|s| s.to_string()),
                 project,
                 record.content,
-                record.content.len() as i64,
+                // A blob's size as its reference says: a damaged blob's record is kept
+                // without its content, and the sizes then disagree.
+                blob.map_or(record.content.len() as u64, |b| b.bytes) as i64,
                 blob.map(|b| b.sha256.clone()),
             ])
         })
@@ -336,7 +338,7 @@ fn read_record(r: &rusqlite::Row) -> rusqlite::Result<Record> {
 }
 
 const RECORD_COLUMNS: &str = "hex, created_at, updated_at, title, provider, provider_session_id,
-    agent_id, tags, work_session, content";
+    agent_id, tags, work_session, content, content_bytes, blob";
 
 /// The one record `query` names (a whole id or a prefix of 8+ hex digits), by the core's
 /// rule: what else the id could name (a work session, a mirrored conversation) is looked up
@@ -345,6 +347,7 @@ pub fn resolve(
     connection: &Connection,
     index_path: &Path,
     snapshot: &Snapshot,
+    ledger_dir: &Path,
     query: &IdQuery,
 ) -> Result<Record, Error> {
     let prefix = match query {
@@ -376,10 +379,34 @@ pub fn resolve(
         );
     }
     let id = baton_core::records::resolve(query, known)?;
-    found
+    let record = found
         .into_iter()
         .find(|r| r.id == id)
-        .ok_or_else(|| Error::internal("a resolved record left the index"))
+        .ok_or_else(|| Error::internal("a resolved record left the index"))?;
+    // Its content was left out when its blob was damaged as the index took it: read it
+    // again, now, and say what is wrong if it still is.
+    let (expected, blob): (i64, Option<String>) = connection
+        .query_row(
+            "SELECT content_bytes, blob FROM records WHERE hex = ?1",
+            [id.simple().to_string()],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(sql(index_path))?;
+    match blob {
+        Some(sha256) if expected != record.content.len() as i64 => {
+            let stored = StoredRecord {
+                blob: Some(BlobRef {
+                    sha256,
+                    bytes: expected as u64,
+                }),
+                event: baton_core::EventId(uuid::Uuid::nil()),
+                record,
+            };
+            let ledger = Ledger::new(ledger_dir, false);
+            with_content(&ledger, stored)
+        }
+        _ => Ok(record),
+    }
 }
 
 /// Mirrored conversations whose provider id is a UUID starting with the hex digits `prefix`.
@@ -526,6 +553,16 @@ pub fn list(
     query: &ListingQuery,
 ) -> Result<Listing, Error> {
     crate::mirror::query::listing(connection, index_path, query)
+}
+
+/// A record exported as `format`: pretty JSON (with a last newline), or the core's Markdown.
+pub fn export_document(record: &Record, format: baton_core::records::ExportFormat) -> String {
+    match format {
+        baton_core::records::ExportFormat::Json => {
+            serde_json::to_string_pretty(record).unwrap_or_default() + "\n"
+        }
+        baton_core::records::ExportFormat::Markdown => baton_core::records::markdown(record),
+    }
 }
 
 /// Which of stored, mirrored or both a listing covers, from a caller's word.

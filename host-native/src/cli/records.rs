@@ -261,7 +261,7 @@ fn found(
     let ledger = crate::cli::ledger_for(cli)?;
     let index = index_path(cli, location)?;
     let (snapshot, connection) = crate::records::open_synced(&ledger, &index)?;
-    let record = crate::records::resolve(&connection, &index, &snapshot, &query)?;
+    let record = crate::records::resolve(&connection, &index, &snapshot, ledger.dir(), &query)?;
     let links = crate::records::links_of(&connection, &index, &snapshot, &record)?;
     Ok((record, links))
 }
@@ -331,14 +331,7 @@ pub(crate) struct Exported {
 pub(crate) fn export(cli: &crate::cli::Cli, args: &RecordExportArgs) -> Result<Exported, Error> {
     let format = ExportFormat::parse(Some(&args.format))?;
     let (record, _) = found(cli, &args.location, &args.id)?;
-    let document = match format {
-        ExportFormat::Json => {
-            serde_json::to_string_pretty(&record)
-                .map_err(|e| Error::internal(format!("encoding the record: {e}")))?
-                + "\n"
-        }
-        ExportFormat::Markdown => baton_core::records::markdown(&record),
-    };
+    let document = crate::records::export_document(&record, format);
     Ok(Exported {
         json: json!({
             "id": record.id.to_string(),
