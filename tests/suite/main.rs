@@ -11,6 +11,7 @@ mod mcp_raw;
 mod mirror;
 mod mirror_exports;
 mod output;
+mod records;
 mod store;
 mod usage;
 mod wasm;
