@@ -12,6 +12,7 @@ use baton_core::ledger::store::LedgerView;
 use baton_core::records::{
     BlobRef, IdQuery, Kind, Record, StoreRequest, StoredRecord, plan_store, stored_records,
 };
+use baton_core::transcripts::search::searchable_text;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -97,13 +98,15 @@ pub fn store(
         let mut mirror = crate::mirror::Mirror::open(index_path)?;
         let project = project_of(&snapshot, record.work_session)?;
         mirror.with_lock(|connection| {
-            insert(
-                connection,
-                index_path,
-                &record,
-                plan.blob.as_ref(),
-                project.as_deref(),
-            )
+            in_transaction(connection, index_path, || {
+                insert(
+                    connection,
+                    index_path,
+                    &record,
+                    plan.blob.as_ref(),
+                    project.as_deref(),
+                )
+            })
         })
     })();
     if let Err(err) = indexed {
@@ -166,13 +169,34 @@ fn insert(
             .and_then(|mut s| {
                 s.execute(params![
                     row,
-                    record.title.as_deref().unwrap_or(""),
-                    record.content
+                    searchable_text(record.title.as_deref().unwrap_or("")),
+                    searchable_text(&record.content)
                 ])
             })
             .map_err(sql(path))?;
     }
     Ok(())
+}
+
+/// Runs `work` in one write transaction: all of it is kept, or none.
+fn in_transaction<T>(
+    connection: &Connection,
+    path: &Path,
+    work: impl FnOnce() -> Result<T, Error>,
+) -> Result<T, Error> {
+    connection
+        .execute_batch("BEGIN IMMEDIATE")
+        .map_err(sql(path))?;
+    match work() {
+        Ok(done) => {
+            connection.execute_batch("COMMIT").map_err(sql(path))?;
+            Ok(done)
+        }
+        Err(err) => {
+            let _ = connection.execute_batch("ROLLBACK");
+            Err(err)
+        }
+    }
 }
 
 /// What bringing the index up to date added.
@@ -246,10 +270,7 @@ pub fn sync(
                 present.insert(hex.map_err(sql(index_path))?);
             }
         }
-        connection
-            .execute_batch("BEGIN IMMEDIATE")
-            .map_err(sql(index_path))?;
-        let work = || -> Result<usize, Error> {
+        in_transaction(connection, index_path, || {
             let mut added = 0;
             for stored in &records {
                 if present.contains(&stored.record.id.simple().to_string()) {
@@ -285,19 +306,7 @@ pub fn sync(
                 )
                 .map_err(sql(index_path))?;
             Ok(added)
-        };
-        match work() {
-            Ok(added) => {
-                connection
-                    .execute_batch("COMMIT")
-                    .map_err(sql(index_path))?;
-                Ok(added)
-            }
-            Err(err) => {
-                let _ = connection.execute_batch("ROLLBACK");
-                Err(err)
-            }
-        }
+        })
     })?;
     let connection = crate::mirror::index::open_existing(index_path)?;
     Ok((
@@ -307,6 +316,20 @@ pub fn sync(
             added,
         },
     ))
+}
+
+/// [`open_synced`], unless there is no index and no record to make one with: a search of
+/// the transcripts then says there is no index, as it always has.
+pub fn open_synced_if_any(
+    ledger: &Ledger,
+    index_path: &Path,
+) -> Result<Option<(Snapshot, Connection)>, Error> {
+    let snapshot = ledger.snapshot()?;
+    if !index_path.exists() && ledger_records(&snapshot)?.is_empty() {
+        return Ok(None);
+    }
+    let (connection, _) = sync(ledger, &snapshot, index_path)?;
+    Ok(Some((snapshot, connection)))
 }
 
 /// The index, brought up to date with the ledger's records, to query.
@@ -571,4 +594,84 @@ pub fn include_of(text: Option<&str>, default: Include) -> Result<Include, Error
         None => Ok(default),
         Some(word) => word.parse(),
     }
+}
+
+/// A stored record a search found.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordHit {
+    /// Its id.
+    pub id: String,
+    /// Its title.
+    pub title: Option<String>,
+    /// Its provider.
+    pub provider: Option<String>,
+    /// When it was stored.
+    pub created_at: baton_core::time::Timestamp,
+    /// The words in their place.
+    pub snippet: String,
+}
+
+/// Stored records matching every word of `query` (in the title or content), best first, with
+/// how many match in all; filtered as a listing is (provider exactly, project, times).
+pub fn search(
+    connection: &Connection,
+    index_path: &Path,
+    query: &str,
+    filters: &ListingQuery,
+    limit: i64,
+) -> Result<(i64, Vec<RecordHit>), Error> {
+    use baton_core::transcripts::search::{match_in_columns, query_words, snippet};
+    let Some(expression) = match_in_columns(query, &["title", "content"]) else {
+        return Err(Error::invalid(
+            "query",
+            "give at least one word to look for",
+        ));
+    };
+    let filter = "(?2 IS NULL OR r.provider = ?2) AND (?3 IS NULL OR instr(r.project, ?3) > 0)
+         AND (?4 IS NULL OR r.created_at >= ?4) AND (?5 IS NULL OR r.created_at <= ?5)";
+    let arguments = params![
+        expression,
+        filters.provider,
+        filters.project,
+        filters.since,
+        filters.until,
+        limit
+    ];
+    let total: i64 = connection
+        .query_row(
+            &format!(
+                "SELECT count(*) FROM records_fts f JOIN records r ON r.id = f.rowid
+                 WHERE records_fts MATCH ?1 AND {filter} AND ?6 IS NOT NULL"
+            ),
+            arguments,
+            |r| r.get(0),
+        )
+        .map_err(sql(index_path))?;
+    let words = query_words(query);
+    let mut statement = connection
+        .prepare_cached(&format!(
+            "SELECT r.hex, r.title, r.provider, r.created_at, r.content
+             FROM records_fts f JOIN records r ON r.id = f.rowid
+             WHERE records_fts MATCH ?1 AND {filter}
+             ORDER BY f.rank LIMIT ?6"
+        ))
+        .map_err(sql(index_path))?;
+    let hits = statement
+        .query_map(arguments, |r| {
+            let hex: String = r.get(0)?;
+            let content: String = r.get(4)?;
+            Ok(RecordHit {
+                id: uuid::Uuid::try_parse(&hex)
+                    .map(|id| id.to_string())
+                    .unwrap_or(hex),
+                title: r.get(1)?,
+                provider: r.get(2)?,
+                created_at: baton_core::time::Timestamp::from_millis(r.get(3)?),
+                snippet: snippet(&content, &words, 100),
+            })
+        })
+        .map_err(sql(index_path))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sql(index_path))?;
+    Ok((total, hits))
 }

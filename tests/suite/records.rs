@@ -542,3 +542,119 @@ fn the_markdown_export_is_the_snapshot_byte_for_byte() {
         text
     );
 }
+
+#[test]
+fn search_finds_records_and_messages_and_a_session_lists_what_links_to_it() {
+    let (_tmp, dir) = ledger();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mirrored = run(
+        &dir,
+        &[
+            "mirror",
+            "--claude-dir",
+            fixtures.join("claude-code").to_str().unwrap(),
+            "--codex-dir",
+            "/nonexistent",
+        ],
+    );
+    assert!(mirrored.status.success());
+    let conversations = ok(&dir, &["transcripts", "list", "--limit", "1"]);
+    let anchor = conversations["conversations"][0]["provider_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let started = ok(
+        &dir,
+        &[
+            "start",
+            "--project",
+            "demo",
+            "--agent",
+            "codex",
+            "--client",
+            "codex",
+            "--goal",
+            "Fix the login test",
+        ],
+    );
+    let session = started["session_id"].as_str().unwrap().to_owned();
+    let attached = ok(
+        &dir,
+        &[
+            "record",
+            "store",
+            "--session",
+            &session,
+            "--provider-session-id",
+            &anchor,
+            "--title",
+            "Hand-off",
+            "--content",
+            "The parse_claude_code 東京 fix is half done",
+        ],
+    );
+    let ended = ok(
+        &dir,
+        &[
+            "end",
+            &session,
+            "--summary",
+            "Waits on the event now, not a timer",
+            "--store-summary",
+        ],
+    );
+    let summary = ended["stored_summary"].as_str().unwrap().to_owned();
+    // The summary is a record attached to the session, tagged and titled from its goal.
+    let got = ok(&dir, &["record", "get", &summary]);
+    assert_eq!(
+        got["record"]["content"],
+        "Waits on the event now, not a timer"
+    );
+    assert_eq!(got["record"]["work_session"], session.as_str());
+    assert_eq!(got["record"]["tags"], serde_json::json!(["summary"]));
+    assert_eq!(got["record"]["title"], "Summary: Fix the login test");
+    assert_eq!(got["record"]["links"]["work_session"]["status"], "complete");
+    // `show` lists both records and the mirrored conversation the hand-off names.
+    let shown = ok(&dir, &["show", &session]);
+    let linked: Vec<&str> = shown["linked"]["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        linked,
+        [summary.as_str(), attached["record"]["id"].as_str().unwrap()]
+    );
+    assert_eq!(
+        shown["linked"]["mirrored"][0]["provider_id"],
+        anchor.as_str()
+    );
+    let human = run(&dir, &["show", &session]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("Linked:") && text.contains("Hand-off"),
+        "{text}"
+    );
+    // Search looks in both: identifiers and CJK in a record, words in messages.
+    for query in ["parse_claude_code", "東京", "half done"] {
+        let found = ok(&dir, &["search", query]);
+        assert_eq!(found["stored_total"], 1, "{query}");
+        assert_eq!(
+            found["stored_hits"][0]["id"], attached["record"]["id"],
+            "{query}"
+        );
+    }
+    let found = ok(&dir, &["search", "timer"]);
+    assert_eq!(found["stored_hits"][0]["id"], summary.as_str());
+    let mirrored_only = ok(
+        &dir,
+        &["search", "parse_claude_code", "--include", "mirrored"],
+    );
+    assert!(mirrored_only.get("stored_total").is_none());
+    let stored_only = ok(&dir, &["search", "half", "--include", "stored"]);
+    assert!(stored_only.get("hits").is_none() && stored_only["stored_total"] == 1);
+    // --store-summary needs a summary to store, and says so before anything is ended.
+    let output = run(&dir, &["end", "--store-summary"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -79,6 +79,12 @@ impl Field {
 /// rather than words: such runs are left out of the index.
 const BASE64_RUN: usize = 200;
 
+/// Free text as the index takes it (a stored record's title or content): long base64 runs
+/// left out, CJK characters set apart, as a message's fields are.
+pub fn searchable_text(text: &str) -> String {
+    index_text(&without_payloads(text))
+}
+
 /// A message's searchable fields.
 pub fn indexed_fields(message: &Message) -> IndexedFields {
     let mut fields = IndexedFields::default();
@@ -184,6 +190,12 @@ pub fn index_text(text: &str) -> String {
 /// A word the tokenizer splits (`parse_claude_code`, `東京`, `x86-64`) is a phrase of its parts
 /// in order. `None` when the query has no word.
 pub fn match_expression(query: &str, fields: &[Field]) -> Option<String> {
+    let columns: Vec<&str> = fields.iter().map(|f| f.column()).collect();
+    match_in_columns(query, &columns)
+}
+
+/// [`match_expression`] over the named FTS columns (a stored record's `title` and `content`).
+pub fn match_in_columns(query: &str, columns: &[&str]) -> Option<String> {
     let terms: Vec<String> = query
         .split_whitespace()
         .map(|word| {
@@ -195,7 +207,6 @@ pub fn match_expression(query: &str, fields: &[Field]) -> Option<String> {
     if terms.is_empty() {
         return None;
     }
-    let columns: Vec<&str> = fields.iter().map(|f| f.column()).collect();
     Some(format!(
         "{{{}}} : ({})",
         columns.join(" "),

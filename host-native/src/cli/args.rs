@@ -309,8 +309,9 @@ Settings: a flag, else BATON_MIRROR_* in the environment, else the [mirror] tabl
   baton search 東京 会議                      # CJK too
   baton search timeout --in tool            # tool calls and their output
   baton search \"rate limit\" --provider codex --since 2026-06-01 --limit 50
+  baton search handoff --include stored     # only the records kept with `baton record store`
 
-Every word is a literal term: AND, OR, *, quotes and colons are searched for, never obeyed. The index is read alone: run `baton mirror` (or pass --sync) to bring it up to date.")]
+Stored records are searched too (their title and content), and listed before the messages. Every word is a literal term: AND, OR, *, quotes and colons are searched for, never obeyed. The index is read alone: run `baton mirror` (or pass --sync) to bring it up to date.")]
     Search(SearchArgs),
     /// The kept transcripts: list, read, tools called, remove
     #[command(subcommand)]
@@ -635,6 +636,10 @@ pub(crate) struct SearchArgs {
     /// How many hits
     #[arg(long, default_value_t = 20)]
     pub(crate) limit: u32,
+    /// all (the default: the mirrored transcripts and the records kept with `baton record
+    /// store`), mirrored or stored
+    #[arg(long, value_name = "WHICH")]
+    pub(crate) include: Option<String>,
 }
 
 /// Filters shared by the transcript queries.
@@ -1028,6 +1033,10 @@ pub(crate) struct EndArgs {
     /// How it ended
     #[arg(long, value_enum, default_value_t = OutcomeArg::Complete)]
     pub(crate) status: OutcomeArg,
+    /// Also keep the summary as a stored record attached to the session (`baton record
+    /// list` finds it; `baton show` lists it)
+    #[arg(long, requires = "summary")]
+    pub(crate) store_summary: bool,
 }
 
 #[derive(Debug, Args)]

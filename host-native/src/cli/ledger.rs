@@ -7,16 +7,18 @@ use crate::cli::args::{
 use crate::cli::{Output, ledger_for, to_json};
 use crate::engine;
 use baton_core::Error;
-use baton_core::commands::Request;
 use baton_core::commands::trust::Caller;
 use baton_core::commands::{
     ConstitutionParams, IndexParams, MissionParams, NoteParams, SessionRef,
 };
+use baton_core::commands::{Request, Response};
 
 pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     let ledger = ledger_for(&cli)?;
     let cli_color = cli.color;
     let person = cli.person.clone();
+    let store_summary = matches!(&cli.command, Command::End(a) if a.store_summary);
+    let index = crate::mirror::index::path_for(ledger.dir());
     let mut request = match cli.command {
         Command::Start(a) => Request::Start(a.into()),
         Command::Brief(a) => Request::Brief(SessionRef { session_id: a.id }),
@@ -145,10 +147,83 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     let response = engine::run_as(&ledger, &request, &acting)?;
     let zone = crate::zone::resolve(None)?;
     let reader = crate::cli::present::Reader::for_stdout(cli_color, &zone)?;
-    Ok(Output {
+    let mut output = Output {
         human: crate::cli::present::human(&response, &reader),
         json: to_json(&response)?,
-    })
+    };
+    match &response {
+        Response::Action(ended) if store_summary => {
+            let session = &ended.session;
+            let record = crate::records::store(
+                &ledger,
+                &index,
+                baton_core::records::StoreRequest {
+                    content: session.summary.clone(),
+                    title: Some(match &session.goal {
+                        Some(goal) => format!("Summary: {goal}"),
+                        None => format!("Summary of the session {}", session.session_id),
+                    }),
+                    provider: session
+                        .client_name
+                        .as_deref()
+                        .map(|c| c.trim().to_ascii_lowercase().replace('-', "_")),
+                    provider_session_id: None,
+                    tags: vec!["summary".to_owned()],
+                },
+                Some(&session.session_id.to_string()),
+                &acting,
+            )?;
+            output.human.push_str(&format!(
+                "\n[ok] Stored the summary as the record {}",
+                record.id
+            ));
+            output.json["stored_summary"] = serde_json::json!(record.id.to_string());
+        }
+        Response::Show(shown) => {
+            if let Some((_, connection)) = crate::records::open_synced_if_any(&ledger, &index)? {
+                let (records, mirrored) = crate::records::linked_to_session(
+                    &connection,
+                    &index,
+                    shown.session.session_id,
+                )?;
+                if !records.is_empty() {
+                    output.human.push_str("\nLinked:");
+                    for record in &records {
+                        output.human.push_str(&format!(
+                            "\n  record {} {} ({})",
+                            record.id,
+                            record.title.as_deref().unwrap_or("(untitled)"),
+                            reader.clock(record.created_at)
+                        ));
+                    }
+                    for conversation in &mirrored {
+                        output.human.push_str(&format!(
+                            "\n  mirrored #{} {} {}",
+                            conversation.id,
+                            conversation.provider,
+                            conversation.title.as_deref().unwrap_or("(untitled)")
+                        ));
+                    }
+                }
+                let summaries: Vec<serde_json::Value> = records
+                    .iter()
+                    .map(|r| {
+                        let mut value = to_json(r).unwrap_or_default();
+                        if let Some(object) = value.as_object_mut() {
+                            object.remove("content");
+                        }
+                        value
+                    })
+                    .collect();
+                output.json["linked"] = serde_json::json!({
+                    "records": summaries,
+                    "mirrored": to_json(&mirrored)?,
+                });
+            }
+        }
+        _ => {}
+    }
+    Ok(output)
 }
 
 /// The most of a contract or constitution file read: far more than any real one, far less

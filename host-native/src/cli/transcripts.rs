@@ -445,20 +445,125 @@ impl Progress {
 /// What a table shows for a conversation that has no title and said nothing to make one of.
 const UNTITLED: &str = "(untitled)";
 
-/// `baton search`: ranked hits from the index.
+/// `baton search`: ranked hits from the index: the stored records' (their own section)
+/// and the mirrored messages'.
 pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output, Error> {
+    use crate::mirror::query::Include;
     let fields = crate::mirror::query::fields_named(args.fields.as_deref())?;
-    let (path, connection) = open_query(cli, &args.index)?;
+    let include: Include = match args.include.as_deref() {
+        Some(word) => word.parse()?,
+        None => Include::All,
+    };
     let query = args.words.join(" ");
-    let page = crate::mirror::query::search(
-        &connection,
-        &path,
-        &query,
-        &fields,
-        &query_filters(&args.filters)?,
-        i64::from(args.limit),
-    )?;
-    let mut human = format!(
+    // A provider only records use (`openai`) leaves the mirrored side out rather than refused.
+    let mirrored_provider = args.filters.provider.as_deref().is_none_or(|name| {
+        matches!(
+            name.trim().to_ascii_lowercase().replace('-', "_").as_str(),
+            "claude_code" | "codex" | "chatgpt" | "claude_ai"
+        )
+    });
+    let mut stored = None;
+    if include.stored() && fields.contains(&baton_core::transcripts::search::Field::Text) {
+        let ledger = crate::cli::ledger_for(cli)?;
+        let index = index_path(cli, &args.index.location)?;
+        if args.index.sync {
+            open_query(cli, &args.index)?;
+        }
+        if let Some((_, connection)) = crate::records::open_synced_if_any(&ledger, &index)? {
+            let zone = crate::zone::resolve(None)?;
+            let filters = Filters::from_words(
+                None,
+                args.filters.project.as_deref(),
+                args.filters.since.as_deref(),
+                args.filters.until.as_deref(),
+                &zone,
+            )?;
+            let listing = crate::mirror::query::ListingQuery {
+                include,
+                limit: i64::from(args.limit),
+                offset: 0,
+                provider: args.filters.provider.clone(),
+                agent_id: None,
+                project: filters.project,
+                since: filters.since,
+                until: filters.until,
+            };
+            stored = Some(crate::records::search(
+                &connection,
+                &index,
+                &query,
+                &listing,
+                i64::from(args.limit),
+            )?);
+        }
+    }
+    let page = if include.mirrored() && (mirrored_provider || stored.is_none()) {
+        let (path, connection) = open_query(cli, &args.index)?;
+        Some(crate::mirror::query::search(
+            &connection,
+            &path,
+            &query,
+            &fields,
+            &query_filters(&args.filters)?,
+            i64::from(args.limit),
+        )?)
+    } else {
+        None
+    };
+    let zone = crate::zone::resolve(None)?;
+    let reader = Reader::for_stdout(cli.color, &zone)?;
+    let mut human = String::new();
+    // No stored record matching is said only when the messages are not shown either.
+    let said = stored
+        .as_ref()
+        .filter(|(total, _)| *total > 0 || page.is_none());
+    if let Some((total, hits)) = said {
+        human.push_str(&format!(
+            "[ok] {total} stored record(s) match {query:?}{}",
+            if *total > hits.len() as i64 {
+                format!("; the best {}", hits.len())
+            } else {
+                String::new()
+            }
+        ));
+        let mut table = Table::new(vec![
+            Column::text("RECORD"),
+            Column::text("STORED").droppable(1),
+            Column::text("PROVIDER").droppable(0),
+            Column::text("TITLE").cut(Fit::End).comfortable(16),
+            Column::text("SNIPPET").cut(Fit::End).comfortable(30),
+        ]);
+        for hit in hits {
+            table.row(vec![
+                hit.id.clone().into(),
+                reader.clock(hit.created_at).into(),
+                hit.provider.clone().unwrap_or_default().into(),
+                hit.title
+                    .clone()
+                    .unwrap_or_else(|| UNTITLED.to_owned())
+                    .into(),
+                hit.snippet.clone().into(),
+            ]);
+        }
+        if !hits.is_empty() {
+            table.append_to(&mut human, &reader.style);
+        }
+    }
+    let mut json = match &page {
+        Some(page) => to_json(page)?,
+        None => serde_json::json!({}),
+    };
+    if let Some((total, hits)) = &stored {
+        json["stored_total"] = serde_json::json!(total);
+        json["stored_hits"] = to_json(hits)?;
+    }
+    let Some(page) = page else {
+        return Ok(Output { human, json });
+    };
+    if !human.is_empty() {
+        human.push_str("\n\n");
+    }
+    human.push_str(&format!(
         "[ok] {} message(s) match {query:?}{}",
         page.total,
         if page.total > page.hits.len() as i64 {
@@ -466,7 +571,7 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         } else {
             String::new()
         }
-    );
+    ));
     let mut table = Table::new(vec![
         Column::number("#"),
         Column::text("WHEN").droppable(1),
@@ -475,8 +580,6 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         Column::text("ROLE"),
         Column::text("SNIPPET").cut(Fit::End).comfortable(30),
     ]);
-    let zone = crate::zone::resolve(None)?;
-    let reader = Reader::for_stdout(cli.color, &zone)?;
     for hit in &page.hits {
         table.row(vec![
             hit.conversation.id.to_string().into(),
@@ -492,10 +595,7 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         ]);
     }
     table.append_to(&mut human, &reader.style);
-    Ok(Output {
-        human,
-        json: to_json(&page)?,
-    })
+    Ok(Output { human, json })
 }
 
 /// `baton transcripts list`: conversations, newest first.
