@@ -49,7 +49,7 @@ fn ledger() -> (tempfile::TempDir, Ledger) {
     (tmp, ledger)
 }
 
-const EVERY_TOOL: [&str; 19] = [
+const EVERY_TOOL: [&str; 23] = [
     "add_mission",
     "approve_mission",
     "brief_work_session",
@@ -66,6 +66,10 @@ const EVERY_TOOL: [&str; 19] = [
     "record_decision",
     "report_work_session",
     "resolve_ambiguity",
+    "session_export",
+    "session_list",
+    "session_resume",
+    "session_store",
     "set_constitution",
     "start_work_session",
     "unpause_work_session",
@@ -118,6 +122,9 @@ async fn tools_list_offers_agents_no_person_tools_unless_the_operator_opts_in() 
             "get_work_session",
             "list_attention",
             "list_work_sessions",
+            "session_export",
+            "session_list",
+            "session_resume",
         ]
     );
 
@@ -180,9 +187,10 @@ async fn each_tool_lists_only_its_own_parameters_and_marks_the_required() {
 }
 
 /// The whole `tools/list` answer an agent reads at the start of every conversation stays
-/// small: under 8 KB with every tool offered.
+/// small: under 10 KiB with every tool offered but the transcript index's (the four record
+/// verbs, whose names and parameters the spec fixes, took it past 8 KiB).
 #[tokio::test]
-async fn tools_list_stays_under_eight_kilobytes() {
+async fn tools_list_stays_under_ten_kilobytes() {
     let (_tmp, ledger) = ledger();
     let_agents_steer(&ledger);
     let client = connect(&ledger, "claude-code").await;
@@ -191,7 +199,7 @@ async fn tools_list_stays_under_eight_kilobytes() {
         .unwrap()
         .len();
     println!("tools/list: {} tools, {size} bytes", tools.len());
-    assert!(size < 8 * 1024, "tools/list is {size} bytes");
+    assert!(size < 10 * 1024, "tools/list is {size} bytes");
 }
 
 #[tokio::test]
@@ -625,7 +633,7 @@ async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
         .unwrap()
         .len();
     println!("tools/list with the transcript tools: {size} bytes");
-    assert!(size < 10 * 1024, "tools/list is {size} bytes");
+    assert!(size < 12 * 1024, "tools/list is {size} bytes");
 
     let peer = client.peer();
     let (error, human, found) = call(
