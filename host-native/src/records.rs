@@ -535,27 +535,33 @@ pub fn links_of(
     })
 }
 
-/// The records attached to a work session, or sharing a provider session id with one that
-/// is, newest first; and the mirrored conversations those provider session ids name.
+/// What links to a work session: the records attached to it, and those whose provider
+/// session id is the session's attempt id (the Claude Code hooks in the README record Claude's
+/// own session id there), newest first; and the mirrored conversations those ids name.
 pub fn linked_to_session(
     connection: &Connection,
     index_path: &Path,
-    session: SessionId,
+    session: &baton_core::ledger::session::Session,
 ) -> Result<(Vec<Record>, Vec<crate::mirror::query::ConversationRow>), Error> {
     let mut statement = connection
         .prepare_cached(&format!(
-            "SELECT {RECORD_COLUMNS} FROM records WHERE work_session = ?1
+            "SELECT {RECORD_COLUMNS} FROM records
+             WHERE work_session = ?1 OR (?2 IS NOT NULL AND provider_session_id = ?2)
              ORDER BY created_at DESC, hex DESC LIMIT 200"
         ))
         .map_err(sql(index_path))?;
     let records = statement
-        .query_map([session.to_string()], read_record)
+        .query_map(
+            params![session.session_id.to_string(), session.attempt_id],
+            read_record,
+        )
         .map_err(sql(index_path))?
         .collect::<Result<Vec<_>, _>>()
         .map_err(sql(index_path))?;
     let mut anchors: Vec<&str> = records
         .iter()
         .filter_map(|r| r.provider_session_id.as_deref())
+        .chain(session.attempt_id.as_deref())
         .collect();
     anchors.sort_unstable();
     anchors.dedup();

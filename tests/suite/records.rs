@@ -658,3 +658,97 @@ fn search_finds_records_and_messages_and_a_session_lists_what_links_to_it() {
     let output = run(&dir, &["end", "--store-summary"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn a_session_whose_attempt_id_is_a_provider_session_id_links_to_that_conversation() {
+    let (_tmp, dir) = ledger();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mirrored = run(
+        &dir,
+        &[
+            "mirror",
+            "--claude-dir",
+            fixtures.join("claude-code").to_str().unwrap(),
+            "--codex-dir",
+            "/nonexistent",
+        ],
+    );
+    assert!(mirrored.status.success());
+    let conversations = ok(&dir, &["transcripts", "list", "--limit", "1"]);
+    let anchor = conversations["conversations"][0]["provider_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // What the README's Claude Code hook does: Claude's session id as the attempt id.
+    let started = ok(
+        &dir,
+        &[
+            "start",
+            "--project",
+            "demo",
+            "--agent",
+            "claude",
+            "--attempt-id",
+            &anchor,
+        ],
+    );
+    let shown = ok(&dir, &["show", started["session_id"].as_str().unwrap()]);
+    assert_eq!(
+        shown["linked"]["mirrored"][0]["provider_id"],
+        anchor.as_str()
+    );
+    assert_eq!(shown["linked"]["records"], serde_json::json!([]));
+}
+
+#[test]
+fn records_stored_by_many_processes_at_once_are_all_kept_once() {
+    let (_tmp, dir) = ledger();
+    ok(
+        &dir,
+        &["record", "store", "--content", "first, to make the ledger"],
+    );
+    let children: Vec<std::process::Child> = (0..12)
+        .map(|n| {
+            let mut command = baton(&dir);
+            // Every third one large enough for a blob.
+            let content = if n % 3 == 0 {
+                format!("{n} {}", "x".repeat(5000))
+            } else {
+                format!("record {n}")
+            };
+            command
+                .args([
+                    "--json",
+                    "record",
+                    "store",
+                    "--content",
+                    &content,
+                    "--tag",
+                    &format!("p{n}"),
+                ])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let listing = ok(&dir, &["record", "list", "--limit", "200"]);
+    assert_eq!(listing["total"], 13);
+    let mut listed = ids(&listing);
+    listed.sort();
+    listed.dedup();
+    assert_eq!(listed.len(), 13);
+    // Rebuilt from the ledger alone, the same records.
+    std::fs::remove_file(dir.join("index.sqlite")).unwrap();
+    let rebuilt = ok(&dir, &["record", "list", "--limit", "200"]);
+    assert_eq!(ids(&rebuilt), ids(&listing));
+    assert_eq!(std::fs::read_dir(dir.join("blobs")).unwrap().count(), 4);
+}

@@ -181,12 +181,9 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         }
         Response::Show(shown) => {
             if let Some((_, connection)) = crate::records::open_synced_if_any(&ledger, &index)? {
-                let (records, mirrored) = crate::records::linked_to_session(
-                    &connection,
-                    &index,
-                    shown.session.session_id,
-                )?;
-                if !records.is_empty() {
+                let (records, mirrored) =
+                    crate::records::linked_to_session(&connection, &index, &shown.session)?;
+                if !records.is_empty() || !mirrored.is_empty() {
                     output.human.push_str("\nLinked:");
                     for record in &records {
                         output.human.push_str(&format!(
