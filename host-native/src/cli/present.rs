@@ -435,6 +435,15 @@ fn session_block(s: &Session, reader: &Reader) -> String {
 /// The `[error]` text a person reads: the core's line, and for a refusal with candidates, the
 /// candidates as a table and the command to retry with.
 pub(crate) fn error_text(error: &Error, reader: &Reader, retry: Option<&RetryHint>) -> String {
+    if error.code == ErrorCode::AmbiguousRecord
+        && let Some(candidates) = error.details.get("candidates").and_then(|c| c.as_array())
+    {
+        let mut text = format!("[error] {}: {}", error.code, error.message);
+        for candidate in candidates.iter().filter_map(|c| c.as_str()) {
+            text.push_str(&format!("\n  {candidate}"));
+        }
+        return text;
+    }
     let listed = match error.code {
         ErrorCode::AmbiguousSession => error.details.get("candidates"),
         ErrorCode::NoActiveSession => error.details.get("other_live_sessions"),
