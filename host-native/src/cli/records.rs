@@ -214,24 +214,29 @@ fn listing_output(
     }
     let zone = crate::zone::resolve(None)?;
     let reader = Reader::for_stdout(cli.color, &zone)?;
-    let mut table = Table::new(vec![
-        Column::text("ID"),
-        Column::text("FROM").droppable(2),
+    let mut columns = vec![Column::text("ID")];
+    if include == Include::All {
+        columns.push(Column::text("FROM"));
+    }
+    columns.extend([
         Column::text("WHEN"),
         Column::text("PROVIDER").droppable(1),
         Column::text("TAGS").cut(Fit::End).droppable(0),
         Column::text("TITLE").cut(Fit::End).comfortable(20),
     ]);
+    let mut table = Table::new(columns);
+    let record_ids: Vec<String> = listing.items.iter().filter_map(|i| i.id.clone()).collect();
     for item in &listing.items {
         let id = match (&item.id, item.number) {
-            // The whole id: ids minted in one minute share their first digits.
-            (Some(id), _) => id.clone(),
+            (Some(id), _) => shortest_prefix(id, &record_ids),
             (None, Some(number)) => format!("#{number}"),
             (None, None) => String::new(),
         };
-        table.row(vec![
-            id.into(),
-            item.origin.into(),
+        let mut row = vec![id.into()];
+        if include == Include::All {
+            row.push(item.origin.into());
+        }
+        row.extend([
             item.updated_at
                 .map(|t| reader.clock(t))
                 .unwrap_or_default()
@@ -243,12 +248,45 @@ fn listing_output(
                 .unwrap_or_else(|| "(untitled)".to_owned())
                 .into(),
         ]);
+        table.row(row);
     }
     table.append_to(&mut human, &reader.style);
     Ok(Output {
         human,
         json: to_json(listing)?,
     })
+}
+
+/// The shortest start of `id` (8 hex digits or more, hyphens kept) that no other of `ids`
+/// shares: what `record get` takes, and short enough for a table. Ids minted in one minute
+/// share their first 8 digits, so the prefix grows as the list needs.
+fn shortest_prefix(id: &str, ids: &[String]) -> String {
+    let digits = |text: &str| text.chars().filter(|c| *c != '-').collect::<Vec<char>>();
+    let own = digits(id);
+    let shared = ids
+        .iter()
+        .filter(|other| other.as_str() != id)
+        .map(|other| {
+            own.iter()
+                .zip(digits(other))
+                .take_while(|(a, b)| **a == *b)
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    let wanted = (shared + 1).clamp(baton_core::records::PREFIX_MIN, own.len());
+    let mut seen = 0;
+    id.chars()
+        .take_while(|c| {
+            if seen == wanted {
+                return false;
+            }
+            if *c != '-' {
+                seen += 1;
+            }
+            true
+        })
+        .collect()
 }
 
 /// The record an id names, from an index brought up to date with the ledger.
