@@ -263,6 +263,11 @@ fn every_reachable_error_reads_as_pinned() {
         vec!["inspect", &junk_arg],
         vec!["analyze", &zip_arg],
         vec!["usage", "--since", "yesterday"],
+        vec!["record", "store", "--content", " "],
+        vec!["record", "list", "--limit", "0"],
+        vec!["record", "get", "0190abcd"],
+        vec!["record", "get", &a],
+        vec!["record", "export", "0190abcd", "--format", "yaml"],
     ];
     for case in &cases {
         s.run_at(now, case);

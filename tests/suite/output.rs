@@ -18,6 +18,7 @@ fn fixtures() -> std::path::PathBuf {
 struct World {
     tmp: tempfile::TempDir,
     ids: Vec<String>,
+    record: String,
 }
 
 impl World {
@@ -75,7 +76,19 @@ impl World {
             ],
         );
         run(T0, &["end", &ids[2], "--status", "failed"]);
-        World { tmp, ids }
+        let stored = run(
+            T0,
+            &[
+                "record",
+                "store",
+                "--title",
+                "Hand-off",
+                "--content",
+                "Half done",
+            ],
+        );
+        let record = stored["record"]["id"].as_str().unwrap().to_owned();
+        World { tmp, ids, record }
     }
 
     fn dir(&self) -> std::path::PathBuf {
@@ -107,6 +120,7 @@ fn every_command(world: &World) -> Vec<Vec<String>> {
                     .replace("{CLAUDE}", &claude)
                     .replace("{CODEX}", &codex)
                     .replace("{FILE}", &first_claude)
+                    .replace("{RECORD}", &world.record)
             })
             .collect()
     };
@@ -148,6 +162,12 @@ fn every_command(world: &World) -> Vec<Vec<String>> {
         "search the --index {TMP}/index.sqlite",
         "transcripts list --index {TMP}/index.sqlite",
         "transcripts show 1 --index {TMP}/index.sqlite",
+        "record store --content kept --tag t",
+        "record list",
+        "record list --include all",
+        "record get {RECORD}",
+        "record export {RECORD}",
+        "record export {RECORD} --format markdown",
         "show no-such-session",
     ]
     .iter()

@@ -219,12 +219,14 @@ impl Error {
     /// `NOT_A_RECORD`: the id names something else; `kind` is its wire name, `described`
     /// how a person reads it.
     pub fn not_a_record(asked: &str, id: &str, kind: &str, described: &str) -> Error {
-        Error::new(
-            ErrorCode::NotARecord,
-            format!("`{asked}` names {described} ({id}), not a stored record"),
-        )
-        .with("id", id)
-        .with("kind", kind)
+        let message = if asked == id {
+            format!("`{id}` is {described}, not a stored record")
+        } else {
+            format!("`{asked}` names {described} ({id}), not a stored record")
+        };
+        Error::new(ErrorCode::NotARecord, message)
+            .with("id", id)
+            .with("kind", kind)
     }
 
     /// `RECORD_CONTENT_DAMAGED`: the blob holding a record's content is missing or not the

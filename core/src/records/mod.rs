@@ -107,7 +107,12 @@ impl StoreRequest {
                     "`content` is required: the summary or transcript to keep",
                 ));
             }
-            Some(text) if text.trim().is_empty() => return Err(blank("content")),
+            Some(text) if text.trim().is_empty() => {
+                return Err(Error::invalid(
+                    "content",
+                    "`content` is blank: give the summary or transcript to keep",
+                ));
+            }
             Some(text) => text,
         };
         let title = present("title", self.title)?;
