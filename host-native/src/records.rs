@@ -536,8 +536,9 @@ pub fn links_of(
 }
 
 /// What links to a work session: the records attached to it, and those whose provider
-/// session id is the session's attempt id (the Claude Code hooks in the README record Claude's
-/// own session id there), newest first; and the mirrored conversations those ids name.
+/// session id is the session's own (or its attempt id, where hooks written before the
+/// session had one keep Claude's session id), newest first; and the mirrored conversations
+/// those ids name.
 pub fn linked_to_session(
     connection: &Connection,
     index_path: &Path,
@@ -547,12 +548,17 @@ pub fn linked_to_session(
         .prepare_cached(&format!(
             "SELECT {RECORD_COLUMNS} FROM records
              WHERE work_session = ?1 OR (?2 IS NOT NULL AND provider_session_id = ?2)
+                OR (?3 IS NOT NULL AND provider_session_id = ?3)
              ORDER BY created_at DESC, hex DESC LIMIT 200"
         ))
         .map_err(sql(index_path))?;
     let records = statement
         .query_map(
-            params![session.session_id.to_string(), session.attempt_id],
+            params![
+                session.session_id.to_string(),
+                session.attempt_id,
+                session.provider_session_id
+            ],
             read_record,
         )
         .map_err(sql(index_path))?
@@ -562,6 +568,7 @@ pub fn linked_to_session(
         .iter()
         .filter_map(|r| r.provider_session_id.as_deref())
         .chain(session.attempt_id.as_deref())
+        .chain(session.provider_session_id.as_deref())
         .collect();
     anchors.sort_unstable();
     anchors.dedup();

@@ -578,10 +578,15 @@ async fn lifecycle_through_mcp_gating_pause_unpause_and_stale_collisions() {
             .iter()
             .any(|e| e["kind"] == "collision_closed")
     );
+    // It ended while still working (it never reported its implementation complete): that is
+    // stopping without finishing, and a person hears of it.
     let (_, _, attention) = call(lead, "list_attention", json!({})).await;
-    assert_eq!(
-        attention["total"], 0,
-        "it finished working, not blocked or paused"
+    assert_eq!(attention["total"], 1);
+    assert!(
+        attention["items"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("stopped without finishing (it was working")
     );
 }
 

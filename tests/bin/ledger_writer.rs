@@ -4,6 +4,9 @@
 //!
 //! Usage: `ledger-writer DIR COUNT [--fsync] [--delay-us N]` (COUNT 0 = until killed;
 //! `--delay-us` pauses between opening the log and writing, to widen race windows).
+//! `ledger-writer DIR start PROVIDER_SESSION_ID [--delay-us N]` instead runs one `start` with
+//! that provider session id through the engine (as `baton start` does) and prints its answer:
+//! the delay then falls between the decision and its append, where two starts would race.
 
 use baton::store::Ledger;
 use baton_core::ledger::event::{Actor, Event, Payload, Started};
@@ -13,7 +16,7 @@ use std::io::Write;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dir = args.get(1).expect("DIR");
-    let count: u64 = args.get(2).and_then(|c| c.parse().ok()).expect("COUNT");
+    let count: u64 = args.get(2).and_then(|c| c.parse().ok()).unwrap_or(0);
     let fsync = args.iter().any(|a| a == "--fsync");
     let mut ledger = Ledger::new(dir, fsync);
     if let Some(delay) = args
@@ -23,6 +26,17 @@ fn main() {
         .and_then(|d| d.parse().ok())
     {
         ledger = ledger.with_write_delay(std::time::Duration::from_micros(delay));
+    }
+    if args.get(2).is_some_and(|a| a == "start") {
+        let request = baton_core::commands::Request::Start(baton_core::commands::StartParams {
+            project: Some("demo".into()),
+            agent: Some("claude".into()),
+            provider_session_id: args.get(3).cloned(),
+            ..Default::default()
+        });
+        let answer = baton::engine::run(&ledger, &request, None).expect("start");
+        println!("{}", serde_json::to_string(&answer).expect("json"));
+        return;
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -93,6 +93,49 @@ fn eight_processes_start_in_the_same_second_get_eight_sessions() {
     assert_eq!(list["total"], 8);
 }
 
+#[test]
+fn eight_processes_starting_with_one_provider_session_id_make_one_session() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    // The ledger exists first: the race is over the session, not over making the folder.
+    start(&dir);
+    // Each decides, then waits 150 ms before appending: without the lock every one of them
+    // would see no live session with the id and open its own.
+    let children: Vec<Child> = (0..8)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_ledger-writer"))
+                .arg(&dir)
+                .args(["start", "claude-session-1", "--delay-us", "150000"])
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut ids = HashSet::new();
+    let mut actions = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let json = json_of(&out);
+        ids.insert(json["session_id"].as_str().unwrap().to_owned());
+        actions.push(json["action"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    actions.sort();
+    assert_eq!(
+        actions.iter().filter(|a| *a == "started").count(),
+        1,
+        "{actions:?}"
+    );
+    assert_eq!(
+        actions.iter().filter(|a| *a == "resumed").count(),
+        7,
+        "{actions:?}"
+    );
+    let list = json_of(&baton(&dir).args(["--json", "list"]).output().unwrap());
+    assert_eq!(list["total"], 2);
+}
+
 fn start(dir: &Path) -> String {
     let out = baton(dir)
         .args(["--json", "start", "--project", "demo", "--agent", "claude"])

@@ -61,7 +61,7 @@ pub struct Prepared {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Plan {
     Start {
-        started: Started,
+        started: Box<Started>,
         brief: bool,
     },
     Resume {

@@ -33,9 +33,12 @@ pub struct StartParams {
     /// External work item id.
     #[serde(default)]
     pub work_item_id: Option<String>,
-    /// External attempt id.
+    /// External attempt id; a start with a live session's resumes it.
     #[serde(default)]
     pub attempt_id: Option<String>,
+    /// The agent's own session id; a start with a live session's resumes it.
+    #[serde(default)]
+    pub provider_session_id: Option<String>,
     /// The mission (approved contract).
     #[serde(default)]
     pub mission: Option<String>,

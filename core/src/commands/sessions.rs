@@ -42,10 +42,13 @@ pub(crate) fn prepare_start(view: &dyn LedgerView, p: &StartParams) -> Result<Pr
     {
         return Err(not_found(parent).with("field", "parent_session_id"));
     }
+    let external = p.attempt_id.is_some() || p.provider_session_id.is_some();
     Ok(Prepared {
-        lock: None,
+        // A start with an external id may reconnect to the live session that has it: starts
+        // with one are decided one at a time, so two never both open a session for it.
+        lock: external.then_some(crate::ids::WORKSPACE_STREAM),
         plan: Plan::Start {
-            started: Started {
+            started: Box::new(Started {
                 project,
                 agent,
                 client_name: opt_label("client_name", &p.client_name)?,
@@ -54,9 +57,10 @@ pub(crate) fn prepare_start(view: &dyn LedgerView, p: &StartParams) -> Result<Pr
                 run_id,
                 work_item_id,
                 attempt_id: opt_label("attempt_id", &p.attempt_id)?,
+                provider_session_id: opt_label("provider_session_id", &p.provider_session_id)?,
                 mission: opt(&p.mission, |v| names::safe_name("mission", v))?,
                 commit: opt_label("commit", &p.commit)?,
-            },
+            }),
             brief: !p.no_brief,
         },
     })
@@ -195,12 +199,60 @@ fn gate_registration(view: &dyn LedgerView, started: &Started, ctx: &Context) ->
     }
 }
 
+/// The live session of `started`'s project that has its provider session id, else its
+/// attempt id: the one a client reconnecting with that external id means.
+fn reconnecting(view: &dyn LedgerView, started: &Started) -> Result<Option<Session>> {
+    if started.provider_session_id.is_none() && started.attempt_id.is_none() {
+        return Ok(None);
+    }
+    let live: Vec<Session> = view
+        .live_sessions()?
+        .into_iter()
+        .filter(|s| s.project == started.project)
+        .collect();
+    let by = |same: &dyn Fn(&Session) -> bool| live.iter().find(|s| same(s)).cloned();
+    Ok(started
+        .provider_session_id
+        .as_ref()
+        .and_then(|id| by(&|s| s.provider_session_id.as_ref() == Some(id)))
+        .or_else(|| {
+            started
+                .attempt_id
+                .as_ref()
+                .and_then(|id| by(&|s| s.attempt_id.as_ref() == Some(id)))
+        }))
+}
+
 pub(crate) fn start(
     view: &dyn LedgerView,
     started: &Started,
     brief: bool,
     ctx: &Context,
 ) -> Result<Executed> {
+    // A crashed and restarted client is one session with a gap, not two.
+    if let Some(live) = reconnecting(view, started)? {
+        let mut executed = resume(
+            view,
+            live.session_id,
+            Some(&started.project),
+            &started.client_name,
+            ctx,
+        )?;
+        if let Response::Action(action) = &mut executed.response {
+            action.message = Some(format!(
+                "Session reconnected: {} already has this {}, so it was resumed rather than a second one opened.",
+                live.path,
+                if started.provider_session_id.is_some()
+                    && live.provider_session_id == started.provider_session_id
+                {
+                    "provider session id"
+                } else {
+                    "attempt id"
+                }
+            ));
+        }
+        return Ok(executed);
+    }
     gate_registration(view, started, ctx)?;
     let actor = agent_acting(ctx, &started.agent);
     let mut batch = EventBatch::new(ctx);
@@ -329,10 +381,12 @@ pub(crate) fn end(
             }),
         );
     }
+    // Ending before it reported its implementation complete is stopping without finishing,
+    // whatever the end says: an agent that quits mid-work is noticed.
     let unfinished = outcome == Outcome::Failed
         || matches!(
             current.status,
-            Status::Blocked | Status::Paused | Status::Starting
+            Status::Working | Status::Blocked | Status::Paused | Status::Starting
         );
     if unfinished {
         batch.push(

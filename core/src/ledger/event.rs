@@ -90,6 +90,10 @@ pub struct Started {
     /// An external attempt id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempt_id: Option<String>,
+    /// The agent's own session id (Claude Code's `session_id`, Codex's thread id): the
+    /// continuity anchor that links the work session to its transcripts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_session_id: Option<String>,
     /// The mission worked on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mission: Option<String>,
@@ -110,6 +114,7 @@ impl Started {
             run_id: None,
             work_item_id: None,
             attempt_id: None,
+            provider_session_id: None,
             mission: None,
             commit: None,
         }
@@ -481,6 +486,7 @@ mod tests {
                 run_id: None,
                 work_item_id: None,
                 attempt_id: None,
+                provider_session_id: None,
                 mission: None,
                 commit: None,
             }),

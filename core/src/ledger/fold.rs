@@ -110,6 +110,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         run_id: start.run_id.clone(),
         work_item_id: start.work_item_id.clone(),
         attempt_id: start.attempt_id.clone(),
+        provider_session_id: start.provider_session_id.clone(),
         resumes: Vec::new(),
         usage: TokenTotals::default(),
         last_event_at: start_event.at,

@@ -140,6 +140,9 @@ pub struct Session {
     pub work_item_id: Option<String>,
     /// External attempt id.
     pub attempt_id: Option<String>,
+    /// The agent's own session id, when the start gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_session_id: Option<String>,
     /// Every resume, oldest first.
     pub resumes: Vec<ResumeMarker>,
     /// Token usage: for each transcript the highest cumulative totals, summed.

@@ -59,7 +59,7 @@ fn entry(event: &Event) -> (String, String, Tone) {
         Payload::Resumed(r) => (
             "resumed".into(),
             format!(
-                "Reconnected after a restart{}",
+                "Session reconnected{}",
                 r.client_name
                     .as_ref()
                     .map(|c| format!(" from {c}"))

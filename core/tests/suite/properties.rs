@@ -29,6 +29,7 @@ fn payload() -> impl Strategy<Value = Payload> {
                 run_id: None,
                 work_item_id: None,
                 attempt_id: None,
+                provider_session_id: None,
                 mission: None,
                 commit: None,
             })

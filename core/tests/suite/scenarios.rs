@@ -427,3 +427,109 @@ fn list_filters_live_by_default() {
         2
     );
 }
+
+#[test]
+fn a_start_with_a_live_sessions_external_id_reconnects_to_it() {
+    let mut host = Host::new();
+    let start = |provider: Option<&str>, attempt: Option<&str>, project: &str| {
+        Request::Start(StartParams {
+            project: Some(project.into()),
+            agent: Some("claude".into()),
+            client_name: Some("claude-code".into()),
+            provider_session_id: provider.map(Into::into),
+            attempt_id: attempt.map(Into::into),
+            ..Default::default()
+        })
+    };
+    let Ok(Response::Action(first)) = host.run(start(Some("claude-abc"), None, "demo")) else {
+        panic!("first start")
+    };
+    assert_eq!(
+        first.session.provider_session_id.as_deref(),
+        Some("claude-abc")
+    );
+    host.now = Timestamp::parse("2026-07-18T20:30:00.000Z").unwrap();
+    let Ok(Response::Action(again)) = host.run(start(Some("claude-abc"), None, "demo")) else {
+        panic!("second start")
+    };
+    // One session with a gap, not two: resumed, its start time kept, the reconnect said.
+    assert_eq!(again.session.session_id, first.session.session_id);
+    assert_eq!(
+        again.action,
+        baton_core::commands::SessionActionKind::Resumed
+    );
+    assert_eq!(again.session.started_at, first.session.started_at);
+    assert!(
+        again
+            .message
+            .as_deref()
+            .unwrap()
+            .starts_with("Session reconnected")
+    );
+    let live = host.ledger.live_sessions().unwrap();
+    assert_eq!(live.len(), 1);
+    let timeline = baton_core::lifecycle::timeline::timeline(
+        &host
+            .ledger
+            .history(first.session.session_id)
+            .unwrap()
+            .unwrap(),
+    );
+    assert!(
+        timeline
+            .iter()
+            .any(|e| e.summary.starts_with("Session reconnected")),
+        "{timeline:?}"
+    );
+    // The attempt id works the same way; another project's or an ended session's does not.
+    let Ok(Response::Action(attempt)) = host.run(start(None, Some("ci-7"), "demo")) else {
+        panic!()
+    };
+    let Ok(Response::Action(same)) = host.run(start(None, Some("ci-7"), "demo")) else {
+        panic!()
+    };
+    assert_eq!(same.session.session_id, attempt.session.session_id);
+    let Ok(Response::Action(elsewhere)) = host.run(start(None, Some("ci-7"), "other")) else {
+        panic!()
+    };
+    assert_ne!(elsewhere.session.session_id, attempt.session.session_id);
+    host.end(EndParams {
+        session_id: Some(first.session.session_id.to_string()),
+        ..Default::default()
+    })
+    .unwrap();
+    let Ok(Response::Action(fresh)) = host.run(start(Some("claude-abc"), None, "demo")) else {
+        panic!()
+    };
+    assert_ne!(fresh.session.session_id, first.session.session_id);
+    assert_eq!(
+        fresh.action,
+        baton_core::commands::SessionActionKind::Started
+    );
+}
+
+#[test]
+fn ending_a_working_session_says_it_stopped_without_finishing() {
+    let mut host = Host::new();
+    let id = host.start("demo", "claude", None);
+    assert_eq!(host.status(id), Status::Working);
+    host.end(EndParams {
+        session_id: Some(id.to_string()),
+        ..Default::default()
+    })
+    .unwrap();
+    let Ok(Response::Attention(attention)) = host.run(Request::Attention) else {
+        panic!()
+    };
+    let item = attention
+        .items
+        .iter()
+        .find(|i| i.session_id == id)
+        .expect("an attention item for the session");
+    assert_eq!((item.level.as_str(), item.urgency), ("inform", 30));
+    assert!(
+        item.text.contains("stopped without finishing"),
+        "{}",
+        item.text
+    );
+}

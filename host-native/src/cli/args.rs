@@ -985,9 +985,13 @@ pub(crate) struct StartArgs {
     /// External work item id (requires --run-id)
     #[arg(long, requires = "run_id")]
     pub(crate) work_item_id: Option<String>,
-    /// External attempt id
+    /// External attempt id (a start with a live session's id resumes it)
     #[arg(long)]
     pub(crate) attempt_id: Option<String>,
+    /// The agent's own session id: Claude Code's session_id, Codex's thread id (links the
+    /// session to its transcripts; a start with a live session's id resumes it)
+    #[arg(long, value_name = "ID")]
+    pub(crate) provider_session_id: Option<String>,
     /// Resume this session instead of starting one
     #[arg(long, value_name = "ID")]
     pub(crate) session_id: Option<String>,

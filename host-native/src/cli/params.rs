@@ -23,6 +23,7 @@ impl From<StartArgs> for StartParams {
             run_id: a.run_id,
             work_item_id: a.work_item_id,
             attempt_id: a.attempt_id,
+            provider_session_id: a.provider_session_id,
             mission: a.mission,
             commit: a.commit,
             no_brief: a.no_brief,
