@@ -32,6 +32,7 @@ pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod files;
+pub mod hook;
 pub mod mcp;
 pub mod mirror;
 pub mod records;

@@ -4,6 +4,7 @@
 mod ccusage;
 mod cli;
 mod concurrency;
+mod hook;
 mod hostile;
 mod human;
 mod lifecycle_cli;

@@ -114,7 +114,7 @@ pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 5] = [
             "analyze",
         ],
     ),
-    ("Serving", &["mcp", "web", "demo", "abi"]),
+    ("Serving", &["mcp", "hook", "web", "demo", "abi"]),
     ("Upkeep", &["doctor", "compact", "completions", "man"]),
 ];
 
@@ -354,6 +354,9 @@ The figures are the web page's (`baton web`): both run the same core on the same
   ~/.codex/config.toml:  [mcp_servers.baton]  command = \"baton\"  args = [\"mcp\"]
   .cursor/mcp.json:      {\"mcpServers\": {\"baton\": {\"command\": \"baton\", \"args\": [\"mcp\"]}}}")]
     Mcp(McpArgs),
+    /// Run as a coding agent's hook: one work session per agent session, never failing its turn
+    #[command(subcommand)]
+    Hook(HookCommand),
     /// Serve the web page (analyzes files inside your browser; binds 127.0.0.1 only)
     #[command(after_help = "Examples:
   baton web                               # http://127.0.0.1:8377
@@ -926,6 +929,18 @@ pub(crate) struct ManArgs {
     /// Write baton.1 and one page per command (baton-start.1, …) into this folder
     #[arg(long, value_name = "DIR")]
     pub(crate) dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum HookCommand {
+    /// Claude Code's SessionStart, SessionEnd, Stop and UserPromptSubmit hooks (JSON on stdin)
+    #[command(after_help = "In .claude/settings.json:
+  {\"hooks\": {
+    \"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook claude-code\"}]}],
+    \"SessionEnd\":   [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook claude-code\"}]}]}}
+
+A start (startup or resume) opens the project's work session for Claude's session id, or reconnects to it when it is live; a compaction changes nothing; after /clear the new session takes over from the one /clear ended. An end ends it. The ledger is the project's (CLAUDE_PROJECT_DIR's nearest .baton/), never a new one in a sub-folder. Nothing is printed on stdout (Claude Code would read it as context); a problem goes to stderr and .baton/hook.log, and the exit status is always 0.")]
+    ClaudeCode,
 }
 
 #[derive(Debug, Args)]

@@ -103,6 +103,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Search(_)
         | Command::Transcripts(_)
         | Command::Record(_)
+        | Command::Hook(_)
         | Command::Man(_)
         | Command::Mcp(_)
         | Command::Usage(_)

@@ -72,6 +72,9 @@ pub fn main() -> i32 {
             }
         };
     }
+    if let Command::Hook(args::HookCommand::ClaudeCode) = &cli.command {
+        return claude_code_hook();
+    }
     let result = match cli.command {
         Command::Usage(ref args) => usage(&cli, args),
         Command::Inspect(args) => inspect(args),
@@ -142,6 +145,35 @@ pub fn main() -> i32 {
         }
         Err(err) => report_error(&err, json_only, err_style, retry.as_ref()),
     }
+}
+
+/// `baton hook claude-code`: the hook JSON from stdin (at most 1 MiB), one line to the log,
+/// a problem on stderr, and always 0 (a hook that fails would fail the agent's turn).
+fn claude_code_hook() -> i32 {
+    use std::io::Read;
+    let mut input = String::new();
+    let read = std::io::stdin()
+        .lock()
+        .take(1 << 20)
+        .read_to_string(&mut input);
+    let (result, ledger) = match read {
+        Ok(_) => crate::hook::claude_code(&input),
+        Err(e) => (Err(Error::store_io("read", "standard input", e)), None),
+    };
+    let line = match &result {
+        Ok(crate::hook::Outcome::Started(what))
+        | Ok(crate::hook::Outcome::Ended(what))
+        | Ok(crate::hook::Outcome::Nothing(what)) => format!("[ok] {what}"),
+        Err(err) => {
+            let line = render::error_line(err);
+            eprintln!("baton hook claude-code: {}", terminal_safe(&line));
+            line
+        }
+    };
+    if let Some(ledger) = &ledger {
+        crate::hook::log(ledger, &line);
+    }
+    0
 }
 
 /// Says what went wrong (one JSON object under `--json`, else words on stderr) and gives the

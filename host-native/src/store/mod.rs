@@ -53,6 +53,7 @@ pub const GITIGNORE: &str = "\
 checkpoint.ndjson
 checkpoint.tmp-*
 compact.lock
+hook.log
 locks/
 .*.tmp-*
 .events.ndjson.new-*

@@ -1,0 +1,195 @@
+//! `baton hook claude-code` as Claude Code runs it: hook JSON on stdin, the project folder in
+//! `CLAUDE_PROJECT_DIR`, from any sub-folder; one work session per Claude session, and an exit
+//! status of 0 whatever happens (the reason in stderr and `.baton/hook.log`).
+
+use baton_tests::{baton, json_of};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::Path;
+use std::process::Stdio;
+
+/// Runs the hook with `input` on stdin from `cwd`, the project at `project`; its exit status
+/// and stderr.
+fn hook(project: &Path, cwd: &Path, input: &str) -> (i32, String) {
+    let mut command = baton(&project.join(".baton"));
+    command
+        .env_remove("BATON_DIR")
+        .env("CLAUDE_PROJECT_DIR", project)
+        .current_dir(cwd)
+        .args(["hook", "claude-code"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.stdout.is_empty(),
+        "stdout would reach Claude's context"
+    );
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn event(claude: &str, name: &str, extra: Value) -> String {
+    let mut input = json!({
+        "session_id": claude,
+        "transcript_path": "/nonexistent/transcript.jsonl",
+        "hook_event_name": name,
+    });
+    for (key, value) in extra.as_object().unwrap() {
+        input[key] = value.clone();
+    }
+    input.to_string()
+}
+
+fn sessions(project: &Path) -> Vec<Value> {
+    let list = json_of(
+        &baton(&project.join(".baton"))
+            .args(["--json", "list", "--all"])
+            .output()
+            .unwrap(),
+    );
+    list["sessions"].as_array().unwrap().clone()
+}
+
+fn project() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("webapp");
+    std::fs::create_dir_all(project.join("src/deep")).unwrap();
+    (tmp, project)
+}
+
+#[test]
+fn start_compact_resume_end_of_one_claude_session_leave_one_work_session_ended() {
+    let (_tmp, project) = project();
+    for (name, extra) in [
+        ("SessionStart", json!({"source": "startup"})),
+        ("UserPromptSubmit", json!({"prompt": "fix the login test"})),
+        ("SessionStart", json!({"source": "compact"})),
+        ("Stop", json!({})),
+        ("SessionStart", json!({"source": "resume"})),
+        ("SessionStart", json!({"source": "startup"})),
+        ("SessionEnd", json!({"reason": "prompt_input_exit"})),
+        ("SessionEnd", json!({"reason": "other"})),
+    ] {
+        let (status, stderr) = hook(&project, &project, &event("claude-1", name, extra));
+        assert_eq!(status, 0, "{name}: {stderr}");
+        assert!(stderr.is_empty(), "{name}: {stderr}");
+    }
+    let all = sessions(&project);
+    assert_eq!(all.len(), 1, "{all:?}");
+    let session = &all[0];
+    assert_eq!(session["status"], "complete");
+    assert_eq!(session["project"], "webapp");
+    assert_eq!(session["client_name"], "claude-code");
+    assert_eq!(session["provider_session_id"], "claude-1");
+    assert_eq!(session["resumes"].as_array().unwrap().len(), 2);
+    let log = std::fs::read_to_string(project.join(".baton/hook.log")).unwrap();
+    assert_eq!(log.lines().count(), 8);
+    assert!(
+        log.contains("no live work session has Claude session claude-1"),
+        "{log}"
+    );
+}
+
+#[test]
+fn from_a_sub_folder_it_uses_the_projects_ledger_and_clear_hands_off() {
+    let (_tmp, project) = project();
+    let deep = project.join("src/deep");
+    let (status, _) = hook(
+        &project,
+        &project,
+        &event("c-1", "SessionStart", json!({"source": "startup"})),
+    );
+    assert_eq!(status, 0);
+    // Claude Code started in a sub-folder: still the project's ledger, never a second one.
+    let (status, stderr) = hook(
+        &project,
+        &deep,
+        &event("c-1", "SessionEnd", json!({"reason": "clear"})),
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let (status, _) = hook(
+        &project,
+        &deep,
+        &event("c-2", "SessionStart", json!({"source": "clear"})),
+    );
+    assert_eq!(status, 0);
+    assert!(!deep.join(".baton").exists() && !project.join("src/.baton").exists());
+    let all = sessions(&project);
+    assert_eq!(all.len(), 2);
+    let first = all
+        .iter()
+        .find(|s| s["provider_session_id"] == "c-1")
+        .unwrap();
+    let second = all
+        .iter()
+        .find(|s| s["provider_session_id"] == "c-2")
+        .unwrap();
+    assert_eq!(first["status"], "complete");
+    assert_eq!(second["parent_session_id"], first["session_id"]);
+    // Without CLAUDE_PROJECT_DIR, the hook's cwd finds the nearest ledger above it.
+    let mut command = baton(&project.join(".baton"));
+    command
+        .env_remove("BATON_DIR")
+        .current_dir(&deep)
+        .args(["hook", "claude-code"])
+        .stdin(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    let input = event(
+        "c-2",
+        "SessionEnd",
+        json!({"reason": "logout", "cwd": deep}),
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(!deep.join(".baton").exists());
+    let second = sessions(&project)
+        .into_iter()
+        .find(|s| s["provider_session_id"] == "c-2")
+        .unwrap();
+    assert_eq!(second["status"], "complete");
+}
+
+#[test]
+fn a_refused_start_or_bad_input_exits_0_and_logs_why() {
+    let (_tmp, project) = project();
+    std::fs::create_dir_all(project.join(".baton")).unwrap();
+    std::fs::write(
+        project.join(".baton/config.toml"),
+        "approved_clients = [\"codex\"]\n",
+    )
+    .unwrap();
+    let (status, stderr) = hook(
+        &project,
+        &project,
+        &event("c-9", "SessionStart", json!({"source": "startup"})),
+    );
+    assert_eq!(status, 0);
+    assert!(stderr.contains("CLIENT_NOT_APPROVED"), "{stderr}");
+    for input in ["not json", "{\"hook_event_name\":\"SessionStart\"}", ""] {
+        let (status, stderr) = hook(&project, &project, input);
+        assert_eq!(status, 0, "{input:?}");
+        assert!(stderr.contains("INVALID_ARGUMENT"), "{input:?}: {stderr}");
+    }
+    let log = std::fs::read_to_string(project.join(".baton/hook.log")).unwrap();
+    assert!(
+        log.lines().next().unwrap().contains("CLIENT_NOT_APPROVED"),
+        "{log}"
+    );
+    assert_eq!(log.lines().count(), 4);
+    assert!(sessions(&project).is_empty());
+}
