@@ -24,31 +24,40 @@ fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |e| Error::store_io("use the index", &path.display().to_string(), e)
 }
 
-/// Where the blob `sha256` lives.
-fn blob_path(ledger: &Ledger, sha256: &str) -> PathBuf {
-    ledger.dir().join(BLOBS).join(sha256)
+/// Where the blob `sha256` lives, when the name is a SHA-256 (64 lower-case hex digits): a
+/// name from a hand-edited or hostile ledger line (`../x`, `/dev/zero`) names no file.
+fn blob_path(ledger: &Ledger, sha256: &str) -> Option<PathBuf> {
+    let hex = sha256.len() == 64
+        && sha256
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    hex.then(|| ledger.dir().join(BLOBS).join(sha256))
 }
 
 /// Writes a content blob whole and durably (a temporary, fsync, rename), unless a blob with
 /// these very bytes is already there (the name is their hash: the same content is kept once).
+/// The ledger and its `blobs/` folder must be this user's own, not links.
 fn write_blob(ledger: &Ledger, blob: &BlobRef, content: &[u8]) -> Result<(), Error> {
-    let path = blob_path(ledger, &blob.sha256);
-    if std::fs::read(&path).is_ok_and(|kept| kept == content) {
-        return Ok(());
-    }
+    let path = blob_path(ledger, &blob.sha256)
+        .ok_or_else(|| Error::internal("a blob name that is not a SHA-256"))?;
     let dir = ledger.dir().join(BLOBS);
+    crate::store::check_own_folder(ledger, ledger.dir())?;
     std::fs::create_dir_all(&dir)
         .map_err(|e| Error::store_io("create directory", &dir.display().to_string(), e))?;
+    crate::store::check_own_folder(ledger, &dir)?;
+    if crate::store::read_own_bytes(&path, content.len() as u64).is_some_and(|kept| kept == content)
+    {
+        return Ok(());
+    }
     crate::store::write_atomically(&path, content)
 }
 
 /// A stored record with its content, read from its blob when it has one (checked against
-/// the blob's name).
+/// the blob's name; read as the ledger's own file, never past the size it should have).
 fn with_content(ledger: &Ledger, stored: StoredRecord) -> Result<Record, Error> {
-    let bytes = stored
-        .blob
-        .as_ref()
-        .and_then(|blob| std::fs::read(blob_path(ledger, &blob.sha256)).ok());
+    let bytes = stored.blob.as_ref().and_then(|blob| {
+        crate::store::read_own_bytes(&blob_path(ledger, &blob.sha256)?, blob.bytes)
+    });
     stored.with_content(bytes.as_deref())
 }
 
@@ -97,6 +106,17 @@ pub fn store(
     let indexed = (|| -> Result<(), Error> {
         let mut mirror = crate::mirror::Mirror::open(index_path)?;
         let project = project_of(&snapshot, record.work_session)?;
+        // What the ledger now holds, as the next query's check will find it (another writer
+        // in between only costs that query a full check).
+        let before = ledger_records(&snapshot)?;
+        let last = before
+            .iter()
+            .map(|r| r.event)
+            .chain([plan.event.id])
+            .max()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        let key = ledger.dir().display().to_string();
         mirror.with_lock(|connection| {
             in_transaction(connection, index_path, || {
                 insert(
@@ -105,7 +125,28 @@ pub fn store(
                     &record,
                     plan.blob.as_ref(),
                     project.as_deref(),
-                )
+                )?;
+                let kept: Option<i64> = connection
+                    .query_row(
+                        "SELECT records FROM records_sync WHERE ledger = ?1",
+                        [&key],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(sql(index_path))?;
+                // Only an index that had taken every earlier record may say it has them all.
+                if kept == Some(before.len() as i64) || before.is_empty() {
+                    connection
+                        .execute(
+                            "INSERT INTO records_sync (ledger, records, last_event)
+                             VALUES (?1, ?2, ?3)
+                             ON CONFLICT (ledger) DO UPDATE SET records = excluded.records,
+                                 last_event = excluded.last_event",
+                            params![key, before.len() as i64 + 1, last],
+                        )
+                        .map_err(sql(index_path))?;
+                }
+                Ok(())
             })
         })
     })();

@@ -752,3 +752,37 @@ fn records_stored_by_many_processes_at_once_are_all_kept_once() {
     assert_eq!(ids(&rebuilt), ids(&listing));
     assert_eq!(std::fs::read_dir(dir.join("blobs")).unwrap().count(), 4);
 }
+
+#[test]
+fn a_blob_name_that_is_not_a_hash_reads_no_file() {
+    use std::io::Write;
+    let (tmp, dir) = ledger();
+    ok(&dir, &["record", "store", "--content", "made first"]);
+    std::fs::write(tmp.path().join("secret.txt"), "not for records").unwrap();
+    // A hand-edited (or hostile) line naming a path instead of a SHA-256.
+    let line = serde_json::json!({
+        "v": 1,
+        "id": "0190abcd-0000-7000-8000-0000000000e1",
+        "session": "00000000-0000-0000-0000-000000000001",
+        "kind": "record_stored",
+        "at": "2026-06-01T09:00:00.000Z",
+        "actor": {"kind": "agent", "name": "x"},
+        "data": {
+            "record_id": "0190abcd-0000-7000-8000-000000000077",
+            "content_blob": {"sha256": "../../secret.txt", "bytes": 15}
+        }
+    });
+    let mut log = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("events.ndjson"))
+        .unwrap();
+    writeln!(log, "{line}").unwrap();
+    drop(log);
+    let listed = ok(&dir, &["record", "list"]);
+    assert_eq!(listed["total"], 2);
+    let (code, details) = refused(&dir, &["record", "get", "0190abcd00007000800000000000007"]);
+    assert_eq!(code, "RECORD_CONTENT_DAMAGED");
+    assert_eq!(details["blob"], "../../secret.txt");
+    let found = ok(&dir, &["search", "records", "--include", "stored"]);
+    assert_eq!(found["stored_total"], 0);
+}

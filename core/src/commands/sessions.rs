@@ -199,8 +199,8 @@ fn gate_registration(view: &dyn LedgerView, started: &Started, ctx: &Context) ->
     }
 }
 
-/// The live session of `started`'s project that has its provider session id, else its
-/// attempt id: the one a client reconnecting with that external id means.
+/// The live session of `started`'s project and agent that has its provider session id, else
+/// its attempt id: the one a client reconnecting with that external id means.
 fn reconnecting(view: &dyn LedgerView, started: &Started) -> Result<Option<Session>> {
     if started.provider_session_id.is_none() && started.attempt_id.is_none() {
         return Ok(None);
@@ -208,7 +208,13 @@ fn reconnecting(view: &dyn LedgerView, started: &Started) -> Result<Option<Sessi
     let live: Vec<Session> = view
         .live_sessions()?
         .into_iter()
-        .filter(|s| s.project == started.project)
+        .filter(|s| s.project == started.project && s.agent == started.agent)
+        // An attempt id never joins sessions whose provider session ids differ.
+        .filter(|s| {
+            s.provider_session_id.is_none()
+                || started.provider_session_id.is_none()
+                || s.provider_session_id == started.provider_session_id
+        })
         .collect();
     let by = |same: &dyn Fn(&Session) -> bool| live.iter().find(|s| same(s)).cloned();
     Ok(started

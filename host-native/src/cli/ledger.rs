@@ -155,7 +155,9 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     match &response {
         Response::Action(ended) if store_summary => {
             let session = &ended.session;
-            let record = crate::records::store(
+            // The session is ended whatever happens here: a summary that cannot be stored
+            // is a warning, and the end is still reported.
+            let stored = crate::records::store(
                 &ledger,
                 &index,
                 baton_core::records::StoreRequest {
@@ -168,20 +170,34 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                         .client_name
                         .as_deref()
                         .map(|c| c.trim().to_ascii_lowercase().replace('-', "_")),
-                    provider_session_id: None,
+                    provider_session_id: session.provider_session_id.clone(),
                     tags: vec!["summary".to_owned()],
                 },
                 Some(&session.session_id.to_string()),
                 &acting,
-            )?;
-            output.human.push_str(&format!(
-                "\n[ok] Stored the summary as the record {}",
-                record.id
-            ));
-            output.json["stored_summary"] = serde_json::json!(record.id.to_string());
+            );
+            match stored {
+                Ok(record) => {
+                    output.human.push_str(&format!(
+                        "\n[ok] Stored the summary as the record {}",
+                        record.id
+                    ));
+                    output.json["stored_summary"] = serde_json::json!(record.id.to_string());
+                }
+                Err(err) => crate::cli::warn(&format!(
+                    "the session is ended, but its summary was not stored: {err}"
+                )),
+            }
         }
         Response::Show(shown) => {
-            if let Some((_, connection)) = crate::records::open_synced_if_any(&ledger, &index)? {
+            // The session is the answer; what links to it is extra, and an index that cannot
+            // be read (a colleague's read-only ledger, a newer schema) only leaves it out.
+            let opened =
+                crate::records::open_synced_if_any(&ledger, &index).unwrap_or_else(|err| {
+                    crate::cli::warn(&format!("links to stored records left out: {err}"));
+                    None
+                });
+            if let Some((_, connection)) = opened {
                 let (records, mirrored) =
                     crate::records::linked_to_session(&connection, &index, &shown.session)?;
                 if !records.is_empty() || !mirrored.is_empty() {

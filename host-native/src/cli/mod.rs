@@ -206,9 +206,15 @@ fn report_error(
 fn print_document(document: &str) -> i32 {
     use std::io::{IsTerminal, Write};
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(document.as_bytes());
-    if std::io::stdout().is_terminal() && !document.ends_with('\n') {
-        let _ = out.write_all(b"\n");
+    if std::io::stdout().is_terminal() {
+        // A record's text never drives the terminal (no escape sequence reaches it raw).
+        let shown = terminal_safe(document);
+        let _ = out.write_all(shown.as_bytes());
+        if !shown.ends_with('\n') {
+            let _ = out.write_all(b"\n");
+        }
+    } else {
+        let _ = out.write_all(document.as_bytes());
     }
     let _ = out.flush();
     0

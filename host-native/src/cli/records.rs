@@ -198,13 +198,17 @@ fn listing_output(
     let mut human = format!(
         "[ok] {} {what}{}",
         listing.total,
-        if shown < listing.total {
+        if shown == 0 && offset > 0 {
+            format!("; none at --offset {offset}")
+        } else if offset + shown < listing.total {
             format!(
                 "; {}–{} shown (--offset {} for more)",
                 offset + 1,
                 offset + shown,
                 offset + shown
             )
+        } else if offset > 0 {
+            format!("; {}–{} shown", offset + 1, offset + shown)
         } else {
             String::new()
         }

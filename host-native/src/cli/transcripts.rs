@@ -469,7 +469,11 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         if args.index.sync {
             open_query(cli, &args.index)?;
         }
-        if let Some((_, connection)) = crate::records::open_synced_if_any(&ledger, &index)? {
+        let opened = crate::records::open_synced_if_any(&ledger, &index).unwrap_or_else(|err| {
+            crate::cli::warn(&format!("stored records not searched: {err}"));
+            None
+        });
+        if let Some((_, connection)) = opened {
             let zone = crate::zone::resolve(None)?;
             let filters = Filters::from_words(
                 None,

@@ -123,6 +123,26 @@ pub fn read_own_text(path: &Path) -> std::io::Result<String> {
     Ok(text)
 }
 
+/// Reads a file of the ledger (a record's blob) as the ledger's own (no link, no FIFO or
+/// device), at most `cap` bytes: `None` when it is missing, unreadable or longer.
+pub fn read_own_bytes(path: &Path, cap: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    own::open_read(path)
+        .ok()?
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= cap).then_some(bytes)
+}
+
+/// Refuses a folder of the ledger that is a link, or a ledger that is not this user's:
+/// checked before anything is written into it.
+pub fn check_own_folder(ledger: &Ledger, folder: &Path) -> Result<(), Error> {
+    ledger.check_writable()?;
+    own::check_folder(folder)
+}
+
 /// The error for a failed read of a ledger file (`STORE_UNSAFE` for a link or a FIFO).
 pub fn own_file_error(operation: &str, path: &Path, err: std::io::Error) -> Error {
     own::open_error(operation, path, err)
