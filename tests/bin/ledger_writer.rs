@@ -2,8 +2,9 @@
 //! each event id once its append has returned (acknowledged), so tests can check that nothing
 //! acknowledged is ever lost — across processes, compactions and SIGKILL.
 //!
-//! Usage: `ledger-writer DIR COUNT [--fsync] [--delay-us N]` (COUNT 0 = until killed;
-//! `--delay-us` pauses between opening the log and writing, to widen race windows).
+//! Usage: `ledger-writer DIR COUNT [--fsync] [--delay-us N] [--ended]` (COUNT 0 = until
+//! killed; `--delay-us` pauses between opening the log and writing, to widen race windows;
+//! `--ended` ends each session it starts, as most of a real ledger's sessions are).
 //! `ledger-writer DIR start PROVIDER_SESSION_ID [--delay-us N]` instead runs one `start` with
 //! that provider session id through the engine (as `baton start` does) and prints its answer:
 //! the delay then falls between the decision and its append, where two starts would race.
@@ -56,6 +57,17 @@ fn main() {
         ledger
             .append(&event.encode().expect("encode"))
             .expect("append");
+        if args.iter().any(|a| a == "--ended") {
+            let ended = Event {
+                id: EventId(uuid::Uuid::now_v7()),
+                at: Timestamp::from_millis(1_780_000_000_000 + n as i64 + 1),
+                payload: Payload::Ended(baton_core::ledger::event::Ended::default()),
+                ..event.clone()
+            };
+            ledger
+                .append(&ended.encode().expect("encode"))
+                .expect("append");
+        }
         writeln!(out, "{}", event.id).expect("stdout");
         out.flush().expect("flush");
         n += 1;
