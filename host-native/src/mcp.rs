@@ -958,10 +958,7 @@ impl BatonMcp {
                     p.session_id.as_deref(),
                     &acting,
                 )?;
-                let mut summary = serde_json::to_value(&record).unwrap_or_default();
-                if let Some(object) = summary.as_object_mut() {
-                    object.remove("content");
-                }
+                let mut summary = crate::records::summary(&record);
                 summary["content_bytes"] = Value::from(record.content.len());
                 Ok((
                     format!("[ok] stored the record {}", record.id),
@@ -994,21 +991,7 @@ impl BatonMcp {
                     p.include.as_deref(),
                     baton_core::records::Include::Stored,
                 )?;
-                let (_, connection) = crate::records::open_synced(&ledger, &index)?;
-                let listing = crate::records::list(
-                    &connection,
-                    &index,
-                    &crate::mirror::query::ListingQuery {
-                        include,
-                        limit: i64::from(query.limit),
-                        offset: query.offset as i64,
-                        provider: query.provider,
-                        agent_id: query.agent_id,
-                        project: None,
-                        since: query.since.map(|t| t.millis()),
-                        until: None,
-                    },
-                )?;
+                let listing = crate::records::list_records(&ledger, &index, query, include)?;
                 Ok((
                     format!("[ok] {} of {} row(s)", listing.items.len(), listing.total),
                     serde_json::to_value(&listing).unwrap_or_default(),

@@ -642,6 +642,40 @@ pub fn export_document(record: &Record, format: baton_core::records::ExportForma
     }
 }
 
+/// The spec's list (`record list`, `session_list`): `query` as the core checked it, over
+/// what `include` names, from an index brought up to date with the ledger.
+pub fn list_records(
+    ledger: &Ledger,
+    index_path: &Path,
+    query: baton_core::records::ListQuery,
+    include: Include,
+) -> Result<Listing, Error> {
+    let (_, connection) = open_synced(ledger, index_path)?;
+    list(
+        &connection,
+        index_path,
+        &ListingQuery {
+            include,
+            limit: i64::from(query.limit),
+            offset: query.offset as i64,
+            provider: query.provider,
+            agent_id: query.agent_id,
+            project: None,
+            since: query.since.map(|t| t.millis()),
+            until: None,
+        },
+    )
+}
+
+/// A record without its content, as lists and answers about it show it.
+pub fn summary(record: &Record) -> serde_json::Value {
+    let mut value = serde_json::to_value(record).unwrap_or_default();
+    if let Some(object) = value.as_object_mut() {
+        object.remove("content");
+    }
+    value
+}
+
 /// Which of stored, mirrored or both a listing covers, from a caller's word.
 pub fn include_of(text: Option<&str>, default: Include) -> Result<Include, Error> {
     match text {

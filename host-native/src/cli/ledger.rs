@@ -219,16 +219,8 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                         ));
                     }
                 }
-                let summaries: Vec<serde_json::Value> = records
-                    .iter()
-                    .map(|r| {
-                        let mut value = to_json(r).unwrap_or_default();
-                        if let Some(object) = value.as_object_mut() {
-                            object.remove("content");
-                        }
-                        value
-                    })
-                    .collect();
+                let summaries: Vec<serde_json::Value> =
+                    records.iter().map(crate::records::summary).collect();
                 output.json["linked"] = serde_json::json!({
                     "records": summaries,
                     "mirrored": to_json(&mirrored)?,

@@ -85,7 +85,7 @@ pub(crate) fn store(cli: &crate::cli::Cli, args: &RecordStoreArgs) -> Result<Out
         args.session.as_deref(),
         &acting(cli),
     )?;
-    let mut json = summary_json(&record);
+    let mut json = crate::records::summary(&record);
     json["content_bytes"] = json!(record.content.len());
     Ok(Output {
         human: format!(
@@ -101,15 +101,6 @@ pub(crate) fn store(cli: &crate::cli::Cli, args: &RecordStoreArgs) -> Result<Out
     })
 }
 
-/// A record without its content, as lists and the store's answer show it.
-fn summary_json(record: &Record) -> serde_json::Value {
-    let mut value = serde_json::to_value(record).unwrap_or_default();
-    if let Some(object) = value.as_object_mut() {
-        object.remove("content");
-    }
-    value
-}
-
 /// `baton record list`.
 pub(crate) fn list(cli: &crate::cli::Cli, args: &RecordListArgs) -> Result<Output, Error> {
     let query = ListQuery::parse(
@@ -122,22 +113,9 @@ pub(crate) fn list(cli: &crate::cli::Cli, args: &RecordListArgs) -> Result<Outpu
     let include = crate::records::include_of(args.include.as_deref(), Include::Stored)?;
     let ledger = crate::cli::ledger_for(cli)?;
     let index = index_path(cli, &args.location)?;
-    let (_, connection) = crate::records::open_synced(&ledger, &index)?;
-    let listing = crate::records::list(
-        &connection,
-        &index,
-        &ListingQuery {
-            include,
-            limit: i64::from(query.limit),
-            offset: query.offset as i64,
-            provider: query.provider,
-            agent_id: query.agent_id,
-            project: None,
-            since: query.since.map(|t| t.millis()),
-            until: None,
-        },
-    )?;
-    listing_output(cli, &listing, query.offset as i64, include)
+    let offset = query.offset as i64;
+    let listing = crate::records::list_records(&ledger, &index, query, include)?;
+    listing_output(cli, &listing, offset, include)
 }
 
 /// `baton transcripts list --include stored|all`: the records and the conversations in one
