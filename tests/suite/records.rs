@@ -62,6 +62,31 @@ fn append_records(dir: &Path, records: &[Record]) {
     }
 }
 
+/// Mirrors the Claude Code fixtures (and the Codex ones when `codex`) into the ledger's index.
+fn mirror_fixtures(dir: &Path, codex: bool) {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let codex_dir = if codex {
+        fixtures.join("codex")
+    } else {
+        PathBuf::from("/nonexistent")
+    };
+    let mirrored = run(
+        dir,
+        &[
+            "mirror",
+            "--claude-dir",
+            fixtures.join("claude-code").to_str().unwrap(),
+            "--codex-dir",
+            codex_dir.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        mirrored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&mirrored.stderr)
+    );
+}
+
 fn record(id: Uuid, at_ms: i64, provider: Option<&str>, content: &str) -> Record {
     Record {
         id,
@@ -376,22 +401,7 @@ fn deleting_the_index_loses_nothing_and_a_megabyte_round_trips_byte_for_byte() {
 #[test]
 fn include_all_lists_stored_and_mirrored_rows_in_one_newest_first_order() {
     let (tmp, dir) = ledger();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mirrored = run(
-        &dir,
-        &[
-            "mirror",
-            "--claude-dir",
-            fixtures.join("claude-code").to_str().unwrap(),
-            "--codex-dir",
-            fixtures.join("codex").to_str().unwrap(),
-        ],
-    );
-    assert!(
-        mirrored.status.success(),
-        "{}",
-        String::from_utf8_lossy(&mirrored.stderr)
-    );
+    mirror_fixtures(&dir, true);
     let conversations = ok(&dir, &["transcripts", "list", "--limit", "500"]);
     let conversation_total = conversations["total"].as_i64().unwrap();
     assert!(conversation_total >= 5);
@@ -546,18 +556,7 @@ fn the_markdown_export_is_the_snapshot_byte_for_byte() {
 #[test]
 fn search_finds_records_and_messages_and_a_session_lists_what_links_to_it() {
     let (_tmp, dir) = ledger();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mirrored = run(
-        &dir,
-        &[
-            "mirror",
-            "--claude-dir",
-            fixtures.join("claude-code").to_str().unwrap(),
-            "--codex-dir",
-            "/nonexistent",
-        ],
-    );
-    assert!(mirrored.status.success());
+    mirror_fixtures(&dir, false);
     let conversations = ok(&dir, &["transcripts", "list", "--limit", "1"]);
     let anchor = conversations["conversations"][0]["provider_id"]
         .as_str()
@@ -662,18 +661,7 @@ fn search_finds_records_and_messages_and_a_session_lists_what_links_to_it() {
 #[test]
 fn a_session_whose_attempt_id_is_a_provider_session_id_links_to_that_conversation() {
     let (_tmp, dir) = ledger();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mirrored = run(
-        &dir,
-        &[
-            "mirror",
-            "--claude-dir",
-            fixtures.join("claude-code").to_str().unwrap(),
-            "--codex-dir",
-            "/nonexistent",
-        ],
-    );
-    assert!(mirrored.status.success());
+    mirror_fixtures(&dir, false);
     let conversations = ok(&dir, &["transcripts", "list", "--limit", "1"]);
     let anchor = conversations["conversations"][0]["provider_id"]
         .as_str()
