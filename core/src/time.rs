@@ -222,6 +222,34 @@ pub fn parse_day_in(
     })
 }
 
+/// A span like `90s`, `20m`, `2h`, `7d` or `1w` (a bare number is seconds), in seconds.
+pub fn parse_duration_seconds(field: &str, text: &str) -> crate::error::Result<u64> {
+    let trimmed = text.trim();
+    let digits = trimmed.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &trimmed[digits.len()..];
+    let scale = match unit.to_ascii_lowercase().as_str() {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        "w" => 604_800,
+        _ => 0,
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|_| scale > 0)
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| {
+            crate::error::Error::invalid(
+                field,
+                format!("`{text}` is not a duration; write it like 90s, 20m, 2h, 7d or 1w"),
+            )
+            .with("value", text)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,5 +293,16 @@ mod tests {
         assert_eq!(human_duration(0), "0s");
         assert_eq!(human_duration(86_400 * 2 + 3600 * 3 + 5), "2d 3h");
         assert_eq!(human_duration(3601), "1h 1s");
+    }
+
+    #[test]
+    fn spans_read_with_their_unit_and_refuse_the_rest() {
+        assert_eq!(super::parse_duration_seconds("f", "90").unwrap(), 90);
+        assert_eq!(super::parse_duration_seconds("f", "20m").unwrap(), 1200);
+        assert_eq!(super::parse_duration_seconds("f", " 7D ").unwrap(), 604_800);
+        assert_eq!(super::parse_duration_seconds("f", "1w").unwrap(), 604_800);
+        for bad in ["", "soon", "5y", "-3m", "m", "99999999999999999999d"] {
+            assert!(super::parse_duration_seconds("f", bad).is_err(), "{bad}");
+        }
     }
 }

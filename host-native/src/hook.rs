@@ -135,14 +135,30 @@ fn run(ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Er
                     commit: crate::system::git_head(),
                     ..StartParams::default()
                 });
-                match engine::run_as(ledger, &request, &acting)? {
-                    Response::Action(action) => Ok(Outcome::Started(format!(
-                        "{} {} for Claude session {claude_id} ({source})",
-                        action.action.as_str(),
-                        action.session.session_id
-                    ))),
-                    _ => Err(Error::internal("a start answered something else")),
-                }
+                let Response::Action(action) = engine::run_as(ledger, &request, &acting)? else {
+                    return Err(Error::internal("a start answered something else"));
+                };
+                // Claude Code's process runs this session now: its registry entry names it,
+                // else it is the process that ran this hook.
+                let tied = match crate::liveness::registered_process(claude_id)
+                    .or_else(crate::liveness::agent_process)
+                {
+                    Some(process) => crate::liveness::tie_process(
+                        ledger,
+                        &action.session.session_id.to_string(),
+                        process,
+                    )
+                    .map_or_else(
+                        |err| format!("; its process is not tied: {err}"),
+                        |()| format!("; process {} tied to it", process.0),
+                    ),
+                    None => "; no process found to tie to it".to_owned(),
+                };
+                Ok(Outcome::Started(format!(
+                    "{} {} for Claude session {claude_id} ({source}){tied}",
+                    action.action.as_str(),
+                    action.session.session_id
+                )))
             }
         },
         "SessionEnd" => {

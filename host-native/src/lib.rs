@@ -33,6 +33,7 @@ pub mod demo;
 pub mod engine;
 pub mod files;
 pub mod hook;
+pub mod liveness;
 pub mod mcp;
 pub mod mirror;
 pub mod records;

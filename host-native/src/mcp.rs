@@ -596,6 +596,21 @@ impl BatonMcp {
         };
         let outcome = tokio::task::spawn_blocking(move || {
             let (result, snapshot) = engine::run_deferred(&ledger, &request, &acting);
+            // The agent on the other end of this server runs the session it started: tie its
+            // process to it, so Baton can tell later when it is gone.
+            if let (Request::Start(_), Ok(baton_core::commands::Response::Action(action))) =
+                (&request, &result)
+                && let Some(process) = crate::liveness::agent_process()
+                && let Err(err) = crate::liveness::tie_process(
+                    &ledger,
+                    &action.session.session_id.to_string(),
+                    process,
+                )
+            {
+                crate::cli::warn(&format!(
+                    "could not tie the agent's process to its session: {err}"
+                ));
+            }
             // The checkpoint is brought up to date after the answer has gone back.
             if let Some(snapshot) = snapshot {
                 tokio::task::spawn_blocking(move || engine::refresh(&ledger, &snapshot));

@@ -8,6 +8,7 @@ mod hook;
 mod hostile;
 mod human;
 mod lifecycle_cli;
+mod liveness;
 mod mcp_raw;
 mod mirror;
 mod mirror_exports;

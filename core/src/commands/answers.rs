@@ -129,6 +129,8 @@ pub enum Response {
     Attention(AttentionAnswer),
     /// workspace changes.
     Workspace(WorkspaceAnswer),
+    /// observe: each session's liveness.
+    Liveness(LivenessAnswer),
 }
 
 /// What a brief tells the agent.
@@ -227,4 +229,37 @@ pub(crate) fn answer(
         collisions_opened: Vec::new(),
         message,
     }
+}
+
+/// The answer of `observe`: each observed live session's liveness, worked out now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LivenessAnswer {
+    /// One per observed live session, in the order observed.
+    pub sessions: Vec<LivenessReport>,
+    /// How many changes this observation recorded in the ledger.
+    pub recorded: usize,
+}
+
+/// One session's liveness.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LivenessReport {
+    /// The session.
+    pub session_id: SessionId,
+    /// Its readable handle.
+    pub path: String,
+    /// Its status.
+    pub status: crate::Status,
+    /// What the evidence says.
+    pub state: crate::ledger::liveness::Liveness,
+    /// Why, in a sentence.
+    pub reason: String,
+    /// The latest sign of activity.
+    pub last_activity_at: crate::time::Timestamp,
+    /// Since when the ledger has it in this state (now, when this observation recorded it;
+    /// none for `unknown` never recorded).
+    pub since: Option<crate::time::Timestamp>,
+    /// Whether this observation recorded a change.
+    pub recorded: bool,
+    /// The evidence.
+    pub evidence: Vec<crate::ledger::liveness::Evidence>,
 }

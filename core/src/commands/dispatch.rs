@@ -8,8 +8,8 @@ use crate::commands::kernel::{
 };
 use crate::commands::params::{
     ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams, ListParams,
-    MissionParams, NoteParams, PauseParams, ReportParams, ResumeParams, SessionRef, ShowParams,
-    StartParams,
+    MissionParams, NoteParams, ObserveParams, PauseParams, ReportParams, ResumeParams, SessionRef,
+    ShowParams, StartParams,
 };
 use crate::commands::sessions::{end, prepare_end, prepare_start, resume, start};
 use crate::commands::{briefing, oversight, reports, workspace};
@@ -65,6 +65,8 @@ pub enum Request {
     AmbiguityResolve(NoteParams),
     /// Record an active decision.
     DecisionRecord(NoteParams),
+    /// Classify live sessions' liveness from what a host saw; record what changed.
+    Observe(ObserveParams),
 }
 
 /// Step 1: validates a request and resolves its target. Reads the view only to resolve.
@@ -108,6 +110,12 @@ fn prepare_resolved(view: &dyn LedgerView, request: &Request) -> Result<Prepared
         Request::Show(p) => Ok(Prepared {
             lock: None,
             plan: Plan::Show(SessionId::parse_v7("session_id", &p.session_id)?),
+        }),
+        // Changes are recorded one observer at a time (the attention items they raise are
+        // numbered from the workspace stream); an observation that changes nothing takes no lock.
+        Request::Observe(p) => Ok(Prepared {
+            lock: oversight::observe_changes(view, p)?.then_some(crate::ids::WORKSPACE_STREAM),
+            plan: Plan::Lifecycle(Box::new(request.clone())),
         }),
         other => {
             let target = match other {
@@ -203,6 +211,7 @@ fn lifecycle_request(view: &dyn LedgerView, request: &Request, ctx: &Context) ->
         Request::AmbiguityOpen(p) => workspace::ambiguity_open(view, p, ctx),
         Request::AmbiguityResolve(p) => workspace::ambiguity_resolve(view, p, ctx),
         Request::DecisionRecord(p) => workspace::decision_record(view, p, ctx),
+        Request::Observe(p) => oversight::observe(view, p, ctx),
         Request::Start(_)
         | Request::Resume(_)
         | Request::End(_)

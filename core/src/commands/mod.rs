@@ -30,15 +30,15 @@ pub mod trust;
 mod workspace;
 
 pub use answers::{
-    AttentionAnswer, BriefContext, HealthAnswer, LifecycleAction, LifecycleAnswer, NextAction,
-    Response, SessionAction, SessionActionKind, SessionList, SessionShow, TimelineAnswer,
-    WorkspaceAnswer,
+    AttentionAnswer, BriefContext, HealthAnswer, LifecycleAction, LifecycleAnswer, LivenessAnswer,
+    LivenessReport, NextAction, Response, SessionAction, SessionActionKind, SessionList,
+    SessionShow, TimelineAnswer, WorkspaceAnswer,
 };
 pub use dispatch::{Request, execute, prepare, run};
 pub use kernel::{Context, Executed, Prepared};
 pub use params::{
     ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams, ListParams,
-    MissionParams, NoteParams, PauseParams, ReportParams, ResumeParams, RunReport, SessionRef,
-    ShowParams, StartParams,
+    MissionParams, NoteParams, Observation, ObserveParams, PauseParams, ReportParams, ResumeParams,
+    RunReport, SessionRef, ShowParams, StartParams,
 };
 pub use sessions::resolve_implicit;

@@ -2,17 +2,21 @@
 //! workspace's attention items.
 
 use crate::commands::answers::LifecycleAction;
-use crate::commands::answers::{AttentionAnswer, Response, TimelineAnswer, answer};
+use crate::commands::answers::{
+    AttentionAnswer, LivenessAnswer, LivenessReport, Response, TimelineAnswer, answer,
+};
 use crate::commands::briefing::push_health;
 use crate::commands::kernel::{Context, EventBatch, Executed, live_session, not_found};
-use crate::commands::params::{PauseParams, SessionRef};
+use crate::commands::params::{ObserveParams, PauseParams, SessionRef};
 use crate::commands::trust::acting;
 use crate::error::{Error, Result};
 use crate::ids::{SessionId, WORKSPACE_STREAM};
 use crate::ledger::activity::Activity;
 use crate::ledger::activity::HealthTrigger;
 use crate::ledger::event::Payload;
+use crate::ledger::liveness::Liveness;
 use crate::ledger::store::LedgerView;
+use crate::lifecycle::liveness;
 use crate::lifecycle::timeline::timeline;
 use crate::lifecycle::workspace::{Permission, Workspace};
 use crate::names;
@@ -95,6 +99,115 @@ pub(super) fn attention(view: &dyn LedgerView) -> Result<Executed> {
             total: items.len(),
             items,
         }),
+        refusal: None,
+    })
+}
+
+/// Each observed live session with its verdict and whether it is a change to record.
+fn observed_verdicts(
+    view: &dyn LedgerView,
+    p: &ObserveParams,
+) -> Result<
+    Vec<(
+        crate::ledger::session::Session,
+        liveness::Verdict,
+        bool,
+        usize,
+    )>,
+> {
+    let idle_after = p
+        .idle_after_seconds
+        .unwrap_or(liveness::DEFAULT_IDLE_AFTER_SECONDS);
+    let mut out = Vec::new();
+    for (index, observation) in p.observations.iter().enumerate() {
+        let id = SessionId::parse_v7("session_id", &observation.session_id)?;
+        // A session that ended (or went) since the host looked is not observed.
+        let Some(session) = view.history(id)?.and_then(|h| h.session()) else {
+            continue;
+        };
+        if !session.is_live() {
+            continue;
+        }
+        let verdict =
+            liveness::classify(&session, &observation.evidence, p.observed_at, idle_after);
+        let change = liveness::is_transition(&session, &verdict, &observation.evidence);
+        out.push((session, verdict, change, index));
+    }
+    Ok(out)
+}
+
+/// Whether an observation would record anything (so the host locks only then).
+pub(super) fn observe_changes(view: &dyn LedgerView, p: &ObserveParams) -> Result<bool> {
+    Ok(observed_verdicts(view, p)?
+        .iter()
+        .any(|(_, _, change, _)| *change))
+}
+
+/// observe: classifies each observed live session, records each change as a `liveness` event
+/// with its evidence, and raises an attention item for a session newly seen gone.
+pub(super) fn observe(view: &dyn LedgerView, p: &ObserveParams, ctx: &Context) -> Result<Executed> {
+    let baton = crate::ledger::event::Actor {
+        kind: crate::ledger::event::ActorKind::Baton,
+        name: "baton".into(),
+    };
+    let mut batch = EventBatch::new(ctx);
+    let mut sessions = Vec::new();
+    let mut recorded = 0;
+    for (session, verdict, change, index) in observed_verdicts(view, p)? {
+        let evidence = p.observations[index].evidence.clone();
+        if change {
+            recorded += 1;
+            batch.push(
+                session.session_id,
+                baton.clone(),
+                Payload::Activity(Activity::Liveness {
+                    state: verdict.state,
+                    reason: verdict.reason.clone(),
+                    evidence: evidence.clone(),
+                }),
+            );
+            let was_gone = session
+                .liveness
+                .as_ref()
+                .is_some_and(|l| l.state == Liveness::Gone);
+            if verdict.state == Liveness::Gone && !was_gone {
+                batch.push(
+                    WORKSPACE_STREAM,
+                    baton.clone(),
+                    Payload::Activity(Activity::AttentionRaised {
+                        session: session.session_id,
+                        level: crate::ledger::activity::AttentionLevel::Warn,
+                        urgency: 60,
+                        text: format!(
+                            "{} looks gone: {}. `baton reap` ends it as failed; resume it if its agent is still at work.",
+                            session.path,
+                            verdict.reason.trim_end_matches('.')
+                        ),
+                    }),
+                );
+            }
+        }
+        let since = if change {
+            Some(ctx.now)
+        } else {
+            session.liveness.as_ref().map(|l| l.at)
+        };
+        sessions.push(LivenessReport {
+            session_id: session.session_id,
+            path: session.path.clone(),
+            status: session.status,
+            state: verdict.state,
+            reason: verdict.reason,
+            last_activity_at: verdict.last_activity_at,
+            since,
+            recorded: change,
+            evidence,
+        });
+    }
+    batch.check()?;
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Liveness(LivenessAnswer { sessions, recorded }),
         refusal: None,
     })
 }

@@ -279,3 +279,27 @@ pub struct NoteParams {
     #[serde(default)]
     pub number: Option<u32>,
 }
+
+/// What a host saw of live sessions' agents, for Baton to classify and record.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObserveParams {
+    /// When the evidence was gathered.
+    pub observed_at: crate::time::Timestamp,
+    /// One entry per session to classify; sessions not named are left alone.
+    pub observations: Vec<Observation>,
+    /// How long a running agent may do nothing before it is idle (default 15 minutes).
+    #[serde(default)]
+    pub idle_after_seconds: Option<u64>,
+}
+
+/// The evidence about one session's agent.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Observation {
+    /// The session.
+    pub session_id: String,
+    /// What was seen (possibly nothing).
+    #[serde(default)]
+    pub evidence: Vec<crate::ledger::liveness::Evidence>,
+}

@@ -100,6 +100,11 @@ pub fn ok_line(response: &Response) -> String {
         ),
         Response::Attention(a) => format!("[ok] {} open attention item(s)", a.total),
         Response::Workspace(w) => format!("[ok] {}", w.action.replace('_', " ")),
+        Response::Liveness(l) => format!(
+            "[ok] {} session(s) observed, {} change(s) recorded",
+            l.sessions.len(),
+            l.recorded
+        ),
     }
 }
 

@@ -352,6 +352,17 @@ pub enum Activity {
         /// What.
         text: String,
     },
+    /// Baton saw a live session's agent change state (live, idle, gone, unknown), or tied a
+    /// new process to it; the evidence is kept with it. Never counted as the session's own
+    /// activity.
+    Liveness {
+        /// The state seen.
+        state: crate::ledger::liveness::Liveness,
+        /// Why, in a sentence.
+        reason: String,
+        /// What was seen.
+        evidence: Vec<crate::ledger::liveness::Evidence>,
+    },
 }
 
 impl Activity {
@@ -386,6 +397,7 @@ impl Activity {
             Activity::AmbiguityResolved { .. } => "ambiguity_resolved",
             Activity::DecisionRecorded { .. } => "decision_recorded",
             Activity::AttentionRaised { .. } => "attention_raised",
+            Activity::Liveness { .. } => "liveness",
         }
     }
 
@@ -459,6 +471,7 @@ pub const ACTIVITY_KINDS: &[&str] = &[
     "ambiguity_resolved",
     "decision_recorded",
     "attention_raised",
+    "liveness",
 ];
 
 /// The verdict on the overall score.

@@ -130,6 +130,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         evidence: Vec::new(),
         pull_request: None,
         health: None,
+        liveness: None,
     };
     // The status an agent's own reports set; a person's pause overrides it while it lasts.
     let mut activity_status = Status::Starting;
@@ -137,7 +138,10 @@ fn derive(history: &SessionHistory) -> Option<Session> {
     let (mut via_hook, mut via_model) = (false, false);
     let mut usage_by_source: BTreeMap<&str, (u64, TokenTotals)> = BTreeMap::new();
     for event in &ordered {
-        session.last_event_at = session.last_event_at.max(event.at);
+        // Baton's own observations of the agent are not the session's activity.
+        if !matches!(event.payload, Payload::Activity(Activity::Liveness { .. })) {
+            session.last_event_at = session.last_event_at.max(event.at);
+        }
         match &event.payload {
             Payload::Started(_) | Payload::RecordStored(_) | Payload::Unknown { .. } => {}
             Payload::Resumed(r) => session.resumes.push(ResumeMarker {
@@ -324,6 +328,21 @@ fn apply_activity(session: &mut Session, status: &mut Status, event: &Event, act
             session.open_collisions.retain(|c| c.id != *collision);
         }
         Activity::HealthComputed { report, .. } => session.health = Some(report.clone()),
+        Activity::Liveness {
+            state,
+            reason,
+            evidence,
+        } => {
+            let named = evidence.iter().find_map(|e| e.process());
+            let process = named.or_else(|| session.liveness.as_ref().and_then(|l| l.process));
+            session.liveness = Some(crate::ledger::liveness::LivenessSeen {
+                state: *state,
+                at: event.at,
+                reason: reason.clone(),
+                evidence: evidence.clone(),
+                process,
+            });
+        }
         _ => {}
     }
 }

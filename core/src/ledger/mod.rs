@@ -7,6 +7,7 @@ pub mod checkpoint;
 pub mod compaction;
 pub mod event;
 pub mod fold;
+pub mod liveness;
 pub mod record;
 pub mod session;
 pub mod store;

@@ -181,6 +181,10 @@ pub struct Session {
     pub pull_request: Option<String>,
     /// The latest context-health snapshot.
     pub health: Option<crate::ledger::activity::HealthReport>,
+    /// Whether its agent is still running, as last recorded (absent until Baton has seen
+    /// evidence either way).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub liveness: Option<crate::ledger::liveness::LivenessSeen>,
 }
 
 /// A pause a person set.

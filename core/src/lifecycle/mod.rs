@@ -2,5 +2,6 @@
 //! context-health score, and the timeline a person reads.
 
 pub mod health;
+pub mod liveness;
 pub mod timeline;
 pub mod workspace;

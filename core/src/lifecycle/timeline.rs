@@ -252,6 +252,15 @@ fn entry(event: &Event) -> (String, String, Tone) {
                     Amber
                 },
             ),
+            Activity::Liveness { state, reason, .. } => (
+                format!("liveness_{}", state.as_str()),
+                format!("Agent {}: {reason}", state.as_str()),
+                match state {
+                    crate::ledger::liveness::Liveness::Gone => Red,
+                    crate::ledger::liveness::Liveness::Idle => Amber,
+                    _ => Plain,
+                },
+            ),
             other => (other.kind().into(), other.kind().replace('_', " "), Plain),
         },
     };

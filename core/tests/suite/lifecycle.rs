@@ -912,3 +912,186 @@ proptest! {
         }
     }
 }
+
+// ---- liveness: evidence in, a state and (on a change) a ledger event out ----
+
+mod liveness {
+    use super::*;
+    use baton_core::commands::{Observation, ObserveParams};
+    use baton_core::ledger::liveness::{Evidence, Liveness};
+
+    fn registry(pid: u32, registered: u64, running: Option<u64>) -> Evidence {
+        Evidence::Registry {
+            file: format!("sessions/{pid}.json"),
+            pid,
+            registered_start: Some(registered),
+            running_start: running,
+            updated_at: None,
+        }
+    }
+
+    fn observe(h: &mut Host, session: &str, evidence: Vec<Evidence>) -> (Liveness, bool, String) {
+        let observed_at = Timestamp::from_millis(h.now + 500);
+        let Response::Liveness(answer) = h.ok(Request::Observe(ObserveParams {
+            observed_at,
+            observations: vec![Observation {
+                session_id: session.to_owned(),
+                evidence,
+            }],
+            idle_after_seconds: Some(600),
+        })) else {
+            panic!("observe answered something else")
+        };
+        let report = &answer.sessions[0];
+        (report.state, report.recorded, report.reason.clone())
+    }
+
+    fn attention_total(h: &mut Host) -> usize {
+        let Response::Attention(attention) = h.ok(Request::Attention) else {
+            panic!()
+        };
+        attention.total
+    }
+
+    fn session(h: &mut Host, id: &str) -> baton_core::ledger::session::Session {
+        let Response::Show(show) = h.ok(Request::Show(baton_core::commands::ShowParams {
+            session_id: id.to_owned(),
+        })) else {
+            panic!()
+        };
+        show.session
+    }
+
+    #[test]
+    fn a_registered_running_process_is_live_and_recorded_once() {
+        let mut h = Host::new();
+        let s = h.start("claude", None, None);
+        let (state, recorded, reason) = observe(&mut h, &s, vec![registry(4242, 777, Some(777))]);
+        assert_eq!((state, recorded), (Liveness::Live, true));
+        assert!(reason.contains("pid 4242"), "{reason}");
+        // The same evidence again changes nothing: nothing more is written.
+        let (state, recorded, _) = observe(&mut h, &s, vec![registry(4242, 777, Some(777))]);
+        assert_eq!((state, recorded), (Liveness::Live, false));
+        let seen = session(&mut h, &s).liveness.expect("recorded");
+        assert_eq!(
+            (seen.state, seen.process),
+            (Liveness::Live, Some((4242, Some(777))))
+        );
+        assert_eq!(attention_total(&mut h), 0);
+    }
+
+    #[test]
+    fn a_reused_pid_is_gone_and_raises_one_attention_item_without_ending() {
+        let mut h = Host::new();
+        let s = h.start("claude", None, None);
+        let before = session(&mut h, &s).last_event_at;
+        let (state, recorded, reason) = observe(&mut h, &s, vec![registry(4242, 777, Some(999))]);
+        assert_eq!((state, recorded), (Liveness::Gone, true));
+        assert!(reason.contains("another process"), "{reason}");
+        assert_eq!(attention_total(&mut h), 1);
+        let (_, recorded, _) = observe(&mut h, &s, vec![registry(4242, 777, Some(999))]);
+        assert!(!recorded);
+        assert_eq!(attention_total(&mut h), 1, "seen gone twice, told once");
+        let after = session(&mut h, &s);
+        assert!(after.is_live(), "an observation never ends a session");
+        assert_eq!(
+            after.last_event_at, before,
+            "Baton's observation is not activity"
+        );
+        let Response::Timeline(t) = h.ok(Request::Timeline(SessionRef { session_id: s })) else {
+            panic!()
+        };
+        assert!(t.events.iter().any(|e| e.kind == "liveness_gone"));
+    }
+
+    #[test]
+    fn a_dead_recorded_process_is_gone_and_a_dead_registry_pid_too() {
+        let mut h = Host::new();
+        let s = h.start("claude", None, None);
+        let dead = Evidence::Process {
+            pid: 31337,
+            recorded_start: Some(5),
+            running_start: None,
+        };
+        assert_eq!(observe(&mut h, &s, vec![dead]).0, Liveness::Gone);
+        let t = h.start("claude", None, None);
+        assert_eq!(
+            observe(&mut h, &t, vec![registry(7, 1, None)]).0,
+            Liveness::Gone
+        );
+    }
+
+    #[test]
+    fn no_evidence_is_unknown_and_writes_nothing() {
+        let mut h = Host::new();
+        let s = h.start("codex", None, None);
+        let (state, recorded, reason) = observe(&mut h, &s, Vec::new());
+        assert_eq!((state, recorded), (Liveness::Unknown, false));
+        assert!(reason.starts_with("No process is tied"), "{reason}");
+        assert!(session(&mut h, &s).liveness.is_none());
+    }
+
+    #[test]
+    fn running_but_quiet_past_the_threshold_is_idle_and_a_held_lock_beats_a_dead_pid() {
+        let mut h = Host::new();
+        let s = h.start("codex", None, None);
+        h.now += 3_600_000;
+        let lock = Evidence::WriterLock {
+            file: "thread-writer-locks/t.lock".into(),
+            held: true,
+        };
+        let dead = Evidence::Process {
+            pid: 9,
+            recorded_start: None,
+            running_start: None,
+        };
+        let (state, _, reason) = observe(&mut h, &s, vec![dead, lock]);
+        assert_eq!(state, Liveness::Idle, "{reason}");
+        assert!(reason.contains("nothing happened for 1h"), "{reason}");
+        // A fresh transcript write is activity: the same agent is live again.
+        let transcript = Evidence::Transcript {
+            file: "rollout.jsonl".into(),
+            modified_at: Timestamp::from_millis(h.now),
+        };
+        let lock = Evidence::WriterLock {
+            file: "thread-writer-locks/t.lock".into(),
+            held: true,
+        };
+        assert_eq!(
+            observe(&mut h, &s, vec![lock, transcript]).0,
+            Liveness::Live
+        );
+    }
+
+    #[test]
+    fn an_ended_session_is_not_observed_and_a_bad_id_is_refused() {
+        let mut h = Host::new();
+        let s = h.start("claude", None, None);
+        h.ok(Request::End(EndParams {
+            session_id: Some(s.clone()),
+            ..Default::default()
+        }));
+        let Response::Liveness(answer) = h.ok(Request::Observe(ObserveParams {
+            observed_at: Timestamp::from_millis(h.now),
+            observations: vec![Observation {
+                session_id: s,
+                evidence: vec![registry(1, 1, None)],
+            }],
+            idle_after_seconds: None,
+        })) else {
+            panic!()
+        };
+        assert!(answer.sessions.is_empty());
+        let err = h
+            .run(Request::Observe(ObserveParams {
+                observed_at: Timestamp::from_millis(h.now),
+                observations: vec![Observation {
+                    session_id: "nope".into(),
+                    evidence: Vec::new(),
+                }],
+                idle_after_seconds: None,
+            }))
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument);
+    }
+}

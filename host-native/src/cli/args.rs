@@ -245,11 +245,22 @@ Without an ID, Baton ends the session only if exactly one live session matches -
   baton timeline 33a39086
   baton --json timeline 33a39086 | jq '.events[] | select(.tone == \"red\")'")]
     Timeline(IdArg),
-    /// Open attention items (sessions that stopped without finishing, …)
+    /// Open attention items (sessions that stopped without finishing, agents gone, …)
     #[command(after_help = "Examples:
   baton attention
-  baton --json attention | jq '.items[0]'")]
+  baton --json attention | jq '.items[0]'
+
+Before answering, Baton looks at every live session's agent (as `baton list` does) and raises an item for one newly seen gone.")]
     Attention,
+    /// End live sessions whose agent is gone, as failed, with the evidence in the summary
+    #[command(after_help = "Examples:
+  baton reap --dry-run                    # what would be ended, and why
+  baton reap                              # end every session whose agent is gone
+  baton reap --older-than 7d              # only those silent for a week, and also those
+                                          # nothing ties to a process (CLI starts)
+
+How Baton knows: a hook or the MCP server ties the agent's process to its session; Claude Code's registry (~/.claude/sessions/<pid>.json) names running sessions; Codex holds a lock file per thread while it writes. A pid that no longer runs, or now belongs to a process started at another time, is gone. Nothing is ended without this command.")]
+    Reap(ReapArgs),
     /// Missions and their versioned contracts
     #[command(subcommand)]
     #[command(after_help = "Examples:
@@ -660,6 +671,24 @@ pub(crate) struct TranscriptFilters {
     /// Up to this day, included
     #[arg(long, value_name = "DATE")]
     pub(crate) until: Option<String>,
+}
+
+/// A span on the command line (`90s`, `20m`, `2h`, `7d`), in seconds.
+fn span_seconds(text: &str) -> Result<u64, String> {
+    baton_core::time::parse_duration_seconds("span", text)
+        .map_err(|e| e.message.trim_start_matches("span: ").to_owned())
+}
+
+/// `baton reap`.
+#[derive(Debug, Args)]
+pub(crate) struct ReapArgs {
+    /// Only sessions silent for at least this long (90m, 12h, 7d); then also the ones no
+    /// process is tied to
+    #[arg(long, value_name = "SPAN", value_parser = span_seconds)]
+    pub(crate) older_than: Option<u64>,
+    /// Say what would be ended, end nothing
+    #[arg(long)]
+    pub(crate) dry_run: bool,
 }
 
 #[derive(Debug, Subcommand)]

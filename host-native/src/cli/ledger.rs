@@ -19,7 +19,23 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     let person = cli.person.clone();
     let store_summary = matches!(&cli.command, Command::End(a) if a.store_summary);
     let index = crate::mirror::index::path_for(ledger.dir());
+    // What a person reads about live sessions says whether their agents still run: look first
+    // (recording what changed), and say so when looking fails.
+    let check_liveness = || {
+        crate::liveness::check(&ledger)
+            .map_err(|err| {
+                crate::cli::warn(&format!("could not check whether agents still run: {err}"));
+            })
+            .ok()
+    };
+    if matches!(
+        cli.command,
+        Command::List(_) | Command::Show(_) | Command::Attention
+    ) {
+        check_liveness();
+    }
     let mut request = match cli.command {
+        Command::Reap(a) => return reap(&ledger, &a, person),
         Command::Start(a) => Request::Start(a.into()),
         Command::Brief(a) => Request::Brief(SessionRef { session_id: a.id }),
         Command::Report(a) => Request::Report(a.try_into()?),
@@ -112,7 +128,10 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             return Err(Error::internal("dispatched above"));
         }
         Command::Doctor => {
+            // The ledger as found first; then the agents (a check may write, and rebuilds the
+            // checkpoint).
             let report = ledger.doctor()?;
+            let liveness = check_liveness();
             let mut human = format!(
                 "[{}] Ledger {}: {} sessions ({} live), {} events, {} corrupt, {} foreign; checkpoint {}",
                 if report.healthy { "ok" } else { "warn" },
@@ -134,6 +153,12 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             }
             let mut json = to_json(&report)?;
             json["advice"] = serde_json::json!(advice);
+            if let Some(answer) = &liveness {
+                for line in liveness_findings(answer)? {
+                    human.push_str(&format!("\n[warn] {line}"));
+                }
+                json["liveness"] = to_json(answer)?;
+            }
             return Ok(Output { human, json });
         }
     };
@@ -230,6 +255,132 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         _ => {}
     }
     Ok(output)
+}
+
+/// How long a session with no process tied to it may stay silent before `doctor` mentions it.
+const SILENT_FOR_DOCTOR: u64 = 7 * 86_400;
+
+/// What `doctor` says about live sessions' agents: each gone one, and how many nothing ties to
+/// a process that have been silent for a week.
+fn liveness_findings(answer: &baton_core::commands::LivenessAnswer) -> Result<Vec<String>, Error> {
+    use baton_core::ledger::liveness::Liveness;
+    let now = crate::system::now()?;
+    let mut lines: Vec<String> = answer
+        .sessions
+        .iter()
+        .filter(|s| s.state == Liveness::Gone)
+        .map(|s| {
+            format!(
+                "{} is {} but its agent looks gone: {} (`baton reap` ends it as failed)",
+                s.path, s.status, s.reason
+            )
+        })
+        .collect();
+    let silent = answer
+        .sessions
+        .iter()
+        .filter(|s| s.state == Liveness::Unknown)
+        .filter(|s| {
+            baton_core::lifecycle::liveness::reapable(
+                s.state,
+                s.last_activity_at,
+                now,
+                Some(SILENT_FOR_DOCTOR),
+            )
+        })
+        .count();
+    if silent > 0 {
+        lines.push(format!(
+            "{silent} live session(s) have been silent for over 7 days and no process is tied to them: `baton reap --older-than 7d --dry-run` lists them"
+        ));
+    }
+    Ok(lines)
+}
+
+/// `baton reap`: ends the live sessions whose agent is gone (and, with `--older-than`, the
+/// ones silent that long that nothing ties to a process), as failed, the evidence in the
+/// summary.
+fn reap(
+    ledger: &crate::store::Ledger,
+    args: &crate::cli::args::ReapArgs,
+    person: Option<String>,
+) -> Result<Output, Error> {
+    use baton_core::commands::EndParams;
+    use baton_core::lifecycle::liveness::{reapable, reaped_summary};
+    let older_than = args.older_than;
+    let answer = crate::liveness::check(ledger)?;
+    let now = crate::system::now()?;
+    let chosen: Vec<_> = answer
+        .sessions
+        .iter()
+        .filter(|s| reapable(s.state, s.last_activity_at, now, older_than))
+        .collect();
+    let agent = crate::system::calling_agent();
+    let acting = engine::Acting {
+        actor: None,
+        person,
+        caller: agent.map_or(Caller::Person, |name| Caller::agent(&name)),
+    };
+    let mut ended = Vec::new();
+    let mut human = Vec::new();
+    for session in &chosen {
+        let summary = reaped_summary(&session.reason);
+        if !args.dry_run {
+            engine::run_as(
+                ledger,
+                &Request::End(EndParams {
+                    session_id: Some(session.session_id.to_string()),
+                    summary: Some(summary.clone()),
+                    status: Some("failed".to_owned()),
+                    ..EndParams::default()
+                }),
+                &acting,
+            )?;
+        }
+        human.push(format!(
+            "  {} ({}, agent {}): {}",
+            session.path, session.status, session.state, session.reason
+        ));
+        ended.push(serde_json::json!({
+            "session_id": session.session_id,
+            "path": session.path,
+            "state": session.state,
+            "reason": session.reason,
+            "summary": summary,
+        }));
+    }
+    let verb = if args.dry_run { "Would end" } else { "Ended" };
+    let head = if chosen.is_empty() {
+        format!(
+            "[ok] Nothing to reap: {} live session(s) checked, none {}",
+            answer.sessions.len(),
+            match older_than {
+                Some(_) => "gone or silent that long",
+                None => "gone (`--older-than 7d` also takes silent sessions no process is tied to)",
+            }
+        )
+    } else {
+        format!(
+            "[ok] {verb} {} session(s) as failed{}",
+            chosen.len(),
+            if args.dry_run {
+                " (dry run: nothing written)"
+            } else {
+                ""
+            }
+        )
+    };
+    Ok(Output {
+        human: std::iter::once(head)
+            .chain(human)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        json: serde_json::json!({
+            "dry_run": args.dry_run,
+            "checked": answer.sessions.len(),
+            "ended": ended,
+        }),
+    })
 }
 
 /// The most of a contract or constitution file read: far more than any real one, far less

@@ -232,6 +232,7 @@ fn session_list(list: &SessionList, reader: &Reader) -> String {
         Column::text("AGENT").cut(Fit::End),
         Column::text("PROJECT").cut(Fit::End),
         Column::text("STATUS"),
+        Column::text("PROCESS").droppable(2),
         Column::text("STARTED").droppable(0),
         Column::text("LAST EVENT").droppable(1),
         Column::text("GOAL").cut(Fit::End).comfortable(20),
@@ -242,6 +243,7 @@ fn session_list(list: &SessionList, reader: &Reader) -> String {
             session.agent.clone().into(),
             session.project.clone().into(),
             Cell::painted(session.status.as_str(), status_paint(session.status)),
+            liveness_cell(session),
             reader.clock(session.started_at).into(),
             reader.ago(session.last_event_at).into(),
             session.goal.clone().unwrap_or_default().into(),
@@ -250,6 +252,29 @@ fn session_list(list: &SessionList, reader: &Reader) -> String {
     text.push('\n');
     text.push_str(&table.render(&reader.style));
     text
+}
+
+/// A live session's liveness in the list: its state, `unknown` when none was recorded, and
+/// nothing for an ended session.
+fn liveness_cell(session: &Session) -> Cell {
+    if !session.is_live() {
+        return "".into();
+    }
+    let state = session
+        .liveness
+        .as_ref()
+        .map_or(baton_core::ledger::liveness::Liveness::Unknown, |l| l.state);
+    Cell::painted(state.as_str(), liveness_paint(state))
+}
+
+fn liveness_paint(state: baton_core::ledger::liveness::Liveness) -> Option<Paint> {
+    use baton_core::ledger::liveness::Liveness;
+    match state {
+        Liveness::Live => Some(Paint::Green),
+        Liveness::Idle => Some(Paint::Amber),
+        Liveness::Gone => Some(Paint::Red),
+        Liveness::Unknown | Liveness::Other => Some(Paint::Dim),
+    }
 }
 
 fn session_block(s: &Session, reader: &Reader) -> String {
@@ -291,6 +316,24 @@ fn session_block(s: &Session, reader: &Reader) -> String {
     };
     optional("goal", s.goal.clone());
     optional("mission", s.mission.clone());
+    if s.is_live() {
+        optional(
+            "agent process",
+            Some(match &s.liveness {
+                Some(seen) => format!(
+                    "{} since {}: {}",
+                    match liveness_paint(seen.state) {
+                        Some(paint) => reader.style.paint(seen.state.as_str(), paint),
+                        None => seen.state.as_str().to_owned(),
+                    },
+                    reader.clock(seen.at),
+                    seen.reason
+                ),
+                None => "unknown: no process is tied to it (a hook or the MCP server records one)"
+                    .to_owned(),
+            }),
+        );
+    }
     optional(
         "started",
         Some(format!(

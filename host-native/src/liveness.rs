@@ -1,0 +1,317 @@
+//! Liveness evidence on this machine: Claude Code's per-process registry
+//! (`<claude config>/sessions/<pid>.json`), the process table (`/proc/<pid>/stat`), Codex's
+//! per-thread writer locks (`<codex home>/thread-writer-locks/<thread>.lock`, held or not as
+//! `/proc/locks` says) and the transcripts' last writes. It gathers the facts and asks the core
+//! (`Request::Observe`) what they mean; the core records what changed.
+
+use crate::engine;
+use crate::store::Ledger;
+use baton_core::Error;
+use baton_core::commands::{LivenessAnswer, Observation, ObserveParams, Request, Response};
+use baton_core::ledger::liveness::Evidence;
+use baton_core::ledger::session::Session;
+use baton_core::ledger::store::LedgerView;
+use baton_core::time::Timestamp;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// One live entry of Claude Code's process registry.
+#[derive(Debug, Clone)]
+struct Registered {
+    file: PathBuf,
+    pid: u32,
+    proc_start: Option<u64>,
+    updated_at: Option<Timestamp>,
+}
+
+/// Claude Code's configuration folders (`CLAUDE_CONFIG_DIR`, else `~/.claude` and
+/// `~/.config/claude`).
+fn claude_homes() -> Vec<PathBuf> {
+    crate::usage::default_claude_dirs()
+        .into_iter()
+        .filter_map(|projects| projects.parent().map(Path::to_path_buf))
+        .collect()
+}
+
+/// Codex's home (`CODEX_HOME`, else `~/.codex`).
+fn codex_home() -> Option<PathBuf> {
+    crate::usage::default_codex_dirs()
+        .into_iter()
+        .next()
+        .and_then(|sessions| sessions.parent().map(Path::to_path_buf))
+}
+
+/// A JSON number or numeric string as an integer (`procStart` has been written both ways).
+fn integer(value: Option<&serde_json::Value>) -> Option<u64> {
+    match value? {
+        serde_json::Value::Number(n) => n.as_u64(),
+        serde_json::Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// A registry time: milliseconds since the epoch, or an ISO 8601 string.
+fn instant(value: Option<&serde_json::Value>) -> Option<Timestamp> {
+    match value? {
+        serde_json::Value::Number(n) => n.as_i64().map(Timestamp::from_millis),
+        serde_json::Value::String(s) => Timestamp::parse(s).ok(),
+        _ => None,
+    }
+}
+
+/// Claude Code's registry, by Claude session id: one `<pid>.json` per running process. The
+/// older `pid-<n>.json` generation is left behind by Claude Code itself and ignored.
+fn claude_registry() -> HashMap<String, Registered> {
+    let mut found = HashMap::new();
+    for home in claude_homes() {
+        let Ok(entries) = std::fs::read_dir(home.join("sessions")) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".json")) else {
+                continue;
+            };
+            if stem.is_empty() || !stem.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let path = entry.path();
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+                continue;
+            };
+            let (Some(session_id), Some(pid)) = (
+                json.get("sessionId").and_then(|v| v.as_str()),
+                integer(json.get("pid")).and_then(|p| u32::try_from(p).ok()),
+            ) else {
+                continue;
+            };
+            found.insert(
+                session_id.to_owned(),
+                Registered {
+                    file: path,
+                    pid,
+                    proc_start: integer(json.get("procStart")),
+                    updated_at: instant(json.get("statusUpdatedAt"))
+                        .or_else(|| instant(json.get("updatedAt"))),
+                },
+            );
+        }
+    }
+    found
+}
+
+/// The process Claude Code's registry names for a Claude session id, with its start time.
+pub fn registered_process(claude_session_id: &str) -> Option<(u32, Option<u64>)> {
+    claude_registry()
+        .get(claude_session_id)
+        .map(|entry| (entry.pid, entry.proc_start))
+}
+
+/// The start time of the process running under `pid` (`/proc/<pid>/stat`, field 22, clock
+/// ticks since boot); none when no process has that pid.
+pub fn process_start(pid: u32) -> Option<u64> {
+    stat_fields(pid).and_then(|f| f.get(19).and_then(|v| v.parse().ok()))
+}
+
+/// The fields of `/proc/<pid>/stat` after the command name (field 3 onward).
+fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    if pid == 0 {
+        return None;
+    }
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may itself hold spaces and parentheses.
+    let rest = &text[text.rfind(')')? + 1..];
+    Some(rest.split_whitespace().map(str::to_owned).collect())
+}
+
+/// The inodes of files someone holds a lock on (`/proc/locks`).
+fn locked_inodes() -> HashSet<u64> {
+    let Ok(text) = std::fs::read_to_string("/proc/locks") else {
+        return HashSet::new();
+    };
+    text.lines()
+        .filter_map(|line| {
+            // `1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF`; a waiting lock is `-> …`.
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let device = fields.iter().find(|f| f.matches(':').count() == 2)?;
+            device.rsplit(':').next()?.parse().ok()
+        })
+        .collect()
+}
+
+/// The process that runs this one's agent: the parent, past any shell the agent ran the
+/// command through. With the start time that tells it from a later process with its pid.
+pub fn agent_process() -> Option<(u32, Option<u64>)> {
+    const SHELLS: &[&str] = &[
+        "sh", "bash", "dash", "zsh", "fish", "env", "timeout", "nice",
+    ];
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..4 {
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).ok()?;
+        if !SHELLS.contains(&comm.trim()) {
+            return Some((pid, process_start(pid)));
+        }
+        pid = stat_fields(pid)?.get(1)?.parse().ok()?;
+        if pid <= 1 {
+            return None;
+        }
+    }
+    None
+}
+
+/// A Claude Code transcript's path for a Claude session id, when one is on this machine.
+fn claude_transcript(session_id: &str) -> Option<PathBuf> {
+    if session_id.contains('/') || session_id.contains("..") {
+        return None;
+    }
+    let file = format!("{session_id}.jsonl");
+    for projects in crate::usage::default_claude_dirs() {
+        let Ok(entries) = std::fs::read_dir(&projects) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let candidate = entry.path().join(&file);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+fn modified(path: &Path) -> Option<Timestamp> {
+    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+    let millis = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_millis();
+    Some(Timestamp::from_millis(i64::try_from(millis).ok()?))
+}
+
+/// What this machine shows about each live session's agent.
+pub fn gather(sessions: &[Session]) -> Vec<Observation> {
+    let needs_registry = sessions.iter().any(|s| s.provider_session_id.is_some());
+    let registry = if needs_registry {
+        claude_registry()
+    } else {
+        HashMap::new()
+    };
+    let locks_folder = codex_home().map(|h| h.join("thread-writer-locks"));
+    let mut held: Option<HashSet<u64>> = None;
+    sessions
+        .iter()
+        .map(|session| {
+            let mut evidence = Vec::new();
+            let provider_id = session.provider_session_id.as_deref();
+            let registered = provider_id.and_then(|id| registry.get(id));
+            if let Some(entry) = registered {
+                evidence.push(Evidence::Registry {
+                    file: entry.file.display().to_string(),
+                    pid: entry.pid,
+                    registered_start: entry.proc_start,
+                    running_start: process_start(entry.pid),
+                    updated_at: entry.updated_at,
+                });
+            }
+            // The process recorded for it, unless the registry just named that same process.
+            if let Some((pid, start)) = session.liveness.as_ref().and_then(|l| l.process)
+                && registered.is_none_or(|r| r.pid != pid)
+            {
+                evidence.push(Evidence::Process {
+                    pid,
+                    recorded_start: start,
+                    running_start: process_start(pid),
+                });
+            }
+            if let (Some(id), Some(folder)) = (provider_id, &locks_folder)
+                && !id.contains('/')
+                && !id.contains("..")
+            {
+                let file = folder.join(format!("{id}.lock"));
+                if let Ok(meta) = std::fs::metadata(&file) {
+                    use std::os::unix::fs::MetadataExt;
+                    let held = held.get_or_insert_with(locked_inodes);
+                    evidence.push(Evidence::WriterLock {
+                        file: file.display().to_string(),
+                        held: held.contains(&meta.ino()),
+                    });
+                }
+            }
+            if let Some(id) = provider_id
+                && session.agent.starts_with("claude")
+                && let Some(path) = claude_transcript(id)
+                && let Some(at) = modified(&path)
+            {
+                evidence.push(Evidence::Transcript {
+                    file: path.display().to_string(),
+                    modified_at: at,
+                });
+            }
+            Observation {
+                session_id: session.session_id.to_string(),
+                evidence,
+            }
+        })
+        .collect()
+}
+
+/// The idle threshold: `BATON_IDLE_AFTER` (`90s`, `20m`, `2h`), else the core's default.
+pub fn idle_after_seconds() -> Option<u64> {
+    let text = std::env::var("BATON_IDLE_AFTER").ok()?;
+    baton_core::time::parse_duration_seconds("BATON_IDLE_AFTER", &text).ok()
+}
+
+/// Looks at every live session's agent, records what changed, and answers each one's state.
+pub fn check(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
+    if !ledger.dir().is_dir() {
+        return Ok(LivenessAnswer {
+            sessions: Vec::new(),
+            recorded: 0,
+        });
+    }
+    let live = ledger.snapshot()?.live_sessions()?;
+    observe(ledger, gather(&live))
+}
+
+/// Sends observations to the core and records what it decides.
+pub fn observe(ledger: &Ledger, observations: Vec<Observation>) -> Result<LivenessAnswer, Error> {
+    if observations.is_empty() {
+        return Ok(LivenessAnswer {
+            sessions: Vec::new(),
+            recorded: 0,
+        });
+    }
+    let request = Request::Observe(ObserveParams {
+        observed_at: crate::system::now()?,
+        observations,
+        idle_after_seconds: idle_after_seconds(),
+    });
+    match engine::run(ledger, &request, None)? {
+        Response::Liveness(answer) => Ok(answer),
+        _ => Err(Error::internal("an observation answered something else")),
+    }
+}
+
+/// Ties a process to a session (the agent that ran a hook, or the MCP server's client), so a
+/// later check can tell when it is gone.
+pub fn tie_process(
+    ledger: &Ledger,
+    session_id: &str,
+    process: (u32, Option<u64>),
+) -> Result<(), Error> {
+    observe(
+        ledger,
+        vec![Observation {
+            session_id: session_id.to_owned(),
+            evidence: vec![Evidence::Process {
+                pid: process.0,
+                recorded_start: process.1,
+                running_start: process_start(process.0),
+            }],
+        }],
+    )
+    .map(|_| ())
+}
