@@ -31,6 +31,9 @@ struct HookInput {
     /// The session's working directory.
     #[serde(default)]
     cwd: Option<String>,
+    /// The session's transcript.
+    #[serde(default)]
+    transcript_path: Option<String>,
 }
 
 /// What one hook call did, in a line for the log.
@@ -172,6 +175,12 @@ fn run(ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Er
                     "no live work session has Claude session {claude_id}"
                 )));
             };
+            // The last turns' usage first: an ended session takes no more.
+            let usage = match input.transcript_path.as_deref() {
+                Some(path) => record_usage(ledger, &session, path, &acting)
+                    .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
+                None => String::new(),
+            };
             let reason = input.reason.as_deref().unwrap_or("other");
             engine::run_as(
                 ledger,
@@ -183,9 +192,29 @@ fn run(ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Er
                 &acting,
             )?;
             Ok(Outcome::Ended(format!(
-                "ended {} for Claude session {claude_id} ({reason})",
+                "ended {} for Claude session {claude_id} ({reason}){usage}",
                 session.session_id
             )))
+        }
+        // The end of a turn: the turn's usage goes to the ledger.
+        "Stop" => {
+            let live = ledger
+                .snapshot()?
+                .live_sessions()?
+                .into_iter()
+                .find(|s| s.provider_session_id.as_deref() == Some(claude_id));
+            match (live, input.transcript_path.as_deref()) {
+                (Some(session), Some(path)) => Ok(Outcome::Nothing(format!(
+                    "turn of Claude session {claude_id} ended{}",
+                    record_usage(ledger, &session, path, &acting)?
+                ))),
+                (None, _) => Ok(Outcome::Nothing(format!(
+                    "no live work session has Claude session {claude_id}"
+                ))),
+                (Some(_), None) => Ok(Outcome::Nothing(format!(
+                    "turn of Claude session {claude_id} ended; no transcript_path to count"
+                ))),
+            }
         }
         other => Ok(Outcome::Nothing(format!(
             "{} for Claude session {claude_id}: nothing to record",
@@ -196,6 +225,78 @@ fn run(ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Er
             }
         ))),
     }
+}
+
+/// Records a transcript's usage for a work session: the totals recorded so far for that
+/// transcript plus what its complete lines after that offset hold, counted by the core's
+/// Claude Code reader and priced by the shipped table. Only the new bytes are read.
+fn record_usage(
+    ledger: &Ledger,
+    session: &baton_core::ledger::session::Session,
+    transcript: &str,
+    acting: &Acting,
+) -> Result<String, Error> {
+    use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
+    use std::io::{Read, Seek, SeekFrom};
+    let recorded = session
+        .usage_sources
+        .iter()
+        .find(|s| s.source == transcript);
+    let from = recorded.map_or(0, |r| r.offset);
+    let mut file = match std::fs::File::open(transcript) {
+        Ok(file) => file,
+        // Nothing written yet (or moved away): nothing to count.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(format!("; no transcript at {transcript} to count"));
+        }
+        Err(e) => return Err(Error::store_io("read the transcript", transcript, e)),
+    };
+    let size = file
+        .metadata()
+        .map_err(|e| Error::store_io("read the transcript", transcript, e))?
+        .len();
+    if size <= from {
+        return Ok(String::new());
+    }
+    file.seek(SeekFrom::Start(from))
+        .map_err(|e| Error::store_io("read the transcript", transcript, e))?;
+    let mut chunk = Vec::new();
+    file.take(size - from)
+        .read_to_end(&mut chunk)
+        .map_err(|e| Error::store_io("read the transcript", transcript, e))?;
+    // Only whole lines: a line still being written is counted next time.
+    let Some(last_newline) = chunk.iter().rposition(|&b| b == b'\n') else {
+        return Ok(String::new());
+    };
+    chunk.truncate(last_newline + 1);
+    let mut reader = ClaudeCodeUsage::new();
+    reader.push_bytes(&chunk);
+    let (entries, _) = reader.finish();
+    let (delta, cost) = baton_core::transcripts::usage::totals_and_cost(
+        &entries,
+        &baton_core::transcripts::usage::PriceTable::shipped(),
+    );
+    let mut totals = recorded.map(|r| r.totals).unwrap_or_default();
+    totals.add(&delta);
+    let cost = recorded
+        .map_or(Some(0), |r| r.cost_micro_usd)
+        .map(|before| before.saturating_add(cost));
+    let offset = from + chunk.len() as u64;
+    engine::run_as(
+        ledger,
+        &Request::RecordUsage(baton_core::commands::UsageParams {
+            session_id: session.session_id.to_string(),
+            source: transcript.to_owned(),
+            offset,
+            totals,
+            cost_micro_usd: cost,
+        }),
+        acting,
+    )?;
+    Ok(format!(
+        "; usage recorded: {} tokens to byte {offset}",
+        totals.total()
+    ))
 }
 
 /// What a `SessionEnd` hook writes as the summary when `/clear` ended the session.

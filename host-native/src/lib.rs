@@ -42,4 +42,5 @@ pub mod system;
 pub mod usage;
 pub mod wasm_core;
 pub mod web;
+pub mod work_cost;
 pub mod zone;

@@ -526,6 +526,26 @@ fn refused(err: Error) -> Result<CallToolResult, ErrorData> {
 }
 
 /// A tool answer: the human line, then the JSON, as text; the JSON also as structured content.
+/// A work session's `cost` and `chain_cost`, when it has any (a failure to read the index
+/// only leaves them out).
+fn work_session_cost(
+    ledger: &Ledger,
+    snapshot: &crate::store::Snapshot,
+    id: baton_core::SessionId,
+) -> Option<serde_json::Map<String, Value>> {
+    use baton_core::ledger::store::LedgerView;
+    let all = snapshot.all_sessions().ok()?;
+    let costs = crate::work_cost::of_sessions(ledger, &all).ok()?;
+    let mut extra = serde_json::Map::new();
+    if let Some(figures) = costs.of(id) {
+        extra.insert("cost".into(), serde_json::to_value(figures).ok()?);
+    }
+    if let Some(chain) = costs.chain_total(&all, id) {
+        extra.insert("chain_cost".into(), chain);
+    }
+    (!extra.is_empty()).then_some(extra)
+}
+
 fn answer(result: Result<Response, Error>) -> CallToolResult {
     match result {
         Ok(response) => {
@@ -611,15 +631,43 @@ impl BatonMcp {
                     "could not tie the agent's process to its session: {err}"
                 ));
             }
+            // One session's answer says what it cost, and its hand-off chain.
+            let cost = match (&result, &snapshot) {
+                (Ok(baton_core::commands::Response::Show(shown)), Some(snapshot)) => {
+                    work_session_cost(&ledger, snapshot, shown.session.session_id)
+                }
+                _ => None,
+            };
             // The checkpoint is brought up to date after the answer has gone back.
             if let Some(snapshot) = snapshot {
                 tokio::task::spawn_blocking(move || engine::refresh(&ledger, &snapshot));
             }
-            result
+            (result, cost)
         })
         .await
-        .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
-        answer(outcome)
+        .unwrap_or_else(|e| {
+            (
+                Err(Error::internal(format!("the tool task failed: {e}"))),
+                None,
+            )
+        });
+        let (outcome, cost) = outcome;
+        let mut result = answer(outcome);
+        if let (Some(cost), Some(Value::Object(json))) = (cost, &mut result.structured_content) {
+            json.extend(cost);
+            let text = format!(
+                "{}\n{}",
+                result
+                    .content
+                    .first()
+                    .and_then(|c| c.as_text())
+                    .map(|t| t.text.lines().next().unwrap_or_default().to_owned())
+                    .unwrap_or_default(),
+                Value::Object(json.clone())
+            );
+            result.content = vec![ContentBlock::text(text)];
+        }
+        result
     }
 
     #[tool(
@@ -1204,6 +1252,7 @@ impl BatonMcp {
                     zone: zone.clone(),
                     explicit_claude_dirs: false,
                     explicit_codex_dirs: false,
+                    work_sessions: None,
                 };
                 let report = crate::mirror::usage::report(connection, path, &options)?;
                 let json = serde_json::to_value(&report).unwrap_or_default();

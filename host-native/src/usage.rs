@@ -40,6 +40,9 @@ pub struct UsageOptions {
     pub explicit_claude_dirs: bool,
     /// As `explicit_claude_dirs`, for Codex.
     pub explicit_codex_dirs: bool,
+    /// Rows by work session instead (`usage session --work`): the ledger's sessions to tie the
+    /// responses to.
+    pub work_sessions: Option<Vec<baton_core::ledger::session::Session>>,
 }
 
 /// A folder (or file) transcripts were looked for in.
@@ -230,7 +233,15 @@ pub fn report_of_entries(
         cost_mode: options.cost_mode,
         zone: &options.zone,
     };
-    aggregate(&entries, &report_options, skipped)
+    match &options.work_sessions {
+        Some(sessions) => baton_core::transcripts::usage::aggregate_by_work_session(
+            entries,
+            sessions,
+            &report_options,
+            skipped,
+        ),
+        None => aggregate(&entries, &report_options, skipped),
+    }
 }
 
 /// Reads every file and builds the report.

@@ -242,7 +242,7 @@ fn a_session_whose_end_hook_never_fired_is_gone_after_one_check_and_reap_ends_it
         .args(["reap", "--older-than", "soon"])
         .output()
         .unwrap();
-    assert_eq!(bad.status.code(), Some(1), "a bad span is refused");
+    assert_eq!(bad.status.code(), Some(2), "a bad span is a usage error");
     assert!(String::from_utf8_lossy(&bad.stderr).contains("90s, 20m, 2h, 7d or 1w"));
 }
 

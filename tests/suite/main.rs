@@ -17,3 +17,4 @@ mod records;
 mod store;
 mod usage;
 mod wasm;
+mod work_cost;

@@ -46,6 +46,8 @@ pub enum LifecycleAction {
     Paused,
     /// A person lifted the pause.
     Unpaused,
+    /// A transcript's usage was recorded (or was already, up to that offset).
+    UsageRecorded,
 }
 
 impl LifecycleAction {
@@ -57,6 +59,7 @@ impl LifecycleAction {
             LifecycleAction::DependenciesDeclared => "dependencies_declared",
             LifecycleAction::Paused => "paused",
             LifecycleAction::Unpaused => "unpaused",
+            LifecycleAction::UsageRecorded => "usage_recorded",
         }
     }
 }

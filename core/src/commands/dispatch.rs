@@ -9,7 +9,7 @@ use crate::commands::kernel::{
 use crate::commands::params::{
     ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams, ListParams,
     MissionParams, NoteParams, ObserveParams, PauseParams, ReportParams, ResumeParams, SessionRef,
-    ShowParams, StartParams,
+    ShowParams, StartParams, UsageParams,
 };
 use crate::commands::sessions::{end, prepare_end, prepare_start, resume, start};
 use crate::commands::{briefing, oversight, reports, workspace};
@@ -67,6 +67,8 @@ pub enum Request {
     DecisionRecord(NoteParams),
     /// Classify live sessions' liveness from what a host saw; record what changed.
     Observe(ObserveParams),
+    /// See [`UsageParams`].
+    RecordUsage(UsageParams),
 }
 
 /// Step 1: validates a request and resolves its target. Reads the view only to resolve.
@@ -123,6 +125,7 @@ fn prepare_resolved(view: &dyn LedgerView, request: &Request) -> Result<Prepared
                 Request::Report(r) => Some(&r.session_id),
                 Request::Depend(r) => Some(&r.session_id),
                 Request::Pause(r) => Some(&r.session_id),
+                Request::RecordUsage(r) => Some(&r.session_id),
                 _ => None,
             };
             let workspace = matches!(
@@ -212,6 +215,7 @@ fn lifecycle_request(view: &dyn LedgerView, request: &Request, ctx: &Context) ->
         Request::AmbiguityResolve(p) => workspace::ambiguity_resolve(view, p, ctx),
         Request::DecisionRecord(p) => workspace::decision_record(view, p, ctx),
         Request::Observe(p) => oversight::observe(view, p, ctx),
+        Request::RecordUsage(p) => reports::record_usage(view, p, ctx),
         Request::Start(_)
         | Request::Resume(_)
         | Request::End(_)

@@ -39,6 +39,6 @@ pub use kernel::{Context, Executed, Prepared};
 pub use params::{
     ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams, ListParams,
     MissionParams, NoteParams, Observation, ObserveParams, PauseParams, ReportParams, ResumeParams,
-    RunReport, SessionRef, ShowParams, StartParams,
+    RunReport, SessionRef, ShowParams, StartParams, UsageParams,
 };
 pub use sessions::resolve_implicit;

@@ -303,3 +303,20 @@ pub struct Observation {
     #[serde(default)]
     pub evidence: Vec<crate::ledger::liveness::Evidence>,
 }
+
+/// Record a transcript's usage for a session: cumulative totals up to a byte offset.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsageParams {
+    /// The session.
+    pub session_id: String,
+    /// The transcript (its path, or the provider's session id).
+    pub source: String,
+    /// The byte offset the totals cover.
+    pub offset: u64,
+    /// Every token of the transcript up to `offset`.
+    pub totals: crate::tokens::TokenTotals,
+    /// What they cost, in micro-dollars, when priced.
+    #[serde(default)]
+    pub cost_micro_usd: Option<u64>,
+}

@@ -245,3 +245,54 @@ pub(super) fn depend(view: &dyn LedgerView, p: &DependParams, ctx: &Context) -> 
         refusal: None,
     })
 }
+
+/// record_usage: a transcript's cumulative usage up to a byte offset, recorded when it goes
+/// further than what the session holds for that transcript (a hook that fires twice, or late,
+/// writes nothing the second time).
+pub(super) fn record_usage(
+    view: &dyn LedgerView,
+    p: &crate::commands::params::UsageParams,
+    ctx: &Context,
+) -> Result<Executed> {
+    let (id, _, session) = live_session(view, &p.session_id)?;
+    let source = p.source.trim();
+    if source.is_empty() || source.len() > 1024 || source.contains('\0') {
+        return Err(Error::invalid(
+            "source",
+            "name the transcript by its path or its provider session id (at most 1,024 bytes)",
+        ));
+    }
+    let recorded = session.usage_sources.iter().find(|s| s.source == source);
+    let further = recorded.is_none_or(|r| p.offset > r.offset);
+    let mut batch = EventBatch::new(ctx);
+    if further {
+        batch.push(
+            id,
+            agent_of(ctx, &session),
+            Payload::Usage(crate::ledger::event::Usage {
+                source: source.to_owned(),
+                offset: p.offset,
+                totals: p.totals,
+                cost_micro_usd: p.cost_micro_usd,
+            }),
+        );
+    }
+    batch.check()?;
+    let message = if further {
+        format!(
+            "Recorded {} tokens of {source} up to byte {}.",
+            p.totals.total(),
+            p.offset
+        )
+    } else {
+        format!(
+            "Already recorded up to byte {}: nothing new.",
+            recorded.map_or(0, |r| r.offset)
+        )
+    };
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Lifecycle(answer(LifecycleAction::UsageRecorded, &session, message)),
+        refusal: None,
+    })
+}

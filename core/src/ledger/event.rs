@@ -163,6 +163,10 @@ pub struct Usage {
     pub offset: u64,
     /// The totals up to `offset`.
     pub totals: TokenTotals,
+    /// What those tokens cost up to `offset`, in micro-dollars, by the price table of the
+    /// writer (absent when it did not price them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_micro_usd: Option<u64>,
 }
 
 /// The payload of an event, by kind.

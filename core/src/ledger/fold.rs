@@ -113,6 +113,8 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         provider_session_id: start.provider_session_id.clone(),
         resumes: Vec::new(),
         usage: TokenTotals::default(),
+        usage_cost_micro_usd: None,
+        usage_sources: Vec::new(),
         last_event_at: start_event.at,
         event_count: ordered.len() as u64,
         mission: start.mission.clone(),
@@ -136,7 +138,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
     let mut activity_status = Status::Starting;
     let mut ended = false;
     let (mut via_hook, mut via_model) = (false, false);
-    let mut usage_by_source: BTreeMap<&str, (u64, TokenTotals)> = BTreeMap::new();
+    let mut usage_by_source: BTreeMap<&str, (u64, TokenTotals, Option<u64>)> = BTreeMap::new();
     for event in &ordered {
         // Baton's own observations of the agent are not the session's activity.
         if !matches!(event.payload, Payload::Activity(Activity::Liveness { .. })) {
@@ -184,7 +186,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
                 }
             }
             Payload::Usage(u) => {
-                let candidate = (u.offset, u.totals);
+                let candidate = (u.offset, u.totals, u.cost_micro_usd);
                 let slot = usage_by_source
                     .entry(u.source.as_str())
                     .or_insert(candidate);
@@ -194,8 +196,24 @@ fn derive(history: &SessionHistory) -> Option<Session> {
             }
         }
     }
-    for (_, totals) in usage_by_source.values() {
+    for (source, (offset, totals, cost)) in &usage_by_source {
         session.usage.add(totals);
+        if let Some(cost) = cost {
+            session.usage_cost_micro_usd = Some(
+                session
+                    .usage_cost_micro_usd
+                    .unwrap_or(0)
+                    .saturating_add(*cost),
+            );
+        }
+        session
+            .usage_sources
+            .push(crate::ledger::session::UsageSource {
+                source: (*source).to_owned(),
+                offset: *offset,
+                totals: *totals,
+                cost_micro_usd: *cost,
+            });
     }
     if !ended {
         session.status = if session.pause.is_some() {
@@ -347,7 +365,7 @@ fn apply_activity(session: &mut Session, status: &mut Status, event: &Event, act
     }
 }
 
-fn usage_key(entry: &(u64, TokenTotals)) -> (u64, [u64; 5]) {
+fn usage_key(entry: &(u64, TokenTotals, Option<u64>)) -> (u64, [u64; 5]) {
     let t = &entry.1;
     (
         entry.0,

@@ -97,6 +97,20 @@ impl FromStr for Status {
     }
 }
 
+/// How far one transcript's usage is recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UsageSource {
+    /// The transcript (a path or a provider session id).
+    pub source: String,
+    /// The byte offset its totals cover.
+    pub offset: u64,
+    /// Its totals up to `offset`.
+    pub totals: crate::tokens::TokenTotals,
+    /// Their cost, when priced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_micro_usd: Option<u64>,
+}
+
 /// A marker left each time a session is resumed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResumeMarker {
@@ -147,6 +161,12 @@ pub struct Session {
     pub resumes: Vec<ResumeMarker>,
     /// Token usage: for each transcript the highest cumulative totals, summed.
     pub usage: TokenTotals,
+    /// What that usage cost, in micro-dollars, when its writers priced it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage_cost_micro_usd: Option<u64>,
+    /// Each transcript's usage is recorded up to this byte offset (a hook reads on from it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub usage_sources: Vec<UsageSource>,
     /// The time of its latest event.
     pub last_event_at: Timestamp,
     /// How many distinct events it has.

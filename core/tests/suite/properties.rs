@@ -57,6 +57,7 @@ fn payload() -> impl Strategy<Value = Payload> {
                 input_tokens: input,
                 ..TokenTotals::default()
             },
+            cost_micro_usd: (input % 2 == 0).then_some(input * 3),
         })),
     ]
 }

@@ -199,7 +199,10 @@ Without an ID, Baton ends the session only if exactly one live session matches -
   baton list                              # live sessions
   baton list --project demo --agent claude
   baton list --all                        # ended ones too
-  baton list --status blocked")]
+  baton list --status blocked
+  baton list --all --cost                 # what each one cost
+
+PROCESS says whether the session's agent still runs (live, idle, gone, unknown): see `baton reap --help`.")]
     List(ListArgs),
     /// Show one session with every field
     #[command(after_help = "Examples:
@@ -944,6 +947,10 @@ pub(crate) struct UsageArgs {
     /// changed)
     #[arg(long, requires = "index")]
     pub(crate) sync: bool,
+    /// With `session`: one row per work session of this ledger instead of per agent session,
+    /// each transcript tied by its provider session id, else by project, agent and time
+    #[arg(long)]
+    pub(crate) work: bool,
 }
 
 #[derive(Debug, Args)]
@@ -1101,6 +1108,10 @@ pub(crate) struct ListArgs {
     /// Include ended sessions
     #[arg(long)]
     pub(crate) all: bool,
+    /// Add each session's tokens and cost (from the mirror's index when there is one, else
+    /// from the usage its hooks recorded)
+    #[arg(long)]
+    pub(crate) cost: bool,
 }
 
 #[derive(Debug, Args)]

@@ -18,6 +18,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     let cli_color = cli.color;
     let person = cli.person.clone();
     let store_summary = matches!(&cli.command, Command::End(a) if a.store_summary);
+    let list_cost = matches!(&cli.command, Command::List(a) if a.cost);
     let index = crate::mirror::index::path_for(ledger.dir());
     // What a person reads about live sessions says whether their agents still run: look first
     // (recording what changed), and say so when looking fails.
@@ -214,7 +215,52 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 )),
             }
         }
+        Response::List(list) if list_cost => {
+            use baton_core::ledger::store::LedgerView;
+            let all = ledger.snapshot()?.all_sessions()?;
+            let costs = crate::work_cost::of_sessions(&ledger, &all)?;
+            output.human = crate::cli::present::session_list(list, &reader, Some(&costs));
+            if let Some(rows) = output.json["sessions"].as_array_mut() {
+                for (row, session) in rows.iter_mut().zip(&list.sessions) {
+                    row["cost"] = to_json(&costs.of(session.session_id))?;
+                }
+            }
+        }
         Response::Show(shown) => {
+            // What it cost (and its hand-off chain): extra, left out with a warning when the
+            // index cannot be read.
+            use baton_core::ledger::store::LedgerView;
+            let costed = ledger.snapshot().and_then(|snapshot| {
+                let all = snapshot.all_sessions()?;
+                let costs = crate::work_cost::of_sessions(&ledger, &all)?;
+                Ok((all, costs))
+            });
+            match costed {
+                Ok((all, costs)) => {
+                    let id = shown.session.session_id;
+                    if let Some(figures) = costs.of(id) {
+                        output.human.push_str(&format!(
+                            "\n  cost           {}",
+                            crate::work_cost::describe(figures)
+                        ));
+                        output.json["cost"] = to_json(figures)?;
+                    }
+                    if let Some(chain) = costs.chain_total(&all, id) {
+                        output.human.push_str(&format!(
+                            "\n  chain cost     {} · {} tokens over {} handed-off sessions",
+                            chain["cost_usd"]
+                                .as_f64()
+                                .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}")),
+                            crate::cli::transcripts::thousands(
+                                chain["total_tokens"].as_u64().unwrap_or(0)
+                            ),
+                            chain["sessions"].as_array().map_or(0, Vec::len)
+                        ));
+                        output.json["chain_cost"] = chain;
+                    }
+                }
+                Err(err) => crate::cli::warn(&format!("its cost is left out: {err}")),
+            }
             // The session is the answer; what links to it is extra, and an index that cannot
             // be read (a colleague's read-only ledger, a newer schema) only leaves it out.
             let opened =

@@ -54,7 +54,7 @@ impl<'a> Reader<'a> {
 /// The human text of an answer.
 pub(crate) fn human(response: &Response, reader: &Reader) -> String {
     match response {
-        Response::List(list) => session_list(list, reader),
+        Response::List(list) => session_list(list, reader, None),
         Response::Show(show) => session_block(&show.session, reader),
         Response::Attention(attention) => {
             let mut text = render::ok_line(response);
@@ -211,7 +211,12 @@ pub(crate) fn short_ids(ids: &[SessionId]) -> Vec<String> {
     hex.iter().map(|h| h[32 - length..].to_owned()).collect()
 }
 
-fn session_list(list: &SessionList, reader: &Reader) -> String {
+/// The session list as a table; with `costs`, a COST and a TOKENS column.
+pub(crate) fn session_list(
+    list: &SessionList,
+    reader: &Reader,
+    costs: Option<&crate::work_cost::WorkCosts>,
+) -> String {
     let live = list.sessions.iter().filter(|s| s.is_live()).count();
     let noun = |n: usize| if n == 1 { "session" } else { "sessions" };
     if list.sessions.is_empty() {
@@ -227,7 +232,7 @@ fn session_list(list: &SessionList, reader: &Reader) -> String {
         )
     };
     let ids: Vec<SessionId> = list.sessions.iter().map(|s| s.session_id).collect();
-    let mut table = Table::new(vec![
+    let mut columns = vec![
         Column::text("ID"),
         Column::text("AGENT").cut(Fit::End),
         Column::text("PROJECT").cut(Fit::End),
@@ -235,10 +240,15 @@ fn session_list(list: &SessionList, reader: &Reader) -> String {
         Column::text("PROCESS").droppable(2),
         Column::text("STARTED").droppable(0),
         Column::text("LAST EVENT").droppable(1),
-        Column::text("GOAL").cut(Fit::End).comfortable(20),
-    ]);
+    ];
+    if costs.is_some() {
+        columns.push(Column::number("TOKENS").droppable(3));
+        columns.push(Column::number("COST USD"));
+    }
+    columns.push(Column::text("GOAL").cut(Fit::End).comfortable(20));
+    let mut table = Table::new(columns);
     for (session, id) in list.sessions.iter().zip(short_ids(&ids)) {
-        table.row(vec![
+        let mut row = vec![
             Cell::painted(id, Some(Paint::Dim)),
             session.agent.clone().into(),
             session.project.clone().into(),
@@ -246,8 +256,25 @@ fn session_list(list: &SessionList, reader: &Reader) -> String {
             liveness_cell(session),
             reader.clock(session.started_at).into(),
             reader.ago(session.last_event_at).into(),
-            session.goal.clone().unwrap_or_default().into(),
-        ]);
+        ];
+        if let Some(costs) = costs {
+            let figures = costs.of(session.session_id);
+            row.push(
+                figures
+                    .map_or_else(String::new, |f| {
+                        crate::cli::transcripts::thousands(f.total_tokens)
+                    })
+                    .into(),
+            );
+            row.push(
+                figures
+                    .and_then(|f| f.cost_usd)
+                    .map_or_else(|| "—".to_owned(), |c| format!("{c:.2}"))
+                    .into(),
+            );
+        }
+        row.push(session.goal.clone().unwrap_or_default().into());
+        table.row(row);
     }
     text.push('\n');
     text.push_str(&table.render(&reader.style));

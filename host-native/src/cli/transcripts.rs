@@ -90,6 +90,18 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
         prices: args.prices.clone(),
         cost_mode: args.cost_mode.into(),
         zone: zone.clone(),
+        work_sessions: if args.work {
+            if GroupBy::from(args.group_by) != GroupBy::Session {
+                return Err(Error::invalid(
+                    "work",
+                    "--work gives one row per work session: use `baton usage session --work`",
+                ));
+            }
+            use baton_core::ledger::store::LedgerView;
+            Some(crate::cli::ledger_for(cli)?.snapshot()?.all_sessions()?)
+        } else {
+            None
+        },
     };
     let report = match &args.index {
         Some(path) => {
@@ -111,7 +123,7 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
 }
 
 /// A count with thousands separated: `1,234,567`.
-fn thousands(value: u64) -> String {
+pub(crate) fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -131,6 +143,7 @@ pub(crate) fn usage_table(report: &UsageReport, style: &Style) -> String {
         GroupBy::Daily => ("day", "DAY"),
         GroupBy::Weekly => ("week", "WEEK"),
         GroupBy::Monthly => ("month", "MONTH"),
+        GroupBy::Session if report.work_sessions.is_some() => ("work session", "WORK SESSION"),
         GroupBy::Session => ("session", "SESSION"),
         GroupBy::Model => ("model", "MODEL"),
         GroupBy::Project => ("project", "PROJECT"),
@@ -182,6 +195,29 @@ pub(crate) fn usage_table(report: &UsageReport, style: &Style) -> String {
     }
     for source in &report.missing_sources {
         out.push_str(&format!("\nnot counted: {}", source.describe()));
+    }
+    if let Some(work) = &report.work_sessions {
+        use baton_core::transcripts::usage::work::LinkRule;
+        let by_rule = |rule: LinkRule| {
+            work.links
+                .values()
+                .flat_map(|l| &l.transcripts)
+                .filter(|t| t.rule == rule)
+                .count()
+        };
+        out.push_str(&format!(
+            "\ntranscripts tied: {} by {}, {} by {}",
+            by_rule(LinkRule::ProviderSessionId),
+            LinkRule::ProviderSessionId.describe(),
+            by_rule(LinkRule::ProjectAgentTime),
+            LinkRule::ProjectAgentTime.describe()
+        ));
+        if work.unlinked_responses > 0 {
+            out.push_str(&format!(
+                "\nnot in any work session: {} response(s) (no session recorded their id, and none or several of the same project and agent were open then)",
+                thousands(work.unlinked_responses)
+            ));
+        }
     }
     for (model, key) in &report.priced_as {
         out.push_str(&format!("\n{model} priced as {key}"));

@@ -42,7 +42,12 @@ pub fn report(
         return replayed(connection, path, options, &prices);
     }
     let skipped = skipped(connection, path, options)?;
-    let entries = match slot_entries(connection, path, options, &prices, &tiers)? {
+    // The 15-minute sums know no sessions: rows by work session need the rows themselves.
+    let slots = match options.work_sessions {
+        Some(_) => None,
+        None => slot_entries(connection, path, options, &prices, &tiers)?,
+    };
+    let entries = match slots {
         Some(entries) => entries,
         None => counted_entries(connection, path, options)?,
     };

@@ -7,6 +7,7 @@
 pub mod claude_code;
 pub mod codex;
 pub mod prices;
+pub mod work;
 
 pub use prices::{CostMode, DEFAULT_PRICES, LongContextPrice, ModelPrice, PriceTable};
 
@@ -112,6 +113,71 @@ pub struct UsageReport {
     pub missing_sources: Vec<MissingSource>,
     /// What the readers skipped, and why.
     pub skipped: BTreeMap<String, u64>,
+    /// When rows are work sessions: each row's work session and the transcripts tied to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_sessions: Option<WorkSessions>,
+}
+
+/// A report by work session: what each row's transcripts are, and what fitted no session.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkSessions {
+    /// Per row key (the work session's path): its id and its transcripts with their rule.
+    pub links: BTreeMap<String, WorkSessionLinks>,
+    /// Counted responses in the window that no work session fits (left out of the rows).
+    pub unlinked_responses: u64,
+}
+
+/// One work session's transcripts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkSessionLinks {
+    /// The work session.
+    pub session_id: crate::ids::SessionId,
+    /// Its transcripts, with the rule that tied each.
+    pub transcripts: Vec<work::TranscriptLink>,
+}
+
+/// Groups entries by the work session each belongs to (see [`work`]): one row per work session,
+/// keyed by its path, with the transcripts and rules behind it; entries no session fits are
+/// counted, not shown.
+pub fn aggregate_by_work_session(
+    entries: Vec<UsageEntry>,
+    sessions: &[crate::ledger::session::Session],
+    options: &ReportOptions<'_>,
+    skipped: BTreeMap<String, u64>,
+) -> UsageReport {
+    let windowed: Vec<UsageEntry> = entries
+        .into_iter()
+        .filter(|e| {
+            options.since.is_none_or(|s| e.at >= s) && options.until.is_none_or(|u| e.at <= u)
+        })
+        .filter(|e| options.providers.is_empty() || options.providers.contains(&e.provider))
+        .collect();
+    let keyed = work::by_work_session(windowed, sessions);
+    let mut report = aggregate(
+        &keyed.entries,
+        &ReportOptions {
+            group_by: GroupBy::Session,
+            ..*options
+        },
+        skipped,
+    );
+    report.work_sessions = Some(WorkSessions {
+        links: keyed
+            .links
+            .into_iter()
+            .map(|(path, (session_id, transcripts))| {
+                (
+                    path,
+                    WorkSessionLinks {
+                        session_id,
+                        transcripts,
+                    },
+                )
+            })
+            .collect(),
+        unlinked_responses: keyed.unlinked,
+    });
+    report
 }
 
 /// Where a report's prices come from.
@@ -373,5 +439,30 @@ pub fn aggregate(
         timezone: options.zone.name(),
         missing_sources: Vec::new(),
         skipped,
+        work_sessions: None,
     }
+}
+
+/// Every token of `entries` and what they cost in micro-dollars (recorded costs where lines
+/// have them, else the price table; an unpriced model costs 0): what a hook records as a
+/// transcript's usage.
+pub fn totals_and_cost(entries: &[UsageEntry], prices: &PriceTable) -> (TokenTotals, u64) {
+    let mut pricing = Pricing {
+        table: prices,
+        mode: CostMode::Auto,
+        resolved: HashMap::new(),
+        unpriced: BTreeSet::new(),
+        priced_as: BTreeMap::new(),
+    };
+    let mut totals = TokenTotals::default();
+    let mut femto: u128 = 0;
+    for entry in entries {
+        totals.add(&entry.tokens);
+        let model = entry.model.as_deref().unwrap_or("unknown");
+        femto = femto.saturating_add(pricing.cost(entry, model));
+    }
+    (
+        totals,
+        u64::try_from(femto / prices::FEMTO_PER_MICRO).unwrap_or(u64::MAX),
+    )
 }

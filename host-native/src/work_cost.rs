@@ -1,0 +1,163 @@
+//! What each work session cost: from the mirror's index when there is one (each transcript
+//! tied to its work session by the core's rules: its provider session id, else project, agent
+//! and time), else from the usage the hooks recorded in the ledger. And a hand-off chain's
+//! total.
+
+use crate::store::Ledger;
+use baton_core::Error;
+use baton_core::SessionId;
+use baton_core::ledger::session::Session;
+use baton_core::tokens::TokenTotals;
+use baton_core::transcripts::usage::work::TranscriptLink;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Where a session's figures come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CostSource {
+    /// The mirror's index: every transcript tied to the session.
+    Index,
+    /// The `usage` events hooks recorded in the ledger.
+    Ledger,
+}
+
+/// One work session's tokens and cost.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionCost {
+    /// Its tokens.
+    #[serde(flatten)]
+    pub tokens: TokenTotals,
+    /// input + output + cache creation + cache read.
+    pub total_tokens: u64,
+    /// In US dollars (none when nothing priced them).
+    pub cost_usd: Option<f64>,
+    /// Its transcripts and the rule that tied each (from the index).
+    pub transcripts: Vec<TranscriptLink>,
+    /// Where the figures come from.
+    pub source: CostSource,
+}
+
+/// The cost of each of a ledger's work sessions that has any.
+#[derive(Debug, Clone, Default)]
+pub struct WorkCosts {
+    /// By session.
+    pub by_session: HashMap<SessionId, SessionCost>,
+}
+
+impl WorkCosts {
+    /// The figures of `id`, when it has any.
+    pub fn of(&self, id: SessionId) -> Option<&SessionCost> {
+        self.by_session.get(&id)
+    }
+
+    /// The total of the hand-off chain `id` belongs to, with its members, when it has more
+    /// than one.
+    pub fn chain_total(&self, sessions: &[Session], id: SessionId) -> Option<serde_json::Value> {
+        let members = baton_core::transcripts::usage::work::chain(sessions, id);
+        if members.len() < 2 {
+            return None;
+        }
+        if members.iter().all(|m| self.of(*m).is_none()) {
+            return None;
+        }
+        let mut tokens = TokenTotals::default();
+        let mut cost: Option<f64> = None;
+        for member in &members {
+            if let Some(figures) = self.of(*member) {
+                tokens.add(&figures.tokens);
+                if let Some(c) = figures.cost_usd {
+                    cost = Some(cost.unwrap_or(0.0) + c);
+                }
+            }
+        }
+        Some(serde_json::json!({
+            "sessions": members,
+            "total_tokens": tokens.total(),
+            "tokens": tokens,
+            "cost_usd": cost.map(|c| (c * 1_000_000.0).round() / 1_000_000.0),
+        }))
+    }
+}
+
+/// The figures of every one of `sessions` that has any: from the index beside the ledger when
+/// there is one (the figures as of its last mirror pass), else from the ledger's usage events.
+pub fn of_sessions(ledger: &Ledger, sessions: &[Session]) -> Result<WorkCosts, Error> {
+    let mut costs = WorkCosts::default();
+    let index = crate::mirror::index::path_for(ledger.dir());
+    if index.is_file() {
+        let connection = crate::mirror::index::open_existing(&index)?;
+        let options = crate::usage::UsageOptions {
+            group_by: baton_core::transcripts::usage::GroupBy::Session,
+            providers: Vec::new(),
+            since: None,
+            until: None,
+            claude_dirs: Vec::new(),
+            codex_dirs: Vec::new(),
+            prices: None,
+            cost_mode: baton_core::transcripts::usage::CostMode::Auto,
+            zone: crate::zone::resolve(Some("UTC"))?,
+            explicit_claude_dirs: false,
+            explicit_codex_dirs: false,
+            work_sessions: Some(sessions.to_vec()),
+        };
+        let report = crate::mirror::usage::report(&connection, &index, &options)?;
+        let links = report.work_sessions.unwrap_or_default().links;
+        for row in report.rows {
+            if let Some(linked) = links.get(&row.key) {
+                costs.by_session.insert(
+                    linked.session_id,
+                    SessionCost {
+                        tokens: row.tokens,
+                        total_tokens: row.total_tokens,
+                        cost_usd: Some(row.cost_usd),
+                        transcripts: linked.transcripts.clone(),
+                        source: CostSource::Index,
+                    },
+                );
+            }
+        }
+    }
+    for session in sessions {
+        if costs.by_session.contains_key(&session.session_id) || session.usage.total() == 0 {
+            continue;
+        }
+        costs.by_session.insert(
+            session.session_id,
+            SessionCost {
+                tokens: session.usage,
+                total_tokens: session.usage.total(),
+                cost_usd: session
+                    .usage_cost_micro_usd
+                    .map(|micro| micro as f64 / 1_000_000.0),
+                transcripts: Vec::new(),
+                source: CostSource::Ledger,
+            },
+        );
+    }
+    Ok(costs)
+}
+
+/// A session's cost in a few words: `$1.23 · 45,678 tokens · 2 transcripts`.
+pub fn describe(cost: &SessionCost) -> String {
+    let dollars = cost
+        .cost_usd
+        .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}"));
+    let from = match cost.source {
+        CostSource::Index => {
+            let n = cost.transcripts.len();
+            let rules: std::collections::BTreeSet<&str> =
+                cost.transcripts.iter().map(|t| t.rule.describe()).collect();
+            format!(
+                "{n} transcript{} tied by {}",
+                if n == 1 { "" } else { "s" },
+                rules.into_iter().collect::<Vec<_>>().join(" / ")
+            )
+        }
+        CostSource::Ledger => "as its hooks recorded it".to_owned(),
+    };
+    format!(
+        "{dollars} · {} tokens · {from}",
+        crate::cli::transcripts::thousands(cost.total_tokens)
+    )
+}

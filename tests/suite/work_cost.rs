@@ -1,0 +1,310 @@
+//! What a work session cost: its transcripts tied by provider session id (on generated trees,
+//! the figures equal `usage session`'s for those transcripts), else by project, agent and time
+//! (never when two sessions fit), a hand-off chain's total, and, without the mirror, the usage
+//! the hook records in the ledger (read on from the last offset, counted once).
+
+use baton_tests::{baton, json_of};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const GEN: &str = env!("CARGO_BIN_EXE_transcript-gen");
+
+fn run(ledger: &Path, now: Option<&str>, args: &[&str]) -> Value {
+    let mut command = baton(ledger);
+    if let Some(now) = now {
+        command.env("BATON_NOW", now);
+    }
+    let output = command.arg("--json").args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    json_of(&output)
+}
+
+fn start(ledger: &Path, now: Option<&str>, extra: &[&str]) -> String {
+    let mut args = vec!["start", "--project", "app", "--agent", "claude"];
+    args.extend_from_slice(extra);
+    run(ledger, now, &args)["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+#[test]
+fn a_work_sessions_cost_is_its_transcripts_usage_and_a_chain_adds_up() {
+    let tmp = tempfile::tempdir().unwrap();
+    let generated = tmp.path().join("gen");
+    let status = Command::new(GEN)
+        .arg(&generated)
+        .args(["--sessions", "10", "--seed", "11"])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let ledger = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let claude = generated.join("claude/projects");
+    let codex = generated.join("codex/sessions");
+    run(
+        &ledger,
+        None,
+        &[
+            "mirror",
+            "--claude-dir",
+            claude.to_str().unwrap(),
+            "--codex-dir",
+            codex.to_str().unwrap(),
+            "--chatgpt-dir",
+            "/nonexistent",
+            "--claude-ai-dir",
+            "/nonexistent",
+        ],
+    );
+    let by_session = run(&ledger, None, &["usage", "session", "--index"]);
+    let rows = by_session["rows"].as_array().unwrap();
+    let row = |i: usize| (rows[i]["key"].as_str().unwrap().to_owned(), &rows[i]);
+    let (a, row_a) = row(0);
+    let (b, row_b) = row(1);
+    let (c, row_c) = row(rows.len() - 1);
+    let one = start(&ledger, None, &["--provider-session-id", &a]);
+    let two = start(&ledger, None, &["--provider-session-id", &b]);
+    run(&ledger, None, &["end", &two, "--summary", "handing off"]);
+    let three = start(
+        &ledger,
+        None,
+        &["--provider-session-id", &c, "--parent", &two],
+    );
+
+    let shown = run(&ledger, None, &["show", &one]);
+    assert_eq!(
+        shown["cost"]["total_tokens"], row_a["total_tokens"],
+        "{shown}"
+    );
+    assert!(close(
+        shown["cost"]["cost_usd"].as_f64().unwrap(),
+        row_a["cost_usd"].as_f64().unwrap()
+    ));
+    assert_eq!(
+        shown["cost"]["transcripts"][0]["rule"],
+        "provider_session_id"
+    );
+    assert!(shown.get("chain_cost").is_none(), "no hand-off, no chain");
+
+    let shown = run(&ledger, None, &["show", &three]);
+    let chain = &shown["chain_cost"];
+    assert_eq!(
+        chain["total_tokens"].as_u64().unwrap(),
+        row_b["total_tokens"].as_u64().unwrap() + row_c["total_tokens"].as_u64().unwrap(),
+        "{shown}"
+    );
+    assert!(close(
+        chain["cost_usd"].as_f64().unwrap(),
+        row_b["cost_usd"].as_f64().unwrap() + row_c["cost_usd"].as_f64().unwrap()
+    ));
+    assert_eq!(chain["sessions"].as_array().unwrap().len(), 2);
+
+    // The same figures by work session, from the index and from the files alike.
+    for source in [
+        vec!["--index"],
+        vec![
+            "--claude-dir",
+            claude.to_str().unwrap(),
+            "--codex-dir",
+            codex.to_str().unwrap(),
+        ],
+    ] {
+        let mut args = vec!["usage", "session", "--work"];
+        args.extend(source);
+        let work = run(&ledger, None, &args);
+        assert_eq!(work["rows"].as_array().unwrap().len(), 3, "{work}");
+        let total: u64 = [row_a, row_b, row_c]
+            .iter()
+            .map(|r| r["total_tokens"].as_u64().unwrap())
+            .sum();
+        assert_eq!(work["totals"]["total_tokens"].as_u64().unwrap(), total);
+        assert!(
+            work["work_sessions"]["unlinked_responses"]
+                .as_u64()
+                .unwrap()
+                > 0
+        );
+    }
+    let listed = run(&ledger, None, &["list", "--all", "--cost"]);
+    let costs: Vec<u64> = listed["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["cost"]["total_tokens"].as_u64().unwrap())
+        .collect();
+    assert_eq!(costs.len(), 3);
+    let bad = baton(&ledger)
+        .args(["usage", "daily", "--work", "--index"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("usage session --work"));
+}
+
+/// One Claude Code response line.
+fn response(session: &str, cwd: &str, at: &str, n: u32, input: u64) -> String {
+    json!({
+        "type": "assistant", "sessionId": session, "cwd": cwd, "timestamp": at,
+        "requestId": format!("req-{session}-{n}"),
+        "message": {"id": format!("msg-{session}-{n}"), "role": "assistant", "model": "claude-sonnet-4-20250514",
+            "content": [{"type": "text", "text": "ok"}],
+            "usage": {"input_tokens": input, "output_tokens": 10}}
+    })
+    .to_string()
+        + "\n"
+}
+
+#[test]
+fn without_an_id_a_transcript_goes_to_the_one_session_of_its_project_agent_and_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let projects = tmp.path().join("projects/-home-dev-app");
+    std::fs::create_dir_all(&projects).unwrap();
+    let ledger = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    // Inside the session's span, in its project: tied.
+    std::fs::write(
+        projects.join("inside.jsonl"),
+        response("inside", "/home/dev/app", "2026-07-18T10:30:00Z", 1, 1000),
+    )
+    .unwrap();
+    // Before it started: not.
+    std::fs::write(
+        projects.join("before.jsonl"),
+        response("before", "/home/dev/app", "2026-07-18T09:00:00Z", 1, 2000),
+    )
+    .unwrap();
+    // While two sessions of the project were open: neither.
+    std::fs::write(
+        projects.join("both.jsonl"),
+        response("both", "/home/dev/app", "2026-07-18T12:30:00Z", 1, 4000),
+    )
+    .unwrap();
+    let first = start(&ledger, Some("2026-07-18T10:00:00Z"), &[]);
+    run(
+        &ledger,
+        Some("2026-07-18T11:00:00Z"),
+        &["end", &first, "--summary", "done"],
+    );
+    start(&ledger, Some("2026-07-18T12:00:00Z"), &[]);
+    run(
+        &ledger,
+        Some("2026-07-18T12:10:00Z"),
+        &["start", "--project", "app", "--agent", "claude-review"],
+    );
+    run(
+        &ledger,
+        None,
+        &[
+            "mirror",
+            "--claude-dir",
+            tmp.path().join("projects").to_str().unwrap(),
+            "--codex-dir",
+            "/nonexistent",
+            "--chatgpt-dir",
+            "/nonexistent",
+            "--claude-ai-dir",
+            "/nonexistent",
+        ],
+    );
+    let shown = run(&ledger, None, &["show", &first]);
+    assert_eq!(shown["cost"]["input_tokens"], 1000, "{shown}");
+    assert_eq!(
+        shown["cost"]["transcripts"][0]["rule"],
+        "project_agent_time"
+    );
+    assert_eq!(
+        shown["cost"]["transcripts"][0]["provider_session_id"],
+        "inside"
+    );
+    let work = run(&ledger, None, &["usage", "session", "--work", "--index"]);
+    assert_eq!(work["rows"].as_array().unwrap().len(), 1, "{work}");
+    assert_eq!(work["work_sessions"]["unlinked_responses"], 2);
+}
+
+/// Runs the Claude Code hook with `input` for the project holding `ledger`.
+fn hook(ledger: &Path, input: Value) {
+    let project = ledger.parent().unwrap();
+    let mut child = baton(ledger)
+        .env_remove("BATON_DIR")
+        .env("CLAUDE_PROJECT_DIR", project)
+        .args(["hook", "claude-code"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+}
+
+fn usage_events(ledger: &Path) -> Vec<Value> {
+    std::fs::read_to_string(ledger.join("events.ndjson"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["kind"] == "usage")
+        .collect()
+}
+
+#[test]
+fn the_hook_records_usage_from_the_last_offset_and_a_repeat_counts_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger: PathBuf = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
+    let transcript = tmp.path().join("projects/-app/claude-9.jsonl");
+    std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
+    let path = transcript.to_str().unwrap();
+    let event = |name: &str| json!({"session_id": "claude-9", "hook_event_name": name, "transcript_path": path, "source": "startup"});
+    std::fs::write(
+        &transcript,
+        response("claude-9", "/app", "2026-07-18T10:00:00Z", 1, 1000),
+    )
+    .unwrap();
+    hook(&ledger, event("SessionStart"));
+    hook(&ledger, event("Stop"));
+    hook(&ledger, event("Stop"));
+    assert_eq!(usage_events(&ledger).len(), 1, "a repeat writes nothing");
+    // A second turn, and a line still being written (no newline yet): only the whole line.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&transcript)
+        .unwrap();
+    file.write_all(response("claude-9", "/app", "2026-07-18T10:05:00Z", 2, 500).as_bytes())
+        .unwrap();
+    file.write_all(br#"{"type":"assistant","sessionId":"claude-9""#)
+        .unwrap();
+    hook(&ledger, event("Stop"));
+    let events = usage_events(&ledger);
+    assert_eq!(events.len(), 2);
+    let last = &events[1]["data"];
+    assert_eq!(last["totals"]["input_tokens"], 1500, "cumulative: {last}");
+    let whole = std::fs::read(&transcript).unwrap();
+    let cut = whole.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+    assert_eq!(last["offset"].as_u64().unwrap(), cut as u64);
+    hook(&ledger, event("SessionEnd"));
+    let listed = run(&ledger, None, &["list", "--all", "--cost"]);
+    let session = &listed["sessions"][0];
+    assert_eq!(session["status"], "complete");
+    assert_eq!(session["cost"]["source"], "ledger");
+    assert_eq!(session["cost"]["input_tokens"], 1500);
+    assert!(session["cost"]["cost_usd"].as_f64().unwrap() > 0.0);
+    assert_eq!(session["usage"]["input_tokens"], 1500);
+}
