@@ -37,6 +37,7 @@ pub mod liveness;
 pub mod mcp;
 pub mod mirror;
 pub mod records;
+pub mod statusline;
 pub mod store;
 pub mod system;
 pub mod usage;

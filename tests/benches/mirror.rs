@@ -197,4 +197,112 @@ fn main() {
         "transcripts list --limit 20: median {:.1} ms, peak {list_peak:.0} MB",
         ms(list)
     );
+
+    // `baton statusline` on this index: a work session tied to one of the Claude sessions,
+    // Claude Code's JSON on stdin. Cold: no cached line (a fresh cache folder each run).
+    // Warm: the transcript was touched since the last line (computed again, caches warm).
+    // Cached: nothing changed (the last line reused).
+    let project = tmp.path().join("proj");
+    let ledger = project.join(".baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let transcript = files
+        .iter()
+        .find(|f| {
+            f.starts_with(&claude)
+                && f.extension().is_some_and(|e| e == "jsonl")
+                && !f.to_string_lossy().contains("subagents")
+        })
+        .unwrap()
+        .clone();
+    let claude_session = transcript
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let started = run(&[
+        "start",
+        "--project",
+        "proj",
+        "--agent",
+        "claude",
+        "--provider-session-id",
+        &claude_session,
+    ])
+    .env("BATON_DIR", &ledger)
+    .output()
+    .unwrap();
+    assert!(started.status.success());
+    let payload = tmp.path().join("statusline.json");
+    std::fs::write(
+        &payload,
+        serde_json::json!({
+            "session_id": claude_session,
+            "transcript_path": transcript,
+            "cwd": project,
+            "workspace": {"project_dir": project, "current_dir": project},
+            "cost": {"total_cost_usd": 1.25},
+            "rate_limits": {"five_hour": {"used_percentage": 40, "resets_at": 4_102_444_800u64},
+                            "seven_day": {"used_percentage": 10, "resets_at": 4_102_444_800u64}},
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let statusline = |cache: &std::path::Path| {
+        let mut cmd = run(&["statusline"]);
+        cmd.env("BATON_DIR", &ledger)
+            .env("XDG_RUNTIME_DIR", cache)
+            .stdin(std::fs::File::open(&payload).unwrap());
+        cmd
+    };
+    let timings = |label: &str, mut before: Box<dyn FnMut() -> std::path::PathBuf>| {
+        let mut times = Vec::new();
+        let mut peak: f64 = 0.0;
+        let mut line = String::new();
+        for _ in 0..30 {
+            let cache = before();
+            let (took, mb, out) = measure(&mut statusline(&cache));
+            times.push(took);
+            peak = peak.max(mb);
+            line = out;
+        }
+        println!(
+            "statusline {label}: p50 {:.1} ms, p95 {:.1} ms, peak {peak:.0} MB",
+            ms(percentile(&mut times, 0.5)),
+            ms(percentile(&mut times, 0.95))
+        );
+        line
+    };
+    let caches = tmp.path().join("caches");
+    let mut n = 0;
+    let line = timings(
+        "cold",
+        Box::new(move || {
+            n += 1;
+            let fresh = caches.join(n.to_string());
+            std::fs::create_dir_all(&fresh).unwrap();
+            fresh
+        }),
+    );
+    println!("statusline line: {}", line.trim());
+    let shared = tmp.path().join("cache-shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let touched = transcript.clone();
+    let shared_warm = shared.clone();
+    let mut tick = 0u64;
+    timings(
+        "warm",
+        Box::new(move || {
+            tick += 1;
+            let file = std::fs::File::options()
+                .append(true)
+                .open(&touched)
+                .unwrap();
+            file.set_modified(
+                std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000 + tick),
+            )
+            .unwrap();
+            shared_warm.clone()
+        }),
+    );
+    timings("cached", Box::new(move || shared.clone()));
 }

@@ -14,6 +14,7 @@ mod mirror;
 mod mirror_exports;
 mod output;
 mod records;
+mod statusline;
 mod store;
 mod usage;
 mod wasm;

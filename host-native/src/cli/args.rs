@@ -371,6 +371,26 @@ The figures are the web page's (`baton web`): both run the same core on the same
     /// Run as a coding agent's hook: one work session per agent session, never failing its turn
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Print Claude Code's status line: work session, health, cost, context and limits
+    #[command(
+        after_help = "In ~/.claude/settings.json (or the project's .claude/settings.json):
+  \"statusLine\": { \"type\": \"command\", \"command\": \"baton statusline\", \"padding\": 0 }
+
+Segments (--segments, or BATON_STATUSLINE_SEGMENTS), in the order given:
+  session   the work session this Claude session belongs to, and its status
+  health    its context-health score
+  cost      what this session cost (Claude Code's own figure, else what the hooks recorded)
+  today     what today cost, from the index (`baton mirror`) and this transcript's unread tail
+  context   how full the context window is
+  limits    the 5-hour and 7-day limits used, against the time gone in each window
+
+Examples:
+  baton statusline < input.json
+  baton statusline --segments session,context,limits --width 80
+
+It reads no transcript whole and starts no process; invocations for one session compute one at a time and the others reuse the last line. On any problem it prints the last good line marked (stale) and exits 0."
+    )]
+    Statusline(StatuslineArgs),
     /// Serve the web page (analyzes files inside your browser; binds 127.0.0.1 only)
     #[command(after_help = "Examples:
   baton web                               # http://127.0.0.1:8377
@@ -680,6 +700,18 @@ pub(crate) struct TranscriptFilters {
 fn span_seconds(text: &str) -> Result<u64, String> {
     baton_core::time::parse_duration_seconds("span", text)
         .map_err(|e| e.message.trim_start_matches("span: ").to_owned())
+}
+
+/// `baton statusline`.
+#[derive(Debug, Args)]
+pub(crate) struct StatuslineArgs {
+    /// Segments to show, comma-separated [default: BATON_STATUSLINE_SEGMENTS, else
+    /// session,health,cost,today,context,limits]
+    #[arg(long, value_name = "LIST")]
+    pub(crate) segments: Option<String>,
+    /// The widest the line may be [default: COLUMNS, else 120]
+    #[arg(long, value_name = "CHARS")]
+    pub(crate) width: Option<usize>,
 }
 
 /// `baton reap`.

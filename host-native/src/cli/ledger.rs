@@ -121,6 +121,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Transcripts(_)
         | Command::Record(_)
         | Command::Hook(_)
+        | Command::Statusline(_)
         | Command::Man(_)
         | Command::Mcp(_)
         | Command::Usage(_)

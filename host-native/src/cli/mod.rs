@@ -75,6 +75,9 @@ pub fn main() -> i32 {
     if let Command::Hook(args::HookCommand::ClaudeCode) = &cli.command {
         return claude_code_hook();
     }
+    if let Command::Statusline(args) = &cli.command {
+        return statusline(args, cli.color);
+    }
     let result = match cli.command {
         Command::Usage(ref args) => usage(&cli, args),
         Command::Inspect(args) => inspect(args),
@@ -174,6 +177,43 @@ fn claude_code_hook() -> i32 {
         crate::hook::log(ledger, &line);
     }
     0
+}
+
+/// `baton statusline`: Claude Code's session JSON from stdin (at most 1 MiB), one line on
+/// stdout, always 0.
+fn statusline(args: &args::StatuslineArgs, color: table::ColorChoice) -> i32 {
+    use std::io::Read;
+    let mut input = String::new();
+    let _ = std::io::stdin()
+        .lock()
+        .take(1 << 20)
+        .read_to_string(&mut input);
+    let segments = args
+        .segments
+        .clone()
+        .or_else(|| std::env::var("BATON_STATUSLINE_SEGMENTS").ok())
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| crate::statusline::DEFAULT_SEGMENTS.to_owned());
+    let options = crate::statusline::Options {
+        segments: segments
+            .split(',')
+            .map(|s| s.trim().to_ascii_lowercase())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        width: args
+            .width
+            .or_else(|| std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()))
+            .unwrap_or(120)
+            .max(10),
+        // Claude Code shows colours though stdout is a pipe: on unless NO_COLOR or --color
+        // never says otherwise.
+        colour: match color {
+            table::ColorChoice::Always => true,
+            table::ColorChoice::Never => false,
+            table::ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        },
+    };
+    crate::statusline::run(&input, &options)
 }
 
 /// Says what went wrong (one JSON object under `--json`, else words on stderr) and gives the

@@ -307,6 +307,11 @@ fn sql_error(action: &str, path: &Path, err: impl std::fmt::Display) -> Error {
 
 /// Opens (creating when `create`) the index at `path` and brings its schema up to date.
 pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
+    open_waiting(path, create, Duration::from_secs(10))
+}
+
+/// [`open`], waiting at most `busy` for another connection's lock.
+fn open_waiting(path: &Path, create: bool, busy: Duration) -> Result<Connection, Error> {
     let fresh = !path.exists();
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if create {
@@ -318,7 +323,7 @@ pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
     let connection =
         Connection::open_with_flags(path, flags).map_err(|e| sql_error("open", path, e))?;
     connection
-        .busy_timeout(Duration::from_secs(10))
+        .busy_timeout(busy)
         .map_err(|e| sql_error("configure", path, e))?;
     // A pass prepares a few dozen statements per file: all stay prepared (the default keeps
     // 16, and one prepared again, with its triggers, costs more than its run).
@@ -369,6 +374,12 @@ pub fn fnv(bytes: &[u8]) -> i64 {
 
 /// Opens an index that exists, to read; a missing one is an error that says how to make it.
 pub fn open_existing(path: &Path) -> Result<Connection, Error> {
+    open_existing_waiting(path, Duration::from_secs(10))
+}
+
+/// [`open_existing`] for a glance that cannot wait (the status line): at most `busy` for
+/// another connection's lock.
+pub fn open_existing_waiting(path: &Path, busy: Duration) -> Result<Connection, Error> {
     if !path.exists() {
         return Err(Error::invalid(
             "index",
@@ -379,7 +390,7 @@ pub fn open_existing(path: &Path) -> Result<Connection, Error> {
         )
         .with("path", path.display().to_string()));
     }
-    let connection = open(path, false)?;
+    let connection = open_waiting(path, false, busy)?;
     // A query leaves the log to the writer: closing does not fold it in (an fsync a reader
     // need not pay; the mirror's own checkpoints do it).
     connection
