@@ -42,6 +42,7 @@ pub mod store;
 pub mod system;
 pub mod usage;
 pub mod wasm_core;
+pub mod watch;
 pub mod web;
 pub mod work_cost;
 pub mod zone;

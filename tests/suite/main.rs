@@ -18,4 +18,5 @@ mod statusline;
 mod store;
 mod usage;
 mod wasm;
+mod watch;
 mod work_cost;

@@ -371,6 +371,14 @@ The figures are the web page's (`baton web`): both run the same core on the same
     /// Run as a coding agent's hook: one work session per agent session, never failing its turn
     #[command(subcommand)]
     Hook(HookCommand),
+    /// A live view of running sessions: status, agent process, health, cost, last activity
+    #[command(after_help = "Examples:
+  baton watch                             # redraws as sessions change; Ctrl-C to stop
+  baton watch --once                      # one frame, then exit
+  baton --json watch                      # one frame as JSON
+
+It waits on file notifications (the ledger, the index, Claude Code's process registry, the live sessions' transcripts), redraws at most once a second, and otherwise sleeps: it costs nothing while nothing happens.")]
+    Watch(WatchArgs),
     /// Print Claude Code's status line: work session, health, cost, context and limits
     #[command(
         after_help = "In ~/.claude/settings.json (or the project's .claude/settings.json):
@@ -700,6 +708,14 @@ pub(crate) struct TranscriptFilters {
 fn span_seconds(text: &str) -> Result<u64, String> {
     baton_core::time::parse_duration_seconds("span", text)
         .map_err(|e| e.message.trim_start_matches("span: ").to_owned())
+}
+
+/// `baton watch`.
+#[derive(Debug, Args)]
+pub(crate) struct WatchArgs {
+    /// Print one frame and exit
+    #[arg(long)]
+    pub(crate) once: bool,
 }
 
 /// `baton statusline`.

@@ -122,6 +122,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Record(_)
         | Command::Hook(_)
         | Command::Statusline(_)
+        | Command::Watch(_)
         | Command::Man(_)
         | Command::Mcp(_)
         | Command::Usage(_)

@@ -81,6 +81,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Usage(ref args) => usage(&cli, args),
         Command::Inspect(args) => inspect(args),
+        Command::Watch(ref args) => watch(&cli, args, json_only),
         Command::Mirror(ref args) => transcripts::mirror(&cli, args),
         Command::Search(ref args) => transcripts::search(&cli, args),
         Command::Transcripts(args::TranscriptsCommand::List(ref args)) => {
@@ -177,6 +178,34 @@ fn claude_code_hook() -> i32 {
         crate::hook::log(ledger, &line);
     }
     0
+}
+
+/// `baton watch`: one frame (`--once`, `--json`), or frames until stopped.
+fn watch(cli: &Cli, args: &args::WatchArgs, json_only: bool) -> Result<Output, Error> {
+    let ledger = ledger_for(cli)?;
+    let zone: &'static crate::zone::HostZone = Box::leak(Box::new(crate::zone::resolve(None)?));
+    let color = cli.color;
+    let make_reader = move || present::Reader::for_stdout(color, zone);
+    if args.once || json_only {
+        let frame = crate::watch::frame(&ledger, &make_reader()?)?;
+        return Ok(Output {
+            human: frame.text,
+            json: frame.json,
+        });
+    }
+    use std::io::IsTerminal;
+    let terminal = std::io::stdout().is_terminal();
+    crate::watch::follow(&ledger, &make_reader, &mut |frame| {
+        if terminal {
+            // Home and clear, then the frame: the view stays in place.
+            print!("\x1b[H\x1b[2J");
+        }
+        print_line(&frame.text);
+        if !terminal {
+            print_line("");
+        }
+    })?;
+    Err(Error::internal("the watch stopped"))
 }
 
 /// `baton statusline`: Claude Code's session JSON from stdin (at most 1 MiB), one line on
