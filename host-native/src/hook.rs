@@ -1,8 +1,10 @@
-//! `baton hook claude-code`: Claude Code's hooks (`SessionStart`, `SessionEnd`, `Stop`,
-//! `UserPromptSubmit`) in one command that reads the hook's JSON on stdin. It keeps one work
-//! session per Claude session id, finds the project's ledger (never a second `.baton/` in a
-//! sub-folder), and never fails the agent's turn: whatever goes wrong is written to stderr and
-//! to `.baton/hook.log`, and the exit status is 0.
+//! `baton hook claude-code` and `baton hook codex`: an agent's hooks in one command. Claude
+//! Code's (`SessionStart`, `SessionEnd`, `Stop`, `UserPromptSubmit`) and Codex's lifecycle
+//! hooks pass JSON on stdin; Codex's `notify` program gets its turn-complete JSON as the last
+//! argument. It keeps one work session per agent session id, ties the agent's process to it,
+//! records the transcript's usage at each turn's end (Claude Code), finds the project's ledger
+//! (never a second `.baton/` in a sub-folder), and never fails the agent's turn: whatever goes
+//! wrong is written to stderr and to `.baton/hook.log`, and the exit status is 0.
 
 use crate::engine::{self, Acting};
 use crate::store::Ledger;
@@ -47,9 +49,59 @@ pub enum Outcome {
     Nothing(String),
 }
 
-/// The project folder: `$CLAUDE_PROJECT_DIR`, else the hook's `cwd`, else here.
-fn project_dir(input: &HookInput) -> PathBuf {
-    std::env::var_os("CLAUDE_PROJECT_DIR")
+/// Whose hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    /// Claude Code.
+    ClaudeCode,
+    /// OpenAI Codex.
+    Codex,
+}
+
+impl Agent {
+    /// The agent name its work sessions carry.
+    fn agent(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+        }
+    }
+
+    /// Its client name.
+    fn client(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+        }
+    }
+
+    /// How its session is named in messages.
+    fn session_word(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude session",
+            Agent::Codex => "Codex thread",
+        }
+    }
+}
+
+/// The fields of Codex's `notify` JSON Baton reads.
+#[derive(Debug, Default, Deserialize)]
+struct CodexNotify {
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default, rename = "thread-id")]
+    thread_id: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+}
+
+/// The project folder: `$CLAUDE_PROJECT_DIR` (Claude Code), else the hook's `cwd`, else here.
+fn project_dir(agent: Agent, input: &HookInput) -> PathBuf {
+    let pinned = match agent {
+        Agent::ClaudeCode => std::env::var_os("CLAUDE_PROJECT_DIR"),
+        Agent::Codex => None,
+    };
+    pinned
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| input.cwd.as_ref().map(PathBuf::from))
@@ -79,17 +131,37 @@ fn project_name(ledger: &Ledger, project: &Path) -> String {
 
 /// Runs one Claude Code hook from its JSON input; what it did, or why it could not.
 pub fn claude_code(stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
-    // The ledger is found even when the input is not JSON, so the log says what came in.
-    let parsed = serde_json::from_str::<HookInput>(stdin);
-    let input = parsed.as_ref().ok();
-    let project = project_dir(input.unwrap_or(&HookInput::default()));
+    from_json(Agent::ClaudeCode, stdin, "Claude Code's hook JSON")
+}
+
+/// Runs one Codex hook: its `notify` JSON (the last argument) when given, else a lifecycle
+/// hook's JSON on stdin.
+pub fn codex(notify: Option<&str>, stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
+    let Some(payload) = notify else {
+        return from_json(Agent::Codex, stdin, "Codex's hook JSON");
+    };
+    let parsed = serde_json::from_str::<CodexNotify>(payload);
+    let notified = parsed.as_ref().ok();
+    let input = HookInput {
+        session_id: notified.and_then(|n| n.thread_id.clone()),
+        hook_event_name: Some("TurnComplete".to_owned()),
+        cwd: notified.and_then(|n| n.cwd.clone()),
+        ..HookInput::default()
+    };
+    let project = project_dir(Agent::Codex, &input);
     let ledger = ledger_of(&project);
-    let result = match input {
-        Some(input) => run(&ledger, &project, input),
+    let result = match notified {
+        Some(n) if n.kind.as_deref() == Some("agent-turn-complete") => {
+            run(Agent::Codex, &ledger, &project, &input)
+        }
+        Some(n) => Ok(Outcome::Nothing(format!(
+            "Codex notification `{}`: nothing to record",
+            n.kind.as_deref().unwrap_or("(no type)")
+        ))),
         None => Err(Error::invalid(
-            "stdin",
+            "notify",
             format!(
-                "the hook input is not Claude Code's hook JSON: {}",
+                "the argument is not Codex's notify JSON: {}",
                 parsed.err().map(|e| e.to_string()).unwrap_or_default()
             ),
         )),
@@ -97,8 +169,39 @@ pub fn claude_code(stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
     (result, Some(ledger))
 }
 
-fn run(ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Error> {
-    let Some(claude_id) = input
+fn from_json(agent: Agent, stdin: &str, what: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
+    // The ledger is found even when the input is not JSON, so the log says what came in.
+    let parsed = serde_json::from_str::<HookInput>(stdin);
+    let input = parsed.as_ref().ok();
+    let project = project_dir(agent, input.unwrap_or(&HookInput::default()));
+    let ledger = ledger_of(&project);
+    let result = match input {
+        Some(input) => run(agent, &ledger, &project, input),
+        None => Err(Error::invalid(
+            "stdin",
+            format!(
+                "the hook input is not {what}: {}",
+                parsed.err().map(|e| e.to_string()).unwrap_or_default()
+            ),
+        )),
+    };
+    (result, Some(ledger))
+}
+
+/// The live work session of an agent session, when there is one.
+fn live_session_of(
+    ledger: &Ledger,
+    agent_id: &str,
+) -> Result<Option<baton_core::ledger::session::Session>, Error> {
+    Ok(ledger
+        .snapshot()?
+        .live_sessions()?
+        .into_iter()
+        .find(|s| s.provider_session_id.as_deref() == Some(agent_id)))
+}
+
+fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Error> {
+    let Some(agent_id) = input
         .session_id
         .as_deref()
         .map(str::trim)
@@ -112,112 +215,107 @@ fn run(ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Er
     let acting = Acting {
         actor: None,
         person: None,
-        caller: Caller::agent("claude-code"),
+        caller: Caller::agent(agent.client()),
+    };
+    let named = format!("{} {agent_id}", agent.session_word());
+    let start = |source: &str| -> Result<Outcome, Error> {
+        // After /clear Claude names a new session: a new work session, handed off from the
+        // one it replaced when that is clear.
+        let parent = if source == "clear" {
+            handed_off_from(ledger, &project_name(ledger, project))?
+        } else {
+            None
+        };
+        let request = Request::Start(StartParams {
+            project: Some(project_name(ledger, project)),
+            agent: Some(agent.agent().to_owned()),
+            client_name: Some(agent.client().to_owned()),
+            provider_session_id: Some(agent_id.to_owned()),
+            parent_session_id: parent,
+            commit: crate::system::git_head(),
+            ..StartParams::default()
+        });
+        let Response::Action(action) = engine::run_as(ledger, &request, &acting)? else {
+            return Err(Error::internal("a start answered something else"));
+        };
+        // The agent's process runs this session now: Claude Code's registry names it, else
+        // it is the process that ran this hook.
+        let tied = tie(ledger, &action.session, agent_id);
+        Ok(Outcome::Started(format!(
+            "{} {} for {named} ({source}){tied}",
+            action.action.as_str(),
+            action.session.session_id
+        )))
     };
     match input.hook_event_name.as_deref().unwrap_or("") {
         "SessionStart" => match input.source.as_deref().unwrap_or("startup") {
             // A compaction keeps the conversation going: the work session goes on too.
             "compact" => Ok(Outcome::Nothing(format!(
-                "compaction of {claude_id}: the work session goes on"
+                "compaction of {named}: the work session goes on"
             ))),
-            // startup, resume and clear: a start with Claude's id reconnects to a live work
-            // session that has it, else opens one (after /clear Claude names a new session:
-            // a new work session, handed off from the one it replaced when that is clear).
-            source => {
-                let parent = if source == "clear" {
-                    handed_off_from(ledger, &project_name(ledger, project))?
-                } else {
-                    None
-                };
-                let request = Request::Start(StartParams {
-                    project: Some(project_name(ledger, project)),
-                    agent: Some("claude".to_owned()),
-                    client_name: Some("claude-code".to_owned()),
-                    provider_session_id: Some(claude_id.to_owned()),
-                    parent_session_id: parent,
-                    commit: crate::system::git_head(),
-                    ..StartParams::default()
-                });
-                let Response::Action(action) = engine::run_as(ledger, &request, &acting)? else {
-                    return Err(Error::internal("a start answered something else"));
-                };
-                // Claude Code's process runs this session now: its registry entry names it,
-                // else it is the process that ran this hook.
-                let tied = match crate::liveness::registered_process(claude_id)
-                    .or_else(crate::liveness::agent_process)
-                {
-                    Some(process) => crate::liveness::tie_process(
-                        ledger,
-                        &action.session.session_id.to_string(),
-                        process,
-                    )
-                    .map_or_else(
-                        |err| format!("; its process is not tied: {err}"),
-                        |()| format!("; process {} tied to it", process.0),
-                    ),
-                    None => "; no process found to tie to it".to_owned(),
-                };
-                Ok(Outcome::Started(format!(
-                    "{} {} for Claude session {claude_id} ({source}){tied}",
-                    action.action.as_str(),
-                    action.session.session_id
-                )))
-            }
+            // startup, resume and clear: a start with the agent's id reconnects to a live
+            // work session that has it, else opens one.
+            source => start(source),
+        },
+        // Codex's notify after each turn: the thread's work session, opened on its first turn
+        // (and again after it was ended); a live one is only checked for its process.
+        "TurnComplete" => match live_session_of(ledger, agent_id)? {
+            Some(session) => Ok(Outcome::Nothing(format!(
+                "turn of {named} done{}",
+                tie(ledger, &session, agent_id)
+            ))),
+            None => start("turn"),
         },
         "SessionEnd" => {
-            let snapshot = ledger.snapshot()?;
-            let live = snapshot
-                .live_sessions()?
-                .into_iter()
-                .find(|s| s.provider_session_id.as_deref() == Some(claude_id));
-            let Some(session) = live else {
+            let Some(session) = live_session_of(ledger, agent_id)? else {
                 return Ok(Outcome::Nothing(format!(
-                    "no live work session has Claude session {claude_id}"
+                    "no live work session has {named}"
                 )));
             };
             // The last turns' usage first: an ended session takes no more.
-            let usage = match input.transcript_path.as_deref() {
-                Some(path) => record_usage(ledger, &session, path, &acting)
+            let usage = match (agent, input.transcript_path.as_deref()) {
+                (Agent::ClaudeCode, Some(path)) => record_usage(ledger, &session, path, &acting)
                     .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
-                None => String::new(),
+                _ => String::new(),
             };
             let reason = input.reason.as_deref().unwrap_or("other");
             engine::run_as(
                 ledger,
                 &Request::End(EndParams {
                     session_id: Some(session.session_id.to_string()),
-                    summary: Some(format!("Claude Code session ended ({reason})")),
+                    summary: Some(match agent {
+                        Agent::ClaudeCode => format!("Claude Code session ended ({reason})"),
+                        Agent::Codex => format!("Codex session ended ({reason})"),
+                    }),
                     ..EndParams::default()
                 }),
                 &acting,
             )?;
             Ok(Outcome::Ended(format!(
-                "ended {} for Claude session {claude_id} ({reason}){usage}",
+                "ended {} for {named} ({reason}){usage}",
                 session.session_id
             )))
         }
         // The end of a turn: the turn's usage goes to the ledger.
-        "Stop" => {
-            let live = ledger
-                .snapshot()?
-                .live_sessions()?
-                .into_iter()
-                .find(|s| s.provider_session_id.as_deref() == Some(claude_id));
-            match (live, input.transcript_path.as_deref()) {
-                (Some(session), Some(path)) => Ok(Outcome::Nothing(format!(
-                    "turn of Claude session {claude_id} ended{}",
+        "Stop" => match (
+            live_session_of(ledger, agent_id)?,
+            input.transcript_path.as_deref(),
+        ) {
+            (Some(session), Some(path)) if agent == Agent::ClaudeCode => {
+                Ok(Outcome::Nothing(format!(
+                    "turn of {named} ended{}",
                     record_usage(ledger, &session, path, &acting)?
-                ))),
-                (None, _) => Ok(Outcome::Nothing(format!(
-                    "no live work session has Claude session {claude_id}"
-                ))),
-                (Some(_), None) => Ok(Outcome::Nothing(format!(
-                    "turn of Claude session {claude_id} ended; no transcript_path to count"
-                ))),
+                )))
             }
-        }
+            (None, _) => Ok(Outcome::Nothing(format!(
+                "no live work session has {named}"
+            ))),
+            (Some(_), _) => Ok(Outcome::Nothing(format!(
+                "turn of {named} ended; no usage to count here"
+            ))),
+        },
         other => Ok(Outcome::Nothing(format!(
-            "{} for Claude session {claude_id}: nothing to record",
+            "{} for {named}: nothing to record",
             if other.is_empty() {
                 "an unnamed hook"
             } else {
@@ -225,6 +323,23 @@ fn run(ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Er
             }
         ))),
     }
+}
+
+/// Ties the agent's process to its work session (Claude Code's registry entry for it, else the
+/// process that ran this hook), unless that process is tied already; a few words for the log.
+fn tie(ledger: &Ledger, session: &baton_core::ledger::session::Session, agent_id: &str) -> String {
+    let Some(process) =
+        crate::liveness::registered_process(agent_id).or_else(crate::liveness::agent_process)
+    else {
+        return "; no process found to tie to it".to_owned();
+    };
+    if session.liveness.as_ref().and_then(|l| l.process) == Some(process) {
+        return String::new();
+    }
+    crate::liveness::tie_process(ledger, &session.session_id.to_string(), process).map_or_else(
+        |err| format!("; its process is not tied: {err}"),
+        |()| format!("; process {} tied to it", process.0),
+    )
 }
 
 /// Records a transcript's usage for a work session: the totals recorded so far for that

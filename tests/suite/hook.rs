@@ -193,3 +193,56 @@ fn a_refused_start_or_bad_input_exits_0_and_logs_why() {
     assert_eq!(log.lines().count(), 4);
     assert!(sessions(&project).is_empty());
 }
+
+/// Runs `baton hook codex PAYLOAD` as Codex's notify would, from `cwd`.
+fn codex_notify(project: &Path, payload: &str) -> (i32, String) {
+    let output = baton(&project.join(".baton"))
+        .env_remove("BATON_DIR")
+        .current_dir(project)
+        .args(["hook", "codex", payload])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(output.stdout.is_empty(), "nothing on stdout");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn codex_notify_opens_one_work_session_per_thread_from_a_sub_folder() {
+    let (_tmp, project) = project();
+    std::fs::create_dir_all(project.join(".baton")).unwrap();
+    let deep = project.join("src/deep");
+    for turn in 1..=3 {
+        let payload = json!({
+            "type": "agent-turn-complete", "thread-id": "thread-7", "turn-id": turn.to_string(),
+            "cwd": deep, "client": "codex-tui",
+            "input-messages": ["fix it"], "last-assistant-message": "done",
+        })
+        .to_string();
+        let (status, stderr) = codex_notify(&project, &payload);
+        assert_eq!(status, 0);
+        assert!(stderr.is_empty(), "{stderr}");
+    }
+    assert!(
+        !deep.join(".baton").exists(),
+        "the project's ledger, not a new one"
+    );
+    let all = sessions(&project);
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(all[0]["agent"], "codex");
+    assert_eq!(all[0]["provider_session_id"], "thread-7");
+    assert_eq!(all[0]["project"], "webapp");
+    assert!(all[0]["ended_at"].is_null());
+    // Another kind of notification records nothing; a bad one is logged, and still exits 0.
+    let (status, _) = codex_notify(&project, r#"{"type":"approval-requested"}"#);
+    assert_eq!(status, 0);
+    let (status, stderr) = codex_notify(&project, "{not json");
+    assert_eq!(status, 0);
+    assert!(stderr.contains("INVALID_ARGUMENT"), "{stderr}");
+    let log = std::fs::read_to_string(project.join(".baton/hook.log")).unwrap();
+    assert!(log.contains("approval-requested"), "{log}");
+    assert_eq!(sessions(&project).len(), 1);
+}

@@ -80,11 +80,12 @@ pub struct Cli {
 }
 
 /// The commands as `baton --help` lists them: by what a person came to do.
-pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 5] = [
+pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 6] = [
     (
         "Sessions",
         &["start", "resume", "end", "list", "show", "record"],
     ),
+    ("Live", &["watch", "statusline", "reap"]),
     (
         "Lifecycle and governance",
         &[
@@ -1021,10 +1022,21 @@ pub(crate) enum HookCommand {
     #[command(after_help = "In .claude/settings.json:
   {\"hooks\": {
     \"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook claude-code\"}]}],
+    \"Stop\":         [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook claude-code\"}]}],
     \"SessionEnd\":   [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook claude-code\"}]}]}}
 
-A start (startup or resume) opens the project's work session for Claude's session id, or reconnects to it when it is live; a compaction changes nothing; after /clear the new session takes over from the one /clear ended. An end ends it. The ledger is the project's (CLAUDE_PROJECT_DIR's nearest .baton/), never a new one in a sub-folder. Nothing is printed on stdout (Claude Code would read it as context); a problem goes to stderr and .baton/hook.log, and the exit status is always 0.")]
+A start (startup or resume) opens the project's work session for Claude's session id, or reconnects to it when it is live, and ties Claude Code's process to it (so `baton list` can tell when it is gone); a compaction changes nothing; after /clear the new session takes over from the one /clear ended. Each Stop records the transcript's usage in the ledger, reading only what was added since the last one. An end ends it. The ledger is the project's (CLAUDE_PROJECT_DIR's nearest .baton/), never a new one in a sub-folder. Nothing is printed on stdout (Claude Code would read it as context); a problem goes to stderr and .baton/hook.log, and the exit status is always 0.")]
     ClaudeCode,
+    /// Codex's notify program (its JSON as the last argument) or lifecycle hooks (JSON on stdin)
+    #[command(after_help = "In ~/.codex/config.toml:
+  notify = [\"baton\", \"hook\", \"codex\"]
+
+After each turn Codex runs it with the turn's JSON: the thread's work session is opened on its first turn (project from the turn's cwd) and Codex's process is tied to it. Codex has no end notification: when Codex exits, `baton list` shows the session gone (its process and writer lock are gone), and `baton reap` ends it. Nothing is printed on stdout; a problem goes to stderr and .baton/hook.log, and the exit status is always 0.")]
+    Codex {
+        /// The notification JSON Codex appends (without it, a lifecycle hook's JSON is read
+        /// from stdin)
+        payload: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

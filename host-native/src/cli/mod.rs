@@ -72,8 +72,8 @@ pub fn main() -> i32 {
             }
         };
     }
-    if let Command::Hook(args::HookCommand::ClaudeCode) = &cli.command {
-        return claude_code_hook();
+    if let Command::Hook(hook) = &cli.command {
+        return agent_hook(hook);
     }
     if let Command::Statusline(args) = &cli.command {
         return statusline(args, cli.color);
@@ -151,18 +151,27 @@ pub fn main() -> i32 {
     }
 }
 
-/// `baton hook claude-code`: the hook JSON from stdin (at most 1 MiB), one line to the log,
-/// a problem on stderr, and always 0 (a hook that fails would fail the agent's turn).
-fn claude_code_hook() -> i32 {
+/// `baton hook claude-code|codex`: the hook JSON from stdin (at most 1 MiB) or Codex's notify
+/// argument, one line to the log, a problem on stderr, and always 0 (a hook that fails would
+/// fail the agent's turn).
+fn agent_hook(hook: &args::HookCommand) -> i32 {
     use std::io::Read;
+    let (name, notify) = match hook {
+        args::HookCommand::ClaudeCode => ("claude-code", None),
+        args::HookCommand::Codex { payload } => ("codex", payload.as_deref()),
+    };
     let mut input = String::new();
-    let read = std::io::stdin()
-        .lock()
-        .take(1 << 20)
-        .read_to_string(&mut input);
-    let (result, ledger) = match read {
-        Ok(_) => crate::hook::claude_code(&input),
-        Err(e) => (Err(Error::store_io("read", "standard input", e)), None),
+    let read = match notify {
+        Some(_) => Ok(0),
+        None => std::io::stdin()
+            .lock()
+            .take(1 << 20)
+            .read_to_string(&mut input),
+    };
+    let (result, ledger) = match (read, hook) {
+        (Err(e), _) => (Err(Error::store_io("read", "standard input", e)), None),
+        (Ok(_), args::HookCommand::ClaudeCode) => crate::hook::claude_code(&input),
+        (Ok(_), args::HookCommand::Codex { .. }) => crate::hook::codex(notify, &input),
     };
     let line = match &result {
         Ok(crate::hook::Outcome::Started(what))
@@ -170,7 +179,7 @@ fn claude_code_hook() -> i32 {
         | Ok(crate::hook::Outcome::Nothing(what)) => format!("[ok] {what}"),
         Err(err) => {
             let line = render::error_line(err);
-            eprintln!("baton hook claude-code: {}", terminal_safe(&line));
+            eprintln!("baton hook {name}: {}", terminal_safe(&line));
             line
         }
     };
