@@ -615,6 +615,14 @@ impl BatonMcp {
             ..Acting::default()
         };
         let outcome = tokio::task::spawn_blocking(move || {
+            // Sessions are read with whether their agents still run (as the CLI does).
+            if matches!(
+                request,
+                Request::List(_) | Request::Show(_) | Request::Attention
+            ) && let Err(err) = crate::liveness::check(&ledger)
+            {
+                crate::cli::warn(&format!("could not check whether agents still run: {err}"));
+            }
             let (result, snapshot) = engine::run_deferred(&ledger, &request, &acting);
             // The agent on the other end of this server runs the session it started: tie its
             // process to it, so Baton can tell later when it is gone.

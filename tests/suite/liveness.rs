@@ -156,7 +156,7 @@ fn the_same_pid_with_another_start_time_is_gone_raises_attention_and_ends_nothin
     );
     let doctor = m.baton().arg("doctor").output().unwrap();
     let text = String::from_utf8_lossy(&doctor.stdout);
-    assert!(text.contains("its agent looks gone"), "{text}");
+    assert!(text.contains("but looks gone"), "{text}");
     agent.kill().unwrap();
     agent.wait().unwrap();
 }
@@ -277,6 +277,6 @@ fn a_codex_writer_lock_held_is_live_and_released_is_gone() {
         session["liveness"]["reason"]
             .as_str()
             .unwrap()
-            .contains("No process holds the thread's writer lock")
+            .contains("no process holds the thread's writer lock")
     );
 }

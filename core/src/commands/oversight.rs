@@ -153,6 +153,7 @@ pub(super) fn observe(view: &dyn LedgerView, p: &ObserveParams, ctx: &Context) -
     let mut batch = EventBatch::new(ctx);
     let mut sessions = Vec::new();
     let mut recorded = 0;
+    let workspace = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
     for (session, verdict, change, index) in observed_verdicts(view, p)? {
         let evidence = p.observations[index].evidence.clone();
         if change {
@@ -183,8 +184,25 @@ pub(super) fn observe(view: &dyn LedgerView, p: &ObserveParams, ctx: &Context) -
                             session.path,
                             verdict.reason.trim_end_matches('.')
                         ),
+                        topic: Some(liveness::AGENT_GONE.to_owned()),
                     }),
                 );
+            }
+            // Its agent is back: the item that said it was gone no longer applies.
+            if was_gone && verdict.state.is_running() {
+                for item in workspace.attention.iter().filter(|item| {
+                    item.session_id == session.session_id
+                        && item.topic.as_deref() == Some(liveness::AGENT_GONE)
+                }) {
+                    batch.push(
+                        WORKSPACE_STREAM,
+                        baton.clone(),
+                        Payload::Activity(Activity::AttentionCleared {
+                            raised: item.id,
+                            reason: format!("{}'s agent is running again", session.path),
+                        }),
+                    );
+                }
             }
         }
         let since = if change {

@@ -411,6 +411,27 @@ pub(crate) fn end(
                         Outcome::Failed => "as failed",
                     }
                 ),
+                topic: None,
+            }),
+        );
+    }
+    // What was said about its agent being gone no longer needs a person: the session is over.
+    let ws = crate::lifecycle::workspace::Workspace::from_history(
+        view.history(crate::ids::WORKSPACE_STREAM)?.as_ref(),
+    );
+    for item in ws.attention.iter().filter(|item| {
+        item.session_id == id
+            && item.topic.as_deref() == Some(crate::lifecycle::liveness::AGENT_GONE)
+    }) {
+        batch.push(
+            crate::ids::WORKSPACE_STREAM,
+            Actor {
+                kind: crate::ledger::event::ActorKind::Baton,
+                name: "baton".into(),
+            },
+            Payload::Activity(Activity::AttentionCleared {
+                raised: item.id,
+                reason: format!("{} ended", current.path),
             }),
         );
     }

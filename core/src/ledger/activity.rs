@@ -351,6 +351,17 @@ pub enum Activity {
         urgency: u8,
         /// What.
         text: String,
+        /// What kind of item it is, when Baton may clear it itself (`agent_gone`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        topic: Option<String>,
+    },
+    /// Workspace: an attention item that no longer applies (its session ended, or its agent
+    /// came back).
+    AttentionCleared {
+        /// The event that raised it.
+        raised: EventId,
+        /// Why it no longer applies.
+        reason: String,
     },
     /// Baton saw a live session's agent change state (live, idle, gone, unknown), or tied a
     /// new process to it; the evidence is kept with it. Never counted as the session's own
@@ -397,6 +408,7 @@ impl Activity {
             Activity::AmbiguityResolved { .. } => "ambiguity_resolved",
             Activity::DecisionRecorded { .. } => "decision_recorded",
             Activity::AttentionRaised { .. } => "attention_raised",
+            Activity::AttentionCleared { .. } => "attention_cleared",
             Activity::Liveness { .. } => "liveness",
         }
     }
@@ -471,6 +483,7 @@ pub const ACTIVITY_KINDS: &[&str] = &[
     "ambiguity_resolved",
     "decision_recorded",
     "attention_raised",
+    "attention_cleared",
     "liveness",
 ];
 

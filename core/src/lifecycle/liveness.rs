@@ -7,6 +7,10 @@ use crate::ledger::liveness::{Evidence, Liveness};
 use crate::ledger::session::Session;
 use crate::time::{Timestamp, human_duration};
 
+/// The topic of the attention item a session newly seen gone raises (cleared when it ends or
+/// its agent comes back).
+pub const AGENT_GONE: &str = "agent_gone";
+
 /// How long a running agent may do nothing before it counts as idle, unless the host says.
 pub const DEFAULT_IDLE_AFTER_SECONDS: u64 = 15 * 60;
 
@@ -144,7 +148,7 @@ pub fn classify(
     };
     Verdict {
         state,
-        reason: capitalized(&reason),
+        reason,
         last_activity_at,
     }
 }
@@ -155,14 +159,6 @@ fn ago(seconds: i64) -> String {
         "just now".to_owned()
     } else {
         format!("{} ago", human_duration(seconds))
-    }
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 

@@ -186,8 +186,13 @@ pub struct Decision {
 /// Something a person should look at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttentionItem {
-    /// 1-based.
+    /// 1-based, in the order raised (a cleared item keeps its number from the others).
     pub number: u32,
+    /// The event that raised it.
+    pub id: crate::ids::EventId,
+    /// What kind of item, when Baton may clear it itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
     /// The session concerned.
     pub session_id: SessionId,
     /// How loudly it asks for a person.
@@ -224,6 +229,7 @@ impl Workspace {
         let Some(history) = history else {
             return ws;
         };
+        let mut raised: u32 = 0;
         for event in history.ordered() {
             let Payload::Activity(activity) = &event.payload else {
                 continue;
@@ -290,16 +296,22 @@ impl Workspace {
                     level,
                     urgency,
                     text,
+                    topic,
                 } => {
-                    let number = ws.attention.len() as u32 + 1;
+                    raised += 1;
                     ws.attention.push(AttentionItem {
-                        number,
+                        number: raised,
+                        id: event.id,
+                        topic: topic.clone(),
                         session_id: *session,
                         level: *level,
                         urgency: *urgency,
                         text: text.clone(),
                         at: event.at,
                     });
+                }
+                Activity::AttentionCleared { raised, .. } => {
+                    ws.attention.retain(|item| item.id != *raised);
                 }
                 _ => {}
             }

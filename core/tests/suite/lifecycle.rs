@@ -1027,7 +1027,7 @@ mod liveness {
         let s = h.start("codex", None, None);
         let (state, recorded, reason) = observe(&mut h, &s, Vec::new());
         assert_eq!((state, recorded), (Liveness::Unknown, false));
-        assert!(reason.starts_with("No process is tied"), "{reason}");
+        assert!(reason.starts_with("no process is tied"), "{reason}");
         assert!(session(&mut h, &s).liveness.is_none());
     }
 
@@ -1093,5 +1093,36 @@ mod liveness {
             }))
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn the_gone_item_is_cleared_when_the_agent_comes_back_or_the_session_ends() {
+        let mut h = Host::new();
+        let s = h.start("claude", None, None);
+        observe(&mut h, &s, vec![registry(7, 1, None)]);
+        assert_eq!(attention_total(&mut h), 1);
+        // The agent is back (a reconnect tied a new process): the item goes.
+        let (state, recorded, _) = observe(&mut h, &s, vec![registry(8, 2, Some(2))]);
+        assert_eq!((state, recorded), (Liveness::Live, true));
+        assert_eq!(attention_total(&mut h), 0);
+        // Gone again, then ended: the gone item goes, "stopped without finishing" stays.
+        observe(&mut h, &s, vec![registry(8, 2, None)]);
+        assert_eq!(attention_total(&mut h), 1);
+        h.ok(Request::End(EndParams {
+            session_id: Some(s),
+            status: Some("failed".into()),
+            ..Default::default()
+        }));
+        let Response::Attention(attention) = h.ok(Request::Attention) else {
+            panic!()
+        };
+        assert_eq!(attention.total, 1, "{attention:?}");
+        assert!(
+            attention.items[0]
+                .text
+                .contains("stopped without finishing")
+        );
+        // Numbers stay as raised: the remaining item is the third raised.
+        assert_eq!(attention.items[0].number, 3);
     }
 }

@@ -319,7 +319,7 @@ fn liveness_findings(answer: &baton_core::commands::LivenessAnswer) -> Result<Ve
         .filter(|s| s.state == Liveness::Gone)
         .map(|s| {
             format!(
-                "{} is {} but its agent looks gone: {} (`baton reap` ends it as failed)",
+                "{} is {} but looks gone: {} (`baton reap` ends it as failed)",
                 s.path, s.status, s.reason
             )
         })
