@@ -139,3 +139,61 @@ fn malformed_requests_get_errors_and_the_server_keeps_serving() {
         "the server exited"
     );
 }
+
+/// A session started over MCP has its client's process tied to it (this test is the client),
+/// and `get_work_session` answers what it cost once its usage is recorded.
+#[test]
+fn a_session_started_over_mcp_is_live_and_get_work_session_gives_its_cost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut server = Server::start(&dir);
+    let started = server.call(
+        2,
+        "start_work_session",
+        json!({"project": "app", "agent": "claude", "provider_session_id": "cl-77"}),
+    );
+    let id = started["result"]["structuredContent"]["session_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{started}"))
+        .to_owned();
+    let shown = server.call(3, "get_work_session", json!({"session_id": id}));
+    let session = &shown["result"]["structuredContent"]["session"];
+    assert_eq!(session["liveness"]["state"], "live", "{shown}");
+    assert!(shown["result"]["structuredContent"].get("cost").is_none());
+    // The hook records a turn's usage for the same Claude session.
+    let transcript = tmp.path().join("cl-77.jsonl");
+    std::fs::write(
+        &transcript,
+        json!({"type":"assistant","sessionId":"cl-77","timestamp":"2026-07-18T10:00:00Z","requestId":"r1",
+            "message":{"id":"m1","model":"claude-sonnet-4-20250514","usage":{"input_tokens":2000,"output_tokens":100}}})
+        .to_string()
+            + "\n",
+    )
+    .unwrap();
+    let mut hook = baton_tests::baton(&dir)
+        .args(["hook", "claude-code"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    hook.stdin
+        .take()
+        .unwrap()
+        .write_all(
+            json!({"session_id": "cl-77", "hook_event_name": "Stop", "transcript_path": transcript})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+    assert!(hook.wait().unwrap().success());
+    let shown = server.call(4, "get_work_session", json!({"session_id": id}));
+    let cost = &shown["result"]["structuredContent"]["cost"];
+    assert_eq!(cost["input_tokens"], 2000, "{shown}");
+    assert_eq!(cost["source"], "ledger");
+    // 2,000 input and 100 output tokens at Sonnet 4's $3 and $15 per million.
+    assert!(
+        (cost["cost_usd"].as_f64().unwrap() - 0.0075).abs() < 1e-9,
+        "{cost}"
+    );
+}
