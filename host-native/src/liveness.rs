@@ -191,8 +191,23 @@ fn modified(path: &Path) -> Option<Timestamp> {
     Some(Timestamp::from_millis(i64::try_from(millis).ok()?))
 }
 
+/// Whether this system shows its processes under `/proc` (without it, a pid cannot be checked,
+/// and nothing is concluded from one).
+fn process_table() -> bool {
+    Path::new("/proc/self/stat").is_file()
+}
+
 /// What this machine shows about each live session's agent.
 pub fn gather(sessions: &[Session]) -> Vec<Observation> {
+    if !process_table() {
+        return sessions
+            .iter()
+            .map(|s| Observation {
+                session_id: s.session_id.to_string(),
+                evidence: Vec::new(),
+            })
+            .collect();
+    }
     let needs_registry = sessions.iter().any(|s| s.provider_session_id.is_some());
     let registry = if needs_registry {
         claude_registry()

@@ -987,7 +987,7 @@ impl BatonMcp {
     }
 
     #[tool(
-        description = "One work session, every field.",
+        description = "One work session, every field, and what it cost (with its hand-off chain).",
         annotations(read_only_hint = true)
     )]
     async fn get_work_session(

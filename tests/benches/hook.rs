@@ -1,6 +1,7 @@
 //! `baton hook claude-code` as Claude Code runs it, on a project ledger that already holds
 //! 2,000 ended work sessions: a `SessionStart` (a new Claude session), a `SessionStart` of a live one
-//! (a reconnect), a `Stop` (nothing to record) and a `SessionEnd`; median and p95 wall time
+//! (a reconnect), a `Stop` (its transcript's usage read and recorded: 200 responses, about
+//! 110 KB, the first time) and a `SessionEnd`; median and p95 wall time
 //! of whole processes (start-up included) and their peak memory. Target: 50 ms.
 //! Run: `cargo bench -p baton-tests --bench hook`. Prints figures.
 
@@ -44,8 +45,31 @@ fn main() {
             .stdin(Stdio::from(std::fs::File::open(&file).unwrap()));
         baton_tests::bench::measure(&mut command)
     };
+    // Each Claude session's transcript: 200 responses, read whole by its first Stop.
+    let transcripts = tmp.path().join("transcripts");
+    std::fs::create_dir_all(&transcripts).unwrap();
+    let transcript = |id: &str| {
+        let path = transcripts.join(format!("{id}.jsonl"));
+        if !path.exists() {
+            let mut text = String::new();
+            for n in 0..200 {
+                text.push_str(&format!(
+                    r#"{{"type":"assistant","sessionId":"{id}","cwd":"/w/webapp","timestamp":"2026-07-18T10:{:02}:00Z","requestId":"r{n}","message":{{"id":"m{n}","role":"assistant","model":"claude-sonnet-4-20250514","content":[{{"type":"text","text":"{}"}}],"usage":{{"input_tokens":{},"cache_read_input_tokens":40000,"output_tokens":300}}}}}}"#,
+                    n % 60,
+                    "words ".repeat(60),
+                    1000 + n
+                ));
+                text.push('\n');
+            }
+            std::fs::write(&path, text).unwrap();
+        }
+        path.display().to_string()
+    };
     let event = |id: &str, name: &str, extra: &str| {
-        format!(r#"{{"session_id":"{id}","hook_event_name":"{name}"{extra}}}"#)
+        format!(
+            r#"{{"session_id":"{id}","hook_event_name":"{name}","transcript_path":"{}"{extra}}}"#,
+            transcript(id)
+        )
     };
     hook(event("warm-up", "SessionStart", r#","source":"startup""#));
     let mut figures: Vec<(&str, Vec<Duration>, f64)> = Vec::new();
