@@ -535,7 +535,7 @@ fn work_session_cost(
 ) -> Option<serde_json::Map<String, Value>> {
     use baton_core::ledger::store::LedgerView;
     let all = snapshot.all_sessions().ok()?;
-    let costs = crate::work_cost::of_sessions(ledger, &all).ok()?;
+    let costs = crate::work_cost::of_sessions(ledger, &all, &[id]).ok()?;
     let mut extra = serde_json::Map::new();
     if let Some(figures) = costs.of(id) {
         extra.insert("cost".into(), serde_json::to_value(figures).ok()?);
@@ -1261,6 +1261,7 @@ impl BatonMcp {
                     explicit_claude_dirs: false,
                     explicit_codex_dirs: false,
                     work_sessions: None,
+                    work_focus: None,
                 };
                 let report = crate::mirror::usage::report(connection, path, &options)?;
                 let json = serde_json::to_value(&report).unwrap_or_default();

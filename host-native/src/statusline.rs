@@ -637,6 +637,7 @@ fn today_cost(
         explicit_claude_dirs: false,
         explicit_codex_dirs: false,
         work_sessions: None,
+        work_focus: None,
     };
     let report = crate::mirror::usage::report(&connection, &index, &options)?;
     let mut total = report.totals.cost_usd;

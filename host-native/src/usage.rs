@@ -43,6 +43,35 @@ pub struct UsageOptions {
     /// Rows by work session instead (`usage session --work`): the ledger's sessions to tie the
     /// responses to.
     pub work_sessions: Option<Vec<baton_core::ledger::session::Session>>,
+    /// With `work_sessions`, only the responses that can fall to these work sessions are read
+    /// from the index: written since the earliest of them started, or under one of their
+    /// provider session ids.
+    pub work_focus: Option<WorkFocus>,
+}
+
+/// The responses a work-session report needs (see [`UsageOptions::work_focus`]).
+#[derive(Debug, Clone)]
+pub struct WorkFocus {
+    /// The earliest start among the sessions asked about.
+    pub since: Timestamp,
+    /// Their provider session ids (and attempt ids).
+    pub provider_ids: Vec<String>,
+}
+
+impl WorkFocus {
+    /// The focus of `sessions`.
+    pub fn of(sessions: &[&baton_core::ledger::session::Session]) -> Option<WorkFocus> {
+        let since = sessions.iter().map(|s| s.started_at).min()?;
+        Some(WorkFocus {
+            since,
+            provider_ids: sessions
+                .iter()
+                .flat_map(|s| [&s.provider_session_id, &s.attempt_id])
+                .flatten()
+                .cloned()
+                .collect(),
+        })
+    }
 }
 
 /// A folder (or file) transcripts were looked for in.

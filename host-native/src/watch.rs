@@ -46,7 +46,8 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
     } else {
         ledger.snapshot()?.all_sessions()?
     };
-    let costs = crate::work_cost::of_sessions(ledger, &all)?;
+    let ids: Vec<_> = live.iter().map(|s| s.session_id).collect();
+    let costs = crate::work_cost::of_sessions(ledger, &all, &ids)?;
     let mut watched: BTreeSet<PathBuf> = BTreeSet::new();
     watched.insert(ledger.dir().to_path_buf());
     let index = crate::mirror::index::path_for(ledger.dir());

@@ -80,12 +80,30 @@ impl WorkCosts {
     }
 }
 
-/// The figures of every one of `sessions` that has any: from the index beside the ledger when
-/// there is one (the figures as of its last mirror pass), else from the ledger's usage events.
-pub fn of_sessions(ledger: &Ledger, sessions: &[Session]) -> Result<WorkCosts, Error> {
+/// The figures of the `focus` sessions (with their hand-off chains) among all of a ledger's
+/// `sessions`: from the index beside the ledger when there is one (the figures as of its last
+/// mirror pass; every session is known to the linker, so a response two could own stays
+/// unlinked), else from the ledger's usage events.
+pub fn of_sessions(
+    ledger: &Ledger,
+    sessions: &[Session],
+    focus: &[SessionId],
+) -> Result<WorkCosts, Error> {
+    let mut wanted: Vec<SessionId> = Vec::new();
+    for id in focus {
+        for member in baton_core::transcripts::usage::work::chain(sessions, *id) {
+            if !wanted.contains(&member) {
+                wanted.push(member);
+            }
+        }
+    }
+    let focused: Vec<&Session> = sessions
+        .iter()
+        .filter(|s| wanted.contains(&s.session_id))
+        .collect();
     let mut costs = WorkCosts::default();
     let index = crate::mirror::index::path_for(ledger.dir());
-    if index.is_file() {
+    if index.is_file() && !focused.is_empty() {
         let connection = crate::mirror::index::open_existing(&index)?;
         let options = crate::usage::UsageOptions {
             group_by: baton_core::transcripts::usage::GroupBy::Session,
@@ -100,11 +118,15 @@ pub fn of_sessions(ledger: &Ledger, sessions: &[Session]) -> Result<WorkCosts, E
             explicit_claude_dirs: false,
             explicit_codex_dirs: false,
             work_sessions: Some(sessions.to_vec()),
+            work_focus: crate::usage::WorkFocus::of(&focused),
         };
         let report = crate::mirror::usage::report(&connection, &index, &options)?;
         let links = report.work_sessions.unwrap_or_default().links;
         for row in report.rows {
-            if let Some(linked) = links.get(&row.key) {
+            if let Some(linked) = links
+                .get(&row.key)
+                .filter(|l| wanted.contains(&l.session_id))
+            {
                 costs.by_session.insert(
                     linked.session_id,
                     SessionCost {
@@ -118,7 +140,7 @@ pub fn of_sessions(ledger: &Ledger, sessions: &[Session]) -> Result<WorkCosts, E
             }
         }
     }
-    for session in sessions {
+    for session in focused {
         if costs.by_session.contains_key(&session.session_id) || session.usage.total() == 0 {
             continue;
         }

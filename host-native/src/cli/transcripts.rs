@@ -102,6 +102,7 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
         } else {
             None
         },
+        work_focus: None,
     };
     let report = match &args.index {
         Some(path) => {

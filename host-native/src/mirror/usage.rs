@@ -328,7 +328,9 @@ fn counted_entries(
                     u.reasoning_tokens, u.cache_creation_1h_tokens, u.request_context_tokens,
                     u.recorded_cost_micro_usd, u.folder, u.source, u.offset
              FROM sources s JOIN usage u ON u.source = s.id
-             WHERE u.counted = 1",
+             WHERE u.counted = 1
+               AND (?1 IS NULL OR u.at >= ?1 OR u.session IN (
+                    SELECT id FROM names WHERE text IN (SELECT value FROM json_each(?2))))",
         )
         .map_err(sql(path))?;
     // Each Claude Code source's place in a read of the folders (by path), for the order of a
@@ -346,7 +348,15 @@ fn counted_entries(
         .enumerate()
         .map(|(at, (_, id))| (*id, at))
         .collect();
-    let mut rows = statement.query([]).map_err(sql(path))?;
+    let focus = options.work_focus.as_ref();
+    let mut rows = statement
+        .query(rusqlite::params![
+            focus.map(|f| f.since.millis()),
+            focus
+                .map(|f| serde_json::to_string(&f.provider_ids).unwrap_or_default())
+                .unwrap_or_else(|| "[]".to_owned()),
+        ])
+        .map_err(sql(path))?;
     let mut entries = Vec::new();
     // Each Claude Code session's clues to its project, with where each was read.
     let mut clues: HashMap<Arc<str>, Vec<Clue>> = HashMap::new();
