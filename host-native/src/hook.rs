@@ -344,7 +344,9 @@ fn tie(ledger: &Ledger, session: &baton_core::ledger::session::Session, agent_id
 
 /// Records a transcript's usage for a work session: the totals recorded so far for that
 /// transcript plus what its complete lines after that offset hold, counted by the core's
-/// Claude Code reader and priced by the shipped table. Only the new bytes are read.
+/// Claude Code reader and priced by the shipped table. Only the new bytes are read. A work
+/// session taking over a transcript an earlier one recorded (`claude --resume` after an end)
+/// counts from where that one stopped, so no turn is charged twice.
 fn record_usage(
     ledger: &Ledger,
     session: &baton_core::ledger::session::Session,
@@ -357,7 +359,19 @@ fn record_usage(
         .usage_sources
         .iter()
         .find(|s| s.source == transcript);
-    let from = recorded.map_or(0, |r| r.offset);
+    let from = match recorded {
+        Some(r) => r.offset,
+        None => ledger
+            .snapshot()?
+            .all_sessions()?
+            .iter()
+            .filter(|s| s.session_id != session.session_id)
+            .flat_map(|s| &s.usage_sources)
+            .filter(|s| s.source == transcript)
+            .map(|s| s.offset)
+            .max()
+            .unwrap_or(0),
+    };
     let mut file = match std::fs::File::open(transcript) {
         Ok(file) => file,
         // Nothing written yet (or moved away): nothing to count.

@@ -50,6 +50,16 @@ fn integer(value: Option<&serde_json::Value>) -> Option<u64> {
     }
 }
 
+/// The latest instant a ledger line can carry (9999-12-31T23:59:59.999Z).
+const LAST_WRITABLE_MILLIS: i64 = 253_402_300_799_999;
+
+/// A time from another program, when it is one a ledger line can carry (1970 to 9999).
+fn writable(at: Timestamp) -> Option<Timestamp> {
+    (0..=LAST_WRITABLE_MILLIS)
+        .contains(&at.millis())
+        .then_some(at)
+}
+
 /// A registry time: milliseconds since the epoch, or an ISO 8601 string.
 fn instant(value: Option<&serde_json::Value>) -> Option<Timestamp> {
     match value? {
@@ -57,12 +67,18 @@ fn instant(value: Option<&serde_json::Value>) -> Option<Timestamp> {
         serde_json::Value::String(s) => Timestamp::parse(s).ok(),
         _ => None,
     }
+    .and_then(writable)
 }
 
 /// Claude Code's registry, by Claude session id: one `<pid>.json` per running process. The
-/// older `pid-<n>.json` generation is left behind by Claude Code itself and ignored.
+/// older `pid-<n>.json` generation is left behind by Claude Code itself and ignored. When a
+/// crash left another file naming the same session, the one whose process runs (with its
+/// recorded start time) wins, else the most recently updated.
 fn claude_registry() -> HashMap<String, Registered> {
-    let mut found = HashMap::new();
+    let mut found: HashMap<String, Registered> = HashMap::new();
+    let runs = |r: &Registered| {
+        process_start(r.pid).is_some_and(|now| r.proc_start.is_none_or(|then| then == now))
+    };
     for home in claude_homes() {
         let Ok(entries) = std::fs::read_dir(home.join("sessions")) else {
             continue;
@@ -88,16 +104,24 @@ fn claude_registry() -> HashMap<String, Registered> {
             ) else {
                 continue;
             };
-            found.insert(
-                session_id.to_owned(),
-                Registered {
-                    file: path,
-                    pid,
-                    proc_start: integer(json.get("procStart")),
-                    updated_at: instant(json.get("statusUpdatedAt"))
-                        .or_else(|| instant(json.get("updatedAt"))),
-                },
-            );
+            let entry = Registered {
+                file: path,
+                pid,
+                proc_start: integer(json.get("procStart")),
+                updated_at: instant(json.get("statusUpdatedAt"))
+                    .or_else(|| instant(json.get("updatedAt"))),
+            };
+            let better = match found.get(session_id) {
+                None => true,
+                Some(kept) => {
+                    let (new_runs, kept_runs) = (runs(&entry), runs(kept));
+                    new_runs && !kept_runs
+                        || (new_runs == kept_runs && entry.updated_at > kept.updated_at)
+                }
+            };
+            if better {
+                found.insert(session_id.to_owned(), entry);
+            }
         }
     }
     found
@@ -127,19 +151,32 @@ fn stat_fields(pid: u32) -> Option<Vec<String>> {
     Some(rest.split_whitespace().map(str::to_owned).collect())
 }
 
-/// The inodes of files someone holds a lock on (`/proc/locks`).
-fn locked_inodes() -> HashSet<u64> {
+/// The files someone holds a lock on (`/proc/locks`), as (device major, minor, inode).
+fn locked_files() -> HashSet<(u64, u64, u64)> {
     let Ok(text) = std::fs::read_to_string("/proc/locks") else {
         return HashSet::new();
     };
     text.lines()
+        .filter(|line| !line.contains("->"))
         .filter_map(|line| {
-            // `1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF`; a waiting lock is `-> …`.
+            // `1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF` (major and minor in hex); a
+            // lock still waited for is `1: -> FLOCK …` and holds nothing.
             let fields: Vec<&str> = line.split_whitespace().collect();
-            let device = fields.iter().find(|f| f.matches(':').count() == 2)?;
-            device.rsplit(':').next()?.parse().ok()
+            let file = fields.iter().find(|f| f.matches(':').count() == 2)?;
+            let mut parts = file.split(':');
+            let major = u64::from_str_radix(parts.next()?, 16).ok()?;
+            let minor = u64::from_str_radix(parts.next()?, 16).ok()?;
+            let inode = parts.next()?.parse().ok()?;
+            Some((major, minor, inode))
         })
         .collect()
+}
+
+/// A file's device as /proc/locks writes it (major, minor).
+fn device_numbers(dev: u64) -> (u64, u64) {
+    let major = ((dev >> 32) & 0xffff_f000) | ((dev >> 8) & 0x0000_0fff);
+    let minor = ((dev >> 12) & 0xffff_ff00) | (dev & 0x0000_00ff);
+    (major, minor)
 }
 
 /// The process that runs this one's agent: the parent, past any shell the agent ran the
@@ -188,7 +225,7 @@ fn modified(path: &Path) -> Option<Timestamp> {
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?
         .as_millis();
-    Some(Timestamp::from_millis(i64::try_from(millis).ok()?))
+    writable(Timestamp::from_millis(i64::try_from(millis).ok()?))
 }
 
 /// Whether this system shows its processes under `/proc` (without it, a pid cannot be checked,
@@ -205,6 +242,7 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
             .map(|s| Observation {
                 session_id: s.session_id.to_string(),
                 evidence: Vec::new(),
+                as_of: Some(s.liveness.as_ref().map(|l| l.at)),
             })
             .collect();
     }
@@ -215,7 +253,7 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
         HashMap::new()
     };
     let locks_folder = codex_home().map(|h| h.join("thread-writer-locks"));
-    let mut held: Option<HashSet<u64>> = None;
+    let mut held: Option<HashSet<(u64, u64, u64)>> = None;
     sessions
         .iter()
         .map(|session| {
@@ -248,10 +286,11 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
                 let file = folder.join(format!("{id}.lock"));
                 if let Ok(meta) = std::fs::metadata(&file) {
                     use std::os::unix::fs::MetadataExt;
-                    let held = held.get_or_insert_with(locked_inodes);
+                    let held = held.get_or_insert_with(locked_files);
+                    let (major, minor) = device_numbers(meta.dev());
                     evidence.push(Evidence::WriterLock {
                         file: file.display().to_string(),
-                        held: held.contains(&meta.ino()),
+                        held: held.contains(&(major, minor, meta.ino())),
                     });
                 }
             }
@@ -268,6 +307,7 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
             Observation {
                 session_id: session.session_id.to_string(),
                 evidence,
+                as_of: Some(session.liveness.as_ref().map(|l| l.at)),
             }
         })
         .collect()
@@ -289,6 +329,46 @@ pub fn check(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
     }
     let live = ledger.snapshot()?.live_sessions()?;
     observe(ledger, gather(&live))
+}
+
+/// What the core makes of every live session's evidence now, recording nothing (what
+/// `reap --dry-run` shows).
+pub fn assess(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
+    if !ledger.dir().is_dir() {
+        return Ok(LivenessAnswer {
+            sessions: Vec::new(),
+            recorded: 0,
+        });
+    }
+    let snapshot = ledger.snapshot()?;
+    let live = snapshot.live_sessions()?;
+    let request = Request::Observe(ObserveParams {
+        observed_at: crate::system::now()?,
+        observations: gather(&live),
+        idle_after_seconds: idle_after_seconds(),
+    });
+    let prepared = baton_core::commands::prepare(&snapshot, &request)?;
+    let ctx = crate::system::context(&engine::Acting::default(), engine::policy(ledger)?)?;
+    match baton_core::commands::execute(&snapshot, &prepared, &ctx)?.response {
+        Response::Liveness(answer) => Ok(answer),
+        _ => Err(Error::internal("an observation answered something else")),
+    }
+}
+
+/// One session's liveness as the evidence says now, recording nothing.
+pub fn verdict_now(session: &Session) -> Result<baton_core::lifecycle::liveness::Verdict, Error> {
+    let observation = gather(std::slice::from_ref(session));
+    let evidence = observation
+        .into_iter()
+        .next()
+        .map(|o| o.evidence)
+        .unwrap_or_default();
+    Ok(baton_core::lifecycle::liveness::classify(
+        session,
+        &evidence,
+        crate::system::now()?,
+        idle_after_seconds().unwrap_or(baton_core::lifecycle::liveness::DEFAULT_IDLE_AFTER_SECONDS),
+    ))
 }
 
 /// Sends observations to the core and records what it decides.
@@ -317,6 +397,10 @@ pub fn tie_process(
     session_id: &str,
     process: (u32, Option<u64>),
 ) -> Result<(), Error> {
+    // Without a process table a pid cannot be checked later: nothing to tie.
+    if !process_table() {
+        return Ok(());
+    }
     observe(
         ledger,
         vec![Observation {
@@ -326,6 +410,7 @@ pub fn tie_process(
                 recorded_start: process.1,
                 running_start: process_start(process.0),
             }],
+            as_of: None,
         }],
     )
     .map(|_| ())

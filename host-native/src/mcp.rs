@@ -1262,6 +1262,7 @@ impl BatonMcp {
                     explicit_codex_dirs: false,
                     work_sessions: None,
                     work_focus: None,
+                    work_root: None,
                 };
                 let report = crate::mirror::usage::report(connection, path, &options)?;
                 let json = serde_json::to_value(&report).unwrap_or_default();

@@ -106,6 +106,24 @@ struct Cached {
     fingerprint: String,
     /// How many times a line was computed for this session (the single-flight's witness).
     computations: u64,
+    /// Today's cost of the transcript's part the index has not read, as far as it was read.
+    #[serde(default)]
+    tail: Option<TailSum>,
+}
+
+/// A running sum over the part of a transcript past the index's cursor, so each computation
+/// reads only what was appended since the last.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct TailSum {
+    path: String,
+    /// The index's cursor the sum starts at.
+    from: u64,
+    /// Where the sum stops (the end of the last whole line read).
+    to: u64,
+    /// The day it counts, `YYYY-MM-DD`.
+    day: String,
+    /// Today's cost of the responses in `from..to`, micro-dollars.
+    micro: u64,
 }
 
 /// Runs the status line: reads stdin, prints one line, returns the exit status (always 0).
@@ -121,7 +139,7 @@ pub fn run(stdin: &str, options: &Options) -> i32 {
     let line = match (&parsed, &key, &folder) {
         (Ok(input), Some(key), Some(folder)) => single_flight(folder, key, input, options, now)
             .unwrap_or_else(|err| stale_line(folder, Some(key), &err.message, options)),
-        (Ok(input), _, _) => compute(input, options, now)
+        (Ok(input), _, _) => compute(input, options, now, None)
             .map(|(line, _)| line)
             .unwrap_or_else(|err| fallback(&err.message)),
         (Err(err), _, Some(folder)) => stale_line(
@@ -184,13 +202,14 @@ fn write_cached(folder: &Path, key: &str, cached: &Cached) {
     }
 }
 
-/// The last good line of `key` (else of any session), marked stale; else a short problem.
+/// The last good line of session `key` (of any session when the input named none), marked
+/// stale; else a short problem. Another session's line is never shown for a named session.
 fn stale_line(folder: &Path, key: Option<&str>, problem: &str, options: &Options) -> String {
-    let last = key
-        .and_then(|k| read_cached(folder, k))
-        .map(|c| c.line)
-        .or_else(|| std::fs::read_to_string(folder.join("last.txt")).ok())
-        .filter(|l| !l.trim().is_empty());
+    let last = match key {
+        Some(k) => read_cached(folder, k).map(|c| c.line),
+        None => std::fs::read_to_string(folder.join("last.txt")).ok(),
+    }
+    .filter(|l| !l.trim().is_empty());
     match last {
         Some(line) => format!("{line} {}", paint("(stale)", Tone::Dim, options.colour)),
         None => fallback(problem),
@@ -257,7 +276,8 @@ fn single_flight(
     {
         return Ok(c.line.clone());
     }
-    let (line, _) = compute(input, options, now)?;
+    let previous_tail = cached.as_ref().and_then(|c| c.tail.clone());
+    let (line, tail) = compute(input, options, now, previous_tail)?;
     write_cached(
         folder,
         key,
@@ -266,6 +286,7 @@ fn single_flight(
             computed_at: now.millis(),
             fingerprint,
             computations: cached.map_or(0, |c| c.computations) + 1,
+            tail,
         },
     );
     Ok(line)
@@ -409,7 +430,7 @@ fn window(
         .as_ref()
         .and_then(reset_millis)
         .map(|reset| {
-            let left = (reset - now.millis()).clamp(0, span_ms);
+            let left = reset.saturating_sub(now.millis()).clamp(0, span_ms);
             100.0 * (span_ms - left) as f64 / span_ms as f64
         });
     let tone = if used >= 90.0 {
@@ -427,7 +448,13 @@ fn window(
 }
 
 /// Works the line out; with the segments it has, in order.
-fn compute(input: &Input, options: &Options, now: Timestamp) -> Result<(String, usize), Error> {
+fn compute(
+    input: &Input,
+    options: &Options,
+    now: Timestamp,
+    previous_tail: Option<TailSum>,
+) -> Result<(String, Option<TailSum>), Error> {
+    let mut tail = None;
     let ledger = ledger_of(input);
     let session: Option<Session> = match (&ledger, input.session_id.as_deref()) {
         (Some(ledger), Some(id)) => ledger
@@ -483,8 +510,16 @@ fn compute(input: &Input, options: &Options, now: Timestamp) -> Result<(String, 
                         .map(|m| format!("{} session", dollars(m as f64 / 1e6)))
                 }),
             "today" => match &ledger {
-                Some(ledger) => today_cost(ledger, input.transcript_path.as_deref(), now)?
-                    .map(|c| format!("{} today", dollars(c))),
+                Some(ledger) => {
+                    let (cost, sum) = today_cost(
+                        ledger,
+                        input.transcript_path.as_deref(),
+                        now,
+                        previous_tail.as_ref(),
+                    )?;
+                    tail = sum;
+                    cost.map(|c| format!("{} today", dollars(c)))
+                }
                 None => None,
             },
             "context" => context_use(input).map(|pct| {
@@ -516,8 +551,7 @@ fn compute(input: &Input, options: &Options, now: Timestamp) -> Result<(String, 
         };
         segments.extend(segment);
     }
-    let count = segments.len();
-    Ok((fit(&segments, options.width), count))
+    Ok((fit(&segments, options.width), tail))
 }
 
 /// The segments joined, dropping whole segments from the end while the line is too wide (the
@@ -595,35 +629,34 @@ fn context_use(input: &Input) -> Option<f64> {
             }
             let usage = &value["message"]["usage"];
             let n = |k: &str| usage[k].as_u64().unwrap_or(0);
-            let total =
-                n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens");
+            let total = n("input_tokens")
+                .saturating_add(n("cache_read_input_tokens"))
+                .saturating_add(n("cache_creation_input_tokens"));
             (total > 0).then_some(total)
         })?;
     Some(100.0 * used as f64 / size.max(1) as f64)
 }
 
 /// Today's cost: the index's tallies for today (as of its last mirror pass) plus what the
-/// current transcript holds past the index's cursor; none without an index.
+/// current transcript holds past the index's cursor, read on from where the last computation
+/// stopped (`previous`); none without an index. With the running sum to keep.
 fn today_cost(
     ledger: &Ledger,
     transcript: Option<&str>,
     now: Timestamp,
-) -> Result<Option<f64>, Error> {
+    previous: Option<&TailSum>,
+) -> Result<(Option<f64>, Option<TailSum>), Error> {
     let index = crate::mirror::index::path_for(ledger.dir());
     if !index.is_file() {
-        return Ok(None);
+        return Ok((None, None));
     }
     // A status line cannot wait on a busy index: the last good line is better.
     let connection =
         crate::mirror::index::open_existing_waiting(&index, std::time::Duration::from_millis(200))?;
     let zone = crate::zone::resolve(None)?;
     let today = baton_core::time::local_date(now, &zone);
-    let since = baton_core::time::parse_day_in(
-        "since",
-        &today.format("%Y-%m-%d").to_string(),
-        false,
-        &zone,
-    )?;
+    let day = today.format("%Y-%m-%d").to_string();
+    let since = baton_core::time::parse_day_in("since", &day, false, &zone)?;
     let options = crate::usage::UsageOptions {
         group_by: baton_core::transcripts::usage::GroupBy::Daily,
         providers: Vec::new(),
@@ -638,41 +671,60 @@ fn today_cost(
         explicit_codex_dirs: false,
         work_sessions: None,
         work_focus: None,
+        work_root: None,
     };
     let report = crate::mirror::usage::report(&connection, &index, &options)?;
     let mut total = report.totals.cost_usd;
-    // The transcript's lines the index has not read yet.
-    if let Some(path) = transcript {
-        let cursor: Option<i64> = connection
-            .query_row(
-                "SELECT cursor FROM sources WHERE path = ?1",
-                [path],
-                |row| row.get(0),
-            )
-            .ok();
-        let from = cursor.map_or(0, |c| c.max(0) as u64);
-        if let Ok(mut file) = std::fs::File::open(path)
-            && let Ok(meta) = file.metadata()
-            && meta.len() > from
-            && meta.len() - from <= 64 << 20
-            && file.seek(SeekFrom::Start(from)).is_ok()
+    let Some(path) = transcript else {
+        return Ok((Some(total), None));
+    };
+    // The transcript's lines the index has not read yet, from where the sum stopped when it
+    // still starts at the index's cursor, on the same day.
+    let cursor: u64 = connection
+        .query_row(
+            "SELECT cursor FROM sources WHERE path = ?1",
+            [path],
+            |row| row.get::<_, i64>(0),
+        )
+        .map_or(0, |c| c.max(0) as u64);
+    let mut sum = match previous {
+        Some(p) if p.path == path && p.from == cursor && p.day == day => p.clone(),
+        _ => TailSum {
+            path: path.to_owned(),
+            from: cursor,
+            to: cursor,
+            day,
+            micro: 0,
+        },
+    };
+    if let Ok(mut file) = std::fs::File::open(path)
+        && let Ok(meta) = file.metadata()
+    {
+        if meta.len() < sum.to {
+            // Rewritten: count again from the cursor.
+            sum.to = sum.from;
+            sum.micro = 0;
+        }
+        // At most 8 MiB a computation: a long unread tail is summed over several.
+        let want = (meta.len() - sum.to).min(8 << 20);
+        let mut unread = Vec::new();
+        if want > 0
+            && file.seek(SeekFrom::Start(sum.to)).is_ok()
+            && file.take(want).read_to_end(&mut unread).is_ok()
+            && let Some(end) = unread.iter().rposition(|&b| b == b'\n')
         {
-            let mut unread = Vec::new();
-            if file.read_to_end(&mut unread).is_ok()
-                && let Some(end) = unread.iter().rposition(|&b| b == b'\n')
-            {
-                let mut reader =
-                    baton_core::transcripts::usage::claude_code::ClaudeCodeUsage::new();
-                reader.push_bytes(&unread[..=end]);
-                let (entries, _) = reader.finish();
-                let fresh: Vec<_> = entries.into_iter().filter(|e| e.at >= since).collect();
-                let (_, micro) = baton_core::transcripts::usage::totals_and_cost(
-                    &fresh,
-                    &baton_core::transcripts::usage::PriceTable::shipped(),
-                );
-                total += micro as f64 / 1e6;
-            }
+            let mut reader = baton_core::transcripts::usage::claude_code::ClaudeCodeUsage::new();
+            reader.push_bytes(&unread[..=end]);
+            let (entries, _) = reader.finish();
+            let fresh: Vec<_> = entries.into_iter().filter(|e| e.at >= since).collect();
+            let (_, micro) = baton_core::transcripts::usage::totals_and_cost(
+                &fresh,
+                &baton_core::transcripts::usage::PriceTable::shipped(),
+            );
+            sum.micro = sum.micro.saturating_add(micro);
+            sum.to += end as u64 + 1;
         }
     }
-    Ok(Some(total))
+    total += sum.micro as f64 / 1e6;
+    Ok((Some(total), Some(sum)))
 }

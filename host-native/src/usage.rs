@@ -47,6 +47,9 @@ pub struct UsageOptions {
     /// from the index: written since the earliest of them started, or under one of their
     /// provider session ids.
     pub work_focus: Option<WorkFocus>,
+    /// With `work_sessions`: the ledger's project folder (a response is the project's when its
+    /// working directory is in it).
+    pub work_root: Option<String>,
 }
 
 /// The responses a work-session report needs (see [`UsageOptions::work_focus`]).
@@ -266,6 +269,7 @@ pub fn report_of_entries(
         Some(sessions) => baton_core::transcripts::usage::aggregate_by_work_session(
             entries,
             sessions,
+            options.work_root.as_deref(),
             &report_options,
             skipped,
         ),

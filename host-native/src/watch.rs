@@ -161,31 +161,61 @@ fn ago(reader: &Reader, at: baton_core::time::Timestamp) -> String {
 }
 
 /// Redraws until the process is stopped: a frame, then sleep until a watched file changes
-/// (or a minute passes), at most one frame a second. `draw` prints a frame.
+/// (or a minute passes), at most one frame a second. `draw` prints a frame and says whether
+/// anyone still reads; the follow ends when no one does.
 pub(crate) fn follow(
     ledger: &Ledger,
     make_reader: &dyn Fn() -> Result<Reader<'static>, Error>,
-    draw: &mut dyn FnMut(&Frame),
+    draw: &mut dyn FnMut(&Frame) -> bool,
 ) -> Result<(), Error> {
     let (sender, events) = channel();
     let mut watcher = notify::recommended_watcher(sender).ok();
     let mut watching: BTreeSet<PathBuf> = BTreeSet::new();
     loop {
         let started = Instant::now();
-        let frame = frame(ledger, &make_reader()?)?;
-        draw(&frame);
-        if let Some(watcher) = watcher.as_mut()
-            && frame.watched != watching
-        {
+        // A frame that cannot be made (a busy index, a ledger being rewritten) says why and
+        // the watch goes on.
+        let reader = make_reader()?;
+        let frame = frame(ledger, &reader).unwrap_or_else(|err| Frame {
+            text: format!(
+                "{}\n{}",
+                reader.style.paint("baton watch", Paint::Bold),
+                reader.style.paint(
+                    &format!("could not read the sessions just now: {err}"),
+                    Paint::Amber
+                )
+            ),
+            json: serde_json::Value::Null,
+            watched: watching.clone(),
+        });
+        if !draw(&frame) {
+            return Ok(());
+        }
+        if let Some(watcher) = watcher.as_mut() {
             for gone in watching.difference(&frame.watched) {
-                let _ = watcher.unwatch(gone);
-            }
-            for new in frame.watched.difference(&watching) {
-                if new.exists() {
-                    let _ = watcher.watch(new, RecursiveMode::NonRecursive);
+                let parent_of_wanted = frame.watched.iter().any(|p| p.parent() == Some(gone));
+                if !parent_of_wanted {
+                    let _ = watcher.unwatch(gone);
                 }
             }
-            watching = frame.watched.clone();
+            // A path that does not exist yet (the ledger before its first start, Claude's
+            // registry before its first session) is tried again at the next frame.
+            let mut watched_now = BTreeSet::new();
+            for path in &frame.watched {
+                if watching.contains(path)
+                    || (path.exists() && watcher.watch(path, RecursiveMode::NonRecursive).is_ok())
+                {
+                    watched_now.insert(path.clone());
+                } else if let Some(parent) = path.parent()
+                    && parent.exists()
+                    && (watching.contains(parent)
+                        || watcher.watch(parent, RecursiveMode::NonRecursive).is_ok())
+                {
+                    // Its parent tells when it appears.
+                    watched_now.insert(parent.to_path_buf());
+                }
+            }
+            watching = watched_now;
         }
         // Sleep until something changes; then gather what follows closely, and keep a second
         // between frames.

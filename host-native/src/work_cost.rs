@@ -119,6 +119,7 @@ pub fn of_sessions(
             explicit_codex_dirs: false,
             work_sessions: Some(sessions.to_vec()),
             work_focus: crate::usage::WorkFocus::of(&focused),
+            work_root: ledger.dir().parent().map(|root| root.display().to_string()),
         };
         let report = crate::mirror::usage::report(&connection, &index, &options)?;
         let links = report.work_sessions.unwrap_or_default().links;

@@ -111,6 +111,13 @@ fn a_registry_file_with_a_running_pid_and_its_start_time_is_live() {
     let m = Machine::new();
     let mut agent = sleeper();
     m.register(agent.id(), "claude-1", start_time(agent.id()));
+    // A crash left another file naming the same session, with a pid that no longer runs:
+    // the running one wins, whatever order the folder lists them in.
+    let mut crashed = sleeper();
+    let crashed_pid = crashed.id();
+    m.register(crashed_pid, "claude-1", start_time(crashed_pid));
+    crashed.kill().unwrap();
+    crashed.wait().unwrap();
     // The legacy generation is ignored even when it names the session.
     std::fs::write(
         m.claude.join("sessions/pid-1.json"),
@@ -204,6 +211,14 @@ fn hook_from_a_short_lived_parent(m: &Machine, claude_id: &str) {
 fn a_session_whose_end_hook_never_fired_is_gone_after_one_check_and_reap_ends_it() {
     let m = Machine::new();
     hook_from_a_short_lived_parent(&m, "claude-3");
+    // A dry run, first of all, says what it would end and writes nothing, not even what it saw.
+    let before = std::fs::read(m.ledger.join("events.ndjson")).unwrap();
+    let dry = m.json(&["reap", "--dry-run"]);
+    assert_eq!(dry["ended"].as_array().unwrap().len(), 1, "{dry}");
+    assert_eq!(
+        std::fs::read(m.ledger.join("events.ndjson")).unwrap(),
+        before
+    );
     let listed = m.json(&["list"]);
     let session = &listed["sessions"][0];
     assert_eq!(state(session), "gone", "{listed}");

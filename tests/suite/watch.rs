@@ -99,3 +99,40 @@ fn a_new_session_brings_a_frame_and_quiet_brings_none() {
     watch.kill().unwrap();
     watch.wait().unwrap();
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_watch() {
+    use std::io::BufRead;
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger = tmp.path().join(".baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let mut watch = baton(&ledger)
+        .env("HOME", tmp.path())
+        .arg("watch")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(watch.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("baton watch"), "{first}");
+    // The reader is gone (its end of the pipe dropped); the next frame finds no one.
+    let started = baton(&ledger)
+        .args(["start", "--project", "demo", "--agent", "codex"])
+        .output()
+        .unwrap();
+    assert!(started.status.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if let Some(status) = watch.try_wait().unwrap() {
+            assert!(status.success(), "{status:?}");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    watch.kill().unwrap();
+    watch.wait().unwrap();
+    panic!("the watch should end when its reader goes away");
+}

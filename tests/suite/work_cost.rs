@@ -173,22 +173,36 @@ fn without_an_id_a_transcript_goes_to_the_one_session_of_its_project_agent_and_t
     std::fs::create_dir_all(&projects).unwrap();
     let ledger = tmp.path().join("app/.baton");
     std::fs::create_dir_all(&ledger).unwrap();
-    // Inside the session's span, in its project: tied.
+    let root = ledger.parent().unwrap().to_str().unwrap().to_owned();
+    let sub_folder = format!("{root}/src");
+    // Inside the session's span, in its project (a sub-folder of it): tied.
     std::fs::write(
         projects.join("inside.jsonl"),
-        response("inside", "/home/dev/app", "2026-07-18T10:30:00Z", 1, 1000),
+        response("inside", &sub_folder, "2026-07-18T10:30:00Z", 1, 1000),
     )
     .unwrap();
     // Before it started: not.
     std::fs::write(
         projects.join("before.jsonl"),
-        response("before", "/home/dev/app", "2026-07-18T09:00:00Z", 1, 2000),
+        response("before", &root, "2026-07-18T09:00:00Z", 1, 2000),
+    )
+    .unwrap();
+    // Another repository whose folder has the same name, at the same time: not.
+    std::fs::write(
+        projects.join("elsewhere.jsonl"),
+        response(
+            "elsewhere",
+            "/elsewhere/app",
+            "2026-07-18T10:40:00Z",
+            1,
+            8000,
+        ),
     )
     .unwrap();
     // While two sessions of the project were open: neither.
     std::fs::write(
         projects.join("both.jsonl"),
-        response("both", "/home/dev/app", "2026-07-18T12:30:00Z", 1, 4000),
+        response("both", &root, "2026-07-18T12:30:00Z", 1, 4000),
     )
     .unwrap();
     let first = start(&ledger, Some("2026-07-18T10:00:00Z"), &[]);
@@ -230,7 +244,7 @@ fn without_an_id_a_transcript_goes_to_the_one_session_of_its_project_agent_and_t
     );
     let work = run(&ledger, None, &["usage", "session", "--work", "--index"]);
     assert_eq!(work["rows"].as_array().unwrap().len(), 1, "{work}");
-    assert_eq!(work["work_sessions"]["unlinked_responses"], 2);
+    assert_eq!(work["work_sessions"]["unlinked_responses"], 3);
 }
 
 /// Runs the Claude Code hook with `input` for the project holding `ledger`.
@@ -307,4 +321,21 @@ fn the_hook_records_usage_from_the_last_offset_and_a_repeat_counts_once() {
     assert_eq!(session["cost"]["input_tokens"], 1500);
     assert!(session["cost"]["cost_usd"].as_f64().unwrap() > 0.0);
     assert_eq!(session["usage"]["input_tokens"], 1500);
+    // `claude --resume` after the end: a new work session takes the transcript over from
+    // where the ended one stopped, and no turn is counted twice.
+    hook(
+        &ledger,
+        json!({"session_id": "claude-9", "hook_event_name": "SessionStart", "source": "resume", "transcript_path": path}),
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&transcript)
+        .unwrap();
+    file.write_all(b"}\n").unwrap();
+    file.write_all(response("claude-9", "/app", "2026-07-18T11:00:00Z", 3, 70).as_bytes())
+        .unwrap();
+    hook(&ledger, event("Stop"));
+    let listed = run(&ledger, None, &["list", "--cost"]);
+    let resumed = &listed["sessions"][0];
+    assert_eq!(resumed["usage"]["input_tokens"], 70, "{resumed}");
 }

@@ -92,6 +92,18 @@ pub(super) fn show_timeline(view: &dyn LedgerView, p: &SessionRef) -> Result<Exe
 pub(super) fn attention(view: &dyn LedgerView) -> Result<Executed> {
     let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
     let mut items = ws.attention;
+    // An agent-gone item whose session has ended meanwhile no longer needs anyone.
+    let mut ended = std::collections::HashMap::new();
+    for item in &items {
+        if item.topic.as_deref() == Some(liveness::AGENT_GONE) {
+            let live = view
+                .history(item.session_id)?
+                .and_then(|h| h.session())
+                .is_some_and(|s| s.is_live());
+            ended.insert(item.id, !live);
+        }
+    }
+    items.retain(|item| !ended.get(&item.id).copied().unwrap_or(false));
     items.sort_by(|a, b| b.urgency.cmp(&a.urgency).then(a.number.cmp(&b.number)));
     Ok(Executed {
         events: Vec::new(),
@@ -130,7 +142,10 @@ fn observed_verdicts(
         }
         let verdict =
             liveness::classify(&session, &observation.evidence, p.observed_at, idle_after);
-        let change = liveness::is_transition(&session, &verdict, &observation.evidence);
+        // Evidence gathered before the ledger moved on is not recorded over it.
+        let current = session.liveness.as_ref().map(|l| l.at);
+        let stale = observation.as_of.is_some_and(|seen| seen != current);
+        let change = !stale && liveness::is_transition(&session, &verdict, &observation.evidence);
         out.push((session, verdict, change, index));
     }
     Ok(out)

@@ -302,6 +302,12 @@ pub struct Observation {
     /// What was seen (possibly nothing).
     #[serde(default)]
     pub evidence: Vec<crate::ledger::liveness::Evidence>,
+    /// When the evidence was gathered against what the ledger said: the time of the liveness
+    /// it held then (`null`: none). If the ledger has recorded another since (a hook tied a
+    /// new process meanwhile), this evidence is stale and nothing is recorded from it. Absent:
+    /// no such check (a deliberate tie).
+    #[serde(default)]
+    pub as_of: Option<Option<crate::time::Timestamp>>,
 }
 
 /// Record a transcript's usage for a session: cumulative totals up to a byte offset.

@@ -351,7 +351,7 @@ fn apply_activity(session: &mut Session, status: &mut Status, event: &Event, act
             reason,
             evidence,
         } => {
-            let named = evidence.iter().find_map(|e| e.process());
+            let named = crate::ledger::liveness::tied_process(evidence);
             let process = named.or_else(|| session.liveness.as_ref().and_then(|l| l.process));
             session.liveness = Some(crate::ledger::liveness::LivenessSeen {
                 state: *state,

@@ -100,7 +100,36 @@ pub enum Evidence {
     Other,
 }
 
+/// The process a set of evidence ties to a session: the first that shows one running, else the
+/// first that names one.
+pub fn tied_process(evidence: &[Evidence]) -> Option<(u32, Option<u64>)> {
+    evidence
+        .iter()
+        .filter(|e| e.shows_running())
+        .find_map(Evidence::process)
+        .or_else(|| evidence.iter().find_map(Evidence::process))
+}
+
 impl Evidence {
+    /// Whether this evidence shows the agent running: its pid runs with the start time on
+    /// record (or none was recorded), or its writer lock is held.
+    pub fn shows_running(&self) -> bool {
+        match self {
+            Evidence::Registry {
+                registered_start: recorded,
+                running_start: running,
+                ..
+            }
+            | Evidence::Process {
+                recorded_start: recorded,
+                running_start: running,
+                ..
+            } => running.is_some() && (recorded.is_none() || recorded == running),
+            Evidence::WriterLock { held, .. } => *held,
+            Evidence::Transcript { .. } | Evidence::Other => false,
+        }
+    }
+
     /// The process this evidence ties to the session, with the start time that identifies it.
     pub fn process(&self) -> Option<(u32, Option<u64>)> {
         match self {

@@ -168,7 +168,7 @@ pub fn is_transition(session: &Session, verdict: &Verdict, evidence: &[Evidence]
     let recorded = session.liveness.as_ref();
     let recorded_state = recorded.map_or(Liveness::Unknown, |l| l.state);
     let recorded_process = recorded.and_then(|l| l.process);
-    let named_process = evidence.iter().find_map(Evidence::process);
+    let named_process = crate::ledger::liveness::tied_process(evidence);
     recorded_state != verdict.state || named_process.is_some_and(|p| Some(p) != recorded_process)
 }
 

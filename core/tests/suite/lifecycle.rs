@@ -937,6 +937,7 @@ mod liveness {
             observations: vec![Observation {
                 session_id: session.to_owned(),
                 evidence,
+                as_of: None,
             }],
             idle_after_seconds: Some(600),
         })) else {
@@ -1076,6 +1077,7 @@ mod liveness {
             observations: vec![Observation {
                 session_id: s,
                 evidence: vec![registry(1, 1, None)],
+                as_of: None,
             }],
             idle_after_seconds: None,
         })) else {
@@ -1088,6 +1090,7 @@ mod liveness {
                 observations: vec![Observation {
                     session_id: "nope".into(),
                     evidence: Vec::new(),
+                    as_of: None,
                 }],
                 idle_after_seconds: None,
             }))
@@ -1124,5 +1127,32 @@ mod liveness {
         );
         // Numbers stay as raised: the remaining item is the third raised.
         assert_eq!(attention.items[0].number, 3);
+    }
+
+    #[test]
+    fn evidence_gathered_before_the_ledger_moved_on_is_not_recorded() {
+        let mut h = Host::new();
+        let s = h.start("claude", None, None);
+        // A hook ties a live process…
+        observe(&mut h, &s, vec![registry(8, 2, Some(2))]);
+        // …while a check that looked before it (nothing recorded then) says gone.
+        let Response::Liveness(answer) = h.ok(Request::Observe(ObserveParams {
+            observed_at: Timestamp::from_millis(h.now),
+            observations: vec![Observation {
+                session_id: s.clone(),
+                evidence: vec![registry(7, 1, None)],
+                as_of: Some(None),
+            }],
+            idle_after_seconds: None,
+        })) else {
+            panic!()
+        };
+        assert_eq!(answer.recorded, 0, "{answer:?}");
+        let seen = session(&mut h, &s).liveness.unwrap();
+        assert_eq!(
+            (seen.state, seen.process),
+            (Liveness::Live, Some((8, Some(2))))
+        );
+        assert_eq!(attention_total(&mut h), 0);
     }
 }

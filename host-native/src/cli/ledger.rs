@@ -349,7 +349,8 @@ fn liveness_findings(answer: &baton_core::commands::LivenessAnswer) -> Result<Ve
 
 /// `baton reap`: ends the live sessions whose agent is gone (and, with `--older-than`, the
 /// ones silent that long that nothing ties to a process), as failed, the evidence in the
-/// summary.
+/// summary. A dry run records nothing at all; a real one looks at each session again just
+/// before ending it, and goes on past a session it cannot end (saying why).
 fn reap(
     ledger: &crate::store::Ledger,
     args: &crate::cli::args::ReapArgs,
@@ -358,7 +359,11 @@ fn reap(
     use baton_core::commands::EndParams;
     use baton_core::lifecycle::liveness::{reapable, reaped_summary};
     let older_than = args.older_than;
-    let answer = crate::liveness::check(ledger)?;
+    let answer = if args.dry_run {
+        crate::liveness::assess(ledger)?
+    } else {
+        crate::liveness::check(ledger)?
+    };
     let now = crate::system::now()?;
     let chosen: Vec<_> = answer
         .sessions
@@ -371,31 +376,63 @@ fn reap(
         person,
         caller: agent.map_or(Caller::Person, |name| Caller::agent(&name)),
     };
+    let snapshot = ledger.snapshot()?;
     let mut ended = Vec::new();
+    let mut kept = Vec::new();
     let mut human = Vec::new();
-    for session in &chosen {
-        let summary = reaped_summary(&session.reason);
+    for chosen in &chosen {
+        // The agent may have come back since the look: look again, just before ending.
+        let mut reason = chosen.reason.clone();
         if !args.dry_run {
-            engine::run_as(
+            use baton_core::ledger::store::LedgerView;
+            let Some(session) = snapshot
+                .history(chosen.session_id)?
+                .and_then(|h| h.session())
+            else {
+                continue;
+            };
+            let fresh = crate::liveness::verdict_now(&session)?;
+            if !reapable(fresh.state, fresh.last_activity_at, now, older_than) {
+                human.push(format!("  {} kept: {}", chosen.path, fresh.reason));
+                kept.push(serde_json::json!({
+                    "session_id": chosen.session_id,
+                    "path": chosen.path,
+                    "reason": fresh.reason,
+                }));
+                continue;
+            }
+            reason = fresh.reason;
+        }
+        let summary = reaped_summary(&reason);
+        if !args.dry_run
+            && let Err(err) = engine::run_as(
                 ledger,
                 &Request::End(EndParams {
-                    session_id: Some(session.session_id.to_string()),
+                    session_id: Some(chosen.session_id.to_string()),
                     summary: Some(summary.clone()),
                     status: Some("failed".to_owned()),
                     ..EndParams::default()
                 }),
                 &acting,
-            )?;
+            )
+        {
+            human.push(format!("  {} not ended: {err}", chosen.path));
+            kept.push(serde_json::json!({
+                "session_id": chosen.session_id,
+                "path": chosen.path,
+                "error": err,
+            }));
+            continue;
         }
         human.push(format!(
             "  {} ({}, agent {}): {}",
-            session.path, session.status, session.state, session.reason
+            chosen.path, chosen.status, chosen.state, reason
         ));
         ended.push(serde_json::json!({
-            "session_id": session.session_id,
-            "path": session.path,
-            "state": session.state,
-            "reason": session.reason,
+            "session_id": chosen.session_id,
+            "path": chosen.path,
+            "state": chosen.state,
+            "reason": reason,
             "summary": summary,
         }));
     }
@@ -411,12 +448,17 @@ fn reap(
         )
     } else {
         format!(
-            "[ok] {verb} {} session(s) as failed{}",
-            chosen.len(),
+            "[ok] {verb} {} session(s) as failed{}{}",
+            ended.len(),
             if args.dry_run {
                 " (dry run: nothing written)"
             } else {
                 ""
+            },
+            if kept.is_empty() {
+                String::new()
+            } else {
+                format!("; {} left as they are", kept.len())
             }
         )
     };
@@ -429,6 +471,7 @@ fn reap(
             "dry_run": args.dry_run,
             "checked": answer.sessions.len(),
             "ended": ended,
+            "kept": kept,
         }),
     })
 }

@@ -202,19 +202,20 @@ fn watch(cli: &Cli, args: &args::WatchArgs, json_only: bool) -> Result<Output, E
             json: frame.json,
         });
     }
-    use std::io::IsTerminal;
+    use std::io::{IsTerminal, Write};
     let terminal = std::io::stdout().is_terminal();
     crate::watch::follow(&ledger, &make_reader, &mut |frame| {
-        if terminal {
-            // Home and clear, then the frame: the view stays in place.
-            print!("\x1b[H\x1b[2J");
-        }
-        print_line(&frame.text);
-        if !terminal {
-            print_line("");
-        }
+        let mut out = std::io::stdout().lock();
+        // Home and clear, then the frame: the view stays in place. Into a pipe, frames follow
+        // each other with a blank line between. A reader that went away ends the watch.
+        let clear = if terminal { "\x1b[H\x1b[2J" } else { "" };
+        let gap = if terminal { "" } else { "\n" };
+        write!(out, "{clear}{}\n{gap}", terminal_safe(&frame.text))
+            .and_then(|()| out.flush())
+            .is_ok()
     })?;
-    Err(Error::internal("the watch stopped"))
+    // The reader went away: nothing more to say.
+    std::process::exit(0)
 }
 
 /// `baton statusline`: Claude Code's session JSON from stdin (at most 1 MiB), one line on

@@ -103,6 +103,14 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
             None
         },
         work_focus: None,
+        work_root: if args.work {
+            crate::cli::ledger_for(cli)?
+                .dir()
+                .parent()
+                .map(|root| root.display().to_string())
+        } else {
+            None
+        },
     };
     let report = match &args.index {
         Some(path) => {

@@ -142,6 +142,7 @@ pub struct WorkSessionLinks {
 pub fn aggregate_by_work_session(
     entries: Vec<UsageEntry>,
     sessions: &[crate::ledger::session::Session],
+    root: Option<&str>,
     options: &ReportOptions<'_>,
     skipped: BTreeMap<String, u64>,
 ) -> UsageReport {
@@ -152,7 +153,7 @@ pub fn aggregate_by_work_session(
         })
         .filter(|e| options.providers.is_empty() || options.providers.contains(&e.provider))
         .collect();
-    let keyed = work::by_work_session(windowed, sessions);
+    let keyed = work::by_work_session(windowed, sessions, root);
     let mut report = aggregate(
         &keyed.entries,
         &ReportOptions {

@@ -1,7 +1,9 @@
 //! Usage per work session: which work session each counted response belongs to, and by what
 //! rule. A response whose provider session id is a work session's (the id a hook or MCP start
 //! recorded) is that session's; otherwise it is the one work session of the same project and
-//! agent whose span holds the response's time, when exactly one does. Everything else stays
+//! agent whose span holds the response's time, when exactly one does. The same project means
+//! the response's working directory is at or under the ledger's project folder when the host
+//! names it, else that its last folder is the session's project name. Everything else stays
 //! unlinked: a response is never guessed onto a session. Also the hand-off chain a session
 //! belongs to, for a chain's total.
 
@@ -69,16 +71,27 @@ fn spans(session: &Session, at: Timestamp) -> bool {
     at >= session.started_at && session.ended_at.is_none_or(|end| at <= end)
 }
 
+/// Whether a working directory is `root` or inside it.
+fn under(cwd: &str, root: &str) -> bool {
+    let root = root.trim_end_matches(['/', '\\']);
+    let cwd = cwd.trim_end_matches(['/', '\\']);
+    cwd == root
+        || cwd
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with(['/', '\\']))
+}
+
 /// Ties responses to work sessions.
 #[derive(Debug)]
 pub struct Linker<'a> {
     sessions: &'a [Session],
     by_provider_id: HashMap<&'a str, Vec<usize>>,
+    root: Option<&'a str>,
 }
 
 impl<'a> Linker<'a> {
-    /// A linker over these work sessions.
-    pub fn new(sessions: &'a [Session]) -> Linker<'a> {
+    /// A linker over these work sessions, the ledger's project folder `root` when known.
+    pub fn new(sessions: &'a [Session], root: Option<&'a str>) -> Linker<'a> {
         let mut by_provider_id: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, session) in sessions.iter().enumerate() {
             for id in [&session.provider_session_id, &session.attempt_id]
@@ -91,6 +104,7 @@ impl<'a> Linker<'a> {
         Linker {
             sessions,
             by_provider_id,
+            root,
         }
     }
 
@@ -114,9 +128,13 @@ impl<'a> Linker<'a> {
                 .or_else(|| candidates.first().copied())?;
             return Some((chosen, LinkRule::ProviderSessionId));
         }
-        let project = project_name(entry.project.as_deref()?);
+        let cwd = entry.project.as_deref()?;
+        let same_project = |s: &Session| match self.root {
+            Some(root) => under(cwd, root),
+            None => s.project == project_name(cwd),
+        };
         let mut fitting = self.sessions.iter().enumerate().filter(|(_, s)| {
-            s.project == project && agent_fits(entry.provider, &s.agent) && spans(s, entry.at)
+            same_project(s) && agent_fits(entry.provider, &s.agent) && spans(s, entry.at)
         });
         match (fitting.next(), fitting.next()) {
             (Some((i, _)), None) => Some((i, LinkRule::ProjectAgentTime)),
@@ -138,8 +156,12 @@ pub struct ByWorkSession {
 }
 
 /// Re-keys counted entries by the work session each belongs to.
-pub fn by_work_session(entries: Vec<UsageEntry>, sessions: &[Session]) -> ByWorkSession {
-    let linker = Linker::new(sessions);
+pub fn by_work_session(
+    entries: Vec<UsageEntry>,
+    sessions: &[Session],
+    root: Option<&str>,
+) -> ByWorkSession {
+    let linker = Linker::new(sessions, root);
     let paths: Vec<Arc<str>> = sessions
         .iter()
         .map(|s| Arc::from(s.path.as_str()))
