@@ -250,7 +250,13 @@ function blockView(block) {
     return details;
   };
   switch (block.type) {
-    case "text": return text("div", block.text, "text");
+    case "text": {
+      // Markdown rendered by the core into safe HTML: a fixed set of tags, links only to
+      // http(s) and mailto, raw HTML shown as text, images never loaded.
+      const div = text("div", block.html == null ? block.text : null, "text markdown");
+      if (block.html != null) div.innerHTML = block.html;
+      return div;
+    }
     case "thinking": return fold("Thinking", block.text, "thinking");
     case "tool_call": return fold(`Tool call: ${block.name}`, block.input, "tool");
     case "tool_result": return fold(block.is_error ? "Tool error" : "Tool result", block.output, "tool");

@@ -1,6 +1,6 @@
 // The page's worker: owns the core (wasm), reads files in slices, feeds them to the analyzer
 // with progress, and answers the page's questions. The page's thread never parses anything.
-import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes, skippedExportFiles } from "./pkg/baton_web.js";
+import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes, skippedExportFiles, renderMarkdown } from "./pkg/baton_web.js";
 import { wasmBytes } from "./pkg/wasm-bytes.js";
 
 const wasm = initSync({ module: wasmBytes });
@@ -121,9 +121,19 @@ function endLoad() {
   current = null;
 }
 
+/** A conversation view with each text block's Markdown rendered by the core as safe HTML. */
+function withHtml(view) {
+  for (const message of view.messages || []) {
+    for (const block of message.blocks || []) {
+      if (block.type === "text") block.html = renderMarkdown(block.text);
+    }
+  }
+  return view;
+}
+
 const calls = {
   list: (query) => JSON.parse(analyzer.list(JSON.stringify(query))),
-  view: (index, through) => JSON.parse(analyzer.view(index, through ?? undefined)),
+  view: (index, through) => withHtml(JSON.parse(analyzer.view(index, through ?? undefined))),
   markdown: (index, through) => analyzer.markdown(index, through ?? undefined),
   conversationJson: (index) => analyzer.conversationJson(index),
   allJson: () => analyzer.allJson(),

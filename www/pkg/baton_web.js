@@ -463,6 +463,27 @@ export function inputExtensions() {
 }
 
 /**
+ * A message's Markdown as HTML the page may insert as is (see
+ * `baton_core::analyzer::safe_html`). Never throws.
+ * @param {string} markdown
+ * @returns {string}
+ */
+export function renderMarkdown(markdown) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ptr0 = passStringToWasm0(markdown, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.renderMarkdown(ptr0, len0);
+        deferred2_0 = ret[0];
+        deferred2_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * Which of the paths of files found in folders the page passes over (an unzipped export's
  * side files beside its conversations file), one flag per path: the core's rule.
  * @param {string[]} paths

@@ -289,3 +289,36 @@ test("files dropped on the page are read like chosen ones, and the keyboard reac
   assert.equal(focused, "reader-title", "focus moves to the conversation read");
   page.checkOffline();
 });
+
+test("the reader renders Markdown and keeps hostile text inert", async () => {
+  const page = await openPage();
+  const file = join(tmp, "hostile.jsonl");
+  const lines = [
+    { type: "user", sessionId: "xss-1", uuid: "u1", parentUuid: null, timestamp: "2026-07-18T10:00:00Z", cwd: "/w",
+      message: { role: "user", content: "Render **this** <img src=x onerror=\"window.__xss=1\"> [go](javascript:window.__xss=2)" } },
+    { type: "assistant", sessionId: "xss-1", uuid: "u2", parentUuid: "u1", timestamp: "2026-07-18T10:00:05Z", cwd: "/w",
+      message: { id: "m1", role: "assistant", model: "claude-sonnet-4-20250514",
+        content: [{ type: "text", text: "# Done\n\n- one\n- two\n\n```js\nconsole.log('<b>')\n```\n\n<script>window.__xss=3</script><svg onload=\"window.__xss=4\"></svg>\n\nSee [docs](https://example.com) ![pixel](https://tracker.example/p.png) [home](/etc/passwd)" }],
+        usage: { input_tokens: 10, output_tokens: 5 } } },
+  ];
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  await load(page, "#file", [file]);
+  await page.click("#list tbody tr:first-child button");
+  await page.waitForSelector("#reader:not([hidden])");
+  assert.ok(await page.$("#messages .markdown strong"), "bold is bold");
+  assert.ok(await page.$("#messages .markdown h3"), "a heading is a heading");
+  assert.ok(await page.$("#messages .markdown pre code.language-js"), "a fenced block keeps its language");
+  assert.equal(await page.getAttribute("#messages .markdown a[href^=https]", "href"), "https://example.com");
+  const hostile = await page.evaluate(() => ({
+    xss: window.__xss,
+    active: document.querySelectorAll("#messages script, #messages svg, #messages img, #messages iframe").length,
+    handlers: [...document.querySelectorAll("#messages *")]
+      .filter((el) => [...el.attributes].some((a) => a.name.toLowerCase().startsWith("on"))).length,
+    badLinks: [...document.querySelectorAll("#messages a")]
+      .filter((a) => !/^(https?:|mailto:)/.test(a.getAttribute("href") || "")).length,
+  }));
+  assert.deepEqual(hostile, { xss: undefined, active: 0, handlers: 0, badLinks: 0 });
+  assert.ok((await page.textContent("#messages")).includes("<script>window.__xss=3</script>"), "raw HTML reads as text");
+  await page.locator("#reader").screenshot({ path: join(shots, "reader-markdown.png") });
+  page.checkOffline();
+});

@@ -21,6 +21,7 @@ pub mod export;
 mod list;
 mod reader;
 mod report;
+pub mod safe_html;
 pub mod text;
 
 use crate::error::Result;

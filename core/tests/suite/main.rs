@@ -11,6 +11,7 @@ mod lifecycle;
 mod prices;
 mod properties;
 mod reading;
+mod safe_html;
 mod scenarios;
 mod transcripts;
 
