@@ -165,6 +165,8 @@ function renderOverview(o, charts) {
   const any = o.files > 0;
   $("overview").hidden = !any || (o.conversations === 0 && o.sessions === 0 && !o.usage);
   $("conversations").hidden = o.conversations === 0;
+  // A ledger alone has no conversations: no exports and no charts of nothing.
+  $("conversation-views").hidden = o.conversations === 0;
   $("fig-conversations").textContent = number(o.conversations);
   $("fig-messages").textContent = number(o.messages);
   $("fig-first").textContent = day(o.first_at);

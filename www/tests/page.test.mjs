@@ -322,3 +322,16 @@ test("the reader renders Markdown and keeps hostile text inert", async () => {
   await page.locator("#reader").screenshot({ path: join(shots, "reader-markdown.png") });
   page.checkOffline();
 });
+
+test("a whole .baton folder loads without error, and a ledger alone draws no empty charts", async () => {
+  const page = await openPage();
+  const names = readdirSync(ledgerDir);
+  assert.ok(names.includes("checkpoint.ndjson"), `the CLI left a checkpoint: ${names}`);
+  await load(page, "#folder", ledgerDir);
+  assert.equal((await page.textContent("#problem").catch(() => "")).trim(), "", "no file is flagged");
+  assert.equal(await page.isHidden("#problem"), true);
+  assert.equal(await page.isVisible("#sessions"), true);
+  assert.equal(await page.isHidden("#conversation-views"), true, "no charts or exports of nothing");
+  assert.equal(await page.isHidden("#conversations"), true);
+  page.checkOffline();
+});

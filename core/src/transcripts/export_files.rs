@@ -73,24 +73,43 @@ pub fn export_member(path: &str) -> ExportMember {
 
 /// Which of `paths` (files found under folders or named together, `/` or `\` between names) a
 /// host passes over:
-/// the known side files of an export, in a folder that also holds a conversations file. The
-/// answer is one flag per path, in order. Anything else is read (a side file alone in its
-/// folder is no export's: its content decides what it is; an unknown file beside a
-/// conversations file is read too, since `conversations (1).json`, a second download, may be
-/// one).
+/// the known side files of an export, in a folder that also holds a conversations file; and a
+/// Baton ledger folder's checkpoint (`checkpoint.ndjson` beside `events.ndjson`: a cache of the
+/// log, read with the log itself). The answer is one flag per path, in order. Anything else is
+/// read (a side file alone in its folder is no export's: its content decides what it is; an
+/// unknown file beside a conversations file is read too, since `conversations (1).json`, a
+/// second download, may be one).
 pub fn skipped_export_files<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
+    let folders_holding = |name: &str| -> std::collections::BTreeSet<&str> {
+        paths
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|p| base_name(p) == name)
+            .map(folder_of)
+            .collect()
+    };
     let export_folders: std::collections::BTreeSet<&str> = paths
         .iter()
         .map(AsRef::as_ref)
         .filter(|p| is_conversations_entry(p))
         .map(folder_of)
         .collect();
+    let ledger_folders = folders_holding(LEDGER_LOG);
     paths
         .iter()
         .map(AsRef::as_ref)
-        .map(|p| export_member(p) == ExportMember::Sidecar && export_folders.contains(folder_of(p)))
+        .map(|p| {
+            (export_member(p) == ExportMember::Sidecar && export_folders.contains(folder_of(p)))
+                || (base_name(p) == LEDGER_CHECKPOINT && ledger_folders.contains(folder_of(p)))
+        })
         .collect()
 }
+
+/// A Baton ledger folder's active log.
+const LEDGER_LOG: &str = "events.ndjson";
+
+/// A Baton ledger folder's checkpoint.
+const LEDGER_CHECKPOINT: &str = "checkpoint.ndjson";
 
 #[cfg(test)]
 mod tests {
@@ -122,6 +141,19 @@ mod tests {
                 "e/users.json",
                 "e/notes.json",
                 "other/users.json",
+            ]),
+            vec![false, true, false, false]
+        );
+    }
+
+    #[test]
+    fn a_ledger_folders_checkpoint_is_passed_over_and_nothing_else_of_it() {
+        assert_eq!(
+            skipped_export_files(&[
+                "p/.baton/events.ndjson",
+                "p/.baton/checkpoint.ndjson",
+                "p/.baton/archive/2026-11.ndjson",
+                "elsewhere/checkpoint.ndjson",
             ]),
             vec![false, true, false, false]
         );
