@@ -43,11 +43,12 @@ pub fn call(request: &str) -> Result<String, JsValue> {
     Ok(value["ok"].to_string())
 }
 
-/// A message's Markdown as HTML the page may insert as is (see
-/// `baton_core::analyzer::safe_html`). Never throws.
+/// A message's Markdown as HTML the page may insert as is, its wrappers (a slash command,
+/// injected context) shown as what they mean (see `baton_core::analyzer::safe_html`). Never
+/// throws.
 #[wasm_bindgen(js_name = renderMarkdown)]
 pub fn render_markdown(markdown: &str) -> String {
-    baton_core::analyzer::safe_html::render(markdown)
+    baton_core::analyzer::safe_html::render_message(markdown)
 }
 
 /// Folds a ledger file's bytes into sessions and line counts (JSON text). Never throws.

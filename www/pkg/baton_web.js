@@ -463,8 +463,9 @@ export function inputExtensions() {
 }
 
 /**
- * A message's Markdown as HTML the page may insert as is (see
- * `baton_core::analyzer::safe_html`). Never throws.
+ * A message's Markdown as HTML the page may insert as is, its wrappers (a slash command,
+ * injected context) shown as what they mean (see `baton_core::analyzer::safe_html`). Never
+ * throws.
  * @param {string} markdown
  * @returns {string}
  */

@@ -300,6 +300,8 @@ test("the reader renders Markdown and keeps hostile text inert", async () => {
       message: { id: "m1", role: "assistant", model: "claude-sonnet-4-20250514",
         content: [{ type: "text", text: "# Done\n\n- one\n- two\n\n```js\nconsole.log('<b>')\n```\n\n<script>window.__xss=3</script><svg onload=\"window.__xss=4\"></svg>\n\nSee [docs](https://example.com) ![pixel](https://tracker.example/p.png) [home](/etc/passwd)" }],
         usage: { input_tokens: 10, output_tokens: 5 } } },
+    { type: "user", sessionId: "xss-1", uuid: "u3", parentUuid: "u2", timestamp: "2026-07-18T10:01:00Z", cwd: "/w",
+      message: { role: "user", content: "<local-command-caveat>Caveat: generated while running local commands.</local-command-caveat>\n<command-message>init is analyzing…</command-message>\n<command-name>/init</command-name>" } },
   ];
   writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
   await load(page, "#file", [file]);
@@ -319,6 +321,9 @@ test("the reader renders Markdown and keeps hostile text inert", async () => {
   }));
   assert.deepEqual(hostile, { xss: undefined, active: 0, handlers: 0, badLinks: 0 });
   assert.ok((await page.textContent("#messages")).includes("<script>window.__xss=3</script>"), "raw HTML reads as text");
+  assert.equal(await page.textContent("#messages .markdown .chip"), "/init", "a slash command reads as a chip");
+  assert.equal(await page.textContent("#messages .markdown details summary"), "Caveat", "a caveat is folded under its label");
+  assert.ok(!(await page.textContent("#messages")).includes("<command-name>"), "no wrapper tag shows");
   await page.locator("#reader").screenshot({ path: join(shots, "reader-markdown.png") });
   page.checkOffline();
 });
