@@ -278,6 +278,8 @@ async function openConversation(index, through = null) {
   $("messages").replaceChildren(...view.messages.map((m) => {
     const li = text("li", null, `message role-${m.role}${m.side_chain ? " side-chain" : ""}`);
     li.dataset.id = m.id;
+    // Reachable by j/k (not by Tab: the buttons inside are).
+    li.tabIndex = -1;
     const head = text("div", null, "message-head");
     head.append(text("strong", m.role), text("span", [m.model, when(m.at)].filter(Boolean).join(" · "), "muted"));
     if (m.alternatives.length > 1) {
@@ -302,6 +304,43 @@ async function openConversation(index, through = null) {
   }));
   $("reader-title").focus();
 }
+
+// The reader by keyboard: j/k to the next or previous message, [ and ] to the previous or next
+// branch at the message in focus (else the first fork shown), Esc back to the list; / to the
+// search box from anywhere. Keys typed into a field are left alone.
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select");
+  const reading = !$("reader").hidden;
+  if (e.key === "Escape" && reading) {
+    e.preventDefault();
+    $("close-reader").click();
+    return;
+  }
+  if (typing) return;
+  if (e.key === "/" && !$("conversations").hidden) {
+    e.preventDefault();
+    $("reader").hidden = true;
+    $("search").focus();
+    return;
+  }
+  if (!reading) return;
+  const messages = [...document.querySelectorAll("#messages > .message")];
+  const current = messages.indexOf(document.activeElement?.closest?.("#messages > .message"));
+  if (e.key === "j" || e.key === "k") {
+    e.preventDefault();
+    const next = e.key === "j" ? Math.min(current + 1, messages.length - 1) : Math.max(current - 1, 0);
+    messages[next]?.focus();
+    messages[next]?.scrollIntoView({ block: "nearest" });
+  } else if (e.key === "[" || e.key === "]") {
+    const wanted = e.key === "[" ? ".branch-prev:not([disabled])" : ".branch-next:not([disabled])";
+    const button = messages[current]?.querySelector(wanted) || document.querySelector(`#messages ${wanted}`);
+    if (button) {
+      e.preventDefault();
+      button.click();
+    }
+  }
+});
 
 $("close-reader").addEventListener("click", () => {
   $("reader").hidden = true;

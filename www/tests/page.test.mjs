@@ -340,3 +340,28 @@ test("a whole .baton folder loads without error, and a ledger alone draws no emp
   assert.equal(await page.isHidden("#conversations"), true);
   page.checkOffline();
 });
+
+test("the reader by keyboard: j/k between messages, [ ] between branches, Esc back, / to search", async () => {
+  const page = await openPage();
+  await load(page, "#file", [join(generated, "chatgpt/conversations.json")]);
+  await page.fill("#search", "another answer");
+  await page.waitForFunction(() => /match/.test(document.getElementById("list-status").textContent));
+  await page.click("#list tbody tr:first-child button");
+  await page.waitForSelector("#reader:not([hidden])");
+  const focusedIndex = () => page.evaluate(() =>
+    [...document.querySelectorAll("#messages > .message")].indexOf(document.activeElement));
+  await page.keyboard.press("j");
+  assert.equal(await focusedIndex(), 0);
+  await page.keyboard.press("j");
+  assert.equal(await focusedIndex(), 1);
+  await page.keyboard.press("k");
+  assert.equal(await focusedIndex(), 0);
+  const active = await page.getAttribute("#reader", "data-active");
+  await page.keyboard.press(active === "true" ? "]" : "[");
+  await page.waitForFunction((was) => document.getElementById("reader").dataset.active !== was, active);
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#reader[hidden]", { state: "attached" });
+  await page.keyboard.press("/");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "search");
+  page.checkOffline();
+});
