@@ -365,3 +365,16 @@ test("the reader by keyboard: j/k between messages, [ ] between branches, Esc ba
   assert.equal(await page.evaluate(() => document.activeElement.id), "search");
   page.checkOffline();
 });
+
+test("at 390 px wide nothing scrolls sideways: the page fits, wide tables scroll in their box", async () => {
+  const page = await openPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await load(page, "#folder", fixtures);
+  await page.click("#list tbody tr:first-child button");
+  await page.waitForSelector("#reader:not([hidden])");
+  const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  assert.ok(fits, "no horizontal scroll at 390 px");
+  await page.screenshot({ path: join(shots, "narrow-390.png") });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  page.checkOffline();
+});
