@@ -161,10 +161,7 @@ pub(super) fn observe_changes(view: &dyn LedgerView, p: &ObserveParams) -> Resul
 /// observe: classifies each observed live session, records each change as a `liveness` event
 /// with its evidence, and raises an attention item for a session newly seen gone.
 pub(super) fn observe(view: &dyn LedgerView, p: &ObserveParams, ctx: &Context) -> Result<Executed> {
-    let baton = crate::ledger::event::Actor {
-        kind: crate::ledger::event::ActorKind::Baton,
-        name: "baton".into(),
-    };
+    let baton = crate::commands::kernel::baton_actor();
     let mut batch = EventBatch::new(ctx);
     let mut sessions = Vec::new();
     let mut recorded = 0;

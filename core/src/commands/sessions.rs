@@ -12,7 +12,7 @@ use crate::commands::params::{EndParams, StartParams};
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::ledger::activity::{AttentionLevel, HealthTrigger};
-use crate::ledger::event::{Actor, Ended, Outcome, Payload, Resumed, Started};
+use crate::ledger::event::{Ended, Outcome, Payload, Resumed, Started};
 use crate::ledger::session::{Session, Status};
 use crate::ledger::store::LedgerView;
 use crate::names;
@@ -360,10 +360,7 @@ pub(crate) fn end(
         ));
     }
     let actor = agent_acting(ctx, &current.agent);
-    let baton = Actor {
-        kind: crate::ledger::event::ActorKind::Baton,
-        name: "baton".into(),
-    };
+    let baton = crate::commands::kernel::baton_actor();
     let mut batch = EventBatch::new(ctx);
     batch.push(
         id,
@@ -425,10 +422,7 @@ pub(crate) fn end(
     }) {
         batch.push(
             crate::ids::WORKSPACE_STREAM,
-            Actor {
-                kind: crate::ledger::event::ActorKind::Baton,
-                name: "baton".into(),
-            },
+            crate::commands::kernel::baton_actor(),
             Payload::Activity(Activity::AttentionCleared {
                 raised: item.id,
                 reason: format!("{} ended", current.path),
