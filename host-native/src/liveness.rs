@@ -320,25 +320,42 @@ pub fn idle_after_seconds() -> Option<u64> {
 }
 
 /// Looks at every live session's agent, records what changed, and answers each one's state.
+/// The answer is worked out on one view of the ledger; only when something changed does the
+/// observation go through the engine (its lock, a fresh view, the append) to be recorded.
 pub fn check(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
-    if !ledger.dir().is_dir() {
-        return Ok(LivenessAnswer {
-            sessions: Vec::new(),
-            recorded: 0,
-        });
+    match classify_all(ledger)? {
+        Some((request, prepared, _)) if prepared.lock.is_some() => {
+            match engine::run(ledger, &request, None)? {
+                Response::Liveness(answer) => Ok(answer),
+                _ => Err(Error::internal("an observation answered something else")),
+            }
+        }
+        Some((_, _, answer)) => Ok(answer),
+        None => Ok(nothing_live()),
     }
-    let live = ledger.snapshot()?.live_sessions()?;
-    observe(ledger, gather(&live))
 }
 
 /// What the core makes of every live session's evidence now, recording nothing (what
 /// `reap --dry-run` shows).
 pub fn assess(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
+    Ok(classify_all(ledger)?.map_or_else(nothing_live, |(_, _, answer)| answer))
+}
+
+fn nothing_live() -> LivenessAnswer {
+    LivenessAnswer {
+        sessions: Vec::new(),
+        recorded: 0,
+    }
+}
+
+/// Gathers every live session's evidence and has the core classify it on one view of the
+/// ledger, writing nothing: the request, as prepared (its lock is set when it would record a
+/// change), and the answer. None without a ledger.
+fn classify_all(
+    ledger: &Ledger,
+) -> Result<Option<(Request, baton_core::commands::Prepared, LivenessAnswer)>, Error> {
     if !ledger.dir().is_dir() {
-        return Ok(LivenessAnswer {
-            sessions: Vec::new(),
-            recorded: 0,
-        });
+        return Ok(None);
     }
     let snapshot = ledger.snapshot()?;
     let live = snapshot.live_sessions()?;
@@ -350,7 +367,7 @@ pub fn assess(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
     let prepared = baton_core::commands::prepare(&snapshot, &request)?;
     let ctx = crate::system::context(&engine::Acting::default(), engine::policy(ledger)?)?;
     match baton_core::commands::execute(&snapshot, &prepared, &ctx)?.response {
-        Response::Liveness(answer) => Ok(answer),
+        Response::Liveness(answer) => Ok(Some((request, prepared, answer))),
         _ => Err(Error::internal("an observation answered something else")),
     }
 }
@@ -374,10 +391,7 @@ pub fn verdict_now(session: &Session) -> Result<baton_core::lifecycle::liveness:
 /// Sends observations to the core and records what it decides.
 pub fn observe(ledger: &Ledger, observations: Vec<Observation>) -> Result<LivenessAnswer, Error> {
     if observations.is_empty() {
-        return Ok(LivenessAnswer {
-            sessions: Vec::new(),
-            recorded: 0,
-        });
+        return Ok(nothing_live());
     }
     let request = Request::Observe(ObserveParams {
         observed_at: crate::system::now()?,
