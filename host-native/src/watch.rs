@@ -36,15 +36,11 @@ pub struct Frame {
 /// Works out one frame.
 pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
     let liveness = crate::liveness::check(ledger)?;
-    let live = if ledger.dir().is_dir() {
-        ledger.snapshot()?.live_sessions()?
+    let (live, all) = if ledger.dir().is_dir() {
+        let snapshot = ledger.snapshot()?;
+        (snapshot.live_sessions()?, snapshot.all_sessions()?)
     } else {
-        Vec::new()
-    };
-    let all = if live.is_empty() {
-        Vec::new()
-    } else {
-        ledger.snapshot()?.all_sessions()?
+        (Vec::new(), Vec::new())
     };
     let ids: Vec<_> = live.iter().map(|s| s.session_id).collect();
     let costs = crate::work_cost::of_sessions(ledger, &all, &ids)?;
@@ -95,21 +91,13 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
             session.agent.clone().into(),
             session.project.clone().into(),
             session.status.as_str().into(),
-            Cell::painted(
-                state.as_str(),
-                Some(match state {
-                    Liveness::Live => Paint::Green,
-                    Liveness::Idle => Paint::Amber,
-                    Liveness::Gone => Paint::Red,
-                    _ => Paint::Dim,
-                }),
-            ),
+            Cell::painted(state.as_str(), crate::cli::present::liveness_paint(state)),
             health
                 .map_or_else(|| "—".to_owned(), |h| h.to_string())
                 .into(),
             cost.map_or_else(|| "—".to_owned(), |c| format!("{c:.2}"))
                 .into(),
-            ago(reader, last).into(),
+            reader.ago(last).into(),
             session.goal.clone().unwrap_or_default().into(),
         ]);
         rows.push(serde_json::json!({
@@ -146,18 +134,6 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
         json: serde_json::json!({ "sessions": rows, "total": live.len() }),
         watched,
     })
-}
-
-fn ago(reader: &Reader, at: baton_core::time::Timestamp) -> String {
-    let seconds = at.whole_seconds_until(reader.now);
-    if seconds < 60 {
-        "just now".to_owned()
-    } else {
-        format!(
-            "{} ago",
-            baton_core::time::human_duration(seconds - seconds % 60)
-        )
-    }
 }
 
 /// Redraws until the process is stopped: a frame, then sleep until a watched file changes

@@ -41,7 +41,7 @@ impl<'a> Reader<'a> {
     }
 
     /// How long ago `at` was: `5m ago`, `2d 3h ago`, `just now`.
-    fn ago(&self, at: Timestamp) -> String {
+    pub(crate) fn ago(&self, at: Timestamp) -> String {
         let seconds = at.whole_seconds_until(self.now);
         if seconds < 60 {
             "just now".to_owned()
@@ -294,7 +294,7 @@ fn liveness_cell(session: &Session) -> Cell {
     Cell::painted(state.as_str(), liveness_paint(state))
 }
 
-fn liveness_paint(state: baton_core::ledger::liveness::Liveness) -> Option<Paint> {
+pub(crate) fn liveness_paint(state: baton_core::ledger::liveness::Liveness) -> Option<Paint> {
     use baton_core::ledger::liveness::Liveness;
     match state {
         Liveness::Live => Some(Paint::Green),
