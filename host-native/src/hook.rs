@@ -353,8 +353,6 @@ fn record_usage(
     transcript: &str,
     acting: &Acting,
 ) -> Result<String, Error> {
-    use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
-    use std::io::{Read, Seek, SeekFrom};
     let recorded = session
         .usage_sources
         .iter()
@@ -372,37 +370,20 @@ fn record_usage(
             .max()
             .unwrap_or(0),
     };
-    let mut file = match std::fs::File::open(transcript) {
-        Ok(file) => file,
+    let tail = match crate::usage::claude_tail(transcript, from, u64::MAX) {
+        Ok(tail) => tail,
         // Nothing written yet (or moved away): nothing to count.
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(format!("; no transcript at {transcript} to count"));
         }
         Err(e) => return Err(Error::store_io("read the transcript", transcript, e)),
     };
-    let size = file
-        .metadata()
-        .map_err(|e| Error::store_io("read the transcript", transcript, e))?
-        .len();
-    if size <= from {
+    // Only whole lines: a line still being written is counted next time.
+    if tail.end == from {
         return Ok(String::new());
     }
-    file.seek(SeekFrom::Start(from))
-        .map_err(|e| Error::store_io("read the transcript", transcript, e))?;
-    let mut chunk = Vec::new();
-    file.take(size - from)
-        .read_to_end(&mut chunk)
-        .map_err(|e| Error::store_io("read the transcript", transcript, e))?;
-    // Only whole lines: a line still being written is counted next time.
-    let Some(last_newline) = chunk.iter().rposition(|&b| b == b'\n') else {
-        return Ok(String::new());
-    };
-    chunk.truncate(last_newline + 1);
-    let mut reader = ClaudeCodeUsage::new();
-    reader.push_bytes(&chunk);
-    let (entries, _) = reader.finish();
     let (delta, cost) = baton_core::transcripts::usage::totals_and_cost(
-        &entries,
+        &tail.entries,
         &baton_core::transcripts::usage::PriceTable::shipped(),
     );
     let mut totals = recorded.map(|r| r.totals).unwrap_or_default();
@@ -410,7 +391,7 @@ fn record_usage(
     let cost = recorded
         .map_or(Some(0), |r| r.cost_micro_usd)
         .map(|before| before.saturating_add(cost));
-    let offset = from + chunk.len() as u64;
+    let offset = tail.end;
     engine::run_as(
         ledger,
         &Request::RecordUsage(baton_core::commands::UsageParams {

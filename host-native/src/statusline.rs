@@ -697,33 +697,21 @@ fn today_cost(
             micro: 0,
         },
     };
-    if let Ok(mut file) = std::fs::File::open(path)
-        && let Ok(meta) = file.metadata()
-    {
-        if meta.len() < sum.to {
+    // At most 8 MiB a computation: a long unread tail is summed over several.
+    if let Ok(mut tail) = crate::usage::claude_tail(path, sum.to, 8 << 20) {
+        if tail.size < sum.to {
             // Rewritten: count again from the cursor.
             sum.to = sum.from;
             sum.micro = 0;
+            tail = crate::usage::claude_tail(path, sum.to, 8 << 20).unwrap_or_default();
         }
-        // At most 8 MiB a computation: a long unread tail is summed over several.
-        let want = (meta.len() - sum.to).min(8 << 20);
-        let mut unread = Vec::new();
-        if want > 0
-            && file.seek(SeekFrom::Start(sum.to)).is_ok()
-            && file.take(want).read_to_end(&mut unread).is_ok()
-            && let Some(end) = unread.iter().rposition(|&b| b == b'\n')
-        {
-            let mut reader = baton_core::transcripts::usage::claude_code::ClaudeCodeUsage::new();
-            reader.push_bytes(&unread[..=end]);
-            let (entries, _) = reader.finish();
-            let fresh: Vec<_> = entries.into_iter().filter(|e| e.at >= since).collect();
-            let (_, micro) = baton_core::transcripts::usage::totals_and_cost(
-                &fresh,
-                &baton_core::transcripts::usage::PriceTable::shipped(),
-            );
-            sum.micro = sum.micro.saturating_add(micro);
-            sum.to += end as u64 + 1;
-        }
+        let fresh: Vec<_> = tail.entries.into_iter().filter(|e| e.at >= since).collect();
+        let (_, micro) = baton_core::transcripts::usage::totals_and_cost(
+            &fresh,
+            &baton_core::transcripts::usage::PriceTable::shipped(),
+        );
+        sum.micro = sum.micro.saturating_add(micro);
+        sum.to = tail.end;
     }
     total += sum.micro as f64 / 1e6;
     Ok((Some(total), Some(sum)))

@@ -441,3 +441,44 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     report.missing_sources = missing;
     Ok(report)
 }
+
+/// What the whole lines a Claude Code transcript gained after a byte offset hold.
+#[derive(Debug, Default)]
+pub struct ClaudeTail {
+    /// The responses, each counted once (see the core's Claude Code reader).
+    pub entries: Vec<UsageEntry>,
+    /// Where the last whole line read ends (`from` when none was).
+    pub end: u64,
+    /// The file's size now.
+    pub size: u64,
+}
+
+/// Reads a Claude Code transcript's whole lines from byte `from`, at most `limit` bytes of
+/// them (a line still being written waits for the next read), and counts their responses:
+/// what a hook records at a turn's end and the status line adds to the index's tallies.
+pub fn claude_tail(path: &str, from: u64, limit: u64) -> std::io::Result<ClaudeTail> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    let mut tail = ClaudeTail {
+        entries: Vec::new(),
+        end: from,
+        size,
+    };
+    if size <= from {
+        return Ok(tail);
+    }
+    file.seek(SeekFrom::Start(from))?;
+    let mut chunk = Vec::new();
+    file.take((size - from).min(limit))
+        .read_to_end(&mut chunk)?;
+    let Some(last_newline) = chunk.iter().rposition(|&b| b == b'\n') else {
+        return Ok(tail);
+    };
+    chunk.truncate(last_newline + 1);
+    let mut reader = baton_core::transcripts::usage::claude_code::ClaudeCodeUsage::new();
+    reader.push_bytes(&chunk);
+    tail.entries = reader.finish().0;
+    tail.end = from + chunk.len() as u64;
+    Ok(tail)
+}
