@@ -37,6 +37,20 @@ pub fn baton(dir: &Path) -> Command {
     cmd
 }
 
+/// Runs a command with `input` on its stdin (stdout and stderr captured) and waits for it.
+pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that exits without reading leaves a closed pipe: not the test's concern.
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap()
+}
+
 /// Runs a command and parses the JSON object on the last stdout line.
 pub fn json_of(output: &Output) -> Value {
     let stdout = String::from_utf8_lossy(&output.stdout);

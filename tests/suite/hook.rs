@@ -2,7 +2,7 @@
 //! `CLAUDE_PROJECT_DIR`, from any sub-folder; one work session per Claude session, and an exit
 //! status of 0 whatever happens (the reason in stderr and `.baton/hook.log`).
 
-use baton_tests::{baton, json_of};
+use baton_tests::{baton, json_of, output_with_stdin};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::Path;
@@ -11,23 +11,14 @@ use std::process::Stdio;
 /// Runs the hook with `input` on stdin from `cwd`, the project at `project`; its exit status
 /// and stderr.
 fn hook(project: &Path, cwd: &Path, input: &str) -> (i32, String) {
-    let mut command = baton(&project.join(".baton"));
-    command
-        .env_remove("BATON_DIR")
-        .env("CLAUDE_PROJECT_DIR", project)
-        .current_dir(cwd)
-        .args(["hook", "claude-code"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = output_with_stdin(
+        baton(&project.join(".baton"))
+            .env_remove("BATON_DIR")
+            .env("CLAUDE_PROJECT_DIR", project)
+            .current_dir(cwd)
+            .args(["hook", "claude-code"]),
+        input.as_bytes(),
+    );
     assert!(
         output.stdout.is_empty(),
         "stdout would reach Claude's context"

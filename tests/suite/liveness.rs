@@ -5,9 +5,8 @@
 
 use baton_tests::{baton, json_of};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 
 struct Machine {
     _tmp: tempfile::TempDir,
@@ -174,33 +173,22 @@ fn the_same_pid_with_another_start_time_is_gone_raises_attention_and_ends_nothin
 fn hook_from_a_short_lived_parent(m: &Machine, claude_id: &str) {
     let project = m.ledger.parent().unwrap();
     std::fs::create_dir_all(project).unwrap();
-    let mut child = Command::new("flock")
-        .arg(project.join("hook.flock"))
-        .arg(baton_tests::baton_bin())
-        .args(["hook", "claude-code"])
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("BATON_FSYNC", "0")
-        .env("CLAUDE_CONFIG_DIR", &m.claude)
-        .env("CODEX_HOME", &m.codex)
-        .env("CLAUDE_PROJECT_DIR", project)
-        .current_dir(project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            json!({"session_id": claude_id, "hook_event_name": "SessionStart", "source": "startup"})
-                .to_string()
-                .as_bytes(),
-        )
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = baton_tests::output_with_stdin(
+        Command::new("flock")
+            .arg(project.join("hook.flock"))
+            .arg(baton_tests::baton_bin())
+            .args(["hook", "claude-code"])
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("BATON_FSYNC", "0")
+            .env("CLAUDE_CONFIG_DIR", &m.claude)
+            .env("CODEX_HOME", &m.codex)
+            .env("CLAUDE_PROJECT_DIR", project)
+            .current_dir(project),
+        json!({"session_id": claude_id, "hook_event_name": "SessionStart", "source": "startup"})
+            .to_string()
+            .as_bytes(),
+    );
     assert!(output.status.success());
     assert!(output.stdout.is_empty());
     let log = std::fs::read_to_string(m.ledger.join("hook.log")).unwrap();

@@ -171,22 +171,13 @@ fn a_session_started_over_mcp_is_live_and_get_work_session_gives_its_cost() {
             + "\n",
     )
     .unwrap();
-    let mut hook = baton_tests::baton(&dir)
-        .args(["hook", "claude-code"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    hook.stdin
-        .take()
-        .unwrap()
-        .write_all(
-            json!({"session_id": "cl-77", "hook_event_name": "Stop", "transcript_path": transcript})
-                .to_string()
-                .as_bytes(),
-        )
-        .unwrap();
-    assert!(hook.wait().unwrap().success());
+    let hook = baton_tests::output_with_stdin(
+        baton_tests::baton(&dir).args(["hook", "claude-code"]),
+        json!({"session_id": "cl-77", "hook_event_name": "Stop", "transcript_path": transcript})
+            .to_string()
+            .as_bytes(),
+    );
+    assert!(hook.status.success());
     let shown = server.call(4, "get_work_session", json!({"session_id": id}));
     let cost = &shown["result"]["structuredContent"]["cost"];
     assert_eq!(cost["input_tokens"], 2000, "{shown}");

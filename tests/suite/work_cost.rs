@@ -250,22 +250,13 @@ fn without_an_id_a_transcript_goes_to_the_one_session_of_its_project_agent_and_t
 /// Runs the Claude Code hook with `input` for the project holding `ledger`.
 fn hook(ledger: &Path, input: Value) {
     let project = ledger.parent().unwrap();
-    let mut child = baton(ledger)
-        .env_remove("BATON_DIR")
-        .env("CLAUDE_PROJECT_DIR", project)
-        .args(["hook", "claude-code"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = baton_tests::output_with_stdin(
+        baton(ledger)
+            .env_remove("BATON_DIR")
+            .env("CLAUDE_PROJECT_DIR", project)
+            .args(["hook", "claude-code"]),
+        input.to_string().as_bytes(),
+    );
     assert!(output.status.success());
 }
 
