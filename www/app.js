@@ -115,7 +115,7 @@ async function load(files) {
     // At most a few groups waiting in the worker: memory stays bounded.
     while (sent - acked > 3 && !cancelRequested) await new Promise((resolve) => { ackWaiter = resolve; });
   }
-  worker.postMessage({ type: "end-load" });
+  worker.postMessage({ type: "end-load", width: chartWidth() });
 }
 
 function showProgress(p) {
@@ -148,8 +148,8 @@ function loaded(msg) {
     problem.replaceChildren(text("p", "Kept everything loaded before. These files were not read:"), list);
     problem.hidden = false;
   }
-  renderOverview(msg.overview, msg.charts);
-  renderSessions(msg.sessions);
+  renderOverview(msg.overview, msg.charts, msg.width);
+  renderWork(msg.work);
   document.body.dataset.loadMs = String(Math.round(performance.now() - loadStarted));
   document.body.dataset.workerMs = String(Math.round(msg.millis));
   document.body.dataset.wasmMemory = String(msg.memoryBytes);
@@ -159,7 +159,32 @@ function loaded(msg) {
 
 // ---- overview ------------------------------------------------------------------------------
 
-function renderOverview(o, charts) {
+// Charts are drawn by the core at the width they are shown at, and again when it changes.
+const chartWidth = () => Math.max(240, Math.round(document.querySelector("main").clientWidth));
+let drawnWidth = 0;
+
+function renderCharts(charts, width) {
+  drawnWidth = width;
+  // SVG text drawn (and escaped) by the core.
+  $("chart-activity").innerHTML = charts.activity;
+  $("chart-models").innerHTML = charts.models;
+  $("chart-lengths").innerHTML = charts.lengths;
+  $("usage-block").hidden = !charts.tokens;
+  $("chart-tokens").innerHTML = charts.tokens;
+  $("chart-cost").innerHTML = charts.cost;
+}
+
+let resizeTimer;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(async () => {
+    if (!state.overview || state.overview.conversations === 0) return;
+    const width = chartWidth();
+    if (Math.abs(width - drawnWidth) >= 16) renderCharts(await call("charts", width), width);
+  }, 150);
+});
+
+function renderOverview(o, charts, width) {
   state.overview = o;
   $("overview").dataset.json = JSON.stringify(o);
   const any = o.files > 0;
@@ -179,12 +204,8 @@ function renderOverview(o, charts) {
   $("models-line").textContent = models.length
     ? "Messages by model: " + models.slice(0, 10).map(([m, n]) => `${m} ${number(n)}`).join(" · ")
     : "";
-  // SVG text drawn (and escaped) by the core.
-  $("chart-activity").innerHTML = charts.activity;
-  $("chart-models").innerHTML = charts.models;
-  $("chart-lengths").innerHTML = charts.lengths;
-  $("tokens-block").hidden = !charts.tokens;
-  $("chart-tokens").innerHTML = charts.tokens;
+  renderCharts(charts, width);
+  if (o.usage) refreshUsage();
   const fill = (select, values, label) => {
     const current = select.value;
     select.replaceChildren(text("option", "all"), ...values.map((v) => {
@@ -198,6 +219,35 @@ function renderOverview(o, charts) {
   fill($("provider"), Object.keys(o.providers), (p) => PROVIDERS[p] || p);
   fill($("model"), models.map(([m]) => m), (m) => m);
 }
+
+// ---- usage table ---------------------------------------------------------------------------
+
+const USAGE_KEYS = { daily: "Day", weekly: "Week", monthly: "Month", model: "Model", project: "Project", session: "Session" };
+
+async function refreshUsage() {
+  const group = $("usage-group").value;
+  const report = await call("usage", group);
+  $("usage-table").dataset.json = JSON.stringify(report.rows);
+  $("usage-key").textContent = USAGE_KEYS[group];
+  const row = (r, total) => {
+    const tr = text("tr", null, total ? "total" : "");
+    const t = r;
+    tr.append(text(total ? "th" : "td", total ? "Total" : r.key, "key"),
+      ...[t.input_tokens, t.output_tokens, t.cache_creation_tokens, t.cache_read_tokens, r.total_tokens]
+        .map((n) => text("td", number(n), "num")),
+      text("td", r.cost_usd.toFixed(2), "num"),
+      text("td", total ? `${r.models.length} model(s)` : r.models.join(", "), "models"));
+    return tr;
+  };
+  // Newest first for periods: the rows a person looks for are at the top.
+  const rows = /daily|weekly|monthly/.test(group) ? [...report.rows].reverse() : report.rows;
+  $("usage-table").tBodies[0].replaceChildren(...rows.map((r) => row(r, false)), row(report.totals, true));
+}
+$("usage-group").addEventListener("change", refreshUsage);
+$("usage-csv").addEventListener("click", async () => {
+  const group = $("usage-group").value;
+  download(`baton-usage-${group}.csv`, await call("usageCsv", group), "text/csv");
+});
 
 // ---- list ----------------------------------------------------------------------------------
 
@@ -222,6 +272,7 @@ async function refreshList(append = false) {
       text("td", number(r.messages), "num"), text("td", r.tool_calls ? number(r.tool_calls) : "", "num"),
       text("td", r.forks ? String(r.forks) : "", "num"));
     tr.dataset.index = String(r.index);
+    if (state.reading?.index === r.index) tr.classList.add("current");
     return tr;
   });
   if (append) tbody.append(...rows); else tbody.replaceChildren(...rows);
@@ -245,65 +296,181 @@ $("more").addEventListener("click", () => refreshList(true));
 
 // ---- reader --------------------------------------------------------------------------------
 
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+const ROLES = { user: "You", assistant: "Assistant", tool: "Tool", system: "System" };
+// Long tool output is cut here, with a button to show the rest.
+const RESULT_LINES = 40;
+const RESULT_CHARS = 6000;
+
+/** A tool call's arguments, pretty-printed when they are JSON. */
+function pretty(input) {
+  try {
+    return JSON.stringify(JSON.parse(input), null, 2);
+  } catch {
+    return input;
+  }
+}
+
+/** The argument a person recognizes a call by: a command, a path, a pattern, a query. */
+function gist(input) {
+  try {
+    const args = JSON.parse(input);
+    for (const key of ["command", "cmd", "file_path", "path", "pattern", "url", "query", "description", "prompt"]) {
+      const value = args?.[key];
+      const shown = Array.isArray(value) ? value.join(" ") : value;
+      if (typeof shown === "string" && shown.trim()) return shown.trim().split("\n")[0].slice(0, 90);
+    }
+  } catch { /* not JSON: no gist */ }
+  return "";
+}
+
+function card(summary, body, className, open = false) {
+  const details = text("details", null, className);
+  details.open = open;
+  const head = text("summary");
+  head.append(...summary);
+  details.append(head);
+  const lines = body.split("\n");
+  const cut = lines.length > RESULT_LINES || body.length > RESULT_CHARS;
+  const pre = text("pre", cut ? lines.slice(0, RESULT_LINES).join("\n").slice(0, RESULT_CHARS) : body);
+  details.append(pre);
+  if (cut) {
+    const all = text("button", `Show all ${number(lines.length)} lines`, "show-all");
+    all.type = "button";
+    all.addEventListener("click", () => { pre.textContent = body; all.remove(); });
+    details.append(all);
+  }
+  return details;
+}
+
 function blockView(block) {
-  const fold = (summary, body, className) => {
-    const details = text("details", null, className);
-    details.append(text("summary", summary), text("pre", body));
-    return details;
-  };
   switch (block.type) {
     case "text": {
       // Markdown rendered by the core into safe HTML: a fixed set of tags, links only to
       // http(s) and mailto, raw HTML shown as text, images never loaded.
       const div = text("div", block.html == null ? block.text : null, "text markdown");
       if (block.html != null) div.innerHTML = block.html;
+      for (const pre of div.querySelectorAll("pre")) {
+        const copy = text("button", "Copy", "copy");
+        copy.type = "button";
+        copy.setAttribute("aria-label", "Copy this code");
+        copy.addEventListener("click", async () => {
+          try {
+            await navigator.clipboard.writeText(pre.textContent);
+            copy.textContent = "Copied";
+          } catch {
+            copy.textContent = "Copy failed";
+          }
+          setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+        });
+        const box = text("div", null, "code-box");
+        pre.replaceWith(box);
+        box.append(pre, copy);
+      }
       return div;
     }
-    case "thinking": return fold("Thinking", block.text, "thinking");
-    case "tool_call": return fold(`Tool call: ${block.name}`, block.input, "tool");
-    case "tool_result": return fold(block.is_error ? "Tool error" : "Tool result", block.output, "tool");
-    default: return fold(`${block.kind}`, block.raw, "other");
+    case "thinking": return card([text("span", "Thinking", "card-kind")], block.text, "thinking");
+    case "tool_call": {
+      const hint = gist(block.input);
+      return card([text("span", "Tool", "card-kind"), text("strong", block.name), ...(hint ? [text("code", hint, "gist")] : [])],
+        pretty(block.input), "tool tool-call");
+    }
+    case "tool_result": {
+      const lines = block.output.split("\n").length;
+      return card([text("span", block.is_error ? "Error" : "Result", "card-kind"), text("span", `${number(lines)} line(s)`, "muted")],
+        block.output, `tool tool-result${block.is_error ? " error" : ""}`);
+    }
+    default: return card([text("span", block.kind, "card-kind")], block.raw, "other");
   }
+}
+
+function tokensLine(t) {
+  if (!t) return null;
+  const parts = [`${compact.format(t.input_tokens)} in`, `${compact.format(t.output_tokens)} out`];
+  const cached = t.cache_read_tokens + t.cache_creation_tokens;
+  if (cached) parts.push(`${compact.format(cached)} cache`);
+  const chip = text("span", parts.join(" · "), "tokens");
+  chip.title = `input ${number(t.input_tokens)}, output ${number(t.output_tokens)}, cache write ${number(t.cache_creation_tokens)}, cache read ${number(t.cache_read_tokens)}`;
+  return chip;
+}
+
+function messageView(m, index) {
+  const li = text("li", null, `message role-${m.role}`);
+  li.dataset.id = m.id;
+  // Reachable by j/k (not by Tab: the buttons inside are).
+  li.tabIndex = -1;
+  const head = text("div", null, "message-head");
+  head.append(text("strong", ROLES[m.role] || m.role, "who"));
+  const meta = [m.model, when(m.at)].filter(Boolean).join(" · ");
+  if (meta) head.append(text("span", meta, "muted small"));
+  const tokens = tokensLine(m.tokens);
+  if (tokens) head.append(tokens);
+  if (m.alternatives.length > 1) {
+    const nav = text("span", null, "branches");
+    nav.setAttribute("role", "group");
+    nav.setAttribute("aria-label", "Branches at this message");
+    const go = (delta, label) => {
+      const target = m.alternatives[m.alternative + delta];
+      const b = text("button", label);
+      b.type = "button";
+      b.disabled = !target;
+      b.setAttribute("aria-label", delta < 0 ? "Previous branch" : "Next branch");
+      b.className = delta < 0 ? "branch-prev" : "branch-next";
+      b.addEventListener("click", () => openConversation(index, target));
+      return b;
+    };
+    nav.append(go(-1, "◀"), text("span", `${m.alternative + 1} / ${m.alternatives.length}`, "branch-position"), go(1, "▶"));
+    head.append(nav);
+  }
+  li.append(head, ...m.blocks.map(blockView));
+  return li;
+}
+
+/** The branch's messages, each sub-agent thread folded into one nested, collapsible item. */
+function messageList(messages, index) {
+  const items = [];
+  for (let i = 0; i < messages.length;) {
+    if (!messages[i].side_chain) {
+      items.push(messageView(messages[i], index));
+      i += 1;
+      continue;
+    }
+    const thread = [];
+    while (i < messages.length && messages[i].side_chain) thread.push(messages[i++]);
+    const li = text("li", null, "message thread");
+    li.tabIndex = -1;
+    const details = text("details");
+    const calls = thread.flatMap((m) => m.blocks).filter((b) => b.type === "tool_call").length;
+    details.append(text("summary", `Sub-agent thread · ${thread.length} message(s)${calls ? `, ${calls} tool call(s)` : ""}`));
+    const nested = text("ol", null, "messages nested");
+    nested.append(...thread.map((m) => messageView(m, index)));
+    details.append(nested);
+    li.append(details);
+    items.push(li);
+  }
+  return items;
 }
 
 async function openConversation(index, through = null) {
   const view = await call("view", index, through);
   state.reading = { index, through, view };
   $("reader").hidden = false;
+  $("browse").classList.add("reading");
+  for (const tr of document.querySelectorAll("#list tr.current")) tr.classList.remove("current");
+  document.querySelector(`#list tr[data-index="${index}"]`)?.classList.add("current");
   $("reader-title").textContent = view.title;
   $("reader-meta").textContent = [PROVIDERS[view.provider] || view.provider, view.project, when(view.started_at),
     `${view.messages.length} of ${view.total_messages} messages`,
     view.active ? "active branch" : "another branch"].filter(Boolean).join(" · ");
   $("reader").dataset.active = String(view.active);
-  $("messages").replaceChildren(...view.messages.map((m) => {
-    const li = text("li", null, `message role-${m.role}${m.side_chain ? " side-chain" : ""}`);
-    li.dataset.id = m.id;
-    // Reachable by j/k (not by Tab: the buttons inside are).
-    li.tabIndex = -1;
-    const head = text("div", null, "message-head");
-    head.append(text("strong", m.role), text("span", [m.model, when(m.at)].filter(Boolean).join(" · "), "muted"));
-    if (m.alternatives.length > 1) {
-      const nav = text("span", null, "branches");
-      nav.setAttribute("role", "group");
-      nav.setAttribute("aria-label", "Branches at this message");
-      const go = (delta, label) => {
-        const target = m.alternatives[m.alternative + delta];
-        const b = text("button", label);
-        b.type = "button";
-        b.disabled = !target;
-        b.setAttribute("aria-label", delta < 0 ? "Previous branch" : "Next branch");
-        b.className = delta < 0 ? "branch-prev" : "branch-next";
-        b.addEventListener("click", () => openConversation(index, target));
-        return b;
-      };
-      nav.append(go(-1, "◀"), text("span", `${m.alternative + 1} / ${m.alternatives.length}`, "branch-position"), go(1, "▶"));
-      head.append(nav);
-    }
-    li.append(head, ...m.blocks.map(blockView));
-    return li;
-  }));
-  $("reader-title").focus();
+  $("messages").replaceChildren(...messageList(view.messages, index));
+  $("reader").scrollTop = 0;
+  $("reader-title").focus({ preventScroll: true });
+  $("reader").scrollIntoView({ block: "start" });
+  document.body.dataset.readerMs = String(Math.round(performance.now() - openStarted));
 }
+let openStarted = 0;
+document.addEventListener("click", (e) => { if (e.target.closest?.("#list button.link, .branches button")) openStarted = performance.now(); }, true);
 
 // The reader by keyboard: j/k to the next or previous message, [ and ] to the previous or next
 // branch at the message in focus (else the first fork shown), Esc back to the list; / to the
@@ -320,7 +487,7 @@ document.addEventListener("keydown", (e) => {
   if (typing) return;
   if (e.key === "/" && !$("conversations").hidden) {
     e.preventDefault();
-    $("reader").hidden = true;
+    closeReader(false);
     $("search").focus();
     return;
   }
@@ -342,11 +509,15 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-$("close-reader").addEventListener("click", () => {
+function closeReader(focusRow = true) {
   $("reader").hidden = true;
+  $("browse").classList.remove("reading");
+  if (!focusRow) return;
   const row = document.querySelector(`#list tr[data-index="${state.reading?.index}"] button`);
   row?.focus();
-});
+  row?.scrollIntoView({ block: "nearest" });
+}
+$("close-reader").addEventListener("click", () => closeReader());
 const safeName = (s) => (s || "conversation").replace(/[^\w.-]+/g, "-").slice(0, 60);
 $("export-md").addEventListener("click", async () => {
   const { index, through, view } = state.reading;
@@ -359,33 +530,81 @@ $("export-json").addEventListener("click", async () => {
 $("export-all-md").addEventListener("click", async () => download("baton-conversations.md", await call("allMarkdown"), "text/markdown"));
 $("export-all-json").addEventListener("click", async () => download("baton-conversations.json", await call("allJson"), "application/json"));
 
-// ---- ledgers -------------------------------------------------------------------------------
+// ---- work sessions -------------------------------------------------------------------------
 
-function renderSessions(sessions) {
+const LIVENESS = { live: "● live", idle: "◐ idle", gone: "○ gone", unknown: "? unknown" };
+
+function renderWork(work) {
+  const sessions = work.sessions;
   $("ledger").hidden = sessions.length === 0;
+  $("ledger").dataset.json = JSON.stringify(work);
   $("sessions").tBodies[0].replaceChildren(...sessions.map((s) => {
-    const tr = text("tr");
-    const open = text("button", s.session_id, "link id");
+    const tr = text("tr", null, s.depth ? "handed" : "");
+    tr.dataset.id = s.session_id;
+    tr.dataset.depth = String(s.depth);
+    const cell = text("td", null, "session-cell");
+    cell.style.paddingLeft = `${0.6 + Math.min(s.depth, 8) * 1.4}rem`;
+    const open = text("button", s.goal || s.path, "link");
     open.type = "button";
-    open.addEventListener("click", () => openTimeline(s.session_id));
-    const id = text("td");
-    id.append(open);
-    tr.append(id, text("td", s.status, "status-" + s.status), text("td", s.project), text("td", s.agent),
-      text("td", when(s.started_at)), text("td", s.duration_text));
+    open.addEventListener("click", () => openTimeline(s));
+    if (s.depth) cell.append(text("span", "↳ ", "muted"));
+    cell.append(open, text("div", `${s.project} · ${s.session_id}`, "muted small id"));
+    const status = text("td", null);
+    status.append(text("span", s.status, `badge status-${s.status}`));
+    if (s.liveness) {
+      const live = text("div", LIVENESS[s.liveness.state] || s.liveness.state, `small liveness-${s.liveness.state}`);
+      live.title = s.liveness.reason;
+      status.append(live);
+    }
+    const health = s.health
+      ? text("td", `${s.health.overall ?? "—"} · ${s.health.verdict}`, `verdict-${s.health.verdict}`)
+      : text("td", "—", "muted");
+    const cost = text("td", s.cost_usd == null ? "—" : `$${s.cost_usd.toFixed(2)}`, "num");
+    if (s.cost_source) cost.title = s.cost_source === "transcripts" ? "from the loaded transcripts" : "as the session's hooks recorded it";
+    tr.append(cell, status, text("td", s.agent), health, text("td", when(s.started_at)), text("td", s.duration_text), cost);
     return tr;
   }));
   status.dataset.sessions = String(sessions.length);
+  $("unlinked").hidden = !work.unlinked_responses;
+  $("unlinked").textContent = `${number(work.unlinked_responses)} response(s) in the loaded transcripts fit no work session (none, or several, of the same project and agent were open then).`;
+  $("attention-block").hidden = work.attention.length === 0;
+  $("attention").replaceChildren(...work.attention.map((a) => {
+    const li = text("li", null, `attention-${a.level}`);
+    li.append(text("strong", `#${a.number} `), document.createTextNode(`${a.text} `), text("span", `(${when(a.at)}, urgency ${a.urgency})`, "muted small"));
+    return li;
+  }));
+  $("missions-block").hidden = work.missions.length === 0;
+  $("missions").replaceChildren(...work.missions.map((m) => {
+    const li = text("li");
+    li.append(text("strong", m.reference), document.createTextNode(` v${m.version} ${m.approved ? "approved" : "awaiting approval"}`));
+    if (m.open_ambiguities) li.append(text("span", ` · ${m.open_ambiguities} open question(s)`, "tone-amber"));
+    const clauses = text("ul", null, "small");
+    clauses.append(...m.clauses.map((c) => text("li", c)));
+    li.append(clauses);
+    return li;
+  }));
+  $("decisions-block").hidden = work.decisions.length === 0;
+  $("decisions").replaceChildren(...work.decisions.map((d) => {
+    const li = text("li", d.text);
+    li.value = d.number;
+    li.append(text("span", ` ${day(d.at)}`, "muted small"));
+    return li;
+  }));
+  $("workspace-block").hidden = work.missions.length === 0 && work.decisions.length === 0;
 }
 
-async function openTimeline(id) {
+async function openTimeline(session) {
+  const id = session.session_id;
   const entries = await call("timeline", id);
   $("timeline-block").hidden = false;
-  $("timeline-title").textContent = `Timeline of ${id}`;
+  $("timeline-title").textContent = `Timeline of ${session.goal || session.path}`;
+  $("timeline-meta").textContent = [session.path, session.summary, session.liveness?.reason].filter(Boolean).join(" · ");
   $("timeline").replaceChildren(...entries.map((e) => {
     const li = text("li", null, `tone-${e.tone}`);
     li.append(text("span", when(e.at), "muted"), text("strong", ` ${e.kind} `), document.createTextNode(`${e.summary} (${e.actor_name})`));
     return li;
   }));
+  $("timeline-block").scrollIntoView({ block: "nearest" });
 }
 
 // ---- input ---------------------------------------------------------------------------------

@@ -108,13 +108,19 @@ async function loadLarge(file) {
   postMessage({ type: "ack" });
 }
 
-function endLoad() {
+/** The work-session overview, each duration worded by the core as the CLI words it. */
+function workOverview() {
+  const work = JSON.parse(analyzer.workOverview());
+  for (const s of work.sessions) s.duration_text = s.duration_seconds == null ? "—" : humanDuration(s.duration_seconds);
+  return work;
+}
+
+function endLoad({ width }) {
   const { added, errors, cancelled, started } = current;
-  const { overview, charts } = JSON.parse(analyzer.report());
+  const { overview, charts } = JSON.parse(analyzer.report(width));
   postMessage({
-    type: "loaded", added, errors, cancelled, overview, charts,
-    // Durations are worded by the core, as the CLI words them.
-    sessions: JSON.parse(analyzer.sessions()).map((s) => ({ ...s, duration_text: s.duration_seconds == null ? "—" : humanDuration(s.duration_seconds) })),
+    type: "loaded", added, errors, cancelled, overview, charts, width,
+    work: workOverview(),
     millis: performance.now() - started,
     memoryBytes: memoryBytes(),
   });
@@ -139,6 +145,10 @@ const calls = {
   allJson: () => analyzer.allJson(),
   allMarkdown: () => analyzer.allMarkdown(),
   timeline: (id) => JSON.parse(analyzer.timeline(id)),
+  charts: (width) => JSON.parse(analyzer.charts(width)),
+  usage: (group) => JSON.parse(analyzer.usage(group)),
+  usageCsv: (group) => analyzer.usageCsv(group),
+  workOverview,
   version: () => JSON.parse(version()).ok.version,
   skippedExportFiles: (paths) => Array.from(skippedExportFiles(paths)),
 };
@@ -154,7 +164,7 @@ onmessage = (event) => {
   } else if (message.type === "file") {
     loading = loading.then(() => loadLarge(message.file));
   } else if (message.type === "end-load") {
-    loading = loading.then(endLoad);
+    loading = loading.then(() => endLoad(message));
   } else if (message.type === "call") {
     // Questions wait for loads already queued, so they see the files the page sent first.
     loading.then(() => {

@@ -75,8 +75,10 @@ pub fn analyze(bytes: &[u8]) -> Result<String, JsValue> {
         )
     })?;
     let overview = baton_core::analyzer::charts::overview(&parsed.conversations);
-    let heatmap = baton_core::analyzer::charts::calendar_heatmap_svg(&overview.messages_per_day);
-    let lengths = baton_core::analyzer::charts::length_histogram_svg(&overview.length_buckets);
+    let width = baton_core::analyzer::charts::DEFAULT_WIDTH;
+    let heatmap = baton_core::analyzer::charts::calendar_svg(&overview.messages_per_day, width);
+    let lengths =
+        baton_core::analyzer::charts::length_histogram_svg(&overview.length_buckets, width);
     let summary = baton_core::transcripts::inspect::summarize(format, &parsed);
     Ok(serde_json::json!({
         "format": summary.format_name(),
@@ -156,14 +158,29 @@ impl Analyzer {
         json(&self.0.overview())
     }
 
-    /// The overview and the charts from one pass (JSON `{overview, charts}`).
-    pub fn report(&self) -> String {
-        json(&self.0.report())
+    /// The overview and the charts from one pass (JSON `{overview, charts}`), the charts
+    /// drawn `width` pixels wide (the core's default when absent).
+    pub fn report(&self, width: Option<u32>) -> String {
+        json(&self.0.report_at(chart_width(width)))
     }
 
-    /// The charts as SVG text (JSON object).
-    pub fn charts(&self) -> String {
-        json(&self.0.charts())
+    /// The charts as SVG text (JSON object), drawn `width` pixels wide.
+    pub fn charts(&self, width: Option<u32>) -> String {
+        json(&self.0.charts(chart_width(width)))
+    }
+
+    /// Usage grouped as `baton usage` groups it (`daily`, `weekly`, `monthly`, `session`,
+    /// `model`, `project`), days in UTC: the report as JSON.
+    pub fn usage(&self, group_by: &str) -> Result<String, JsValue> {
+        let group_by = group_by.parse().map_err(core_error)?;
+        Ok(json(&self.0.usage(group_by)))
+    }
+
+    /// The same usage report as CSV text.
+    #[wasm_bindgen(js_name = usageCsv)]
+    pub fn usage_csv(&self, group_by: &str) -> Result<String, JsValue> {
+        let group_by = group_by.parse().map_err(core_error)?;
+        Ok(self.0.usage(group_by).to_csv())
     }
 
     /// The files loaded (JSON array).
@@ -217,6 +234,13 @@ impl Analyzer {
         json(&self.0.sessions())
     }
 
+    /// The work sessions in hand-off order with health, liveness and cost, and the
+    /// workspace's missions, decisions and open attention items (JSON).
+    #[wasm_bindgen(js_name = workOverview)]
+    pub fn work_overview(&self) -> Result<String, JsValue> {
+        self.0.work_overview().map(|w| json(&w)).map_err(core_error)
+    }
+
     /// One work session's timeline (JSON array).
     pub fn timeline(&self, session_id: &str) -> Result<String, JsValue> {
         self.0
@@ -224,6 +248,10 @@ impl Analyzer {
             .map(|t| json(&t))
             .map_err(core_error)
     }
+}
+
+fn chart_width(width: Option<u32>) -> u32 {
+    width.unwrap_or(baton_core::analyzer::charts::DEFAULT_WIDTH)
 }
 
 /// A duration in whole seconds as people read it (`1h 30m`, `45s`): the words the CLI prints.

@@ -61,14 +61,15 @@ export class Analyzer {
         wasm.analyzer_cancel(this.__wbg_ptr);
     }
     /**
-     * The charts as SVG text (JSON object).
+     * The charts as SVG text (JSON object), drawn `width` pixels wide.
+     * @param {number | null} [width]
      * @returns {string}
      */
-    charts() {
+    charts(width) {
         let deferred1_0;
         let deferred1_1;
         try {
-            const ret = wasm.analyzer_charts(this.__wbg_ptr);
+            const ret = wasm.analyzer_charts(this.__wbg_ptr, isLikeNone(width) ? Number.MAX_SAFE_INTEGER : (width) >>> 0);
             deferred1_0 = ret[0];
             deferred1_1 = ret[1];
             return getStringFromWasm0(ret[0], ret[1]);
@@ -250,14 +251,16 @@ export class Analyzer {
         }
     }
     /**
-     * The overview and the charts from one pass (JSON `{overview, charts}`).
+     * The overview and the charts from one pass (JSON `{overview, charts}`), the charts
+     * drawn `width` pixels wide (the core's default when absent).
+     * @param {number | null} [width]
      * @returns {string}
      */
-    report() {
+    report(width) {
         let deferred1_0;
         let deferred1_1;
         try {
-            const ret = wasm.analyzer_report(this.__wbg_ptr);
+            const ret = wasm.analyzer_report(this.__wbg_ptr, isLikeNone(width) ? Number.MAX_SAFE_INTEGER : (width) >>> 0);
             deferred1_0 = ret[0];
             deferred1_1 = ret[1];
             return getStringFromWasm0(ret[0], ret[1]);
@@ -320,6 +323,57 @@ export class Analyzer {
         }
     }
     /**
+     * The same usage report as CSV text.
+     * @param {string} group_by
+     * @returns {string}
+     */
+    usageCsv(group_by) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const ptr0 = passStringToWasm0(group_by, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len0 = WASM_VECTOR_LEN;
+            const ret = wasm.analyzer_usageCsv(this.__wbg_ptr, ptr0, len0);
+            var ptr2 = ret[0];
+            var len2 = ret[1];
+            if (ret[3]) {
+                ptr2 = 0; len2 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+        }
+    }
+    /**
+     * Usage grouped as `baton usage` groups it (`daily`, `weekly`, `monthly`, `session`,
+     * `model`, `project`), days in UTC: the report as JSON.
+     * @param {string} group_by
+     * @returns {string}
+     */
+    usage(group_by) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const ptr0 = passStringToWasm0(group_by, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len0 = WASM_VECTOR_LEN;
+            const ret = wasm.analyzer_usage(this.__wbg_ptr, ptr0, len0);
+            var ptr2 = ret[0];
+            var len2 = ret[1];
+            if (ret[3]) {
+                ptr2 = 0; len2 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+        }
+    }
+    /**
      * One branch of a conversation (the active one unless `through` names a message).
      * @param {number} index
      * @param {string | null} [through]
@@ -344,6 +398,29 @@ export class Analyzer {
             return getStringFromWasm0(ptr3, len3);
         } finally {
             wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+        }
+    }
+    /**
+     * The work sessions in hand-off order with health, liveness and cost, and the
+     * workspace's missions, decisions and open attention items (JSON).
+     * @returns {string}
+     */
+    workOverview() {
+        let deferred2_0;
+        let deferred2_1;
+        try {
+            const ret = wasm.analyzer_workOverview(this.__wbg_ptr);
+            var ptr1 = ret[0];
+            var len1 = ret[1];
+            if (ret[3]) {
+                ptr1 = 0; len1 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred2_0 = ptr1;
+            deferred2_1 = len1;
+            return getStringFromWasm0(ptr1, len1);
+        } finally {
+            wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
         }
     }
 }

@@ -45,6 +45,7 @@ before(async () => {
   cli("start", "--project", "demo", "--agent", "codex", "--parent", first.session_id);
   cli("start", "--project", "site", "--agent", "cursor");
   cli("end", first.session_id, "--summary", "done");
+  cli("decision", "record", "Plain SQL with rusqlite");
   execFileSync(generator, [generated, "--sessions", "6"]);
   server = spawn(baton, ["--json", "web", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
   url = await new Promise((ok, fail) => {
@@ -213,18 +214,51 @@ test("a long load can be cancelled and keeps what was loaded before", async () =
   page.checkOffline();
 });
 
-test("a ledger shows its sessions as the CLI does, with a timeline", async () => {
+test("a ledger shows its sessions as the CLI does: goals, hand-offs as a tree, decisions, a timeline", async () => {
   const page = await openPage();
   await load(page, "#file", [join(ledgerDir, "events.ndjson")]);
   const native = cli("list", "--all");
   const shown = await page.$$eval("#sessions tbody tr", (rows) =>
-    rows.map((r) => ({ id: r.cells[0].textContent, status: r.cells[1].textContent })));
+    rows.map((r) => ({ id: r.dataset.id, status: r.querySelector(".badge").textContent })));
   const byId = (a, b) => a.id.localeCompare(b.id);
   assert.deepEqual(shown.sort(byId), native.sessions.map((s) => ({ id: s.session_id, status: s.status })).sort(byId));
-  await page.click("#sessions tbody tr:first-child button");
+  // The hand-off: the codex session follows the first and sits right under it, one level in.
+  const order = await page.$$eval("#sessions tbody tr", (rows) => rows.map((r) => [r.dataset.id, r.dataset.depth, r.cells[0].textContent]));
+  const parent = native.sessions.find((s) => s.goal === "Search");
+  const child = native.sessions.find((s) => s.parent_session_id === parent.session_id);
+  const at = order.findIndex(([id]) => id === parent.session_id);
+  assert.match(order[at][2], /Search/, "the goal names the session");
+  assert.deepEqual(order[at + 1].slice(0, 2), [child.session_id, "1"]);
+  assert.match(await page.textContent("#decisions"), /Plain SQL with rusqlite/);
+  assert.ok(await page.isHidden("#missions-block"), "no missions: no empty section");
+  assert.ok(await page.isHidden("#conversation-views"), "a ledger alone draws no charts");
+  await page.click(`#sessions tr[data-id="${parent.session_id}"] button`);
   await page.waitForSelector("#timeline li");
   assert.match(await page.textContent("#timeline"), /started/);
-  await page.screenshot({ path: join(shots, "ledger.png"), fullPage: true });
+  assert.match(await page.textContent("#timeline-title"), /Search/);
+  assert.ok(await page.$("#timeline li.tone-green, #timeline li.tone-amber, #timeline li.tone-red, #timeline li.tone-plain"), "entries carry tones");
+  await page.screenshot({ path: join(shots, "work-sessions.png"), fullPage: true });
+  page.checkOffline();
+});
+
+test("work sessions with their transcripts: the cost each one ran up, from the core's rule", async () => {
+  const page = await openPage();
+  // A session that names its Claude Code transcript by provider session id.
+  const dir = mkdtempSync(join(tmpdir(), "baton-work-"));
+  const transcript = join(fixtures, "claude-code/spotter-v2.1.38-tool_heavy.jsonl");
+  const sessionId = JSON.parse(readFileSync(transcript, "utf8").split("\n").find((l) => l.includes('"sessionId"'))).sessionId;
+  const env = { PATH: process.env.PATH, BATON_FSYNC: "0" };
+  const started = JSON.parse(execFileSync(baton, ["--dir", join(dir, ".baton"), "--json", "start", "--project", "demo",
+    "--agent", "claude-code", "--goal", "Tidy the tools", "--provider-session-id", sessionId], { env }).toString());
+  await load(page, "#file", [join(dir, ".baton/events.ndjson"), transcript]);
+  const work = JSON.parse(await page.getAttribute("#ledger", "data-json"));
+  const card = work.sessions.find((s) => s.session_id === started.session_id);
+  assert.equal(card.cost_source, "transcripts");
+  const native = JSON.parse(execFileSync(baton, ["--dir", join(dir, ".baton"), "--json", "usage", "session", "--work",
+    "--timezone", "UTC", "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(dir, "none")], { env }).toString());
+  const row = native.rows.find((r) => native.work_sessions.links[r.key].session_id === started.session_id);
+  assert.equal(card.cost_usd, row.cost_usd, "the page and `baton usage session --work` agree");
+  assert.equal(await page.textContent(`#sessions tr[data-id="${started.session_id}"] td:last-child`), `$${row.cost_usd.toFixed(2)}`);
   page.checkOffline();
 });
 
@@ -245,7 +279,7 @@ test("durations and accepted files come from the core, worded as the CLI words t
   ].join("\n") + "\n");
   await load(page, "#file", [ledger]);
   const durations = await page.$$eval("#sessions tbody tr", (rows) =>
-    Object.fromEntries(rows.map((r) => [r.cells[0].textContent, r.cells[5].textContent])));
+    Object.fromEntries(rows.map((r) => [r.dataset.id, r.cells[5].textContent])));
   assert.deepEqual(durations, { [a]: "1h 1s", [b]: "1h 30m" });
   assert.equal(await page.getAttribute("#file", "accept"),
     ".jsonl,.json,.zip,.ndjson,application/zip,application/json,application/x-ndjson");
@@ -376,5 +410,140 @@ test("at 390 px wide nothing scrolls sideways: the page fits, wide tables scroll
   assert.ok(fits, "no horizontal scroll at 390 px");
   await page.screenshot({ path: join(shots, "narrow-390.png") });
   await page.setViewportSize({ width: 1280, height: 900 });
+  page.checkOffline();
+});
+
+test("the usage table has `baton usage`'s rows for the same files, and downloads as CSV", async () => {
+  const page = await openPage();
+  await load(page, "#folder", fixtures);
+  const usage = (group, ...more) => execFileSync(baton, ["usage", group, "--timezone", "UTC",
+    "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(fixtures, "codex"), ...more],
+  { env: { PATH: process.env.PATH, HOME: tmp } }).toString();
+  for (const group of ["daily", "model", "project", "monthly"]) {
+    await page.selectOption("#usage-group", group);
+    await page.waitForFunction((g) => document.getElementById("usage-key").textContent.toLowerCase().startsWith(
+      { daily: "day", model: "model", project: "project", monthly: "month" }[g]), group);
+    const shown = JSON.parse(await page.getAttribute("#usage-table", "data-json"));
+    const native = JSON.parse(usage(group, "--json"));
+    assert.ok(native.rows.length > 0, group);
+    assert.deepEqual(shown, native.rows, `${group}: the same rows`);
+    // What a person reads: one line per row and the total, with the CLI's figures.
+    const cells = await page.$$eval("#usage-table tbody tr", (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    assert.equal(cells.length, native.rows.length + 1);
+    assert.equal(cells.at(-1)[6], native.totals.cost_usd.toFixed(2));
+    assert.equal(cells.at(-1)[5], native.totals.total_tokens.toLocaleString("en-US"));
+  }
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#usage-csv")]);
+  assert.equal(download.suggestedFilename(), "baton-usage-monthly.csv");
+  assert.equal(readFileSync(await download.path(), "utf8").trim(), usage("monthly", "--csv").trim(), "the CLI's CSV, byte for byte");
+  page.checkOffline();
+});
+
+test("charts fill the column, say their scale, end at the latest day, and read in dark mode", async () => {
+  const page = await openPage();
+  await load(page, "#folder", fixtures);
+  const main = await page.$eval("main", (m) => m.clientWidth);
+  for (const id of ["chart-activity", "chart-cost", "chart-tokens", "chart-models", "chart-lengths"]) {
+    const width = await page.$eval(`#${id} svg`, (svg) => Number(svg.getAttribute("width")));
+    assert.equal(width, main, `${id} is as wide as the column`);
+  }
+  const ticks = await page.$$eval("#chart-cost svg text", (t) => t.map((x) => x.textContent));
+  assert.ok(ticks.some((t) => /^\$\d/.test(t)), `dollar ticks: ${ticks.join(" ")}`);
+  assert.ok(await page.$("#chart-tokens svg line"), "gridlines");
+  const overview = await overviewOf(page);
+  const last = overview.last_at.slice(0, 10);
+  const titles = await page.$$eval("#chart-activity svg rect title", (t) => t.map((x) => x.textContent));
+  assert.ok(titles.at(-1).startsWith(last), `the calendar ends at ${last}: ${titles.at(-1)}`);
+  const labels = await page.$$eval("#chart-activity svg text", (t) => t.map((x) => x.textContent));
+  assert.ok(labels.includes("Mon") && labels.some((l) => /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/.test(l)));
+  // Narrower: the charts are drawn again at the new width.
+  await page.setViewportSize({ width: 800, height: 900 });
+  const narrow = await page.$eval("main", (m) => m.clientWidth);
+  await page.waitForFunction((w) => Number(document.querySelector("#chart-models svg").getAttribute("width")) === w, narrow);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  const colours = await page.evaluate(() => ({
+    body: getComputedStyle(document.body).backgroundColor,
+    text: getComputedStyle(document.querySelector("#chart-activity svg text")).fill,
+  }));
+  assert.equal(colours.body, "rgb(13, 17, 23)");
+  assert.equal(colours.text, "rgb(230, 237, 243)", "chart text follows the page's colour");
+  await page.screenshot({ path: join(shots, "overview-dark.png"), fullPage: true });
+  page.checkOffline();
+});
+
+test("the reader: beside the list, tool calls as cards, long output cut, sub-agent threads nested, tokens per message", async () => {
+  const page = await openPage();
+  await load(page, "#file", [join(fixtures, "claude-code/spotter-v2.1.38-tool_heavy.jsonl"),
+    join(fixtures, "claude-code/handmade-v1.0.x-inline-subagents.jsonl")]);
+  await page.click("#list tbody tr:first-child button");
+  await page.waitForSelector("#reader:not([hidden])");
+  const list = await page.$eval(".list-pane", (e) => e.getBoundingClientRect());
+  const reader = await page.$eval("#reader", (e) => e.getBoundingClientRect());
+  assert.ok(list.width > 0 && reader.left >= list.right - 1, "side by side on a wide screen");
+  const opened = await page.$eval("#list tbody tr:first-child", (tr) => tr.classList.contains("current"));
+  assert.ok(opened, "the open conversation is marked in the list");
+  // Open the one with tool calls.
+  const rows = await page.$$("#list tbody tr button");
+  let found = false;
+  for (const row of rows) {
+    await row.click();
+    await page.waitForSelector("#reader:not([hidden])");
+    if (await page.$("#messages details.tool-call")) { found = true; break; }
+  }
+  assert.ok(found, "a conversation with tool calls");
+  const call = page.locator("#messages details.tool-call").first();
+  assert.equal(await call.evaluate((d) => d.open), false, "cards start folded");
+  await call.locator("summary").click();
+  assert.equal(await call.evaluate((d) => d.open), true, "and unfold on a click");
+  const args = await call.locator("pre").textContent();
+  assert.ok(args.includes("\n  "), "arguments pretty-printed");
+  assert.ok(await page.$("#messages .tokens"), "tokens per response");
+  await page.locator("#reader").screenshot({ path: join(shots, "reader-tools.png") });
+  await page.screenshot({ path: join(shots, "reader-beside-list.png") });
+  // A sub-agent's thread is one folded item with its messages nested inside.
+  for (const row of await page.$$("#list tbody tr button")) {
+    await row.click();
+    await page.waitForSelector("#reader:not([hidden])");
+    if (await page.$("#messages > li.thread")) break;
+  }
+  const thread = page.locator("#messages > li.thread").first();
+  assert.match(await thread.locator("summary").first().textContent(), /Sub-agent thread · \d+ message/);
+  await thread.locator("summary").first().click();
+  assert.ok(await thread.locator("ol.nested > li.message").count() > 0);
+  // Narrow: the reader takes the list's place, and Esc brings the list back.
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await page.isHidden(".list-pane"), "the reader replaces the list");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#reader[hidden]", { state: "attached" });
+  assert.ok(await page.isVisible(".list-pane"));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  page.checkOffline();
+});
+
+test("long tool output is cut with a way to see it all", async () => {
+  const page = await openPage();
+  const dir = mkdtempSync(join(tmpdir(), "baton-long-"));
+  const file = join(dir, "long.jsonl");
+  const base = { sessionId: "s-long", cwd: "/w", version: "2.1.0" };
+  const output = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n");
+  writeFileSync(file, [
+    { ...base, type: "user", uuid: "u1", parentUuid: null, timestamp: "2026-11-01T10:00:00Z", message: { role: "user", content: "list it" } },
+    { ...base, type: "assistant", uuid: "a1", parentUuid: "u1", timestamp: "2026-11-01T10:00:01Z",
+      message: { id: "r1", model: "claude-sonnet-4-5", role: "assistant", usage: { input_tokens: 1200, output_tokens: 34 },
+        content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "seq 300" } }] } },
+    { ...base, type: "user", uuid: "t1r", parentUuid: "a1", timestamp: "2026-11-01T10:00:02Z",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: output }] } },
+  ].map((l) => JSON.stringify(l)).join("\n") + "\n");
+  await load(page, "#file", [file]);
+  await page.click("#list tbody tr:first-child button");
+  await page.waitForSelector("#reader:not([hidden])");
+  assert.match(await page.textContent("#messages details.tool-call summary"), /Bash\s*seq 300/, "the call named by its command");
+  assert.match(await page.textContent("#messages .tokens"), /1\.2K in · 34 out/);
+  const result = page.locator("#messages details.tool-result").first();
+  await result.locator("summary").click();
+  assert.equal((await result.locator("pre").textContent()).split("\n").length, 40, "cut to 40 lines");
+  await result.locator(".show-all").click();
+  assert.equal((await result.locator("pre").textContent()).split("\n").length, 300, "all of it on request");
   page.checkOffline();
 });

@@ -23,6 +23,7 @@ mod reader;
 mod report;
 pub mod safe_html;
 pub mod text;
+pub mod work;
 
 use crate::error::Result;
 pub use crate::transcripts::ingest::{FileFormat, Progress};

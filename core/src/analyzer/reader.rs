@@ -30,6 +30,9 @@ pub struct ViewMessage {
     /// Whether it belongs to a sub-agent's thread, shown after the call that started it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub side_chain: bool,
+    /// The tokens of the response it is, when the transcript records them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<crate::tokens::TokenTotals>,
 }
 
 /// One branch of a conversation, root first.
@@ -150,6 +153,7 @@ impl Analyzer {
                     },
                     alternative,
                     side_chain: m.side_chain,
+                    tokens: m.tokens,
                 }
             })
             .collect();

@@ -1,11 +1,14 @@
 //! The overview and charts of everything loaded, worked out in one pass.
 
 use crate::analyzer::charts::Overview;
+use crate::analyzer::charts::Unit;
 use crate::analyzer::{Analyzer, charts};
 use crate::time::{Timestamp, UtcZone};
 use crate::transcripts::UsageEntry;
 use crate::transcripts::conversation::Role;
-use crate::transcripts::usage::{CostMode, GroupBy, ReportOptions, UsageRow, aggregate};
+use crate::transcripts::usage::{
+    CostMode, GroupBy, ReportOptions, UsageReport, UsageRow, aggregate, costs_femto_usd,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 /// The overview of everything loaded.
@@ -46,25 +49,49 @@ pub struct Charts {
     pub models: String,
     /// Tokens per model over time (empty when no file records usage).
     pub tokens: String,
+    /// Estimated cost per model over time (empty when no file records usage).
+    pub cost: String,
     /// Conversation lengths.
     pub lengths: String,
 }
 
 impl Analyzer {
-    fn usage_entries(&self) -> Vec<UsageEntry> {
+    pub(crate) fn usage_entries(&self) -> Vec<UsageEntry> {
         let (mut entries, _) = self.claude_usage.clone().finish();
         entries.extend(self.codex_usage.iter().cloned());
         entries
     }
 
-    /// The overview and the charts together, from one pass over what is loaded.
+    /// The overview and the charts together, from one pass over what is loaded, the charts
+    /// drawn [`charts::DEFAULT_WIDTH`] pixels wide.
     pub fn report(&self) -> Report {
+        self.report_at(charts::DEFAULT_WIDTH)
+    }
+
+    /// The overview and the charts, the charts drawn `width` pixels wide.
+    pub fn report_at(&self, width: u32) -> Report {
         let figures = charts::overview(&self.conversations);
         let entries = self.usage_entries();
         Report {
-            charts: self.charts_of(&figures, &entries),
+            charts: self.charts_of(&figures, &entries, width),
             overview: self.overview_of(figures, &entries),
         }
+    }
+
+    /// Usage of everything loaded, grouped as `baton usage` groups it, with days in UTC and
+    /// the shipped prices (recorded costs first): the rows `baton usage --timezone UTC` gives
+    /// for the same files.
+    pub fn usage(&self, group_by: GroupBy) -> UsageReport {
+        let options = ReportOptions {
+            group_by,
+            since: None,
+            until: None,
+            providers: &[],
+            prices: &self.prices,
+            cost_mode: CostMode::Auto,
+            zone: &UtcZone,
+        };
+        aggregate(&self.usage_entries(), &options, BTreeMap::new())
     }
 
     /// The headline figures of everything loaded.
@@ -72,11 +99,12 @@ impl Analyzer {
         self.overview_of(charts::overview(&self.conversations), &self.usage_entries())
     }
 
-    /// The charts of everything loaded.
-    pub fn charts(&self) -> Charts {
+    /// The charts of everything loaded, drawn `width` pixels wide.
+    pub fn charts(&self, width: u32) -> Charts {
         self.charts_of(
             &charts::overview(&self.conversations),
             &self.usage_entries(),
+            width,
         )
     }
 
@@ -112,7 +140,11 @@ impl Analyzer {
         }
     }
 
-    fn charts_of(&self, figures: &Overview, entries: &[UsageEntry]) -> Charts {
+    fn model_of(entry: &UsageEntry) -> &str {
+        entry.model.as_deref().unwrap_or("unrecorded")
+    }
+
+    fn charts_of(&self, figures: &Overview, entries: &[UsageEntry], width: u32) -> Charts {
         let messages: Vec<(Timestamp, &str, u64)> = self
             .conversations
             .iter()
@@ -120,27 +152,54 @@ impl Analyzer {
             .filter(|m| m.role == Role::Assistant)
             .filter_map(|m| Some((m.at?, m.model.as_deref().unwrap_or("unrecorded"), 1)))
             .collect();
-        let models = charts::stacked_bars_svg(&charts::by_period(&messages), "assistant messages");
-        let tokens: Vec<(Timestamp, &str, u64)> = entries
-            .iter()
-            .map(|e| {
-                (
-                    e.at,
-                    e.model.as_deref().unwrap_or("unrecorded"),
-                    e.tokens.total(),
-                )
-            })
-            .collect();
-        let tokens = if tokens.is_empty() {
-            String::new()
+        let models = charts::over_time_svg(
+            charts::by_period(&messages),
+            Unit::Count,
+            "assistant messages",
+            "assistant messages per model over time",
+            width,
+        );
+        let (tokens, cost) = if entries.is_empty() {
+            (String::new(), String::new())
         } else {
-            charts::stacked_bars_svg(&charts::by_period(&tokens), "tokens")
+            let tokens: Vec<(Timestamp, &str, u64)> = entries
+                .iter()
+                .map(|e| (e.at, Self::model_of(e), e.tokens.total()))
+                .collect();
+            // Nano-dollars: exact enough per response, and a u64 holds billions of dollars.
+            let femto_per_nano = 1_000_000u128;
+            let costs = costs_femto_usd(entries, &self.prices, CostMode::Auto);
+            let cost: Vec<(Timestamp, &str, u64)> = entries
+                .iter()
+                .zip(costs)
+                .map(|(e, femto)| {
+                    let nano = u64::try_from(femto / femto_per_nano).unwrap_or(u64::MAX);
+                    (e.at, Self::model_of(e), nano)
+                })
+                .collect();
+            (
+                charts::over_time_svg(
+                    charts::by_period(&tokens),
+                    Unit::Count,
+                    "tokens",
+                    "tokens per model over time",
+                    width,
+                ),
+                charts::over_time_svg(
+                    charts::by_period(&cost),
+                    Unit::NanoUsd,
+                    "estimated",
+                    "estimated cost per model over time",
+                    width,
+                ),
+            )
         };
         Charts {
-            activity: charts::calendar_heatmap_svg(&figures.messages_per_day),
+            activity: charts::calendar_svg(&figures.messages_per_day, width),
             models,
             tokens,
-            lengths: charts::length_histogram_svg(&figures.length_buckets),
+            cost,
+            lengths: charts::length_histogram_svg(&figures.length_buckets, width),
         }
     }
 }

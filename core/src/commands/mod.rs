@@ -20,7 +20,7 @@ mod answers;
 mod briefing;
 mod dispatch;
 mod kernel;
-mod oversight;
+pub(crate) mod oversight;
 mod params;
 mod refs;
 pub mod render;

@@ -18,7 +18,7 @@ use crate::ledger::liveness::Liveness;
 use crate::ledger::store::LedgerView;
 use crate::lifecycle::liveness;
 use crate::lifecycle::timeline::timeline;
-use crate::lifecycle::workspace::{Permission, Workspace};
+use crate::lifecycle::workspace::{AttentionItem, Permission, Workspace};
 use crate::names;
 
 /// pause
@@ -90,9 +90,22 @@ pub(super) fn show_timeline(view: &dyn LedgerView, p: &SessionRef) -> Result<Exe
 
 /// attention
 pub(super) fn attention(view: &dyn LedgerView) -> Result<Executed> {
+    let items = open_attention(view)?;
+    Ok(Executed {
+        events: Vec::new(),
+        response: Response::Attention(AttentionAnswer {
+            total: items.len(),
+            items,
+        }),
+        refusal: None,
+    })
+}
+
+/// The attention items still open, most urgent first: an agent-gone item whose session has
+/// ended meanwhile no longer needs anyone.
+pub(crate) fn open_attention(view: &dyn LedgerView) -> Result<Vec<AttentionItem>> {
     let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
     let mut items = ws.attention;
-    // An agent-gone item whose session has ended meanwhile no longer needs anyone.
     let mut ended = std::collections::HashMap::new();
     for item in &items {
         if item.topic.as_deref() == Some(liveness::AGENT_GONE) {
@@ -105,14 +118,7 @@ pub(super) fn attention(view: &dyn LedgerView) -> Result<Executed> {
     }
     items.retain(|item| !ended.get(&item.id).copied().unwrap_or(false));
     items.sort_by(|a, b| b.urgency.cmp(&a.urgency).then(a.number.cmp(&b.number)));
-    Ok(Executed {
-        events: Vec::new(),
-        response: Response::Attention(AttentionAnswer {
-            total: items.len(),
-            items,
-        }),
-        refusal: None,
-    })
+    Ok(items)
 }
 
 /// Each observed live session with its verdict and whether it is a change to record.

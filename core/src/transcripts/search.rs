@@ -307,6 +307,7 @@ mod tests {
             }],
             model: None,
             side_chain: false,
+            tokens: None,
         });
         assert_eq!(fields.text, "look at this  picture");
     }

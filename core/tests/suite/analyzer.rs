@@ -82,11 +82,12 @@ fn formats_are_detected_and_summed_across_files() {
         .usage
         .expect("Claude Code and Codex files record usage");
     assert!(usage.total_tokens > 0 && usage.cost_usd > 0.0, "{usage:?}");
-    let charts = analyzer.charts();
+    let charts = analyzer.charts(960);
     for svg in [
         &charts.activity,
         &charts.models,
         &charts.tokens,
+        &charts.cost,
         &charts.lengths,
     ] {
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{svg}");
@@ -413,7 +414,7 @@ proptest! {
         }
         if ok { let _ = analyzer.finish(); }
         let _ = analyzer.overview();
-        let _ = analyzer.charts();
+        let _ = analyzer.charts(960);
     }
 
     #[test]
@@ -609,7 +610,7 @@ proptest! {
         let mut analyzer = Analyzer::new();
         analyzer.add_file("conversations.json", export.as_bytes()).unwrap();
         let _ = analyzer.overview();
-        let _ = analyzer.charts();
+        let _ = analyzer.charts(960);
         let list = analyzer.list(&ListQuery { search, ..ListQuery::default() });
         for row in list.rows {
             let view = analyzer.view(row.head.index, None).unwrap();
@@ -693,7 +694,7 @@ fn the_report_is_the_overview_and_the_charts_and_format_names_match_json() {
     }
     let report = analyzer.report();
     assert_eq!(report.overview, analyzer.overview());
-    assert_eq!(report.charts, analyzer.charts());
+    assert_eq!(report.charts, analyzer.charts(960));
     for format in [
         FileFormat::ClaudeCode,
         FileFormat::Codex,

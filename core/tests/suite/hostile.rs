@@ -167,6 +167,6 @@ fn token_counts_near_the_largest_number_saturate_instead_of_wrapping() {
     let usage = overview.usage.expect("usage counted");
     assert_eq!(usage.tokens.input_tokens, u64::MAX);
     assert_eq!(usage.total_tokens, u64::MAX);
-    let charts = analyzer.charts();
+    let charts = analyzer.charts(960);
     assert!(!format!("{charts:?}").is_empty());
 }

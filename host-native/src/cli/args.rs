@@ -303,6 +303,7 @@ How Baton knows: a hook or the MCP server ties the agent's process to its sessio
   baton usage model --json
   baton usage session --claude-dir ~/backup/.claude/projects
   baton usage daily --timezone UTC --cost-mode calculate
+  baton usage monthly --csv > usage.csv   # for a spreadsheet
 
 One meaning for every provider: input excludes cached input, cache_read is the cached input, output includes reasoning and reasoning is that part of it. Days are this machine's unless --timezone says otherwise. A response Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see its date in --json); a model it does not list is named under the table and costs nothing.")]
     Usage(UsageArgs),
@@ -1000,6 +1001,10 @@ pub(crate) struct UsageArgs {
     /// each transcript tied by its provider session id, else by project, agent and time
     #[arg(long)]
     pub(crate) work: bool,
+    /// Print the rows as CSV (a header, a line per row, then `total`) for a spreadsheet;
+    /// `--json` still gives the one JSON object
+    #[arg(long)]
+    pub(crate) csv: bool,
 }
 
 #[derive(Debug, Args)]

@@ -126,7 +126,11 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
         None => crate::usage::report(&options)?,
     };
     Ok(Output {
-        human: usage_table(&report, &Style::for_stdout(cli.color)),
+        human: if args.csv {
+            report.to_csv().trim_end().to_owned()
+        } else {
+            usage_table(&report, &Style::for_stdout(cli.color))
+        },
         json: to_json(&report)?,
     })
 }

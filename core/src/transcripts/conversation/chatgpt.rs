@@ -172,6 +172,7 @@ pub(crate) fn chatgpt_conversation(item: &Value, options: ReadOptions) -> Option
                 .as_str()
                 .map(str::to_owned),
             side_chain: false,
+            tokens: None,
         });
     }
     conversation.active_leaf = match item["current_node"].as_str() {

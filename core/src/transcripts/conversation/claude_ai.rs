@@ -59,6 +59,7 @@ pub(crate) fn claude_ai_conversation(item: &Value) -> Option<Conversation> {
                 blocks,
                 model: None,
                 side_chain: false,
+                tokens: None,
             });
             previous = Some(id);
         }

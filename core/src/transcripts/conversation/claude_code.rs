@@ -59,6 +59,9 @@ pub struct ClaudeCodeReader {
     /// Every line's uuid → its parent (or, after a compaction, its logical parent): lines that
     /// are not messages (progress, attachments, titles) are links of the tree too.
     links: HashMap<String, String>,
+    /// Each API response's latest line (session, response id → message index): the tokens a
+    /// response repeats on every line are kept on its last line only.
+    responses: HashMap<(String, String), usize>,
 }
 
 /// The fields of a Claude Code line the conversation model uses. Read typed (unknown fields
@@ -102,9 +105,38 @@ struct ClaudeCodeLine {
 #[derive(Deserialize, Default)]
 struct ClaudeCodeMessage {
     #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
     model: Option<String>,
     #[serde(default)]
     content: Value,
+    #[serde(default)]
+    usage: Option<LineUsage>,
+}
+
+/// A response's token counts as a line records them.
+#[derive(Deserialize, Default, Clone, Copy)]
+struct LineUsage {
+    #[serde(default)]
+    input_tokens: Option<u64>,
+    #[serde(default)]
+    output_tokens: Option<u64>,
+    #[serde(default)]
+    cache_creation_input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_read_input_tokens: Option<u64>,
+}
+
+impl LineUsage {
+    fn totals(self) -> crate::tokens::TokenTotals {
+        crate::tokens::TokenTotals {
+            input_tokens: self.input_tokens.unwrap_or(0),
+            output_tokens: self.output_tokens.unwrap_or(0),
+            cache_creation_tokens: self.cache_creation_input_tokens.unwrap_or(0),
+            cache_read_tokens: self.cache_read_input_tokens.unwrap_or(0),
+            reasoning_tokens: 0,
+        }
+    }
 }
 
 impl ClaudeCodeLine {
@@ -127,8 +159,10 @@ impl ClaudeCodeLine {
             is_meta: v["isMeta"].as_bool(),
             content: v["content"].clone(),
             message: v["message"].is_object().then(|| ClaudeCodeMessage {
+                id: v["message"]["id"].as_str().map(str::to_owned),
                 model: v["message"]["model"].as_str().map(str::to_owned),
                 content: v["message"]["content"].clone(),
+                usage: serde_json::from_value(v["message"]["usage"].clone()).ok(),
             }),
         }
     }
@@ -230,6 +264,17 @@ impl ClaudeCodeReader {
             }
         }
         conversation.active_leaf = Some(id.clone());
+        let tokens = message.usage.map(LineUsage::totals);
+        if tokens.is_some()
+            && let Some(response) = message.id
+        {
+            let at = conversation.messages.len();
+            if let Some(before) = self.responses.insert((session.to_owned(), response), at)
+                && let Some(earlier) = conversation.messages.get_mut(before)
+            {
+                earlier.tokens = None;
+            }
+        }
         conversation.messages.push(Message {
             id,
             parent,
@@ -238,6 +283,7 @@ impl ClaudeCodeReader {
             blocks,
             model: message.model,
             side_chain,
+            tokens,
         });
     }
 

@@ -191,6 +191,7 @@ impl CodexReader {
                         .then(|| self.model.clone())
                         .flatten(),
                     side_chain: false,
+                    tokens: None,
                 });
             }
             other => self.parsed.unknown(other.to_owned(), line),

@@ -100,6 +100,10 @@ pub struct Message {
     /// thread hangs off the tool call that started it, never as an alternative of a prompt.
     #[serde(default, skip_serializing_if = "is_false")]
     pub side_chain: bool,
+    /// The tokens of the response it is (Claude Code records them; a response written over
+    /// several lines has them on its last).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<crate::tokens::TokenTotals>,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -6,6 +6,7 @@
 
 pub mod claude_code;
 pub mod codex;
+mod csv;
 pub mod prices;
 pub mod work;
 
@@ -466,4 +467,20 @@ pub fn totals_and_cost(entries: &[UsageEntry], prices: &PriceTable) -> (TokenTot
         totals,
         u64::try_from(femto / prices::FEMTO_PER_MICRO).unwrap_or(u64::MAX),
     )
+}
+
+/// Each entry's exact cost in femto-dollars, in order, as `mode` asks (an unpriced model
+/// costs 0): what charts of cost over time add up.
+pub fn costs_femto_usd(entries: &[UsageEntry], prices: &PriceTable, mode: CostMode) -> Vec<u128> {
+    let mut pricing = Pricing {
+        table: prices,
+        mode,
+        resolved: HashMap::new(),
+        unpriced: BTreeSet::new(),
+        priced_as: BTreeMap::new(),
+    };
+    entries
+        .iter()
+        .map(|entry| pricing.cost(entry, entry.model.as_deref().unwrap_or("unknown")))
+        .collect()
 }
