@@ -200,6 +200,10 @@ function renderOverview(o, charts, width) {
   $("fig-tokens").textContent = o.usage ? number(o.usage.total_tokens) : "—";
   $("fig-cost").textContent = o.usage ? `$${o.usage.cost_usd.toFixed(2)}` : "—";
   $("fig-sessions").textContent = number(o.sessions);
+  // Figures with nothing behind them are left out (a ledger alone has no messages or tokens).
+  for (const id of ["fig-conversations", "fig-messages", "fig-first", "fig-last"]) $(id).parentElement.hidden = o.conversations === 0;
+  for (const id of ["fig-tokens", "fig-cost"]) $(id).parentElement.hidden = !o.usage;
+  $("fig-sessions").parentElement.hidden = o.sessions === 0;
   const models = Object.entries(o.models).sort((a, b) => b[1] - a[1]);
   $("models-line").textContent = models.length
     ? "Messages by model: " + models.slice(0, 10).map(([m, n]) => `${m} ${number(n)}`).join(" · ")
@@ -376,8 +380,10 @@ function blockView(block) {
         pretty(block.input), "tool tool-call");
     }
     case "tool_result": {
-      const lines = block.output.split("\n").length;
-      return card([text("span", block.is_error ? "Error" : "Result", "card-kind"), text("span", `${number(lines)} line(s)`, "muted")],
+      const lines = block.output.split("\n");
+      const first = lines.find((l) => l.trim())?.trim().slice(0, 90) || "(empty)";
+      return card([text("span", block.is_error ? "Error" : "Result", "card-kind"), text("code", first, "gist"),
+        text("span", `${number(lines.length)} line(s)`, "muted small")],
         block.output, `tool tool-result${block.is_error ? " error" : ""}`);
     }
     default: return card([text("span", block.kind, "card-kind")], block.raw, "other");

@@ -461,6 +461,7 @@ test("charts fill the column, say their scale, end at the latest day, and read i
   const narrow = await page.$eval("main", (m) => m.clientWidth);
   await page.waitForFunction((w) => Number(document.querySelector("#chart-models svg").getAttribute("width")) === w, narrow);
   await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForFunction((w) => Number(document.querySelector("#chart-models svg").getAttribute("width")) === w, main);
   await page.emulateMedia({ colorScheme: "dark" });
   const colours = await page.evaluate(() => ({
     body: getComputedStyle(document.body).backgroundColor,

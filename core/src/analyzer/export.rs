@@ -22,8 +22,47 @@ fn fence(text: &str) -> String {
     ticks
 }
 
-/// One branch as Markdown: a heading per message, tool calls and results as code blocks,
-/// thinking as a quote.
+/// A tool call's arguments as they are best read: pretty-printed when they are JSON.
+fn pretty_arguments(input: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(input)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| input.to_owned())
+}
+
+/// A message's text as the reader shows it (see [`wrappers`](crate::analyzer::wrappers)): a
+/// slash command as inline code with its arguments, context the user did not type folded
+/// under its label, the rest as written.
+fn text_markdown(out: &mut String, text: &str) {
+    use crate::analyzer::wrappers::{Part, parts};
+    for part in parts(text) {
+        match part {
+            Part::Markdown(markdown) => {
+                out.push_str(markdown.trim_start_matches('\n').trim_end());
+                out.push_str("\n\n");
+            }
+            Part::Command { name, args } => {
+                let f = "`".repeat(if name.contains('`') { 2 } else { 1 });
+                out.push_str(&format!("{f}{name}{f}"));
+                if !args.is_empty() {
+                    out.push(' ');
+                    out.push_str(args);
+                }
+                out.push_str("\n\n");
+            }
+            Part::Fold { label, text } => {
+                let f = fence(text);
+                out.push_str(&format!(
+                    "<details><summary>{label}</summary>\n\n{f}\n{text}\n{f}\n\n</details>\n\n"
+                ));
+            }
+        }
+    }
+}
+
+/// One branch as Markdown: a heading per message (with its tokens when recorded), text with
+/// the reader's wrapper rules, tool calls (arguments pretty-printed) and results as code
+/// blocks, thinking as a quote.
 pub fn markdown(view: &ConversationView) -> String {
     use std::fmt::Write;
     let head = &view.head;
@@ -55,12 +94,20 @@ pub fn markdown(view: &ConversationView) -> String {
             let _ = write!(out, " — {at}");
         }
         out.push_str("\n\n");
+        if let Some(t) = &m.tokens {
+            use crate::analyzer::charts::scale::thousands;
+            let _ = writeln!(
+                out,
+                "*Tokens: {} in · {} out · {} cache write · {} cache read*\n",
+                thousands(t.input_tokens),
+                thousands(t.output_tokens),
+                thousands(t.cache_creation_tokens),
+                thousands(t.cache_read_tokens)
+            );
+        }
         for block in &m.blocks {
             match block {
-                Block::Text { text } => {
-                    out.push_str(text.trim_end());
-                    out.push_str("\n\n");
-                }
+                Block::Text { text } => text_markdown(&mut out, text),
                 Block::Thinking { text } => {
                     out.push_str("> **Thinking**\n>\n");
                     for line in text.lines() {
@@ -69,7 +116,8 @@ pub fn markdown(view: &ConversationView) -> String {
                     out.push('\n');
                 }
                 Block::ToolCall { name, input, .. } => {
-                    let f = fence(input);
+                    let input = pretty_arguments(input);
+                    let f = fence(&input);
                     let _ = write!(out, "**Tool call** `{name}`\n\n{f}json\n{input}\n{f}\n\n");
                 }
                 Block::ToolResult {

@@ -24,6 +24,7 @@ mod report;
 pub mod safe_html;
 pub mod text;
 pub mod work;
+pub mod wrappers;
 
 use crate::error::Result;
 pub use crate::transcripts::ingest::{FileFormat, Progress};

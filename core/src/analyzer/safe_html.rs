@@ -3,10 +3,9 @@
 //! run code or reach the network. Only a fixed set of tags is written, with no attribute but
 //! a link's `href` (http, https and mailto only), a list's `start` and a code block's language
 //! class (letters, digits, `-`, `_`, `+`); every raw HTML tag in the text is shown as text;
-//! images are shown as links, never loaded. [`render_message`] also turns the wrappers agents
-//! put around what the user did not type (a slash command's `<command-name>`, a
-//! `<local-command-caveat>`, `<environment_context>`, a `<system-reminder>`) into what they
-//! mean: a command chip, or a labelled fold.
+//! images are shown as links, never loaded. [`render_message`] also draws the wrappers agents
+//! put around what the user did not type as what they mean: a command chip, or a labelled
+//! fold (the rules are [`wrappers`](crate::analyzer::wrappers)'s).
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
@@ -40,110 +39,40 @@ pub const TAGS: &[&str] = &[
     "summary",
 ];
 
-/// The wrappers [`render_message`] understands, and the label of the fold each becomes (none:
-/// shown another way).
-const WRAPPERS: &[(&str, Option<&str>)] = &[
-    ("command-name", None),
-    ("command-message", None),
-    ("command-args", None),
-    ("command-contents", Some("Command")),
-    ("local-command-stdout", Some("Command output")),
-    ("local-command-stderr", Some("Command errors")),
-    ("local-command-caveat", Some("Caveat")),
-    ("environment_context", Some("Environment")),
-    ("system-reminder", Some("System reminder")),
-    ("user_instructions", Some("Instructions")),
-    ("user-prompt-submit-hook", Some("Hook output")),
-];
-
-/// One wrapper found in a message.
-struct Wrapper {
-    name: &'static str,
-    /// The label of the fold it becomes.
-    label: Option<&'static str>,
-    /// Where `<name>` starts.
-    open: usize,
-    /// Its content's start and end.
-    content: std::ops::Range<usize>,
-    /// Just after `</name>` (the end of the text when it never closes).
-    after: usize,
-}
-
-/// The first known wrapper in `text` at or after `from`.
-fn next_wrapper(text: &str, from: usize) -> Option<Wrapper> {
-    WRAPPERS
-        .iter()
-        .filter_map(|(name, label)| {
-            let open_tag = format!("<{name}>");
-            let open = from + text.get(from..)?.find(&open_tag)?;
-            let start = open + open_tag.len();
-            let close = format!("</{name}>");
-            let (end, after) = match text[start..].find(&close) {
-                Some(i) => (start + i, start + i + close.len()),
-                None => (text.len(), text.len()),
-            };
-            Some(Wrapper {
-                name,
-                label: *label,
-                open,
-                content: start..end,
-                after,
-            })
-        })
-        .min_by_key(|w| w.open)
-}
-
 /// A message as the reader shows it: [`render`]'s Markdown, with the wrappers an agent put
-/// around what the user did not type turned into what they mean — a slash command as a chip
-/// with its arguments, command output and injected context folded under a label, the text
-/// inside shown as text.
+/// around what the user did not type turned into what they mean (see
+/// [`wrappers`](crate::analyzer::wrappers)): a slash command as a chip with its arguments,
+/// command output and injected context folded under a label, the text inside shown as text.
 pub fn render_message(text: &str) -> String {
+    use crate::analyzer::wrappers::{Part, parts};
     let mut out = String::new();
-    let mut plain = String::new();
-    let mut command: Option<String> = None;
-    let mut args = String::new();
-    let mut at = 0;
-    while let Some(wrapper) = next_wrapper(text, at) {
-        plain.push_str(&text[at..wrapper.open]);
-        let inner = text[wrapper.content.clone()].trim();
-        match (wrapper.name, wrapper.label) {
-            ("command-name", _) => command = Some(inner.to_owned()),
-            ("command-args", _) => args = inner.to_owned(),
-            // The command's own description of itself: the chip says it.
-            ("command-message", _) => {}
-            (_, Some(label)) => {
-                flush(&mut out, &mut plain);
+    for part in parts(text) {
+        match part {
+            Part::Markdown(markdown) => {
+                if !markdown.trim().is_empty() {
+                    out.push_str(&render(&markdown));
+                }
+            }
+            Part::Fold { label, text } => {
                 out.push_str("<details><summary>");
                 escape_into(&mut out, label);
                 out.push_str("</summary><pre><code>");
-                escape_into(&mut out, inner);
+                escape_into(&mut out, text);
                 out.push_str("</code></pre></details>\n");
             }
-            _ => {}
+            Part::Command { name, args } => {
+                out.push_str("<p><span class=\"chip\">");
+                escape_into(&mut out, name);
+                out.push_str("</span>");
+                if !args.is_empty() {
+                    out.push(' ');
+                    escape_into(&mut out, args);
+                }
+                out.push_str("</p>\n");
+            }
         }
-        at = wrapper.after;
     }
-    plain.push_str(&text[at..]);
-    if let Some(command) = command {
-        out.push_str("<p><span class=\"chip\">");
-        escape_into(&mut out, &command);
-        out.push_str("</span>");
-        if !args.is_empty() {
-            out.push(' ');
-            escape_into(&mut out, &args);
-        }
-        out.push_str("</p>\n");
-    }
-    flush(&mut out, &mut plain);
     out
-}
-
-/// Renders the Markdown gathered so far, if any.
-fn flush(out: &mut String, plain: &mut String) {
-    if !plain.trim().is_empty() {
-        out.push_str(&render(plain));
-    }
-    plain.clear();
 }
 
 /// Text as HTML text or attribute value: `&`, `<`, `>`, `"` and `'` escaped.

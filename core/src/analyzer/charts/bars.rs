@@ -86,7 +86,7 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
         .iter()
         .take(MAX_SERIES)
         .enumerate()
-        .map(|(i, (name, total))| (i, format!("{name} · {}", chart.unit.short(*total))))
+        .map(|(i, (name, total))| (i, format!("{name} · {}", chart.unit.legend(*total))))
         .collect();
     if has_other {
         legend.push((
@@ -94,7 +94,7 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
             format!(
                 "{} more · {}",
                 ranked.len() - MAX_SERIES,
-                chart.unit.short(other_total)
+                chart.unit.legend(other_total)
             ),
         ));
     }
@@ -128,7 +128,7 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
     let ticks: Vec<u64> = (0..=top / step).map(|k| k * step).collect();
     let left = ticks
         .iter()
-        .map(|t| text_width(&chart.unit.short(*t)))
+        .map(|t| text_width(&chart.unit.tick(*t, step)))
         .max()
         .unwrap_or(0)
         + 10;
@@ -165,7 +165,7 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
             width - right,
             left - 6,
             y + 4,
-            chart.unit.short(*tick)
+            chart.unit.tick(*tick, step)
         );
     }
 

@@ -132,6 +132,25 @@ pub(crate) fn by_period(
     };
     let by_day = last.millis() - first.millis() <= 92 * 86_400_000;
     let width = if by_day { 10 } else { 7 };
+    // Every period between the first and the last gets a bar, empty ones too, so the axis
+    // keeps time (up to about twenty years of months; a wilder range keeps only its periods).
+    if by_day {
+        let (from, to) = (
+            first.millis().div_euclid(86_400_000),
+            last.millis().div_euclid(86_400_000),
+        );
+        for d in from..=to {
+            out.entry(Timestamp::from_millis(d * 86_400_000).to_string()[..10].to_owned())
+                .or_default();
+        }
+    } else if let (Some(from), Some(to)) = (month_number(first), month_number(last))
+        && to - from <= 240
+    {
+        for m in from..=to {
+            out.entry(format!("{:04}-{:02}", m / 12, m % 12 + 1))
+                .or_default();
+        }
+    }
     for (at, label, n) in dated {
         let key = at.to_string()[..width].to_owned();
         let slot = out
@@ -142,6 +161,13 @@ pub(crate) fn by_period(
         *slot = slot.saturating_add(*n);
     }
     out
+}
+
+/// Months since year 0 of an instant's `YYYY-MM`.
+fn month_number(at: Timestamp) -> Option<i64> {
+    let key = at.month_key();
+    let (year, month) = key.split_once('-')?;
+    Some(year.parse::<i64>().ok()? * 12 + month.parse::<i64>().ok()? - 1)
 }
 
 /// Values per period and series (from [`by_period`]) as stacked bars, one per period.

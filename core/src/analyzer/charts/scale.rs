@@ -31,6 +31,27 @@ impl Unit {
         }
     }
 
+    /// A tick label on an axis of `step`: like [`Unit::short`], but every dollar tick keeps
+    /// its cents when the step has any (`$0.50`, `$1.00`, `$1.50`).
+    pub fn tick(self, value: u64, step: u64) -> String {
+        let cent = NANO_PER_USD / 100;
+        match self {
+            Unit::NanoUsd if !step.is_multiple_of(NANO_PER_USD) && value < 100_000 * cent => {
+                let cents = value / cent;
+                format!("${}.{:02}", cents / 100, cents % 100)
+            }
+            _ => self.short(value),
+        }
+    }
+
+    /// A series' total in a legend: short for counts, to the cent for dollars.
+    pub fn legend(self, value: u64) -> String {
+        match self {
+            Unit::Count => compact(value),
+            Unit::NanoUsd => self.full(value),
+        }
+    }
+
     /// A value in full, for a hover title (`1,234,567`, `$3.40`; below a cent, `$0.0042`).
     pub fn full(self, value: u64) -> String {
         match self {
@@ -152,6 +173,10 @@ mod tests {
             "$1,234,567.00"
         );
         assert_eq!(Unit::Count.full(1_234_567), "1,234,567");
+        let half = NANO_PER_USD / 2;
+        assert_eq!(Unit::NanoUsd.tick(2 * half, half), "$1.00");
+        assert_eq!(Unit::NanoUsd.tick(2 * NANO_PER_USD, NANO_PER_USD), "$2");
+        assert_eq!(Unit::NanoUsd.legend(NANO_PER_USD), "$1.00");
     }
 
     #[test]
