@@ -91,6 +91,7 @@ async function load(files) {
   worker.postMessage({ type: "begin-load", total, count: files.length });
   let sent = 0;
   acked = 0;
+  document.body.dataset.postedMs = String(Math.round(performance.now() - loadStarted));
   // Several groups are read at once (the browser reads files on a pool of threads), and sent
   // in order.
   const groups = groupsOf(files);
@@ -106,6 +107,7 @@ async function load(files) {
       worker.postMessage({ type: "file", file: group.files[0] });
     } else {
       const bytes = await reads[i];
+      if (i === 0) document.body.dataset.firstReadMs = String(Math.round(performance.now() - loadStarted));
       reads[i] = null;
       const names = group.files.map((f) => f.webkitRelativePath || f.name);
       const sizes = group.files.map((f) => f.size);
@@ -115,6 +117,7 @@ async function load(files) {
     // At most a few groups waiting in the worker: memory stays bounded.
     while (sent - acked > 3 && !cancelRequested) await new Promise((resolve) => { ackWaiter = resolve; });
   }
+  document.body.dataset.sentMs = String(Math.round(performance.now() - loadStarted));
   worker.postMessage({ type: "end-load", width: chartWidth() });
 }
 
@@ -135,6 +138,8 @@ function explain(e) {
 }
 
 function loaded(msg) {
+  document.body.dataset.answeredMs = String(Math.round(performance.now() - loadStarted));
+  document.body.dataset.beganMs = String(Math.round(msg.beganAt - performance.timeOrigin - loadStarted));
   $("loading").hidden = true;
   const lines = [];
   if (msg.added.length) lines.push(`${msg.added.length} file(s) added.`);
@@ -152,6 +157,8 @@ function loaded(msg) {
   renderWork(msg.work);
   document.body.dataset.loadMs = String(Math.round(performance.now() - loadStarted));
   document.body.dataset.workerMs = String(Math.round(msg.millis));
+  document.body.dataset.parseMs = String(Math.round(msg.parseMs));
+  document.body.dataset.reportMs = String(Math.round(msg.reportMs));
   document.body.dataset.wasmMemory = String(msg.memoryBytes);
   document.body.dataset.state = msg.cancelled ? "cancelled" : "ready";
   refreshList();
@@ -432,33 +439,44 @@ function messageView(m, index) {
   return li;
 }
 
-/** The branch's messages, each sub-agent thread folded into one nested, collapsible item. */
-function messageList(messages, index) {
-  const items = [];
+/** Adds messages to the reader, each sub-agent thread folded into one nested, collapsible
+ * item (a thread cut between two slices goes on in the item already drawn). */
+function appendMessages(list, messages, index) {
   for (let i = 0; i < messages.length;) {
     if (!messages[i].side_chain) {
-      items.push(messageView(messages[i], index));
+      list.append(messageView(messages[i], index));
       i += 1;
       continue;
     }
     const thread = [];
     while (i < messages.length && messages[i].side_chain) thread.push(messages[i++]);
-    const li = text("li", null, "message thread");
-    li.tabIndex = -1;
-    const details = text("details");
-    const calls = thread.flatMap((m) => m.blocks).filter((b) => b.type === "tool_call").length;
-    details.append(text("summary", `Sub-agent thread · ${thread.length} message(s)${calls ? `, ${calls} tool call(s)` : ""}`));
-    const nested = text("ol", null, "messages nested");
+    let li = list.lastElementChild;
+    if (!li?.classList.contains("thread") || i - thread.length > 0) {
+      li = text("li", null, "message thread");
+      li.tabIndex = -1;
+      const details = text("details");
+      details.append(text("summary"), text("ol", null, "messages nested"));
+      li.append(details);
+      list.append(li);
+    }
+    const nested = li.querySelector("ol.nested");
     nested.append(...thread.map((m) => messageView(m, index)));
-    details.append(nested);
-    li.append(details);
-    items.push(li);
+    const all = [...nested.children];
+    const calls = all.reduce((n, m) => n + m.querySelectorAll("details.tool-call").length, 0);
+    li.querySelector("summary").textContent = `Sub-agent thread · ${all.length} message(s)${calls ? `, ${calls} tool call(s)` : ""}`;
   }
-  return items;
 }
 
+// The first screen of a conversation is drawn at once; the rest follows a slice at a time.
+const FIRST_SLICE = 120;
+const NEXT_SLICE = 800;
+let opening = 0;
+
 async function openConversation(index, through = null) {
-  const view = await call("view", index, through);
+  const ticket = ++opening;
+  const view = await call("view", index, through, 0, FIRST_SLICE);
+  if (ticket !== opening) return;
+  document.body.dataset.readerFetchMs = String(Math.round(performance.now() - openStarted));
   state.reading = { index, through, view };
   $("reader").hidden = false;
   $("browse").classList.add("reading");
@@ -466,14 +484,24 @@ async function openConversation(index, through = null) {
   document.querySelector(`#list tr[data-index="${index}"]`)?.classList.add("current");
   $("reader-title").textContent = view.title;
   $("reader-meta").textContent = [PROVIDERS[view.provider] || view.provider, view.project, when(view.started_at),
-    `${view.messages.length} of ${view.total_messages} messages`,
+    `${number(view.shown_messages)} of ${number(view.total_messages)} messages`,
     view.active ? "active branch" : "another branch"].filter(Boolean).join(" · ");
   $("reader").dataset.active = String(view.active);
-  $("messages").replaceChildren(...messageList(view.messages, index));
+  const list = $("messages");
+  list.replaceChildren();
+  appendMessages(list, view.messages, index);
   $("reader").scrollTop = 0;
   $("reader-title").focus({ preventScroll: true });
   $("reader").scrollIntoView({ block: "start" });
   document.body.dataset.readerMs = String(Math.round(performance.now() - openStarted));
+  $("reader").dataset.complete = String(view.messages.length >= view.shown_messages);
+  for (let from = view.messages.length; from < view.shown_messages; from += NEXT_SLICE) {
+    const next = await call("view", index, through, from, NEXT_SLICE);
+    if (ticket !== opening) return;
+    appendMessages(list, next.messages, index);
+  }
+  $("reader").dataset.complete = "true";
+  document.body.dataset.readerAllMs = String(Math.round(performance.now() - openStarted));
 }
 let openStarted = 0;
 document.addEventListener("click", (e) => { if (e.target.closest?.("#list button.link, .branches button")) openStarted = performance.now(); }, true);

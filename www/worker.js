@@ -55,8 +55,9 @@ function fail(file, e) {
 
 function beginLoad(message) {
   cancelRequested = false;
+  reading = null;
   current = {
-    started: performance.now(), added: [], errors: [], cancelled: null, index: 0,
+    started: performance.now(), added: [], errors: [], cancelled: null, index: 0, parseMs: 0,
     count: message.count, batch: { done: 0, total: message.total },
   };
 }
@@ -71,6 +72,7 @@ function loadGroup({ names, sizes, bytes }) {
       break;
     }
     const file = { name, size: sizes[i] };
+    const began = performance.now();
     try {
       analyzer.begin(name);
       analyzer.push(all.subarray(at, at + sizes[i]));
@@ -79,6 +81,7 @@ function loadGroup({ names, sizes, bytes }) {
     } catch (e) {
       fail(file, e);
     }
+    current.parseMs += performance.now() - began;
     at += sizes[i];
     current.batch.done += sizes[i];
     current.index += 1;
@@ -116,30 +119,43 @@ function workOverview() {
 }
 
 function endLoad({ width }) {
-  const { added, errors, cancelled, started } = current;
+  const { added, errors, cancelled, started, parseMs } = current;
+  const reportStarted = performance.now();
   const { overview, charts } = JSON.parse(analyzer.report(width));
+  const work = workOverview();
   postMessage({
-    type: "loaded", added, errors, cancelled, overview, charts, width,
-    work: workOverview(),
+    type: "loaded", added, errors, cancelled, overview, charts, width, work,
+    // Where the time went: in the core on small files, and drawing the report.
+    parseMs, reportMs: performance.now() - reportStarted, beganAt: performance.timeOrigin + started,
     millis: performance.now() - started,
     memoryBytes: memoryBytes(),
   });
   current = null;
 }
 
-/** A conversation view with each text block's Markdown rendered by the core as safe HTML. */
-function withHtml(view) {
-  for (const message of view.messages || []) {
+/** Messages with each text block's Markdown rendered by the core as safe HTML. */
+function withHtml(messages) {
+  for (const message of messages) {
     for (const block of message.blocks || []) {
       if (block.type === "text") block.html = renderMarkdown(block.text);
     }
   }
-  return view;
+  return messages;
+}
+
+// The branch being read, kept while the page asks for it a slice at a time: a long
+// conversation's first screen is drawn before the rest is rendered.
+let reading = null;
+function viewSlice(index, through, from = 0, count = Number.MAX_SAFE_INTEGER) {
+  const key = `${index} ${through ?? ""}`;
+  if (reading?.key !== key) reading = { key, view: JSON.parse(analyzer.view(index, through ?? undefined)) };
+  const { view } = reading;
+  return { ...view, shown_messages: view.messages.length, from, messages: withHtml(view.messages.slice(from, from + count)) };
 }
 
 const calls = {
   list: (query) => JSON.parse(analyzer.list(JSON.stringify(query))),
-  view: (index, through) => withHtml(JSON.parse(analyzer.view(index, through ?? undefined))),
+  view: viewSlice,
   markdown: (index, through) => analyzer.markdown(index, through ?? undefined),
   conversationJson: (index) => analyzer.conversationJson(index),
   allJson: () => analyzer.allJson(),

@@ -1,8 +1,10 @@
 // Benchmark (prints figures; not a test): time from handing files to the page's file input
 // to the rendered overview, in Debian's headless Chromium, for a generated ~100 MB ChatGPT
 // export and ~100 MB of Claude Code JSONL; and the wasm memory the worker ends with (wasm
-// memory only grows, so that is its peak). Targets: ≤ 3 s each, memory ≤ 2× the input.
-// Run: `npm run bench` in www/ (after ./run setup, www/build.sh and a release build).
+// memory only grows, so that is its peak). Targets: ≤ 3 s each, memory ≤ 2× the input. Then
+// the time from a click on a 5,000-message conversation to its branch drawn in the reader
+// (target ≤ 200 ms). Run: `npm run bench` in www/ (after ./run setup, www/build.sh and a
+// release build); BATON_BENCH_ONLY=tiny (or any part of a label) runs the matching cases.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,8 +17,11 @@ const bin = process.env.BATON_BIN_DIR || join(root, "target/release");
 const mb = Number(process.env.BATON_BENCH_MB || 100);
 const runs = Number(process.env.BATON_BENCH_RUNS || 3);
 const tmp = mkdtempSync(join(tmpdir(), "baton-bench-"));
+const only = (process.env.BATON_BENCH_ONLY || "").toLowerCase();
+const wanted = (label) => !only || label.toLowerCase().includes(only);
 
-execFileSync(join(bin, "transcript-gen"), [tmp, "--chatgpt-mb", String(mb)], { stdio: "inherit" });
+const wantsChatgpt = wanted("ChatGPT export") || wanted("The same ChatGPT export as its .zip");
+if (wantsChatgpt) execFileSync(join(bin, "transcript-gen"), [tmp, "--chatgpt-mb", String(mb)], { stdio: "inherit" });
 /** About `mb` MB of Claude Code session files from a generated tree (`--responses` sets
  * their size: 600 gives files like real working sessions, ~200 KB; 8 gives thousands of
  * tiny ones). */
@@ -35,15 +40,18 @@ function claudeFiles(name, responses) {
   }
   return picked;
 }
-const claude = claudeFiles("sessions", 600);
-const tiny = claudeFiles("tiny", 8);
+const claude = wanted("Claude Code JSONL, session-sized files") ? claudeFiles("sessions", 600) : [];
+const tiny = wanted("Claude Code JSONL, thousands of tiny files") ? claudeFiles("tiny", 8) : [];
 const chatgpt = [join(tmp, "chatgpt-big/conversations.json")];
 // The same export zipped, as ChatGPT mails it.
 const zipped = join(tmp, "chatgpt-export.zip");
-execFileSync("python3", ["-c", "import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],'w',zipfile.ZIP_DEFLATED)\nz.write(sys.argv[2],'conversations.json')\nz.close()", zipped, chatgpt[0]]);
+if (wantsChatgpt) execFileSync("python3", ["-c", "import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],'w',zipfile.ZIP_DEFLATED)\nz.write(sys.argv[2],'conversations.json')\nz.close()", zipped, chatgpt[0]]);
 
-const server = spawn(join(bin, "baton"), ["--json", "web", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-const url = await new Promise((ok) => server.stdout.once("data", (c) => ok(JSON.parse(c.toString().split("\n")[0]).serving)));
+// BATON_BENCH_URL measures a page served elsewhere (say, www/ while working on it).
+const server = process.env.BATON_BENCH_URL ? null
+  : spawn(join(bin, "baton"), ["--json", "web", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const url = process.env.BATON_BENCH_URL
+  || await new Promise((ok) => server.stdout.once("data", (c) => ok(JSON.parse(c.toString().split("\n")[0]).serving)));
 const browser = await chromium.launchPersistentContext(join(tmp, "profile"), {
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
@@ -52,6 +60,7 @@ const browser = await chromium.launchPersistentContext(join(tmp, "profile"), {
 });
 
 async function measure(label, files, inflated = null) {
+  if (!wanted(label)) return;
   const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
   const basis = inflated ?? bytes;
   const times = [];
@@ -63,6 +72,8 @@ async function measure(label, files, inflated = null) {
     await page.setInputFiles("#file", files);
     await page.waitForSelector("body[data-state=ready]", { timeout: 120000 });
     times.push(Number(await page.getAttribute("body", "data-load-ms")));
+    const part = async (name) => Math.round(Number(await page.getAttribute("body", `data-${name}-ms`)));
+    if (process.env.BATON_BENCH_PARTS) console.log(`  worker ${await part("worker")} ms: small files in the core ${await part("parse")} ms, report ${await part("report")} ms; begin posted at ${await part("posted")} ms, began at ${await part("began")} ms, first group read at ${await part("first-read")} ms, all sent at ${await part("sent")} ms, answered at ${await part("answered")} ms`);
     memory = Number(await page.getAttribute("body", "data-wasm-memory"));
     conversations = JSON.parse(await page.getAttribute("#overview", "data-json")).conversations;
     await page.close();
@@ -73,12 +84,49 @@ async function measure(label, files, inflated = null) {
     `wasm memory ${(memory / 1e6).toFixed(0)} MB = ${(memory / basis).toFixed(2)}× the input${inflated ? " unzipped" : ""} (target ≤ 2×)`);
 }
 
+/** A click on the longest conversation to its messages drawn, median of `runs`. */
+async function measureReader(label, files) {
+  if (!wanted(label)) return;
+  const times = [];
+  const all = [];
+  let messages = 0;
+  for (let i = 0; i < runs; i++) {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForSelector("body[data-ready=true]");
+    await page.setInputFiles("#file", files);
+    await page.waitForSelector("body[data-state=ready]", { timeout: 120000 });
+    await page.selectOption("#sort", "messages");
+    await page.waitForFunction(() => document.querySelector("#list tbody tr"));
+    await page.evaluate(() => { delete document.body.dataset.readerMs; });
+    await page.click("#list tbody tr:first-child button");
+    await page.waitForSelector("body[data-reader-ms]");
+    times.push(Number(await page.getAttribute("body", "data-reader-ms")));
+    await page.waitForSelector("#reader[data-complete=true]", { timeout: 120000 });
+    all.push(Number(await page.getAttribute("body", "data-reader-all-ms")));
+    messages = await page.$$eval("#messages li.message:not(.thread)", (l) => l.length);
+    await page.close();
+  }
+  times.sort((a, b) => a - b);
+  all.sort((a, b) => a - b);
+  console.log(`${label}: ${messages} messages — click to the first screen drawn, median ${times[Math.floor(times.length / 2)]} ms ` +
+    `(runs: ${times.join(", ")} ms; target ≤ 200 ms); every message drawn, median ${all[Math.floor(all.length / 2)]} ms`);
+}
+
 try {
   await measure("ChatGPT export", chatgpt);
-  await measure("The same ChatGPT export as its .zip", [zipped], statSync(chatgpt[0]).size);
+  if (wantsChatgpt) await measure("The same ChatGPT export as its .zip", [zipped], statSync(chatgpt[0]).size);
   await measure("Claude Code JSONL, session-sized files", claude);
   await measure("Claude Code JSONL, thousands of tiny files", tiny);
+  if (wanted("reader")) {
+    const long = join(tmp, "long");
+    execFileSync(join(bin, "transcript-gen"), [long, "--sessions", "1", "--responses", "5000"], { stdio: "inherit" });
+    const files = readdirSync(join(long, "claude"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith(".jsonl") && !e.name.includes("resumed"))
+      .map((e) => join(e.parentPath ?? e.path, e.name));
+    await measureReader("Reader, one long Claude Code session", files);
+  }
 } finally {
   await browser.close();
-  server.kill();
+  server?.kill();
 }
