@@ -84,14 +84,26 @@ async function load(files) {
   cancelRequested = false;
   $("loading").hidden = false;
   $("progress").value = 0;
-  $("progress-label").textContent = `Reading ${files.length} file(s)…`;
+  $("progress-label").textContent = `Reading ${number(files.length)} file(s)…`;
   status.textContent = "Working…";
   document.body.dataset.state = "loading";
+  if (files.length > MANY_FILES) await sendMany(files);
+  else await sendFew(files);
+  worker.postMessage({ type: "end-load", width: chartWidth() });
+}
+
+/** At most a few batches waiting in the worker: memory stays bounded. */
+async function waitForWorker(sent) {
+  while (sent - acked > 3 && !cancelRequested) await new Promise((resolve) => { ackWaiter = resolve; });
+}
+
+// A few files: their sizes are cheap to ask, so small ones are read together (one Blob of up
+// to 512) and large ones go to the worker as they are, read there in slices.
+async function sendFew(files) {
   const total = files.reduce((n, f) => n + f.size, 0);
   worker.postMessage({ type: "begin-load", total, count: files.length });
   let sent = 0;
   acked = 0;
-  document.body.dataset.postedMs = String(Math.round(performance.now() - loadStarted));
   // Several groups are read at once (the browser reads files on a pool of threads), and sent
   // in order.
   const groups = groupsOf(files);
@@ -107,27 +119,50 @@ async function load(files) {
       worker.postMessage({ type: "file", file: group.files[0] });
     } else {
       const bytes = await reads[i];
-      if (i === 0) document.body.dataset.firstReadMs = String(Math.round(performance.now() - loadStarted));
       reads[i] = null;
       const names = group.files.map((f) => f.webkitRelativePath || f.name);
       const sizes = group.files.map((f) => f.size);
       worker.postMessage({ type: "group", names, sizes, bytes }, [bytes]);
     }
-    sent += 1;
-    // At most a few groups waiting in the worker: memory stays bounded.
-    while (sent - acked > 3 && !cancelRequested) await new Promise((resolve) => { ackWaiter = resolve; });
+    await waitForWorker(++sent);
   }
-  document.body.dataset.sentMs = String(Math.round(performance.now() - loadStarted));
-  worker.postMessage({ type: "end-load", width: chartWidth() });
+}
+
+// Many files (a folder of transcripts): in Chromium each file's size costs a round trip to
+// the browser process, as much as reading the file does, so sizes are never asked. Files are
+// read whole, a batch at a time with the next batch already on its way, and handed over
+// without a copy; the worker slices the large ones. Progress counts files.
+const MANY_FILES = 64;
+const BATCH = 256;
+
+async function sendMany(files) {
+  worker.postMessage({ type: "begin-load", total: null, count: files.length });
+  let sent = 0;
+  acked = 0;
+  const read = (from) => Promise.all(files.slice(from, from + BATCH).map((f) => f.arrayBuffer().catch((e) => e)));
+  let next = read(0);
+  for (let from = 0; from < files.length && !cancelRequested; from += BATCH) {
+    const batch = files.slice(from, from + BATCH);
+    const results = await next;
+    if (from + BATCH < files.length) next = read(from + BATCH);
+    const names = batch.map(pathOf);
+    const buffers = results.map((r) => (r instanceof ArrayBuffer ? r : null));
+    const unreadable = results.map((r) => (r instanceof ArrayBuffer ? null : String(r?.message || r)));
+    worker.postMessage({ type: "buffers", names, buffers, unreadable }, buffers.filter(Boolean));
+    await waitForWorker(++sent);
+  }
 }
 
 function showProgress(p) {
-  const fraction = p.total ? p.done / p.total : 0;
+  // Without a byte total (many files, sizes never asked), progress counts files.
+  const fraction = p.total ? p.done / p.total : (p.index + 1) / p.count;
   $("progress").value = Math.min(1, fraction);
   const mb = (n) => (n / 1e6).toFixed(0);
   $("progress-label").textContent = p.phase === "unpacking"
     ? `Unpacking ${p.name}: ${mb(p.done)} of ${mb(p.total)} MB`
-    : `Reading ${p.name} (${p.index + 1} of ${p.count}): ${mb(p.done)} of ${mb(p.total)} MB`;
+    : p.total
+      ? `Reading ${p.name} (${number(p.index + 1)} of ${number(p.count)}): ${mb(p.done)} of ${mb(p.total)} MB`
+      : `Reading ${p.name} (${number(p.index + 1)} of ${number(p.count)}): ${mb(p.done)} MB so far`;
 }
 
 function explain(e) {

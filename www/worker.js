@@ -7,6 +7,8 @@ const wasm = initSync({ module: wasmBytes });
 const analyzer = new Analyzer();
 // The core decides the slice size, so the page and `baton analyze` feed the same chunks.
 const CHUNK = chunkBytes();
+// A file this size or under is fed in one push.
+const SMALL_FILE = 1 << 20;
 let cancelRequested = false;
 let loading = Promise.resolve();
 
@@ -84,6 +86,51 @@ function loadGroup({ names, sizes, bytes }) {
     current.parseMs += performance.now() - began;
     at += sizes[i];
     current.batch.done += sizes[i];
+    current.index += 1;
+  }
+  progress({ phase: "reading", name: names[names.length - 1], index: current.index - 1, count: current.count, ...current.batch });
+  postMessage({ type: "ack" });
+}
+
+/** Whole files the page read (many of them, sizes never asked): small ones fed at once, large
+ * ones a slice at a time with progress, archives unpacked a few MB at a time. */
+async function loadBuffers({ names, buffers, unreadable }) {
+  for (const [i, name] of names.entries()) {
+    if (cancelRequested) {
+      current.cancelled ??= name;
+      break;
+    }
+    const buffer = buffers[i];
+    if (!buffer) {
+      current.errors.push({ name, size: null, error: { code: "FILE_UNREADABLE", message: unreadable[i], details: null } });
+      current.index += 1;
+      continue;
+    }
+    const bytes = new Uint8Array(buffer);
+    const file = { name, size: bytes.byteLength };
+    const began = performance.now();
+    try {
+      let summary;
+      if (bytes.byteLength <= SMALL_FILE) {
+        analyzer.begin(name);
+        analyzer.push(bytes);
+        summary = JSON.parse(analyzer.finish());
+        current.batch.done += bytes.byteLength;
+      } else {
+        // The same slices and progress as a large file read from disk (it counts its bytes).
+        const inMemory = { name, size: bytes.byteLength, slice: (from, to) => ({ arrayBuffer: async () => bytes.subarray(from, to) }) };
+        summary = await loadFile(inMemory, current.index, current.count, current.batch);
+      }
+      if (summary === "cancelled") {
+        analyzer.cancel();
+        current.cancelled ??= name;
+      } else {
+        current.added.push(summary);
+      }
+    } catch (e) {
+      fail(file, e);
+    }
+    current.parseMs += performance.now() - began;
     current.index += 1;
   }
   progress({ phase: "reading", name: names[names.length - 1], index: current.index - 1, count: current.count, ...current.batch });
@@ -177,6 +224,8 @@ onmessage = (event) => {
     loading = loading.then(() => beginLoad(message));
   } else if (message.type === "group") {
     loading = loading.then(() => loadGroup(message));
+  } else if (message.type === "buffers") {
+    loading = loading.then(() => loadBuffers(message));
   } else if (message.type === "file") {
     loading = loading.then(() => loadLarge(message.file));
   } else if (message.type === "end-load") {

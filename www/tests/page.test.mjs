@@ -548,3 +548,19 @@ test("long tool output is cut with a way to see it all", async () => {
   assert.equal((await result.locator("pre").textContent()).split("\n").length, 300, "all of it on request");
   page.checkOffline();
 });
+
+test("a folder of many transcripts is read without asking each file's size, and counts as the CLI does", async () => {
+  const page = await openPage();
+  const many = join(tmp, "many");
+  execFileSync(generator, [many, "--sessions", "50"]);
+  const files = readdirSync(join(many, "claude"), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
+    .map((e) => join(e.parentPath ?? e.path, e.name));
+  assert.ok(files.length > 64, `${files.length} files take the many-files path`);
+  await load(page, "#file", files);
+  const overview = await overviewOf(page);
+  assert.equal(overview.files, files.length);
+  assert.deepEqual(overview, nativeAnalyze(...files).overview, "one core, one answer");
+  assert.match(await page.textContent("#status"), new RegExp(`${files.length} file\\(s\\) added`));
+  page.checkOffline();
+});
