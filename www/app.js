@@ -133,7 +133,7 @@ async function sendFew(files) {
 // read whole, a batch at a time with the next batch already on its way, and handed over
 // without a copy; the worker slices the large ones. Progress counts files.
 const MANY_FILES = 64;
-const BATCH = 256;
+const BATCH = 64;
 
 async function sendMany(files) {
   worker.postMessage({ type: "begin-load", total: null, count: files.length });

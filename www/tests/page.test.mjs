@@ -564,3 +564,51 @@ test("a folder of many transcripts is read without asking each file's size, and 
   assert.match(await page.textContent("#status"), new RegExp(`${files.length} file\\(s\\) added`));
   page.checkOffline();
 });
+
+test("hostile text in every view stays inert: titles, models, projects, tools, file names, goals, charts", async () => {
+  const page = await openPage();
+  const dir = mkdtempSync(join(tmpdir(), "baton-hostile-"));
+  const file = join(dir, "x<img src=y onerror=window.__xss=7>.jsonl");
+  const model = "claude-<img src=x onerror=window.__xss=5>";
+  const cwd = "/w/<svg onload=window.__xss=6>";
+  const base = { sessionId: "xss-2", cwd };
+  writeFileSync(file, [
+    { ...base, type: "custom-title", customTitle: "<script>window.__xss=8</script><a href=\"javascript:window.__xss=9\">t</a>" },
+    { ...base, type: "user", uuid: "u1", parentUuid: null, timestamp: "2026-07-18T10:00:00Z", message: { role: "user", content: "go" } },
+    { ...base, type: "assistant", uuid: "a1", parentUuid: "u1", timestamp: "2026-07-18T10:00:01Z",
+      message: { id: "r1", model, role: "assistant", usage: { input_tokens: 100, output_tokens: 5 },
+        content: [{ type: "tool_use", id: "t1", name: "<img src=z onerror=window.__xss=10>",
+          input: { command: "<svg/onload=window.__xss=11>", path: "javascript:window.__xss=12" } }] } },
+    { ...base, type: "user", uuid: "t1r", parentUuid: "a1", timestamp: "2026-07-18T10:00:02Z",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "<iframe src=javascript:window.__xss=13>" }] } },
+  ].map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const ledger = join(dir, ".baton");
+  execFileSync(baton, ["--dir", ledger, "--json", "start", "--project", "p", "--agent", "claude-code",
+    "--goal", "<img src=q onerror=window.__xss=14>", "--provider-session-id", "xss-2"], { env: { PATH: process.env.PATH, BATON_FSYNC: "0" } });
+  await load(page, "#file", [file, join(ledger, "events.ndjson")]);
+  for (const group of ["model", "project", "session"]) {
+    await page.selectOption("#usage-group", group);
+    await page.waitForFunction((g) => document.getElementById("usage-key").textContent.toLowerCase() === g, group);
+  }
+  await page.click("#list tbody tr:first-child button");
+  await page.waitForSelector("#reader:not([hidden])");
+  for (const summary of await page.$$("#messages summary")) await summary.click();
+  await page.click("#sessions tbody tr:first-child button");
+  await page.waitForSelector("#timeline li");
+  const hostile = await page.evaluate(() => ({
+    xss: window.__xss,
+    inlineScripts: document.querySelectorAll("script:not([src])").length,
+    elements: document.querySelectorAll("img, iframe, object, embed, foreignObject, svg script, svg a").length,
+    handlers: [...document.querySelectorAll("*")]
+      .filter((el) => [...el.attributes].some((a) => a.name.toLowerCase().startsWith("on"))).length,
+    badLinks: [...document.querySelectorAll("a[href]")]
+      .filter((a) => !/^(https?:|mailto:|#)/.test(a.getAttribute("href"))).length,
+  }));
+  assert.deepEqual(hostile, { xss: undefined, inlineScripts: 0, elements: 0, handlers: 0, badLinks: 0 });
+  const shown = await page.textContent("body");
+  for (const text of [model, cwd, "<script>window.__xss=8</script>", "<img src=q onerror=window.__xss=14>"]) {
+    assert.ok(shown.includes(text), `${text} reads as text`);
+  }
+  assert.ok((await page.textContent("#chart-tokens")).includes(model), "the chart names the model as text");
+  page.checkOffline();
+});
