@@ -115,16 +115,19 @@ async function sendFew(files) {
   for (const [i, group] of groups.entries()) {
     if (cancelRequested) break;
     for (let k = i; k < i + 4; k++) startRead(k);
-    if (!group.small) {
-      worker.postMessage({ type: "file", file: group.files[0] });
-    } else {
-      const bytes = await reads[i];
-      reads[i] = null;
+    const bytes = group.small ? await reads[i].catch(() => null) : null;
+    reads[i] = null;
+    if (bytes) {
       const names = group.files.map((f) => f.webkitRelativePath || f.name);
       const sizes = group.files.map((f) => f.size);
       worker.postMessage({ type: "group", names, sizes, bytes }, [bytes]);
+    } else {
+      // A large file, or a group one of whose files could not be read: the worker reads each
+      // file itself and names the one that fails.
+      for (const file of group.files) worker.postMessage({ type: "file", file });
     }
-    await waitForWorker(++sent);
+    sent += bytes ? 1 : group.files.length;
+    await waitForWorker(sent);
   }
 }
 

@@ -1,6 +1,6 @@
 // The page's worker: owns the core (wasm), reads files in slices, feeds them to the analyzer
 // with progress, and answers the page's questions. The page's thread never parses anything.
-import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes, skippedExportFiles, renderMarkdown } from "./pkg/baton_web.js";
+import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes, skippedExportFiles, renderMarkdown, fileUnreadable } from "./pkg/baton_web.js";
 import { wasmBytes } from "./pkg/wasm-bytes.js";
 
 const wasm = initSync({ module: wasmBytes });
@@ -50,9 +50,11 @@ async function loadFile(file, index, count, batch) {
 let current = null;
 
 function fail(file, e) {
-  // The file is dropped whole; everything loaded before it stays.
+  // The file is dropped whole; everything loaded before it stays. A file the browser could
+  // not read (moved, deleted) is named as such, in the core's words.
   analyzer.cancel();
-  current.errors.push({ name: file.name, size: file.size, error: asError(e) });
+  const error = e instanceof DOMException ? JSON.parse(fileUnreadable(file.name, `${e.name}: ${e.message}`)) : asError(e);
+  current.errors.push({ name: file.name, size: file.size, error });
 }
 
 function beginLoad(message) {
@@ -102,7 +104,7 @@ async function loadBuffers({ names, buffers, unreadable }) {
     }
     const buffer = buffers[i];
     if (!buffer) {
-      current.errors.push({ name, size: null, error: { code: "FILE_UNREADABLE", message: unreadable[i], details: null } });
+      current.errors.push({ name, size: null, error: JSON.parse(fileUnreadable(name, unreadable[i])) });
       current.index += 1;
       continue;
     }

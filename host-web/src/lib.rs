@@ -254,6 +254,15 @@ fn chart_width(width: Option<u32>) -> u32 {
     width.unwrap_or(baton_core::analyzer::charts::DEFAULT_WIDTH)
 }
 
+/// The error for a file the page could not read (`FILE_UNREADABLE`), worded by the core:
+/// JSON `{code, message, details}`.
+#[wasm_bindgen(js_name = fileUnreadable)]
+pub fn file_unreadable(name: &str, reason: &str) -> String {
+    let e = baton_core::Error::file_unreadable(name, reason);
+    serde_json::json!({ "code": e.code.as_str(), "message": e.message, "details": e.details })
+        .to_string()
+}
+
 /// A duration in whole seconds as people read it (`1h 30m`, `45s`): the words the CLI prints.
 #[wasm_bindgen(js_name = humanDuration)]
 pub fn human_duration(seconds: f64) -> String {

@@ -491,6 +491,37 @@ export function chunkBytes() {
 }
 
 /**
+ * The error for a file the page could not read (`FILE_UNREADABLE`), worded by the core:
+ * JSON `{code, message, details}`.
+ * @param {string} name
+ * @param {string} reason
+ * @returns {string}
+ */
+export function fileUnreadable(name, reason) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(reason, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.fileUnreadable(ptr0, len0, ptr1, len1);
+        deferred3_0 = ret[0];
+        deferred3_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    }
+}
+
+/**
  * Folds a ledger file's bytes into sessions and line counts (JSON text). Never throws.
  * @param {Uint8Array | number[]} bytes
  * @returns {string}

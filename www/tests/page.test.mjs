@@ -612,3 +612,41 @@ test("hostile text in every view stays inert: titles, models, projects, tools, f
   assert.ok((await page.textContent("#chart-tokens")).includes(model), "the chart names the model as text");
   page.checkOffline();
 });
+
+test("a file gone between choosing and reading is named (FILE_UNREADABLE), and the rest loads", async () => {
+  const page = await openPage();
+  const dir = mkdtempSync(join(tmpdir(), "baton-gone-"));
+  const many = join(dir, "generated");
+  execFileSync(generator, [many, "--sessions", "40"]);
+  const present = readdirSync(join(many, "claude"), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
+    .map((e) => join(e.parentPath ?? e.path, e.name));
+  for (const [label, files] of [["few", present.slice(0, 3)], ["many", present]]) {
+    const gone = join(dir, `gone-${label}.jsonl`);
+    writeFileSync(gone, readFileSync(present[0]));
+    // The files are chosen in a probe input, the one file is deleted, then the page is handed
+    // the chosen files, as if the person had been slow to press Open.
+    await page.evaluate(() => {
+      document.getElementById("probe")?.remove();
+      const probe = Object.assign(document.createElement("input"), { type: "file", multiple: true, id: "probe" });
+      document.body.append(probe);
+    });
+    await page.setInputFiles("#probe", [...files, gone]);
+    execFileSync("rm", [gone]);
+    await page.evaluate(() => { document.body.dataset.state = "loading"; });
+    await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      for (const f of document.getElementById("probe").files) transfer.items.add(f);
+      const input = document.getElementById("file");
+      input.files = transfer.files;
+      input.dispatchEvent(new Event("change"));
+    });
+    await page.waitForSelector("body[data-state=ready]");
+    const problem = await page.textContent("#problem");
+    // With a few files, Chromium sizes the gone one at 0 bytes when asked: it reads as empty.
+    assert.match(problem, label === "many" ? /FILE_UNREADABLE/ : /FILE_UNREADABLE|is empty/, `${label}: ${problem}`);
+    assert.match(problem, new RegExp(`gone-${label}\\.jsonl`));
+    assert.match(await page.textContent("#status"), new RegExp(`${files.length} file\\(s\\) added`), label);
+  }
+  page.checkOffline();
+});

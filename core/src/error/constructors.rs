@@ -398,6 +398,19 @@ impl Error {
         .with("entries", first)
     }
 
+    /// `FILE_UNREADABLE`: a file chosen in the page could not be read when its turn came;
+    /// `reason` is what the browser said.
+    pub fn file_unreadable(name: &str, reason: &str) -> Error {
+        Error::new(
+            ErrorCode::FileUnreadable,
+            format!(
+                "{name} could not be read ({reason}): it may have been moved, deleted or locked since it was chosen; choose it again"
+            ),
+        )
+        .with("name", name)
+        .with("reason", reason)
+    }
+
     /// `NO_TRANSCRIPTS`: no folder looked in held a transcript; `described` says why each gave
     /// nothing, `missing` lists them for a program (`provider`, `path`, `reason`).
     pub fn no_transcripts(described: &[String], missing: Value) -> Error {

@@ -727,3 +727,46 @@ fn the_markdown_export_reads_as_pinned() {
     let view = analyzer.view(branched.head.index, None).unwrap();
     insta::assert_snapshot!("markdown_export", markdown(&view));
 }
+
+#[test]
+fn codex_responses_carry_the_tokens_of_their_request_once() {
+    let line = |kind: &str, payload: serde_json::Value| {
+        serde_json::json!({ "timestamp": "2026-05-13T09:00:00.000Z", "type": kind, "payload": payload }).to_string()
+    };
+    let count = |total: u64, last: u64| {
+        serde_json::json!({ "type": "token_count", "info": {
+            "total_token_usage": { "input_tokens": total, "cached_input_tokens": 100, "output_tokens": 50, "reasoning_output_tokens": 20 },
+            "last_token_usage": { "input_tokens": last, "cached_input_tokens": 100, "output_tokens": 50, "reasoning_output_tokens": 20 } } })
+    };
+    let file = [
+        line("session_meta", serde_json::json!({ "id": "c1", "cwd": "/w" })),
+        line("turn_context", serde_json::json!({ "model": "gpt-5.2-codex" })),
+        line("response_item", serde_json::json!({ "type": "message", "role": "user", "content": [{ "type": "input_text", "text": "hi" }] })),
+        line("response_item", serde_json::json!({ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": "hello" }] })),
+        line("event_msg", count(1000, 1000)),
+        // Codex writes the same count again: it changes nothing.
+        line("event_msg", count(1000, 1000)),
+        line("response_item", serde_json::json!({ "type": "function_call", "name": "shell", "call_id": "x", "arguments": "{\"command\":[\"ls\"]}" })),
+        line("event_msg", count(3000, 2000)),
+    ]
+    .join("\n");
+    let mut analyzer = Analyzer::new();
+    analyzer.add_file("rollout.jsonl", file.as_bytes()).unwrap();
+    let view = analyzer.view(0, None).unwrap();
+    let tokens: Vec<Option<u64>> = view
+        .messages
+        .iter()
+        .map(|m| m.tokens.map(|t| t.input_tokens))
+        .collect();
+    // Input without its cached part, as everywhere in Baton.
+    assert_eq!(tokens, vec![None, Some(900), Some(1900)]);
+    let first = view.messages[1].tokens.unwrap();
+    assert_eq!(
+        (
+            first.cache_read_tokens,
+            first.output_tokens,
+            first.reasoning_tokens
+        ),
+        (100, 50, 20)
+    );
+}

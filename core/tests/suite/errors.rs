@@ -78,6 +78,10 @@ fn every_error_code_reads_as_pinned() {
             "over 200 times its compressed size",
         ),
         Error::no_conversations_in_archive("photos.zip", 1, vec!["photo.jpg".into()]),
+        Error::file_unreadable(
+            "projects/a/s1.jsonl",
+            "NotFoundError: A requested file or directory could not be found",
+        ),
         Error::no_transcripts(
             &["no Codex transcripts: /home/me/.codex/sessions does not exist".into()],
             json!([{"provider": "codex", "path": "/home/me/.codex/sessions", "reason": "not_found"}]),

@@ -24,6 +24,8 @@ pub struct CodexReader {
     model: Option<String>,
     previous: Option<String>,
     records: usize,
+    /// The cumulative count last taken (Codex repeats a count at times).
+    last_total: Option<crate::transcripts::usage::codex::Counts>,
 }
 
 impl Default for CodexReader {
@@ -34,6 +36,7 @@ impl Default for CodexReader {
             model: None,
             previous: None,
             records: 0,
+            last_total: None,
         }
     }
 }
@@ -121,6 +124,9 @@ impl CodexReader {
                 if item["type"] == "user_message" && self.conversation.first_prompt.is_none() {
                     self.conversation.first_prompt = prompt_title(&text_of(&item["message"]));
                 }
+                if item["type"] == "token_count" {
+                    self.take_token_count(&item["info"]);
+                }
             }
             "compacted" => {}
             "response_item" => {
@@ -195,6 +201,32 @@ impl CodexReader {
                 });
             }
             other => self.parsed.unknown(other.to_owned(), line),
+        }
+    }
+
+    /// A request's tokens go on the latest assistant message: the last item of the response
+    /// they paid for. Codex writes the same count again at times; a repeat changes nothing.
+    fn take_token_count(&mut self, info: &Value) {
+        use crate::transcripts::usage::codex::Counts;
+        let parse = |v: &Value| serde_json::from_value::<Counts>(v.clone()).ok();
+        let (Some(total), Some(last)) = (
+            parse(&info["total_token_usage"]),
+            parse(&info["last_token_usage"]),
+        ) else {
+            return;
+        };
+        if self.last_total == Some(total) {
+            return;
+        }
+        self.last_total = Some(total);
+        if let Some(message) = self
+            .conversation
+            .messages
+            .iter_mut()
+            .rev()
+            .find(|m| m.role == Role::Assistant)
+        {
+            message.tokens = Some(last.totals());
         }
     }
 

@@ -36,6 +36,18 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// The counts in Baton's one meaning: input without the cached part, the cached part as
+    /// cache reads, output with its reasoning part named.
+    pub fn totals(&self) -> TokenTotals {
+        TokenTotals {
+            input_tokens: self.input_tokens.saturating_sub(self.cached_input_tokens),
+            output_tokens: self.output_tokens,
+            cache_creation_tokens: 0,
+            cache_read_tokens: self.cached_input_tokens,
+            reasoning_tokens: self.reasoning_output_tokens,
+        }
+    }
+
     fn minus(&self, earlier: &Counts) -> Option<Counts> {
         Some(Counts {
             input_tokens: self.input_tokens.checked_sub(earlier.input_tokens)?,
@@ -279,13 +291,7 @@ impl CodexUsage {
             session: self.session.clone(),
             project: self.cwd.clone(),
             model,
-            tokens: TokenTotals {
-                input_tokens: delta.input_tokens.saturating_sub(delta.cached_input_tokens),
-                output_tokens: delta.output_tokens,
-                cache_creation_tokens: 0,
-                cache_read_tokens: delta.cached_input_tokens,
-                reasoning_tokens: delta.reasoning_output_tokens,
-            },
+            tokens: delta.totals(),
             cache_creation_1h_tokens: 0,
             // The long-context rate is decided per request: on the last request's input (cached
             // input included), not on a delta that may sum several requests.
