@@ -360,6 +360,9 @@ function pretty(input) {
   }
 }
 
+/** A line cut to fit a card's title, marked when cut. */
+const clip = (line, max = 90) => (line.length > max ? `${line.slice(0, max - 1)}…` : line);
+
 /** The argument a person recognizes a call by: a command, a path, a pattern, a query. */
 function gist(input) {
   try {
@@ -367,7 +370,7 @@ function gist(input) {
     for (const key of ["command", "cmd", "file_path", "path", "pattern", "url", "query", "description", "prompt"]) {
       const value = args?.[key];
       const shown = Array.isArray(value) ? value.join(" ") : value;
-      if (typeof shown === "string" && shown.trim()) return shown.trim().split("\n")[0].slice(0, 90);
+      if (typeof shown === "string" && shown.trim()) return clip(shown.trim().split("\n")[0]);
     }
   } catch { /* not JSON: no gist */ }
   return "";
@@ -426,7 +429,7 @@ function blockView(block) {
     }
     case "tool_result": {
       const lines = block.output.split("\n");
-      const first = lines.find((l) => l.trim())?.trim().slice(0, 90) || "(empty)";
+      const first = clip(lines.find((l) => l.trim())?.trim() || "(empty)");
       return card([text("span", block.is_error ? "Error" : "Result", "card-kind"), text("code", first, "gist"),
         text("span", `${number(lines.length)} line(s)`, "muted small")],
         block.output, `tool tool-result${block.is_error ? " error" : ""}`);

@@ -250,7 +250,12 @@ test("work sessions with their transcripts: the cost each one ran up, from the c
   const env = { PATH: process.env.PATH, BATON_FSYNC: "0" };
   const started = JSON.parse(execFileSync(baton, ["--dir", join(dir, ".baton"), "--json", "start", "--project", "demo",
     "--agent", "claude-code", "--goal", "Tidy the tools", "--provider-session-id", sessionId], { env }).toString());
+  writeFileSync(join(dir, "contract.md"), "- Keep the API stable\n- Ship the docs\n");
+  execFileSync(baton, ["--dir", join(dir, ".baton"), "--json", "mission", "add", "CLAIM-142", "--contract", join(dir, "contract.md")], { env });
   await load(page, "#file", [join(dir, ".baton/events.ndjson"), transcript]);
+  const missions = await page.textContent("#missions");
+  assert.match(missions, /CLAIM-142 v1 awaiting approval/);
+  assert.match(missions, /Keep the API stable/);
   const work = JSON.parse(await page.getAttribute("#ledger", "data-json"));
   const card = work.sessions.find((s) => s.session_id === started.session_id);
   assert.equal(card.cost_source, "transcripts");
