@@ -18,7 +18,8 @@
 //! 2. [`ledger`]: the facts. The event wire format and its payloads, the session view folded
 //!    from events, the storage traits, compaction rollups and the checkpoint.
 //! 3. [`lifecycle`]: judgements drawn from facts (workspace policy, context health, the
-//!    timeline). [`transcripts`]: other tools' files (detection, the one ingest and line
+//!    timeline). [`notes`]: a session's Markdown note and how Baton's parts are spliced into
+//!    one a person edits. [`transcripts`]: other tools' files (detection, the one ingest and line
 //!    splitter, ZIP exports, usage per provider, conversations per provider, inspection).
 //! 4. [`commands`]: decisions that write facts (kernel, params, answers, one file per group
 //!    of operations, dispatch, the lines people read). [`analyzer`]: the page's session over
@@ -52,6 +53,7 @@ pub mod ids;
 pub mod ledger;
 pub mod lifecycle;
 pub mod names;
+pub mod notes;
 pub mod records;
 pub mod time;
 pub mod tokens;

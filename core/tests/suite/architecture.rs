@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["lib", "error", "ids", "time", "names", "tokens"],
     &["ledger"],
-    &["lifecycle", "transcripts", "records"],
+    &["lifecycle", "transcripts", "records", "notes"],
     &["commands", "analyzer"],
     &["abi"],
 ];

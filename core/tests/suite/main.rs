@@ -8,6 +8,7 @@ mod docs;
 mod errors;
 mod hostile;
 mod lifecycle;
+mod notes;
 mod prices;
 mod properties;
 mod reading;

@@ -1,0 +1,250 @@
+//! Splicing Baton's parts into a note: a fixed set of frontmatter keys and the regions between
+//! `<!-- baton:NAME -->` and `<!-- /baton:NAME -->`. Every other byte is kept as it was: other
+//! keys with their order, quoting and comments, a comment after an owned value, the line
+//! endings (LF or CRLF), and every word a person wrote above, between or below the regions.
+//! Splicing what is already there gives the same bytes back, so a host can tell "nothing to
+//! write" and leave the file (and its mtime) alone.
+
+/// What Baton owns in a note, as it should read now.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OwnedParts {
+    /// Frontmatter keys, in the order a new note lists them, each with its YAML value text
+    /// (see [`yaml_scalar`]).
+    pub keys: Vec<(String, String)>,
+    /// Regions, in the order a new note holds them, each with its Markdown.
+    pub regions: Vec<(String, String)>,
+}
+
+/// An owned key whose value on disk is not the one Baton would write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyDifference {
+    /// The key.
+    pub key: String,
+    /// Its value text on disk.
+    pub on_disk: String,
+    /// The value text Baton would write.
+    pub wanted: String,
+}
+
+/// The note after splicing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spliced {
+    /// The whole note.
+    pub text: String,
+    /// Whether it differs from what was on disk.
+    pub changed: bool,
+    /// Owned keys that were on disk with another value (already replaced in `text`); a host
+    /// reports them, since a person may have edited one.
+    pub differing: Vec<KeyDifference>,
+}
+
+/// Why a note cannot be spliced; such a note is never written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpliceRefusal {
+    /// The note opens a frontmatter block (`---`) that never closes.
+    UnclosedFrontmatter,
+    /// A region's opening marker has no closing one after it.
+    UnclosedRegion(String),
+}
+
+/// A value as a YAML scalar: plain when it cannot be read as anything else, else in double
+/// quotes with `\`, `"` and control characters escaped.
+pub fn yaml_scalar(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '@' | '+'))
+        && !value.starts_with(['-', '.', '@'])
+        && !matches!(
+            value.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"
+        )
+        && value.parse::<f64>().is_err();
+    if plain {
+        return value.to_owned();
+    }
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One line with its ending (empty for a last line without one).
+fn lines_of(text: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (line, ending, next) = match rest.find('\n') {
+            Some(i) if i > 0 && rest.as_bytes()[i - 1] == b'\r' => {
+                (&rest[..i - 1], &rest[i - 1..=i], &rest[i + 1..])
+            }
+            Some(i) => (&rest[..i], &rest[i..=i], &rest[i + 1..]),
+            None => (rest, "", ""),
+        };
+        out.push((line, ending));
+        rest = next;
+    }
+    out
+}
+
+/// The value text of a frontmatter line `key: value  # comment`, and the comment part kept
+/// as written (with its leading space), for a plain or quoted one-line value.
+fn value_and_comment(after_colon: &str) -> (&str, &str) {
+    let trimmed = after_colon.trim_start();
+    let lead = after_colon.len() - trimmed.len();
+    let end = if trimmed.starts_with('"') || trimmed.starts_with('\'') {
+        let quote = trimmed.as_bytes()[0];
+        let mut i = 1;
+        let bytes = trimmed.as_bytes();
+        while i < bytes.len() {
+            if bytes[i] == b'\\' && quote == b'"' {
+                i += 2;
+                continue;
+            }
+            if bytes[i] == quote {
+                i += 1;
+                break;
+            }
+            i += 1;
+        }
+        i.min(bytes.len())
+    } else {
+        trimmed.find(" #").unwrap_or(trimmed.len())
+    };
+    let value = trimmed[..end].trim_end();
+    let comment_from = lead + value.len();
+    (value, &after_colon[comment_from..])
+}
+
+/// Splices `owned` into `note` (empty for a note not yet written).
+pub fn splice(note: &str, owned: &OwnedParts) -> Result<Spliced, SpliceRefusal> {
+    let eol = if note.contains("\r\n") { "\r\n" } else { "\n" };
+    let lines = lines_of(note);
+    let opens = lines.first().is_some_and(|(l, _)| l.trim_end() == "---");
+    let (front, body_from) = if opens {
+        let close = lines
+            .iter()
+            .skip(1)
+            .position(|(l, _)| matches!(l.trim_end(), "---" | "..."))
+            .ok_or(SpliceRefusal::UnclosedFrontmatter)?
+            + 1;
+        (Some((1, close)), close + 1)
+    } else {
+        (None, 0)
+    };
+
+    let mut out = String::with_capacity(note.len() + 256);
+    let mut differing = Vec::new();
+    let mut written: Vec<&str> = Vec::new();
+    match front {
+        Some((from, close)) => {
+            out.push_str(lines[0].0);
+            out.push_str(lines[0].1);
+            for (line, ending) in &lines[from..close] {
+                let owned_key = owned.keys.iter().find(|(key, _)| {
+                    line.strip_prefix(key.as_str())
+                        .is_some_and(|rest| rest.starts_with(':'))
+                });
+                match owned_key {
+                    Some((key, wanted)) if !written.contains(&key.as_str()) => {
+                        let after = &line[key.len() + 1..];
+                        let (value, comment) = value_and_comment(after);
+                        if value != wanted {
+                            differing.push(KeyDifference {
+                                key: key.clone(),
+                                on_disk: value.to_owned(),
+                                wanted: wanted.clone(),
+                            });
+                        }
+                        out.push_str(&format!("{key}: {wanted}{comment}"));
+                        out.push_str(ending);
+                        written.push(key);
+                    }
+                    _ => {
+                        out.push_str(line);
+                        out.push_str(ending);
+                    }
+                }
+            }
+            // A last frontmatter line without an ending gets one before a new key follows.
+            if close > from && lines[close - 1].1.is_empty() {
+                out.push_str(eol);
+            }
+            for (key, wanted) in &owned.keys {
+                if !written.contains(&key.as_str()) {
+                    out.push_str(&format!("{key}: {wanted}{eol}"));
+                }
+            }
+            out.push_str(lines[close].0);
+            out.push_str(if lines[close].1.is_empty() {
+                eol
+            } else {
+                lines[close].1
+            });
+        }
+        None => {
+            out.push_str("---");
+            out.push_str(eol);
+            for (key, wanted) in &owned.keys {
+                out.push_str(&format!("{key}: {wanted}{eol}"));
+            }
+            out.push_str("---");
+            out.push_str(eol);
+        }
+    }
+
+    // The body: each owned region's content replaced in place; a region not there yet is
+    // added at the end.
+    let body: String = lines[body_from.min(lines.len())..]
+        .iter()
+        .map(|(l, e)| format!("{l}{e}"))
+        .collect();
+    let mut body = body;
+    for (name, content) in &owned.regions {
+        let open = format!("<!-- baton:{name} -->");
+        let close = format!("<!-- /baton:{name} -->");
+        let content = content.trim_end_matches(['\r', '\n']).replace("\r\n", "\n");
+        let content = if eol == "\r\n" {
+            content.replace('\n', "\r\n")
+        } else {
+            content
+        };
+        match body.find(&open) {
+            Some(at) => {
+                let inner_from = at + open.len();
+                let inner_to = body[inner_from..]
+                    .find(&close)
+                    .map(|i| inner_from + i)
+                    .ok_or_else(|| SpliceRefusal::UnclosedRegion(name.clone()))?;
+                let replacement = format!("{eol}{content}{eol}");
+                body.replace_range(inner_from..inner_to, &replacement);
+            }
+            None => {
+                if !body.is_empty() && !body.ends_with('\n') {
+                    body.push_str(eol);
+                }
+                if !body.is_empty() {
+                    body.push_str(eol);
+                }
+                body.push_str(&format!("{open}{eol}{content}{eol}{close}{eol}"));
+            }
+        }
+    }
+    out.push_str(&body);
+    Ok(Spliced {
+        changed: out != note,
+        text: out,
+        differing,
+    })
+}

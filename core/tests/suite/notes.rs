@@ -1,0 +1,230 @@
+//! Session notes: Baton's parts spliced into a note a person edits, every other byte kept
+//! (keys, comments, quoting, CRLF, text around the regions), re-rendering idempotent, broken
+//! notes refused; and where a note lives.
+
+use baton_core::notes::{OwnedParts, SpliceRefusal, note_path, splice, yaml_scalar};
+use baton_core::time::Timestamp;
+use proptest::prelude::*;
+
+fn owned(status: &str, summary: &str) -> OwnedParts {
+    OwnedParts {
+        keys: vec![
+            (
+                "session_id".into(),
+                "019c0000-0000-7000-8000-00000000000a".into(),
+            ),
+            ("project".into(), "demo".into()),
+            ("status".into(), yaml_scalar(status)),
+            ("started_at".into(), yaml_scalar("2026-07-18T20:00:00.000Z")),
+        ],
+        regions: vec![
+            ("goal".into(), "Implement the search feature".into()),
+            ("summary".into(), summary.into()),
+        ],
+    }
+}
+
+/// A note a person has worked on: extra keys with comments, a list, quoted strings, Unicode,
+/// a comment after an owned value, text above, between and below Baton's regions.
+const EDITED: &str = "---\n\
+tags: [work, search]   # mine\n\
+session_id: 019c0000-0000-7000-8000-00000000000a\n\
+project: demo\n\
+aliases:\n  - \"Search — v2\"\n  - 'quoted: yes'\n\
+status: active # Baton's, with my comment\n\
+started_at: \"2026-07-18T20:00:00.000Z\"\n\
+rating: 5\n\
+---\n\
+# My heading ✍️\n\
+\n\
+Notes above.\n\
+<!-- baton:goal -->\n\
+old goal\n\
+<!-- /baton:goal -->\n\
+Between the regions: 日本語.\n\
+<!-- baton:summary -->\n\
+<!-- /baton:summary -->\n\
+\n\
+Below, with a trailing space \n";
+
+/// The note without what Baton owns: the owned keys' lines and the regions' insides.
+fn not_owned(text: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\r', '\n']);
+        if bare.starts_with("<!-- /baton:") {
+            inside = false;
+        }
+        let owned_key = ["session_id:", "project:", "status:", "started_at:"]
+            .iter()
+            .any(|k| bare.starts_with(k));
+        if !inside && !owned_key {
+            out.push_str(line);
+        }
+        if bare.starts_with("<!-- baton:") {
+            inside = true;
+        }
+    }
+    out
+}
+
+#[test]
+fn a_hand_edited_note_keeps_every_byte_baton_does_not_own() {
+    let done = splice(EDITED, &owned("done", "Implemented and tested.")).unwrap();
+    assert!(done.changed);
+    assert_eq!(not_owned(&done.text), not_owned(EDITED));
+    assert!(
+        done.text
+            .contains("status: done # Baton's, with my comment\n"),
+        "{}",
+        done.text
+    );
+    assert!(
+        done.text
+            .contains("<!-- baton:goal -->\nImplement the search feature\n<!-- /baton:goal -->")
+    );
+    assert!(
+        done.text
+            .contains("<!-- baton:summary -->\nImplemented and tested.\n<!-- /baton:summary -->")
+    );
+    assert_eq!(
+        done.differing.len(),
+        1,
+        "only status differed: {:?}",
+        done.differing
+    );
+    assert_eq!(done.differing[0].on_disk, "active");
+    // Splicing what is there changes nothing: a host leaves the file (and its mtime) alone.
+    let again = splice(&done.text, &owned("done", "Implemented and tested.")).unwrap();
+    assert!(!again.changed);
+    assert_eq!(again.text, done.text);
+    assert!(again.differing.is_empty());
+}
+
+#[test]
+fn crlf_notes_stay_crlf() {
+    let crlf = EDITED.replace('\n', "\r\n");
+    let done = splice(&crlf, &owned("done", "line one\nline two")).unwrap();
+    assert!(
+        !done.text.replace("\r\n", "").contains('\n'),
+        "no bare LF: {:?}",
+        done.text
+    );
+    assert_eq!(not_owned(&done.text), not_owned(&crlf));
+    assert!(
+        done.text
+            .contains("line one\r\nline two\r\n<!-- /baton:summary -->")
+    );
+    assert!(
+        !splice(&done.text, &owned("done", "line one\nline two"))
+            .unwrap()
+            .changed
+    );
+}
+
+#[test]
+fn a_new_note_gets_frontmatter_and_regions_and_missing_parts_are_added() {
+    let fresh = splice("", &owned("active", "")).unwrap();
+    assert!(
+        fresh.text.starts_with("---\nsession_id: 019c"),
+        "{}",
+        fresh.text
+    );
+    assert!(
+        fresh
+            .text
+            .contains("started_at: \"2026-07-18T20:00:00.000Z\"\n---\n")
+    );
+    assert!(fresh.text.ends_with("<!-- /baton:summary -->\n"));
+    assert!(!splice(&fresh.text, &owned("active", "")).unwrap().changed);
+    // A note a person started by hand, with no frontmatter and no regions.
+    let own = splice("Just my thoughts", &owned("active", "")).unwrap();
+    assert!(
+        own.text
+            .contains("---\nJust my thoughts\n\n<!-- baton:goal -->"),
+        "{}",
+        own.text
+    );
+    // A frontmatter without Baton's keys gets them after the person's.
+    let keys = splice("---\nmine: 1\n---\nbody\n", &owned("active", "")).unwrap();
+    assert!(
+        keys.text.starts_with("---\nmine: 1\nsession_id: "),
+        "{}",
+        keys.text
+    );
+}
+
+#[test]
+fn a_note_baton_cannot_read_is_refused_whole() {
+    assert_eq!(
+        splice("---\nstatus: active\nno end\n", &owned("done", "")),
+        Err(SpliceRefusal::UnclosedFrontmatter)
+    );
+    assert_eq!(
+        splice(
+            "---\n---\n<!-- baton:goal -->\ncut off\n",
+            &owned("done", "")
+        ),
+        Err(SpliceRefusal::UnclosedRegion("goal".into()))
+    );
+}
+
+#[test]
+fn values_are_quoted_when_yaml_would_read_them_otherwise() {
+    assert_eq!(yaml_scalar("claude-code"), "claude-code");
+    assert_eq!(
+        yaml_scalar("2026-07-18T20:00:00.000Z"),
+        "\"2026-07-18T20:00:00.000Z\""
+    );
+    for tricky in ["yes", "null", "12", "-x", "a: b", "# c", "", "say \"hi\"\n"] {
+        assert!(yaml_scalar(tricky).starts_with('"'), "{tricky}");
+    }
+    assert_eq!(yaml_scalar("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
+}
+
+#[test]
+fn notes_live_under_the_project_with_a_suffix_when_the_name_is_taken() {
+    let at = Timestamp::parse("2026-07-18T20:00:00Z").unwrap();
+    let id = "019c3a5e-0000-7000-8000-00000000000a";
+    assert_eq!(
+        note_path("demo", "claude", at, id, false),
+        "Projects/demo/sessions/2026-07-18-2000-claude.md"
+    );
+    assert_eq!(
+        note_path("demo", "claude", at, id, true),
+        "Projects/demo/sessions/2026-07-18-2000-claude-019c3a5e.md"
+    );
+    assert_eq!(
+        note_path("../etc", "a/b", at, id, false),
+        "Projects/-etc/sessions/2026-07-18-2000-a-b.md"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever a person writes around Baton's regions, and however often Baton re-renders
+    /// with new values, none of the person's bytes change.
+    #[test]
+    fn re_renders_never_touch_a_persons_bytes(
+        above in "[a-zA-Z0-9 #*\\-é日]{0,40}",
+        between in "[a-zA-Z0-9 \\[\\]()é]{0,40}",
+        below in "[a-zA-Z0-9 >|é]{0,40}",
+        extra in "[a-z]{1,8}",
+        crlf in any::<bool>(),
+        renders in proptest::collection::vec(("[a-z]{1,10}", "[a-zA-Z0-9 .\\n]{0,60}"), 1..100),
+    ) {
+        let note = format!(
+            "---\n{extra}x: \"kept\" # c\nstatus: active\n---\n{above}\n<!-- baton:goal -->\n<!-- /baton:goal -->\n{between}\n<!-- baton:summary -->\n<!-- /baton:summary -->\n{below}\n"
+        );
+        let note = if crlf { note.replace('\n', "\r\n") } else { note };
+        let mut text = note.clone();
+        for (status, summary) in &renders {
+            text = splice(&text, &owned(status, summary)).unwrap().text;
+        }
+        prop_assert_eq!(not_owned(&text), not_owned(&note));
+        let last = &renders[renders.len() - 1];
+        prop_assert!(!splice(&text, &owned(&last.0, &last.1)).unwrap().changed);
+    }
+}
