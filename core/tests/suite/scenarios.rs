@@ -533,3 +533,86 @@ fn ending_a_working_session_says_it_stopped_without_finishing() {
         item.text
     );
 }
+
+#[test]
+fn a_sessions_note_follows_its_life_and_keeps_a_persons_words() {
+    use baton_core::notes::{NoteLinks, owned_parts, splice};
+    let mut host = Host::new();
+    let id = match host.run(Request::Start(StartParams {
+        project: Some("demo".into()),
+        agent: Some("claude".into()),
+        client_name: Some("claude-code".into()),
+        goal: Some("Implement the search feature".into()),
+        ..Default::default()
+    })) {
+        Ok(Response::Action(a)) => a.session.session_id,
+        other => panic!("start failed: {other:?}"),
+    };
+    let note_of = |host: &Host, before: &str, links: &NoteLinks<'_>| {
+        let session = host.ledger.session(id).unwrap().unwrap();
+        splice(before, &owned_parts(&session, links)).unwrap()
+    };
+    let children = vec!["Projects/demo/sessions/2026-07-18-2100-codex.md".to_owned()];
+    let fresh = note_of(&host, "", &NoteLinks::default());
+    assert!(fresh.text.starts_with(&format!("---\nsession_id: {id}\nproject: demo\nproject_link: \"[[Projects/demo]]\"\nagent: claude\nclient_name: claude-code\nstatus: ")), "{}", fresh.text);
+    assert!(
+        fresh
+            .text
+            .contains("started_at: \"2026-07-18T20:00:00.000Z\"\n---\n")
+    );
+    assert!(
+        fresh
+            .text
+            .contains("<!-- baton:goal -->\nImplement the search feature\n<!-- /baton:goal -->")
+    );
+    assert!(!fresh.text.contains("ended_at"));
+
+    // A person adds a key and a paragraph; the session resumes, hands off, and ends.
+    let edited =
+        fresh.text.replacen("---\n", "---\nrating: 4 # mine\n", 1) + "\nMy review: looks right.\n";
+    host.now = Timestamp::from_millis(host.now.millis() + 3_600_000);
+    host.run(Request::Resume(ResumeParams {
+        session_id: id.to_string(),
+        ..Default::default()
+    }))
+    .unwrap();
+    let links = NoteLinks {
+        children: &children,
+        touched: &["Projects/demo/design.md".to_owned()],
+        ..Default::default()
+    };
+    let resumed = note_of(&host, &edited, &links);
+    assert!(
+        resumed.text.contains("- Resumed 2026-07-18T21:00:00.000Z"),
+        "{}",
+        resumed.text
+    );
+    assert!(
+        resumed
+            .text
+            .contains("- Handed on to [[Projects/demo/sessions/2026-07-18-2100-codex]]")
+    );
+    host.now = Timestamp::from_millis(host.now.millis() + 1_800_000);
+    host.end(EndParams {
+        session_id: Some(id.to_string()),
+        summary: Some("Implemented and tested.".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    let ended = note_of(&host, &resumed.text, &links);
+    assert!(
+        ended
+            .text
+            .contains("ended_at: \"2026-07-18T21:30:00.000Z\"\n"),
+        "{}",
+        ended.text
+    );
+    assert!(ended.text.contains("after 1h 30m.\n\nImplemented and tested.\n\nNotes changed meanwhile:\n- [[Projects/demo/design]]"));
+    for kept in ["rating: 4 # mine\n", "\nMy review: looks right.\n"] {
+        assert!(ended.text.contains(kept), "{kept:?} kept in {}", ended.text);
+    }
+    assert!(
+        !note_of(&host, &ended.text, &links).changed,
+        "nothing new: nothing to write"
+    );
+}
