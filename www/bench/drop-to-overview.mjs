@@ -59,6 +59,16 @@ const browser = await chromium.launchPersistentContext(join(tmp, "profile"), {
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
 });
 
+/** A fresh page with `files` chosen and their overview drawn. */
+async function loadedPage(files) {
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready=true]");
+  await page.setInputFiles("#file", files);
+  await page.waitForSelector("body[data-state=ready]", { timeout: 120000 });
+  return page;
+}
+
 async function measure(label, files, inflated = null) {
   if (!wanted(label)) return;
   const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
@@ -66,11 +76,7 @@ async function measure(label, files, inflated = null) {
   const times = [];
   let memory = 0, conversations = 0;
   for (let i = 0; i < runs; i++) {
-    const page = await browser.newPage();
-    await page.goto(url);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.setInputFiles("#file", files);
-    await page.waitForSelector("body[data-state=ready]", { timeout: 120000 });
+    const page = await loadedPage(files);
     times.push(Number(await page.getAttribute("body", "data-load-ms")));
     const part = async (name) => Math.round(Number(await page.getAttribute("body", `data-${name}-ms`)));
     if (process.env.BATON_BENCH_PARTS) console.log(`  worker ${await part("worker")} ms: small files in the core ${await part("parse")} ms, report ${await part("report")} ms; the worker began at ${await part("began")} ms and answered at ${await part("answered")} ms`);
@@ -91,11 +97,7 @@ async function measureReader(label, files) {
   const all = [];
   let messages = 0;
   for (let i = 0; i < runs; i++) {
-    const page = await browser.newPage();
-    await page.goto(url);
-    await page.waitForSelector("body[data-ready=true]");
-    await page.setInputFiles("#file", files);
-    await page.waitForSelector("body[data-state=ready]", { timeout: 120000 });
+    const page = await loadedPage(files);
     await page.selectOption("#sort", "messages");
     await page.waitForFunction(() => document.querySelector("#list tbody tr"));
     await page.evaluate(() => { delete document.body.dataset.readerMs; });

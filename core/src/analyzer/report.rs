@@ -78,11 +78,10 @@ impl Analyzer {
         }
     }
 
-    /// Usage of everything loaded, grouped as `baton usage` groups it, with days in UTC and
-    /// the shipped prices (recorded costs first): the rows `baton usage --timezone UTC` gives
-    /// for the same files.
-    pub fn usage(&self, group_by: GroupBy) -> UsageReport {
-        let options = ReportOptions {
+    /// How the page counts usage: every entry, days in UTC, the shipped prices with recorded
+    /// costs first.
+    pub(crate) fn report_options(&self, group_by: GroupBy) -> ReportOptions<'_> {
+        ReportOptions {
             group_by,
             since: None,
             until: None,
@@ -90,8 +89,18 @@ impl Analyzer {
             prices: &self.prices,
             cost_mode: CostMode::Auto,
             zone: &UtcZone,
-        };
-        aggregate(&self.usage_entries(), &options, BTreeMap::new())
+        }
+    }
+
+    /// Usage of everything loaded, grouped as `baton usage` groups it, with days in UTC and
+    /// the shipped prices (recorded costs first): the rows `baton usage --timezone UTC` gives
+    /// for the same files.
+    pub fn usage(&self, group_by: GroupBy) -> UsageReport {
+        aggregate(
+            &self.usage_entries(),
+            &self.report_options(group_by),
+            BTreeMap::new(),
+        )
     }
 
     /// The headline figures of everything loaded.
@@ -116,16 +125,11 @@ impl Analyzer {
         let (usage, unpriced_models) = if entries.is_empty() {
             (None, Vec::new())
         } else {
-            let options = ReportOptions {
-                group_by: GroupBy::Model,
-                since: None,
-                until: None,
-                providers: &[],
-                prices: &self.prices,
-                cost_mode: CostMode::Auto,
-                zone: &UtcZone,
-            };
-            let report = aggregate(entries, &options, BTreeMap::new());
+            let report = aggregate(
+                entries,
+                &self.report_options(GroupBy::Model),
+                BTreeMap::new(),
+            );
             (Some(report.totals), report.unpriced_models)
         };
         let stats = &self.ledger.fold().stats;

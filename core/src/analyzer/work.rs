@@ -8,8 +8,7 @@ use crate::ids::{SessionId, WORKSPACE_STREAM};
 use crate::ledger::session::Session;
 use crate::ledger::store::LedgerView;
 use crate::lifecycle::workspace::{AttentionItem, Decision, Workspace};
-use crate::time::UtcZone;
-use crate::transcripts::usage::{CostMode, GroupBy, ReportOptions, aggregate_by_work_session};
+use crate::transcripts::usage::{GroupBy, aggregate_by_work_session};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -79,15 +78,7 @@ impl Analyzer {
         let (costs, unlinked) = if entries.is_empty() || sessions.is_empty() {
             (BTreeMap::new(), 0)
         } else {
-            let options = ReportOptions {
-                group_by: GroupBy::Session,
-                since: None,
-                until: None,
-                providers: &[],
-                prices: &self.prices,
-                cost_mode: CostMode::Auto,
-                zone: &UtcZone,
-            };
+            let options = self.report_options(GroupBy::Session);
             let report =
                 aggregate_by_work_session(entries, &sessions, None, &options, BTreeMap::new());
             let work = report.work_sessions.unwrap_or_default();

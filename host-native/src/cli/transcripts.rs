@@ -135,18 +135,8 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
     })
 }
 
-/// A count with thousands separated: `1,234,567`.
-pub(crate) fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// A count with thousands separated: `1,234,567` (the core's wording, as the page's).
+pub(crate) use baton_core::analyzer::charts::scale::thousands;
 
 /// The usage report as a person reads it: one row per group and the totals, fitted to the
 /// width; then the models with no price or priced through an alias, what was not counted,

@@ -111,32 +111,7 @@ struct ClaudeCodeMessage {
     #[serde(default)]
     content: Value,
     #[serde(default)]
-    usage: Option<LineUsage>,
-}
-
-/// A response's token counts as a line records them.
-#[derive(Deserialize, Default, Clone, Copy)]
-struct LineUsage {
-    #[serde(default)]
-    input_tokens: Option<u64>,
-    #[serde(default)]
-    output_tokens: Option<u64>,
-    #[serde(default)]
-    cache_creation_input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_read_input_tokens: Option<u64>,
-}
-
-impl LineUsage {
-    fn totals(self) -> crate::tokens::TokenTotals {
-        crate::tokens::TokenTotals {
-            input_tokens: self.input_tokens.unwrap_or(0),
-            output_tokens: self.output_tokens.unwrap_or(0),
-            cache_creation_tokens: self.cache_creation_input_tokens.unwrap_or(0),
-            cache_read_tokens: self.cache_read_input_tokens.unwrap_or(0),
-            reasoning_tokens: 0,
-        }
-    }
+    usage: Option<crate::transcripts::usage::claude_code::Usage>,
 }
 
 impl ClaudeCodeLine {
@@ -264,7 +239,8 @@ impl ClaudeCodeReader {
             }
         }
         conversation.active_leaf = Some(id.clone());
-        let tokens = message.usage.map(LineUsage::totals);
+        // The counts as the usage reader takes them (a response's last line keeps them).
+        let tokens = message.usage.map(|u| u.totals().0);
         if tokens.is_some()
             && let Some(response) = message.id
         {

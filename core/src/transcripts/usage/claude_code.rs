@@ -97,8 +97,9 @@ struct Message<'a> {
     usage: Option<Usage>,
 }
 
-#[derive(Deserialize)]
-struct Usage {
+/// A response's token counts as a Claude Code line records them.
+#[derive(Deserialize, Clone, Copy)]
+pub(crate) struct Usage {
     #[serde(default)]
     input_tokens: Option<u64>,
     #[serde(default)]
@@ -111,12 +112,40 @@ struct Usage {
     cache_creation: Option<CacheCreation>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone, Copy)]
 struct CacheCreation {
     #[serde(default)]
     ephemeral_5m_input_tokens: Option<u64>,
     #[serde(default)]
     ephemeral_1h_input_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// The counts in Baton's one meaning, and the part of the cache writes made to the
+    /// one-hour cache (billed at its own rate). The five-minute and one-hour split, when a
+    /// line has it, is the cache writes.
+    pub(crate) fn totals(&self) -> (TokenTotals, u64) {
+        let (cache_creation, one_hour) = match &self.cache_creation {
+            Some(c) => {
+                let one_hour = c.ephemeral_1h_input_tokens.unwrap_or(0);
+                (
+                    c.ephemeral_5m_input_tokens
+                        .unwrap_or(0)
+                        .saturating_add(one_hour),
+                    one_hour,
+                )
+            }
+            None => (self.cache_creation_input_tokens.unwrap_or(0), 0),
+        };
+        let tokens = TokenTotals {
+            input_tokens: self.input_tokens.unwrap_or(0),
+            output_tokens: self.output_tokens.unwrap_or(0),
+            cache_creation_tokens: cache_creation,
+            cache_read_tokens: self.cache_read_input_tokens.unwrap_or(0),
+            reasoning_tokens: 0,
+        };
+        (tokens, one_hour)
+    }
 }
 
 /// The Claude Code project folder a transcript's path names: `projects/<folder>/<session>.jsonl`,
@@ -340,31 +369,14 @@ impl ClaudeCodeUsage {
             .as_deref()
             .or(parsed.session_id.as_deref())
             .unwrap_or("");
-        let (cache_creation, one_hour) = match &usage.cache_creation {
-            Some(c) => {
-                let one_hour = c.ephemeral_1h_input_tokens.unwrap_or(0);
-                (
-                    c.ephemeral_5m_input_tokens
-                        .unwrap_or(0)
-                        .saturating_add(one_hour),
-                    one_hour,
-                )
-            }
-            None => (usage.cache_creation_input_tokens.unwrap_or(0), 0),
-        };
+        let (tokens, one_hour) = usage.totals();
         let entry = UsageEntry {
             provider: Provider::ClaudeCode,
             at,
             session: self.strings.get(session),
             project: parsed.cwd.as_deref().map(|c| self.strings.get(c)),
             model: message.model.as_deref().map(|m| self.strings.get(m)),
-            tokens: TokenTotals {
-                input_tokens: usage.input_tokens.unwrap_or(0),
-                output_tokens: usage.output_tokens.unwrap_or(0),
-                cache_creation_tokens: cache_creation,
-                cache_read_tokens: usage.cache_read_input_tokens.unwrap_or(0),
-                reasoning_tokens: 0,
-            },
+            tokens,
             cache_creation_1h_tokens: one_hour,
             request_context_tokens: None,
             recorded_cost_micro_usd: parsed.cost_usd.map(super::prices::micro_usd_of_dollars),
