@@ -9,15 +9,29 @@ use baton_core::commands::{self, Request, Response};
 use baton_core::ledger::event::Actor;
 use baton_core::ledger::store::LedgerView;
 use baton_core::lifecycle::workspace::Policy;
+use serde::Deserialize;
 
-/// Reads `.baton/config.toml` (absent: the one-person defaults).
+/// The tables of `config.toml` that hold this host's own settings rather than the workspace
+/// policy: `[mirror]` (the transcript mirror) and `[notes]` (session notes).
+pub const HOST_TABLES: [&str; 2] = ["mirror", "notes"];
+
+/// Reads `.baton/config.toml` (absent: the one-person defaults). The host's own tables
+/// ([`HOST_TABLES`]) are set aside; everything else is the policy, and an unknown key in it
+/// is an error (a misspelt `[members]` must not silently leave a workspace open).
 pub fn policy(ledger: &Ledger) -> Result<Policy, Error> {
     let path = ledger.dir().join("config.toml");
+    let invalid = |e: &dyn std::fmt::Display| {
+        Error::invalid("config.toml", format!("{}: {e}", path.display()))
+            .with("path", path.display().to_string())
+    };
     match crate::store::read_own_text(&path) {
-        Ok(text) => toml::from_str(&text).map_err(|e| {
-            Error::invalid("config.toml", format!("{}: {e}", path.display()))
-                .with("path", path.display().to_string())
-        }),
+        Ok(text) => {
+            let mut table: toml::Table = toml::from_str(&text).map_err(|e| invalid(&e))?;
+            for host_table in HOST_TABLES {
+                table.remove(host_table);
+            }
+            Policy::deserialize(table).map_err(|e| invalid(&e))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Policy::default()),
         Err(e) => Err(crate::store::own_file_error("read", &path, e)),
     }

@@ -100,7 +100,16 @@ fn gating_goes_role_then_client_then_mission() {
         started["briefing"]["mission"]["clauses"][0],
         "Search is case-insensitive"
     );
-    // A broken config is a clear error, not a silent default.
+    // The host's own tables sit beside the policy without upsetting it; a misspelt policy
+    // key and a broken config are clear errors, not silent defaults.
+    std::fs::write(
+        dir.join("config.toml"),
+        "mission_required = false\n[mirror]\npoll_secs = 5\n[notes]\nenabled = false\n",
+    )
+    .unwrap();
+    ok(&dir, &["list"]);
+    std::fs::write(dir.join("config.toml"), "mision_required = true\n").unwrap();
+    assert_eq!(code_of(&dir, &["list"]), "INVALID_ARGUMENT");
     std::fs::write(dir.join("config.toml"), "members = 3\n").unwrap();
     assert_eq!(code_of(&dir, &["list"]), "INVALID_ARGUMENT");
 }
