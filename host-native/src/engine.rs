@@ -112,13 +112,34 @@ pub fn run_deferred(
     request: &Request,
     acting: &Acting,
 ) -> (Result<Response, Error>, Option<crate::store::Snapshot>) {
+    // The legacy selector: a note names its session in its frontmatter.
+    let resolved;
+    let request = match request {
+        Request::End(p) if p.session_id.is_none() && p.session_note.is_some() => {
+            let note = p.session_note.as_deref().unwrap_or_default();
+            match crate::notes::session_of_note(ledger, note) {
+                Ok(id) => {
+                    let mut p = p.clone();
+                    p.session_id = Some(id);
+                    resolved = Request::End(p);
+                    &resolved
+                }
+                Err(err) => return (Err(err), None),
+            }
+        }
+        other => other,
+    };
     let first = run_once(ledger, request, acting);
-    match &first.0 {
+    let (mut result, snapshot) = match &first.0 {
         // A damaged checkpoint (a flipped byte in its body) is a cache gone bad: drop it and
         // answer from the logs; the refresh after this command rebuilds it.
         Err(err) if ledger.drop_damaged_checkpoint(err) => run_once(ledger, request, acting),
         _ => first,
+    };
+    if let Ok(response) = &mut result {
+        crate::notes::after_command(ledger, response);
     }
+    (result, snapshot)
 }
 
 fn run_once(

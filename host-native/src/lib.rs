@@ -36,6 +36,7 @@ pub mod hook;
 pub mod liveness;
 pub mod mcp;
 pub mod mirror;
+pub mod notes;
 pub mod records;
 pub mod statusline;
 pub mod store;

@@ -105,7 +105,7 @@ struct RecordDecision {
 struct SearchTranscripts {
     /// Words that must all appear; each is a literal term (no operators).
     query: String,
-    /// Comma-separated: text, thinking, tool_input, tool_output, tool. Default: text,thinking,tool_input.
+    /// Comma-separated: text, thinking, tool_input, tool_output, tool [text,thinking,tool_input].
     #[serde(default, rename = "in")]
     fields: Option<String>,
     #[serde(flatten)]

@@ -19,8 +19,33 @@ fn transcript(output: &Output) -> String {
     format!(
         "exit: {:?}\n{}",
         output.status.code(),
-        redact_ids(&String::from_utf8_lossy(&output.stdout))
+        redact_temporary_folders(&redact_ids(&String::from_utf8_lossy(&output.stdout)))
     )
+}
+
+/// `text` with each temporary folder a test made (`<temp>/.tmpXXXXXX`, as a note's file
+/// names it) written `<TMP>`.
+fn redact_temporary_folders(text: &str) -> String {
+    let prefix = format!(
+        "{}/.tmp",
+        std::env::temp_dir()
+            .display()
+            .to_string()
+            .trim_end_matches('/')
+    );
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&prefix) {
+        out.push_str(&rest[..at]);
+        out.push_str("<TMP>");
+        let after = &rest[at + prefix.len()..];
+        let name_end = after
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        rest = &after[name_end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 const T0: &str = "2026-07-18T20:00:00.000Z";

@@ -12,6 +12,7 @@ mod liveness;
 mod mcp_raw;
 mod mirror;
 mod mirror_exports;
+mod notes;
 mod output;
 mod records;
 mod statusline;

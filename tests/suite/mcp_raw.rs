@@ -188,3 +188,41 @@ fn a_session_started_over_mcp_is_live_and_get_work_session_gives_its_cost() {
         "{cost}"
     );
 }
+
+#[test]
+fn end_work_session_takes_the_legacy_session_note_and_answers_with_the_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut server = Server::start(&dir);
+    let started = server.call(
+        2,
+        "start_work_session",
+        json!({"project": "demo", "agent": "claude", "goal": "Implement search"}),
+    );
+    let answer = &started["result"]["structuredContent"];
+    let id = answer["session_id"].as_str().unwrap().to_owned();
+    assert_eq!(answer["note"]["outcome"], "created", "{started}");
+    let path = answer["note"]["path"].as_str().unwrap().to_owned();
+    assert!(path.starts_with("Projects/demo/sessions/"), "{path}");
+    // The note's path inside the vault, as the spec's clients pass it.
+    let ended = server.call(
+        3,
+        "end_work_session",
+        json!({"session_note": path, "summary": "Implemented"}),
+    );
+    let answer = &ended["result"]["structuredContent"];
+    assert_eq!(answer["session_id"], id.as_str(), "{ended}");
+    assert_eq!(answer["note"]["outcome"], "updated", "{ended}");
+    let note = std::fs::read_to_string(dir.join("vault").join(&path)).unwrap();
+    assert!(note.contains("\nImplemented\n"), "{note}");
+    let missing = server.call(
+        4,
+        "end_work_session",
+        json!({"session_note": "Projects/demo/sessions/none.md"}),
+    );
+    assert_eq!(
+        missing["result"]["structuredContent"]["error"]["code"], "FILE_UNREADABLE",
+        "{missing}"
+    );
+}

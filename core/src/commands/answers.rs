@@ -91,6 +91,9 @@ pub struct SessionAction {
     /// A sentence for the caller.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// What became of the session's note (a host with a vault fills it in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<crate::notes::NoteReport>,
 }
 
 /// The answer to a list.

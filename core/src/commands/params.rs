@@ -88,6 +88,9 @@ pub struct EndParams {
     /// complete (default) or failed.
     #[serde(default)]
     pub status: Option<String>,
+    /// A note's path: its session_id decides.
+    #[serde(default)]
+    pub session_note: Option<String>,
 }
 
 /// List sessions.

@@ -78,9 +78,17 @@ pub(crate) fn prepare_end(view: &dyn LedgerView, p: &EndParams) -> Result<Prepar
         }
     };
     let summary = opt(&p.summary, |v| names::free_text("summary", v))?;
-    let id = match &p.session_id {
-        Some(raw) => SessionId::parse_v7("session_id", raw)?,
-        None => resolve_implicit(view, p)?.session_id,
+    let id = match (&p.session_id, &p.session_note) {
+        (Some(raw), _) => SessionId::parse_v7("session_id", raw)?,
+        // A host with a vault reads the note's session_id before the core sees the request;
+        // one without cannot, and must not fall back to guessing.
+        (None, Some(note)) => {
+            return Err(Error::invalid(
+                "session_note",
+                format!("this host keeps no notes, so it cannot read {note}: pass session_id"),
+            ));
+        }
+        (None, None) => resolve_implicit(view, p)?.session_id,
     };
     Ok(Prepared {
         lock: Some(id),
@@ -284,6 +292,7 @@ pub(crate) fn start(
             session,
             briefing,
             message: None,
+            note: None,
         }),
         refusal: None,
     })
@@ -338,6 +347,7 @@ pub(crate) fn resume(
             session,
             briefing: None,
             message: None,
+            note: None,
         }),
         refusal: None,
     })
@@ -445,6 +455,7 @@ pub(crate) fn end(
             message: Some(format!(
                 "Session closed.{verdict} Closing it does not decide whether the mission is done: that is for the evidence, the pull request and a person."
             )),
+            note: None,
         }),
         refusal: None,
     })

@@ -374,6 +374,15 @@ pub enum Activity {
         /// What was seen.
         evidence: Vec<crate::ledger::liveness::Evidence>,
     },
+    /// The session's note kept changing under Baton (a person or a sync tool writing it), so
+    /// Baton wrote its update beside it instead of over it. Never counted as the session's
+    /// own activity.
+    NoteConflict {
+        /// The note, inside the vault.
+        path: String,
+        /// The copy Baton wrote beside it, inside the vault.
+        copy: String,
+    },
 }
 
 impl Activity {
@@ -410,6 +419,7 @@ impl Activity {
             Activity::AttentionRaised { .. } => "attention_raised",
             Activity::AttentionCleared { .. } => "attention_cleared",
             Activity::Liveness { .. } => "liveness",
+            Activity::NoteConflict { .. } => "note_conflict",
         }
     }
 
@@ -485,6 +495,7 @@ pub const ACTIVITY_KINDS: &[&str] = &[
     "attention_raised",
     "attention_cleared",
     "liveness",
+    "note_conflict",
 ];
 
 /// The verdict on the overall score.

@@ -141,7 +141,10 @@ fn derive(history: &SessionHistory) -> Option<Session> {
     let mut usage_by_source: BTreeMap<&str, (u64, TokenTotals, Option<u64>)> = BTreeMap::new();
     for event in &ordered {
         // Baton's own observations of the agent are not the session's activity.
-        if !matches!(event.payload, Payload::Activity(Activity::Liveness { .. })) {
+        if !matches!(
+            event.payload,
+            Payload::Activity(Activity::Liveness { .. } | Activity::NoteConflict { .. })
+        ) {
             session.last_event_at = session.last_event_at.max(event.at);
         }
         match &event.payload {

@@ -261,6 +261,11 @@ fn entry(event: &Event) -> (String, String, Tone) {
                     _ => Plain,
                 },
             ),
+            Activity::NoteConflict { path, copy } => (
+                "note_conflict".into(),
+                format!("Its note {path} kept changing; Baton's update is in {copy}"),
+                Amber,
+            ),
             other => (other.kind().into(), other.kind().replace('_', " "), Plain),
         },
     };

@@ -6,23 +6,100 @@
 
 pub mod splice;
 
-pub use splice::{KeyDifference, OwnedParts, SpliceRefusal, Spliced, splice, yaml_scalar};
+pub use splice::{
+    KeyDifference, OwnedParts, SpliceRefusal, Spliced, frontmatter_value, splice, yaml_meaning,
+    yaml_scalar,
+};
 
 use crate::time::Timestamp;
+use serde::{Deserialize, Serialize};
+
+/// What became of a session's note when a host brought it up to date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoteOutcome {
+    /// Written for the first time.
+    Created,
+    /// Baton's parts were out of date and were rewritten.
+    Updated,
+    /// Already up to date: nothing was written.
+    Unchanged,
+    /// A person changed it seconds ago; Baton leaves it for a later run.
+    Deferred,
+    /// It kept changing under Baton; the update went to a copy beside it.
+    Conflict,
+    /// Its frontmatter or a region of Baton's cannot be read; it is left alone.
+    Refused,
+    /// The vault could not be written (the reason is in `problem`).
+    Failed,
+}
+
+impl NoteOutcome {
+    /// Its name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoteOutcome::Created => "created",
+            NoteOutcome::Updated => "updated",
+            NoteOutcome::Unchanged => "unchanged",
+            NoteOutcome::Deferred => "deferred",
+            NoteOutcome::Conflict => "conflict",
+            NoteOutcome::Refused => "refused",
+            NoteOutcome::Failed => "failed",
+        }
+    }
+}
+
+/// A session's note after a command: where it is and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoteReport {
+    /// The note's path inside the vault (`Projects/<project>/sessions/….md`).
+    pub path: String,
+    /// The note's file on this machine.
+    pub file: String,
+    /// What became of it.
+    pub outcome: NoteOutcome,
+    /// Keys of Baton's a person changed, kept as they are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept_edits: Vec<KeyDifference>,
+    /// Where Baton's update went instead, after a conflict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict_copy: Option<String>,
+    /// Why it was refused or failed, for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// Which name a note takes: the plain one, or (when another session's note holds it) one
+/// with a suffix from the session's id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteName {
+    /// `YYYY-MM-DD-HHMM-<agent>.md`.
+    Plain,
+    /// `…-<agent>-<last 8 hex digits of the id>.md`: the random end of a UUIDv7, since
+    /// sessions started in one minute share its first digits (the time).
+    Short,
+    /// `…-<agent>-<all 32 hex digits>.md`, when even the short name is taken.
+    Full,
+}
+
+impl NoteName {
+    /// The names to try, in order.
+    pub const ALL: [NoteName; 3] = [NoteName::Plain, NoteName::Short, NoteName::Full];
+}
 
 /// A note's path inside the vault: `Projects/<project>/sessions/YYYY-MM-DD-HHMM-<agent>.md`
-/// (UTC), or with `-<first 8 hex digits of the id>` before `.md` when `taken` (another
-/// session already holds the plain name). Path separators in the project or agent are kept
-/// out of the name.
+/// (UTC), with a suffix from the id for a [`NoteName`] other than plain. Path separators and
+/// control characters in the project or agent are kept out of the name.
 pub fn note_path(
     project: &str,
     agent: &str,
     started_at: Timestamp,
     id: &str,
-    taken: bool,
+    name: NoteName,
 ) -> String {
     let clean = |text: &str| -> String {
-        text.chars()
+        let cleaned = text
+            .chars()
             .map(|c| {
                 if matches!(c, '/' | '\\' | ':' | '\0') || c.is_control() {
                     '-'
@@ -32,14 +109,19 @@ pub fn note_path(
             })
             .collect::<String>()
             .trim_matches(['.', ' '])
-            .to_owned()
+            .to_owned();
+        if cleaned.is_empty() {
+            "-".to_owned()
+        } else {
+            cleaned
+        }
     };
     let stamp = started_at.path_stamp();
-    let suffix = if taken {
-        let hex: String = id.chars().filter(char::is_ascii_hexdigit).take(8).collect();
-        format!("-{hex}")
-    } else {
-        String::new()
+    let hex: String = id.chars().filter(char::is_ascii_hexdigit).collect();
+    let suffix = match name {
+        NoteName::Plain => String::new(),
+        NoteName::Short => format!("-{}", &hex[hex.len().saturating_sub(8)..]),
+        NoteName::Full => format!("-{hex}"),
     };
     format!(
         "Projects/{}/sessions/{stamp}-{}{suffix}.md",
@@ -96,10 +178,10 @@ pub fn owned_parts(session: &crate::ledger::session::Session, links: &NoteLinks<
 
     let mut regions = vec![(
         "goal".to_owned(),
-        session
-            .goal
-            .clone()
-            .unwrap_or_else(|| "(no goal was given)".to_owned()),
+        format!(
+            "## Goal\n\n{}",
+            session.goal.as_deref().unwrap_or("(no goal was given)")
+        ),
     )];
     let mut linked = Vec::new();
     if let Some(parent) = links.parent {
@@ -109,7 +191,10 @@ pub fn owned_parts(session: &crate::ledger::session::Session, links: &NoteLinks<
         linked.push(format!("- Handed on to {}", wikilink(child)));
     }
     if !linked.is_empty() {
-        regions.push(("links".to_owned(), linked.join("\n")));
+        regions.push((
+            "links".to_owned(),
+            format!("## Links\n\n{}", linked.join("\n")),
+        ));
     }
     if !session.resumes.is_empty() {
         let lines: Vec<String> = session
@@ -120,14 +205,20 @@ pub fn owned_parts(session: &crate::ledger::session::Session, links: &NoteLinks<
                 None => format!("- Resumed {}", r.at),
             })
             .collect();
-        regions.push(("resumes".to_owned(), lines.join("\n")));
+        regions.push((
+            "resumes".to_owned(),
+            format!("## Resumed\n\n{}", lines.join("\n")),
+        ));
     }
     if let Some(ended) = session.ended_at {
         let took = session
             .duration_seconds
             .map(crate::time::human_duration)
             .unwrap_or_else(|| "?".to_owned());
-        let mut end = format!("Ended {ended} as {} after {took}.", session.status.as_str());
+        let mut end = format!(
+            "## Ended\n\nEnded {ended} as {} after {took}.",
+            session.status.as_str()
+        );
         if let Some(summary) = &session.summary {
             end.push_str("\n\n");
             end.push_str(summary);
@@ -143,5 +234,43 @@ pub fn owned_parts(session: &crate::ledger::session::Session, links: &NoteLinks<
         }
         regions.push(("end".to_owned(), end));
     }
-    OwnedParts { keys, regions }
+    let stamp = session.started_at.to_string();
+    let title = format!(
+        "{} on {}, {} {} UTC",
+        session.agent,
+        session.project,
+        stamp.get(..10).unwrap_or(&stamp),
+        stamp.get(11..16).unwrap_or("")
+    );
+    OwnedParts {
+        keys,
+        regions,
+        title: Some(title),
+    }
+}
+
+/// The ledger event that records a note conflict: the note kept changing under Baton, whose
+/// update went to `copy` beside it (both inside the vault). Recorded by Baton itself.
+pub fn conflict_event(
+    session: crate::ids::SessionId,
+    at: Timestamp,
+    id: crate::ids::EventId,
+    path: &str,
+    copy: &str,
+) -> crate::ledger::event::Event {
+    crate::ledger::event::Event {
+        id,
+        session,
+        at,
+        actor: crate::ledger::event::Actor {
+            kind: crate::ledger::event::ActorKind::Baton,
+            name: "baton".to_owned(),
+        },
+        payload: crate::ledger::event::Payload::Activity(
+            crate::ledger::activity::Activity::NoteConflict {
+                path: path.to_owned(),
+                copy: copy.to_owned(),
+            },
+        ),
+    }
 }

@@ -13,10 +13,12 @@ pub struct OwnedParts {
     pub keys: Vec<(String, String)>,
     /// Regions, in the order a new note holds them, each with its Markdown.
     pub regions: Vec<(String, String)>,
+    /// A heading a new note opens with (the person's to change afterwards: not owned).
+    pub title: Option<String>,
 }
 
 /// An owned key whose value on disk is not the one Baton would write.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KeyDifference {
     /// The key.
     pub key: String,
@@ -33,9 +35,9 @@ pub struct Spliced {
     pub text: String,
     /// Whether it differs from what was on disk.
     pub changed: bool,
-    /// Owned keys that were on disk with another value (already replaced in `text`); a host
-    /// reports them, since a person may have edited one.
-    pub differing: Vec<KeyDifference>,
+    /// Owned keys a person changed: on disk with a value Baton never wrote there. They are
+    /// kept as the person left them (not in `text`'s new values) and a host reports them.
+    pub kept: Vec<KeyDifference>,
 }
 
 /// Why a note cannot be spliced; such a note is never written.
@@ -45,6 +47,20 @@ pub enum SpliceRefusal {
     UnclosedFrontmatter,
     /// A region's opening marker has no closing one after it.
     UnclosedRegion(String),
+}
+
+impl std::fmt::Display for SpliceRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpliceRefusal::UnclosedFrontmatter => {
+                f.write_str("its frontmatter opens with --- and never closes")
+            }
+            SpliceRefusal::UnclosedRegion(name) => write!(
+                f,
+                "<!-- baton:{name} --> has no <!-- /baton:{name} --> after it"
+            ),
+        }
+    }
 }
 
 /// A value as a YAML scalar: plain when it cannot be read as anything else, else in double
@@ -77,6 +93,45 @@ pub fn yaml_scalar(value: &str) -> String {
         }
     }
     out.push('"');
+    out
+}
+
+/// What a YAML scalar's text means: the inside of a double-quoted one with its escapes
+/// read, of a single-quoted one with `''` read as `'`, else the text itself. Two values mean
+/// the same when an editor only re-quoted one (Obsidian's property editor does).
+pub fn yaml_meaning(text: &str) -> String {
+    let text = text.trim();
+    if text.len() >= 2 && text.starts_with('\'') && text.ends_with('\'') {
+        return text[1..text.len() - 1].replace("''", "'");
+    }
+    if !(text.len() >= 2 && text.starts_with('"') && text.ends_with('"')) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text[1..text.len() - 1].chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(c) => out.push(c),
+                    None => {
+                        out.push_str("\\u");
+                        out.push_str(&hex);
+                    }
+                }
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
     out
 }
 
@@ -127,8 +182,40 @@ fn value_and_comment(after_colon: &str) -> (&str, &str) {
     (value, &after_colon[comment_from..])
 }
 
-/// Splices `owned` into `note` (empty for a note not yet written).
-pub fn splice(note: &str, owned: &OwnedParts) -> Result<Spliced, SpliceRefusal> {
+/// The value of `key` in a note's frontmatter, read as YAML means it (see [`yaml_meaning`]):
+/// `None` when the note has no frontmatter or no such key. How a note names its session
+/// (`session_id`), whatever its file is called.
+pub fn frontmatter_value(note: &str, key: &str) -> Result<Option<String>, SpliceRefusal> {
+    let lines = lines_of(note);
+    if lines.first().is_none_or(|(l, _)| l.trim_end() != "---") {
+        return Ok(None);
+    }
+    let mut found = None;
+    for (line, _) in lines.iter().skip(1) {
+        if matches!(line.trim_end(), "---" | "...") {
+            return Ok(found);
+        }
+        if found.is_none()
+            && let Some(after) = line.strip_prefix(key).and_then(|r| r.strip_prefix(':'))
+        {
+            let (value, _) = value_and_comment(after);
+            found = Some(yaml_meaning(value));
+        }
+    }
+    // A value in a frontmatter that never closes is not read: the note is broken.
+    Err(SpliceRefusal::UnclosedFrontmatter)
+}
+
+/// Splices `owned` into `note` (empty for a note not yet written). `earlier` holds the keys
+/// as Baton last wrote them into this note (empty when it has no record): an owned key on disk
+/// with that value is only out of date and is replaced; one with a value Baton never wrote is
+/// a person's edit, kept and reported in [`Spliced::kept`]. A value that means the same as
+/// the wanted one but is quoted otherwise is left as it is.
+pub fn splice(
+    note: &str,
+    owned: &OwnedParts,
+    earlier: &[(String, String)],
+) -> Result<Spliced, SpliceRefusal> {
     let eol = if note.contains("\r\n") { "\r\n" } else { "\n" };
     let lines = lines_of(note);
     let opens = lines.first().is_some_and(|(l, _)| l.trim_end() == "---");
@@ -145,7 +232,7 @@ pub fn splice(note: &str, owned: &OwnedParts) -> Result<Spliced, SpliceRefusal> 
     };
 
     let mut out = String::with_capacity(note.len() + 256);
-    let mut differing = Vec::new();
+    let mut kept = Vec::new();
     let mut written: Vec<&str> = Vec::new();
     match front {
         Some((from, close)) => {
@@ -160,14 +247,22 @@ pub fn splice(note: &str, owned: &OwnedParts) -> Result<Spliced, SpliceRefusal> 
                     Some((key, wanted)) if !written.contains(&key.as_str()) => {
                         let after = &line[key.len() + 1..];
                         let (value, comment) = value_and_comment(after);
-                        if value != wanted {
-                            differing.push(KeyDifference {
+                        let meaning = yaml_meaning(value);
+                        let out_of_date = earlier
+                            .iter()
+                            .any(|(k, v)| k == key && yaml_meaning(v) == meaning);
+                        if meaning == yaml_meaning(wanted) {
+                            out.push_str(line);
+                        } else if out_of_date {
+                            out.push_str(&format!("{key}: {wanted}{comment}"));
+                        } else {
+                            kept.push(KeyDifference {
                                 key: key.clone(),
                                 on_disk: value.to_owned(),
                                 wanted: wanted.clone(),
                             });
+                            out.push_str(line);
                         }
-                        out.push_str(&format!("{key}: {wanted}{comment}"));
                         out.push_str(ending);
                         written.push(key);
                     }
@@ -206,11 +301,15 @@ pub fn splice(note: &str, owned: &OwnedParts) -> Result<Spliced, SpliceRefusal> 
 
     // The body: each owned region's content replaced in place; a region not there yet is
     // added at the end.
-    let body: String = lines[body_from.min(lines.len())..]
+    let mut body: String = lines[body_from.min(lines.len())..]
         .iter()
         .map(|(l, e)| format!("{l}{e}"))
         .collect();
-    let mut body = body;
+    if note.is_empty()
+        && let Some(title) = &owned.title
+    {
+        body = format!("{eol}# {title}{eol}");
+    }
     for (name, content) in &owned.regions {
         let open = format!("<!-- baton:{name} -->");
         let close = format!("<!-- /baton:{name} -->");
@@ -245,6 +344,6 @@ pub fn splice(note: &str, owned: &OwnedParts) -> Result<Spliced, SpliceRefusal> 
     Ok(Spliced {
         changed: out != note,
         text: out,
-        differing,
+        kept,
     })
 }

@@ -2,7 +2,9 @@
 //! (keys, comments, quoting, CRLF, text around the regions), re-rendering idempotent, broken
 //! notes refused; and where a note lives.
 
-use baton_core::notes::{OwnedParts, SpliceRefusal, note_path, splice, yaml_scalar};
+use baton_core::notes::{
+    NoteName, OwnedParts, SpliceRefusal, note_path, splice, yaml_meaning, yaml_scalar,
+};
 use baton_core::time::Timestamp;
 use proptest::prelude::*;
 
@@ -21,6 +23,7 @@ fn owned(status: &str, summary: &str) -> OwnedParts {
             ("goal".into(), "Implement the search feature".into()),
             ("summary".into(), summary.into()),
         ],
+        title: None,
     }
 }
 
@@ -71,7 +74,9 @@ fn not_owned(text: &str) -> String {
 
 #[test]
 fn a_hand_edited_note_keeps_every_byte_baton_does_not_own() {
-    let done = splice(EDITED, &owned("done", "Implemented and tested.")).unwrap();
+    // Baton wrote `status: active` last time; now the session is done.
+    let earlier = owned("active", "").keys;
+    let done = splice(EDITED, &owned("done", "Implemented and tested."), &earlier).unwrap();
     assert!(done.changed);
     assert_eq!(not_owned(&done.text), not_owned(EDITED));
     assert!(
@@ -88,24 +93,81 @@ fn a_hand_edited_note_keeps_every_byte_baton_does_not_own() {
         done.text
             .contains("<!-- baton:summary -->\nImplemented and tested.\n<!-- /baton:summary -->")
     );
-    assert_eq!(
-        done.differing.len(),
-        1,
-        "only status differed: {:?}",
-        done.differing
-    );
-    assert_eq!(done.differing[0].on_disk, "active");
+    assert!(done.kept.is_empty(), "{:?}", done.kept);
     // Splicing what is there changes nothing: a host leaves the file (and its mtime) alone.
-    let again = splice(&done.text, &owned("done", "Implemented and tested.")).unwrap();
+    let wanted = owned("done", "Implemented and tested.");
+    let again = splice(&done.text, &wanted, &wanted.keys).unwrap();
     assert!(!again.changed);
     assert_eq!(again.text, done.text);
-    assert!(again.differing.is_empty());
+}
+
+#[test]
+fn a_key_a_person_changed_is_kept_and_reported_not_replaced() {
+    let earlier = owned("active", "").keys;
+    let mine = EDITED.replace("status: active #", "status: reviewing #");
+    let spliced = splice(&mine, &owned("done", ""), &earlier).unwrap();
+    assert!(
+        spliced
+            .text
+            .contains("status: reviewing # Baton's, with my comment\n"),
+        "{}",
+        spliced.text
+    );
+    assert_eq!(spliced.kept.len(), 1, "{:?}", spliced.kept);
+    assert_eq!(spliced.kept[0].key, "status");
+    assert_eq!(spliced.kept[0].on_disk, "reviewing");
+    assert_eq!(spliced.kept[0].wanted, "done");
+    // With no record of what Baton wrote, a differing value is a person's too.
+    let unknown = splice(EDITED, &owned("done", ""), &[]).unwrap();
+    assert_eq!(unknown.kept.len(), 1);
+    assert!(unknown.text.contains("status: active #"));
+    // An editor that only re-quoted a value changed nothing Baton cares about.
+    let requoted = EDITED.replace(
+        "started_at: \"2026-07-18T20:00:00.000Z\"",
+        "started_at: '2026-07-18T20:00:00.000Z'",
+    );
+    let wanted = owned("active", "");
+    let same = splice(&requoted, &wanted, &wanted.keys).unwrap();
+    assert!(same.kept.is_empty(), "{:?}", same.kept);
+    assert!(same.text.contains("started_at: '2026-07-18T20:00:00.000Z'"));
+}
+
+#[test]
+fn a_notes_session_is_the_one_its_frontmatter_names() {
+    use baton_core::notes::frontmatter_value;
+    let id = frontmatter_value(EDITED, "session_id").unwrap();
+    assert_eq!(id.as_deref(), Some("019c0000-0000-7000-8000-00000000000a"));
+    assert_eq!(frontmatter_value(EDITED, "ended_at").unwrap(), None);
+    assert_eq!(
+        frontmatter_value("no frontmatter", "session_id").unwrap(),
+        None
+    );
+    assert_eq!(
+        frontmatter_value("---\nsession_id: \"x\" # c\n---\n", "session_id").unwrap(),
+        Some("x".to_owned())
+    );
+    // A frontmatter that never closes is broken, even where the key comes first.
+    assert_eq!(
+        frontmatter_value("---\nsession_id: x\nstatus: mine\n", "session_id"),
+        Err(SpliceRefusal::UnclosedFrontmatter)
+    );
+}
+
+#[test]
+fn yaml_meaning_reads_both_quotings() {
+    assert_eq!(yaml_meaning("\"a \\\"b\\\" \\u00e9\\n\""), "a \"b\" é\n");
+    assert_eq!(yaml_meaning("'it''s'"), "it's");
+    assert_eq!(yaml_meaning("  plain "), "plain");
+    for value in ["yes", "say \"hi\"\n", "日本", "a\tb", "\u{7}"] {
+        assert_eq!(yaml_meaning(&yaml_scalar(value)), value);
+    }
 }
 
 #[test]
 fn crlf_notes_stay_crlf() {
     let crlf = EDITED.replace('\n', "\r\n");
-    let done = splice(&crlf, &owned("done", "line one\nline two")).unwrap();
+    let earlier = owned("active", "").keys;
+    let done = splice(&crlf, &owned("done", "line one\nline two"), &earlier).unwrap();
     assert!(
         !done.text.replace("\r\n", "").contains('\n'),
         "no bare LF: {:?}",
@@ -117,7 +179,7 @@ fn crlf_notes_stay_crlf() {
             .contains("line one\r\nline two\r\n<!-- /baton:summary -->")
     );
     assert!(
-        !splice(&done.text, &owned("done", "line one\nline two"))
+        !splice(&done.text, &owned("done", "line one\nline two"), &[])
             .unwrap()
             .changed
     );
@@ -125,7 +187,7 @@ fn crlf_notes_stay_crlf() {
 
 #[test]
 fn a_new_note_gets_frontmatter_and_regions_and_missing_parts_are_added() {
-    let fresh = splice("", &owned("active", "")).unwrap();
+    let fresh = splice("", &owned("active", ""), &[]).unwrap();
     assert!(
         fresh.text.starts_with("---\nsession_id: 019c"),
         "{}",
@@ -137,9 +199,13 @@ fn a_new_note_gets_frontmatter_and_regions_and_missing_parts_are_added() {
             .contains("started_at: \"2026-07-18T20:00:00.000Z\"\n---\n")
     );
     assert!(fresh.text.ends_with("<!-- /baton:summary -->\n"));
-    assert!(!splice(&fresh.text, &owned("active", "")).unwrap().changed);
+    assert!(
+        !splice(&fresh.text, &owned("active", ""), &[])
+            .unwrap()
+            .changed
+    );
     // A note a person started by hand, with no frontmatter and no regions.
-    let own = splice("Just my thoughts", &owned("active", "")).unwrap();
+    let own = splice("Just my thoughts", &owned("active", ""), &[]).unwrap();
     assert!(
         own.text
             .contains("---\nJust my thoughts\n\n<!-- baton:goal -->"),
@@ -147,7 +213,7 @@ fn a_new_note_gets_frontmatter_and_regions_and_missing_parts_are_added() {
         own.text
     );
     // A frontmatter without Baton's keys gets them after the person's.
-    let keys = splice("---\nmine: 1\n---\nbody\n", &owned("active", "")).unwrap();
+    let keys = splice("---\nmine: 1\n---\nbody\n", &owned("active", ""), &[]).unwrap();
     assert!(
         keys.text.starts_with("---\nmine: 1\nsession_id: "),
         "{}",
@@ -158,13 +224,14 @@ fn a_new_note_gets_frontmatter_and_regions_and_missing_parts_are_added() {
 #[test]
 fn a_note_baton_cannot_read_is_refused_whole() {
     assert_eq!(
-        splice("---\nstatus: active\nno end\n", &owned("done", "")),
+        splice("---\nstatus: active\nno end\n", &owned("done", ""), &[]),
         Err(SpliceRefusal::UnclosedFrontmatter)
     );
     assert_eq!(
         splice(
             "---\n---\n<!-- baton:goal -->\ncut off\n",
-            &owned("done", "")
+            &owned("done", ""),
+            &[]
         ),
         Err(SpliceRefusal::UnclosedRegion("goal".into()))
     );
@@ -188,16 +255,25 @@ fn notes_live_under_the_project_with_a_suffix_when_the_name_is_taken() {
     let at = Timestamp::parse("2026-07-18T20:00:00Z").unwrap();
     let id = "019c3a5e-0000-7000-8000-00000000000a";
     assert_eq!(
-        note_path("demo", "claude", at, id, false),
+        note_path("demo", "claude", at, id, NoteName::Plain),
         "Projects/demo/sessions/2026-07-18-2000-claude.md"
     );
+    // The random end of the id, not its start (the time, shared within a minute).
     assert_eq!(
-        note_path("demo", "claude", at, id, true),
-        "Projects/demo/sessions/2026-07-18-2000-claude-019c3a5e.md"
+        note_path("demo", "claude", at, id, NoteName::Short),
+        "Projects/demo/sessions/2026-07-18-2000-claude-0000000a.md"
     );
     assert_eq!(
-        note_path("../etc", "a/b", at, id, false),
+        note_path("demo", "claude", at, id, NoteName::Full),
+        "Projects/demo/sessions/2026-07-18-2000-claude-019c3a5e00007000800000000000000a.md"
+    );
+    assert_eq!(
+        note_path("../etc", "a/b", at, id, NoteName::Plain),
         "Projects/-etc/sessions/2026-07-18-2000-a-b.md"
+    );
+    assert_eq!(
+        note_path("..", "\n", at, id, NoteName::Plain),
+        "Projects/-/sessions/2026-07-18-2000--.md"
     );
 }
 
@@ -220,11 +296,19 @@ proptest! {
         );
         let note = if crlf { note.replace('\n', "\r\n") } else { note };
         let mut text = note.clone();
+        let mut earlier = owned("active", "").keys;
         for (status, summary) in &renders {
-            text = splice(&text, &owned(status, summary)).unwrap().text;
+            let wanted = owned(status, summary);
+            let spliced = splice(&text, &wanted, &earlier).unwrap();
+            prop_assert!(spliced.kept.is_empty());
+            text = spliced.text;
+            earlier = wanted.keys;
         }
         prop_assert_eq!(not_owned(&text), not_owned(&note));
         let last = &renders[renders.len() - 1];
-        prop_assert!(!splice(&text, &owned(&last.0, &last.1)).unwrap().changed);
+        let spliced = splice(&text, &owned(&last.0, &last.1), &earlier).unwrap();
+        prop_assert!(!spliced.changed);
+        let last_status = format!("status: {}\n", yaml_scalar(&last.0));
+        prop_assert!(crlf || text.contains(&last_status));
     }
 }

@@ -548,9 +548,15 @@ fn a_sessions_note_follows_its_life_and_keeps_a_persons_words() {
         Ok(Response::Action(a)) => a.session.session_id,
         other => panic!("start failed: {other:?}"),
     };
+    // What Baton last wrote into the note, as a host keeps it.
+    let written = std::cell::RefCell::new(Vec::new());
     let note_of = |host: &Host, before: &str, links: &NoteLinks<'_>| {
         let session = host.ledger.session(id).unwrap().unwrap();
-        splice(before, &owned_parts(&session, links)).unwrap()
+        let owned = owned_parts(&session, links);
+        let spliced = splice(before, &owned, &written.borrow()).unwrap();
+        assert!(spliced.kept.is_empty(), "{:?}", spliced.kept);
+        *written.borrow_mut() = owned.keys;
+        spliced
     };
     let children = vec!["Projects/demo/sessions/2026-07-18-2100-codex.md".to_owned()];
     let fresh = note_of(&host, "", &NoteLinks::default());
@@ -563,7 +569,9 @@ fn a_sessions_note_follows_its_life_and_keeps_a_persons_words() {
     assert!(
         fresh
             .text
-            .contains("<!-- baton:goal -->\nImplement the search feature\n<!-- /baton:goal -->")
+            .contains("---\n\n# claude on demo, 2026-07-18 20:00 UTC\n\n<!-- baton:goal -->\n## Goal\n\nImplement the search feature\n<!-- /baton:goal -->\n"),
+        "{}",
+        fresh.text
     );
     assert!(!fresh.text.contains("ended_at"));
 
@@ -607,7 +615,7 @@ fn a_sessions_note_follows_its_life_and_keeps_a_persons_words() {
         "{}",
         ended.text
     );
-    assert!(ended.text.contains("after 1h 30m.\n\nImplemented and tested.\n\nNotes changed meanwhile:\n- [[Projects/demo/design]]"));
+    assert!(ended.text.contains("<!-- baton:end -->\n## Ended\n\nEnded 2026-07-18T21:30:00.000Z as complete after 1h 30m.\n\nImplemented and tested.\n\nNotes changed meanwhile:\n- [[Projects/demo/design]]\n<!-- /baton:end -->"), "{}", ended.text);
     for kept in ["rating: 4 # mine\n", "\nMy review: looks right.\n"] {
         assert!(ended.text.contains(kept), "{kept:?} kept in {}", ended.text);
     }

@@ -75,6 +75,21 @@ pub struct Cli {
     )]
     pub(crate) person: Option<String>,
 
+    /// Keep session notes in this folder (an Obsidian vault, say) [default: BATON_VAULT, else
+    /// `vault` in the [notes] table of .baton/config.toml, else .baton/vault]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "DIR"
+    )]
+    pub(crate) vault: Option<PathBuf>,
+
+    /// Write no session notes this time (BATON_NOTES=off, or `enabled = false` under [notes]
+    /// in .baton/config.toml, switches them off for good)
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub(crate) no_notes: bool,
+
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -116,7 +131,10 @@ pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 6] = [
         ],
     ),
     ("Serving", &["mcp", "hook", "web", "demo", "abi"]),
-    ("Upkeep", &["doctor", "compact", "completions", "man"]),
+    (
+        "Upkeep",
+        &["notes", "doctor", "compact", "completions", "man"],
+    ),
 ];
 
 /// The command line as parsed and documented: the derived one, with `--help` listing the
@@ -354,6 +372,19 @@ Stored records are searched too (their title and content), and listed before the
 
 The figures are the web page's (`baton web`): both run the same core on the same chunks.")]
     Analyze(AnalyzeArgs),
+    /// Session notes: every session as a Markdown note you can read and edit
+    #[command(subcommand)]
+    #[command(
+        after_help = "Each work session gets a note at <vault>/Projects/<project>/sessions/YYYY-MM-DD-HHMM-<agent>.md, written when it starts and brought up to date when it resumes, pauses and ends. The vault is .baton/vault unless --vault, BATON_VAULT or `vault` under [notes] in .baton/config.toml points elsewhere (an Obsidian vault, say); --no-notes, BATON_NOTES=off or `enabled = false` switch notes off.
+
+Baton owns only its frontmatter keys (session_id, project, agent, status, started_at, ended_at, …) and the text between its <!-- baton:… --> markers. Everything else is yours and kept byte for byte; a key of Baton's you change is kept and reported. A note edited in the last few seconds is left for the next run; one that keeps changing while Baton writes gets Baton's update in a `(baton conflict …)` copy beside it.
+
+Examples:
+  baton notes rebuild                     # every note again from the ledger
+  baton notes check                       # notes Baton cannot read or will not touch
+  baton end --note Projects/demo/sessions/2026-07-18-2000-claude.md"
+    )]
+    Notes(NotesCommand),
     /// Roll the active log into monthly archives (safe while agents keep appending)
     #[command(after_help = "Examples:
   baton compact
@@ -543,6 +574,16 @@ pub(crate) struct IndexArgs {
 }
 
 /// Looking after the transcript index.
+#[derive(Debug, Subcommand)]
+pub(crate) enum NotesCommand {
+    /// Render every session's note from the ledger again (a deleted vault loses nothing Baton
+    /// owns; a person's words in the notes are kept)
+    Rebuild,
+    /// Report session notes Baton cannot read (never written until mended), notes of unknown
+    /// sessions, conflict copies, and sessions without a note
+    Check,
+}
+
 #[derive(Debug, Subcommand)]
 pub(crate) enum IndexUpkeep {
     /// What the transcript index holds: bytes per table (the full-text index's shadow tables
@@ -1157,6 +1198,10 @@ pub(crate) struct EndArgs {
     /// list` finds it; `baton show` lists it)
     #[arg(long, requires = "summary")]
     pub(crate) store_summary: bool,
+    /// End the session this note belongs to: the `session_id` in its frontmatter decides,
+    /// never its file name or time (a path in the vault, or on disk)
+    #[arg(long, value_name = "PATH", conflicts_with = "id")]
+    pub(crate) note: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -127,6 +127,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Mcp(_)
         | Command::Usage(_)
         | Command::Analyze(_)
+        | Command::Notes(_)
         | Command::Inspect(_) => {
             return Err(Error::internal("dispatched above"));
         }
@@ -180,6 +181,12 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         human: crate::cli::present::human(&response, &reader),
         json: to_json(&response)?,
     };
+    if let Response::Action(action) = &response
+        && let Some(note) = &action.note
+    {
+        output.human.push('\n');
+        output.human.push_str(&crate::notes::human_line(note));
+    }
     match &response {
         Response::Action(ended) if store_summary => {
             let session = &ended.session;

@@ -55,6 +55,10 @@ pub fn main() -> i32 {
         }
     };
     let json_only = cli.json;
+    crate::notes::choose(crate::notes::Choice {
+        vault: cli.vault.clone(),
+        off: cli.no_notes,
+    });
     let out_style = table::Style::for_stdout(cli.color);
     let err_style = table::Style::for_stderr(cli.color);
     // Taken before the command is: its arguments move into it.
@@ -124,6 +128,7 @@ pub fn main() -> i32 {
             export: args.export,
         })
         .map(|(human, json)| Output { human, json }),
+        Command::Notes(ref args) => notes(&cli, args),
         Command::Abi(args) => abi(args),
         Command::Completions(args) => Ok(completions(args.shell)),
         Command::Man(args) => man(args.dir),
@@ -489,4 +494,76 @@ pub(crate) fn ledger_for(cli: &Cli) -> Result<Ledger, Error> {
     };
     let fsync_env_off = std::env::var("BATON_FSYNC").is_ok_and(|v| v == "0" || v == "off");
     Ok(Ledger::new(dir, !(cli.no_fsync || fsync_env_off)))
+}
+
+/// `baton notes rebuild|check`.
+fn notes(cli: &Cli, command: &args::NotesCommand) -> Result<Output, Error> {
+    let ledger = ledger_for(cli)?;
+    let mut warnings = Vec::new();
+    let vault = crate::notes::settings::resolve(&ledger, &mut warnings);
+    for warning in &warnings {
+        warn(warning);
+    }
+    let Some(vault) = vault else {
+        return Err(Error::invalid(
+            "notes",
+            "session notes are switched off (--no-notes, BATON_NOTES=off or enabled = false under [notes] in .baton/config.toml)",
+        ));
+    };
+    match command {
+        args::NotesCommand::Rebuild => {
+            use std::io::IsTerminal;
+            let show = !cli.json && std::io::stderr().is_terminal();
+            let rebuilt = crate::notes::upkeep::rebuild(&ledger, &vault, |done, total| {
+                if show && total > 0 && (done % 25 == 0 || done == total) {
+                    eprint!("\rnotes: {done} of {total}");
+                }
+            })?;
+            if show {
+                eprint!("\r{}\r", " ".repeat(40));
+            }
+            for report in &rebuilt.attention {
+                crate::notes::warn_about(report);
+            }
+            let counts: Vec<String> = rebuilt
+                .counts
+                .iter()
+                .map(|(outcome, n)| format!("{n} {outcome}"))
+                .collect();
+            let total: usize = rebuilt.counts.values().sum();
+            Ok(Output {
+                human: format!(
+                    "[ok] {total} session note(s) in {}: {}",
+                    rebuilt.vault,
+                    if counts.is_empty() {
+                        "no sessions yet".to_owned()
+                    } else {
+                        counts.join(", ")
+                    }
+                ),
+                json: to_json(&rebuilt)?,
+            })
+        }
+        args::NotesCommand::Check => {
+            let checked = crate::notes::upkeep::check(&ledger, &vault)?;
+            let mut human = format!(
+                "[{}] {} session note(s) in {}: {} finding(s)",
+                if checked.findings.is_empty() {
+                    "ok"
+                } else {
+                    "warn"
+                },
+                checked.notes,
+                checked.vault,
+                checked.findings.len()
+            );
+            for finding in &checked.findings {
+                human.push_str(&format!("\n  - {}: {}", finding.path, finding.problem));
+            }
+            Ok(Output {
+                human,
+                json: to_json(&checked)?,
+            })
+        }
+    }
 }

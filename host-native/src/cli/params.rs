@@ -50,6 +50,7 @@ impl From<EndArgs> for EndParams {
             client_name: a.client,
             summary: a.summary,
             status: Some(a.status.as_str().to_owned()),
+            session_note: a.note,
         }
     }
 }

@@ -1,0 +1,277 @@
+//! The note files themselves: read with what identifies the version read (size, mtime,
+//! hash), created only where no file is (whole, by hard-linking a finished temporary),
+//! replaced only if still the version read (compare, then rename a finished temporary), and a
+//! lock per note so updates of one note run one at a time across processes.
+
+use baton_core::ledger::checkpoint::fnv1a64;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// The largest note Baton reads (a note is a page of text; anything bigger is not its).
+const MAX_NOTE_BYTES: u64 = 8 << 20;
+
+/// One version of a note as read: its text and what tells this version from any other.
+#[derive(Debug, Clone)]
+pub struct NoteVersion {
+    /// The note's bytes.
+    pub bytes: Vec<u8>,
+    /// What identifies them on disk.
+    pub stamp: Stamp,
+}
+
+/// What identifies a version of a file: size, modification time and a hash of the bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    /// Bytes.
+    pub size: u64,
+    /// Modification time, in nanoseconds since the epoch.
+    pub mtime_ns: i128,
+    /// FNV-1a of the bytes.
+    pub hash: u64,
+}
+
+impl Stamp {
+    /// How long ago the file was modified (zero for a time in the future).
+    pub fn age(&self) -> std::time::Duration {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as i128);
+        let ns = (now - self.mtime_ns).max(0);
+        std::time::Duration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
+    }
+}
+
+fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
+    i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec())
+}
+
+/// Opens a note for reading, never through a symbolic link and only as a regular file.
+fn open_note(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("is not a regular file"));
+    }
+    Ok(file)
+}
+
+/// Reads a note: `Ok(None)` when there is none.
+pub fn read(path: &Path) -> io::Result<Option<NoteVersion>> {
+    let mut file = match open_note(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(io::Error::other("is a symbolic link"));
+        }
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(MAX_NOTE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_NOTE_BYTES {
+        return Err(io::Error::other(format!(
+            "is larger than {} MB",
+            MAX_NOTE_BYTES >> 20
+        )));
+    }
+    Ok(Some(NoteVersion {
+        stamp: Stamp {
+            size: bytes.len() as u64,
+            mtime_ns: mtime_ns(&meta),
+            hash: fnv1a64(&bytes),
+        },
+        bytes,
+    }))
+}
+
+/// The stamp of what is at `path` now (`None`: nothing).
+pub fn stamp(path: &Path) -> io::Result<Option<Stamp>> {
+    Ok(read(path)?.map(|v| v.stamp))
+}
+
+/// The prefix of every temporary Baton writes beside `note`: hidden, so a vault's editor
+/// does not list it.
+fn temporary_prefix(note: &Path) -> String {
+    let name = note
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!(".{name}.baton-")
+}
+
+/// Writes `bytes` to a fresh temporary beside `note`, synced to disk.
+fn write_temporary(note: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+    let folder = note.parent().unwrap_or(Path::new("."));
+    let name = format!(
+        "{}{}-{}.tmp",
+        temporary_prefix(note),
+        std::process::id(),
+        crate::system::new_uuid().simple()
+    );
+    let path = folder.join(name);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)?;
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&path);
+        return Err(e);
+    }
+    Ok(path)
+}
+
+/// Syncs a folder, so a rename or a new name in it survives a power cut.
+fn sync_folder(folder: &Path) {
+    if let Ok(dir) = File::open(folder) {
+        let _ = dir.sync_all();
+    }
+}
+
+/// Removes the temporaries a killed Baton left beside `note`. Only called under the note's
+/// lock, when no other Baton can be writing one.
+pub fn remove_stale_temporaries(note: &Path) {
+    let Some(folder) = note.parent() else { return };
+    let prefix = temporary_prefix(note);
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&prefix) && name.ends_with(".tmp") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Creates `note` with `bytes` only if nothing is there, whole or not at all: the bytes go to
+/// a synced temporary first, which is then hard-linked to the note's name (the link fails if
+/// the name exists). `Ok(false)`: the name was taken.
+pub fn create_exclusive(note: &Path, bytes: &[u8]) -> io::Result<bool> {
+    if let Some(folder) = note.parent() {
+        std::fs::create_dir_all(folder)?;
+    }
+    let temporary = write_temporary(note, bytes)?;
+    let linked = std::fs::hard_link(&temporary, note);
+    let _ = std::fs::remove_file(&temporary);
+    match linked {
+        Ok(()) => {
+            sync_folder(note.parent().unwrap_or(Path::new(".")));
+            Ok(true)
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        // A filesystem without hard links: O_EXCL, then the bytes.
+        Err(e)
+            if matches!(
+                e.raw_os_error(),
+                Some(libc::EPERM | libc::ENOTSUP | libc::EXDEV)
+            ) =>
+        {
+            let mut file = match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(note)
+            {
+                Ok(file) => file,
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Ok(false),
+                Err(e) => return Err(e),
+            };
+            file.write_all(bytes)?;
+            file.sync_all()?;
+            Ok(true)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// What became of a replace.
+#[derive(Debug)]
+pub enum Replaced {
+    /// The new bytes are in place; their stamp.
+    Done(Stamp),
+    /// The note was not the version read any more: nothing was written.
+    Changed,
+}
+
+/// Replaces `note` with `bytes` if it is still the version stamped `read`: the bytes go to a
+/// synced temporary beside it, the note is compared again, and the temporary is renamed over
+/// it. `pause` (tests only) waits between writing the temporary and comparing.
+pub fn replace_if_unchanged(
+    note: &Path,
+    read: Stamp,
+    bytes: &[u8],
+    pause: Option<std::time::Duration>,
+) -> io::Result<Replaced> {
+    let temporary = write_temporary(note, bytes)?;
+    if let Some(pause) = pause {
+        std::thread::sleep(pause);
+    }
+    let unchanged = matches!(stamp(note), Ok(Some(now)) if now == read);
+    if !unchanged {
+        let _ = std::fs::remove_file(&temporary);
+        return Ok(Replaced::Changed);
+    }
+    if let Err(e) = std::fs::rename(&temporary, note) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(e);
+    }
+    sync_folder(note.parent().unwrap_or(Path::new(".")));
+    match stamp(note)? {
+        Some(stamp) => Ok(Replaced::Done(stamp)),
+        None => Ok(Replaced::Changed),
+    }
+}
+
+/// A lock held on one note until dropped. Lock files live in the ledger, one per note path,
+/// so different notes update at once and one note's updates take turns.
+#[derive(Debug)]
+pub struct NoteLock {
+    _file: File,
+}
+
+/// Takes the lock of the note at `relative` (its path in the vault).
+pub fn lock(locks: &Path, vault_root: &Path, relative: &str) -> io::Result<NoteLock> {
+    std::fs::create_dir_all(locks)?;
+    let key = fnv1a64(format!("{}\0{relative}", vault_root.display()).as_bytes());
+    let path = locks.join(format!("{key:016x}.lock"));
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)?;
+    file.lock()?;
+    Ok(NoteLock { _file: file })
+}
+
+/// A name for a copy of `note` beside it: `<stem> (baton conflict <when>).md`, with a count
+/// when that is taken. Written whole and only where nothing is.
+pub fn write_conflict_copy(note: &Path, when: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+    let stem = note
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let folder = note.parent().unwrap_or(Path::new("."));
+    for n in 1..1000 {
+        let name = if n == 1 {
+            format!("{stem} (baton conflict {when}).md")
+        } else {
+            format!("{stem} (baton conflict {when} {n}).md")
+        };
+        let copy = folder.join(name);
+        if create_exclusive(&copy, bytes)? {
+            return Ok(copy);
+        }
+    }
+    Err(io::Error::other(
+        "a thousand conflict copies are already there",
+    ))
+}
