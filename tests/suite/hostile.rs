@@ -177,6 +177,24 @@ fn links_planted_in_the_ledger_leave_their_targets_untouched() {
     refused_as_unsafe(&out, "locks/");
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
 
+    // The default vault, or Baton's note state, → a folder elsewhere: the session ends, its
+    // note is refused with a warning, and nothing is written there.
+    for planted in ["vault", "notes"] {
+        let dir = tmp.path().join(format!("n-{planted}/.baton"));
+        let id = ledger_with_a_session(&dir);
+        let elsewhere = tmp.path().join(format!("elsewhere-{planted}"));
+        std::fs::create_dir(&elsewhere).unwrap();
+        let _ = std::fs::remove_dir_all(dir.join(planted));
+        symlink(&elsewhere, dir.join(planted)).unwrap();
+        let out = baton(&dir).args(["--json", "end", &id]).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("STORE_UNSAFE"),
+            "{out:?}"
+        );
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    }
+
     // An archive month → /dev/zero, which never ends.
     let dir = tmp.path().join("d/.baton");
     ledger_with_a_session(&dir);

@@ -187,6 +187,10 @@ fn touched_meanwhile(vault: &Vault, session: &Session, own: &str) -> Vec<String>
 /// Brings `id`'s note up to date from the ledger: created if it has none, else Baton's parts
 /// rewritten if they are out of date. Never overwrites a person's change; see the module.
 pub fn sync_session(ledger: &Ledger, vault: &Vault, id: SessionId) -> Result<NoteReport, Error> {
+    crate::store::check_own_folder(ledger, &vault.state)?;
+    if vault.inside_ledger {
+        crate::store::check_own_folder(ledger, &vault.root)?;
+    }
     let snapshot = ledger.snapshot()?;
     let Some(session) = snapshot.session(id)? else {
         return Err(Error::session_not_found(id));

@@ -21,6 +21,9 @@ pub struct Vault {
     pub state: PathBuf,
     /// How long a note must have been left alone before Baton rewrites it.
     pub quiet: Duration,
+    /// Whether the vault is the default one inside the ledger (then, like the ledger's own
+    /// folders, it may not be a symbolic link: a committed `.baton/` could point it anywhere).
+    pub inside_ledger: bool,
     /// Tests only (`BATON_TEST_NOTE_PAUSE_MS`): a wait between writing an update's temporary
     /// and comparing the note, the window an editor's save or a SIGKILL needs.
     pub test_pause: Option<Duration>,
@@ -102,7 +105,7 @@ pub fn resolve(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<Vault> {
     }
     // A relative vault in config.toml is the project's: beside the ledger's folder.
     let project = ledger.dir().parent().map(PathBuf::from).unwrap_or_default();
-    let root = choice
+    let chosen = choice
         .vault
         .or_else(|| env("BATON_VAULT").map(PathBuf::from))
         .or_else(|| {
@@ -111,8 +114,9 @@ pub fn resolve(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<Vault> {
                 .and_then(|c| c.get("vault"))
                 .and_then(|v| v.as_str())
                 .map(|v| project.join(v))
-        })
-        .unwrap_or_else(|| ledger.dir().join("vault"));
+        });
+    let inside_ledger = chosen.is_none();
+    let root = chosen.unwrap_or_else(|| ledger.dir().join("vault"));
     let quiet = match env("BATON_NOTES_QUIET_SECS").or_else(|| {
         config
             .as_ref()
@@ -137,6 +141,7 @@ pub fn resolve(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<Vault> {
         root,
         state: ledger.dir().join("notes"),
         quiet,
+        inside_ledger,
         test_pause,
     })
 }

@@ -46,7 +46,9 @@ const SESSION_LOCK_STRIPES: usize = 256;
 const SEALED_PREFIX: &str = "sealed-";
 
 /// What a new ledger's `.gitignore` keeps out of git: the caches, locks and temporaries.
-/// The history (`events.ndjson`, `archive/`) and the policy (`config.toml`) are left to commit.
+/// The history (`events.ndjson`, `archive/`), the policy (`config.toml`) and the session notes
+/// (`vault/`, a person's words among them) are left to commit; `notes/` is Baton's state about
+/// them (locks, what it last wrote, what waits).
 pub const GITIGNORE: &str = "\
 # Written by Baton when it made this ledger. Commit the history (events.ndjson, archive/) and
 # the policy (config.toml) if the team should share them; what follows is rebuilt as needed.
@@ -55,6 +57,7 @@ checkpoint.tmp-*
 compact.lock
 hook.log
 locks/
+notes/
 .*.tmp-*
 .events.ndjson.new-*
 ";
