@@ -95,32 +95,28 @@ pub fn stamp(path: &Path) -> io::Result<Option<Stamp>> {
     Ok(read(path)?.map(|v| v.stamp))
 }
 
-/// The prefix of every temporary Baton writes beside `note`: hidden, so a vault's editor
-/// does not list it.
-fn temporary_prefix(note: &Path) -> String {
+/// The one temporary Baton writes beside `note` (hidden, so a vault's editor does not list
+/// it). One name is enough: writes of a note take turns under its lock.
+fn temporary_of(note: &Path) -> PathBuf {
     let name = note
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    format!(".{name}.baton-")
+    note.with_file_name(format!(".{name}.baton.tmp"))
 }
 
-/// Writes `bytes` to a fresh temporary beside `note`, synced to disk.
-fn write_temporary(note: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
-    let folder = note.parent().unwrap_or(Path::new("."));
-    let name = format!(
-        "{}{}-{}.tmp",
-        temporary_prefix(note),
-        std::process::id(),
-        crate::system::new_uuid().simple()
-    );
-    let path = folder.join(name);
+/// Writes `bytes` to the note's temporary, synced to disk when `durable`.
+fn write_temporary(note: &Path, bytes: &[u8], durable: bool) -> io::Result<PathBuf> {
+    let path = temporary_of(note);
+    remove_stale_temporary(note);
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)
         .custom_flags(libc::O_NOFOLLOW)
         .open(&path)?;
-    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| if durable { file.sync_all() } else { Ok(()) });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&path);
         return Err(e);
@@ -128,42 +124,35 @@ fn write_temporary(note: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
     Ok(path)
 }
 
-/// Syncs a folder, so a rename or a new name in it survives a power cut.
-fn sync_folder(folder: &Path) {
+/// Syncs a folder, so a rename or a new name in it survives a power cut (when `durable`).
+fn sync_folder(folder: &Path, durable: bool) {
+    if !durable {
+        return;
+    }
     if let Ok(dir) = File::open(folder) {
         let _ = dir.sync_all();
     }
 }
 
-/// Removes the temporaries a killed Baton left beside `note`. Only called under the note's
-/// lock, when no other Baton can be writing one.
-pub fn remove_stale_temporaries(note: &Path) {
-    let Some(folder) = note.parent() else { return };
-    let prefix = temporary_prefix(note);
-    let Ok(entries) = std::fs::read_dir(folder) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(&prefix) && name.ends_with(".tmp") {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
+/// Removes the temporary a killed Baton left beside `note`. Only called under the note's
+/// lock, when no other Baton can be writing it.
+pub fn remove_stale_temporary(note: &Path) {
+    let _ = std::fs::remove_file(temporary_of(note));
 }
 
 /// Creates `note` with `bytes` only if nothing is there, whole or not at all: the bytes go to
 /// a synced temporary first, which is then hard-linked to the note's name (the link fails if
 /// the name exists). `Ok(false)`: the name was taken.
-pub fn create_exclusive(note: &Path, bytes: &[u8]) -> io::Result<bool> {
+pub fn create_exclusive(note: &Path, bytes: &[u8], durable: bool) -> io::Result<bool> {
     if let Some(folder) = note.parent() {
         std::fs::create_dir_all(folder)?;
     }
-    let temporary = write_temporary(note, bytes)?;
+    let temporary = write_temporary(note, bytes, durable)?;
     let linked = std::fs::hard_link(&temporary, note);
     let _ = std::fs::remove_file(&temporary);
     match linked {
         Ok(()) => {
-            sync_folder(note.parent().unwrap_or(Path::new(".")));
+            sync_folder(note.parent().unwrap_or(Path::new(".")), durable);
             Ok(true)
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
@@ -185,7 +174,9 @@ pub fn create_exclusive(note: &Path, bytes: &[u8]) -> io::Result<bool> {
                 Err(e) => return Err(e),
             };
             file.write_all(bytes)?;
-            file.sync_all()?;
+            if durable {
+                file.sync_all()?;
+            }
             Ok(true)
         }
         Err(e) => Err(e),
@@ -208,9 +199,10 @@ pub fn replace_if_unchanged(
     note: &Path,
     read: Stamp,
     bytes: &[u8],
+    durable: bool,
     pause: Option<std::time::Duration>,
 ) -> io::Result<Replaced> {
-    let temporary = write_temporary(note, bytes)?;
+    let temporary = write_temporary(note, bytes, durable)?;
     if let Some(pause) = pause {
         std::thread::sleep(pause);
     }
@@ -223,7 +215,7 @@ pub fn replace_if_unchanged(
         let _ = std::fs::remove_file(&temporary);
         return Err(e);
     }
-    sync_folder(note.parent().unwrap_or(Path::new(".")));
+    sync_folder(note.parent().unwrap_or(Path::new(".")), durable);
     match stamp(note)? {
         Some(stamp) => Ok(Replaced::Done(stamp)),
         None => Ok(Replaced::Changed),
@@ -254,7 +246,12 @@ pub fn lock(locks: &Path, vault_root: &Path, relative: &str) -> io::Result<NoteL
 
 /// A name for a copy of `note` beside it: `<stem> (baton conflict <when>).md`, with a count
 /// when that is taken. Written whole and only where nothing is.
-pub fn write_conflict_copy(note: &Path, when: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+pub fn write_conflict_copy(
+    note: &Path,
+    when: &str,
+    bytes: &[u8],
+    durable: bool,
+) -> io::Result<PathBuf> {
     let stem = note
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -267,7 +264,7 @@ pub fn write_conflict_copy(note: &Path, when: &str, bytes: &[u8]) -> io::Result<
             format!("{stem} (baton conflict {when} {n}).md")
         };
         let copy = folder.join(name);
-        if create_exclusive(&copy, bytes)? {
+        if create_exclusive(&copy, bytes, durable)? {
             return Ok(copy);
         }
     }

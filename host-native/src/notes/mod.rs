@@ -52,15 +52,75 @@ impl Vault {
 
     fn remember(&self, written: &Written) {
         let path = self.record_path(&written.path);
+        // A cache of Baton's: written whole (temporary, rename), not synced.
         let saved = (|| -> std::io::Result<()> {
             std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
-            crate::files::write_whole(&path, &serde_json::to_vec(written)?)
+            let temporary = path.with_extension(format!("{}.tmp", std::process::id()));
+            std::fs::write(&temporary, serde_json::to_vec(written)?)?;
+            std::fs::rename(&temporary, &path)
         })();
         if let Err(err) = saved {
             crate::cli::warn(&format!(
                 "could not remember what Baton wrote into {}: {err}",
                 written.path
             ));
+        }
+    }
+
+    fn children_file(&self, parent: SessionId) -> PathBuf {
+        self.state.join("children").join(parent.to_string())
+    }
+
+    /// The sessions known to follow on from `parent`, oldest first: kept as their notes are
+    /// written (so a note need not read every session of the ledger to find them), and made
+    /// again from the ledger by `baton notes rebuild`.
+    fn children_of(&self, parent: SessionId) -> Vec<SessionId> {
+        let text = std::fs::read_to_string(self.children_file(parent)).unwrap_or_default();
+        let mut ids: Vec<SessionId> = text
+            .lines()
+            .filter_map(|line| SessionId::parse_v7("child", line.trim()).ok())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+
+    /// Records that `child` follows on from `parent` (one short append: concurrent ones do
+    /// not mix).
+    fn add_child(&self, parent: SessionId, child: SessionId) {
+        use std::io::Write;
+        if self.children_of(parent).contains(&child) {
+            return;
+        }
+        let path = self.children_file(parent);
+        let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")));
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+        {
+            let _ = file.write_all(format!("{child}\n").as_bytes());
+        }
+    }
+
+    /// Writes every parent's children again, from the ledger's sessions.
+    pub(crate) fn set_all_children(&self, sessions: &[Session]) {
+        let mut by_parent: std::collections::BTreeMap<SessionId, Vec<SessionId>> =
+            std::collections::BTreeMap::new();
+        for session in sessions {
+            if let Some(parent) = session.parent_session_id {
+                by_parent
+                    .entry(parent)
+                    .or_default()
+                    .push(session.session_id);
+            }
+        }
+        let _ = std::fs::remove_dir_all(self.state.join("children"));
+        for (parent, children) in by_parent {
+            let path = self.children_file(parent);
+            let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")));
+            let text: String = children.iter().map(|c| format!("{c}\n")).collect();
+            let _ = std::fs::write(path, text);
         }
     }
 
@@ -133,8 +193,8 @@ fn note_name(session: &Session, name: NoteName) -> String {
     )
 }
 
-/// The other notes of the vault modified while `session` ran (at most 50, in path order):
-/// the spec's list at the end of a session.
+/// The other notes of the vault modified while `session` ran (at most 50, in path order;
+/// session notes left out): the spec's list at the end of a session.
 fn touched_meanwhile(vault: &Vault, session: &Session, own: &str) -> Vec<String> {
     let Some(ended) = session.ended_at else {
         return Vec::new();
@@ -160,7 +220,11 @@ fn touched_meanwhile(vault: &Vault, session: &Session, own: &str) -> Vec<String>
                 continue;
             };
             let path = entry.path();
-            if kind.is_dir() {
+            // Session notes are Baton's own writes: not what a person changed meanwhile.
+            let sessions_folder = name == "sessions"
+                && folder.file_name().is_some()
+                && folder.parent().and_then(|p| p.file_name()) == Some("Projects".as_ref());
+            if kind.is_dir() && !sessions_folder {
                 stack.push(path);
             } else if kind.is_file() && name.ends_with(".md") && !name.contains("(baton conflict") {
                 let Ok(relative) = path.strip_prefix(&vault.root) else {
@@ -187,20 +251,30 @@ fn touched_meanwhile(vault: &Vault, session: &Session, own: &str) -> Vec<String>
 /// Brings `id`'s note up to date from the ledger: created if it has none, else Baton's parts
 /// rewritten if they are out of date. Never overwrites a person's change; see the module.
 pub fn sync_session(ledger: &Ledger, vault: &Vault, id: SessionId) -> Result<NoteReport, Error> {
-    crate::store::check_own_folder(ledger, &vault.state)?;
-    if vault.inside_ledger {
-        crate::store::check_own_folder(ledger, &vault.root)?;
-    }
     let snapshot = ledger.snapshot()?;
     let Some(session) = snapshot.session(id)? else {
         return Err(Error::session_not_found(id));
     };
-    let found = locate(vault, &session);
+    sync_known(ledger, vault, &session)
+}
+
+/// [`sync_session`] for a session the caller has just read (its identity: project, agent,
+/// start and parent, which never change; its state is read again under the note's lock).
+pub fn sync_known(ledger: &Ledger, vault: &Vault, session: &Session) -> Result<NoteReport, Error> {
+    crate::store::check_own_folder(ledger, &vault.state)?;
+    if vault.inside_ledger {
+        crate::store::check_own_folder(ledger, &vault.root)?;
+    }
+    let id = session.session_id;
+    if let Some(parent) = session.parent_session_id {
+        vault.add_child(parent, id);
+    }
+    let found = locate(vault, session);
     let names: Vec<String> = match &found {
         Some(relative) => vec![relative.clone()],
         None => NoteName::ALL
             .into_iter()
-            .map(|name| note_name(&session, name))
+            .map(|name| note_name(session, name))
             .collect(),
     };
     let mut last_report = None;
@@ -208,7 +282,7 @@ pub fn sync_session(ledger: &Ledger, vault: &Vault, id: SessionId) -> Result<Not
         let _lock = files::lock(&vault.state.join("locks"), &vault.root, &relative)
             .map_err(|e| Error::store_io("lock a note", &relative, e))?;
         let file = vault.file(&relative);
-        files::remove_stale_temporaries(&file);
+        files::remove_stale_temporary(&file);
         // Read the ledger again under the note's lock: whoever updates the note last has seen
         // every event before it.
         let snapshot = ledger.snapshot()?;
@@ -266,14 +340,15 @@ fn owned_now(
         Some(parent) => snapshot.session(parent)?.map(|p| note_of(&p)),
         None => None,
     };
-    let mut children: Vec<&Session> = Vec::new();
-    let all = snapshot.all_sessions()?;
-    for other in &all {
-        if other.parent_session_id == Some(session.session_id) {
-            children.push(other);
+    let mut children = Vec::new();
+    for child in vault.children_of(session.session_id) {
+        // Only a session that really names this one as its parent.
+        if let Some(child) = snapshot.session(child)?
+            && child.parent_session_id == Some(session.session_id)
+        {
+            children.push(note_of(&child));
         }
     }
-    let children: Vec<String> = children.into_iter().map(note_of).collect();
     let touched = touched_meanwhile(vault, session, relative);
     Ok(owned_parts(
         session,
@@ -297,7 +372,7 @@ fn create(
     let owned = owned_now(vault, snapshot, session, relative)?;
     let text = splice("", &owned, &[]).map_err(|e| Error::internal(e.to_string()))?;
     let file = vault.file(relative);
-    match files::create_exclusive(&file, text.text.as_bytes()) {
+    match files::create_exclusive(&file, text.text.as_bytes(), ledger.fsync()) {
         Ok(true) => {
             if let Ok(Some(stamp)) = files::stamp(&file) {
                 vault.remember(&Written {
@@ -391,6 +466,7 @@ fn update(
             &file,
             version.stamp,
             spliced.text.as_bytes(),
+            ledger.fsync(),
             vault.test_pause,
         ) {
             Ok(Replaced::Done(stamp)) => {
@@ -420,17 +496,18 @@ fn update(
         .replace(':', "")
         .replace('T', " ");
     let when = when.get(..17).unwrap_or(&when).to_owned();
-    let copy = match files::write_conflict_copy(&file, &when, spliced.text.as_bytes()) {
-        Ok(copy) => copy,
-        Err(e) => {
-            return Ok(Some(NoteReport {
-                problem: Some(format!(
-                    "it kept changing, and no copy could be written: {e}"
-                )),
-                ..vault.report(relative, NoteOutcome::Failed)
-            }));
-        }
-    };
+    let copy =
+        match files::write_conflict_copy(&file, &when, spliced.text.as_bytes(), ledger.fsync()) {
+            Ok(copy) => copy,
+            Err(e) => {
+                return Ok(Some(NoteReport {
+                    problem: Some(format!(
+                        "it kept changing, and no copy could be written: {e}"
+                    )),
+                    ..vault.report(relative, NoteOutcome::Failed)
+                }));
+            }
+        };
     let copy_relative = copy
         .strip_prefix(&vault.root)
         .map(|p| p.to_string_lossy().into_owned())
@@ -485,7 +562,7 @@ pub fn after_command(ledger: &Ledger, response: &mut baton_core::commands::Respo
             if let Some(parent) = action.session.parent_session_id {
                 others.push(parent);
             }
-            match sync_session(ledger, &vault, id) {
+            match sync_known(ledger, &vault, &action.session) {
                 Ok(report) => {
                     warn_about(&report);
                     action.note = Some(report);

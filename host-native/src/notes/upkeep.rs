@@ -28,6 +28,7 @@ pub fn rebuild(
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Rebuilt, Error> {
     let sessions = ledger.snapshot()?.all_sessions()?;
+    vault.set_all_children(&sessions);
     let mut counts = BTreeMap::new();
     let mut attention = Vec::new();
     for (n, session) in sessions.iter().enumerate() {

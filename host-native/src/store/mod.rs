@@ -178,6 +178,11 @@ impl Ledger {
         &self.dir
     }
 
+    /// Whether writes are made durable (fsync) before they count as done.
+    pub fn fsync(&self) -> bool {
+        self.fsync
+    }
+
     fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
