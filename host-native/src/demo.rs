@@ -150,6 +150,14 @@ pub fn run(dir: &Path) -> Result<PathBuf, Error> {
         None,
     )?;
     narrate!("  {}", render::ok_line(&ended));
+    if let Response::Action(action) = &ended
+        && let Some(note) = &action.note
+    {
+        step(
+            "Each session keeps a Markdown note a person can read and edit (Baton keeps your words)",
+        );
+        narrate!("  {}", crate::notes::human_line(note));
+    }
 
     lifecycle_tour(&ledger)?;
 

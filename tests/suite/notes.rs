@@ -525,3 +525,65 @@ fn notes_can_be_switched_off_or_kept_elsewhere_and_rebuilt_from_the_ledger() {
     place.ok(&["notes", "rebuild"]);
     assert_eq!(std::fs::read(&broken).unwrap(), before);
 }
+
+#[test]
+fn a_renamed_or_damaged_note_stays_the_sessions_own_and_is_never_doubled() {
+    use std::os::unix::fs::PermissionsExt;
+    let place = Place::new();
+    let folder = sessions_folder(&place);
+    // Renamed and moved in the editor: found by its frontmatter, written where it now is.
+    let (moved_id, note) = place.start("claude", "move me");
+    let moved = place.vault().join("Projects/demo/My review of search.md");
+    std::fs::rename(&note, &moved).unwrap();
+    let ended = place.ok(&["end", &moved_id, "--summary", "moved"]);
+    assert_eq!(
+        ended["note"]["path"], "Projects/demo/My review of search.md",
+        "{ended}"
+    );
+    assert!(
+        std::fs::read_to_string(&moved)
+            .unwrap()
+            .contains("\nmoved\n")
+    );
+    assert!(!note.exists(), "no second note at the old name");
+    // Its session_id line deleted by hand: still its note, the key written back.
+    let (bare_id, bare) = place.start("codex", "bare");
+    let text = std::fs::read_to_string(&bare).unwrap();
+    std::fs::write(&bare, text.replace(&format!("session_id: {bare_id}\n"), "")).unwrap();
+    // Kept private by its owner: the mode survives an update.
+    std::fs::set_permissions(&bare, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let resumed = place.ok(&["resume", &bare_id]);
+    assert_eq!(resumed["note"]["outcome"], "updated", "{resumed}");
+    assert_eq!(session_in(&bare), bare_id);
+    let mode = std::fs::metadata(&bare).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    // Saved with a byte order mark: still read, the mark kept.
+    let (bom_id, bom) = place.start("cursor", "bom");
+    let text = std::fs::read_to_string(&bom).unwrap();
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    place.ok(&["resume", &bom_id]);
+    let text = std::fs::read_to_string(&bom).unwrap();
+    assert!(
+        text.starts_with("\u{feff}---\n") && text.contains("- Resumed "),
+        "{text}"
+    );
+    // A byte that is not UTF-8: left alone and said so, never shadowed by a new note.
+    let mut bytes = std::fs::read(&bom).unwrap();
+    bytes.extend_from_slice(b"\xff broken\n");
+    std::fs::write(&bom, &bytes).unwrap();
+    let refused = place.ok(&["end", &bom_id]);
+    assert_eq!(refused["note"]["outcome"], "refused", "{refused}");
+    assert_eq!(std::fs::read(&bom).unwrap(), bytes);
+    assert_eq!(notes_in(&folder).len(), 2, "{:?}", notes_in(&folder));
+}
+
+#[test]
+fn losing_batons_record_of_the_notes_keeps_them_current() {
+    let place = Place::new();
+    let (id, note) = place.start("claude", "forget");
+    std::fs::remove_dir_all(place.dir.join("notes")).unwrap();
+    let ended = place.ok(&["end", &id, "--summary", "done"]);
+    assert!(ended["note"].get("kept_edits").is_none(), "{ended}");
+    let text = std::fs::read_to_string(&note).unwrap();
+    assert!(text.contains("status: complete\n"), "{text}");
+}

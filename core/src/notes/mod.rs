@@ -97,25 +97,6 @@ pub fn note_path(
     id: &str,
     name: NoteName,
 ) -> String {
-    let clean = |text: &str| -> String {
-        let cleaned = text
-            .chars()
-            .map(|c| {
-                if matches!(c, '/' | '\\' | ':' | '\0') || c.is_control() {
-                    '-'
-                } else {
-                    c
-                }
-            })
-            .collect::<String>()
-            .trim_matches(['.', ' '])
-            .to_owned();
-        if cleaned.is_empty() {
-            "-".to_owned()
-        } else {
-            cleaned
-        }
-    };
     let stamp = started_at.path_stamp();
     let hex: String = id.chars().filter(char::is_ascii_hexdigit).collect();
     let suffix = match name {
@@ -125,9 +106,34 @@ pub fn note_path(
     };
     format!(
         "Projects/{}/sessions/{stamp}-{}{suffix}.md",
-        clean(project),
-        clean(agent)
+        path_part(project),
+        path_part(agent)
     )
+}
+
+/// A project or agent name as one part of a vault path and of an Obsidian link: path
+/// separators, control characters and the characters that end a link (`# ^ [ ] |`) become
+/// `-`, dots and spaces at the ends go, and it is cut to 80 characters (file names have a
+/// limit).
+pub fn path_part(text: &str) -> String {
+    let cleaned: String = text
+        .chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | ':' | '\0' | '#' | '^' | '[' | ']' | '|') || c.is_control()
+            {
+                '-'
+            } else {
+                c
+            }
+        })
+        .take(80)
+        .collect();
+    let cleaned = cleaned.trim_matches(['.', ' ']);
+    if cleaned.is_empty() {
+        "-".to_owned()
+    } else {
+        cleaned.to_owned()
+    }
 }
 
 /// The notes a session's note links to, and the vault's notes touched while it ran (all
@@ -161,7 +167,10 @@ pub fn owned_parts(session: &crate::ledger::session::Session, links: &NoteLinks<
     key("project", Some(session.project.clone()));
     key(
         "project_link",
-        Some(wikilink(&format!("Projects/{}", session.project))),
+        Some(wikilink(&format!(
+            "Projects/{}",
+            path_part(&session.project)
+        ))),
     );
     key("agent", Some(session.agent.clone()));
     key("client_name", session.client_name.clone());
@@ -273,4 +282,15 @@ pub fn conflict_event(
             },
         ),
     }
+}
+
+/// What Baton may have written into a note it has no record of (its record of the note was
+/// lost): the keys as wanted now, and every status a session passes through, so a status
+/// Baton wrote earlier is brought up to date rather than taken for a person's.
+pub fn earlier_without_record(owned: &OwnedParts) -> Vec<(String, String)> {
+    let mut earlier = owned.keys.clone();
+    for status in crate::ledger::session::Status::ALL {
+        earlier.push(("status".to_owned(), yaml_scalar(status.as_str())));
+    }
+    earlier
 }

@@ -71,9 +71,10 @@ pub fn yaml_scalar(value: &str) -> String {
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '@' | '+'))
         && !value.starts_with(['-', '.', '@'])
+        && !reads_as_number_or_date(value)
         && !matches!(
             value.to_ascii_lowercase().as_str(),
-            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~" | "y" | "n"
         )
         && value.parse::<f64>().is_err();
     if plain {
@@ -135,6 +136,33 @@ pub fn yaml_meaning(text: &str) -> String {
     out
 }
 
+/// Whether YAML would read `value` as a number in some base or as a date: digits with
+/// `_ . + -` only, `0x…`, `0o…`, `0b…`, or `YYYY-M-D` with anything after it.
+fn reads_as_number_or_date(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    if ["0x", "0o", "0b"].iter().any(|p| lower.starts_with(p)) {
+        return true;
+    }
+    if value
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '_' | '.' | '+' | '-'))
+    {
+        return true;
+    }
+    let mut parts = value.splitn(3, '-');
+    let (year, month, rest) = (parts.next(), parts.next(), parts.next());
+    let digits = |s: &str, n: std::ops::RangeInclusive<usize>| {
+        n.contains(&s.len()) && s.chars().all(|c| c.is_ascii_digit())
+    };
+    match (year, month, rest) {
+        (Some(y), Some(m), Some(rest)) => {
+            let day: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits(y, 4..=4) && digits(m, 1..=2) && (1..=2).contains(&day.len())
+        }
+        _ => false,
+    }
+}
+
 /// One line with its ending (empty for a last line without one).
 fn lines_of(text: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
@@ -167,6 +195,11 @@ fn value_and_comment(after_colon: &str) -> (&str, &str) {
                 i += 2;
                 continue;
             }
+            // In single quotes, '' is one quote, not the end.
+            if quote == b'\'' && bytes[i] == quote && bytes.get(i + 1) == Some(&quote) {
+                i += 2;
+                continue;
+            }
             if bytes[i] == quote {
                 i += 1;
                 break;
@@ -175,7 +208,11 @@ fn value_and_comment(after_colon: &str) -> (&str, &str) {
         }
         i.min(bytes.len())
     } else {
-        trimmed.find(" #").unwrap_or(trimmed.len())
+        [" #", "\t#"]
+            .iter()
+            .filter_map(|c| trimmed.find(c))
+            .min()
+            .unwrap_or(trimmed.len())
     };
     let value = trimmed[..end].trim_end();
     let comment_from = lead + value.len();
@@ -186,13 +223,13 @@ fn value_and_comment(after_colon: &str) -> (&str, &str) {
 /// `None` when the note has no frontmatter or no such key. How a note names its session
 /// (`session_id`), whatever its file is called.
 pub fn frontmatter_value(note: &str, key: &str) -> Result<Option<String>, SpliceRefusal> {
-    let lines = lines_of(note);
+    let lines = lines_of(note.strip_prefix('\u{feff}').unwrap_or(note));
     if lines.first().is_none_or(|(l, _)| l.trim_end() != "---") {
         return Ok(None);
     }
     let mut found = None;
     for (line, _) in lines.iter().skip(1) {
-        if matches!(line.trim_end(), "---" | "...") {
+        if line.trim_end() == "---" {
             return Ok(found);
         }
         if found.is_none()
@@ -216,6 +253,50 @@ pub fn splice(
     owned: &OwnedParts,
     earlier: &[(String, String)],
 ) -> Result<Spliced, SpliceRefusal> {
+    // A byte order mark some editors save stays where it is, before everything.
+    let (bom, text) = match note.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", note),
+    };
+    let mut spliced = splice_text(text, owned, earlier)?;
+    if !bom.is_empty() {
+        spliced.text.insert_str(0, bom);
+        spliced.changed = spliced.text != note;
+    }
+    Ok(spliced)
+}
+
+/// Where `marker` stands alone on a line of `body`, from `from` on.
+fn marker_line(body: &str, marker: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(found) = body[at..].find(marker) {
+        let start = at + found;
+        let end = start + marker.len();
+        let line_start = start == 0 || body.as_bytes()[start - 1] == b'\n';
+        let rest = &body[end..];
+        let line_end = rest.is_empty() || rest.starts_with('\n') || rest.starts_with("\r\n");
+        if line_start && line_end {
+            return Some(start);
+        }
+        at = end;
+    }
+    None
+}
+
+/// Content as it goes between markers: a marker of Baton's inside it (a goal that quotes
+/// one) is written `&lt;!-- …`, which Markdown shows as the same text and no splice reads
+/// as a marker.
+fn defuse_markers(content: &str) -> String {
+    content
+        .replace("<!-- baton:", "&lt;!-- baton:")
+        .replace("<!-- /baton:", "&lt;!-- /baton:")
+}
+
+fn splice_text(
+    note: &str,
+    owned: &OwnedParts,
+    earlier: &[(String, String)],
+) -> Result<Spliced, SpliceRefusal> {
     let eol = if note.contains("\r\n") { "\r\n" } else { "\n" };
     let lines = lines_of(note);
     let opens = lines.first().is_some_and(|(l, _)| l.trim_end() == "---");
@@ -223,7 +304,7 @@ pub fn splice(
         let close = lines
             .iter()
             .skip(1)
-            .position(|(l, _)| matches!(l.trim_end(), "---" | "..."))
+            .position(|(l, _)| l.trim_end() == "---")
             .ok_or(SpliceRefusal::UnclosedFrontmatter)?
             + 1;
         (Some((1, close)), close + 1)
@@ -313,18 +394,16 @@ pub fn splice(
     for (name, content) in &owned.regions {
         let open = format!("<!-- baton:{name} -->");
         let close = format!("<!-- /baton:{name} -->");
-        let content = content.trim_end_matches(['\r', '\n']).replace("\r\n", "\n");
+        let content = defuse_markers(content.trim_end_matches(['\r', '\n'])).replace("\r\n", "\n");
         let content = if eol == "\r\n" {
             content.replace('\n', "\r\n")
         } else {
             content
         };
-        match body.find(&open) {
+        match marker_line(&body, &open, 0) {
             Some(at) => {
                 let inner_from = at + open.len();
-                let inner_to = body[inner_from..]
-                    .find(&close)
-                    .map(|i| inner_from + i)
+                let inner_to = marker_line(&body, &close, inner_from)
                     .ok_or_else(|| SpliceRefusal::UnclosedRegion(name.clone()))?;
                 let replacement = format!("{eol}{content}{eol}");
                 body.replace_range(inner_from..inner_to, &replacement);

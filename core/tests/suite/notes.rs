@@ -154,6 +154,74 @@ fn a_notes_session_is_the_one_its_frontmatter_names() {
 }
 
 #[test]
+fn odd_notes_keep_their_bytes_and_markers_in_content_stay_text() {
+    // A byte order mark stays first; the frontmatter after it is still read.
+    let bom = format!("\u{feff}{EDITED}");
+    let earlier = owned("active", "").keys;
+    let done = splice(&bom, &owned("done", ""), &earlier).unwrap();
+    assert!(
+        done.text.starts_with("\u{feff}---\n"),
+        "{:?}",
+        &done.text[..20]
+    );
+    assert!(done.text.contains("status: done #"));
+    assert_eq!(
+        baton_core::notes::frontmatter_value(&bom, "project").unwrap(),
+        Some("demo".to_owned())
+    );
+    // A goal or summary quoting Baton's markers neither grows the note nor breaks it.
+    let wanted = OwnedParts {
+        regions: vec![
+            (
+                "goal".into(),
+                "Fix <!-- /baton:goal --> parsing\n<!-- baton:summary -->".into(),
+            ),
+            ("summary".into(), "<!-- /baton:summary -->".into()),
+        ],
+        ..owned("active", "")
+    };
+    let first = splice(EDITED, &wanted, &earlier).unwrap();
+    let second = splice(&first.text, &wanted, &wanted.keys).unwrap();
+    assert!(!second.changed, "{}", second.text);
+    assert_eq!(first.text.matches("<!-- baton:goal -->").count(), 1);
+    assert!(
+        first.text.contains("Fix &lt;!-- /baton:goal --> parsing"),
+        "{}",
+        first.text
+    );
+    assert_eq!(not_owned(&first.text), not_owned(EDITED));
+    // A marker not alone on its line is a person's text, not a region.
+    let inline = "---\n---\nsee <!-- baton:goal --> here\n";
+    let spliced = splice(inline, &owned("active", ""), &[]).unwrap();
+    assert!(
+        spliced
+            .text
+            .contains("see <!-- baton:goal --> here\n\n<!-- baton:goal -->\n"),
+        "{}",
+        spliced.text
+    );
+    // `...` does not close a frontmatter (Obsidian reads only `---`).
+    assert_eq!(
+        splice("---\nstatus: a\n...\nbody\n", &owned("done", ""), &[]),
+        Err(SpliceRefusal::UnclosedFrontmatter)
+    );
+    // A single-quoted value with '' inside is one value, its comment kept.
+    let quoted = EDITED.replace("status: active # Baton's", "status: 'it''s' # Baton's");
+    let kept = splice(
+        &quoted,
+        &owned("done", ""),
+        &[("status".into(), "\"it's\"".into())],
+    )
+    .unwrap();
+    assert!(kept.kept.is_empty(), "{:?}", kept.kept);
+    assert!(
+        kept.text.contains("status: done # Baton's"),
+        "{}",
+        kept.text
+    );
+}
+
+#[test]
 fn yaml_meaning_reads_both_quotings() {
     assert_eq!(yaml_meaning("\"a \\\"b\\\" \\u00e9\\n\""), "a \"b\" é\n");
     assert_eq!(yaml_meaning("'it''s'"), "it's");
@@ -240,11 +308,29 @@ fn a_note_baton_cannot_read_is_refused_whole() {
 #[test]
 fn values_are_quoted_when_yaml_would_read_them_otherwise() {
     assert_eq!(yaml_scalar("claude-code"), "claude-code");
+    // A UUIDv7 is a string to YAML: written as the spec shows it.
+    assert_eq!(
+        yaml_scalar("019c3a5e-0000-7000-8000-00000000000a"),
+        "019c3a5e-0000-7000-8000-00000000000a"
+    );
     assert_eq!(
         yaml_scalar("2026-07-18T20:00:00.000Z"),
         "\"2026-07-18T20:00:00.000Z\""
     );
-    for tricky in ["yes", "null", "12", "-x", "a: b", "# c", "", "say \"hi\"\n"] {
+    for tricky in [
+        "yes",
+        "null",
+        "12",
+        "-x",
+        "a: b",
+        "# c",
+        "",
+        "say \"hi\"\n",
+        "0x1F",
+        "2026-07-18",
+        "y",
+        "N",
+    ] {
         assert!(yaml_scalar(tricky).starts_with('"'), "{tricky}");
     }
     assert_eq!(yaml_scalar("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
@@ -275,6 +361,14 @@ fn notes_live_under_the_project_with_a_suffix_when_the_name_is_taken() {
         note_path("..", "\n", at, id, NoteName::Plain),
         "Projects/-/sessions/2026-07-18-2000--.md"
     );
+    // Characters that end an Obsidian link, and names too long for a file.
+    assert_eq!(
+        note_path("a#b^c[d]|e", &"x".repeat(300), at, id, NoteName::Plain),
+        format!(
+            "Projects/a-b-c-d--e/sessions/2026-07-18-2000-{}.md",
+            "x".repeat(80)
+        )
+    );
 }
 
 proptest! {
@@ -285,11 +379,14 @@ proptest! {
     #[test]
     fn re_renders_never_touch_a_persons_bytes(
         above in "[a-zA-Z0-9 #*\\-é日]{0,40}",
-        between in "[a-zA-Z0-9 \\[\\]()é]{0,40}",
+        between in "[a-zA-Z0-9 \\[\\]()é<>!-]{0,40}",
         below in "[a-zA-Z0-9 >|é]{0,40}",
         extra in "[a-z]{1,8}",
         crlf in any::<bool>(),
-        renders in proptest::collection::vec(("[a-z]{1,10}", "[a-zA-Z0-9 .\\n]{0,60}"), 1..100),
+        renders in proptest::collection::vec(
+            ("[a-z]{1,10}", "([a-zA-Z0-9 .\\n]|<!-- /?baton:(goal|summary) -->){0,12}"),
+            1..100,
+        ),
     ) {
         let note = format!(
             "---\n{extra}x: \"kept\" # c\nstatus: active\n---\n{above}\n<!-- baton:goal -->\n<!-- /baton:goal -->\n{between}\n<!-- baton:summary -->\n<!-- /baton:summary -->\n{below}\n"
@@ -308,7 +405,8 @@ proptest! {
         let last = &renders[renders.len() - 1];
         let spliced = splice(&text, &owned(&last.0, &last.1), &earlier).unwrap();
         prop_assert!(!spliced.changed);
-        let last_status = format!("status: {}\n", yaml_scalar(&last.0));
-        prop_assert!(crlf || text.contains(&last_status));
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let last_status = format!("status: {}{eol}", yaml_scalar(&last.0));
+        prop_assert!(text.contains(&last_status));
     }
 }

@@ -19,6 +19,8 @@ pub struct NoteVersion {
     pub bytes: Vec<u8>,
     /// What identifies them on disk.
     pub stamp: Stamp,
+    /// The file's permission bits, which an update keeps.
+    pub mode: u32,
 }
 
 /// What identifies a version of a file: size, modification time and a hash of the bytes.
@@ -81,6 +83,7 @@ pub fn read(path: &Path) -> io::Result<Option<NoteVersion>> {
         )));
     }
     Ok(Some(NoteVersion {
+        mode: meta.mode() & 0o7777,
         stamp: Stamp {
             size: bytes.len() as u64,
             mtime_ns: mtime_ns(&meta),
@@ -105,23 +108,80 @@ fn temporary_of(note: &Path) -> PathBuf {
     note.with_file_name(format!(".{name}.baton.tmp"))
 }
 
-/// Writes `bytes` to the note's temporary, synced to disk when `durable`.
-fn write_temporary(note: &Path, bytes: &[u8], durable: bool) -> io::Result<PathBuf> {
-    let path = temporary_of(note);
-    remove_stale_temporary(note);
+/// Writes `bytes` to the temporary of `owner` (a note), with `mode` when given, synced to
+/// disk when `durable`; returns its path and the stamp the bytes will have once renamed.
+fn write_temporary(
+    owner: &Path,
+    bytes: &[u8],
+    mode: Option<u32>,
+    durable: bool,
+) -> io::Result<(PathBuf, Stamp)> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = temporary_of(owner);
+    remove_stale_temporary(owner);
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)
         .custom_flags(libc::O_NOFOLLOW)
         .open(&path)?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| if durable { file.sync_all() } else { Ok(()) });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&path);
-        return Err(e);
+    let written = (|| {
+        file.write_all(bytes)?;
+        if let Some(mode) = mode {
+            file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        }
+        if durable {
+            file.sync_all()?;
+        }
+        file.metadata()
+    })();
+    match written {
+        Ok(meta) => Ok((
+            path,
+            Stamp {
+                size: bytes.len() as u64,
+                mtime_ns: mtime_ns(&meta),
+                hash: fnv1a64(bytes),
+            },
+        )),
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            Err(e)
+        }
     }
-    Ok(path)
+}
+
+/// Swaps two names at once (Linux `renameat2(RENAME_EXCHANGE)`); `Ok(false)` where the system
+/// or filesystem cannot.
+fn exchange(a: &Path, b: &Path) -> io::Result<bool> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let a = std::ffi::CString::new(a.as_os_str().as_bytes()).map_err(io::Error::other)?;
+        let b = std::ffi::CString::new(b.as_os_str().as_bytes()).map_err(io::Error::other)?;
+        // SAFETY: both are valid NUL-terminated paths; renameat2 reads them and nothing else.
+        let done = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                a.as_ptr(),
+                libc::AT_FDCWD,
+                b.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        };
+        if done == 0 {
+            return Ok(true);
+        }
+        let err = io::Error::last_os_error();
+        match err.raw_os_error() {
+            Some(libc::EINVAL | libc::ENOSYS | libc::ENOTSUP) => Ok(false),
+            _ => Err(err),
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (a, b);
+        Ok(false)
+    }
 }
 
 /// Syncs a folder, so a rename or a new name in it survives a power cut (when `durable`).
@@ -143,11 +203,16 @@ pub fn remove_stale_temporary(note: &Path) {
 /// Creates `note` with `bytes` only if nothing is there, whole or not at all: the bytes go to
 /// a synced temporary first, which is then hard-linked to the note's name (the link fails if
 /// the name exists). `Ok(false)`: the name was taken.
-pub fn create_exclusive(note: &Path, bytes: &[u8], durable: bool) -> io::Result<bool> {
+pub fn create_exclusive(
+    note: &Path,
+    bytes: &[u8],
+    durable: bool,
+    owner: &Path,
+) -> io::Result<bool> {
     if let Some(folder) = note.parent() {
         std::fs::create_dir_all(folder)?;
     }
-    let temporary = write_temporary(note, bytes, durable)?;
+    let (temporary, _) = write_temporary(owner, bytes, None, durable)?;
     let linked = std::fs::hard_link(&temporary, note);
     let _ = std::fs::remove_file(&temporary);
     match linked {
@@ -192,34 +257,58 @@ pub enum Replaced {
     Changed,
 }
 
-/// Replaces `note` with `bytes` if it is still the version stamped `read`: the bytes go to a
-/// synced temporary beside it, the note is compared again, and the temporary is renamed over
-/// it. `pause` (tests only) waits between writing the temporary and comparing.
+/// Replaces `note` with `bytes` if it is still the version `read`: the bytes go to a synced
+/// temporary beside it (with the note's permissions), the note is compared again, and the
+/// two are swapped in one step; if the note that came out is not the version read (an editor
+/// saved in that instant) they are swapped back and nothing is lost. Where the system cannot
+/// swap, a rename follows the comparison. `pause` (tests only) waits between writing the
+/// temporary and comparing.
 pub fn replace_if_unchanged(
     note: &Path,
-    read: Stamp,
+    read: &NoteVersion,
     bytes: &[u8],
     durable: bool,
     pause: Option<std::time::Duration>,
 ) -> io::Result<Replaced> {
-    let temporary = write_temporary(note, bytes, durable)?;
+    let (temporary, written) = write_temporary(note, bytes, Some(read.mode), durable)?;
     if let Some(pause) = pause {
         std::thread::sleep(pause);
     }
-    let unchanged = matches!(stamp(note), Ok(Some(now)) if now == read);
+    let unchanged = matches!(stamp(note), Ok(Some(now)) if now == read.stamp);
     if !unchanged {
         let _ = std::fs::remove_file(&temporary);
         return Ok(Replaced::Changed);
     }
-    if let Err(e) = std::fs::rename(&temporary, note) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(e);
+    match exchange(&temporary, note) {
+        Ok(true) => {
+            // What came out of the note's name must be the version read.
+            let out = stamp(&temporary).ok().flatten();
+            if out != Some(read.stamp) {
+                if exchange(&temporary, note).unwrap_or(false) {
+                    let _ = std::fs::remove_file(&temporary);
+                    return Ok(Replaced::Changed);
+                }
+                // Could not swap back: keep the person's version beside it, never lose it.
+                return Err(io::Error::other(format!(
+                    "the note changed while Baton swapped it in; your version is in {}",
+                    temporary.display()
+                )));
+            }
+            let _ = std::fs::remove_file(&temporary);
+        }
+        Ok(false) => {
+            if let Err(e) = std::fs::rename(&temporary, note) {
+                let _ = std::fs::remove_file(&temporary);
+                return Err(e);
+            }
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(e);
+        }
     }
     sync_folder(note.parent().unwrap_or(Path::new(".")), durable);
-    match stamp(note)? {
-        Some(stamp) => Ok(Replaced::Done(stamp)),
-        None => Ok(Replaced::Changed),
-    }
+    Ok(Replaced::Done(written))
 }
 
 /// A lock held on one note until dropped. Lock files live in the ledger, one per note path,
@@ -232,7 +321,10 @@ pub struct NoteLock {
 /// Takes the lock of the note at `relative` (its path in the vault).
 pub fn lock(locks: &Path, vault_root: &Path, relative: &str) -> io::Result<NoteLock> {
     std::fs::create_dir_all(locks)?;
-    let key = fnv1a64(format!("{}\0{relative}", vault_root.display()).as_bytes());
+    // However the vault's folder is spelt (a trailing slash, a link to it), one note has one
+    // lock.
+    let root = std::fs::canonicalize(vault_root).unwrap_or_else(|_| vault_root.to_path_buf());
+    let key = fnv1a64(format!("{}\0{relative}", root.display()).as_bytes());
     let path = locks.join(format!("{key:016x}.lock"));
     let file = OpenOptions::new()
         .create(true)
@@ -264,7 +356,7 @@ pub fn write_conflict_copy(
             format!("{stem} (baton conflict {when} {n}).md")
         };
         let copy = folder.join(name);
-        if create_exclusive(&copy, bytes, durable)? {
+        if create_exclusive(&copy, bytes, durable, note)? {
             return Ok(copy);
         }
     }

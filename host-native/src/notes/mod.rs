@@ -25,11 +25,12 @@ use std::path::{Path, PathBuf};
 /// How many times an update reads the note again after it changed under Baton.
 const ATTEMPTS: usize = 4;
 
-/// What Baton last wrote into a note: the version it left and its owned keys then.
+/// What Baton last wrote into a note: the version it left (none when it found the note up to
+/// date and wrote nothing) and its owned keys then.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct Written {
     path: String,
-    stamp: files::Stamp,
+    stamp: Option<files::Stamp>,
     keys: Vec<(String, String)>,
 }
 
@@ -55,7 +56,8 @@ impl Vault {
         // A cache of Baton's: written whole (temporary, rename), not synced.
         let saved = (|| -> std::io::Result<()> {
             std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
-            let temporary = path.with_extension(format!("{}.tmp", std::process::id()));
+            // One temporary per note: its writes take turns under the note's lock.
+            let temporary = path.with_extension("json.tmp");
             std::fs::write(&temporary, serde_json::to_vec(written)?)?;
             std::fs::rename(&temporary, &path)
         })();
@@ -65,6 +67,55 @@ impl Vault {
                 written.path
             ));
         }
+    }
+
+    fn path_record(&self, id: SessionId) -> PathBuf {
+        self.state.join("paths").join(id.to_string())
+    }
+
+    /// Where Baton last wrote `id`'s note, inside the vault.
+    fn recorded_path(&self, id: SessionId) -> Option<String> {
+        let text = std::fs::read_to_string(self.path_record(id)).ok()?;
+        let text = text.trim();
+        (!text.is_empty()).then(|| text.to_owned())
+    }
+
+    fn record_path_of(&self, id: SessionId, relative: &str) {
+        if self.recorded_path(id).as_deref() == Some(relative) {
+            return;
+        }
+        let path = self.path_record(id);
+        let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")));
+        let temporary = path.with_extension("tmp");
+        if std::fs::write(&temporary, relative).is_ok() {
+            let _ = std::fs::rename(&temporary, &path);
+        }
+    }
+
+    /// The vault's notes modified while an ended session ran: found once, when it ends, and
+    /// kept (a later render, or a rebuild after the vault is gone, lists the same).
+    fn touched(&self, session: &Session, own: &str) -> Vec<String> {
+        if session.ended_at.is_none() {
+            return Vec::new();
+        }
+        let path = self
+            .state
+            .join("touched")
+            .join(session.session_id.to_string());
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && let Ok(list) = serde_json::from_str::<Vec<String>>(&text)
+        {
+            return list;
+        }
+        let list = touched_meanwhile(self, session, own);
+        let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")));
+        if let Ok(json) = serde_json::to_vec(&list) {
+            let temporary = path.with_extension("tmp");
+            if std::fs::write(&temporary, json).is_ok() {
+                let _ = std::fs::rename(&temporary, &path);
+            }
+        }
+        list
     }
 
     fn children_file(&self, parent: SessionId) -> PathBuf {
@@ -161,10 +212,11 @@ impl Vault {
     }
 }
 
-/// The session a note names in its frontmatter (`None`: not a session note).
+/// The session a note names in its frontmatter (`None`: not a session note, or one Baton
+/// cannot read). A stray byte that is not UTF-8 elsewhere does not hide it.
 fn session_of(version: &NoteVersion) -> Option<String> {
-    let text = std::str::from_utf8(&version.bytes).ok()?;
-    frontmatter_value(text, "session_id").ok().flatten()
+    let text = String::from_utf8_lossy(&version.bytes);
+    frontmatter_value(&text, "session_id").ok().flatten()
 }
 
 /// Whether a note opens a frontmatter that never closes.
@@ -173,14 +225,66 @@ fn unreadable_frontmatter(version: &NoteVersion) -> bool {
     frontmatter_value(&text, "session_id").is_err()
 }
 
-/// Where `session`'s note is: the first of its possible names holding a note that names it.
+/// Where `session`'s note is: where Baton last wrote it, unless another session's note is
+/// there now; else the first of its possible names holding a note that names it; else, when
+/// Baton wrote one and it is gone from there (renamed or moved in the editor), the vault's
+/// note that names it in its frontmatter.
 fn locate(vault: &Vault, session: &Session) -> Option<String> {
     let id = session.session_id.to_string();
-    NoteName::ALL.into_iter().find_map(|name| {
+    let recorded = vault.recorded_path(session.session_id);
+    if let Some(relative) = &recorded
+        && let Ok(Some(version)) = files::read(&vault.file(relative))
+        && session_of(&version).is_none_or(|named| named == id)
+    {
+        return Some(relative.clone());
+    }
+    let by_name = NoteName::ALL.into_iter().find_map(|name| {
         let relative = note_name(session, name);
         let version = files::read(&vault.file(&relative)).ok()??;
         (session_of(&version).as_deref() == Some(id.as_str())).then_some(relative)
-    })
+    });
+    if by_name.is_some() || recorded.is_none() {
+        return by_name;
+    }
+    find_moved(vault, &id)
+}
+
+/// The vault's note whose frontmatter names `id` (at most 50,000 entries looked at).
+fn find_moved(vault: &Vault, id: &str) -> Option<String> {
+    let mut stack = vec![vault.root.clone()];
+    let mut visited = 0usize;
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            visited += 1;
+            if visited > 50_000 {
+                return None;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || name.contains("(baton conflict") {
+                continue;
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file()
+                && name.ends_with(".md")
+                && let Ok(Some(version)) = files::read(&entry.path())
+                && session_of(&version).as_deref() == Some(id)
+            {
+                return entry
+                    .path()
+                    .strip_prefix(&vault.root)
+                    .ok()
+                    .map(|p| p.to_string_lossy().into_owned());
+            }
+        }
+    }
+    None
 }
 
 fn note_name(session: &Session, name: NoteName) -> String {
@@ -294,6 +398,11 @@ pub fn sync_known(ledger: &Ledger, vault: &Vault, session: &Session) -> Result<N
             Ok(Some(version)) if session_of(&version).as_deref() == Some(&id.to_string()) => {
                 update(ledger, vault, &snapshot, &session, &relative)?
             }
+            // The note Baton found as this session's, its session_id line gone or unreadable:
+            // still its note (the splice puts the key back, or refuses a broken frontmatter).
+            Ok(Some(version)) if found.is_some() && session_of(&version).is_none() => {
+                update(ledger, vault, &snapshot, &session, &relative)?
+            }
             // A note at this session's name whose frontmatter cannot be read may well be its
             // own, broken by hand: left alone, not shadowed by a second note.
             Ok(Some(version)) if unreadable_frontmatter(&version) => Some(NoteReport {
@@ -313,6 +422,9 @@ pub fn sync_known(ledger: &Ledger, vault: &Vault, session: &Session) -> Result<N
         match report {
             Some(report) => {
                 vault.set_pending(id, report.outcome == NoteOutcome::Deferred);
+                if !matches!(report.outcome, NoteOutcome::Failed) {
+                    vault.record_path_of(id, &relative);
+                }
                 return Ok(report);
             }
             None => last_report = Some(relative),
@@ -349,7 +461,7 @@ fn owned_now(
             children.push(note_of(&child));
         }
     }
-    let touched = touched_meanwhile(vault, session, relative);
+    let touched = vault.touched(session, relative);
     Ok(owned_parts(
         session,
         &NoteLinks {
@@ -372,12 +484,12 @@ fn create(
     let owned = owned_now(vault, snapshot, session, relative)?;
     let text = splice("", &owned, &[]).map_err(|e| Error::internal(e.to_string()))?;
     let file = vault.file(relative);
-    match files::create_exclusive(&file, text.text.as_bytes(), ledger.fsync()) {
+    match files::create_exclusive(&file, text.text.as_bytes(), ledger.fsync(), &file) {
         Ok(true) => {
             if let Ok(Some(stamp)) = files::stamp(&file) {
                 vault.remember(&Written {
                     path: relative.to_owned(),
-                    stamp,
+                    stamp: Some(stamp),
                     keys: owned.keys,
                 });
             }
@@ -408,9 +520,12 @@ fn update(
     let file = vault.file(relative);
     let owned = owned_now(vault, snapshot, session, relative)?;
     let written = vault.last_written(relative);
-    let earlier = written.as_ref().map(|w| w.keys.clone()).unwrap_or_default();
+    let earlier = match &written {
+        Some(w) => w.keys.clone(),
+        None => baton_core::notes::earlier_without_record(&owned),
+    };
     let mut spliced_last = None;
-    for _ in 0..ATTEMPTS {
+    for attempt in 0..ATTEMPTS {
         let version = match files::read(&file) {
             Ok(Some(version)) => version,
             // Deleted meanwhile: the next run creates it again.
@@ -424,7 +539,10 @@ fn update(
         };
         let Ok(text) = std::str::from_utf8(&version.bytes) else {
             return Ok(Some(NoteReport {
-                problem: Some("it is not UTF-8 text".to_owned()),
+                problem: Some(
+                    "it is not UTF-8 text: save it as UTF-8, then run `baton notes rebuild`"
+                        .to_owned(),
+                ),
                 ..vault.report(relative, NoteOutcome::Refused)
             }));
         };
@@ -439,13 +557,11 @@ fn update(
         };
         let kept_edits = spliced.kept.clone();
         if !spliced.changed {
-            if written
-                .as_ref()
-                .is_none_or(|w| w.stamp != version.stamp || w.keys != owned.keys)
-            {
+            // Nothing written: the version on disk stays whoever's it was.
+            if written.as_ref().is_none_or(|w| w.keys != owned.keys) {
                 vault.remember(&Written {
                     path: relative.to_owned(),
-                    stamp: version.stamp,
+                    stamp: written.as_ref().and_then(|w| w.stamp),
                     keys: owned.keys.clone(),
                 });
             }
@@ -455,8 +571,11 @@ fn update(
             }));
         }
         // A person changed it seconds ago (not Baton: Baton's own last write is on record).
-        let baton_wrote_it = written.as_ref().is_some_and(|w| w.stamp == version.stamp);
-        if !baton_wrote_it && version.stamp.age() < vault.quiet {
+        // Only before the first try: a change during a try is retried at once.
+        let baton_wrote_it = written
+            .as_ref()
+            .is_some_and(|w| w.stamp == Some(version.stamp));
+        if attempt == 0 && !baton_wrote_it && version.stamp.age() < vault.quiet {
             return Ok(Some(NoteReport {
                 kept_edits,
                 ..vault.report(relative, NoteOutcome::Deferred)
@@ -464,7 +583,7 @@ fn update(
         }
         match files::replace_if_unchanged(
             &file,
-            version.stamp,
+            &version,
             spliced.text.as_bytes(),
             ledger.fsync(),
             vault.test_pause,
@@ -472,7 +591,7 @@ fn update(
             Ok(Replaced::Done(stamp)) => {
                 vault.remember(&Written {
                     path: relative.to_owned(),
-                    stamp,
+                    stamp: Some(stamp),
                     keys: owned.keys.clone(),
                 });
                 return Ok(Some(NoteReport {
@@ -562,7 +681,16 @@ pub fn after_command(ledger: &Ledger, response: &mut baton_core::commands::Respo
             if let Some(parent) = action.session.parent_session_id {
                 others.push(parent);
             }
-            match sync_known(ledger, &vault, &action.session) {
+            let mut synced = sync_known(ledger, &vault, &action.session);
+            // An end may be the session's last command: rather than leave its note behind,
+            // wait out the quiet time once (at most 3 s) and try again.
+            if action.action == baton_core::commands::SessionActionKind::Ended
+                && matches!(&synced, Ok(r) if r.outcome == NoteOutcome::Deferred)
+            {
+                std::thread::sleep(vault.quiet.min(std::time::Duration::from_secs(3)));
+                synced = sync_known(ledger, &vault, &action.session);
+            }
+            match synced {
                 Ok(report) => {
                     warn_about(&report);
                     action.note = Some(report);
