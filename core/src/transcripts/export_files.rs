@@ -75,7 +75,8 @@ pub fn export_member(path: &str) -> ExportMember {
 /// host passes over:
 /// the known side files of an export, in a folder that also holds a conversations file; and a
 /// Baton ledger folder's checkpoint (`checkpoint.ndjson` beside `events.ndjson`: a cache of the
-/// log, read with the log itself). The answer is one flag per path, in order. Anything else is
+/// log, read with the log itself) and its `notes/` (Baton's state about session notes). The
+/// answer is one flag per path, in order. Anything else is
 /// read (a side file alone in its folder is no export's: its content decides what it is; an
 /// unknown file beside a conversations file is read too, since `conversations (1).json`, a
 /// second download, may be one).
@@ -101,9 +102,28 @@ pub fn skipped_export_files<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
         .map(|p| {
             (export_member(p) == ExportMember::Sidecar && export_folders.contains(folder_of(p)))
                 || (base_name(p) == LEDGER_CHECKPOINT && ledger_folders.contains(folder_of(p)))
+                || in_notes_state(p, &ledger_folders)
         })
         .collect()
 }
+
+/// Whether `path` is in a ledger folder's `notes/`: Baton's own state about session notes
+/// (locks, what it wrote where), never a transcript.
+fn in_notes_state(path: &str, ledger_folders: &std::collections::BTreeSet<&str>) -> bool {
+    let path = path.replace('\\', "/");
+    ledger_folders.iter().any(|folder| {
+        let folder = folder.replace('\\', "/");
+        let prefix = if folder.is_empty() {
+            format!("{LEDGER_NOTES_STATE}/")
+        } else {
+            format!("{folder}/{LEDGER_NOTES_STATE}/")
+        };
+        path.starts_with(&prefix)
+    })
+}
+
+/// A Baton ledger folder's state about session notes.
+const LEDGER_NOTES_STATE: &str = "notes";
 
 /// A Baton ledger folder's active log.
 const LEDGER_LOG: &str = "events.ndjson";
@@ -154,8 +174,11 @@ mod tests {
                 "p/.baton/checkpoint.ndjson",
                 "p/.baton/archive/2026-11.ndjson",
                 "elsewhere/checkpoint.ndjson",
+                "p/.baton/notes/written/f4aabc13717a7060.json",
+                "p/.baton/notes/touched/01a2373f-40fc-735b-9ca9-23335b7b8d03",
+                "elsewhere/notes/written/x.json",
             ]),
-            vec![false, true, false, false]
+            vec![false, true, false, false, true, true, false]
         );
     }
 }

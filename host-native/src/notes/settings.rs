@@ -116,7 +116,12 @@ pub fn resolve(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<Vault> {
                 .map(|v| project.join(v))
         });
     let inside_ledger = chosen.is_none();
-    let root = chosen.unwrap_or_else(|| ledger.dir().join("vault"));
+    // A vault named elsewhere is shown and locked by its real path (`../Obsidian` from the
+    // config reads as `/home/me/Obsidian`); the default one is checked as the ledger's own.
+    let root = match chosen {
+        Some(path) => std::fs::canonicalize(&path).unwrap_or(path),
+        None => ledger.dir().join("vault"),
+    };
     let quiet = match env("BATON_NOTES_QUIET_SECS").or_else(|| {
         config
             .as_ref()
