@@ -49,6 +49,24 @@ fn the_core_wasm_imports_nothing() {
 }
 
 #[test]
+fn every_abi_op_has_a_golden_vector() {
+    let covered: std::collections::BTreeSet<String> = vectors()
+        .iter()
+        .filter_map(|(_, request, _)| {
+            let value: serde_json::Value = serde_json::from_str(request).ok()?;
+            value["op"].as_str().map(str::to_owned)
+        })
+        .collect();
+    for op in baton_core::abi::OPS {
+        assert!(
+            covered.contains(op.name),
+            "the ABI op `{}` has no vector in tests/vectors",
+            op.name
+        );
+    }
+}
+
+#[test]
 fn golden_vectors_answer_identically_natively_and_in_wasm() {
     let mut wasm = WasmCore::load(&core_wasm()).unwrap();
     let update = std::env::var_os("BATON_UPDATE_VECTORS").is_some();

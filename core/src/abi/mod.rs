@@ -5,6 +5,11 @@
 //! ledger text, the time and fresh ids. On wasm32 three exports move bytes across:
 //! `baton_alloc(len) -> ptr`, `baton_call(ptr, len) -> u64` (the answer's `ptr << 32 | len`)
 //! and `baton_free(ptr, len)`. The host frees both the request and the answer buffers.
+//! What each op takes and answers is in [`ops`], which `docs/embedding.md` is generated from.
+
+pub mod ops;
+
+pub use ops::{ABI_VERSION, OPS, embedding_markdown};
 
 use crate::commands::{self, Context, Request};
 use crate::error::{Error, ErrorCode};
@@ -35,6 +40,18 @@ enum AbiRequest {
         policy: Option<crate::lifecycle::workspace::Policy>,
         #[serde(default)]
         person: Option<String>,
+        #[serde(default)]
+        human: bool,
+    },
+    Query {
+        #[serde(default)]
+        ledger: String,
+        request: Box<Request>,
+        now: String,
+        #[serde(default)]
+        policy: Option<crate::lifecycle::workspace::Policy>,
+        #[serde(default)]
+        human: bool,
     },
 }
 
@@ -57,6 +74,8 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
     match request {
         AbiRequest::Version => Ok(json!({
             "version": env!("CARGO_PKG_VERSION"),
+            "abi_version": ABI_VERSION,
+            "ops": OPS.iter().map(|op| op.name).collect::<Vec<_>>(),
             "schema": SCHEMA_VERSION,
             "error_codes": ErrorCode::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
         })),
@@ -76,6 +95,7 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
             actor,
             policy,
             person,
+            human,
         } => {
             let mut ledger = MemoryLedger::from_ndjson(ledger.as_bytes());
             let before = ledger.lines().len();
@@ -92,10 +112,47 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
                 ctx.person = person;
             }
             let response = commands::run(&mut ledger, &request, &ctx)?;
-            Ok(json!({
+            let mut answer = json!({
                 "response": response,
                 "append": ledger.lines()[before..],
-            }))
+            });
+            if human {
+                answer["human"] = json!(crate::commands::render::ok_line(&response));
+            }
+            Ok(answer)
+        }
+        AbiRequest::Query {
+            ledger,
+            request,
+            now,
+            policy,
+            human,
+        } => {
+            let mut ledger = MemoryLedger::from_ndjson(ledger.as_bytes());
+            let before = ledger.lines().len();
+            let now = Timestamp::parse(&now)?;
+            // No event is written, so no id is asked for: the context's are never used.
+            let unused = uuid::Builder::from_unix_timestamp_millis(
+                u64::try_from(now.millis()).unwrap_or(0),
+                &[0; 10],
+            )
+            .into_uuid();
+            let mut ctx = Context::new(now, EventId(unused), SessionId(unused));
+            if let Some(policy) = policy {
+                ctx.policy = policy;
+            }
+            let response = commands::run(&mut ledger, &request, &ctx)?;
+            if ledger.lines().len() != before {
+                return Err(Error::invalid(
+                    "request",
+                    "this request writes to the ledger: send it with the `execute` op, which returns the lines to append",
+                ));
+            }
+            let mut answer = json!({ "response": response });
+            if human {
+                answer["human"] = json!(crate::commands::render::ok_line(&response));
+            }
+            Ok(answer)
         }
     }
 }
