@@ -87,3 +87,21 @@ fn golden_vectors_answer_identically_natively_and_in_wasm() {
         assert_eq!(through_wasm, native, "{name}: wasm and native disagree");
     }
 }
+
+#[test]
+fn a_runaway_call_is_an_internal_error_and_the_host_keeps_working() {
+    let mut wasm = WasmCore::load(&core_wasm()).unwrap();
+    let line = r#"{"v":1,"id":"019c0000-0000-7000-8000-000000000001","session":"019c0000-0000-7000-8000-000000000002","kind":"started","at":"2026-07-18T20:00:00.000Z","actor":{"kind":"agent","name":"claude"},"data":{"project":"demo","agent":"claude"}}"#;
+    let ledger = vec![line; 2_000].join("\n");
+    let fold = serde_json::json!({"op": "fold", "ledger": ledger}).to_string();
+    // Too little fuel for the fold: stopped inside the module.
+    wasm.set_fuel_per_call(100_000);
+    let err = wasm.call(&fold).unwrap_err();
+    assert_eq!(err.code.as_str(), "INTERNAL", "{err}");
+    // The same host answers the next request, on a fresh instance.
+    wasm.set_fuel_per_call(baton::wasm_core::DEFAULT_FUEL_PER_CALL);
+    let answer = wasm.call(r#"{"op":"version"}"#).unwrap();
+    assert!(answer.contains("\"abi_version\":1"), "{answer}");
+    let folded = wasm.call(&fold).unwrap();
+    assert_eq!(folded, baton_core::abi::handle_json(&fold));
+}
