@@ -26,10 +26,17 @@ pub(crate) fn abi(args: AbiArgs) -> Result<Output, Error> {
         return Err(serde_json::from_value(error.clone())
             .unwrap_or_else(|e| Error::internal(format!("undecodable ABI error: {e}"))));
     }
-    Ok(Output {
-        human: "[ok] ABI answer".to_owned(),
-        json,
-    })
+    // On a terminal: the core's own line when the request asked for one (`"human": true`),
+    // else the answer itself, indented.
+    let ok = json.get("ok").cloned().unwrap_or(Value::Null);
+    let human = match ok.get("human").and_then(Value::as_str) {
+        Some(line) => line.to_owned(),
+        None => format!(
+            "[ok] ABI answer:\n{}",
+            serde_json::to_string_pretty(&ok).unwrap_or_default()
+        ),
+    };
+    Ok(Output { human, json })
 }
 
 pub(crate) fn web(args: WebArgs, json_only: bool) -> Result<Output, Error> {
