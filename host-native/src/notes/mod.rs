@@ -249,8 +249,14 @@ fn locate(vault: &Vault, session: &Session) -> Option<String> {
     find_moved(vault, &id)
 }
 
-/// The vault's note whose frontmatter names `id` (at most 50,000 entries looked at).
-fn find_moved(vault: &Vault, id: &str) -> Option<String> {
+/// Visits the vault's Markdown notes (not hidden files, not Baton's conflict copies), each
+/// with its path inside the vault, looking at 50,000 entries at most; `descend` says whether
+/// to look inside a folder (given it and its parent), `visit` returns `true` to stop.
+fn walk_notes(
+    vault: &Vault,
+    descend: impl Fn(&Path, &str) -> bool,
+    mut visit: impl FnMut(&std::fs::DirEntry, String) -> bool,
+) {
     let mut stack = vec![vault.root.clone()];
     let mut visited = 0usize;
     while let Some(folder) = stack.pop() {
@@ -260,7 +266,7 @@ fn find_moved(vault: &Vault, id: &str) -> Option<String> {
         for entry in entries.flatten() {
             visited += 1;
             if visited > 50_000 {
-                return None;
+                return;
             }
             let name = entry.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') || name.contains("(baton conflict") {
@@ -270,21 +276,36 @@ fn find_moved(vault: &Vault, id: &str) -> Option<String> {
                 continue;
             };
             if kind.is_dir() {
-                stack.push(entry.path());
+                if descend(&folder, &name) {
+                    stack.push(entry.path());
+                }
             } else if kind.is_file()
                 && name.ends_with(".md")
-                && let Ok(Some(version)) = files::read(&entry.path())
-                && session_of(&version).as_deref() == Some(id)
+                && let Ok(relative) = entry.path().strip_prefix(&vault.root)
+                && visit(&entry, relative.to_string_lossy().into_owned())
             {
-                return entry
-                    .path()
-                    .strip_prefix(&vault.root)
-                    .ok()
-                    .map(|p| p.to_string_lossy().into_owned());
+                return;
             }
         }
     }
-    None
+}
+
+/// The vault's note whose frontmatter names `id`.
+fn find_moved(vault: &Vault, id: &str) -> Option<String> {
+    let mut found = None;
+    walk_notes(
+        vault,
+        |_, _| true,
+        |entry, relative| {
+            let names_it = matches!(files::read(&entry.path()), Ok(Some(version))
+                if session_of(&version).as_deref() == Some(id));
+            if names_it {
+                found = Some(relative);
+            }
+            names_it
+        },
+    );
+    found
 }
 
 fn note_name(session: &Session, name: NoteName) -> String {
@@ -305,48 +326,23 @@ fn touched_meanwhile(vault: &Vault, session: &Session, own: &str) -> Vec<String>
     };
     let (from, to) = (session.started_at.millis(), ended.millis());
     let mut found = Vec::new();
-    let mut stack = vec![vault.root.clone()];
-    let mut visited = 0usize;
-    while let Some(folder) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            visited += 1;
-            if visited > 50_000 {
-                break;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                continue;
-            }
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let path = entry.path();
-            // Session notes are Baton's own writes: not what a person changed meanwhile.
-            let sessions_folder = name == "sessions"
-                && folder.file_name().is_some()
-                && folder.parent().and_then(|p| p.file_name()) == Some("Projects".as_ref());
-            if kind.is_dir() && !sessions_folder {
-                stack.push(path);
-            } else if kind.is_file() && name.ends_with(".md") && !name.contains("(baton conflict") {
-                let Ok(relative) = path.strip_prefix(&vault.root) else {
-                    continue;
-                };
-                let relative = relative.to_string_lossy().into_owned();
-                let modified = entry
-                    .metadata()
-                    .ok()
-                    .and_then(|m| m.modified().ok())
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_millis() as i64);
-                if relative != own && modified.is_some_and(|m| m >= from && m <= to) {
-                    found.push(relative);
-                }
-            }
+    // Session notes are Baton's own writes: not what a person changed meanwhile.
+    let not_sessions = |folder: &Path, name: &str| {
+        !(name == "sessions"
+            && folder.parent().and_then(|p| p.file_name()) == Some("Projects".as_ref()))
+    };
+    walk_notes(vault, not_sessions, |entry, relative| {
+        let modified = entry
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_millis() as i64);
+        if relative != own && modified.is_some_and(|m| m >= from && m <= to) {
+            found.push(relative);
         }
-    }
+        false
+    });
     found.sort();
     found.truncate(50);
     found
