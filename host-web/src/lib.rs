@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(start)]
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&format!("baton-web panicked: {info}").into());
+        gloo_console::error!(format!("baton-web panicked: {info}"));
     }));
 }
 
@@ -24,6 +24,14 @@ fn js_error(code: &str, message: &str, details: &serde_json::Value) -> JsValue {
 #[wasm_bindgen]
 pub fn version() -> String {
     baton_core::abi::handle_json(r#"{"op":"version"}"#)
+}
+
+/// Runs one JSON ABI request (see `docs/embedding.md`) and returns the core's answer as it is:
+/// `{"ok":…}` or `{"error":{…}}`, the same bytes every engine gives. Never throws. Analyzers
+/// opened by `analyzer_open` live in this module instance between calls.
+#[wasm_bindgen(js_name = handleJson)]
+pub fn handle_json(request: &str) -> String {
+    baton_core::abi::handle_json(request)
 }
 
 /// Runs one JSON ABI request (see `baton_core::abi`); returns the `ok` value as JSON text, or

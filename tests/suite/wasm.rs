@@ -15,29 +15,64 @@ fn core_wasm() -> Vec<u8> {
     })
 }
 
-fn vectors() -> Vec<(String, String, PathBuf)> {
+/// One golden vector: requests sent in order to one embedding, and the answer to each. A
+/// `NAME.request.json` holds one request and `NAME.answer.json` its answer; a
+/// `NAME.requests.ndjson` holds a script (an analyzer opened, fed, asked, closed), one request
+/// per line, and `NAME.answers.ndjson` one answer per line.
+struct Vector {
+    name: String,
+    requests: Vec<String>,
+    answers_path: PathBuf,
+}
+
+impl Vector {
+    fn expected(&self) -> Vec<String> {
+        let text = std::fs::read_to_string(&self.answers_path).unwrap_or_else(|e| {
+            panic!("{}: {e} (set BATON_UPDATE_VECTORS=1 to create)", self.name)
+        });
+        if self.requests.len() == 1 && self.answers_path.to_string_lossy().ends_with(".json") {
+            vec![text.trim_end().to_owned()]
+        } else {
+            text.lines().map(str::to_owned).collect()
+        }
+    }
+
+    fn write(&self, answers: &[String]) {
+        std::fs::write(&self.answers_path, format!("{}\n", answers.join("\n"))).unwrap();
+    }
+}
+
+fn vectors() -> Vec<Vector> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
     let mut found: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".request.json"))
         .collect();
     found.sort();
     found
         .into_iter()
-        .map(|path| {
-            let name = path
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .replace(".request.json", "");
-            let request = std::fs::read_to_string(&path).unwrap();
-            (
-                name.clone(),
-                request,
-                dir.join(format!("{name}.answer.json")),
-            )
+        .filter_map(|path| {
+            let file = path.file_name()?.to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).ok()?;
+            if let Some(name) = file.strip_suffix(".request.json") {
+                Some(Vector {
+                    name: name.to_owned(),
+                    requests: vec![text],
+                    answers_path: dir.join(format!("{name}.answer.json")),
+                })
+            } else {
+                let name = file.strip_suffix(".requests.ndjson")?;
+                Some(Vector {
+                    name: name.to_owned(),
+                    requests: text
+                        .lines()
+                        .filter(|l| !l.trim().is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                    answers_path: dir.join(format!("{name}.answers.ndjson")),
+                })
+            }
         })
         .collect()
 }
@@ -52,7 +87,8 @@ fn the_core_wasm_imports_nothing() {
 fn every_abi_op_has_a_golden_vector() {
     let covered: std::collections::BTreeSet<String> = vectors()
         .iter()
-        .filter_map(|(_, request, _)| {
+        .flat_map(|v| v.requests.iter())
+        .filter_map(|request| {
             let value: serde_json::Value = serde_json::from_str(request).ok()?;
             value["op"].as_str().map(str::to_owned)
         })
@@ -75,16 +111,21 @@ fn golden_vectors_answer_identically_natively_and_in_wasm() {
         all.len() >= 8,
         "expected the golden vectors in tests/vectors"
     );
-    for (name, request, answer_path) in all {
-        let native = baton_core::abi::handle_json(&request);
+    for vector in all {
+        let native: Vec<String> = vector
+            .requests
+            .iter()
+            .map(|r| baton_core::abi::handle_json(r))
+            .collect();
         if update {
-            std::fs::write(&answer_path, format!("{native}\n")).unwrap();
+            vector.write(&native);
         }
-        let expected = std::fs::read_to_string(&answer_path)
-            .unwrap_or_else(|e| panic!("{name}: {e} (set BATON_UPDATE_VECTORS=1 to create)"));
-        assert_eq!(native, expected.trim_end(), "{name}: native answer changed");
-        let through_wasm = wasm.call(&request).unwrap();
-        assert_eq!(through_wasm, native, "{name}: wasm and native disagree");
+        let name = &vector.name;
+        assert_eq!(native, vector.expected(), "{name}: native answer changed");
+        for (request, native) in vector.requests.iter().zip(&native) {
+            let through_wasm = wasm.call(request).unwrap();
+            assert_eq!(&through_wasm, native, "{name}: wasm and native disagree");
+        }
     }
 }
 
@@ -104,4 +145,63 @@ fn a_runaway_call_is_an_internal_error_and_the_host_keeps_working() {
     assert!(answer.contains("\"abi_version\":1"), "{answer}");
     let folded = wasm.call(&fold).unwrap();
     assert_eq!(folded, baton_core::abi::handle_json(&fold));
+}
+
+/// The codes no ABI request can be answered with, and why: they come from a host's files,
+/// server or page. (`INTERNAL` is proved by the runaway call above.)
+const HOST_ONLY_CODES: &[(&str, &str)] = &[
+    (
+        "RECORD_NOT_FOUND",
+        "stored records live in the ledger folder's files",
+    ),
+    (
+        "AMBIGUOUS_RECORD",
+        "stored records live in the ledger folder's files",
+    ),
+    (
+        "RECORD_CONTENT_DAMAGED",
+        "record blobs live under .baton/blobs/",
+    ),
+    (
+        "NOT_A_RECORD",
+        "the mirror's index tells records from sessions",
+    ),
+    (
+        "FILE_UNREADABLE",
+        "a host reads the files; the core is given bytes",
+    ),
+    ("NO_TRANSCRIPTS", "a host looks in folders"),
+    ("STORE_IO", "a host reads and writes the ledger"),
+    ("STORE_UNSAFE", "a host opens the ledger's files"),
+    ("STORE_BUSY", "a host takes the compaction lock"),
+    ("PAGE_NOT_BUILT", "the native binary serves the page"),
+    ("SERVE_FAILED", "the native binary serves the page"),
+    (
+        "INTERNAL",
+        "a bug; the wasm host's trap handling is tested above",
+    ),
+];
+
+#[test]
+fn every_error_code_an_abi_request_can_meet_has_a_vector() {
+    let answered: std::collections::BTreeSet<String> = vectors()
+        .iter()
+        .flat_map(|v| v.expected())
+        .filter_map(|answer| {
+            let value: serde_json::Value = serde_json::from_str(&answer).ok()?;
+            value["error"]["code"].as_str().map(str::to_owned)
+        })
+        .collect();
+    for code in baton_core::ErrorCode::ALL {
+        let code = code.as_str();
+        let host_only = HOST_ONLY_CODES.iter().any(|(c, _)| *c == code);
+        assert!(
+            answered.contains(code) || host_only,
+            "no vector in tests/vectors answers with {code}"
+        );
+        assert!(
+            !(answered.contains(code) && host_only),
+            "{code} is answered by a vector: take it off HOST_ONLY_CODES"
+        );
+    }
 }

@@ -542,6 +542,28 @@ export function foldLedger(bytes) {
 }
 
 /**
+ * Runs one JSON ABI request (see `docs/embedding.md`) and returns the core's answer as it is:
+ * `{"ok":…}` or `{"error":{…}}`, the same bytes every engine gives. Never throws. Analyzers
+ * opened by `analyzer_open` live in this module instance between calls.
+ * @param {string} request
+ * @returns {string}
+ */
+export function handleJson(request) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ptr0 = passStringToWasm0(request, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.handleJson(ptr0, len0);
+        deferred2_0 = ret[0];
+        deferred2_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * A duration in whole seconds as people read it (`1h 30m`, `45s`): the words the CLI prints.
  * @param {number} seconds
  * @returns {string}
@@ -644,8 +666,10 @@ function __wbg_get_imports() {
         __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
             throw new Error(getStringFromWasm0(arg0, arg1));
         },
-        __wbg_error_d1fc0193610e0e39: function(arg0) {
-            console.error(arg0);
+        __wbg_error_ffc0e69a0d7194d3: function(arg0, arg1) {
+            var v0 = getArrayJsValueFromWasm0(arg0, arg1);
+            wasm.__wbindgen_free(arg0, arg1 * 4, 4);
+            console.error(...(v0));
         },
         __wbg_new_787b9fb330d55d78: function(arg0, arg1) {
             const ret = new Error(getStringFromWasm0(arg0, arg1));

@@ -7,8 +7,10 @@
 //! and `baton_free(ptr, len)`. The host frees both the request and the answer buffers.
 //! What each op takes and answers is in [`ops`], which `docs/embedding.md` is generated from.
 
+mod analyzers;
 pub mod ops;
 
+pub use analyzers::MAX_OPEN_ANALYZERS;
 pub use ops::{ABI_VERSION, OPS, embedding_markdown};
 
 use crate::commands::{self, Context, Request};
@@ -41,6 +43,8 @@ enum AbiRequest {
         #[serde(default)]
         person: Option<String>,
         #[serde(default)]
+        caller_agent: Option<String>,
+        #[serde(default)]
         human: bool,
     },
     Query {
@@ -55,19 +59,60 @@ enum AbiRequest {
     },
 }
 
-/// Handles one JSON request; never panics on any input.
-pub fn handle_json(input: &str) -> String {
-    let answer = match serde_json::from_str::<AbiRequest>(input) {
-        Ok(request) => dispatch(request),
-        Err(e) => Err(Error::invalid(
-            "request",
-            format!("not a valid ABI request: {e}"),
-        )),
-    };
-    match answer {
-        Ok(ok) => json!({ "ok": ok }).to_string(),
-        Err(err) => err.to_envelope().to_string(),
+/// One embedding of the core: what lives between calls (the analyzers a host opened, by the
+/// names it gave them). Every other op is answered from its request alone.
+#[derive(Debug, Default)]
+pub struct Embedding {
+    analyzers: analyzers::Analyzers,
+}
+
+impl Embedding {
+    /// An embedding with no analyzer open.
+    pub fn new() -> Embedding {
+        Embedding::default()
     }
+
+    /// Handles one JSON request; never panics on any input.
+    pub fn handle_json(&mut self, input: &str) -> String {
+        match self.answer(input) {
+            Ok(ok) => json!({ "ok": ok }).to_string(),
+            Err(err) => err.to_envelope().to_string(),
+        }
+    }
+
+    fn answer(&mut self, input: &str) -> Result<Value, Error> {
+        let not_valid = |e: serde_json::Error| {
+            Error::invalid("request", format!("not a valid ABI request: {e}"))
+        };
+        let request: Value = serde_json::from_str(input).map_err(not_valid)?;
+        let is_analyzer_op = request
+            .get("op")
+            .and_then(Value::as_str)
+            .is_some_and(|op| op.starts_with("analyzer_"));
+        if is_analyzer_op {
+            let request = serde_json::from_value(request).map_err(not_valid)?;
+            self.analyzers.answer(request)
+        } else {
+            dispatch(serde_json::from_value(request).map_err(not_valid)?)
+        }
+    }
+}
+
+thread_local! {
+    /// The embedding [`handle_json`] answers with: one per thread natively, one per instance
+    /// in wasm (which has one thread).
+    static EMBEDDING: std::cell::RefCell<Embedding> = std::cell::RefCell::new(Embedding::new());
+}
+
+/// Handles one JSON request with this thread's [`Embedding`] (in wasm: the instance's), so an
+/// analyzer opened by one call is there for the next; never panics on any input.
+pub fn handle_json(input: &str) -> String {
+    EMBEDDING.with(|embedding| match embedding.try_borrow_mut() {
+        Ok(mut embedding) => embedding.handle_json(input),
+        Err(_) => Error::internal("the core was called again while it was answering")
+            .to_envelope()
+            .to_string(),
+    })
 }
 
 fn dispatch(request: AbiRequest) -> Result<Value, Error> {
@@ -95,6 +140,7 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
             actor,
             policy,
             person,
+            caller_agent,
             human,
         } => {
             let mut ledger = MemoryLedger::from_ndjson(ledger.as_bytes());
@@ -110,6 +156,9 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
             }
             if let Some(person) = person {
                 ctx.person = person;
+            }
+            if let Some(agent) = caller_agent {
+                ctx.caller = crate::commands::trust::Caller::agent(&agent);
             }
             let response = commands::run(&mut ledger, &request, &ctx)?;
             let mut answer = json!({

@@ -122,12 +122,184 @@ pub const OPS: &[AbiOp] = &[
                 "The person on whose behalf it runs (roles come from the policy).",
             ),
             field(
+                "caller_agent",
+                false,
+                "The coding agent making the call (an MCP client, an agent's shell), by name; absent: a person. Unless the policy lets agents steer, an agent may not lift a pause, approve a contract, set the constitution, or pause or end another agent's session.",
+            ),
+            field(
                 "human",
                 false,
                 "`true` adds `human`, the CLI's `[ok] …` line for the response.",
             ),
         ],
         example: r#"{"op":"execute","ledger":"","now":"2026-07-18T20:00:00.000Z","event_id":"019c0000-0000-7000-8000-000000000001","session_id":"019c0000-0000-7000-8000-000000000002","human":true,"request":{"op":"start","project":"demo","agent":"claude","client_name":"claude-code","goal":"Implement search"}}"#,
+    },
+    AbiOp {
+        name: "analyzer_open",
+        summary: "Opens an analyzer under a name the host picks (opening the name again starts it afresh). Transcripts and exports pushed into it stay until `analyzer_close`, so later calls can ask about them; at most 64 are open at once.",
+        fields: &[
+            field(
+                "analyzer",
+                true,
+                "A name for it, unique among the open ones.",
+            ),
+            field(
+                "include_hidden",
+                false,
+                "`true` keeps the messages a provider hides from its own reader (ChatGPT's system and memory nodes).",
+            ),
+        ],
+        example: r#"{"op":"analyzer_open","analyzer":"editor"}"#,
+    },
+    AbiOp {
+        name: "analyzer_begin",
+        summary: "Starts a file in the analyzer: a Claude Code or Codex session, a ChatGPT or claude.ai export (JSON or its `.zip`), or a `.baton` ledger, told apart by content. A file begun before and not finished is dropped.",
+        fields: &[
+            field(
+                "analyzer",
+                true,
+                "The name the host gave the analyzer at `analyzer_open`.",
+            ),
+            field(
+                "name",
+                true,
+                "The file's name, as shown in `analyzer_files` and the usage rows.",
+            ),
+        ],
+        example: r#"{"op":"analyzer_begin","analyzer":"editor","name":"s1.jsonl"}"#,
+    },
+    AbiOp {
+        name: "analyzer_push",
+        summary: "Feeds the next chunk of the file begun last, in order. Chunks may split lines and characters anywhere; the page pushes 4 MiB at a time. On an error the file is dropped and nothing of it is kept.",
+        fields: &[
+            field(
+                "analyzer",
+                true,
+                "The name the host gave the analyzer at `analyzer_open`.",
+            ),
+            field("text", false, "The chunk as text (a transcript is UTF-8)."),
+            field(
+                "base64",
+                false,
+                "The chunk as base64, for bytes that are not text (a `.zip`). Give exactly one of `text` and `base64`.",
+            ),
+        ],
+        example: r#"{"op":"analyzer_push","analyzer":"editor","text":"{\"type\":\"user\",\"sessionId\":\"s1\",\"uuid\":\"u1\",\"timestamp\":\"2026-07-18T20:00:00.000Z\",\"cwd\":\"/work/demo\",\"message\":{\"role\":\"user\",\"content\":\"Add search to the list\"}}\n{\"type\":\"assistant\",\"sessionId\":\"s1\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"timestamp\":\"2026-07-18T20:00:05.000Z\",\"cwd\":\"/work/demo\",\"requestId\":\"r1\",\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-20250514\",\"content\":[{\"type\":\"text\",\"text\":\"Search is added.\"}],\"usage\":{\"input_tokens\":1200,\"output_tokens\":300,\"cache_read_input_tokens\":5000}}}\n"}"#,
+    },
+    AbiOp {
+        name: "analyzer_finish",
+        summary: "Finishes the file begun last (unpacking an archive if it is one) and answers what it added: format, conversations, messages, ledger lines, and the counts of what was read and passed over.",
+        fields: &[field(
+            "analyzer",
+            true,
+            "The name the host gave the analyzer at `analyzer_open`.",
+        )],
+        example: r#"{"op":"analyzer_finish","analyzer":"editor"}"#,
+    },
+    AbiOp {
+        name: "analyzer_files",
+        summary: "The files the analyzer holds, in the order they were finished.",
+        fields: &[field(
+            "analyzer",
+            true,
+            "The name the host gave the analyzer at `analyzer_open`.",
+        )],
+        example: r#"{"op":"analyzer_files","analyzer":"editor"}"#,
+    },
+    AbiOp {
+        name: "analyzer_usage",
+        summary: "Usage rows from the transcripts pushed in: tokens by kind and cost, each assistant response counted once however often it was logged, grouped by `daily`, `weekly`, `monthly`, `session`, `model` or `project` (days in UTC), with totals. `csv: true` answers the same report as CSV text.",
+        fields: &[
+            field(
+                "analyzer",
+                true,
+                "The name the host gave the analyzer at `analyzer_open`.",
+            ),
+            field(
+                "group_by",
+                true,
+                "`daily`, `weekly`, `monthly`, `session`, `model` or `project`.",
+            ),
+            field(
+                "csv",
+                false,
+                "`true` answers `{\"csv\": …}` instead of rows.",
+            ),
+        ],
+        example: r#"{"op":"analyzer_usage","analyzer":"editor","group_by":"model"}"#,
+    },
+    AbiOp {
+        name: "analyzer_overview",
+        summary: "The headline figures of everything loaded: conversations, messages, providers, models, messages per day and the length histogram. `charts_width` adds the charts as SVG text drawn that many pixels wide.",
+        fields: &[
+            field(
+                "analyzer",
+                true,
+                "The name the host gave the analyzer at `analyzer_open`.",
+            ),
+            field(
+                "charts_width",
+                false,
+                "Also draw the charts, this wide in pixels (200 to 4000).",
+            ),
+        ],
+        example: r#"{"op":"analyzer_overview","analyzer":"editor"}"#,
+    },
+    AbiOp {
+        name: "analyzer_list",
+        summary: "A page of the conversation list, searched, filtered and sorted: `query.search` keeps the conversations where every word appears (title, project or any message, case-insensitive) and gives each row a snippet of where it matched.",
+        fields: &[
+            field(
+                "analyzer",
+                true,
+                "The name the host gave the analyzer at `analyzer_open`.",
+            ),
+            field(
+                "query",
+                false,
+                "`{search, provider, model, sort, ascending, offset, limit}`, all optional; `limit` defaults to 100.",
+            ),
+        ],
+        example: r#"{"op":"analyzer_list","analyzer":"editor","query":{"search":"search"}}"#,
+    },
+    AbiOp {
+        name: "analyzer_view",
+        summary: "One conversation as a person reads it: the active branch (or the one through the message `through` names), messages in order with their tool calls and results. `markdown: true` answers it as Markdown text.",
+        fields: &[
+            field(
+                "analyzer",
+                true,
+                "The name the host gave the analyzer at `analyzer_open`.",
+            ),
+            field("index", true, "The conversation's `index` from the list."),
+            field(
+                "through",
+                false,
+                "A message id: show the branch that holds it.",
+            ),
+            field("markdown", false, "`true` answers `{\"markdown\": …}`."),
+        ],
+        example: r#"{"op":"analyzer_view","analyzer":"editor","index":0}"#,
+    },
+    AbiOp {
+        name: "analyzer_work",
+        summary: "The work sessions of the ledgers pushed in (`.baton/events.ndjson`), in hand-off order with health, liveness and the cost of the transcripts tied to them, and the workspace's missions, decisions and open attention items.",
+        fields: &[field(
+            "analyzer",
+            true,
+            "The name the host gave the analyzer at `analyzer_open`.",
+        )],
+        example: r#"{"op":"analyzer_work","analyzer":"editor"}"#,
+    },
+    AbiOp {
+        name: "analyzer_close",
+        summary: "Closes the analyzer and frees all it held.",
+        fields: &[field(
+            "analyzer",
+            true,
+            "The name the host gave the analyzer at `analyzer_open`.",
+        )],
+        example: r#"{"op":"analyzer_close","analyzer":"editor"}"#,
     },
 ];
 
@@ -141,7 +313,7 @@ pub fn embedding_markdown() -> String {
         "ABI version **{ABI_VERSION}**. One entry point takes a JSON request and gives a JSON answer: `{{\"ok\": …}}`, or `{{\"error\": {{\"code\", \"message\", \"details\"}}}}` with a code from [errors.md](errors.md). The core reads no file, clock or random source: the host passes the ledger's text, the time and fresh ids, and appends what `execute` returns.\n\n"
     ));
     out.push_str("- **From wasm** (`baton_core.wasm`, which imports nothing): `baton_alloc(len) -> ptr`, write the request's UTF-8 there, `baton_call(ptr, len) -> u64` (the answer's `ptr << 32 | len`), read it, then `baton_free` both buffers. A trap or running out of fuel inside the module is the host's to turn into an `INTERNAL` error.\n");
-    out.push_str("- **From Rust**: `baton_core::abi::handle_json(&str) -> String`.\n");
+    out.push_str("- **From Rust**: `baton_core::abi::Embedding::new().handle_json(&str) -> String`, or `baton_core::abi::handle_json`, which answers with one embedding per thread.\n");
     out.push_str("- **From JavaScript**: `call(request)` in the `baton-web` bindings.\n\n");
     out.push_str(&format!(
         "**Versions.** `version` answers `abi_version`. Within ABI {ABI_VERSION} requests and answers only grow (a new op, a new optional field, a field a host opts into): a request that worked keeps getting the same answer, which the golden vectors in `tests/vectors/` check on every engine. Anything else would be ABI {}.\n\n",
@@ -156,6 +328,8 @@ pub fn embedding_markdown() -> String {
             op.summary.split(". ").next().unwrap_or(op.summary)
         ));
     }
+    // The examples run in order on one embedding, so the analyzer ops show one story.
+    let mut embedding = super::Embedding::new();
     for op in OPS {
         out.push_str(&format!("\n## {}\n\n{}\n\n", op.name, op.summary));
         if !op.fields.is_empty() {
@@ -173,7 +347,7 @@ pub fn embedding_markdown() -> String {
         let request: serde_json::Value =
             serde_json::from_str(op.example).unwrap_or(serde_json::Value::Null);
         let answer: serde_json::Value =
-            serde_json::from_str(&super::handle_json(op.example)).unwrap_or_default();
+            serde_json::from_str(&embedding.handle_json(op.example)).unwrap_or_default();
         out.push_str(&format!(
             "Request:\n\n```json\n{}\n```\n\nAnswer:\n\n```json\n{}\n```\n",
             serde_json::to_string_pretty(&request).unwrap_or_default(),
