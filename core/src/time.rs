@@ -115,6 +115,21 @@ impl<'de> Deserialize<'de> for Timestamp {
     }
 }
 
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Timestamp {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Timestamp".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "format": "date-time",
+            "description": "RFC 3339 in UTC with milliseconds, e.g. `2026-07-18T20:00:00.000Z`."
+        })
+    }
+}
+
 /// A duration in whole seconds as `1h 30m`, `45s`, `2d 3h`.
 pub fn human_duration(seconds: i64) -> String {
     let s = seconds.max(0);

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Token counts: the five fields every provider's numbers are mapped to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TokenTotals {
     /// Input tokens, excluding cached input.
     #[serde(default)]

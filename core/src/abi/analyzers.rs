@@ -2,13 +2,18 @@
 //! lives between calls, then asked for usage rows, the overview, the conversation list (with
 //! search) and one conversation — the page's protocol, for any host.
 
+use super::answers::{
+    BegunAnswer, ClosedAnswer, FilesAnswer, OpenedAnswer, OverviewAnswer, PushedAnswer,
+    UsageAnswer, ViewAnswer,
+};
+use super::to_json;
 use crate::analyzer::{Analyzer, ListQuery};
 use crate::error::{Error, Result};
 use crate::transcripts::conversation::ReadOptions;
 use crate::transcripts::usage::GroupBy;
 use base64::Engine as _;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// How many analyzers one embedding keeps open at once; opening another asks the host to
@@ -20,6 +25,7 @@ const PUMP_BUDGET: usize = 1 << 20;
 
 /// A request to an analyzer; every one names it with `analyzer`.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "op", deny_unknown_fields)]
 pub(super) enum AnalyzerRequest {
     #[serde(rename = "analyzer_open")]
@@ -116,11 +122,14 @@ impl Analyzers {
                 let mut fresh = Analyzer::new();
                 fresh.set_read_options(ReadOptions { include_hidden });
                 let replaced = self.open.insert(analyzer.clone(), fresh).is_some();
-                Ok(json!({ "analyzer": analyzer, "replaced": replaced }))
+                to_json(&OpenedAnswer { analyzer, replaced })
             }
             Begin { analyzer, name } => {
                 self.get(&analyzer)?.begin(&name);
-                Ok(json!({ "analyzer": analyzer, "file": name }))
+                to_json(&BegunAnswer {
+                    analyzer,
+                    file: name,
+                })
             }
             Push {
                 analyzer,
@@ -140,28 +149,46 @@ impl Analyzers {
                     }
                 };
                 self.get(&analyzer)?.push(&bytes)?;
-                Ok(json!({ "analyzer": analyzer, "bytes": bytes.len() }))
+                to_json(&PushedAnswer {
+                    analyzer,
+                    bytes: bytes.len(),
+                })
             }
             Finish { analyzer } => {
                 let loaded = self.get(&analyzer)?;
                 while !loaded.pump(PUMP_BUDGET)?.done {}
-                Ok(to_json(&loaded.finish()?)?)
+                to_json(&loaded.finish()?)
             }
             Close { analyzer } => {
                 self.get(&analyzer)?;
                 self.open.remove(&analyzer);
-                Ok(json!({ "analyzer": analyzer, "closed": true }))
+                to_json(&ClosedAnswer {
+                    analyzer,
+                    closed: true,
+                })
             }
-            Files { analyzer } => Ok(json!({ "files": self.get(&analyzer)?.files() })),
+            Files { analyzer } => to_json(&FilesAnswer {
+                files: self.get(&analyzer)?.files().to_vec(),
+            }),
             Overview {
                 analyzer,
                 charts_width,
             } => {
                 let loaded = self.get(&analyzer)?;
-                Ok(match charts_width {
-                    Some(width) => to_json(&loaded.report_at(width.clamp(200, 4000)))?,
-                    None => json!({ "overview": loaded.overview() }),
-                })
+                let answer = match charts_width {
+                    Some(width) => {
+                        let report = loaded.report_at(width.clamp(200, 4000));
+                        OverviewAnswer {
+                            overview: report.overview,
+                            charts: Some(report.charts),
+                        }
+                    }
+                    None => OverviewAnswer {
+                        overview: loaded.overview(),
+                        charts: None,
+                    },
+                };
+                to_json(&answer)
             }
             Usage {
                 analyzer,
@@ -169,13 +196,15 @@ impl Analyzers {
                 csv,
             } => {
                 let report = self.get(&analyzer)?.usage(group_by);
-                Ok(if csv {
-                    json!({ "csv": report.to_csv() })
+                to_json(&if csv {
+                    UsageAnswer::Csv {
+                        csv: report.to_csv(),
+                    }
                 } else {
-                    to_json(&report)?
+                    UsageAnswer::Report(Box::new(report))
                 })
             }
-            List { analyzer, query } => Ok(to_json(&self.get(&analyzer)?.list(&query))?),
+            List { analyzer, query } => to_json(&self.get(&analyzer)?.list(&query)),
             View {
                 analyzer,
                 index,
@@ -183,18 +212,15 @@ impl Analyzers {
                 markdown,
             } => {
                 let view = self.get(&analyzer)?.view(index, through.as_deref())?;
-                Ok(if markdown {
-                    json!({ "markdown": crate::analyzer::markdown(&view) })
+                to_json(&if markdown {
+                    ViewAnswer::Markdown {
+                        markdown: crate::analyzer::markdown(&view),
+                    }
                 } else {
-                    to_json(&view)?
+                    ViewAnswer::Conversation(view)
                 })
             }
-            Work { analyzer } => Ok(to_json(&self.get(&analyzer)?.work_overview()?)?),
+            Work { analyzer } => to_json(&self.get(&analyzer)?.work_overview()?),
         }
     }
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> Result<Value> {
-    serde_json::to_value(value)
-        .map_err(|e| Error::internal(format!("could not encode an answer: {e}")))
 }

@@ -8,7 +8,10 @@
 //! What each op takes and answers is in [`ops`], which `docs/embedding.md` is generated from.
 
 mod analyzers;
+pub mod answers;
 pub mod ops;
+#[cfg(feature = "schema")]
+pub mod typescript;
 
 pub use analyzers::MAX_OPEN_ANALYZERS;
 pub use ops::{ABI_VERSION, OPS, embedding_markdown};
@@ -22,7 +25,9 @@ use crate::time::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+/// A request to the core's stateless ops.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 enum AbiRequest {
     Version,
@@ -117,19 +122,22 @@ pub fn handle_json(input: &str) -> String {
 
 fn dispatch(request: AbiRequest) -> Result<Value, Error> {
     match request {
-        AbiRequest::Version => Ok(json!({
-            "version": env!("CARGO_PKG_VERSION"),
-            "abi_version": ABI_VERSION,
-            "ops": OPS.iter().map(|op| op.name).collect::<Vec<_>>(),
-            "schema": SCHEMA_VERSION,
-            "error_codes": ErrorCode::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
-        })),
+        AbiRequest::Version => to_json(&answers::VersionAnswer {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            abi_version: ABI_VERSION,
+            ops: OPS.iter().map(|op| op.name.to_owned()).collect(),
+            schema: SCHEMA_VERSION,
+            error_codes: ErrorCode::ALL
+                .iter()
+                .map(|c| c.as_str().to_owned())
+                .collect(),
+        }),
         AbiRequest::Fold { ledger } => {
             let ledger = MemoryLedger::from_ndjson(ledger.as_bytes());
-            Ok(json!({
-                "sessions": ledger.fold().sessions(),
-                "stats": ledger.fold().stats,
-            }))
+            to_json(&answers::FoldAnswer {
+                sessions: ledger.fold().sessions(),
+                stats: ledger.fold().stats.clone(),
+            })
         }
         AbiRequest::Execute {
             ledger,
@@ -161,14 +169,12 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
                 ctx.caller = crate::commands::trust::Caller::agent(&agent);
             }
             let response = commands::run(&mut ledger, &request, &ctx)?;
-            let mut answer = json!({
-                "response": response,
-                "append": ledger.lines()[before..],
-            });
-            if human {
-                answer["human"] = json!(crate::commands::render::ok_line(&response));
-            }
-            Ok(answer)
+            let human = human.then(|| crate::commands::render::ok_line(&response));
+            to_json(&answers::ExecuteAnswer {
+                response,
+                append: ledger.lines()[before..].to_vec(),
+                human,
+            })
         }
         AbiRequest::Query {
             ledger,
@@ -197,13 +203,16 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
                     "this request writes to the ledger: send it with the `execute` op, which returns the lines to append",
                 ));
             }
-            let mut answer = json!({ "response": response });
-            if human {
-                answer["human"] = json!(crate::commands::render::ok_line(&response));
-            }
-            Ok(answer)
+            let human = human.then(|| crate::commands::render::ok_line(&response));
+            to_json(&answers::QueryAnswer { response, human })
         }
     }
+}
+
+/// An answer as the JSON value `ok` holds.
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, Error> {
+    serde_json::to_value(value)
+        .map_err(|e| Error::internal(format!("could not encode an answer: {e}")))
 }
 
 /// The only `unsafe` code of the core: the three exports a wasm host calls.

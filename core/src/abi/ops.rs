@@ -314,7 +314,7 @@ pub fn embedding_markdown() -> String {
     ));
     out.push_str("- **From wasm** (`baton_core.wasm`, which imports nothing): `baton_alloc(len) -> ptr`, write the request's UTF-8 there, `baton_call(ptr, len) -> u64` (the answer's `ptr << 32 | len`), read it, then `baton_free` both buffers. A trap or running out of fuel inside the module is the host's to turn into an `INTERNAL` error.\n");
     out.push_str("- **From Rust**: `baton_core::abi::Embedding::new().handle_json(&str) -> String`, or `baton_core::abi::handle_json`, which answers with one embedding per thread.\n");
-    out.push_str("- **From JavaScript**: `call(request)` in the `baton-web` bindings.\n\n");
+    out.push_str("- **From JavaScript**: the `baton-core` npm package (built from `host-web/` by `host-web/npm/build.sh`), for Node 18+ and for browsers and workers: `request(req)` returns `ok` typed by op (TypeScript declarations generated from the core's types) or throws a `BatonError` with the code; `handleJson(text)` gives the answer's text as is.\n\n");
     out.push_str(&format!(
         "**Versions.** `version` answers `abi_version`. Within ABI {ABI_VERSION} requests and answers only grow (a new op, a new optional field, a field a host opts into): a request that worked keeps getting the same answer, which the golden vectors in `tests/vectors/` check on every engine. Anything else would be ABI {}.\n\n",
         ABI_VERSION + 1

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 
 /// The order of the conversation list.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ListSort {
     /// Last updated first (the default).
@@ -26,6 +27,7 @@ pub enum ListSort {
 
 /// How the conversation list is asked for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ListQuery {
     /// Words that must all appear (case-insensitive) in the title, project or any message.
@@ -47,6 +49,7 @@ pub struct ListQuery {
 
 /// What names a conversation, in the list and in the reader.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConversationHead {
     /// Its number, for `view`.
     pub index: usize,
@@ -80,6 +83,7 @@ impl ConversationHead {
 
 /// One row of the conversation list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConversationRow {
     /// Which conversation.
     #[serde(flatten)]
@@ -100,6 +104,7 @@ pub struct ConversationRow {
 
 /// A page of the conversation list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConversationList {
     /// Conversations that match.
     pub total: usize,

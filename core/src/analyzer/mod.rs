@@ -36,6 +36,7 @@ pub use report::{AnalysisOverview, Charts, Report};
 
 /// What one finished file added.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FileSummary {
     /// The name the host gave.
     pub name: String,

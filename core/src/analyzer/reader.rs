@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 
 /// One message of the branch being read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ViewMessage {
     /// Its id (pass it to `view` as `through` to read the branch through it).
     pub id: String,
@@ -37,6 +38,7 @@ pub struct ViewMessage {
 
 /// One branch of a conversation, root first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConversationView {
     /// Which conversation.
     #[serde(flatten)]

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 /// The overview of everything loaded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AnalysisOverview {
     /// Files loaded.
     pub files: u64,
@@ -33,6 +34,7 @@ pub struct AnalysisOverview {
 
 /// The overview and the charts, worked out together.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     /// The headline figures.
     pub overview: AnalysisOverview,
@@ -42,6 +44,7 @@ pub struct Report {
 
 /// The charts, as SVG text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Charts {
     /// Messages per day, as a calendar.
     pub activity: String,

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a session's cost comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CostSource {
     /// The loaded transcripts, tied to the session by the core's rule.
@@ -24,6 +25,7 @@ pub enum CostSource {
 
 /// One work session as the overview shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WorkSessionCard {
     /// The session, as the ledger folds it.
     #[serde(flatten)]
@@ -40,6 +42,7 @@ pub struct WorkSessionCard {
 
 /// A mission's newest contract.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MissionLine {
     /// Its reference (e.g. CLAIM-142).
     pub reference: String,
@@ -55,6 +58,7 @@ pub struct MissionLine {
 
 /// The work sessions and the workspace of everything loaded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WorkOverview {
     /// Every session, in hand-off order: chains newest first, each session followed by the
     /// ones it handed to, oldest first.

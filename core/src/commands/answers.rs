@@ -11,6 +11,7 @@ use serde_json::Value;
 
 /// What a start, resume or end did to its session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SessionActionKind {
     /// A new session.
@@ -34,6 +35,7 @@ impl SessionActionKind {
 
 /// What a lifecycle command did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LifecycleAction {
     /// The session was given its context (or its pause).
@@ -66,6 +68,7 @@ impl LifecycleAction {
 
 /// What a brief tells the agent to do next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum NextAction {
     /// Work on.
@@ -76,6 +79,7 @@ pub enum NextAction {
 
 /// A session together with what a command did to it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionAction {
     /// What the command did to the session.
     pub action: SessionActionKind,
@@ -98,6 +102,7 @@ pub struct SessionAction {
 
 /// The answer to a list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionList {
     /// The matching sessions, oldest first.
     pub sessions: Vec<Session>,
@@ -107,6 +112,7 @@ pub struct SessionList {
 
 /// The answer to a show.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionShow {
     /// The session with every field of the model.
     pub session: Session,
@@ -114,6 +120,7 @@ pub struct SessionShow {
 
 /// Every response. Serializes as the bare object of its variant.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 #[non_exhaustive]
 // One response is built per command and serialized at once: boxing would buy nothing.
@@ -141,6 +148,7 @@ pub enum Response {
 
 /// What a brief tells the agent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BriefContext {
     /// Work on, or stop: a person paused the session.
     pub next_action: NextAction,
@@ -164,6 +172,7 @@ pub struct BriefContext {
 
 /// The answer of brief, report, depend, pause and unpause.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LifecycleAnswer {
     /// What happened.
     pub action: LifecycleAction,
@@ -185,6 +194,7 @@ pub struct LifecycleAnswer {
 
 /// The answer of `health`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HealthAnswer {
     /// The session.
     pub session_id: SessionId,
@@ -195,6 +205,7 @@ pub struct HealthAnswer {
 
 /// The answer of `timeline`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TimelineAnswer {
     /// The session.
     pub session_id: SessionId,
@@ -204,6 +215,7 @@ pub struct TimelineAnswer {
 
 /// The answer of `attention`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AttentionAnswer {
     /// Open items, most urgent first.
     pub items: Vec<AttentionItem>,
@@ -213,6 +225,7 @@ pub struct AttentionAnswer {
 
 /// The answer of a workspace change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WorkspaceAnswer {
     /// What happened.
     pub action: String,
@@ -239,6 +252,7 @@ pub(crate) fn answer(
 
 /// The answer of `observe`: each observed live session's liveness, worked out now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LivenessAnswer {
     /// One per observed live session, in the order observed.
     pub sessions: Vec<LivenessReport>,
@@ -248,6 +262,7 @@ pub struct LivenessAnswer {
 
 /// One session's liveness.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LivenessReport {
     /// The session.
     pub session_id: SessionId,

@@ -22,8 +22,10 @@ use serde::{Deserialize, Serialize};
 
 /// Every request, tagged by `op` on the wire.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "op", rename_all = "snake_case")]
 #[non_exhaustive]
+#[cfg_attr(feature = "schema", schemars(rename = "CommandRequest"))]
 pub enum Request {
     /// See [`StartParams`].
     Start(StartParams),

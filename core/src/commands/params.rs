@@ -285,6 +285,7 @@ pub struct NoteParams {
 
 /// What a host saw of live sessions' agents, for Baton to classify and record.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ObserveParams {
     /// When the evidence was gathered.
@@ -298,6 +299,7 @@ pub struct ObserveParams {
 
 /// The evidence about one session's agent.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Observation {
     /// The session.
@@ -315,6 +317,7 @@ pub struct Observation {
 
 /// Record a transcript's usage for a session: cumulative totals up to a byte offset.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct UsageParams {
     /// The session.

@@ -15,6 +15,7 @@ macro_rules! error_codes {
     ($($variant:ident => $wire:literal, $doc:literal;)*) => {
         /// A stable, documented error code. The wire form is SCREAMING_SNAKE_CASE.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[non_exhaustive]
         pub enum ErrorCode {
             $(#[doc = $doc] #[serde(rename = $wire)] $variant,)*
@@ -100,6 +101,7 @@ impl fmt::Display for ErrorCode {
 
 /// An error with a stable code, a message a person can act on, and structured details.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[error("{code}: {message}")]
 pub struct Error {
     /// The stable code from the registry.

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// How loudly an attention item asks for a person.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AttentionLevel {
     /// For the record.
@@ -41,6 +42,7 @@ impl std::fmt::Display for AttentionLevel {
 
 /// What made Baton score a session's context health.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HealthTrigger {
     /// The session was briefed.
@@ -114,6 +116,7 @@ impl StepState {
 
 /// Collision severity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// The change overlaps the affected session's own changes.
@@ -124,6 +127,7 @@ pub enum Severity {
 
 /// Every lifecycle and workspace event kind. `kind` on the wire is the snake_case name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", content = "data", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Activity {
@@ -500,6 +504,7 @@ pub const ACTIVITY_KINDS: &[&str] = &[
 
 /// The verdict on the overall score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// 85 or above, or nothing computable.
@@ -512,6 +517,7 @@ pub enum Verdict {
 
 /// One dimension's score (0–100) or blank, with why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Dimension {
     /// The dimension's name.
     pub name: String,
@@ -523,6 +529,7 @@ pub struct Dimension {
 
 /// A session's context health.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HealthReport {
     /// The lowest computable score, or `null` when none is computable.
     pub overall: Option<u32>,

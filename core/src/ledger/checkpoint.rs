@@ -20,6 +20,7 @@ pub const CHECKPOINT_FORMAT: u32 = 2;
 
 /// What a checkpoint covers and how to validate it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CheckpointHeader {
     /// Always [`CHECKPOINT_FORMAT`].
     pub baton_checkpoint: u32,

@@ -23,6 +23,7 @@ pub const MAX_EVENT_BYTES: usize = 4000;
 
 /// Who caused an event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Actor {
     /// `agent`, `baton` or `human`.
     pub kind: ActorKind,
@@ -32,6 +33,7 @@ pub struct Actor {
 
 /// The three kinds of actor the timeline distinguishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ActorKind {
     /// A coding agent acting through the CLI or MCP.
@@ -54,6 +56,7 @@ impl Actor {
 
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The work was finished.
@@ -67,6 +70,7 @@ pub use crate::tokens::TokenTotals;
 
 /// `started`: a new work session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Started {
     /// The project the work belongs to.
     pub project: String,
@@ -123,6 +127,7 @@ impl Started {
 
 /// `resumed`: a marker that the session was picked up again (after a crash or restart).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Resumed {
     /// The client that resumed it, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -131,6 +136,7 @@ pub struct Resumed {
 
 /// `ended`: the session is over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Ended {
     /// Complete or failed.
     #[serde(default)]
@@ -145,6 +151,7 @@ pub struct Ended {
 
 /// `corrected`: a later event that replaces a descriptive field; the latest correction wins.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Corrected {
     /// A replacement goal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,6 +163,7 @@ pub struct Corrected {
 
 /// `usage`: cumulative totals of one transcript up to a byte offset; the fold keeps the highest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Usage {
     /// Which transcript the totals come from (a path or a provider session id).
     pub source: String,

@@ -384,6 +384,7 @@ fn usage_key(entry: &(u64, TokenTotals, Option<u64>)) -> (u64, [u64; 5]) {
 
 /// What the fold saw, line by line.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FoldStats {
     /// Lines read (blank lines included).
     pub lines: u64,
@@ -403,6 +404,7 @@ pub struct FoldStats {
 
 /// One unreadable line, for reports.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LineProblem {
     /// The file or stream it was in.
     pub source: String,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// What the evidence says about a live work session's agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Liveness {
     /// Its process runs and it did something recently.
@@ -51,6 +52,7 @@ impl std::fmt::Display for Liveness {
 /// (`/proc/<pid>/stat`, field 22, in clock ticks since boot): a pid whose start time differs
 /// from the one recorded is another process that reused the number.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum Evidence {
     /// Claude Code's per-process registry (`~/.claude/sessions/<pid>.json`) names the session.
@@ -150,6 +152,7 @@ impl Evidence {
 
 /// The latest liveness recorded for a session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LivenessSeen {
     /// The state.
     pub state: Liveness,

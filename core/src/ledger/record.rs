@@ -14,6 +14,7 @@ pub const RECORD_STORED: &str = "record_stored";
 /// Where a record's content is, when it is not in its event: a blob named by the lower-case
 /// hex SHA-256 of its bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BlobRef {
     /// The SHA-256 of the content, lower-case hex (the blob's file name).
     pub sha256: String,
@@ -61,6 +62,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// The data of a `record_stored` event: the record, its content inline or a blob reference.
 /// The record's creation time is the event's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordStored {
     /// The record's id.
     pub record_id: Uuid,

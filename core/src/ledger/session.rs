@@ -10,6 +10,7 @@ use std::str::FromStr;
 /// How a session's reports arrived: from a client hook, from the model's own tool calls, or
 /// both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReportsVia {
     /// Only from a hook.
@@ -22,6 +23,7 @@ pub enum ReportsVia {
 
 /// Where a session stands. The first five are live; `complete` and `failed` are ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Registered, not yet briefed.
@@ -99,6 +101,7 @@ impl FromStr for Status {
 
 /// How far one transcript's usage is recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UsageSource {
     /// The transcript (a path or a provider session id).
     pub source: String,
@@ -113,6 +116,7 @@ pub struct UsageSource {
 
 /// A marker left each time a session is resumed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResumeMarker {
     /// When it was resumed.
     pub at: Timestamp,
@@ -123,6 +127,7 @@ pub struct ResumeMarker {
 /// A work session as the fold of its events presents it. Every field is always present in
 /// JSON (`null` when unknown), so consumers can rely on the shape.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Session {
     /// The only identity (UUIDv7).
     pub session_id: SessionId,
@@ -209,6 +214,7 @@ pub struct Session {
 
 /// A pause a person set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PauseInfo {
     /// Why.
     pub reason: String,
@@ -222,6 +228,7 @@ pub struct PauseInfo {
 
 /// What a session was briefed on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BriefStamp {
     /// When.
     pub at: Timestamp,
@@ -235,6 +242,7 @@ pub struct BriefStamp {
 
 /// An open collision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Collision {
     /// The `collision_opened` event's id.
     pub id: crate::ids::EventId,
@@ -250,6 +258,7 @@ pub struct Collision {
 
 /// One step of a plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlanStep {
     /// What.
     pub title: String,
@@ -259,6 +268,7 @@ pub struct PlanStep {
 
 /// A decision the session asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DecisionRequest {
     /// The question.
     pub text: String,
@@ -270,6 +280,7 @@ pub struct DecisionRequest {
 
 /// AI runs, counted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunCounts {
     /// Recorded runs.
     pub recorded: u64,

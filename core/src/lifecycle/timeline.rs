@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// How an entry should be marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Tone {
     /// Nothing to flag.
@@ -25,6 +26,7 @@ pub enum Tone {
 
 /// One line of the timeline.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TimelineEntry {
     /// When.
     pub at: Timestamp,

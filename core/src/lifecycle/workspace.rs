@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 /// A member's role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Everything.
@@ -63,6 +64,7 @@ impl Permission {
 /// `.baton/config.toml`. With no file (or no `[members]`), whoever runs Baton is the owner,
 /// every client is approved and missions are optional: one person on one machine.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Policy {
     /// Members and their roles; when empty, everyone acting is an owner.
@@ -118,6 +120,7 @@ impl Policy {
 
 /// One version of a mission's contract.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ContractVersion {
     /// 1, 2, …
     pub version: u32,
@@ -129,6 +132,7 @@ pub struct ContractVersion {
 
 /// A mission and its contract's versions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Mission {
     /// e.g. CLAIM-142.
     pub reference: String,
@@ -161,6 +165,7 @@ impl Mission {
 
 /// An open or resolved requirement ambiguity.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Ambiguity {
     /// 1-based, in the order they were opened.
     pub number: u32,
@@ -174,6 +179,7 @@ pub struct Ambiguity {
 
 /// An active decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Decision {
     /// 1-based.
     pub number: u32,
@@ -185,6 +191,7 @@ pub struct Decision {
 
 /// Something a person should look at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AttentionItem {
     /// 1-based, in the order raised (a cleared item keeps its number from the others).
     pub number: u32,
@@ -207,6 +214,7 @@ pub struct AttentionItem {
 
 /// The shared context, as the workspace stream folds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Workspace {
     /// Missions by reference.
     pub missions: BTreeMap<String, Mission>,

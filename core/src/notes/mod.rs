@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// What became of a session's note when a host brought it up to date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum NoteOutcome {
     /// Written for the first time.
@@ -51,6 +52,7 @@ impl NoteOutcome {
 
 /// A session's note after a command: where it is and what became of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct NoteReport {
     /// The note's path inside the vault (`Projects/<project>/sessions/….md`).
     pub path: String,

@@ -19,6 +19,7 @@ pub struct OwnedParts {
 
 /// An owned key whose value on disk is not the one Baton would write.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KeyDifference {
     /// The key.
     pub key: String,

@@ -24,6 +24,7 @@ pub const PREFIX_MIN: usize = 8;
 
 /// A stored record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Record {
     /// Its id (a UUIDv7 minted by the host).
     pub id: Uuid,
@@ -264,6 +265,7 @@ impl IdQuery {
 
 /// What kind of thing an id names, among those a person may paste.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// A stored record.
@@ -335,6 +337,7 @@ pub fn resolve(query: &IdQuery, known: impl IntoIterator<Item = (Uuid, Kind)>) -
 /// Which rows a listing covers: the records stored on purpose, the conversations the mirror
 /// keeps, or both in one newest-first order. Each row says where it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Include {
     /// Stored records only.
@@ -376,6 +379,7 @@ impl std::str::FromStr for Include {
 
 /// How a record is exported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ExportFormat {
     /// The record as JSON (the default).

@@ -30,6 +30,7 @@ pub(crate) const HEAD_BYTES: usize = 64 * 1024;
 
 /// Progress of the current file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Progress {
     /// Whether `finish` can be called.
     pub done: bool,

@@ -13,10 +13,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// What a file is and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Inspection {
     /// The detected format (an archive's: the format of what it holds), spelled as
     /// `baton usage` spells providers (`claude-code`, `claude-ai`, `baton-ledger`).
     #[serde(with = "kebab_format")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub format: FileFormat,
     /// `zip` when the file was an archive.
     #[serde(default, skip_serializing_if = "Option::is_none")]

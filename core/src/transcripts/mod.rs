@@ -61,6 +61,7 @@ pub(crate) fn fingerprint(parts: &[&[u8]]) -> u128 {
 
 /// The four providers Baton reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Provider {
     /// Claude Code CLI JSONL transcripts.
@@ -75,6 +76,7 @@ pub enum Provider {
 
 /// What a file turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FileFormat {
     /// Claude Code session JSONL.
@@ -115,6 +117,7 @@ impl From<Provider> for FileFormat {
 
 /// One billed model response, normalized.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UsageEntry {
     /// Whose file it came from.
     pub provider: Provider,
@@ -149,6 +152,7 @@ fn is_zero(n: &u64) -> bool {
 
 /// What a reader met, line by line (a count left out of its JSON is zero).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ReadStats {
     /// Lines read.

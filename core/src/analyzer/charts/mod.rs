@@ -20,6 +20,7 @@ pub const DEFAULT_WIDTH: u32 = 960;
 
 /// The headline figures of a set of conversations.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Overview {
     /// Conversations.
     pub conversations: u64,

@@ -44,6 +44,7 @@ impl Default for CodexReader {
 /// Where a [`CodexReader`] stopped in a file: enough to read the lines appended later without
 /// the ones before (the mirror reads only what was appended).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CodexState {
     /// The session id (from `session_meta`).
     pub id: String,

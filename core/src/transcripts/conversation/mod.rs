@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The person.
@@ -42,6 +43,7 @@ pub enum Role {
 
 /// A piece of a message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
     /// Visible text.
@@ -83,6 +85,7 @@ pub enum Block {
 
 /// One message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Message {
     /// The provider's id.
     pub id: String,
@@ -112,6 +115,7 @@ fn is_false(b: &bool) -> bool {
 
 /// How conversations are read: what a person sees by default, and what only on request.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct ReadOptions {
     /// Keep the messages the provider hides from its own reader (ChatGPT nodes marked
@@ -122,6 +126,7 @@ pub struct ReadOptions {
 
 /// One conversation (a session, a thread, a chat).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Conversation {
     /// Whose format.
     pub provider: Provider,
@@ -226,6 +231,7 @@ impl Conversation {
 
 /// What parsing a file produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Parsed {
     /// The conversations.
     pub conversations: Vec<Conversation>,

@@ -32,6 +32,7 @@ use std::sync::Arc;
 /// mirror) replays them with [`ClaudeCodeUsage::replay`] and gets the report the files give,
 /// without the files.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Response {
     /// The usage, as the line records it.
     pub entry: UsageEntry,

@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 /// A cumulative (or per-request) token count as Codex writes it.
 #[derive(Debug, Deserialize, serde::Serialize, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Counts {
     #[serde(default)]
     input_tokens: u64,
@@ -120,6 +121,7 @@ pub struct CodexUsage {
 /// Where a [`CodexUsage`] stopped in a file: enough to read the lines appended later without
 /// the ones before (the mirror reads only what was appended).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CodexUsageState {
     /// The session id (the file's name until `session_meta` says).
     pub session: String,

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// How rows are keyed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GroupBy {
     /// `YYYY-MM-DD` in the report's zone.
@@ -61,6 +62,7 @@ impl std::str::FromStr for GroupBy {
 
 /// One row of a report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UsageRow {
     /// The group's key (a date, session, model or project).
     pub key: String,
@@ -93,6 +95,7 @@ impl UsageRow {
 
 /// A usage report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct UsageReport {
     /// How rows are keyed.
     pub group_by: GroupBy,
@@ -121,6 +124,7 @@ pub struct UsageReport {
 
 /// A report by work session: what each row's transcripts are, and what fitted no session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WorkSessions {
     /// Per row key (the work session's path): its id and its transcripts with their rule.
     pub links: BTreeMap<String, WorkSessionLinks>,
@@ -130,6 +134,7 @@ pub struct WorkSessions {
 
 /// One work session's transcripts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WorkSessionLinks {
     /// The work session.
     pub session_id: crate::ids::SessionId,
@@ -184,6 +189,7 @@ pub fn aggregate_by_work_session(
 
 /// Where a report's prices come from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PriceTableInfo {
     /// The table's source.
     pub source: String,
@@ -193,6 +199,7 @@ pub struct PriceTableInfo {
 
 /// A transcript folder that gave nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MissingSource {
     /// Whose transcripts were looked for.
     pub provider: Provider,

@@ -25,6 +25,7 @@ use std::collections::BTreeMap;
 
 /// A model's prices in US dollars per million tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelPrice {
     /// Uncached input.
     pub input: f64,
@@ -47,6 +48,7 @@ pub struct ModelPrice {
 /// The rates of a request whose input context is above `tokens`; a class not listed keeps its
 /// standard rate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LongContextPrice {
     /// The threshold: input + cache writes + cache reads above it.
     pub tokens: u64,
@@ -137,6 +139,7 @@ impl ModelPrice {
 
 /// Model prices by model id, with where and when they were taken.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PriceTable {
     /// Where the prices were taken from.
     pub source: String,
@@ -303,6 +306,7 @@ impl PriceTable {
 
 /// Which cost a report shows (as ccusage's `--mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CostMode {
     /// The cost a line records (`costUSD`, old Claude Code) where it has one, else calculated.

@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 /// How a transcript's responses were tied to a work session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LinkRule {
     /// The transcript's session id is the one the work session recorded at its start.
@@ -38,6 +39,7 @@ impl LinkRule {
 
 /// One transcript's part in a work session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TranscriptLink {
     /// Whose transcript.
     pub provider: Provider,
