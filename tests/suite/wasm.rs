@@ -205,3 +205,39 @@ fn every_error_code_an_abi_request_can_meet_has_a_vector() {
         );
     }
 }
+
+#[test]
+fn baton_abi_lines_answers_every_script_on_one_core() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scripts: Vec<Vector> = vectors()
+        .into_iter()
+        .filter(|v| v.answers_path.to_string_lossy().ends_with(".ndjson"))
+        .collect();
+    assert!(scripts.len() >= 5, "expected the analyzer scripts");
+    // Every script through one process, as a program keeping `baton abi --lines` open would
+    // send them: the answers are the vectors', line for line, in order.
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    for script in &scripts {
+        input.push_str(&script.requests.join("\n"));
+        input.push('\n');
+        expected.extend(script.expected());
+    }
+    let output = baton_tests::output_with_stdin(
+        baton_tests::baton(&tmp.path().join(".baton")).args(["abi", "--lines"]),
+        input.as_bytes(),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let answers: Vec<String> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(answers.len(), expected.len(), "one answer per request");
+    assert_eq!(answers, expected);
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

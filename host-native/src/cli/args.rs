@@ -1117,6 +1117,11 @@ pub(crate) struct AbiArgs {
     /// Run it through this core .wasm with wasmtime instead of natively
     #[arg(long, value_name = "FILE")]
     pub(crate) wasm: Option<PathBuf>,
+    /// One request per line, answered in turn by one core (analyzers opened by one line are
+    /// there for the next), each answer on its own line as the core gives it, until standard
+    /// input ends: a program can keep `baton abi --lines` open as its core
+    #[arg(long)]
+    pub(crate) lines: bool,
 }
 
 #[derive(Debug, Args)]

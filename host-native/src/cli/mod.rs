@@ -3,7 +3,7 @@
 //! statuses are 0 success, 1 a coded error, 2 a usage error.
 
 use crate::cli::ledger::run;
-use crate::cli::serve::{abi, demo, web};
+use crate::cli::serve::{abi, abi_lines, demo, web};
 use crate::cli::transcripts::{inspect, usage};
 use crate::store::{self, Ledger};
 use baton_core::Error;
@@ -129,6 +129,11 @@ pub fn main() -> i32 {
         })
         .map(|(human, json)| Output { human, json }),
         Command::Notes(ref args) => notes(&cli, args),
+        Command::Abi(args) if args.lines => match abi_lines(&args) {
+            // The answers are on stdout already, a line each.
+            Ok(()) => return 0,
+            Err(err) => Err(err),
+        },
         Command::Abi(args) => abi(args),
         Command::Completions(args) => Ok(completions(args.shell)),
         Command::Man(args) => man(args.dir),

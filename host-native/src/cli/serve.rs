@@ -39,6 +39,59 @@ pub(crate) fn abi(args: AbiArgs) -> Result<Output, Error> {
     Ok(Output { human, json })
 }
 
+/// `baton abi --lines`: NDJSON requests in (the argument's lines, else standard input as it
+/// arrives), one answer line out per request, flushed at once; every answer is the core's own
+/// (an error is an answer, not a failure). Ends when the input ends or the reader goes away.
+pub(crate) fn abi_lines(args: &AbiArgs) -> Result<(), Error> {
+    use std::io::{BufRead, Write};
+    enum Engine {
+        Native(baton_core::abi::Embedding),
+        Wasm(Box<crate::wasm_core::WasmCore>),
+    }
+    let mut engine = match &args.wasm {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?;
+            Engine::Wasm(Box::new(crate::wasm_core::WasmCore::load(&bytes)?))
+        }
+        None => Engine::Native(baton_core::abi::Embedding::new()),
+    };
+    let mut answer = |request: &str| match &mut engine {
+        Engine::Native(embedding) => embedding.handle_json(request),
+        Engine::Wasm(core) => core
+            .call(request)
+            .unwrap_or_else(|e| e.to_envelope().to_string()),
+    };
+    let mut out = std::io::stdout().lock();
+    let mut reply = |request: &str| -> bool {
+        let request = request.trim_end_matches('\r');
+        if request.trim().is_empty() {
+            return true;
+        }
+        writeln!(out, "{}", answer(request))
+            .and_then(|()| out.flush())
+            .is_ok()
+    };
+    match &args.request {
+        Some(text) => {
+            for line in text.lines() {
+                if !reply(line) {
+                    break;
+                }
+            }
+        }
+        None => {
+            for line in std::io::stdin().lock().lines() {
+                let line = line.map_err(|e| Error::store_io("read", "standard input", e))?;
+                if !reply(&line) {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn web(args: WebArgs, json_only: bool) -> Result<Output, Error> {
     let listener = crate::web::bind(args.port)?;
     let url = crate::web::url(&listener)?;
