@@ -6,14 +6,13 @@ use super::answers::{
     BegunAnswer, ClosedAnswer, FilesAnswer, OpenedAnswer, OverviewAnswer, PushedAnswer,
     UsageAnswer, ViewAnswer,
 };
-use super::to_json;
+use super::{Answer, to_json};
 use crate::analyzer::{Analyzer, ListQuery};
 use crate::error::{Error, Result};
 use crate::transcripts::conversation::ReadOptions;
 use crate::transcripts::usage::GroupBy;
 use base64::Engine as _;
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// How many analyzers one embedding keeps open at once; opening another asks the host to
@@ -101,7 +100,7 @@ impl Analyzers {
     }
 
     /// Answers one analyzer request.
-    pub(super) fn answer(&mut self, request: AnalyzerRequest) -> Result<Value> {
+    pub(super) fn answer(&mut self, request: AnalyzerRequest) -> Result<Answer> {
         use AnalyzerRequest::*;
         match request {
             Open {

@@ -23,7 +23,6 @@ use crate::ledger::event::{Actor, SCHEMA_VERSION};
 use crate::ledger::store::MemoryLedger;
 use crate::time::Timestamp;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 /// A request to the core's stateless ops.
 #[derive(Deserialize)]
@@ -80,25 +79,26 @@ impl Embedding {
     /// Handles one JSON request; never panics on any input.
     pub fn handle_json(&mut self, input: &str) -> String {
         match self.answer(input) {
-            Ok(ok) => json!({ "ok": ok }).to_string(),
+            Ok(ok) => format!("{{\"ok\":{}}}", ok.get()),
             Err(err) => err.to_envelope().to_string(),
         }
     }
 
-    fn answer(&mut self, input: &str) -> Result<Value, Error> {
+    fn answer(&mut self, input: &str) -> Result<Answer, Error> {
         let not_valid = |e: serde_json::Error| {
             Error::invalid("request", format!("not a valid ABI request: {e}"))
         };
-        let request: Value = serde_json::from_str(input).map_err(not_valid)?;
-        let is_analyzer_op = request
-            .get("op")
-            .and_then(Value::as_str)
-            .is_some_and(|op| op.starts_with("analyzer_"));
-        if is_analyzer_op {
-            let request = serde_json::from_value(request).map_err(not_valid)?;
-            self.analyzers.answer(request)
+        // The op first (a scan, nothing kept), then the request read once into its own type.
+        #[derive(Deserialize)]
+        struct OpOnly {
+            op: Option<String>,
+        }
+        let op = serde_json::from_str::<OpOnly>(input).map_err(not_valid)?.op;
+        if op.is_some_and(|op| op.starts_with("analyzer_")) {
+            self.analyzers
+                .answer(serde_json::from_str(input).map_err(not_valid)?)
         } else {
-            dispatch(serde_json::from_value(request).map_err(not_valid)?)
+            dispatch(serde_json::from_str(input).map_err(not_valid)?)
         }
     }
 }
@@ -120,7 +120,7 @@ pub fn handle_json(input: &str) -> String {
     })
 }
 
-fn dispatch(request: AbiRequest) -> Result<Value, Error> {
+fn dispatch(request: AbiRequest) -> Result<Answer, Error> {
     match request {
         AbiRequest::Version => to_json(&answers::VersionAnswer {
             version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -209,9 +209,12 @@ fn dispatch(request: AbiRequest) -> Result<Value, Error> {
     }
 }
 
-/// An answer as the JSON value `ok` holds.
-pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, Error> {
-    serde_json::to_value(value)
+/// What `ok` holds, encoded once (never through a `Value` tree).
+pub(crate) type Answer = Box<serde_json::value::RawValue>;
+
+/// An answer as the JSON text `ok` holds.
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<Answer, Error> {
+    serde_json::value::to_raw_value(value)
         .map_err(|e| Error::internal(format!("could not encode an answer: {e}")))
 }
 
@@ -264,6 +267,7 @@ mod exports {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
 
     #[test]
     fn execute_start_then_fold() {
