@@ -241,3 +241,30 @@ fn baton_abi_lines_answers_every_script_on_one_core() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn baton_abi_lines_answers_a_line_that_is_not_utf8_and_keeps_serving() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = b"{\"op\":\"analyzer_open\",\"analyzer\":\"k\"}\n\xff\xfe{\n\n{\"op\":\"analyzer_files\",\"analyzer\":\"k\"}\n";
+    let output = baton_tests::output_with_stdin(
+        baton_tests::baton(&tmp.path().join(".baton")).args(["abi", "--lines"]),
+        input,
+    );
+    assert!(output.status.success(), "{output:?}");
+    let answers: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        answers.len(),
+        3,
+        "an answer per request, none for the blank line"
+    );
+    assert_eq!(answers[1]["error"]["code"], "INVALID_ARGUMENT");
+    assert_eq!(
+        answers[2]["ok"]["files"],
+        serde_json::json!([]),
+        "the analyzer opened before the bad line is still open"
+    );
+}

@@ -105,19 +105,26 @@ impl Embedding {
 
 thread_local! {
     /// The embedding [`handle_json`] answers with: one per thread natively, one per instance
-    /// in wasm (which has one thread).
-    static EMBEDDING: std::cell::RefCell<Embedding> = std::cell::RefCell::new(Embedding::new());
+    /// in wasm (which has one thread). Shared by `Rc` so a call holds its own handle: a call
+    /// that never returned (a panic, which aborts in wasm) leaves its handle borrowed, and
+    /// the next call starts a fresh embedding instead of failing for ever.
+    static EMBEDDING: std::cell::RefCell<std::rc::Rc<std::cell::RefCell<Embedding>>> =
+        std::cell::RefCell::new(std::rc::Rc::new(std::cell::RefCell::new(Embedding::new())));
 }
 
 /// Handles one JSON request with this thread's [`Embedding`] (in wasm: the instance's), so an
 /// analyzer opened by one call is there for the next; never panics on any input.
 pub fn handle_json(input: &str) -> String {
-    EMBEDDING.with(|embedding| match embedding.try_borrow_mut() {
-        Ok(mut embedding) => embedding.handle_json(input),
-        Err(_) => Error::internal("the core was called again while it was answering")
-            .to_envelope()
-            .to_string(),
-    })
+    let current = EMBEDDING.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.try_borrow_mut().is_err() {
+            // The last call died inside the core: what it held (open analyzers) is gone.
+            *slot = std::rc::Rc::new(std::cell::RefCell::new(Embedding::new()));
+        }
+        std::rc::Rc::clone(&slot)
+    });
+    let mut embedding = current.borrow_mut();
+    embedding.handle_json(input)
 }
 
 fn dispatch(request: AbiRequest) -> Result<Answer, Error> {

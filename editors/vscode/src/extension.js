@@ -10,10 +10,12 @@ const path = require("node:path");
 const { execFile } = require("node:child_process");
 const model = require("./model");
 
-/** Runs the baton binary with `--json` in `cwd`; resolves its one JSON object. */
+/** Runs the baton binary with `--json` on the workspace's own ledger (`cwd/.baton`, the one
+ * the tree reads, never one found further up); resolves its one JSON object. */
 function runBaton(binary, args, cwd) {
+  const dir = path.join(cwd, ".baton");
   return new Promise((resolve, reject) => {
-    execFile(binary, ["--json", ...args], { cwd, timeout: 30_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+    execFile(binary, ["--json", "--dir", dir, ...args], { cwd, timeout: 30_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
       if (error && /** @type {any} */ (error).code === "ENOENT") {
         reject(new Error(`The baton binary was not found ("${binary}"). Install it (cargo install --path host-native in Baton's repository) or set "baton.path".`));
         return;
@@ -41,28 +43,37 @@ class SessionsProvider {
     this.rows = { live: [], ended: [], total: 0 };
     this.ledger = "";
     this.problem = null;
+    this.generation = 0;
   }
 
   get batonDir() {
     return path.join(this.folder, ".baton");
   }
 
-  /** Reads the ledger again (and asks `baton watch` for liveness and cost when it can). */
+  /** Reads the ledger again (and asks `baton watch` for liveness and cost when it can). A
+   * refresh overtaken by a later one while it waited for the binary leaves the rows alone. */
   async refresh(now = new Date()) {
+    const generation = ++this.generation;
+    let rows, ledger, problem = null;
     try {
-      const { work, ledger } = model.readWorkspace(this.core, this.batonDir);
+      const read = model.readWorkspace(this.core, this.batonDir);
+      ledger = read.ledger;
       let watch = null;
       try {
         watch = await runBaton(this.settings().path, ["watch", "--once"], this.folder);
       } catch {
         watch = null; // no binary, or an older one: the ledger alone still answers.
       }
-      this.ledger = ledger;
-      this.rows = model.sessionRows(work, watch, now, this.settings().endedShown);
-      this.problem = null;
+      rows = model.sessionRows(read.work, watch, now, this.settings().endedShown);
     } catch (e) {
-      this.problem = e instanceof Error ? e.message : String(e);
+      problem = e instanceof Error ? e.message : String(e);
     }
+    if (generation !== this.generation) return this.rows;
+    if (rows) {
+      this.rows = rows;
+      this.ledger = ledger;
+    }
+    this.problem = problem;
     this.changed.fire(undefined);
     return this.rows;
   }
@@ -138,13 +149,16 @@ function activate(context) {
   const core = model.loadCore();
   const provider = new SessionsProvider(folder, core, settings);
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
-  status.command = "baton.openTimeline";
 
   const refresh = async () => {
     await provider.refresh();
     const line = model.statusLine(provider.rows);
     status.text = line.text;
     status.tooltip = line.tooltip;
+    const current = provider.rows.live.find((row) => row.id === line.session);
+    status.command = current
+      ? { command: "baton.openTimeline", title: "Open Timeline", arguments: [{ row: current }] }
+      : "baton.startSession";
     status.show();
     return provider.rows;
   };
@@ -155,7 +169,7 @@ function activate(context) {
     pending = setTimeout(refresh, 250);
   };
   const watcher = vscode.workspace.createFileSystemWatcher(
-    new vscode.RelativePattern(folder, ".baton/{events.ndjson,archive/*.ndjson}"),
+    new vscode.RelativePattern(folder, ".baton/{events.ndjson,sealed-*.ndjson,archive/*.ndjson}"),
   );
   watcher.onDidChange(refreshSoon);
   watcher.onDidCreate(refreshSoon);
@@ -177,8 +191,9 @@ function activate(context) {
       });
       if (goal === undefined) return null;
       try {
-        const args = ["start", "--project", project, "--agent", settings().agent, "--client", "vscode"];
-        if (goal.trim()) args.push("--goal", goal.trim());
+        // `--flag=value`: a goal starting with `-` stays a goal.
+        const args = ["start", `--project=${project}`, `--agent=${settings().agent}`, "--client=vscode"];
+        if (goal.trim()) args.push(`--goal=${goal.trim()}`);
         const answer = await runBaton(settings().path, args, folder);
         vscode.window.showInformationMessage(`Started ${answer.path}.`);
         await refresh();
@@ -194,8 +209,9 @@ function activate(context) {
       const summary = await vscode.window.showInputBox({ prompt: `End ${row.path}: what was done?` });
       if (summary === undefined) return null;
       try {
-        const args = ["end", row.id];
-        if (summary.trim()) args.push("--summary", summary.trim());
+        const args = ["end"];
+        if (summary.trim()) args.push(`--summary=${summary.trim()}`);
+        args.push("--", row.id);
         const answer = await runBaton(settings().path, args, folder);
         vscode.window.showInformationMessage(`Ended ${answer.path} (${answer.status}).`);
         await refresh();

@@ -13,16 +13,15 @@ function loadCore() {
   return require("../core/index.cjs");
 }
 
-/** The ledger files of a `.baton` folder in the order the core folds them: archives, then the
- * active log. Missing folder: none. */
+/** The ledger files of a `.baton` folder in the order the core folds them: the monthly
+ * archives, the logs a compaction sealed and has not rolled up yet, then the active log.
+ * Missing folder: none. */
 function ledgerFiles(batonDir) {
   const files = [];
-  const archive = path.join(batonDir, "archive");
-  if (fs.existsSync(archive)) {
-    for (const name of fs.readdirSync(archive).sort()) {
-      if (name.endsWith(".ndjson")) files.push(path.join(archive, name));
-    }
-  }
+  const ndjson = (dir, keep) =>
+    fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".ndjson") && keep(n)).sort().map((n) => path.join(dir, n)) : [];
+  files.push(...ndjson(path.join(batonDir, "archive"), () => true));
+  files.push(...ndjson(batonDir, (n) => n.startsWith("sealed-")));
   const active = path.join(batonDir, "events.ndjson");
   if (fs.existsSync(active)) files.push(active);
   return files;
@@ -55,6 +54,12 @@ function readWorkspace(core, batonDir, name = "vscode") {
 }
 
 const LIVE = new Set(["working", "paused"]);
+
+/** Text from the ledger shown as Markdown: its Markdown and HTML characters escaped, so a
+ * goal cannot become a link, an image or markup. */
+function markdownText(text) {
+  return String(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`).replace(/\s+/g, " ");
+}
 
 /** Money as people read it. */
 function dollars(value) {
@@ -94,6 +99,7 @@ function sessionRows(work, watch, now, endedShown = 20) {
     parts.push(ago(lastAt, now));
     return {
       id: s.session_id,
+      agent: s.agent,
       live,
       label: `${s.agent} · ${s.goal || s.path}`,
       description: parts.join(" · "),
@@ -107,8 +113,8 @@ function sessionRows(work, watch, now, endedShown = 20) {
       project: s.project,
       startedAt: s.started_at,
       tooltip: [
-        `**${s.path}**`,
-        s.goal ? `Goal: ${s.goal}` : null,
+        `**${markdownText(s.path)}**`,
+        s.goal ? `Goal: ${markdownText(s.goal)}` : null,
         `Status: ${s.status}${liveness ? ` (agent ${liveness})` : ""}`,
         health ? `Health: ${health.overall} (${health.verdict})` : null,
         money ? `Cost: ${money}${card.cost_source ? ` (${card.cost_source})` : ""}` : "Cost: no transcript tied to it yet",
@@ -129,7 +135,7 @@ function statusLine(rows) {
   const health = current.overall == null ? "" : ` ${current.verdict} ${current.overall}`;
   const more = others.length ? ` (+${others.length})` : "";
   return {
-    text: `${current.verdict === "stale" ? "$(warning)" : "$(pulse)"} ${current.label.split(" · ")[0]}${health}${more}`,
+    text: `${current.verdict === "stale" ? "$(warning)" : "$(pulse)"} ${current.agent}${health}${more}`,
     session: current.id,
     tooltip: `${current.path}\n${current.description}${more ? `\n${others.length} other live session(s)` : ""}`,
   };
@@ -143,10 +149,10 @@ function timelineMarkdown(core, ledger, sessionId, title, now) {
     "| When (UTC) | Who | What |", "| --- | --- | --- |"];
   for (const e of answer.response.events) {
     const when = e.at.replace("T", " ").replace(/\.\d+Z$/, "");
-    const what = `${mark[e.tone] ?? ""} ${e.summary}`.trim().replaceAll("|", "\\|");
+    const what = `${mark[e.tone] ?? ""} ${e.summary}`.trim().replace(/\s+/g, " ").replaceAll("|", "\\|");
     lines.push(`| ${when} | ${e.actor_name} (${e.actor}) | ${what} |`);
   }
   return lines.join("\n") + "\n";
 }
 
-module.exports = { loadCore, ledgerFiles, readWorkspace, sessionRows, statusLine, timelineMarkdown, dollars, ago };
+module.exports = { loadCore, ledgerFiles, markdownText, readWorkspace, sessionRows, statusLine, timelineMarkdown, dollars, ago };

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,33 +72,77 @@ test("the tree lists live sessions with status and health, ended ones under Ende
   assert.match(ended[0].description, /^complete · /);
 });
 
-test("the status bar shows the current session and its health", () => {
+test("the status bar shows the current session and its health; a click opens its timeline", async () => {
   const status = state.statusItems[0];
   assert.ok(status.shown);
   assert.equal(status.text, "$(pulse) codex healthy 100");
+  assert.equal(status.command.command, "baton.openTimeline");
+  const doc = await state.commands.get(status.command.command)(...status.command.arguments);
+  assert.match(doc.content, /codex · Fix the cart/);
+  assert.equal(state.picks.length, 0, "no picker: the status bar names its session");
 });
 
 test("another process's write refreshes the tree through the file watcher", async () => {
   cli("start", "--project", "shop", "--agent", "cursor", "--goal", "Checkout page");
-  const watcher = state.watchers.find((w) => w.pattern.pattern.includes("events.ndjson"));
-  assert.ok(watcher, "the extension watches the ledger");
+  const watcher = state.watchers.find((w) => w.pattern.base === workspace);
+  assert.ok(watcher, "the extension watches the workspace's ledger");
+  assert.equal(watcher.pattern.pattern, ".baton/{events.ndjson,sealed-*.ndjson,archive/*.ndjson}");
   watcher.change.fire({ fsPath: join(workspace, ".baton/events.ndjson") });
   await waitFor(() => tree().live.length === 2, "the new session in the tree");
   assert.match(tree().live[0].label, /^cursor · Checkout page$/);
   assert.equal(state.statusItems[0].text, "$(pulse) cursor healthy 100 (+1)");
 });
 
-test("start and end go through the baton binary", async () => {
-  state.answers = { input: ["Review the diff"] };
+test("start and end go through the baton binary, into this workspace's ledger", async () => {
+  state.answers = { input: ["--review the diff"] };
   const started = await state.commands.get("baton.startSession")();
   assert.equal(started.agent, "vscode");
-  assert.ok(tree().live.some((i) => i.label === "vscode · Review the diff"));
-  const item = tree().live.find((i) => i.label === "vscode · Review the diff");
-  state.answers = { input: ["looked fine"] };
+  assert.equal(started.goal, "--review the diff", "a goal that looks like a flag stays a goal");
+  assert.ok(tree().live.some((i) => i.label === "vscode · --review the diff"));
+  const item = tree().live.find((i) => i.label === "vscode · --review the diff");
+  state.answers = { input: ["-looked fine"] };
   const ended = await state.commands.get("baton.endSession")(item);
   assert.equal(ended.status, "complete");
-  assert.ok(!tree().live.some((i) => i.label === "vscode · Review the diff"));
-  assert.ok(tree().ended.some((i) => i.label === "vscode · Review the diff"));
+  assert.equal(ended.summary, "-looked fine");
+  assert.ok(!tree().live.some((i) => i.label === "vscode · --review the diff"));
+  assert.ok(tree().ended.some((i) => i.label === "vscode · --review the diff"));
+});
+
+test("a workspace inside another project's folder keeps its own ledger", async () => {
+  const inner = join(workspace, "packages", "app");
+  mkdirSync(inner, { recursive: true });
+  const saved = state.folder;
+  state.folder = inner;
+  const innerContext = { subscriptions: [] };
+  const innerApi = extension.activate(innerContext);
+  await innerApi.ready;
+  state.answers = { input: ["Inner work"] };
+  const started = await state.commands.get("baton.startSession")();
+  assert.ok(started, "started");
+  assert.ok(existsSync(join(inner, ".baton/events.ndjson")), "the inner workspace's own ledger");
+  assert.ok(!readFileSync(join(workspace, ".baton/events.ndjson"), "utf8").includes("Inner work"));
+  assert.equal(innerApi.provider.rows.live.length, 1);
+  for (const subscription of innerContext.subscriptions) subscription.dispose?.();
+  state.folder = saved;
+  // Re-register the outer workspace's commands for the tests that follow.
+  for (const subscription of context.subscriptions) subscription.dispose?.();
+  api = extension.activate(context);
+  await api.ready;
+});
+
+test("an older refresh that ends last does not overwrite a newer one", async () => {
+  // A baton that answers its first call slowly: the first refresh ends after the second.
+  const slowBaton = join(workspace, "slow-baton.sh");
+  writeFileSync(slowBaton, `#!/bin/sh\nif [ ! -e "${workspace}/slow.mark" ]; then touch "${workspace}/slow.mark"; sleep 1; fi\nexec "${baton}" "$@"\n`, { mode: 0o755 });
+  state.config = { path: slowBaton, agent: "vscode" };
+  const provider = api.provider;
+  const order = [];
+  const older = provider.refresh(new Date(Date.parse("2030-01-01T00:00:00Z"))).then(() => order.push("older"));
+  const newer = provider.refresh(new Date()).then(() => order.push("newer"));
+  await Promise.all([older, newer]);
+  state.config = { path: baton, agent: "vscode" };
+  assert.deepEqual(order, ["newer", "older"], "the older refresh ended last");
+  for (const row of provider.rows.live) assert.doesNotMatch(row.description, /\d+d ago$/, "the rows are the newer refresh's");
 });
 
 test("without the binary, start fails with a message saying what to do and writes nothing", async () => {
@@ -127,8 +171,17 @@ test("a session's timeline opens as Markdown, read by the embedded core", async 
   assert.match(doc.content, /🟢/, "the end shows as completion");
 });
 
-test("the model reads archives before the active log, and costs read as money", () => {
+test("the model reads archives, then sealed logs, then the active log; text stays text", () => {
   assert.deepEqual(model.ledgerFiles(join(workspace, "nowhere")), []);
+  const dir = join(workspace, "ordered", ".baton");
+  mkdirSync(join(dir, "archive"), { recursive: true });
+  for (const f of ["events.ndjson", "sealed-b.ndjson", "sealed-a.ndjson", "archive/2026-02.ndjson", "archive/2026-01.ndjson", "config.toml", "archive/notes.txt"]) {
+    writeFileSync(join(dir, f), "");
+  }
+  assert.deepEqual(model.ledgerFiles(dir).map((f) => f.slice(dir.length + 1)), [
+    "archive/2026-01.ndjson", "archive/2026-02.ndjson", "sealed-a.ndjson", "sealed-b.ndjson", "events.ndjson",
+  ]);
+  assert.equal(model.markdownText("see ![x](http://e/i.png)\n<b>"), "see \\!\\[x\\]\\(http://e/i\\.png\\) \\<b\\>");
   assert.equal(model.dollars(null), null);
   assert.equal(model.dollars(0.004), "<$0.01");
   assert.equal(model.dollars(1.5), "$1.50");

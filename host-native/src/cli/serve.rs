@@ -62,13 +62,19 @@ pub(crate) fn abi_lines(args: &AbiArgs) -> Result<(), Error> {
             .call(request)
             .unwrap_or_else(|e| e.to_envelope().to_string()),
     };
-    let mut out = std::io::stdout().lock();
+    let out = std::cell::RefCell::new(std::io::stdout().lock());
     let mut reply = |request: &str| -> bool {
         let request = request.trim_end_matches('\r');
         if request.trim().is_empty() {
             return true;
         }
-        writeln!(out, "{}", answer(request))
+        let text = answer(request);
+        let mut out = out.borrow_mut();
+        writeln!(out, "{text}").and_then(|()| out.flush()).is_ok()
+    };
+    let reply_error = |out: &std::cell::RefCell<std::io::StdoutLock<'_>>, error: &Error| -> bool {
+        let mut out = out.borrow_mut();
+        writeln!(out, "{}", error.to_envelope())
             .and_then(|()| out.flush())
             .is_ok()
     };
@@ -81,9 +87,26 @@ pub(crate) fn abi_lines(args: &AbiArgs) -> Result<(), Error> {
             }
         }
         None => {
-            for line in std::io::stdin().lock().lines() {
-                let line = line.map_err(|e| Error::store_io("read", "standard input", e))?;
-                if !reply(&line) {
+            // Bytes, not `lines()`: a line that is not UTF-8 gets its own error answer and the
+            // core (with its open analyzers) keeps serving the next.
+            let mut input = std::io::stdin().lock();
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                let read = input
+                    .read_until(b'\n', &mut line)
+                    .map_err(|e| Error::store_io("read", "standard input", e))?;
+                if read == 0 {
+                    break;
+                }
+                let answered = match std::str::from_utf8(&line) {
+                    Ok(text) => reply(text.trim_end_matches('\n')),
+                    Err(_) => reply_error(
+                        &out,
+                        &Error::invalid("request", "this line is not UTF-8 text"),
+                    ),
+                };
+                if !answered {
                     break;
                 }
             }

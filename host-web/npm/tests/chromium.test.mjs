@@ -4,9 +4,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, normalize, extname } from "node:path";
+import { join, resolve, extname, sep } from "node:path";
 import { chromium } from "playwright-core";
 import { loadVectors, packageDir, requirePackage } from "./vectors.mjs";
 
@@ -21,7 +21,7 @@ await init();
 window.batonVersion = request({ op: "version" });
 window.runVectors = (vectors) => new Promise((ok, fail) => {
   const worker = new Worker("/worker.js", { type: "module" });
-  worker.onmessage = (e) => ok(e.data);
+  worker.onmessage = (e) => (e.data.error ? fail(new Error(e.data.error)) : ok(e.data.answers));
   worker.onerror = (e) => fail(new Error(e.message));
   worker.postMessage(vectors);
 });
@@ -30,11 +30,15 @@ window.ready = true;
 const WORKER = `import init, { handleJson } from "/web/index.js";
 const ready = init();
 onmessage = async (e) => {
-  await ready;
-  postMessage(e.data.map((v) => v.requests.map((r) => handleJson(r))));
+  try {
+    await ready;
+    postMessage({ answers: e.data.map((v) => v.requests.map((r) => handleJson(r))) });
+  } catch (error) {
+    postMessage({ error: String(error && error.stack || error) });
+  }
 };`;
 
-let server, url, browser;
+let server, url, browser, profile;
 
 before(async () => {
   requirePackage();
@@ -42,14 +46,21 @@ before(async () => {
     const path = new URL(req.url, "http://x").pathname;
     if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
     if (path === "/worker.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(WORKER);
-    const file = join(packageDir, normalize(path).replace(/^(\.\.[/\\])+/, ""));
-    if (!file.startsWith(packageDir) || !existsSync(file)) return res.writeHead(404).end();
+    const file = resolve(packageDir, `.${decodeURIComponent(path)}`);
+    let isFile = false;
+    try {
+      isFile = file.startsWith(packageDir + sep) && statSync(file).isFile();
+    } catch {
+      isFile = false;
+    }
+    if (!isFile) return res.writeHead(404).end();
     res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
     res.end(readFileSync(file));
   });
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
   url = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "baton-npm-chromium-")), {
+  profile = mkdtempSync(join(tmpdir(), "baton-npm-chromium-"));
+  browser = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: CHROMIUM_ARGS,
@@ -59,9 +70,10 @@ before(async () => {
 after(async () => {
   await browser?.close();
   server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-test("every golden vector answers byte for byte in a Chromium module worker", async () => {
+test("every golden vector answers byte for byte in a Chromium module worker", { timeout: 120_000 }, async () => {
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));

@@ -1,8 +1,8 @@
 // baton-core for browsers and workers: `await init()`, then `request()`.
-import type { Request, Answers, AbiError, ErrorCode } from "../types";
-export * from "../types";
-export * from "./baton_web";
-export { default } from "./baton_web";
+import type { Request, Answers, AbiError, ErrorCode } from "../types.js";
+export * from "../types.js";
+export * from "./baton_web.js";
+export { default } from "./baton_web.js";
 
 /** A refusal from the core: `code` is stable (docs/errors.md), `details` structured. */
 export declare class BatonError extends Error {
