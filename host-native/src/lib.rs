@@ -40,6 +40,7 @@ pub mod notes;
 pub mod records;
 pub mod statusline;
 pub mod store;
+pub mod sync;
 pub mod system;
 pub mod usage;
 pub mod wasm_core;

@@ -17,6 +17,7 @@ mod output;
 mod records;
 mod statusline;
 mod store;
+mod sync;
 mod typescript;
 mod usage;
 mod wasm;

@@ -130,7 +130,7 @@ pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 6] = [
             "analyze",
         ],
     ),
-    ("Serving", &["mcp", "hook", "web", "demo", "abi"]),
+    ("Serving", &["mcp", "hook", "web", "demo", "abi", "sync"]),
     (
         "Upkeep",
         &["notes", "doctor", "compact", "completions", "man"],
@@ -458,6 +458,22 @@ It reads no transcript whole and starts no process; invocations for one session 
   baton abi '{\"op\":\"version\"}'
   baton abi --wasm target/wasm32-unknown-unknown/release/baton_core.wasm '{\"op\":\"version\"}'")]
     Abi(AbiArgs),
+    /// Send this machine's ledger events to a team's PostgreSQL (only what is new)
+    #[command(after_help = "Examples:
+  baton sync --to postgres://baton_laptop@db.internal/baton
+  BATON_SYNC_URL=postgres://… baton sync        # or [sync] url = \"…\" in .baton/config.toml
+
+Each event is stored once, keyed by this machine's id (.baton/machine-id) and the event's id:
+a re-run, a crash mid-sync or two syncs at once never duplicate or lose a row. The password
+comes from the URL, PGPASSWORD or ~/.pgpass and is never written anywhere.")]
+    Sync(SyncArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SyncArgs {
+    /// The server: postgres://USER@HOST[:PORT]/DATABASE
+    #[arg(long = "to", env = "BATON_SYNC_URL", value_name = "URL")]
+    pub(crate) to: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -112,6 +112,30 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 json: to_json(&report)?,
             });
         }
+        Command::Sync(args) => {
+            let url = match args.to.clone() {
+                Some(url) => url,
+                None => crate::sync::configured_url(ledger.dir())?.ok_or_else(|| {
+                    Error::invalid(
+                        "to",
+                        "say where to sync: --to postgres://USER@HOST/DATABASE, BATON_SYNC_URL, or url under [sync] in .baton/config.toml",
+                    )
+                })?,
+            };
+            let report = crate::sync::sync(&ledger, &url)?;
+            return Ok(Output {
+                human: format!(
+                    "[ok] Synced {} new event(s) of {} read from {} file(s) to {} (machine {}, schema v{})",
+                    report.inserted,
+                    report.read,
+                    report.files,
+                    crate::sync::redacted(&url),
+                    report.machine,
+                    report.schema_version
+                ),
+                json: to_json(&report)?,
+            });
+        }
         Command::Web(_)
         | Command::Demo(_)
         | Command::Abi(_)

@@ -60,6 +60,8 @@ locks/
 notes/
 .*.tmp-*
 .events.ndjson.new-*
+# Names this machine for `baton sync`: each clone makes its own.
+machine-id
 ";
 
 /// A ledger directory and how to write to it.
