@@ -218,8 +218,81 @@ pub fn sync(ledger: &Ledger, url: &str) -> Result<SyncReport, Error> {
     runtime.block_on(sync_async(ledger, url, machine))
 }
 
+/// The connection settings of `url`, its password (when it has none) from `PGPASSWORD` or
+/// the first matching line of `~/.pgpass` (or `PGPASSFILE`), as libpq finds it.
+fn connection_config(url: &str) -> Result<tokio_postgres::Config, Error> {
+    let mut config: tokio_postgres::Config = url
+        .parse()
+        .map_err(|e| Error::invalid("to", format!("{}: {e}", redacted(url))))?;
+    if config.get_password().is_none() {
+        let password = std::env::var("PGPASSWORD").ok().or_else(|| {
+            let file = std::env::var_os("PGPASSFILE")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pgpass")))?;
+            let text = std::fs::read_to_string(file).ok()?;
+            let host = match config.get_hosts().first() {
+                Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
+                _ => "localhost".to_owned(),
+            };
+            let port = config
+                .get_ports()
+                .first()
+                .copied()
+                .unwrap_or(5432)
+                .to_string();
+            pgpass_lookup(
+                &text,
+                [
+                    host.as_str(),
+                    port.as_str(),
+                    config
+                        .get_dbname()
+                        .unwrap_or(config.get_user().unwrap_or("")),
+                    config.get_user().unwrap_or(""),
+                ],
+            )
+        });
+        if let Some(password) = password {
+            config.password(password);
+        }
+    }
+    Ok(config)
+}
+
+/// The password of the first `~/.pgpass` line matching host, port, database and user (`*`
+/// matches anything; `\:` and `\\` are a colon and a backslash).
+fn pgpass_lookup(text: &str, wanted: [&str; 4]) -> Option<String> {
+    for line in text.lines() {
+        if line.trim_start().starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut fields = Vec::new();
+        let mut field = String::new();
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => field.extend(chars.next()),
+                ':' if fields.len() < 4 => fields.push(std::mem::take(&mut field)),
+                c => field.push(c),
+            }
+        }
+        fields.push(field);
+        if fields.len() == 5
+            && fields[..4]
+                .iter()
+                .zip(wanted)
+                .all(|(have, want)| have == "*" || have == want)
+        {
+            return fields.pop();
+        }
+    }
+    None
+}
+
 async fn sync_async(ledger: &Ledger, url: &str, machine: uuid::Uuid) -> Result<SyncReport, Error> {
-    let (mut client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+    let config = connection_config(url)?;
+    let (mut client, connection) = config
+        .connect(tokio_postgres::NoTls)
         .await
         .map_err(|e| pg_error(&format!("connect to {}", redacted(url)), e))?;
     let connection = tokio::spawn(connection);
@@ -324,4 +397,37 @@ async fn sync_async(ledger: &Ledger, url: &str, machine: uuid::Uuid) -> Result<S
     drop(client);
     let _ = connection.await;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgpass_lines_match_as_libpq_reads_them() {
+        let text = "# comment\n\
+                    db.internal:5432:baton:reader:read-only\n\
+                    db.internal:*:*:laptop:pa\\:ss\\\\word\n\
+                    *:*:*:*:fallback\n";
+        let find = |host, port, db, user| pgpass_lookup(text, [host, port, db, user]);
+        assert_eq!(
+            find("db.internal", "5432", "baton", "reader").as_deref(),
+            Some("read-only")
+        );
+        assert_eq!(
+            find("db.internal", "6543", "team", "laptop").as_deref(),
+            Some("pa:ss\\word")
+        );
+        assert_eq!(
+            find("other", "5432", "baton", "reader").as_deref(),
+            Some("fallback")
+        );
+        assert_eq!(pgpass_lookup("short:line\n", ["a", "b", "c", "d"]), None);
+    }
+
+    #[test]
+    fn a_url_is_shown_without_its_password() {
+        assert_eq!(redacted("postgres://me:secret@db/x"), "postgres://me@db/x");
+        assert_eq!(redacted("postgres://db/x"), "postgres://db/x");
+    }
 }
