@@ -89,14 +89,17 @@ pub(super) struct Analyzers {
 
 impl Analyzers {
     fn get(&mut self, name: &str) -> Result<&mut Analyzer> {
-        let open: Vec<String> = self.open.keys().cloned().collect();
-        self.open.get_mut(name).ok_or_else(|| {
-            Error::invalid(
+        if !self.open.contains_key(name) {
+            let open: Vec<String> = self.open.keys().cloned().collect();
+            return Err(Error::invalid(
                 "analyzer",
                 format!("no analyzer named `{name}` is open: open it with `analyzer_open` first"),
             )
-            .with("open", open)
-        })
+            .with("open", open));
+        }
+        self.open
+            .get_mut(name)
+            .ok_or_else(|| Error::internal("an open analyzer went missing"))
     }
 
     /// Answers one analyzer request.

@@ -300,6 +300,28 @@ impl Ledger {
         open_compact_lock(&path).map_err(|e| own::open_error("open lock", &path, e))
     }
 
+    /// Every file of the history in fold order: the archives, the sealed logs, the active log
+    /// (when there is one).
+    pub fn history_files(&self) -> Result<Vec<PathBuf>, Error> {
+        let mut files: Vec<PathBuf> = self.archive_paths()?.into_iter().map(|(_, p)| p).collect();
+        files.extend(self.sealed_paths()?);
+        let active = self.active_path();
+        if active.exists() {
+            files.push(active);
+        }
+        Ok(files)
+    }
+
+    /// Reads a file of the ledger whole, as the ledger's own (no link, no FIFO or device).
+    pub fn read_history_file(&self, path: &Path) -> Result<Vec<u8>, Error> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        own::open_read(path)
+            .and_then(|mut file| file.read_to_end(&mut bytes))
+            .map_err(|e| own::open_error("read", path, e))?;
+        Ok(bytes)
+    }
+
     /// Sealed logs left by compaction (normally none outside a running compaction).
     fn sealed_paths(&self) -> Result<Vec<PathBuf>, Error> {
         let mut sealed = Vec::new();

@@ -89,34 +89,6 @@ pub fn machine_id(ledger: &Ledger) -> Result<uuid::Uuid, Error> {
     }
 }
 
-/// The ledger's files in fold order: monthly archives, sealed logs, the active log.
-fn ledger_files(dir: &Path) -> Vec<PathBuf> {
-    let ndjson = |folder: &Path, keep: &dyn Fn(&str) -> bool| -> Vec<PathBuf> {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.ends_with(".ndjson") && keep(n))
-            })
-            .collect();
-        found.sort();
-        found
-    };
-    let mut files = ndjson(&dir.join("archive"), &|_| true);
-    files.extend(ndjson(dir, &|n| n.starts_with("sealed-")));
-    // Links are not followed: a ledger file planted as a link is not sent.
-    let active = dir.join("events.ndjson");
-    if std::fs::symlink_metadata(&active).is_ok_and(|m| m.file_type().is_file()) {
-        files.push(active);
-    }
-    files
-}
-
 fn sync_error(what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(ErrorCode::StoreIo, format!("sync: {what}: {e}")).with("operation", what)
 }
@@ -305,7 +277,7 @@ async fn sync_async(ledger: &Ledger, url: &str, machine: uuid::Uuid) -> Result<S
         )
         .await
         .map_err(|e| pg_error("register the machine", e))?;
-    let files = ledger_files(ledger.dir());
+    let files = ledger.history_files()?;
     let mut report = SyncReport {
         machine: machine.to_string(),
         schema_version,
@@ -319,7 +291,7 @@ async fn sync_async(ledger: &Ledger, url: &str, machine: uuid::Uuid) -> Result<S
             .unwrap_or(path)
             .to_string_lossy()
             .into_owned();
-        let bytes = std::fs::read(path).map_err(|e| crate::store::io_err("read", path, e))?;
+        let bytes = ledger.read_history_file(path)?;
         let tx = client
             .transaction()
             .await
