@@ -131,16 +131,25 @@ test("a workspace inside another project's folder keeps its own ledger", async (
 });
 
 test("an older refresh that ends last does not overwrite a newer one", async () => {
-  // A baton that answers its first call slowly: the first refresh ends after the second.
+  // The older refresh's baton waits until the newer refresh has ended: the order is fixed by
+  // the test, not by how fast two processes start. The binary's path is read when a refresh
+  // begins, so each refresh gets its own.
+  const release = join(workspace, "slow.release");
   const slowBaton = join(workspace, "slow-baton.sh");
-  writeFileSync(slowBaton, `#!/bin/sh\nif [ ! -e "${workspace}/slow.mark" ]; then touch "${workspace}/slow.mark"; sleep 1; fi\nexec "${baton}" "$@"\n`, { mode: 0o755 });
-  state.config = { path: slowBaton, agent: "vscode" };
+  writeFileSync(
+    slowBaton,
+    `#!/bin/sh\nn=0\nwhile [ ! -e "${release}" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done\nexec "${baton}" "$@"\n`,
+    { mode: 0o755 },
+  );
   const provider = api.provider;
   const order = [];
+  state.config = { path: slowBaton, agent: "vscode" };
   const older = provider.refresh(new Date(Date.parse("2030-01-01T00:00:00Z"))).then(() => order.push("older"));
-  const newer = provider.refresh(new Date()).then(() => order.push("newer"));
-  await Promise.all([older, newer]);
   state.config = { path: baton, agent: "vscode" };
+  const newer = provider.refresh(new Date()).then(() => order.push("newer"));
+  await newer;
+  writeFileSync(release, "");
+  await older;
   assert.deepEqual(order, ["newer", "older"], "the older refresh ended last");
   for (const row of provider.rows.live) assert.doesNotMatch(row.description, /\d+d ago$/, "the rows are the newer refresh's");
 });
