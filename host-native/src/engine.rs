@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 /// The tables of `config.toml` that hold this host's own settings rather than the workspace
 /// policy: `[mirror]` (the transcript mirror) and `[notes]` (session notes).
-pub const HOST_TABLES: [&str; 3] = ["mirror", "notes", "sync"];
+pub const HOST_TABLES: [&str; 4] = ["mirror", "notes", "sync", "team"];
 
 /// Reads `.baton/config.toml` (absent: the one-person defaults). The host's own tables
 /// ([`HOST_TABLES`]) are set aside; everything else is the policy, and an unknown key in it

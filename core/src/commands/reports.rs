@@ -10,7 +10,7 @@ use crate::commands::kernel::{
 use crate::commands::params::{DependParams, ReportParams};
 use crate::error::{Error, Result};
 use crate::ledger::activity::HealthTrigger;
-use crate::ledger::activity::{Activity, Severity};
+use crate::ledger::activity::Activity;
 use crate::ledger::event::Payload;
 use crate::ledger::session::Session;
 use crate::ledger::store::LedgerView;
@@ -171,11 +171,10 @@ pub(super) fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> 
         let mut affected: Vec<crate::ids::SessionId> = Vec::new();
         for other in &others {
             for file in &changed {
-                let severity = if other.dependencies.contains(file) {
-                    Severity::High
-                } else if other.changed_files.contains(file) {
-                    Severity::Normal
-                } else {
+                let Some(severity) = crate::lifecycle::collisions::severity(
+                    other.dependencies.contains(file),
+                    other.changed_files.contains(file),
+                ) else {
                     continue;
                 };
                 batch.push(

@@ -64,6 +64,17 @@ notes/
 machine-id
 ";
 
+/// The part of a ledger file past a cursor.
+#[derive(Debug)]
+pub struct HistoryTail {
+    /// The file's device and inode, `dev:ino`.
+    pub identity: String,
+    /// The file's length when read.
+    pub len: u64,
+    /// The bytes from the offset asked for (at most as many as asked).
+    pub bytes: Vec<u8>,
+}
+
 /// A ledger directory and how to write to it.
 #[derive(Debug, Clone)]
 pub struct Ledger {
@@ -320,6 +331,34 @@ impl Ledger {
             .and_then(|mut file| file.read_to_end(&mut bytes))
             .map_err(|e| own::open_error("read", path, e))?;
         Ok(bytes)
+    }
+
+    /// Reads at most `max` bytes of a file of the ledger from `offset`, with the file's
+    /// identity (device and inode: a file rewritten by compaction is a new one). An offset
+    /// past the end reads nothing.
+    pub fn read_history_tail(
+        &self,
+        path: &Path,
+        offset: u64,
+        max: u64,
+    ) -> Result<HistoryTail, Error> {
+        use std::io::{Read, Seek, SeekFrom};
+        use std::os::unix::fs::MetadataExt;
+        let read = || -> std::io::Result<HistoryTail> {
+            let mut file = own::open_read(path)?;
+            let meta = file.metadata()?;
+            let mut bytes = Vec::new();
+            if offset < meta.len() {
+                file.seek(SeekFrom::Start(offset))?;
+                file.take(max).read_to_end(&mut bytes)?;
+            }
+            Ok(HistoryTail {
+                identity: format!("{}:{}", meta.dev(), meta.ino()),
+                len: meta.len(),
+                bytes,
+            })
+        };
+        read().map_err(|e| own::open_error("read", path, e))
     }
 
     /// Sealed logs left by compaction (normally none outside a running compaction).

@@ -1,42 +1,30 @@
-//! Replication of this machine's ledger into PostgreSQL (`baton sync --to URL`): a stable
-//! machine id kept in `.baton/machine-id`, a versioned schema, every event keyed by
-//! (machine, event id) so a re-run, a crash mid-sync or two syncs at once never duplicate or
-//! lose a row, and a byte cursor per machine and file so a sync reads only what is new.
+//! Replication of this machine's ledger into a team's PostgreSQL (`baton sync --to URL`): a
+//! stable machine id kept in `.baton/machine-id`, every event keyed by (machine, event id) so
+//! a re-run, a crash mid-sync or two syncs at once never duplicate or lose a row, and a byte
+//! cursor per machine and file (with the file's identity) so a sync reads only what is new.
+
+pub mod connect;
+pub mod schema;
+pub mod team;
+
+pub use connect::redacted;
+use connect::{pg_error, sync_error};
 
 use crate::store::Ledger;
-use baton_core::ledger::event::{Line, decode_line};
+use baton_core::ledger::compaction::{ArchiveLine, decode_archive_line};
+use baton_core::ledger::event::{Event, Line};
 use baton_core::{Error, ErrorCode};
 use serde::Serialize;
-use std::path::{Path, PathBuf};
-
-/// The schema this build writes; each step is applied once, in order, under a lock.
-const MIGRATIONS: &[&str] = &[
-    // 1: machines, events, cursors.
-    "CREATE TABLE baton_machines (
-         machine uuid PRIMARY KEY,
-         first_sync timestamptz NOT NULL DEFAULT now(),
-         last_sync timestamptz NOT NULL DEFAULT now());
-     CREATE TABLE baton_events (
-         machine uuid NOT NULL REFERENCES baton_machines(machine),
-         event_id uuid NOT NULL,
-         session uuid NOT NULL,
-         kind text NOT NULL,
-         at timestamptz NOT NULL,
-         line text NOT NULL,
-         PRIMARY KEY (machine, event_id));
-     CREATE INDEX baton_events_session ON baton_events (session, at);
-     CREATE TABLE baton_sync_cursors (
-         machine uuid NOT NULL REFERENCES baton_machines(machine),
-         file text NOT NULL,
-         bytes bigint NOT NULL,
-         PRIMARY KEY (machine, file));",
-];
+use std::path::Path;
 
 /// Rows sent per statement.
 const BATCH: usize = 1_000;
 
+/// The most of one file read per transaction (a longer line is read whole all the same).
+const CHUNK: u64 = 16 << 20;
+
 /// What one sync did.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct SyncReport {
     /// This machine's id.
     pub machine: String,
@@ -44,7 +32,7 @@ pub struct SyncReport {
     pub schema_version: usize,
     /// Ledger files looked at.
     pub files: usize,
-    /// Event lines read past the cursors.
+    /// Events read past the cursors.
     pub read: u64,
     /// Rows the server did not have.
     pub inserted: u64,
@@ -89,215 +77,131 @@ pub fn machine_id(ledger: &Ledger) -> Result<uuid::Uuid, Error> {
     }
 }
 
-fn sync_error(what: &str, e: impl std::fmt::Display) -> Error {
-    Error::new(ErrorCode::StoreIo, format!("sync: {what}: {e}")).with("operation", what)
-}
-
-/// A client error with the server's own words (tokio-postgres prints only "db error").
-fn pg_error(what: &str, e: tokio_postgres::Error) -> Error {
-    let mut text = e.to_string();
-    if let Some(db) = e.as_db_error() {
-        text = format!("{} ({})", db.message(), db.code().code());
-    } else if let Some(source) = std::error::Error::source(&e) {
-        text = format!("{text}: {source}");
-    }
-    sync_error(what, text)
-}
-
-/// The `url` under `[sync]` in the ledger's `config.toml`, if any.
-pub fn configured_url(dir: &Path) -> Result<Option<String>, Error> {
-    let path = dir.join("config.toml");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(None);
-    };
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e| Error::invalid("config.toml", format!("{}: {e}", path.display())))?;
-    Ok(table
-        .get("sync")
-        .and_then(|s| s.get("url"))
-        .and_then(|u| u.as_str())
-        .map(str::to_owned))
-}
-
-/// The URL without its password, for messages.
-pub fn redacted(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let credentials = &url[scheme + 3..at];
-            let user = credentials.split(':').next().unwrap_or("");
-            format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
-        }
-        _ => url.to_owned(),
-    }
-}
-
-/// Brings the server's schema to this build's version; returns it.
-async fn migrate(client: &mut tokio_postgres::Client) -> Result<usize, Error> {
-    let tx = client
-        .transaction()
-        .await
-        .map_err(|e| pg_error("begin", e))?;
-    // One migrator at a time, whichever machine it runs on.
-    tx.execute("SELECT pg_advisory_xact_lock(7447118801)", &[])
-        .await
-        .map_err(|e| pg_error("lock the schema", e))?;
-    tx.batch_execute(
-        "CREATE TABLE IF NOT EXISTS baton_schema (
-             version integer PRIMARY KEY,
-             applied_at timestamptz NOT NULL DEFAULT now())",
-    )
-    .await
-    .map_err(|e| pg_error("create baton_schema", e))?;
-    let row = tx
-        .query_one("SELECT coalesce(max(version), 0) FROM baton_schema", &[])
-        .await
-        .map_err(|e| pg_error("read the schema version", e))?;
-    let current = usize::try_from(row.get::<_, i32>(0)).unwrap_or(0);
-    if current > MIGRATIONS.len() {
-        return Err(Error::new(
-            ErrorCode::FormatTooNew,
-            format!(
-                "the server's Baton schema is version {current}; this build knows {}: update Baton",
-                MIGRATIONS.len()
-            ),
-        ));
-    }
-    for (index, step) in MIGRATIONS.iter().enumerate().skip(current) {
-        tx.batch_execute(step)
-            .await
-            .map_err(|e| pg_error(&format!("apply schema version {}", index + 1), e))?;
-        tx.execute(
-            "INSERT INTO baton_schema (version) VALUES ($1)",
-            &[&i32::try_from(index + 1).unwrap_or(i32::MAX)],
-        )
-        .await
-        .map_err(|e| pg_error("record the schema version", e))?;
-    }
-    tx.commit()
-        .await
-        .map_err(|e| pg_error("commit the schema", e))?;
-    Ok(MIGRATIONS.len())
+/// The name this machine goes by in team views: its host name.
+fn machine_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_owned())
+        .unwrap_or_default()
 }
 
 /// Sends what is new in the ledger to the server at `url`.
 pub fn sync(ledger: &Ledger, url: &str) -> Result<SyncReport, Error> {
     let machine = machine_id(ledger)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| sync_error("start the runtime", e))?;
-    runtime.block_on(sync_async(ledger, url, machine))
+    connect::block_on(async {
+        let mut client = connect::connect(url).await?;
+        sync_with(&mut client, ledger, machine).await
+    })
 }
 
-/// The connection settings of `url`, its password (when it has none) from `PGPASSWORD` or
-/// the first matching line of `~/.pgpass` (or `PGPASSFILE`), as libpq finds it.
-fn connection_config(url: &str) -> Result<tokio_postgres::Config, Error> {
-    let mut config: tokio_postgres::Config = url
-        .parse()
-        .map_err(|e| Error::invalid("to", format!("{}: {e}", redacted(url))))?;
-    if config.get_password().is_none() {
-        let password = std::env::var("PGPASSWORD").ok().or_else(|| {
-            let file = std::env::var_os("PGPASSFILE")
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pgpass")))?;
-            let text = std::fs::read_to_string(file).ok()?;
-            let host = match config.get_hosts().first() {
-                Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
-                _ => "localhost".to_owned(),
-            };
-            let port = config
-                .get_ports()
-                .first()
-                .copied()
-                .unwrap_or(5432)
-                .to_string();
-            pgpass_lookup(
-                &text,
-                [
-                    host.as_str(),
-                    port.as_str(),
-                    config
-                        .get_dbname()
-                        .unwrap_or(config.get_user().unwrap_or("")),
-                    config.get_user().unwrap_or(""),
-                ],
-            )
-        });
-        if let Some(password) = password {
-            config.password(password);
-        }
-    }
-    Ok(config)
-}
-
-/// The password of the first `~/.pgpass` line matching host, port, database and user (`*`
-/// matches anything; `\:` and `\\` are a colon and a backslash).
-fn pgpass_lookup(text: &str, wanted: [&str; 4]) -> Option<String> {
-    for line in text.lines() {
-        if line.trim_start().starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let mut fields = Vec::new();
-        let mut field = String::new();
-        let mut chars = line.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => field.extend(chars.next()),
-                ':' if fields.len() < 4 => fields.push(std::mem::take(&mut field)),
-                c => field.push(c),
-            }
-        }
-        fields.push(field);
-        if fields.len() == 5
-            && fields[..4]
-                .iter()
-                .zip(wanted)
-                .all(|(have, want)| have == "*" || have == want)
-        {
-            return fields.pop();
-        }
-    }
-    None
-}
-
-async fn sync_async(ledger: &Ledger, url: &str, machine: uuid::Uuid) -> Result<SyncReport, Error> {
-    let config = connection_config(url)?;
-    let (mut client, connection) = config
-        .connect(tokio_postgres::NoTls)
-        .await
-        .map_err(|e| pg_error(&format!("connect to {}", redacted(url)), e))?;
-    let connection = tokio::spawn(connection);
-    let schema_version = migrate(&mut client).await?;
+/// Syncs over an open connection: the schema brought up to date, the machine registered, then
+/// every file of the history from its cursor.
+pub async fn sync_with(
+    client: &mut tokio_postgres::Client,
+    ledger: &Ledger,
+    machine: uuid::Uuid,
+) -> Result<SyncReport, Error> {
+    let schema_version = schema::migrate(client).await?;
     client
         .execute(
-            "INSERT INTO baton_machines (machine) VALUES ($1)
-             ON CONFLICT (machine) DO UPDATE SET last_sync = now()",
-            &[&machine],
+            "INSERT INTO baton_machines (machine, name) VALUES ($1, $2)
+             ON CONFLICT (machine) DO UPDATE SET last_sync = now(), name = excluded.name",
+            &[&machine, &machine_name()],
         )
         .await
-        .map_err(|e| pg_error("register the machine", e))?;
+        .map_err(|e| registration_error(machine, e))?;
     let files = ledger.history_files()?;
     let mut report = SyncReport {
         machine: machine.to_string(),
         schema_version,
         files: files.len(),
-        read: 0,
-        inserted: 0,
+        ..SyncReport::default()
     };
     for path in &files {
-        let name = path
-            .strip_prefix(ledger.dir())
-            .unwrap_or(path)
-            .to_string_lossy()
-            .into_owned();
-        let bytes = ledger.read_history_file(path)?;
+        sync_file(client, ledger, machine, path, &mut report).await?;
+    }
+    Ok(report)
+}
+
+/// A machine id another role registered: said plainly (row security refused it).
+fn registration_error(machine: uuid::Uuid, e: tokio_postgres::Error) -> Error {
+    let refused = e
+        .as_db_error()
+        .is_some_and(|db| db.code() == &tokio_postgres::error::SqlState::INSUFFICIENT_PRIVILEGE);
+    if refused {
+        return Error::new(
+            ErrorCode::PermissionDenied,
+            format!(
+                "the machine {machine} is registered to another PostgreSQL role: each machine syncs as the role that first synced it"
+            ),
+        )
+        .with("machine", machine.to_string());
+    }
+    pg_error("register the machine", e)
+}
+
+/// One event as a row.
+struct Row {
+    id: uuid::Uuid,
+    session: uuid::Uuid,
+    kind: String,
+    at: chrono::DateTime<chrono::Utc>,
+    line: String,
+}
+
+impl Row {
+    fn of(event: &Event, line: String) -> Row {
+        Row {
+            id: event.id.0,
+            session: event.session.0,
+            kind: event.payload.kind().to_owned(),
+            at: chrono::DateTime::from_timestamp_millis(event.at.millis()).unwrap_or_default(),
+            line,
+        }
+    }
+}
+
+/// The events of complete lines: plain event lines as written, and the members of an
+/// archive's rollups.
+fn rows_of(bytes: &[u8]) -> Result<Vec<Row>, Error> {
+    let mut rows = Vec::new();
+    for line in bytes.split(|&b| b == b'\n') {
+        match decode_archive_line(line) {
+            ArchiveLine::Plain(Line::Event(event)) => {
+                rows.push(Row::of(&event, String::from_utf8_lossy(line).into_owned()));
+            }
+            ArchiveLine::Rollup { events, .. } => {
+                for event in &events {
+                    rows.push(Row::of(event, event.encode()?));
+                }
+            }
+            ArchiveLine::Plain(_) => {}
+        }
+    }
+    Ok(rows)
+}
+
+/// Sends one file from its cursor, a chunk per transaction. The cursor row is locked for the
+/// transaction: two syncs of one machine take turns, and each sends only what the other has
+/// not. A file with another identity than the cursor's (compaction rewrote it) or shorter than
+/// it is read again from the start; the keys keep the rows single.
+async fn sync_file(
+    client: &mut tokio_postgres::Client,
+    ledger: &Ledger,
+    machine: uuid::Uuid,
+    path: &Path,
+    report: &mut SyncReport,
+) -> Result<(), Error> {
+    let name = path
+        .strip_prefix(ledger.dir())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned();
+    let mut chunk = CHUNK;
+    loop {
         let tx = client
             .transaction()
             .await
             .map_err(|e| pg_error("begin", e))?;
-        // The cursor row is locked for the file's transaction: two syncs of one machine take
-        // turns per file, and each sends only what the other has not.
         tx.execute(
             "INSERT INTO baton_sync_cursors (machine, file, bytes) VALUES ($1, $2, 0)
              ON CONFLICT DO NOTHING",
@@ -307,99 +211,186 @@ async fn sync_async(ledger: &Ledger, url: &str, machine: uuid::Uuid) -> Result<S
         .map_err(|e| pg_error("make the cursor", e))?;
         let row = tx
             .query_one(
-                "SELECT bytes FROM baton_sync_cursors WHERE machine = $1 AND file = $2 FOR UPDATE",
+                "SELECT bytes, identity FROM baton_sync_cursors
+                 WHERE machine = $1 AND file = $2 FOR UPDATE",
                 &[&machine, &name],
             )
             .await
             .map_err(|e| pg_error("read the cursor", e))?;
-        let cursor = usize::try_from(row.get::<_, i64>(0)).unwrap_or(0);
-        // A file shorter than its cursor was rewritten (compaction): read it again whole; the
-        // keys keep the rows single.
-        let start = if cursor <= bytes.len() { cursor } else { 0 };
-        let end = bytes[start..]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(start, |i| start + i + 1);
-        let mut batch: Vec<(
-            uuid::Uuid,
-            uuid::Uuid,
-            String,
-            chrono::DateTime<chrono::Utc>,
-            String,
-        )> = Vec::new();
-        for line in bytes[start..end].split(|&b| b == b'\n') {
-            if let Line::Event(event) = decode_line(line) {
-                let at =
-                    chrono::DateTime::from_timestamp_millis(event.at.millis()).unwrap_or_default();
-                batch.push((
-                    event.id.0,
-                    event.session.0,
-                    event.payload.kind().to_owned(),
-                    at,
-                    String::from_utf8_lossy(line).into_owned(),
-                ));
-            }
+        let cursor = u64::try_from(row.get::<_, i64>(0)).unwrap_or(0);
+        let identity: String = row.get(1);
+        let mut tail = ledger.read_history_tail(path, cursor, chunk)?;
+        let mut start = cursor;
+        if tail.identity != identity || tail.len < cursor {
+            start = 0;
+            tail = ledger.read_history_tail(path, 0, chunk)?;
         }
-        report.read += batch.len() as u64;
-        for chunk in batch.chunks(BATCH) {
-            let ids: Vec<uuid::Uuid> = chunk.iter().map(|r| r.0).collect();
-            let sessions: Vec<uuid::Uuid> = chunk.iter().map(|r| r.1).collect();
-            let kinds: Vec<&str> = chunk.iter().map(|r| r.2.as_str()).collect();
-            let ats: Vec<chrono::DateTime<chrono::Utc>> = chunk.iter().map(|r| r.3).collect();
-            let lines: Vec<&str> = chunk.iter().map(|r| r.4.as_str()).collect();
-            let inserted = tx
-                .execute(
-                    "INSERT INTO baton_events (machine, event_id, session, kind, at, line)
-                     SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[])
-                     ON CONFLICT DO NOTHING",
-                    &[&machine, &ids, &sessions, &kinds, &ats, &lines],
+        let Some(last_newline) = tail.bytes.iter().rposition(|&b| b == b'\n') else {
+            // Nothing whole past the cursor: done, unless one line is longer than a chunk.
+            let more = start + (tail.bytes.len() as u64) < tail.len;
+            if more && !tail.bytes.is_empty() {
+                chunk = chunk.saturating_mul(2);
+                continue;
+            }
+            // A rewritten file still needs its new identity recorded.
+            if tail.identity != identity {
+                tx.execute(
+                    "UPDATE baton_sync_cursors SET bytes = $3, identity = $4
+                     WHERE machine = $1 AND file = $2",
+                    &[&machine, &name, &i64::try_from(start).unwrap_or(0), &tail.identity],
                 )
                 .await
-                .map_err(|e| pg_error("insert events", e))?;
-            report.inserted += inserted;
+                .map_err(|e| pg_error("move the cursor", e))?;
+            }
+            tx.commit().await.map_err(|e| pg_error("commit", e))?;
+            return Ok(());
+        };
+        let whole = &tail.bytes[..=last_newline];
+        let rows = rows_of(whole)?;
+        report.read += rows.len() as u64;
+        for batch in rows.chunks(BATCH) {
+            report.inserted += insert_batch(&tx, machine, batch).await?;
         }
+        let end = start + whole.len() as u64;
         tx.execute(
-            "UPDATE baton_sync_cursors SET bytes = $3 WHERE machine = $1 AND file = $2",
-            &[&machine, &name, &i64::try_from(end).unwrap_or(i64::MAX)],
+            "UPDATE baton_sync_cursors SET bytes = $3, identity = $4
+             WHERE machine = $1 AND file = $2",
+            &[
+                &machine,
+                &name,
+                &i64::try_from(end).unwrap_or(i64::MAX),
+                &tail.identity,
+            ],
         )
         .await
         .map_err(|e| pg_error("move the cursor", e))?;
         tx.commit().await.map_err(|e| pg_error("commit", e))?;
+        chunk = CHUNK;
+        if end >= tail.len {
+            return Ok(());
+        }
     }
-    drop(client);
-    let _ = connection.await;
-    Ok(report)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Inserts one batch of rows (those already there are skipped) and marks the sessions this
+/// machine has seen, ended or not. Returns the rows that were new.
+async fn insert_batch(
+    tx: &tokio_postgres::Transaction<'_>,
+    machine: uuid::Uuid,
+    batch: &[Row],
+) -> Result<u64, Error> {
+    let ids: Vec<uuid::Uuid> = batch.iter().map(|r| r.id).collect();
+    let sessions: Vec<uuid::Uuid> = batch.iter().map(|r| r.session).collect();
+    let kinds: Vec<&str> = batch.iter().map(|r| r.kind.as_str()).collect();
+    let ats: Vec<chrono::DateTime<chrono::Utc>> = batch.iter().map(|r| r.at).collect();
+    let lines: Vec<&str> = batch.iter().map(|r| r.line.as_str()).collect();
+    let inserted = tx
+        .execute(
+            "INSERT INTO baton_events (machine, event_id, session, kind, at, line)
+             SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::timestamptz[], $6::text[])
+             ON CONFLICT DO NOTHING",
+            &[&machine, &ids, &sessions, &kinds, &ats, &lines],
+        )
+        .await
+        .map_err(|e| pg_error("insert events", e))?;
+    let ended: Vec<bool> = batch.iter().map(|r| r.kind == "ended").collect();
+    tx.execute(
+        "INSERT INTO baton_machine_sessions (machine, session, ended)
+         SELECT $1, session, bool_or(ended) FROM unnest($2::uuid[], $3::bool[]) AS t(session, ended)
+         GROUP BY session
+         ON CONFLICT (machine, session) DO UPDATE SET ended = true
+         WHERE excluded.ended AND NOT baton_machine_sessions.ended",
+        &[&machine, &sessions, &ended],
+    )
+    .await
+    .map_err(|e| pg_error("mark the sessions", e))?;
+    Ok(inserted)
+}
 
-    #[test]
-    fn pgpass_lines_match_as_libpq_reads_them() {
-        let text = "# comment\n\
-                    db.internal:5432:baton:reader:read-only\n\
-                    db.internal:*:*:laptop:pa\\:ss\\\\word\n\
-                    *:*:*:*:fallback\n";
-        let find = |host, port, db, user| pgpass_lookup(text, [host, port, db, user]);
-        assert_eq!(
-            find("db.internal", "5432", "baton", "reader").as_deref(),
-            Some("read-only")
-        );
-        assert_eq!(
-            find("db.internal", "6543", "team", "laptop").as_deref(),
-            Some("pa:ss\\word")
-        );
-        assert_eq!(
-            find("other", "5432", "baton", "reader").as_deref(),
-            Some("fallback")
-        );
-        assert_eq!(pgpass_lookup("short:line\n", ["a", "b", "c", "d"]), None);
+/// Syncs now and again as the ledger grows, until stopped: a server that cannot be reached is
+/// said once per outage on stderr and tried again; `each` hears every sync that sent rows.
+pub fn follow(
+    ledger: &Ledger,
+    url: &str,
+    every: std::time::Duration,
+    each: &mut dyn FnMut(&SyncReport) -> bool,
+) -> Result<(), Error> {
+    use notify::{RecursiveMode, Watcher};
+    let machine = machine_id(ledger)?;
+    let (sender, events) = std::sync::mpsc::channel();
+    let mut watcher = notify::recommended_watcher(sender).ok();
+    if let Some(watcher) = watcher.as_mut() {
+        let _ = std::fs::create_dir_all(ledger.dir());
+        let _ = watcher.watch(ledger.dir(), RecursiveMode::Recursive);
     }
+    connect::block_on(async {
+        let mut client: Option<tokio_postgres::Client> = None;
+        let mut down_since: Option<String> = None;
+        loop {
+            if client.as_ref().is_none_or(tokio_postgres::Client::is_closed) {
+                client = match connect::connect(url).await {
+                    Ok(c) => Some(c),
+                    Err(err) => {
+                        outage(&mut down_since, &err);
+                        None
+                    }
+                };
+            }
+            if let Some(open) = client.as_mut() {
+                match sync_with(open, ledger, machine).await {
+                    Ok(report) => {
+                        if down_since.take().is_some() {
+                            crate::cli::warn("the server answers again; caught up");
+                        }
+                        if !each(&report) {
+                            return Ok(());
+                        }
+                    }
+                    Err(err) if err.code == ErrorCode::StoreIo => {
+                        outage(&mut down_since, &err);
+                        client = None;
+                    }
+                    Err(err) => return Err(err),
+                }
+            }
+            // Sleep until the ledger changes or `every` passes.
+            let deadline = std::time::Instant::now() + every;
+            loop {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                match events.try_recv() {
+                    Ok(Ok(event)) if touches_history(&event) => break,
+                    Ok(_) => continue,
+                    Err(_) => {
+                        tokio::time::sleep(left.min(std::time::Duration::from_millis(100))).await
+                    }
+                }
+            }
+            while events.try_recv().is_ok() {}
+        }
+    })
+}
 
-    #[test]
-    fn a_url_is_shown_without_its_password() {
-        assert_eq!(redacted("postgres://me:secret@db/x"), "postgres://me@db/x");
-        assert_eq!(redacted("postgres://db/x"), "postgres://db/x");
+/// Says once per outage that the server is out of reach.
+fn outage(down_since: &mut Option<String>, err: &Error) {
+    if down_since.is_none() {
+        crate::cli::warn(&format!(
+            "{}; local commands go on, and the sync catches up when the server answers",
+            err.message
+        ));
+        *down_since = Some(err.message.clone());
     }
+}
+
+/// Whether a notification is about the history (not the checkpoint, locks or the index).
+fn touches_history(event: &notify::Event) -> bool {
+    event.paths.iter().any(|path| {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        name.ends_with(".ndjson")
+    })
 }

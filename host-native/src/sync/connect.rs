@@ -1,0 +1,179 @@
+//! The way to the team's PostgreSQL: the URL (flag, environment or `config.toml`), the password
+//! as libpq finds it (the URL, `PGPASSWORD`, `~/.pgpass`), TLS when the URL asks for it, and
+//! errors that carry the server's own words but never the password.
+
+use baton_core::{Error, ErrorCode};
+use std::path::{Path, PathBuf};
+
+pub(crate) fn sync_error(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::new(ErrorCode::StoreIo, format!("sync: {what}: {e}")).with("operation", what)
+}
+
+/// A client error with the server's own words (tokio-postgres prints only "db error").
+pub(crate) fn pg_error(what: &str, e: tokio_postgres::Error) -> Error {
+    let mut text = e.to_string();
+    if let Some(db) = e.as_db_error() {
+        text = format!("{} ({})", db.message(), db.code().code());
+    } else if let Some(source) = std::error::Error::source(&e) {
+        text = format!("{text}: {source}");
+    }
+    sync_error(what, text)
+}
+
+/// The URL of the team's server: `url` under `[team]` (for reading, when `table` is "team") or
+/// `[sync]` in the ledger's `config.toml`, if any.
+pub fn configured_url(dir: &Path, tables: &[&str]) -> Result<Option<String>, Error> {
+    let path = dir.join("config.toml");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e| Error::invalid("config.toml", format!("{}: {e}", path.display())))?;
+    Ok(tables.iter().find_map(|name| {
+        table
+            .get(*name)
+            .and_then(|s| s.get("url"))
+            .and_then(|u| u.as_str())
+            .map(str::to_owned)
+    }))
+}
+
+/// Runs a future on a runtime of this thread.
+pub fn block_on<T>(
+    future: impl std::future::Future<Output = Result<T, Error>>,
+) -> Result<T, Error> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| sync_error("start the runtime", e))?
+        .block_on(future)
+}
+
+/// Opens a connection to `url` (its driver runs on the current runtime until the client is
+/// dropped).
+pub async fn connect(url: &str) -> Result<tokio_postgres::Client, Error> {
+    let config = connection_config(url)?;
+    let (client, connection) = config
+        .connect(tokio_postgres::NoTls)
+        .await
+        .map_err(|e| pg_error(&format!("connect to {}", redacted(url)), e))?;
+    tokio::spawn(connection);
+    Ok(client)
+}
+
+/// The URL without its password, for messages.
+pub fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            let user = credentials.split(':').next().unwrap_or("");
+            format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// The connection settings of `url`, its password (when it has none) from `PGPASSWORD` or
+/// the first matching line of `~/.pgpass` (or `PGPASSFILE`), as libpq finds it.
+pub(crate) fn connection_config(url: &str) -> Result<tokio_postgres::Config, Error> {
+    let mut config: tokio_postgres::Config = url
+        .parse()
+        .map_err(|e| Error::invalid("to", format!("{}: {e}", redacted(url))))?;
+    if config.get_password().is_none() {
+        let password = std::env::var("PGPASSWORD").ok().or_else(|| {
+            let file = std::env::var_os("PGPASSFILE")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pgpass")))?;
+            let text = std::fs::read_to_string(file).ok()?;
+            let host = match config.get_hosts().first() {
+                Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
+                _ => "localhost".to_owned(),
+            };
+            let port = config
+                .get_ports()
+                .first()
+                .copied()
+                .unwrap_or(5432)
+                .to_string();
+            pgpass_lookup(
+                &text,
+                [
+                    host.as_str(),
+                    port.as_str(),
+                    config
+                        .get_dbname()
+                        .unwrap_or(config.get_user().unwrap_or("")),
+                    config.get_user().unwrap_or(""),
+                ],
+            )
+        });
+        if let Some(password) = password {
+            config.password(password);
+        }
+    }
+    Ok(config)
+}
+
+/// The password of the first `~/.pgpass` line matching host, port, database and user (`*`
+/// matches anything; `\:` and `\\` are a colon and a backslash).
+fn pgpass_lookup(text: &str, wanted: [&str; 4]) -> Option<String> {
+    for line in text.lines() {
+        if line.trim_start().starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut fields = Vec::new();
+        let mut field = String::new();
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => field.extend(chars.next()),
+                ':' if fields.len() < 4 => fields.push(std::mem::take(&mut field)),
+                c => field.push(c),
+            }
+        }
+        fields.push(field);
+        if fields.len() == 5
+            && fields[..4]
+                .iter()
+                .zip(wanted)
+                .all(|(have, want)| have == "*" || have == want)
+        {
+            return fields.pop();
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgpass_lines_match_as_libpq_reads_them() {
+        let text = "# comment\n\
+                    db.internal:5432:baton:reader:read-only\n\
+                    db.internal:*:*:laptop:pa\\:ss\\\\word\n\
+                    *:*:*:*:fallback\n";
+        let find = |host, port, db, user| pgpass_lookup(text, [host, port, db, user]);
+        assert_eq!(
+            find("db.internal", "5432", "baton", "reader").as_deref(),
+            Some("read-only")
+        );
+        assert_eq!(
+            find("db.internal", "6543", "team", "laptop").as_deref(),
+            Some("pa:ss\\word")
+        );
+        assert_eq!(
+            find("other", "5432", "baton", "reader").as_deref(),
+            Some("fallback")
+        );
+        assert_eq!(pgpass_lookup("short:line\n", ["a", "b", "c", "d"]), None);
+    }
+
+    #[test]
+    fn a_url_is_shown_without_its_password() {
+        assert_eq!(redacted("postgres://me:secret@db/x"), "postgres://me@db/x");
+        assert_eq!(redacted("postgres://db/x"), "postgres://db/x");
+    }
+}
