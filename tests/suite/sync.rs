@@ -1,7 +1,11 @@
-//! `baton sync` against a real PostgreSQL (Debian's, started by `tests/pg/with-postgres.sh`,
-//! which `./run test` wraps these in): ledgers standing for three machines sync at once,
-//! round after round, with syncs SIGKILLed mid-way; the server ends with every event exactly
-//! once. A server that is down stops no local command, and the next sync catches up.
+//! `baton sync` and `baton team` against a real PostgreSQL (Debian's, started by
+//! `tests/pg/with-postgres.sh`, which `./run test` wraps these in): ledgers standing for three
+//! machines sync at once, round after round, with syncs SIGKILLed mid-way; the server ends
+//! with every event exactly once, and the team views equal a local fold of the three ledgers
+//! merged. A server that is down stops no local command, and the next sync catches up (once,
+//! or following). A change on one machine to a file another depends on opens a collision in
+//! the team view. A machine's role cannot write another machine's rows; the read role cannot
+//! write at all.
 //!
 //! Ignored in a plain `cargo test` (no server); `./run test` runs them with `--ignored`.
 
@@ -35,6 +39,93 @@ fn psql(sql: &str) -> Vec<String> {
         .collect()
 }
 
+/// A database of its own on the test server (team views read a whole database); its URL.
+fn fresh_database(name: &str) -> String {
+    let name = format!("{name}_{}", std::process::id());
+    psql(&format!("DROP DATABASE IF EXISTS {name}"));
+    psql(&format!("CREATE DATABASE {name}"));
+    let url = server_url();
+    let base = url.rsplit_once('/').unwrap().0;
+    format!("{base}/{name}")
+}
+
+/// `url` with another user.
+fn as_user(url: &str, user: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let host = rest.split_once('@').map_or(rest, |(_, host)| host);
+    format!("{scheme}://{user}@{host}")
+}
+
+/// One statement through `psql` at `url`: its rows, or the server's complaint.
+fn psql_at(url: &str, sql: &str) -> Result<Vec<String>, String> {
+    let out = Command::new("psql")
+        .args([url, "-v", "ON_ERROR_STOP=1", "-Atc", sql])
+        .output()
+        .expect("psql runs");
+    if out.status.success() {
+        Ok(String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// A JSON answer with the team view's additions taken out, to compare with a local one.
+fn without_team_fields(mut value: serde_json::Value) -> serde_json::Value {
+    if let Some(object) = value.as_object_mut() {
+        object.remove("machines");
+        object.remove("unseen_collisions");
+        object.remove("events_read");
+    }
+    for list in ["sessions", "items"] {
+        if let Some(rows) = value.get_mut(list).and_then(|v| v.as_array_mut()) {
+            for row in rows {
+                row.as_object_mut().unwrap().remove("machines");
+            }
+        }
+    }
+    value
+}
+
+/// Where two JSON values first differ, and how.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for key in x.keys().chain(y.keys()) {
+                let here = format!("{at}/{key}");
+                match (x.get(key), y.get(key)) {
+                    (Some(p), Some(q)) => {
+                        if let Some(d) = first_difference(p, q, &here) {
+                            return Some(d);
+                        }
+                    }
+                    (p, q) => return Some(format!("{here}: {p:?} vs {q:?}")),
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (p, q))| first_difference(p, q, &format!("{at}/{i}"))),
+        _ if a == b => None,
+        _ => Some(format!("{at}: {} vs {}", shorten(a), shorten(b))),
+    }
+}
+
+fn shorten(value: &serde_json::Value) -> String {
+    let text = value.to_string();
+    match value {
+        serde_json::Value::Array(items) => format!("{} items: {:.300}", items.len(), text),
+        _ => format!("{text:.300}"),
+    }
+}
+
 fn run(dir: &Path, args: &[&str]) -> serde_json::Value {
     let out = baton_tests::baton(dir)
         .arg("--json")
@@ -51,6 +142,14 @@ fn run(dir: &Path, args: &[&str]) -> serde_json::Value {
 
 fn sync_command(dir: &Path, url: &str) -> Command {
     let mut command = baton_tests::baton(dir);
+    if let Some(m) = dir
+        .parent()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("machine-"))
+    {
+        command.env("BATON_MACHINE_NAME", format!("host-{m}"));
+    }
     command.args(["--json", "sync", "--to", url]);
     command
 }
@@ -84,7 +183,8 @@ fn three_machines_sync_at_once_with_kills_and_every_event_lands_once() {
     let _server = SERVER
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let url = server_url();
+    let url = fresh_database("three_machines");
+    let psql = |sql: &str| psql_at(&url, sql).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let machines: Vec<std::path::PathBuf> = (0..3)
         .map(|m| tmp.path().join(format!("machine-{m}")).join(".baton"))
@@ -189,11 +289,53 @@ fn three_machines_sync_at_once_with_kills_and_every_event_lands_once() {
         vec!["1".to_owned()]
     );
     // Nothing new: a sync reads nothing.
-    let again = run(&machines[0], &["sync", "--to", &url]);
+    let again = sync_command(&machines[0], &url).output().unwrap();
+    let again = baton_tests::json_of(&again);
     assert_eq!(
         (again["read"].as_u64(), again["inserted"].as_u64()),
         (Some(0), Some(0))
     );
+    // The team views equal a local fold of the three ledgers merged into one.
+    let merged = tmp.path().join("merged").join(".baton");
+    std::fs::create_dir_all(&merged).unwrap();
+    let mut all = Vec::new();
+    for dir in &machines {
+        all.extend(std::fs::read(dir.join("events.ndjson")).unwrap());
+    }
+    std::fs::write(merged.join("events.ndjson"), all).unwrap();
+    for view in [
+        vec!["list"],
+        vec!["list", "--all"],
+        vec!["list", "--all", "--agent", "agent1"],
+        vec!["attention"],
+    ] {
+        let local = run(&merged, &view);
+        let mut team_args = vec!["team"];
+        team_args.extend(&view);
+        team_args.extend(["--from", &url]);
+        let team = run(&machines[0], &team_args);
+        assert_eq!(team["unseen_collisions"], serde_json::json!([]), "{view:?}");
+        if let Some(difference) = first_difference(&without_team_fields(team), &local, "") {
+            panic!("team {view:?} differs from local {view:?}: {difference}");
+        }
+    }
+    let listed = run(&machines[2], &["team", "list", "--all", "--from", &url]);
+    assert_eq!(listed["total"], 60, "3 machines x 4 rounds x 5 sessions");
+    for session in listed["sessions"].as_array().unwrap() {
+        let machine = &session["machines"][0];
+        let agent = session["agent"].as_str().unwrap();
+        let m: usize = agent.trim_start_matches("agent").parse().unwrap();
+        assert_eq!(machine["machine"], machine_of(&machines[m]).as_str());
+        assert_eq!(machine["name"], format!("host-{m}"));
+    }
+    let one = listed["sessions"][7]["session_id"].as_str().unwrap();
+    let local = run(&merged, &["show", one]);
+    let team = run(
+        &machines[1],
+        &["team", "show", &one[one.len() - 8..], "--from", &url],
+    );
+    assert_eq!(team["machines"].as_array().unwrap().len(), 1);
+    assert_eq!(team["session"], local["session"]);
 }
 
 #[test]
@@ -203,25 +345,7 @@ fn a_server_that_is_down_stops_no_local_command_and_the_next_sync_catches_up() {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let url = server_url();
-    let ctl = std::env::var("BATON_TEST_PG_CTL").unwrap();
-    let data = std::env::var("BATON_TEST_PG_DATA").unwrap();
-    let port = std::env::var("BATON_TEST_PG_PORT").unwrap();
-    let sockets = std::env::var("BATON_TEST_PG_SOCKETS").unwrap();
-    let pg_ctl = |action: &str| {
-        let mut words = ctl.split(' ');
-        let mut command = Command::new(words.next().unwrap());
-        command.args(words).args(["-D", &data, "-w", "-m", "fast"]);
-        if action == "start" {
-            command.args([
-                "-l",
-                &format!("{sockets}/server.log"),
-                "-o",
-                &format!("-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off"),
-            ]);
-        }
-        let status = command.arg(action).stdout(Stdio::null()).status().unwrap();
-        assert!(status.success(), "pg_ctl {action}");
-    };
+    let pg_ctl = server_control();
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(".baton");
     run(&dir, &["start", "--project", "site", "--agent", "claude"]);
@@ -245,4 +369,315 @@ fn a_server_that_is_down_stops_no_local_command_and_the_next_sync_catches_up() {
         "SELECT count(*) FROM baton_events WHERE machine = '{machine}'"
     ));
     assert_eq!(on_server, vec![event_ids(&dir).len().to_string()]);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
+fn a_change_on_one_machine_to_a_file_another_depends_on_opens_a_collision_in_the_team_view() {
+    let _server = SERVER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let url = fresh_database("collisions");
+    let tmp = tempfile::tempdir().unwrap();
+    let laptop = tmp.path().join("machine-0").join(".baton");
+    let runner = tmp.path().join("machine-1").join(".baton");
+    let depends = run(
+        &laptop,
+        &["start", "--project", "shop", "--agent", "claude"],
+    );
+    let depends = depends["session_id"].as_str().unwrap().to_owned();
+    run(&laptop, &["depend", &depends, "--on", "src/api.rs"]);
+    let changes = run(&runner, &["start", "--project", "shop", "--agent", "codex"]);
+    let changes = changes["session_id"].as_str().unwrap().to_owned();
+    let reported = run(&runner, &["report", &changes, "--changed", "src/api.rs"]);
+    assert!(
+        reported["collisions_opened"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "alone, the runner cannot see it: {reported}"
+    );
+    for dir in [&laptop, &runner] {
+        assert!(sync_command(dir, &url).status().unwrap().success());
+    }
+    let listed = run(&laptop, &["team", "list", "--from", &url]);
+    let unseen = listed["unseen_collisions"].as_array().unwrap();
+    assert_eq!(unseen.len(), 1, "{listed}");
+    assert_eq!(unseen[0]["session_id"], depends.as_str());
+    assert_eq!(unseen[0]["by_session"], changes.as_str());
+    assert_eq!(unseen[0]["file"], "src/api.rs");
+    assert_eq!(unseen[0]["severity"], "high");
+    // The same events in one ledger: the report opens the same collision there.
+    let shared = tmp.path().join("one-ledger").join(".baton");
+    let a = run(
+        &shared,
+        &["start", "--project", "shop", "--agent", "claude"],
+    );
+    let a = a["session_id"].as_str().unwrap().to_owned();
+    run(&shared, &["depend", &a, "--on", "src/api.rs"]);
+    let b = run(&shared, &["start", "--project", "shop", "--agent", "codex"]);
+    let b = b["session_id"].as_str().unwrap().to_owned();
+    let local = run(&shared, &["report", &b, "--changed", "src/api.rs"]);
+    assert_eq!(local["collisions_opened"][0]["severity"], "high");
+    let shown = run(&laptop, &["team", "show", &depends, "--from", &url]);
+    let open = &shown["session"]["open_collisions"];
+    assert_eq!(open.as_array().unwrap().len(), 1, "{shown}");
+    assert_eq!(open[0]["by_session"], changes.as_str());
+    assert_eq!(open[0]["file"], "src/api.rs");
+    assert_eq!(open[0]["severity"], "high");
+    // The human view says it, with machine names.
+    let human = baton_tests::baton(&laptop)
+        .args(["team", "list", "--from", &url])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(
+        text.contains("MACHINE") && text.contains("HEALTH"),
+        "{text}"
+    );
+    assert!(text.contains("host-0") && text.contains("host-1"), "{text}");
+    assert!(
+        text.contains("high src/api.rs changed by") && text.contains("across machines"),
+        "{text}"
+    );
+    // Once one ends, the collision no longer stands.
+    run(&runner, &["end", &changes]);
+    assert!(sync_command(&runner, &url).status().unwrap().success());
+    let after = run(&laptop, &["team", "list", "--from", &url]);
+    assert_eq!(after["unseen_collisions"], serde_json::json!([]));
+    assert_eq!(after["total"], 1);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
+fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
+    let _server = SERVER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let owner = fresh_database("roles");
+    let tmp = tempfile::tempdir().unwrap();
+    // The README's least-privilege setup, with names of this run.
+    let suffix = std::process::id();
+    let (group, laptop_a, laptop_b, reader) = (
+        format!("baton_writer_{suffix}"),
+        format!("laptop_a_{suffix}"),
+        format!("laptop_b_{suffix}"),
+        format!("baton_reader_{suffix}"),
+    );
+    let setup = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("pg/least-privilege.sql"),
+    )
+    .unwrap()
+    .replace("baton_writer", &group)
+    .replace("laptop_ana", &laptop_a)
+    .replace("ci_runner_7", &laptop_b)
+    .replace("baton_reader", &reader)
+    .replace("PASSWORD 'change me'", "");
+    let init = baton_tests::baton(tmp.path())
+        .args(["--json", "team", "init", "--from", &owner])
+        .output()
+        .unwrap();
+    assert!(
+        init.status.success(),
+        "{}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let setup: String = setup
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("--"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for statement in setup.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        psql_at(&owner, statement).unwrap();
+    }
+    let a = tmp.path().join("machine-0").join(".baton");
+    let b = tmp.path().join("machine-1").join(".baton");
+    run(&a, &["start", "--project", "shop", "--agent", "claude"]);
+    run(&b, &["start", "--project", "shop", "--agent", "codex"]);
+    // Each machine syncs as its own role: no right to create tables is needed.
+    for (dir, role) in [(&a, &laptop_a), (&b, &laptop_b)] {
+        let out = sync_command(dir, &as_user(&owner, role)).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let machine_a = machine_of(&a);
+    let as_b = as_user(&owner, &laptop_b);
+    let refused = psql_at(
+        &as_b,
+        &format!(
+            "INSERT INTO baton_events (machine, event_id, session, kind, at, line)
+             VALUES ('{machine_a}', gen_random_uuid(), gen_random_uuid(), 'started', now(), '{{}}')"
+        ),
+    );
+    assert!(
+        refused
+            .as_ref()
+            .is_err_and(|e| e.contains("row-level security")),
+        "{refused:?}"
+    );
+    for statement in [
+        format!("UPDATE baton_events SET line = '{{}}' WHERE machine = '{machine_a}'"),
+        format!("DELETE FROM baton_events WHERE machine = '{machine_a}'"),
+    ] {
+        let refused = psql_at(&as_b, &statement);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("permission denied")),
+            "{statement}: {refused:?}"
+        );
+    }
+    for statement in [
+        format!("UPDATE baton_machine_sessions SET ended = true WHERE machine = '{machine_a}'"),
+        format!("UPDATE baton_sync_cursors SET bytes = 0 WHERE machine = '{machine_a}'"),
+        format!("UPDATE baton_machines SET name = 'mine' WHERE machine = '{machine_a}'"),
+        format!("DELETE FROM baton_sync_cursors WHERE machine = '{machine_a}'"),
+    ] {
+        // Row security hides the other machine's rows from a change: none is touched.
+        let _ = psql_at(&as_b, &statement);
+    }
+    assert_eq!(
+        psql_at(
+            &owner,
+            &format!(
+                "SELECT count(*) FILTER (WHERE ended), (SELECT name FROM baton_machines WHERE machine = '{machine_a}'),
+                        (SELECT count(*) FROM baton_sync_cursors WHERE machine = '{machine_a}' AND bytes > 0)
+                 FROM baton_machine_sessions WHERE machine = '{machine_a}'"
+            )
+        )
+        .unwrap(),
+        vec!["0|host-0|1".to_owned()]
+    );
+    // Syncing under another machine's id as this role is refused, with a code.
+    let impostor = tmp.path().join("impostor").join(".baton");
+    std::fs::create_dir_all(&impostor).unwrap();
+    std::fs::copy(a.join("machine-id"), impostor.join("machine-id")).unwrap();
+    run(
+        &impostor,
+        &["start", "--project", "shop", "--agent", "mallory"],
+    );
+    let out = sync_command(&impostor, &as_b).output().unwrap();
+    assert!(!out.status.success());
+    let error: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| serde_json::from_slice(&out.stderr).unwrap());
+    assert_eq!(error["error"]["code"], "PERMISSION_DENIED", "{error}");
+    // The read role reads the team views and writes nothing.
+    let as_reader = as_user(&owner, &reader);
+    let listed = run(&a, &["team", "list", "--from", &as_reader]);
+    assert_eq!(listed["total"], 2);
+    for statement in [
+        "INSERT INTO baton_machines (machine) VALUES (gen_random_uuid())",
+        "UPDATE baton_events SET line = '{}'",
+        "DELETE FROM baton_events",
+    ] {
+        let refused = psql_at(&as_reader, statement);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("permission denied")),
+            "{statement}: {refused:?}"
+        );
+    }
+    assert_eq!(
+        psql_at(&owner, "SELECT count(*) FROM baton_events").unwrap(),
+        vec![(event_ids(&a).len() + event_ids(&b).len()).to_string()]
+    );
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
+fn sync_follow_sends_new_events_as_they_are_written_and_outlives_an_outage() {
+    let _server = SERVER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let url = fresh_database("follow");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("machine-0").join(".baton");
+    run(&dir, &["start", "--project", "site", "--agent", "claude"]);
+    let mut follower = sync_command(&dir, &url)
+        .args(["--follow", "--every", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let machine = machine_of_when_made(&dir);
+    let on_server = || {
+        psql_at(
+            &url,
+            &format!("SELECT count(*) FROM baton_events WHERE machine = '{machine}'"),
+        )
+        .ok()
+        .and_then(|rows| rows.first().and_then(|n| n.parse::<usize>().ok()))
+        .unwrap_or(0)
+    };
+    let wait_for = |wanted: usize| {
+        for _ in 0..300 {
+            if on_server() == wanted {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!(
+            "the server never held {wanted} events (it holds {})",
+            on_server()
+        );
+    };
+    wait_for(event_ids(&dir).len());
+    run(&dir, &["start", "--project", "site", "--agent", "codex"]);
+    wait_for(event_ids(&dir).len());
+    // Down and up again: the follower goes on and catches up.
+    let pg_ctl = server_control();
+    pg_ctl("stop");
+    run(&dir, &["start", "--project", "site", "--agent", "gemini"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    pg_ctl("start");
+    wait_for(event_ids(&dir).len());
+    let _ = follower.kill();
+    let out = follower.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("local commands go on"), "{said}");
+    let lines = String::from_utf8_lossy(&out.stdout);
+    assert!(lines.lines().count() >= 2, "{lines}");
+    for line in lines.lines() {
+        let report: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(report["machine"], machine.as_str());
+    }
+}
+
+/// The machine id, once the first sync has made it.
+fn machine_of_when_made(dir: &Path) -> String {
+    for _ in 0..100 {
+        if let Ok(text) = std::fs::read_to_string(dir.join("machine-id"))
+            && text.ends_with('\n')
+        {
+            return text.trim().to_owned();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("no machine id was made");
+}
+
+/// Stops or starts the test server.
+fn server_control() -> impl Fn(&str) {
+    let ctl = std::env::var("BATON_TEST_PG_CTL").unwrap();
+    let data = std::env::var("BATON_TEST_PG_DATA").unwrap();
+    let port = std::env::var("BATON_TEST_PG_PORT").unwrap();
+    let sockets = std::env::var("BATON_TEST_PG_SOCKETS").unwrap();
+    move |action: &str| {
+        let mut words = ctl.split(' ');
+        let mut command = Command::new(words.next().unwrap());
+        command.args(words).args(["-D", &data, "-w", "-m", "fast"]);
+        if action == "start" {
+            command.args([
+                "-l",
+                &format!("{sockets}/server.log"),
+                "-o",
+                &format!("-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off"),
+            ]);
+        }
+        let status = command.arg(action).stdout(Stdio::null()).status().unwrap();
+        assert!(status.success(), "pg_ctl {action}");
+    }
 }

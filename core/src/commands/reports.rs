@@ -9,8 +9,8 @@ use crate::commands::kernel::{
 };
 use crate::commands::params::{DependParams, ReportParams};
 use crate::error::{Error, Result};
-use crate::ledger::activity::HealthTrigger;
 use crate::ledger::activity::Activity;
+use crate::ledger::activity::HealthTrigger;
 use crate::ledger::event::Payload;
 use crate::ledger::session::Session;
 use crate::ledger::store::LedgerView;

@@ -153,8 +153,20 @@ mod tests {
         let union = fold(&[
             line(1, 100, 0, "started", START_A),
             line(2, 200, 1, "started", START_A),
-            line(3, 200, 2, "dependencies_declared", r#"{"files":["src/api.rs"]}"#),
-            line(4, 100, 3, "changed_files", r#"{"files":["src/api.rs","README.md"]}"#),
+            line(
+                3,
+                200,
+                2,
+                "dependencies_declared",
+                r#"{"files":["src/api.rs"]}"#,
+            ),
+            line(
+                4,
+                100,
+                3,
+                "changed_files",
+                r#"{"files":["src/api.rs","README.md"]}"#,
+            ),
         ]);
         let opened = unseen(&union);
         assert_eq!(opened.len(), 1, "{opened:?}");
@@ -166,7 +178,11 @@ mod tests {
                 if by_session.0.as_u128() & 0xFFFF == 100 && file == "src/api.rs"
         ));
         assert_eq!(event.id.0.get_version_num(), 7);
-        assert_eq!(unseen(&union)[0].id, event.id, "the same union, the same id");
+        assert_eq!(
+            unseen(&union)[0].id,
+            event.id,
+            "the same union, the same id"
+        );
     }
 
     #[test]
@@ -175,7 +191,13 @@ mod tests {
             line(1, 100, 0, "started", START_A),
             line(2, 200, 1, "started", START_A),
             line(4, 100, 3, "changed_files", r#"{"files":["src/api.rs"]}"#),
-            line(5, 200, 4, "dependencies_declared", r#"{"files":["src/api.rs"]}"#),
+            line(
+                5,
+                200,
+                4,
+                "dependencies_declared",
+                r#"{"files":["src/api.rs"]}"#,
+            ),
         ]);
         assert!(unseen(&late).is_empty());
         let mut seen = vec![

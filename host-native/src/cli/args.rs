@@ -467,6 +467,19 @@ Each event is stored once, keyed by this machine's id (.baton/machine-id) and th
 a re-run, a crash mid-sync or two syncs at once never duplicate or lose a row. The password
 comes from the URL, PGPASSWORD or ~/.pgpass and is never written anywhere.")]
     Sync(SyncArgs),
+    /// Every machine's sessions, read from the team's PostgreSQL (what `baton sync` sent)
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  baton team list --from postgres://baton_reader@db.internal/baton
+  baton team attention                         # the URL from BATON_TEAM_URL or [team] url
+  baton team show 3f9c2a1e
+  baton team init --from postgres://owner@db.internal/baton   # once, as the schema's owner
+
+The events of every machine fold as one ledger would fold them, by the same rules, and a change
+reported on one machine to a file a session on another depends on opens a collision here."
+    )]
+    Team(TeamCommand),
 }
 
 #[derive(Debug, Args)]
@@ -474,6 +487,64 @@ pub(crate) struct SyncArgs {
     /// The server: postgres://USER@HOST[:PORT]/DATABASE
     #[arg(long = "to", env = "BATON_SYNC_URL", value_name = "URL")]
     pub(crate) to: Option<String>,
+    /// Keep syncing as the ledger grows, until stopped; a server out of reach is tried again
+    #[arg(long)]
+    pub(crate) follow: bool,
+    /// With --follow: the longest wait between syncs when nothing changes
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 30,
+        requires = "follow"
+    )]
+    pub(crate) every: u64,
+}
+
+/// Where a team view reads from.
+#[derive(Debug, Args)]
+pub(crate) struct TeamServer {
+    /// The server: postgres://USER@HOST[:PORT]/DATABASE [default: BATON_TEAM_URL, else
+    /// `url` under [team] or [sync] in .baton/config.toml, else BATON_SYNC_URL]
+    #[arg(long = "from", env = "BATON_TEAM_URL", value_name = "URL")]
+    pub(crate) from: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TeamCommand {
+    /// Live sessions on every machine (--all adds ended ones), with machine and health
+    List(TeamListArgs),
+    /// What needs a person, on every machine, and collisions only the team sees
+    Attention(TeamServer),
+    /// One session, whichever machine it ran on
+    Show(TeamShowArgs),
+    /// Create or update the team schema on the server (once, as the role that owns it)
+    Init(TeamServer),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TeamListArgs {
+    #[command(flatten)]
+    pub(crate) server: TeamServer,
+    /// Only this project
+    #[arg(long)]
+    pub(crate) project: Option<String>,
+    /// Only this agent
+    #[arg(long)]
+    pub(crate) agent: Option<String>,
+    /// Only this status: starting, working, blocked, awaiting_review, paused, complete, failed
+    #[arg(long)]
+    pub(crate) status: Option<String>,
+    /// Include ended sessions
+    #[arg(long)]
+    pub(crate) all: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TeamShowArgs {
+    #[command(flatten)]
+    pub(crate) server: TeamServer,
+    /// The session: its id, the last 8 (or more) hex digits Baton shows, or its path
+    pub(crate) id: String,
 }
 
 #[derive(Debug, Args)]

@@ -112,31 +112,9 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 json: to_json(&report)?,
             });
         }
-        Command::Sync(args) => {
-            let url = match args.to.clone() {
-                Some(url) => url,
-                None => crate::sync::configured_url(ledger.dir())?.ok_or_else(|| {
-                    Error::invalid(
-                        "to",
-                        "say where to sync: --to postgres://USER@HOST/DATABASE, BATON_SYNC_URL, or url under [sync] in .baton/config.toml",
-                    )
-                })?,
-            };
-            let report = crate::sync::sync(&ledger, &url)?;
-            return Ok(Output {
-                human: format!(
-                    "[ok] Synced {} new event(s) of {} read from {} file(s) to {} (machine {}, schema v{})",
-                    report.inserted,
-                    report.read,
-                    report.files,
-                    crate::sync::redacted(&url),
-                    report.machine,
-                    report.schema_version
-                ),
-                json: to_json(&report)?,
-            });
-        }
         Command::Web(_)
+        | Command::Sync(_)
+        | Command::Team(_)
         | Command::Demo(_)
         | Command::Abi(_)
         | Command::Completions(_)
@@ -253,7 +231,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             let all = ledger.snapshot()?.all_sessions()?;
             let ids: Vec<_> = list.sessions.iter().map(|s| s.session_id).collect();
             let costs = crate::work_cost::of_sessions(&ledger, &all, &ids)?;
-            output.human = crate::cli::present::session_list(list, &reader, Some(&costs));
+            output.human = crate::cli::present::session_list(list, &reader, Some(&costs), None);
             if let Some(rows) = output.json["sessions"].as_array_mut() {
                 for (row, session) in rows.iter_mut().zip(&list.sessions) {
                     row["cost"] = to_json(&costs.of(session.session_id))?;

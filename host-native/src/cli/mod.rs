@@ -18,6 +18,7 @@ pub(crate) mod present;
 mod records;
 mod serve;
 pub(crate) mod table;
+mod team;
 pub(crate) mod transcripts;
 
 pub use args::Cli;
@@ -86,6 +87,8 @@ pub fn main() -> i32 {
         Command::Usage(ref args) => usage(&cli, args),
         Command::Inspect(args) => inspect(args),
         Command::Watch(ref args) => watch(&cli, args, json_only),
+        Command::Sync(ref args) => team::sync(&cli, args, json_only),
+        Command::Team(ref command) => team::team(&cli, command),
         Command::Mirror(ref args) => transcripts::mirror(&cli, args),
         Command::Search(ref args) => transcripts::search(&cli, args),
         Command::Transcripts(args::TranscriptsCommand::List(ref args)) => {

@@ -54,7 +54,7 @@ impl<'a> Reader<'a> {
 /// The human text of an answer.
 pub(crate) fn human(response: &Response, reader: &Reader) -> String {
     match response {
-        Response::List(list) => session_list(list, reader, None),
+        Response::List(list) => session_list(list, reader, None, None),
         Response::Show(show) => session_block(&show.session, reader),
         Response::Attention(attention) => {
             let mut text = render::ok_line(response);
@@ -216,6 +216,7 @@ pub(crate) fn session_list(
     list: &SessionList,
     reader: &Reader,
     costs: Option<&crate::work_cost::WorkCosts>,
+    machines: Option<&std::collections::BTreeMap<SessionId, String>>,
 ) -> String {
     let live = list.sessions.iter().filter(|s| s.is_live()).count();
     let noun = |n: usize| if n == 1 { "session" } else { "sessions" };
@@ -232,15 +233,23 @@ pub(crate) fn session_list(
         )
     };
     let ids: Vec<SessionId> = list.sessions.iter().map(|s| s.session_id).collect();
-    let mut columns = vec![
-        Column::text("ID"),
+    let mut columns = vec![Column::text("ID")];
+    if machines.is_some() {
+        columns.push(Column::text("MACHINE").cut(Fit::End));
+    }
+    columns.extend([
         Column::text("AGENT").cut(Fit::End),
         Column::text("PROJECT").cut(Fit::End),
         Column::text("STATUS"),
+    ]);
+    if machines.is_some() {
+        columns.push(Column::text("HEALTH"));
+    }
+    columns.extend([
         Column::text("PROCESS").droppable(2),
         Column::text("STARTED").droppable(0),
         Column::text("LAST EVENT").droppable(1),
-    ];
+    ]);
     if costs.is_some() {
         columns.push(Column::number("TOKENS").droppable(3));
         columns.push(Column::number("COST USD"));
@@ -248,15 +257,29 @@ pub(crate) fn session_list(
     columns.push(Column::text("GOAL").cut(Fit::End).comfortable(20));
     let mut table = Table::new(columns);
     for (session, id) in list.sessions.iter().zip(short_ids(&ids)) {
-        let mut row = vec![
-            Cell::painted(id, Some(Paint::Dim)),
+        let mut row = vec![Cell::painted(id, Some(Paint::Dim))];
+        if let Some(machines) = machines {
+            row.push(
+                machines
+                    .get(&session.session_id)
+                    .cloned()
+                    .unwrap_or_default()
+                    .into(),
+            );
+        }
+        row.extend([
             session.agent.clone().into(),
             session.project.clone().into(),
             Cell::painted(session.status.as_str(), status_paint(session.status)),
+        ]);
+        if machines.is_some() {
+            row.push(health_cell(session));
+        }
+        row.extend([
             liveness_cell(session),
             reader.clock(session.started_at).into(),
             reader.ago(session.last_event_at).into(),
-        ];
+        ]);
         if let Some(costs) = costs {
             let figures = costs.of(session.session_id);
             row.push(
@@ -279,6 +302,27 @@ pub(crate) fn session_list(
     text.push('\n');
     text.push_str(&table.render(&reader.style));
     text
+}
+
+/// A session's last health score and verdict, coloured by the verdict; blank when none.
+fn health_cell(session: &Session) -> Cell {
+    let Some(health) = &session.health else {
+        return "".into();
+    };
+    let verdict = format!("{:?}", health.verdict).to_lowercase();
+    let text = match health.overall {
+        Some(score) => format!("{score} {verdict}"),
+        None => verdict,
+    };
+    Cell::painted(&text, Some(verdict_paint(health.verdict)))
+}
+
+fn verdict_paint(verdict: Verdict) -> Paint {
+    match verdict {
+        Verdict::Healthy => Paint::Green,
+        Verdict::Degraded => Paint::Amber,
+        Verdict::Stale => Paint::Red,
+    }
 }
 
 /// A live session's liveness in the list: its state, `unknown` when none was recorded, and
@@ -400,11 +444,7 @@ fn session_block(s: &Session, reader: &Reader) -> String {
         "health",
         s.health.as_ref().map(|h| {
             let verdict = format!("{:?}", h.verdict).to_lowercase();
-            let paint = match h.verdict {
-                Verdict::Healthy => Paint::Green,
-                Verdict::Degraded => Paint::Amber,
-                Verdict::Stale => Paint::Red,
-            };
+            let paint = verdict_paint(h.verdict);
             let overall = h.overall.map_or("—".to_owned(), |o| o.to_string());
             format!(
                 "{} {}{}",

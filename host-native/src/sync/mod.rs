@@ -7,8 +7,8 @@ pub mod connect;
 pub mod schema;
 pub mod team;
 
+use connect::pg_error;
 pub use connect::redacted;
-use connect::{pg_error, sync_error};
 
 use crate::store::Ledger;
 use baton_core::ledger::compaction::{ArchiveLine, decode_archive_line};
@@ -77,9 +77,12 @@ pub fn machine_id(ledger: &Ledger) -> Result<uuid::Uuid, Error> {
     }
 }
 
-/// The name this machine goes by in team views: its host name.
+/// The name this machine goes by in team views: `BATON_MACHINE_NAME`, else its host name.
 fn machine_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
+    std::env::var("BATON_MACHINE_NAME")
+        .ok()
+        .filter(|name| !name.trim().is_empty())
+        .or_else(|| std::fs::read_to_string("/proc/sys/kernel/hostname").ok())
         .map(|name| name.trim().to_owned())
         .unwrap_or_default()
 }
@@ -237,7 +240,12 @@ async fn sync_file(
                 tx.execute(
                     "UPDATE baton_sync_cursors SET bytes = $3, identity = $4
                      WHERE machine = $1 AND file = $2",
-                    &[&machine, &name, &i64::try_from(start).unwrap_or(0), &tail.identity],
+                    &[
+                        &machine,
+                        &name,
+                        &i64::try_from(start).unwrap_or(0),
+                        &tail.identity,
+                    ],
                 )
                 .await
                 .map_err(|e| pg_error("move the cursor", e))?;
@@ -327,7 +335,10 @@ pub fn follow(
         let mut client: Option<tokio_postgres::Client> = None;
         let mut down_since: Option<String> = None;
         loop {
-            if client.as_ref().is_none_or(tokio_postgres::Client::is_closed) {
+            if client
+                .as_ref()
+                .is_none_or(tokio_postgres::Client::is_closed)
+            {
                 client = match connect::connect(url).await {
                     Ok(c) => Some(c),
                     Err(err) => {

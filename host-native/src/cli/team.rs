@@ -1,0 +1,215 @@
+//! `baton sync` and `baton team …`: where the team's server is, and the team views as a
+//! person reads them (the local list's table with a machine and a health column) or as JSON.
+
+use super::args::{SyncArgs, TeamCommand, TeamServer};
+use super::{Cli, Output, ledger_for, present, terminal_safe, to_json};
+use crate::sync::team::{MachineTag, TeamAnswer};
+use baton_core::Error;
+use baton_core::commands::{ListParams, Request, Response, ShowParams};
+use baton_core::ids::SessionId;
+use std::collections::BTreeMap;
+
+/// The URL to send to: `--to`/`BATON_SYNC_URL`, else `[sync] url`.
+fn sync_url(cli: &Cli, args: &SyncArgs) -> Result<String, Error> {
+    if let Some(url) = &args.to {
+        return Ok(url.clone());
+    }
+    let ledger = ledger_for(cli)?;
+    crate::sync::connect::configured_url(ledger.dir(), &["sync"])?.ok_or_else(|| {
+        Error::invalid(
+            "to",
+            "say where to sync: --to postgres://USER@HOST/DATABASE, BATON_SYNC_URL, or url under [sync] in .baton/config.toml",
+        )
+    })
+}
+
+/// The URL to read from: `--from`/`BATON_TEAM_URL`, else `[team] url`, `[sync] url`, else
+/// `BATON_SYNC_URL`.
+fn team_url(cli: &Cli, server: &TeamServer) -> Result<String, Error> {
+    if let Some(url) = &server.from {
+        return Ok(url.clone());
+    }
+    let ledger = ledger_for(cli)?;
+    if let Some(url) = crate::sync::connect::configured_url(ledger.dir(), &["team", "sync"])? {
+        return Ok(url);
+    }
+    std::env::var("BATON_SYNC_URL").map_err(|_| {
+        Error::invalid(
+            "from",
+            "say which server to read: --from postgres://USER@HOST/DATABASE, BATON_TEAM_URL, or url under [team] in .baton/config.toml",
+        )
+    })
+}
+
+/// `baton sync`: once, or `--follow`ing the ledger until stopped.
+pub(crate) fn sync(cli: &Cli, args: &SyncArgs, json_only: bool) -> Result<Output, Error> {
+    let url = sync_url(cli, args)?;
+    let ledger = ledger_for(cli)?;
+    let describe = |report: &crate::sync::SyncReport| {
+        format!(
+            "[ok] Synced {} new event(s) of {} read from {} file(s) to {} (machine {}, schema v{})",
+            report.inserted,
+            report.read,
+            report.files,
+            crate::sync::redacted(&url),
+            report.machine,
+            report.schema_version
+        )
+    };
+    if !args.follow {
+        let report = crate::sync::sync(&ledger, &url)?;
+        return Ok(Output {
+            human: describe(&report),
+            json: to_json(&report)?,
+        });
+    }
+    let mut first = true;
+    crate::sync::follow(
+        &ledger,
+        &url,
+        std::time::Duration::from_secs(args.every.max(1)),
+        &mut |report| {
+            // The first sync is always said; later ones when they sent something. A reader
+            // that went away ends the follow.
+            if !first && report.inserted == 0 {
+                return true;
+            }
+            first = false;
+            use std::io::Write;
+            let text = if json_only {
+                serde_json::to_string(report).unwrap_or_default()
+            } else {
+                terminal_safe(&describe(report)).into_owned()
+            };
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{text}").and_then(|()| out.flush()).is_ok()
+        },
+    )?;
+    std::process::exit(0)
+}
+
+/// `baton team …`.
+pub(crate) fn team(cli: &Cli, command: &TeamCommand) -> Result<Output, Error> {
+    let (server, request) = match command {
+        TeamCommand::Init(server) => {
+            let url = team_url(cli, server)?;
+            let version = crate::sync::team::init(&url)?;
+            return Ok(Output {
+                human: format!(
+                    "[ok] The team schema on {} is at version {version}",
+                    crate::sync::redacted(&url)
+                ),
+                json: serde_json::json!({ "schema_version": version }),
+            });
+        }
+        TeamCommand::List(args) => (
+            &args.server,
+            Request::List(ListParams {
+                project: args.project.clone(),
+                agent: args.agent.clone(),
+                status: args.status.clone(),
+                include_ended: args.all,
+            }),
+        ),
+        TeamCommand::Attention(server) => (server, Request::Attention),
+        TeamCommand::Show(args) => (
+            &args.server,
+            Request::Show(ShowParams {
+                session_id: args.id.clone(),
+            }),
+        ),
+    };
+    let url = team_url(cli, server)?;
+    let answer = crate::sync::team::view(&url, &request, crate::system::now()?)?;
+    present_answer(cli, &answer)
+}
+
+/// A session's machines as a person reads them: host names (the id's tail when a machine has
+/// no name).
+fn machine_names(tags: &[MachineTag]) -> String {
+    tags.iter()
+        .map(|t| {
+            if t.name.is_empty() {
+                t.machine
+                    .chars()
+                    .rev()
+                    .take(8)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect()
+            } else {
+                t.name.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn present_answer(cli: &Cli, answer: &TeamAnswer) -> Result<Output, Error> {
+    let zone = crate::zone::resolve(None)?;
+    let reader = present::Reader::for_stdout(cli.color, &zone)?;
+    let names: BTreeMap<SessionId, String> = answer
+        .machines
+        .iter()
+        .map(|(id, tags)| (*id, machine_names(tags)))
+        .collect();
+    let mut json = to_json(&answer.response)?;
+    let machines_json =
+        |id: &SessionId| to_json(&answer.machines.get(id).cloned().unwrap_or_default());
+    let mut human = match &answer.response {
+        Response::List(list) => {
+            if let Some(rows) = json["sessions"].as_array_mut() {
+                for (row, session) in rows.iter_mut().zip(&list.sessions) {
+                    row["machines"] = machines_json(&session.session_id)?;
+                }
+            }
+            present::session_list(list, &reader, None, Some(&names))
+        }
+        Response::Show(shown) => {
+            json["machines"] = machines_json(&shown.session.session_id)?;
+            let mut text = present::human(&answer.response, &reader);
+            text.push_str(&format!(
+                "\n  machines       {}",
+                names
+                    .get(&shown.session.session_id)
+                    .map_or("", String::as_str)
+            ));
+            text
+        }
+        Response::Attention(attention) => {
+            if let Some(items) = json["items"].as_array_mut() {
+                for (item, open) in items.iter_mut().zip(&attention.items) {
+                    item["machines"] = machines_json(&open.session_id)?;
+                }
+            }
+            present::human(&answer.response, &reader)
+        }
+        other => present::human(other, &reader),
+    };
+    json["unseen_collisions"] = to_json(&answer.unseen_collisions)?;
+    json["events_read"] = serde_json::json!(answer.events);
+    if !answer.unseen_collisions.is_empty() {
+        human.push_str(&format!(
+            "\n[warn] {} collision(s) across machines, which no single ledger saw:",
+            answer.unseen_collisions.len()
+        ));
+        for collision in &answer.unseen_collisions {
+            let on = |id: &SessionId| {
+                format!(
+                    "{} on {}",
+                    id.short(),
+                    names.get(id).map_or("?", String::as_str)
+                )
+            };
+            human.push_str(&format!(
+                "\n  {} {} changed by {} affects {}",
+                format!("{:?}", collision.severity).to_lowercase(),
+                collision.file,
+                on(&collision.by_session),
+                on(&collision.session_id)
+            ));
+        }
+    }
+    Ok(Output { human, json })
+}

@@ -1,0 +1,218 @@
+//! The team views (`baton team list|attention|show`): the events every machine synced, read
+//! back from PostgreSQL and folded by the core exactly as one ledger is, with the collisions
+//! only the union shows, and each session's machines.
+
+use super::connect::{self, pg_error};
+use super::schema;
+use baton_core::Error;
+use baton_core::commands::{self, Context, Request, Response};
+use baton_core::ids::{EventId, SessionId};
+use baton_core::ledger::fold::Fold;
+use baton_core::ledger::store::LedgerView;
+use baton_core::time::Timestamp;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One machine a session has events on.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct MachineTag {
+    /// Its id (`.baton/machine-id` there).
+    pub machine: String,
+    /// Its host name when it last synced.
+    pub name: String,
+}
+
+/// A team view's answer: the core's answer over the union, and the machines of each session
+/// it names.
+#[derive(Debug)]
+pub struct TeamAnswer {
+    /// What the core answered.
+    pub response: Response,
+    /// The machines of each session, by session.
+    pub machines: BTreeMap<SessionId, Vec<MachineTag>>,
+    /// Events read from the server.
+    pub events: usize,
+    /// Collisions only the union shows (no machine recorded them), as opened in the view.
+    pub unseen_collisions: Vec<UnseenCollision>,
+}
+
+/// A collision only the union shows: a change reported on one machine to a file a session
+/// elsewhere stands on (or changed too).
+#[derive(Debug, Clone, Serialize)]
+pub struct UnseenCollision {
+    /// The session whose work is affected.
+    pub session_id: SessionId,
+    /// The session whose change caused it.
+    pub by_session: SessionId,
+    /// The file.
+    pub file: String,
+    /// high (a declared dependency) or normal (changed by both).
+    pub severity: baton_core::ledger::activity::Severity,
+    /// When the change was reported.
+    pub at: Timestamp,
+}
+
+/// Which events a view needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Those of sessions no machine has seen end.
+    Live,
+    /// All of them.
+    All,
+}
+
+/// The union as one ledger: its fold, with the collisions no machine could see opened.
+struct Union {
+    fold: Fold,
+}
+
+impl LedgerView for Union {
+    fn history(
+        &self,
+        id: SessionId,
+    ) -> baton_core::Result<Option<baton_core::ledger::fold::SessionHistory>> {
+        Ok(self.fold.history(id).cloned())
+    }
+    fn live_sessions(&self) -> baton_core::Result<Vec<baton_core::ledger::session::Session>> {
+        Ok(self
+            .fold
+            .sessions()
+            .into_iter()
+            .filter(|s| s.is_live())
+            .collect())
+    }
+    fn all_sessions(&self) -> baton_core::Result<Vec<baton_core::ledger::session::Session>> {
+        Ok(self.fold.sessions())
+    }
+}
+
+/// Answers a read-only request (list, attention, show) over every machine's events at `url`.
+pub fn view(url: &str, request: &Request, now: Timestamp) -> Result<TeamAnswer, Error> {
+    let scope = match request {
+        Request::List(p) if !p.include_ended => Scope::Live,
+        Request::Attention => Scope::Live,
+        _ => Scope::All,
+    };
+    connect::block_on(async {
+        let client = connect::connect(url).await?;
+        schema::require_current(&client).await?;
+        let (mut fold, events) = load(&client, scope).await?;
+        let mut unseen_collisions = Vec::new();
+        for event in baton_core::lifecycle::collisions::unseen(&fold) {
+            if let baton_core::ledger::event::Payload::Activity(
+                baton_core::ledger::activity::Activity::CollisionOpened {
+                    by_session,
+                    file,
+                    severity,
+                },
+            ) = &event.payload
+            {
+                unseen_collisions.push(UnseenCollision {
+                    session_id: event.session,
+                    by_session: *by_session,
+                    file: file.clone(),
+                    severity: *severity,
+                    at: event.at,
+                });
+            }
+            fold.apply(event);
+        }
+        let union = Union { fold };
+        let context = Context::new(
+            now,
+            EventId(crate::system::new_uuid()),
+            SessionId(crate::system::new_uuid()),
+        );
+        let prepared = commands::prepare(&union, request)?;
+        let response = commands::execute(&union, &prepared, &context)?.response;
+        let mut named = sessions_named(&response);
+        named.extend(unseen_collisions.iter().map(|c| c.session_id.0));
+        named.extend(unseen_collisions.iter().map(|c| c.by_session.0));
+        let machines = machines_of(&client, &named).await?;
+        Ok(TeamAnswer {
+            response,
+            machines,
+            events,
+            unseen_collisions,
+        })
+    })
+}
+
+/// Reads the events of `scope` and folds them.
+async fn load(client: &tokio_postgres::Client, scope: Scope) -> Result<(Fold, usize), Error> {
+    let rows = match scope {
+        Scope::All => client
+            .query("SELECT line FROM baton_events", &[])
+            .await
+            .map_err(|e| pg_error("read the events", e))?,
+        Scope::Live => client
+            .query(
+                "SELECT e.line FROM baton_events e
+                 WHERE e.session IN (
+                     SELECT s.session FROM baton_machine_sessions s
+                     WHERE NOT s.ended AND NOT EXISTS (
+                         SELECT 1 FROM baton_machine_sessions x
+                         WHERE x.session = s.session AND x.ended))",
+                &[],
+            )
+            .await
+            .map_err(|e| pg_error("read the live sessions' events", e))?,
+    };
+    let mut fold = Fold::new();
+    for (offset, row) in rows.iter().enumerate() {
+        let line: &str = row.get(0);
+        fold.apply_line(line.as_bytes(), "postgres", offset as u64);
+    }
+    Ok((fold, rows.len()))
+}
+
+/// The sessions an answer names.
+fn sessions_named(response: &Response) -> Vec<uuid::Uuid> {
+    match response {
+        Response::List(list) => list.sessions.iter().map(|s| s.session_id.0).collect(),
+        Response::Show(shown) => vec![shown.session.session_id.0],
+        Response::Attention(attention) => attention
+            .items
+            .iter()
+            .map(|item| item.session_id.0)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The machines that synced events of each of `sessions`.
+async fn machines_of(
+    client: &tokio_postgres::Client,
+    sessions: &[uuid::Uuid],
+) -> Result<BTreeMap<SessionId, Vec<MachineTag>>, Error> {
+    let rows = client
+        .query(
+            "SELECT s.session, m.machine, m.name FROM baton_machine_sessions s
+             JOIN baton_machines m ON m.machine = s.machine
+             WHERE s.session = ANY($1)
+             ORDER BY s.session, m.name, m.machine",
+            &[&sessions],
+        )
+        .await
+        .map_err(|e| pg_error("read the machines", e))?;
+    let mut machines: BTreeMap<SessionId, Vec<MachineTag>> = BTreeMap::new();
+    for row in rows {
+        let machine: uuid::Uuid = row.get(1);
+        machines
+            .entry(SessionId(row.get(0)))
+            .or_default()
+            .push(MachineTag {
+                machine: machine.to_string(),
+                name: row.get(2),
+            });
+    }
+    Ok(machines)
+}
+
+/// Brings the server's schema to this build's version (`baton team init`); returns it.
+pub fn init(url: &str) -> Result<usize, Error> {
+    connect::block_on(async {
+        let mut client = connect::connect(url).await?;
+        schema::migrate(&mut client).await
+    })
+}
