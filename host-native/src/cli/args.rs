@@ -95,7 +95,7 @@ pub struct Cli {
 }
 
 /// The commands as `baton --help` lists them: by what a person came to do.
-pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 6] = [
+pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 7] = [
     (
         "Sessions",
         &["start", "resume", "end", "list", "show", "record"],
@@ -130,7 +130,8 @@ pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 6] = [
             "analyze",
         ],
     ),
-    ("Serving", &["mcp", "hook", "web", "demo", "abi", "sync"]),
+    ("Serving", &["mcp", "hook", "web", "demo", "abi"]),
+    ("Team", &["sync", "team"]),
     (
         "Upkeep",
         &["notes", "doctor", "compact", "completions", "man"],
@@ -463,9 +464,12 @@ It reads no transcript whole and starts no process; invocations for one session 
   baton sync --to postgres://baton_laptop@db.internal/baton
   BATON_SYNC_URL=postgres://… baton sync        # or [sync] url = \"…\" in .baton/config.toml
 
+  baton sync --follow                          # keep sending as the ledger grows
+
 Each event is stored once, keyed by this machine's id (.baton/machine-id) and the event's id:
 a re-run, a crash mid-sync or two syncs at once never duplicate or lose a row. The password
-comes from the URL, PGPASSWORD or ~/.pgpass and is never written anywhere.")]
+comes from the URL, PGPASSWORD or ~/.pgpass and is never written anywhere. A server out of
+reach stops no local command; the next sync (or --follow) catches up.")]
     Sync(SyncArgs),
     /// Every machine's sessions, read from the team's PostgreSQL (what `baton sync` sent)
     #[command(
@@ -512,12 +516,27 @@ pub(crate) struct TeamServer {
 #[derive(Debug, Subcommand)]
 pub(crate) enum TeamCommand {
     /// Live sessions on every machine (--all adds ended ones), with machine and health
+    #[command(after_help = "Examples:
+  baton team list --from postgres://baton_reader@db.internal/baton
+  baton team list --all --project shop
+  baton --json team list | jq '.sessions[] | {goal, machines}'")]
     List(TeamListArgs),
     /// What needs a person, on every machine, and collisions only the team sees
+    #[command(after_help = "Examples:
+  baton team attention
+  BATON_TEAM_URL=postgres://baton_reader@db.internal/baton baton team attention")]
     Attention(TeamServer),
     /// One session, whichever machine it ran on
+    #[command(after_help = "Examples:
+  baton team show 3f9c2a1e
+  baton --json team show 01a2389c-30cd-7797-90e9-1ee4909ebc53")]
     Show(TeamShowArgs),
     /// Create or update the team schema on the server (once, as the role that owns it)
+    #[command(after_help = "Examples:
+  baton team init --from postgres://owner@db.internal/baton
+
+Then give each machine a role of its own and the lead a read-only one: the README's
+\"Least privilege\" section has the SQL.")]
     Init(TeamServer),
 }
 
