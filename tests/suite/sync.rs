@@ -661,6 +661,11 @@ fn machine_of_when_made(dir: &Path) -> String {
 
 /// Stops or starts the test server.
 fn server_control() -> impl Fn(&str) {
+    server_control_with(String::new())
+}
+
+/// Stops or starts the test server, started with `extra` server options.
+fn server_control_with(extra: String) -> impl Fn(&str) {
     let ctl = std::env::var("BATON_TEST_PG_CTL").unwrap();
     let data = std::env::var("BATON_TEST_PG_DATA").unwrap();
     let port = std::env::var("BATON_TEST_PG_PORT").unwrap();
@@ -674,10 +679,180 @@ fn server_control() -> impl Fn(&str) {
                 "-l",
                 &format!("{sockets}/server.log"),
                 "-o",
-                &format!("-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off"),
+                &format!(
+                    "-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off {extra}"
+                ),
             ]);
         }
         let status = command.arg(action).stdout(Stdio::null()).status().unwrap();
         assert!(status.success(), "pg_ctl {action}");
     }
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
+fn sync_and_team_views_use_tls_when_the_url_asks_and_check_the_certificate() {
+    let _server = SERVER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let url = fresh_database("tlsonly");
+    let database = url.rsplit_once('/').unwrap().1.to_owned();
+    let port = std::env::var("BATON_TEST_PG_PORT").unwrap();
+    let sockets = std::path::PathBuf::from(std::env::var("BATON_TEST_PG_SOCKETS").unwrap());
+    let data = std::path::PathBuf::from(std::env::var("BATON_TEST_PG_DATA").unwrap());
+    // A CA of this test's own, and a certificate for localhost it signed.
+    let tmp = tempfile::tempdir().unwrap();
+    let openssl = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(tmp.path())
+            .output()
+            .expect("openssl runs");
+        assert!(
+            out.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=Baton test CA",
+    ]);
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=localhost",
+    ]);
+    std::fs::write(
+        tmp.path().join("ext.cnf"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
+    )
+    .unwrap();
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "ext.cnf",
+    ]);
+    // The server reads its key only when it owns it and no one else may read it.
+    for name in ["server.pem", "server.key"] {
+        std::fs::copy(tmp.path().join(name), sockets.join(name)).unwrap();
+    }
+    let owner = std::fs::metadata(&sockets).unwrap();
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    std::fs::set_permissions(
+        sockets.join("server.key"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    for name in ["server.pem", "server.key"] {
+        std::os::unix::fs::chown(sockets.join(name), Some(owner.uid()), Some(owner.gid())).unwrap();
+    }
+    // This database takes TLS connections only.
+    let hba = data.join("pg_hba.conf");
+    let before = std::fs::read_to_string(&hba).unwrap();
+    std::fs::write(
+        &hba,
+        format!("hostnossl {database} all 127.0.0.1/32 reject\nhostssl {database} all 127.0.0.1/32 trust\n{before}"),
+    )
+    .unwrap();
+    let plain = server_control();
+    plain("stop");
+    let with_tls = server_control_with(format!(
+        "-c ssl=on -c ssl_cert_file={0}/server.pem -c ssl_key_file={0}/server.key",
+        sockets.display()
+    ));
+    with_tls("start");
+    let ca = tmp.path().join("ca.pem");
+    let tls_url = format!(
+        "postgres://baton@localhost:{port}/{database}?sslmode=verify-full&sslrootcert={}",
+        ca.display()
+    );
+    let dir = tmp.path().join("machine-0").join(".baton");
+    run(&dir, &["start", "--project", "site", "--agent", "claude"]);
+    let synced = sync_command(&dir, &tls_url).output().unwrap();
+    let plain_sync = sync_command(
+        &dir,
+        &format!("postgres://baton@localhost:{port}/{database}"),
+    )
+    .output()
+    .unwrap();
+    let untrusted = sync_command(
+        &dir,
+        &format!("postgres://baton@localhost:{port}/{database}?sslmode=require"),
+    )
+    .output()
+    .unwrap();
+    let listed = baton_tests::baton(&dir)
+        .args(["--json", "team", "list", "--from", &tls_url])
+        .output()
+        .unwrap();
+    // Back as it was before any assertion can stop the test.
+    with_tls("stop");
+    std::fs::write(&hba, before).unwrap();
+    plain("start");
+    assert!(
+        synced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&synced.stderr)
+    );
+    assert_eq!(
+        baton_tests::json_of(&synced)["inserted"],
+        event_ids(&dir).len()
+    );
+    assert!(
+        listed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    assert_eq!(baton_tests::json_of(&listed)["total"], 1);
+    let said = |out: &std::process::Output| {
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.status.success(), "{text}");
+        text
+    };
+    let refused = said(&plain_sync);
+    assert!(
+        refused.contains("no encryption") || refused.contains("pg_hba"),
+        "{refused}"
+    );
+    let unchecked = said(&untrusted);
+    assert!(unchecked.contains("certificate"), "{unchecked}");
+    assert!(
+        unchecked.contains("sslrootcert"),
+        "the way out is said: {unchecked}"
+    );
 }

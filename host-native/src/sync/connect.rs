@@ -51,15 +51,145 @@ pub fn block_on<T>(
 }
 
 /// Opens a connection to `url` (its driver runs on the current runtime until the client is
-/// dropped).
+/// dropped). With `sslmode=require` (or `verify-ca`, `verify-full`) the connection is TLS, the
+/// server's certificate checked against the system's roots and `sslrootcert=FILE` if given;
+/// otherwise it is plain.
 pub async fn connect(url: &str) -> Result<tokio_postgres::Client, Error> {
-    let config = connection_config(url)?;
-    let (client, connection) = config
-        .connect(tokio_postgres::NoTls)
-        .await
-        .map_err(|e| pg_error(&format!("connect to {}", redacted(url)), e))?;
-    tokio::spawn(connection);
+    let (url_for_client, tls) = tls_settings(url)?;
+    let config = connection_config(&url_for_client)?;
+    let failed = |e| {
+        let err = pg_error(&format!("connect to {}", redacted(url)), e);
+        if err.message.contains("certificate") {
+            let message = format!(
+                "{}: the server's certificate is not one this machine trusts; add sslrootcert=FILE (its CA, PEM) to the URL",
+                err.message
+            );
+            return Error::new(err.code, message).with("operation", "connect");
+        }
+        err
+    };
+    let client = match tls {
+        Some(root_file) => {
+            let (client, connection) = config
+                .connect(tls_connector(root_file.as_deref())?)
+                .await
+                .map_err(failed)?;
+            tokio::spawn(connection);
+            client
+        }
+        None => {
+            let (client, connection) = config
+                .connect(tokio_postgres::NoTls)
+                .await
+                .map_err(failed)?;
+            tokio::spawn(connection);
+            client
+        }
+    };
     Ok(client)
+}
+
+/// The URL as the client reads it (`sslrootcert` taken out, `verify-ca` and `verify-full`
+/// read as `require`), and whether TLS is asked for, with the root certificate file if any.
+fn tls_settings(url: &str) -> Result<(String, Option<Option<PathBuf>>), Error> {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, query),
+        None => return Ok((url.to_owned(), None)),
+    };
+    let mut kept = Vec::new();
+    let mut root_file = None;
+    let mut tls = false;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            "sslrootcert" => root_file = Some(PathBuf::from(percent_decoded(value))),
+            "sslmode" => match value {
+                "require" | "verify-ca" | "verify-full" => {
+                    tls = true;
+                    kept.push("sslmode=require".to_owned());
+                }
+                "disable" | "allow" | "prefer" => kept.push("sslmode=disable".to_owned()),
+                other => {
+                    return Err(Error::invalid(
+                        "to",
+                        format!(
+                            "sslmode={other} is not one Baton knows: use disable, prefer, require, verify-ca or verify-full"
+                        ),
+                    ));
+                }
+            },
+            _ => kept.push(pair.to_owned()),
+        }
+    }
+    let client_url = if kept.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    Ok((client_url, tls.then_some(root_file)))
+}
+
+/// `%XX` escapes decoded (a path in a URL).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = text.get(i + 1..i + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A TLS connector trusting the system's roots, and `root_file`'s certificates when given.
+fn tls_connector(
+    root_file: Option<&Path>,
+) -> Result<tokio_postgres_rustls::MakeRustlsConnect, Error> {
+    use rustls_pki_types::CertificateDer;
+    use rustls_pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        let _ = roots.add(cert);
+    }
+    if let Some(path) = root_file {
+        let certs = CertificateDer::pem_file_iter(path)
+            .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| {
+                Error::invalid(
+                    "sslrootcert",
+                    format!(
+                        "{}: not a readable PEM certificate file: {e}",
+                        path.display()
+                    ),
+                )
+            })?;
+        if certs.is_empty() {
+            return Err(Error::invalid(
+                "sslrootcert",
+                format!("{} holds no certificate", path.display()),
+            ));
+        }
+        for cert in certs {
+            roots
+                .add(cert)
+                .map_err(|e| Error::invalid("sslrootcert", format!("{}: {e}", path.display())))?;
+        }
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| sync_error("set up TLS", e))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
 /// The URL without its password, for messages.
@@ -169,6 +299,29 @@ mod tests {
             Some("fallback")
         );
         assert_eq!(pgpass_lookup("short:line\n", ["a", "b", "c", "d"]), None);
+    }
+
+    #[test]
+    fn tls_is_asked_for_by_sslmode_and_sslrootcert_is_taken_out() {
+        assert_eq!(
+            tls_settings("postgres://db/x").unwrap(),
+            ("postgres://db/x".to_owned(), None)
+        );
+        assert_eq!(
+            tls_settings(
+                "postgres://db/x?sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&application_name=b"
+            )
+            .unwrap(),
+            (
+                "postgres://db/x?sslmode=require&application_name=b".to_owned(),
+                Some(Some(PathBuf::from("/etc/ca.pem")))
+            )
+        );
+        assert_eq!(
+            tls_settings("postgres://db/x?sslmode=prefer").unwrap(),
+            ("postgres://db/x?sslmode=disable".to_owned(), None)
+        );
+        assert!(tls_settings("postgres://db/x?sslmode=sometimes").is_err());
     }
 
     #[test]
