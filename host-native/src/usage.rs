@@ -52,6 +52,29 @@ pub struct UsageOptions {
     pub work_root: Option<String>,
 }
 
+impl UsageOptions {
+    /// Options that narrow nothing: every provider and day, no folders, the shipped prices,
+    /// costs as recorded else priced, in `zone`.
+    pub fn everything(group_by: GroupBy, zone: crate::zone::HostZone) -> UsageOptions {
+        UsageOptions {
+            group_by,
+            providers: Vec::new(),
+            since: None,
+            until: None,
+            claude_dirs: Vec::new(),
+            codex_dirs: Vec::new(),
+            prices: None,
+            cost_mode: baton_core::transcripts::usage::CostMode::Auto,
+            zone,
+            explicit_claude_dirs: false,
+            explicit_codex_dirs: false,
+            work_sessions: None,
+            work_focus: None,
+            work_root: None,
+        }
+    }
+}
+
 /// The responses a work-session report needs (see [`UsageOptions::work_focus`]).
 #[derive(Debug, Clone)]
 pub struct WorkFocus {

@@ -286,7 +286,7 @@ fn three_machines_sync_at_once_with_kills_and_every_event_lands_once() {
     );
     assert_eq!(
         psql("SELECT max(version) FROM baton_schema"),
-        vec!["1".to_owned()]
+        vec!["2".to_owned()]
     );
     // Nothing new: a sync reads nothing.
     let again = sync_command(&machines[0], &url).output().unwrap();
@@ -855,4 +855,210 @@ fn sync_and_team_views_use_tls_when_the_url_asks_and_check_the_certificate() {
         unchecked.contains("sslrootcert"),
         "the way out is said: {unchecked}"
     );
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
+fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
+    let _server = SERVER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let url = fresh_database("usage");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut local_totals = Vec::new();
+    for m in 0..2 {
+        let trees = tmp.path().join(format!("trees-{m}"));
+        let generated = Command::new(env!("CARGO_BIN_EXE_transcript-gen"))
+            .arg(&trees)
+            .args([
+                "--sessions",
+                "6",
+                "--responses",
+                "20",
+                "--seed",
+                &(m + 3).to_string(),
+            ])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(generated.success());
+        let dir = tmp.path().join(format!("machine-{m}")).join(".baton");
+        let claude = trees.join("claude/projects");
+        let codex = trees.join("codex/sessions");
+        let mirrored = baton_tests::baton(&dir)
+            .arg("mirror")
+            .arg("--claude-dir")
+            .arg(&claude)
+            .arg("--codex-dir")
+            .arg(&codex)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(mirrored.success());
+        run(&dir, &["start", "--project", "shop", "--agent", "claude"]);
+        let first = sync_command(&dir, &url).arg("--usage").output().unwrap();
+        assert!(
+            first.status.success(),
+            "{}",
+            String::from_utf8_lossy(&first.stderr)
+        );
+        let first = baton_tests::json_of(&first);
+        let sent = first["usage"]["inserted"].as_u64().unwrap();
+        assert!(sent > 50, "{first}");
+        assert_eq!(first["usage"]["read"], sent);
+        // Again: only the last hour is read again, and nothing is stored twice.
+        let again = sync_command(&dir, &url).arg("--usage").output().unwrap();
+        let again = baton_tests::json_of(&again);
+        assert_eq!(again["usage"]["inserted"], 0, "{again}");
+        assert!(again["usage"]["read"].as_u64().unwrap() < sent, "{again}");
+        let local = run(&dir, &["usage", "monthly", "--timezone", "UTC", "--index"]);
+        local_totals.push(local["totals"].clone());
+    }
+    // By machine: each machine's row is its own local total.
+    let by_machine = run(
+        &tmp.path().join("reader"),
+        &[
+            "team",
+            "usage",
+            "machine",
+            "--timezone",
+            "UTC",
+            "--from",
+            &url,
+        ],
+    );
+    assert_eq!(by_machine["group_by"], "machine");
+    let rows = by_machine["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for (m, total) in local_totals.iter().enumerate() {
+        let row = rows
+            .iter()
+            .find(|r| r["key"] == format!("host-{m}"))
+            .unwrap();
+        for field in [
+            "input_tokens",
+            "output_tokens",
+            "cache_creation_tokens",
+            "cache_read_tokens",
+            "reasoning_tokens",
+            "total_tokens",
+            "models",
+        ] {
+            assert!(!total[field].is_null(), "{field} in {total}");
+            assert_eq!(row[field], total[field], "host-{m} {field}");
+        }
+        let (team_cost, local_cost) = (
+            row["cost_usd"].as_f64().unwrap(),
+            total["cost_usd"].as_f64().unwrap(),
+        );
+        assert!(local_cost > 0.0);
+        assert!(
+            (team_cost - local_cost).abs() < 1e-9,
+            "{team_cost} vs {local_cost}"
+        );
+    }
+    // By month: the totals are the two machines' totals added.
+    let monthly = run(
+        &tmp.path().join("reader"),
+        &[
+            "team",
+            "usage",
+            "monthly",
+            "--timezone",
+            "UTC",
+            "--from",
+            &url,
+        ],
+    );
+    let sum = |field: &str| -> u64 {
+        local_totals
+            .iter()
+            .map(|t| t[field].as_u64().unwrap())
+            .sum()
+    };
+    for field in ["total_tokens", "cache_read_tokens", "output_tokens"] {
+        assert_eq!(
+            monthly["totals"][field].as_u64().unwrap(),
+            sum(field),
+            "{field}"
+        );
+    }
+    // Tokens, models and costs only: the server holds no message text.
+    let columns = psql_at(
+        &url,
+        "SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_name = 'baton_usage'",
+    )
+    .unwrap();
+    assert_eq!(
+        columns,
+        vec!["machine,key,provider,provider_session,at,project,model,input_tokens,output_tokens,cache_creation_tokens,cache_read_tokens,reasoning_tokens,cache_creation_1h_tokens,request_context_tokens,recorded_cost_micro_usd".to_owned()]
+    );
+    // Without a mirror, asking for usage says so and sends the events all the same.
+    let bare = tmp.path().join("machine-9").join(".baton");
+    run(&bare, &["start", "--project", "shop", "--agent", "codex"]);
+    let out = sync_command(&bare, &url).arg("--usage").output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        baton_tests::json_of(&out)["usage"]["skipped"]
+            .as_str()
+            .unwrap()
+            .contains("baton mirror")
+    );
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
+fn an_older_schema_is_brought_up_to_date_and_a_newer_one_is_refused() {
+    let _server = SERVER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let url = fresh_database("schema");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("machine-0").join(".baton");
+    let init = run(&dir, &["team", "init", "--from", &url]);
+    let current = init["schema_version"].as_u64().unwrap();
+    assert!(current >= 2);
+    // Back to version 1, as a server a first build set up would be.
+    psql_at(
+        &url,
+        "DROP TABLE baton_usage; DELETE FROM baton_schema WHERE version >= 2",
+    )
+    .unwrap();
+    run(&dir, &["start", "--project", "shop", "--agent", "claude"]);
+    let synced = run(&dir, &["sync", "--to", &url]);
+    assert_eq!(synced["schema_version"], current);
+    assert_eq!(
+        psql_at(
+            &url,
+            "SELECT max(version), to_regclass('baton_usage') IS NOT NULL FROM baton_schema"
+        )
+        .unwrap(),
+        vec![format!("{current}|t")]
+    );
+    // A newer schema than this build knows: refused, with its code, for sending and reading.
+    psql_at(
+        &url,
+        &format!(
+            "INSERT INTO baton_schema (version) VALUES ({})",
+            current + 1
+        ),
+    )
+    .unwrap();
+    for args in [
+        vec!["sync", "--to", &url],
+        vec!["team", "list", "--from", &url],
+    ] {
+        let out = baton_tests::baton(&dir)
+            .arg("--json")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let error: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| serde_json::from_slice(&out.stderr).unwrap());
+        assert_eq!(
+            error["error"]["code"], "FORMAT_TOO_NEW",
+            "{args:?}: {error}"
+        );
+    }
 }

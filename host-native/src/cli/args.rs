@@ -494,6 +494,10 @@ pub(crate) struct SyncArgs {
     /// Keep syncing as the ledger grows, until stopped; a server out of reach is tried again
     #[arg(long)]
     pub(crate) follow: bool,
+    /// Send the mirror's usage rows too (tokens, models, costs, projects; never message
+    /// text), for `baton team usage` [default: `usage = true` under [sync] in config.toml]
+    #[arg(long)]
+    pub(crate) usage: bool,
     /// With --follow: the longest wait between syncs when nothing changes
     #[arg(
         long,
@@ -531,6 +535,15 @@ pub(crate) enum TeamCommand {
   baton team show 3f9c2a1e
   baton --json team show 01a2389c-30cd-7797-90e9-1ee4909ebc53")]
     Show(TeamShowArgs),
+    /// Every machine's tokens and cost (what `baton sync --usage` sent), by day, model, project
+    /// or machine
+    #[command(after_help = "Examples:
+  baton team usage                             # by day
+  baton team usage machine --since 2026-11-01
+  baton team usage model --timezone Europe/Paris --csv > team.csv
+
+Costs are priced by the same table and rules as `baton usage`.")]
+    Usage(TeamUsageArgs),
     /// Create or update the team schema on the server (once, as the role that owns it)
     #[command(after_help = "Examples:
   baton team init --from postgres://owner@db.internal/baton
@@ -556,6 +569,48 @@ pub(crate) struct TeamListArgs {
     /// Include ended sessions
     #[arg(long)]
     pub(crate) all: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TeamUsageArgs {
+    #[command(flatten)]
+    pub(crate) server: TeamServer,
+    /// How to group rows
+    #[arg(value_enum, default_value_t = TeamGroupByArg::Daily)]
+    pub(crate) group_by: TeamGroupByArg,
+    /// First day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) since: Option<String>,
+    /// Last day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) until: Option<String>,
+    /// The zone of days, weeks and months: an IANA name (Europe/Paris) or UTC [default: this
+    /// machine's zone]
+    #[arg(long, value_name = "ZONE")]
+    pub(crate) timezone: Option<String>,
+    /// Which cost to show (as `baton usage --cost-mode`)
+    #[arg(long, value_enum, default_value_t = CostModeArg::Auto)]
+    pub(crate) cost_mode: CostModeArg,
+    /// Print the rows as CSV; `--json` still gives the one JSON object
+    #[arg(long)]
+    pub(crate) csv: bool,
+}
+
+/// How `baton team usage` groups its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TeamGroupByArg {
+    /// One row per day (in --timezone)
+    Daily,
+    /// One row per week, Monday first (in --timezone)
+    Weekly,
+    /// One row per month (in --timezone)
+    Monthly,
+    /// One row per model
+    Model,
+    /// One row per project (each session's first working folder)
+    Project,
+    /// One row per machine
+    Machine,
 }
 
 #[derive(Debug, Args)]

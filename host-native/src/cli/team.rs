@@ -1,7 +1,7 @@
 //! `baton sync` and `baton team …`: where the team's server is, and the team views as a
 //! person reads them (the local list's table with a machine and a health column) or as JSON.
 
-use super::args::{SyncArgs, TeamCommand, TeamServer};
+use super::args::{SyncArgs, TeamCommand, TeamGroupByArg, TeamServer, TeamUsageArgs};
 use super::{Cli, Output, ledger_for, present, terminal_safe, to_json};
 use crate::sync::team::{MachineTag, TeamAnswer};
 use baton_core::Error;
@@ -45,8 +45,14 @@ fn team_url(cli: &Cli, server: &TeamServer) -> Result<String, Error> {
 pub(crate) fn sync(cli: &Cli, args: &SyncArgs, json_only: bool) -> Result<Output, Error> {
     let url = sync_url(cli, args)?;
     let ledger = ledger_for(cli)?;
+    let options = crate::sync::SyncOptions {
+        usage: args.usage
+            || crate::sync::connect::configured(ledger.dir(), &["sync"], "usage")?
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false),
+    };
     let describe = |report: &crate::sync::SyncReport| {
-        format!(
+        let mut text = format!(
             "[ok] Synced {} new event(s) of {} read from {} file(s) to {} (machine {}, schema v{})",
             report.inserted,
             report.read,
@@ -54,10 +60,24 @@ pub(crate) fn sync(cli: &Cli, args: &SyncArgs, json_only: bool) -> Result<Output
             crate::sync::redacted(&url),
             report.machine,
             report.schema_version
-        )
+        );
+        match &report.usage {
+            Some(usage) if usage.skipped.is_some() => {
+                crate::cli::warn(&format!(
+                    "usage rows not sent: {}",
+                    usage.skipped.as_deref().unwrap_or_default()
+                ));
+            }
+            Some(usage) => text.push_str(&format!(
+                "\n[ok] Synced {} new usage row(s) of {} read from the mirror",
+                usage.inserted, usage.read
+            )),
+            None => {}
+        }
+        text
     };
     if !args.follow {
-        let report = crate::sync::sync(&ledger, &url)?;
+        let report = crate::sync::sync(&ledger, &url, options)?;
         return Ok(Output {
             human: describe(&report),
             json: to_json(&report)?,
@@ -67,11 +87,13 @@ pub(crate) fn sync(cli: &Cli, args: &SyncArgs, json_only: bool) -> Result<Output
     crate::sync::follow(
         &ledger,
         &url,
+        options,
         std::time::Duration::from_secs(args.every.max(1)),
         &mut |report| {
             // The first sync is always said; later ones when they sent something. A reader
             // that went away ends the follow.
-            if !first && report.inserted == 0 {
+            let usage_sent = report.usage.as_ref().map_or(0, |u| u.inserted);
+            if !first && report.inserted == 0 && usage_sent == 0 {
                 return true;
             }
             first = false;
@@ -112,6 +134,7 @@ pub(crate) fn team(cli: &Cli, command: &TeamCommand) -> Result<Output, Error> {
             }),
         ),
         TeamCommand::Attention(server) => (server, Request::Attention),
+        TeamCommand::Usage(args) => return usage(cli, args),
         TeamCommand::Show(args) => (
             &args.server,
             Request::Show(ShowParams {
@@ -122,6 +145,61 @@ pub(crate) fn team(cli: &Cli, command: &TeamCommand) -> Result<Output, Error> {
     let url = team_url(cli, server)?;
     let answer = crate::sync::team::view(&url, &request, crate::system::now()?)?;
     present_answer(cli, &answer)
+}
+
+/// `baton team usage`: the rows every machine sent, grouped and priced by the core as
+/// `baton usage` does; by machine, each row's machine stands where its project would.
+fn usage(cli: &Cli, args: &TeamUsageArgs) -> Result<Output, Error> {
+    use baton_core::transcripts::usage::GroupBy;
+    let url = team_url(cli, &args.server)?;
+    let zone = crate::zone::resolve(args.timezone.as_deref())?;
+    let day = |field: &str, text: Option<String>, end: bool| {
+        text.map(|d| baton_core::time::parse_day_in(field, &d, end, &zone))
+            .transpose()
+    };
+    let by_machine = args.group_by == TeamGroupByArg::Machine;
+    let group_by = match args.group_by {
+        TeamGroupByArg::Daily => GroupBy::Daily,
+        TeamGroupByArg::Weekly => GroupBy::Weekly,
+        TeamGroupByArg::Monthly => GroupBy::Monthly,
+        TeamGroupByArg::Model => GroupBy::Model,
+        TeamGroupByArg::Project | TeamGroupByArg::Machine => GroupBy::Project,
+    };
+    let mut options = crate::usage::UsageOptions::everything(group_by, zone.clone());
+    options.since = day("since", args.since.clone(), false)?;
+    options.until = day("until", args.until.clone(), true)?;
+    options.cost_mode = args.cost_mode.into();
+    let rows = crate::sync::team::usage_rows(&url, options.since, options.until)?;
+    let entries = rows
+        .into_iter()
+        .map(|row| {
+            let mut entry = row.entry;
+            if by_machine {
+                entry.project = Some(std::sync::Arc::from(machine_names(&[row.machine]).as_str()));
+            }
+            entry
+        })
+        .collect();
+    let prices = crate::usage::prices(&options)?;
+    let report = crate::usage::report_of_entries(entries, BTreeMap::new(), &options, &prices);
+    let mut json = to_json(&report)?;
+    if by_machine {
+        json["group_by"] = serde_json::json!("machine");
+    }
+    let human = if args.csv {
+        let csv = report.to_csv();
+        match csv.strip_prefix("project,") {
+            Some(rest) if by_machine => format!("machine,{}", rest.trim_end()),
+            _ => csv.trim_end().to_owned(),
+        }
+    } else {
+        crate::cli::transcripts::usage_table_keyed(
+            &report,
+            &crate::cli::table::Style::for_stdout(cli.color),
+            by_machine.then_some(("machine", "MACHINE")),
+        )
+    };
+    Ok(Output { human, json })
 }
 
 /// A session's machines as a person reads them: host names (the id's tail when a machine has

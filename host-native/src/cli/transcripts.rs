@@ -142,7 +142,17 @@ pub(crate) use baton_core::analyzer::charts::scale::thousands;
 /// width; then the models with no price or priced through an alias, what was not counted,
 /// and where the cost and the days come from.
 pub(crate) fn usage_table(report: &UsageReport, style: &Style) -> String {
-    let (noun, key_header) = match report.group_by {
+    usage_table_keyed(report, style, None)
+}
+
+/// [`usage_table`], its rows keyed by something the core's grouping does not name (the team's
+/// machines): `(noun, header)`.
+pub(crate) fn usage_table_keyed(
+    report: &UsageReport,
+    style: &Style,
+    key: Option<(&str, &'static str)>,
+) -> String {
+    let (noun, key_header) = key.unwrap_or(match report.group_by {
         GroupBy::Daily => ("day", "DAY"),
         GroupBy::Weekly => ("week", "WEEK"),
         GroupBy::Monthly => ("month", "MONTH"),
@@ -150,7 +160,7 @@ pub(crate) fn usage_table(report: &UsageReport, style: &Style) -> String {
         GroupBy::Session => ("session", "SESSION"),
         GroupBy::Model => ("model", "MODEL"),
         GroupBy::Project => ("project", "PROJECT"),
-    };
+    });
     let rows = report.rows.len();
     let mut out = format!(
         "[ok] Usage by {noun}: {rows} {noun}{}",

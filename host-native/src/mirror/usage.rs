@@ -56,6 +56,25 @@ pub fn report(
     ))
 }
 
+/// The responses that count (each once, with its session's project) written at or after
+/// `since`, as `baton sync --usage` sends them; `None` while the index's tallies are not made
+/// (a `baton mirror` pass makes them).
+pub fn counted_since(
+    connection: &Connection,
+    path: &Path,
+    since: Timestamp,
+) -> Result<Option<Vec<UsageEntry>>, Error> {
+    if !tally::is_current(connection, &tally::shipped_tiers()) {
+        return Ok(None);
+    }
+    let mut options = UsageOptions::everything(GroupBy::Daily, crate::zone::resolve(Some("UTC"))?);
+    options.work_focus = Some(crate::usage::WorkFocus {
+        since,
+        provider_ids: Vec::new(),
+    });
+    counted_entries(connection, path, &options).map(Some)
+}
+
 fn wants(options: &UsageOptions, provider: Provider) -> bool {
     options.providers.is_empty() || options.providers.contains(&provider)
 }

@@ -20,9 +20,9 @@ pub(crate) fn pg_error(what: &str, e: tokio_postgres::Error) -> Error {
     sync_error(what, text)
 }
 
-/// The URL of the team's server: `url` under `[team]` (for reading, when `table` is "team") or
-/// `[sync]` in the ledger's `config.toml`, if any.
-pub fn configured_url(dir: &Path, tables: &[&str]) -> Result<Option<String>, Error> {
+/// A setting of the team's tables in the ledger's `config.toml`: `key` under the first of
+/// `tables` that has it.
+pub fn configured(dir: &Path, tables: &[&str], key: &str) -> Result<Option<toml::Value>, Error> {
     let path = dir.join("config.toml");
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(None);
@@ -30,13 +30,14 @@ pub fn configured_url(dir: &Path, tables: &[&str]) -> Result<Option<String>, Err
     let table: toml::Table = text
         .parse()
         .map_err(|e| Error::invalid("config.toml", format!("{}: {e}", path.display())))?;
-    Ok(tables.iter().find_map(|name| {
-        table
-            .get(*name)
-            .and_then(|s| s.get("url"))
-            .and_then(|u| u.as_str())
-            .map(str::to_owned)
-    }))
+    Ok(tables
+        .iter()
+        .find_map(|name| table.get(*name).and_then(|t| t.get(key)).cloned()))
+}
+
+/// The server's URL from `config.toml`: `url` under the first of `tables` that has one.
+pub fn configured_url(dir: &Path, tables: &[&str]) -> Result<Option<String>, Error> {
+    Ok(configured(dir, tables, "url")?.and_then(|u| u.as_str().map(str::to_owned)))
 }
 
 /// Runs a future on a runtime of this thread.

@@ -58,6 +58,28 @@ pub const MIGRATIONS: &[&str] = &[
      ALTER TABLE baton_sync_cursors ENABLE ROW LEVEL SECURITY;
      CREATE POLICY baton_own ON baton_sync_cursors FOR ALL
          USING (baton_owns(machine)) WITH CHECK (baton_owns(machine));",
+    // 2: usage rows from the mirror (tokens and recorded costs; never message text).
+    "CREATE TABLE baton_usage (
+         machine uuid NOT NULL REFERENCES baton_machines(machine),
+         key text NOT NULL,
+         provider text NOT NULL,
+         provider_session text NOT NULL,
+         at timestamptz NOT NULL,
+         project text,
+         model text,
+         input_tokens bigint NOT NULL,
+         output_tokens bigint NOT NULL,
+         cache_creation_tokens bigint NOT NULL,
+         cache_read_tokens bigint NOT NULL,
+         reasoning_tokens bigint NOT NULL,
+         cache_creation_1h_tokens bigint NOT NULL,
+         request_context_tokens bigint,
+         recorded_cost_micro_usd bigint,
+         PRIMARY KEY (machine, key));
+     CREATE INDEX baton_usage_at ON baton_usage (at);
+     ALTER TABLE baton_usage ENABLE ROW LEVEL SECURITY;
+     CREATE POLICY baton_read ON baton_usage FOR SELECT USING (true);
+     CREATE POLICY baton_append ON baton_usage FOR INSERT WITH CHECK (baton_owns(machine));",
 ];
 
 /// Brings the server's schema to this build's version; returns it. A schema already current

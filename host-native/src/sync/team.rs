@@ -216,3 +216,80 @@ pub fn init(url: &str) -> Result<usize, Error> {
         schema::migrate(&mut client).await
     })
 }
+
+/// One usage row as the server holds it, with the machine that sent it.
+#[derive(Debug, Clone)]
+pub struct TeamUsageRow {
+    /// The response.
+    pub entry: baton_core::transcripts::UsageEntry,
+    /// The machine's tag.
+    pub machine: MachineTag,
+}
+
+/// The usage rows every machine sent, written within a day of `since` and `until` (the core
+/// cuts at the zone's day boundaries).
+pub fn usage_rows(
+    url: &str,
+    since: Option<Timestamp>,
+    until: Option<Timestamp>,
+) -> Result<Vec<TeamUsageRow>, Error> {
+    use baton_core::transcripts::{Provider, UsageEntry};
+    const DAY_MS: i64 = 86_400_000;
+    connect::block_on(async {
+        let client = connect::connect(url).await?;
+        schema::require_current(&client).await?;
+        let rows = client
+            .query(
+                "SELECT u.provider, u.provider_session, (extract(epoch FROM u.at) * 1000)::bigint,
+                        u.project, u.model, u.input_tokens, u.output_tokens,
+                        u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
+                        u.cache_creation_1h_tokens, u.request_context_tokens,
+                        u.recorded_cost_micro_usd, m.machine, m.name
+                 FROM baton_usage u JOIN baton_machines m ON m.machine = u.machine
+                 WHERE ($1::bigint IS NULL OR u.at >= to_timestamp($1::bigint / 1000.0))
+                   AND ($2::bigint IS NULL OR u.at <= to_timestamp($2::bigint / 1000.0))
+                 ORDER BY u.at",
+                &[
+                    &since.map(|t| t.millis() - DAY_MS),
+                    &until.map(|t| t.millis() + DAY_MS),
+                ],
+            )
+            .await
+            .map_err(|e| pg_error("read the usage rows", e))?;
+        let count = |n: i64| u64::try_from(n).unwrap_or(0);
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let provider = match row.get::<_, &str>(0) {
+                "codex" => Provider::Codex,
+                "chatgpt" => Provider::Chatgpt,
+                "claude_ai" => Provider::ClaudeAi,
+                _ => Provider::ClaudeCode,
+            };
+            let machine: uuid::Uuid = row.get(13);
+            out.push(TeamUsageRow {
+                entry: UsageEntry {
+                    provider,
+                    at: Timestamp::from_millis(row.get(2)),
+                    session: std::sync::Arc::from(row.get::<_, &str>(1)),
+                    project: row.get::<_, Option<&str>>(3).map(std::sync::Arc::from),
+                    model: row.get::<_, Option<&str>>(4).map(std::sync::Arc::from),
+                    tokens: baton_core::tokens::TokenTotals {
+                        input_tokens: count(row.get(5)),
+                        output_tokens: count(row.get(6)),
+                        cache_creation_tokens: count(row.get(7)),
+                        cache_read_tokens: count(row.get(8)),
+                        reasoning_tokens: count(row.get(9)),
+                    },
+                    cache_creation_1h_tokens: count(row.get(10)),
+                    request_context_tokens: row.get::<_, Option<i64>>(11).map(count),
+                    recorded_cost_micro_usd: row.get::<_, Option<i64>>(12).map(count),
+                },
+                machine: MachineTag {
+                    machine: machine.to_string(),
+                    name: row.get(14),
+                },
+            });
+        }
+        Ok(out)
+    })
+}
