@@ -33,7 +33,7 @@ pub const MIGRATIONS: &[&str] = &[
          ended boolean NOT NULL,
          PRIMARY KEY (machine, session));
      CREATE INDEX baton_machine_sessions_open ON baton_machine_sessions (session) WHERE NOT ended;
-     CREATE INDEX baton_machine_sessions_ended ON baton_machine_sessions (session) WHERE ended;
+     CREATE INDEX baton_machine_sessions_session ON baton_machine_sessions (session, ended);
      CREATE TABLE baton_sync_cursors (
          machine uuid NOT NULL REFERENCES baton_machines(machine),
          file text NOT NULL,

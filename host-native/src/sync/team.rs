@@ -53,12 +53,27 @@ pub struct UnseenCollision {
 }
 
 /// Which events a view needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Scope {
     /// Those of sessions no machine has seen end.
     Live,
+    /// Those, and those of every session whose id (32 hex digits) starts or ends with these.
+    LiveAnd(String),
     /// All of them.
     All,
+}
+
+/// The hex digits a session reference names its session by: a whole id, a run of 8 or more
+/// from its start or end, or a path's last word. `None` for anything else (read everything,
+/// and let the core say what it makes of it).
+fn id_digits(reference: &str) -> Option<String> {
+    let reference = reference.trim();
+    if let Ok(id) = uuid::Uuid::parse_str(reference) {
+        return Some(id.simple().to_string());
+    }
+    let last = reference.rsplit(['/', '-']).next()?.to_ascii_lowercase();
+    (last.len() >= 8 && last.len() <= 32 && last.chars().all(|c| c.is_ascii_hexdigit()))
+        .then_some(last)
 }
 
 /// The union as one ledger: its fold, with the collisions no machine could see opened.
@@ -91,12 +106,13 @@ pub fn view(url: &str, request: &Request, now: Timestamp) -> Result<TeamAnswer, 
     let scope = match request {
         Request::List(p) if !p.include_ended => Scope::Live,
         Request::Attention => Scope::Live,
+        Request::Show(p) => id_digits(&p.session_id).map_or(Scope::All, Scope::LiveAnd),
         _ => Scope::All,
     };
     connect::block_on(async {
         let client = connect::connect(url).await?;
         schema::require_current(&client).await?;
-        let (mut fold, events) = load(&client, scope).await?;
+        let (mut fold, events) = load(&client, &scope).await?;
         let mut unseen_collisions = Vec::new();
         for event in baton_core::lifecycle::collisions::unseen(&fold) {
             if let baton_core::ledger::event::Payload::Activity(
@@ -139,7 +155,11 @@ pub fn view(url: &str, request: &Request, now: Timestamp) -> Result<TeamAnswer, 
 }
 
 /// Reads the events of `scope` and folds them.
-async fn load(client: &tokio_postgres::Client, scope: Scope) -> Result<(Fold, usize), Error> {
+async fn load(client: &tokio_postgres::Client, scope: &Scope) -> Result<(Fold, usize), Error> {
+    const LIVE: &str = "SELECT s.session FROM baton_machine_sessions s
+                        WHERE NOT s.ended AND NOT EXISTS (
+                            SELECT 1 FROM baton_machine_sessions x
+                            WHERE x.session = s.session AND x.ended)";
     let rows = match scope {
         Scope::All => client
             .query("SELECT line FROM baton_events", &[])
@@ -147,16 +167,26 @@ async fn load(client: &tokio_postgres::Client, scope: Scope) -> Result<(Fold, us
             .map_err(|e| pg_error("read the events", e))?,
         Scope::Live => client
             .query(
-                "SELECT e.line FROM baton_events e
-                 WHERE e.session IN (
-                     SELECT s.session FROM baton_machine_sessions s
-                     WHERE NOT s.ended AND NOT EXISTS (
-                         SELECT 1 FROM baton_machine_sessions x
-                         WHERE x.session = s.session AND x.ended))",
+                &format!("SELECT e.line FROM baton_events e WHERE e.session IN ({LIVE})"),
                 &[],
             )
             .await
             .map_err(|e| pg_error("read the live sessions' events", e))?,
+        // The live sessions too: the collisions only the union shows come from them.
+        Scope::LiveAnd(digits) => client
+            .query(
+                &format!(
+                    "SELECT e.line FROM baton_events e WHERE e.session IN (
+                         {LIVE}
+                         UNION
+                         SELECT DISTINCT session FROM baton_machine_sessions
+                         WHERE replace(session::text, '-', '') LIKE $1 || '%'
+                            OR replace(session::text, '-', '') LIKE '%' || $1)"
+                ),
+                &[digits],
+            )
+            .await
+            .map_err(|e| pg_error("read the session's events", e))?,
     };
     let mut fold = Fold::new();
     for (offset, row) in rows.iter().enumerate() {
@@ -292,4 +322,24 @@ pub fn usage_rows(
         }
         Ok(out)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::id_digits;
+
+    #[test]
+    fn a_reference_gives_the_digits_to_look_for() {
+        assert_eq!(
+            id_digits("01a2389c-30cd-7797-90e9-1ee4909ebc53").as_deref(),
+            Some("01a2389c30cd779790e91ee4909ebc53")
+        );
+        assert_eq!(id_digits("909EBC53").as_deref(), Some("909ebc53"));
+        assert_eq!(
+            id_digits("shop/2026-12-02-2114-claude-909ebc53").as_deref(),
+            Some("909ebc53")
+        );
+        assert_eq!(id_digits("909ebc5"), None, "fewer than 8");
+        assert_eq!(id_digits("shop/2026-12-02-2114-claude"), None);
+    }
 }
