@@ -424,6 +424,22 @@ fn a_change_on_one_machine_to_a_file_another_depends_on_opens_a_collision_in_the
     assert_eq!(open[0]["by_session"], changes.as_str());
     assert_eq!(open[0]["file"], "src/api.rs");
     assert_eq!(open[0]["severity"], "high");
+    // Its health counts the collision, as the shared ledger's does.
+    let dependencies = |session: &serde_json::Value| {
+        session["health"]["dimensions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["name"] == "dependencies_current")
+            .unwrap()
+            .clone()
+    };
+    let local_show = run(&shared, &["show", &a]);
+    assert_eq!(dependencies(&shown["session"])["score"], 55, "{shown}");
+    assert_eq!(
+        dependencies(&shown["session"]),
+        dependencies(&local_show["session"])
+    );
     // The human view says it, with machine names.
     let human = baton_tests::baton(&laptop)
         .args(["team", "list", "--from", &url])

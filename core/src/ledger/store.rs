@@ -61,6 +61,15 @@ impl MemoryLedger {
         }
     }
 
+    /// A ledger over events folded elsewhere (a team's server): no lines of its own.
+    pub fn from_fold(fold: Fold) -> MemoryLedger {
+        MemoryLedger {
+            lines: Vec::new(),
+            bytes: 0,
+            fold,
+        }
+    }
+
     /// The lines appended so far (and any loaded).
     pub fn lines(&self) -> &[String] {
         &self.lines

@@ -101,6 +101,58 @@ pub fn unseen(fold: &Fold) -> Vec<Event> {
     events
 }
 
+/// What the union makes of the collisions no ledger recorded: those collisions, then each
+/// affected session's health assessed again with them (as the report that opens a collision
+/// does in one ledger). Apply the events to `fold` in order; the same union gives the same
+/// events.
+pub fn unseen_with_health(fold: &Fold) -> (Vec<Event>, Vec<Event>) {
+    let collisions = unseen(fold);
+    if collisions.is_empty() {
+        return (collisions, Vec::new());
+    }
+    let mut with_collisions = Fold::new();
+    let mut affected: BTreeMap<SessionId, Timestamp> = BTreeMap::new();
+    for event in &collisions {
+        let latest = affected.entry(event.session).or_insert(event.at);
+        *latest = (*latest).max(event.at);
+    }
+    for id in affected
+        .keys()
+        .chain(std::iter::once(&crate::ids::WORKSPACE_STREAM))
+    {
+        if let Some(history) = fold.history(*id) {
+            with_collisions.join_history(*id, history.clone());
+        }
+    }
+    for event in &collisions {
+        with_collisions.apply(event.clone());
+    }
+    let workspace = crate::lifecycle::workspace::Workspace::from_history(
+        with_collisions.history(crate::ids::WORKSPACE_STREAM),
+    );
+    let mut health = Vec::new();
+    for (id, at) in affected {
+        let Some(session) = with_collisions.session(id) else {
+            continue;
+        };
+        let report = crate::lifecycle::health::assess(&session, &workspace);
+        health.push(Event {
+            id: derived_id(id, id, "health", at),
+            session: id,
+            at,
+            actor: Actor {
+                kind: ActorKind::Baton,
+                name: "baton".into(),
+            },
+            payload: Payload::Activity(Activity::HealthComputed {
+                report,
+                trigger: crate::ledger::activity::HealthTrigger::Change,
+            }),
+        });
+    }
+    (collisions, health)
+}
+
 /// A UUIDv7-shaped id from what a derived event says: its time in the high bits, a hash of
 /// the sessions and the file in the rest.
 fn derived_id(affected: SessionId, reporter: SessionId, file: &str, at: Timestamp) -> EventId {

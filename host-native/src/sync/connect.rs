@@ -6,7 +6,7 @@ use baton_core::{Error, ErrorCode};
 use std::path::{Path, PathBuf};
 
 pub(crate) fn sync_error(what: &str, e: impl std::fmt::Display) -> Error {
-    Error::new(ErrorCode::StoreIo, format!("sync: {what}: {e}")).with("operation", what)
+    Error::new(ErrorCode::StoreIo, format!("team server: {what}: {e}")).with("operation", what)
 }
 
 /// A client error with the server's own words (tokio-postgres prints only "db error").

@@ -8,7 +8,6 @@ use baton_core::Error;
 use baton_core::commands::{self, Context, Request, Response};
 use baton_core::ids::{EventId, SessionId};
 use baton_core::ledger::fold::Fold;
-use baton_core::ledger::store::LedgerView;
 use baton_core::time::Timestamp;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -76,31 +75,6 @@ fn id_digits(reference: &str) -> Option<String> {
         .then_some(last)
 }
 
-/// The union as one ledger: its fold, with the collisions no machine could see opened.
-struct Union {
-    fold: Fold,
-}
-
-impl LedgerView for Union {
-    fn history(
-        &self,
-        id: SessionId,
-    ) -> baton_core::Result<Option<baton_core::ledger::fold::SessionHistory>> {
-        Ok(self.fold.history(id).cloned())
-    }
-    fn live_sessions(&self) -> baton_core::Result<Vec<baton_core::ledger::session::Session>> {
-        Ok(self
-            .fold
-            .sessions()
-            .into_iter()
-            .filter(|s| s.is_live())
-            .collect())
-    }
-    fn all_sessions(&self) -> baton_core::Result<Vec<baton_core::ledger::session::Session>> {
-        Ok(self.fold.sessions())
-    }
-}
-
 /// Answers a read-only request (list, attention, show) over every machine's events at `url`.
 pub fn view(url: &str, request: &Request, now: Timestamp) -> Result<TeamAnswer, Error> {
     let scope = match request {
@@ -114,7 +88,8 @@ pub fn view(url: &str, request: &Request, now: Timestamp) -> Result<TeamAnswer, 
         schema::require_current(&client).await?;
         let (mut fold, events) = load(&client, &scope).await?;
         let mut unseen_collisions = Vec::new();
-        for event in baton_core::lifecycle::collisions::unseen(&fold) {
+        let (collisions, health) = baton_core::lifecycle::collisions::unseen_with_health(&fold);
+        for event in collisions {
             if let baton_core::ledger::event::Payload::Activity(
                 baton_core::ledger::activity::Activity::CollisionOpened {
                     by_session,
@@ -133,7 +108,10 @@ pub fn view(url: &str, request: &Request, now: Timestamp) -> Result<TeamAnswer, 
             }
             fold.apply(event);
         }
-        let union = Union { fold };
+        for event in health {
+            fold.apply(event);
+        }
+        let union = baton_core::ledger::store::MemoryLedger::from_fold(fold);
         let context = Context::new(
             now,
             EventId(crate::system::new_uuid()),
