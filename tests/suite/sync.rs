@@ -354,13 +354,25 @@ fn a_server_that_is_down_stops_no_local_command_and_the_next_sync_catches_up() {
     // Down: local work goes on, and sync says so (with a code) instead of hanging.
     let started = run(&dir, &["start", "--project", "site", "--agent", "codex"]);
     run(&dir, &["end", started["session_id"].as_str().unwrap()]);
-    let failed = sync_command(&dir, &url).output().unwrap();
+    // A password in the URL (the trust setup ignores it) never shows in what is said.
+    let with_password = url.replacen("://baton@", "://baton:s3cret@", 1);
+    assert_ne!(with_password, url);
+    let failed = sync_command(&dir, &with_password).output().unwrap();
+    let failed_keyed = sync_command(&dir, &format!("{url}?password=s3cret"))
+        .output()
+        .unwrap();
     pg_ctl("start");
-    assert!(!failed.status.success());
-    let error: serde_json::Value = serde_json::from_slice(&failed.stdout)
-        .unwrap_or_else(|_| serde_json::from_slice(&failed.stderr).unwrap());
-    assert_eq!(error["error"]["code"], "STORE_IO", "{error}");
-    assert!(!error.to_string().contains("password"), "{error}");
+    for failed in [&failed, &failed_keyed] {
+        assert!(!failed.status.success());
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&failed.stdout),
+            String::from_utf8_lossy(&failed.stderr)
+        );
+        assert!(!said.contains("s3cret"), "{said}");
+        let error: serde_json::Value = serde_json::from_str(said.trim()).unwrap();
+        assert_eq!(error["error"]["code"], "STORE_IO", "{error}");
+    }
     // Up again: the next sync sends what was written meanwhile, and only that.
     let caught_up = run(&dir, &["sync", "--to", &url]);
     assert!(caught_up["inserted"].as_u64().unwrap() >= 2, "{caught_up}");
@@ -397,7 +409,7 @@ fn a_change_on_one_machine_to_a_file_another_depends_on_opens_a_collision_in_the
         "alone, the runner cannot see it: {reported}"
     );
     for dir in [&laptop, &runner] {
-        assert!(sync_command(dir, &url).status().unwrap().success());
+        assert!(sync_command(dir, &url).output().unwrap().status.success());
     }
     let listed = run(&laptop, &["team", "list", "--from", &url]);
     let unseen = listed["unseen_collisions"].as_array().unwrap();
@@ -457,7 +469,13 @@ fn a_change_on_one_machine_to_a_file_another_depends_on_opens_a_collision_in_the
     );
     // Once one ends, the collision no longer stands.
     run(&runner, &["end", &changes]);
-    assert!(sync_command(&runner, &url).status().unwrap().success());
+    assert!(
+        sync_command(&runner, &url)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
     let after = run(&laptop, &["team", "list", "--from", &url]);
     assert_eq!(after["unseen_collisions"], serde_json::json!([]));
     assert_eq!(after["total"], 1);
@@ -565,6 +583,46 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
         )
         .unwrap(),
         vec!["0|host-0|1".to_owned()]
+    );
+    // No table of its own making stands in for the machines in the policies.
+    let forged = psql_at(
+        &as_b,
+        &format!(
+            "CREATE TEMP TABLE baton_machines (machine uuid, owner name);
+             INSERT INTO baton_machines VALUES ('{machine_a}', current_user);
+             INSERT INTO baton_events (machine, event_id, session, kind, at, line)
+             VALUES ('{machine_a}', gen_random_uuid(), gen_random_uuid(), 'started', now(), '{{}}')"
+        ),
+    );
+    assert!(
+        forged
+            .as_ref()
+            .is_err_and(|e| e.contains("row-level security")),
+        "{forged:?}"
+    );
+    // Nor can a second version of another machine's event be added under its own machine.
+    let (event_a, line_a) = {
+        let rows = psql_at(
+            &owner,
+            &format!(
+                "SELECT event_id || ' ' || session FROM baton_events WHERE machine = '{machine_a}' LIMIT 1"
+            ),
+        )
+        .unwrap();
+        let (event, session) = rows[0].split_once(' ').unwrap();
+        (event.to_owned(), session.to_owned())
+    };
+    let machine_b = machine_of(&b);
+    let twin = psql_at(
+        &as_b,
+        &format!(
+            "INSERT INTO baton_events (machine, event_id, session, kind, at, line)
+             VALUES ('{machine_b}', '{event_a}', '{line_a}', 'started', now(), '{{\"forged\":true}}')"
+        ),
+    );
+    assert!(
+        twin.as_ref().is_err_and(|e| e.contains("duplicate key")),
+        "{twin:?}"
     );
     // Syncing under another machine's id as this role is refused, with a code.
     let impostor = tmp.path().join("impostor").join(".baton");
@@ -1077,4 +1135,79 @@ fn an_older_schema_is_brought_up_to_date_and_a_newer_one_is_refused() {
             "{args:?}: {error}"
         );
     }
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
+fn compaction_between_syncs_and_small_chunks_killed_midway_lose_nothing() {
+    let _server = SERVER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let url = fresh_database("compaction");
+    let psql = |sql: &str| psql_at(&url, sql).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("machine-0").join(".baton");
+    let write = |n: usize, round: usize| {
+        for s in 0..n {
+            let started = run(
+                &dir,
+                &[
+                    "start",
+                    "--project",
+                    "shop",
+                    "--agent",
+                    "claude",
+                    "--goal",
+                    &format!("{round}-{s} {}", "x".repeat(400)),
+                ],
+            );
+            run(&dir, &["end", started["session_id"].as_str().unwrap()]);
+        }
+    };
+    let small_chunks = |command: &mut Command| {
+        // Smaller than one line: each line is read whole all the same.
+        command.env("BATON_SYNC_CHUNK_BYTES", "256");
+    };
+    write(20, 0);
+    let mut expected = event_ids(&dir);
+    let mut first = sync_command(&dir, &url);
+    small_chunks(&mut first);
+    assert!(first.output().unwrap().status.success());
+    // Compaction moves the log into an archive; the next lines start a new log.
+    let compacted = run(&dir, &["compact"]);
+    assert!(compacted["events_in"].as_u64().unwrap() > 0, "{compacted}");
+    write(20, 1);
+    expected.extend(event_ids(&dir));
+    // Syncs killed midway, a transaction at a time; then one to the end.
+    for delay in [5, 20, 40] {
+        let mut command = sync_command(&dir, &url);
+        small_chunks(&mut command);
+        let mut child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let mut last = sync_command(&dir, &url);
+    small_chunks(&mut last);
+    let out = last.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let on_server: std::collections::BTreeSet<String> = psql("SELECT event_id FROM baton_events")
+        .into_iter()
+        .collect();
+    assert_eq!(on_server, expected, "every event, archived or not, once");
+    assert_eq!(
+        psql("SELECT count(*) FROM baton_events"),
+        vec![expected.len().to_string()]
+    );
+    // A cursor whose file was rewritten under the same name starts again.
+    let again = run(&dir, &["sync", "--to", &url]);
+    assert_eq!(again["inserted"], 0, "{again}");
 }

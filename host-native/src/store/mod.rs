@@ -67,7 +67,7 @@ machine-id
 /// The part of a ledger file past a cursor.
 #[derive(Debug)]
 pub struct HistoryTail {
-    /// The file's device and inode, `dev:ino`.
+    /// The file's device, inode and birth time (nanoseconds, 0 when unknown): `dev:ino:born`.
     pub identity: String,
     /// The file's length when read.
     pub len: u64,
@@ -334,8 +334,8 @@ impl Ledger {
     }
 
     /// Reads at most `max` bytes of a file of the ledger from `offset`, with the file's
-    /// identity (device and inode: a file rewritten by compaction is a new one). An offset
-    /// past the end reads nothing.
+    /// identity (device, inode and birth time: a file rewritten by compaction is a new one).
+    /// An offset past the end reads nothing.
     pub fn read_history_tail(
         &self,
         path: &Path,
@@ -352,8 +352,14 @@ impl Ledger {
                 file.seek(SeekFrom::Start(offset))?;
                 file.take(max).read_to_end(&mut bytes)?;
             }
+            // A reused inode is told apart by its birth time, where the filesystem keeps one.
+            let born = meta
+                .created()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
             Ok(HistoryTail {
-                identity: format!("{}:{}", meta.dev(), meta.ino()),
+                identity: format!("{}:{}:{born}", meta.dev(), meta.ino()),
                 len: meta.len(),
                 bytes,
             })

@@ -56,8 +56,15 @@ pub fn block_on<T>(
 /// server's certificate checked against the system's roots and `sslrootcert=FILE` if given;
 /// otherwise it is plain.
 pub async fn connect(url: &str) -> Result<tokio_postgres::Client, Error> {
-    let (url_for_client, tls) = tls_settings(url)?;
-    let config = connection_config(&url_for_client)?;
+    let env_mode = std::env::var("PGSSLMODE").ok();
+    let (url_for_client, tls) = tls_settings(url, env_mode.as_deref())?;
+    let mut config = connection_config(&url_for_client)?;
+    // Said here, not left to the URL: asked for, TLS is required; not asked for, not tried.
+    config.ssl_mode(if tls.is_some() {
+        tokio_postgres::config::SslMode::Require
+    } else {
+        tokio_postgres::config::SslMode::Disable
+    });
     let failed = |e| {
         let err = pg_error(&format!("connect to {}", redacted(url)), e);
         if err.message.contains("certificate") {
@@ -90,38 +97,39 @@ pub async fn connect(url: &str) -> Result<tokio_postgres::Client, Error> {
     Ok(client)
 }
 
-/// The URL as the client reads it (`sslrootcert` taken out, `verify-ca` and `verify-full`
-/// read as `require`), and whether TLS is asked for, with the root certificate file if any.
-fn tls_settings(url: &str) -> Result<(String, Option<Option<PathBuf>>), Error> {
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, query),
-        None => return Ok((url.to_owned(), None)),
-    };
+/// The URL as the client reads it (`sslmode` and `sslrootcert` taken out), and whether TLS is
+/// asked for, with the root certificate file if any. TLS is asked for by the last `sslmode`
+/// (`require`, `verify-ca`, `verify-full`), else by `PGSSLMODE` (`env_mode`), else by an
+/// `sslrootcert`.
+fn tls_settings(
+    url: &str,
+    env_mode: Option<&str>,
+) -> Result<(String, Option<Option<PathBuf>>), Error> {
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
     let mut kept = Vec::new();
     let mut root_file = None;
-    let mut tls = false;
+    let mut mode: Option<String> = None;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         match key {
             "sslrootcert" => root_file = Some(PathBuf::from(percent_decoded(value))),
-            "sslmode" => match value {
-                "require" | "verify-ca" | "verify-full" => {
-                    tls = true;
-                    kept.push("sslmode=require".to_owned());
-                }
-                "disable" | "allow" | "prefer" => kept.push("sslmode=disable".to_owned()),
-                other => {
-                    return Err(Error::invalid(
-                        "to",
-                        format!(
-                            "sslmode={other} is not one Baton knows: use disable, prefer, require, verify-ca or verify-full"
-                        ),
-                    ));
-                }
-            },
+            "sslmode" => mode = Some(percent_decoded(value)),
             _ => kept.push(pair.to_owned()),
         }
     }
+    let tls = match mode.as_deref().or(env_mode) {
+        Some("require" | "verify-ca" | "verify-full") => true,
+        Some("disable" | "allow" | "prefer") => false,
+        Some(other) => {
+            return Err(Error::invalid(
+                "to",
+                format!(
+                    "sslmode={other} is not one Baton knows: use disable, prefer, require, verify-ca or verify-full"
+                ),
+            ));
+        }
+        None => root_file.is_some(),
+    };
     let client_url = if kept.is_empty() {
         base.to_owned()
     } else {
@@ -193,16 +201,32 @@ fn tls_connector(
     Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
 }
 
-/// The URL without its password, for messages.
+/// The URL without its password, for messages: the one between `user:` and `@`, and any
+/// `password=` setting (a URL's query, or a `key=value` connection string).
 pub fn redacted(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
+    let url = match (url.find("://"), url.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let credentials = &url[scheme + 3..at];
             let user = credentials.split(':').next().unwrap_or("");
             format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
         }
         _ => url.to_owned(),
+    };
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url.as_str();
+    while let Some(found) = rest.find("password=") {
+        let starts_word =
+            found == 0 || matches!(rest.as_bytes()[found - 1], b'?' | b'&' | b' ' | b'\t');
+        out.push_str(&rest[..found + "password=".len()]);
+        rest = &rest[found + "password=".len()..];
+        if starts_word {
+            out.push_str("***");
+            let end = rest.find(['&', ' ', '\t']).unwrap_or(rest.len());
+            rest = &rest[end..];
+        }
     }
+    out.push_str(rest);
+    out
 }
 
 /// The connection settings of `url`, its password (when it has none) from `PGPASSWORD` or
@@ -304,30 +328,58 @@ mod tests {
 
     #[test]
     fn tls_is_asked_for_by_sslmode_and_sslrootcert_is_taken_out() {
+        let plain = |url: &str| (url.to_owned(), None);
+        let tls = |url: &str, root: Option<&str>| (url.to_owned(), Some(root.map(PathBuf::from)));
         assert_eq!(
-            tls_settings("postgres://db/x").unwrap(),
-            ("postgres://db/x".to_owned(), None)
+            tls_settings("postgres://db/x", None).unwrap(),
+            plain("postgres://db/x")
         );
         assert_eq!(
             tls_settings(
-                "postgres://db/x?sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&application_name=b"
+                "postgres://db/x?sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&application_name=b",
+                None
             )
             .unwrap(),
-            (
-                "postgres://db/x?sslmode=require&application_name=b".to_owned(),
-                Some(Some(PathBuf::from("/etc/ca.pem")))
-            )
+            tls("postgres://db/x?application_name=b", Some("/etc/ca.pem"))
         );
         assert_eq!(
-            tls_settings("postgres://db/x?sslmode=prefer").unwrap(),
-            ("postgres://db/x?sslmode=disable".to_owned(), None)
+            tls_settings("postgres://db/x?sslmode=prefer", Some("require")).unwrap(),
+            plain("postgres://db/x"),
+            "the URL's word over the environment's"
         );
-        assert!(tls_settings("postgres://db/x?sslmode=sometimes").is_err());
+        assert_eq!(
+            tls_settings("postgres://db/x?sslmode=disable&sslmode=require", None).unwrap(),
+            tls("postgres://db/x", None),
+            "the last sslmode, as libpq reads it"
+        );
+        assert_eq!(
+            tls_settings("postgres://db/x", Some("verify-full")).unwrap(),
+            tls("postgres://db/x", None),
+            "PGSSLMODE"
+        );
+        assert_eq!(
+            tls_settings("postgres://db/x?sslrootcert=ca.pem", None).unwrap(),
+            tls("postgres://db/x", Some("ca.pem")),
+            "a root certificate asks for TLS"
+        );
+        assert!(tls_settings("postgres://db/x?sslmode=sometimes", None).is_err());
     }
 
     #[test]
     fn a_url_is_shown_without_its_password() {
         assert_eq!(redacted("postgres://me:secret@db/x"), "postgres://me@db/x");
         assert_eq!(redacted("postgres://db/x"), "postgres://db/x");
+        assert_eq!(
+            redacted("postgres://me@db/x?password=secret&sslmode=require"),
+            "postgres://me@db/x?password=***&sslmode=require"
+        );
+        assert_eq!(
+            redacted("host=db user=me password=secret dbname=x"),
+            "host=db user=me password=*** dbname=x"
+        );
+        assert_eq!(
+            redacted("postgres://db/x?mypassword=1"),
+            "postgres://db/x?mypassword=1"
+        );
     }
 }

@@ -20,8 +20,15 @@ use std::path::Path;
 /// Rows sent per statement.
 const BATCH: usize = 1_000;
 
-/// The most of one file read per transaction (a longer line is read whole all the same).
-const CHUNK: u64 = 16 << 20;
+/// The most of one file read per transaction (a longer line is read whole all the same);
+/// `BATON_SYNC_CHUNK_BYTES` makes it smaller, for tests.
+fn chunk_bytes() -> u64 {
+    std::env::var("BATON_SYNC_CHUNK_BYTES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(16 << 20)
+}
 
 /// What one sync did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -367,7 +374,7 @@ async fn sync_file(
         .unwrap_or(path)
         .to_string_lossy()
         .into_owned();
-    let mut chunk = CHUNK;
+    let mut chunk = chunk_bytes();
     loop {
         let tx = client
             .transaction()
@@ -390,9 +397,17 @@ async fn sync_file(
             .map_err(|e| pg_error("read the cursor", e))?;
         let cursor = u64::try_from(row.get::<_, i64>(0)).unwrap_or(0);
         let identity: String = row.get(1);
-        let mut tail = ledger.read_history_tail(path, cursor, chunk)?;
+        // The byte before a cursor is the end of a line: read from there, and a file that is
+        // not the one the cursor was left in (another identity, shorter, or no line ending
+        // there) is read from the start.
         let mut start = cursor;
-        if tail.identity != identity || tail.len < cursor {
+        let mut tail = ledger.read_history_tail(path, cursor.saturating_sub(1), chunk + 1)?;
+        let continues = tail.identity == identity
+            && tail.len >= cursor
+            && (cursor == 0 || tail.bytes.first() == Some(&b'\n'));
+        if continues && cursor > 0 {
+            tail.bytes.remove(0);
+        } else if !continues {
             start = 0;
             tail = ledger.read_history_tail(path, 0, chunk)?;
         }
@@ -441,7 +456,7 @@ async fn sync_file(
         .await
         .map_err(|e| pg_error("move the cursor", e))?;
         tx.commit().await.map_err(|e| pg_error("commit", e))?;
-        chunk = CHUNK;
+        chunk = chunk_bytes();
         if end >= tail.len {
             return Ok(());
         }

@@ -8,8 +8,11 @@ use baton_core::{Error, ErrorCode};
 ///
 /// Row security: a machine belongs to the role that first registered it (`owner`). A role
 /// that does not own the tables writes only rows of machines it owns, and can change or
-/// remove none of the events. The tables' owner (the one who set the schema up) is not bound
-/// by the policies, so a one-role setup works unchanged.
+/// remove none of the events. The policies name `baton_machines` themselves (bound when they
+/// are made), so no object a role makes in its own search path stands in for it. An event id
+/// is stored once whichever machine sends it first, so no machine can add a second version of
+/// another's event. The tables' owner (the one who set the schema up) is not bound by the
+/// policies, so a one-role setup works unchanged.
 pub const MIGRATIONS: &[&str] = &[
     // 1: machines, events, the sessions each machine has seen, cursors, row security.
     "CREATE TABLE baton_machines (
@@ -25,7 +28,8 @@ pub const MIGRATIONS: &[&str] = &[
          kind text NOT NULL,
          at timestamptz NOT NULL,
          line text NOT NULL,
-         PRIMARY KEY (machine, event_id));
+         PRIMARY KEY (machine, event_id),
+         UNIQUE (event_id));
      CREATE INDEX baton_events_session ON baton_events (session, at);
      CREATE TABLE baton_machine_sessions (
          machine uuid NOT NULL REFERENCES baton_machines(machine),
@@ -40,8 +44,6 @@ pub const MIGRATIONS: &[&str] = &[
          identity text NOT NULL DEFAULT '',
          bytes bigint NOT NULL,
          PRIMARY KEY (machine, file));
-     CREATE FUNCTION baton_owns(m uuid) RETURNS boolean LANGUAGE sql STABLE AS
-         $$ SELECT EXISTS (SELECT 1 FROM baton_machines WHERE machine = m AND owner = current_user) $$;
      ALTER TABLE baton_machines ENABLE ROW LEVEL SECURITY;
      CREATE POLICY baton_read ON baton_machines FOR SELECT USING (true);
      CREATE POLICY baton_register ON baton_machines FOR INSERT WITH CHECK (owner = current_user);
@@ -49,15 +51,19 @@ pub const MIGRATIONS: &[&str] = &[
          USING (owner = current_user) WITH CHECK (owner = current_user);
      ALTER TABLE baton_events ENABLE ROW LEVEL SECURITY;
      CREATE POLICY baton_read ON baton_events FOR SELECT USING (true);
-     CREATE POLICY baton_append ON baton_events FOR INSERT WITH CHECK (baton_owns(machine));
+     CREATE POLICY baton_append ON baton_events FOR INSERT
+         WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_events.machine AND m.owner = current_user));
      ALTER TABLE baton_machine_sessions ENABLE ROW LEVEL SECURITY;
      CREATE POLICY baton_read ON baton_machine_sessions FOR SELECT USING (true);
-     CREATE POLICY baton_append ON baton_machine_sessions FOR INSERT WITH CHECK (baton_owns(machine));
+     CREATE POLICY baton_append ON baton_machine_sessions FOR INSERT
+         WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_machine_sessions.machine AND m.owner = current_user));
      CREATE POLICY baton_end ON baton_machine_sessions FOR UPDATE
-         USING (baton_owns(machine)) WITH CHECK (baton_owns(machine));
+         USING (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_machine_sessions.machine AND m.owner = current_user))
+         WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_machine_sessions.machine AND m.owner = current_user));
      ALTER TABLE baton_sync_cursors ENABLE ROW LEVEL SECURITY;
      CREATE POLICY baton_own ON baton_sync_cursors FOR ALL
-         USING (baton_owns(machine)) WITH CHECK (baton_owns(machine));",
+         USING (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_sync_cursors.machine AND m.owner = current_user))
+         WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_sync_cursors.machine AND m.owner = current_user));",
     // 2: usage rows from the mirror (tokens and recorded costs; never message text).
     "CREATE TABLE baton_usage (
          machine uuid NOT NULL REFERENCES baton_machines(machine),
@@ -77,9 +83,11 @@ pub const MIGRATIONS: &[&str] = &[
          recorded_cost_micro_usd bigint,
          PRIMARY KEY (machine, key));
      CREATE INDEX baton_usage_at ON baton_usage (at);
+     CREATE INDEX baton_usage_machine_at ON baton_usage (machine, at);
      ALTER TABLE baton_usage ENABLE ROW LEVEL SECURITY;
      CREATE POLICY baton_read ON baton_usage FOR SELECT USING (true);
-     CREATE POLICY baton_append ON baton_usage FOR INSERT WITH CHECK (baton_owns(machine));",
+     CREATE POLICY baton_append ON baton_usage FOR INSERT
+         WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_usage.machine AND m.owner = current_user));",
 ];
 
 /// Brings the server's schema to this build's version; returns it. A schema already current
