@@ -1249,20 +1249,13 @@ impl BatonMcp {
                     }
                 };
                 let options = crate::usage::UsageOptions {
-                    group_by: p.group_by.as_deref().unwrap_or("daily").parse()?,
                     providers,
                     since: day("since", &p.since, false)?,
                     until: day("until", &p.until, true)?,
-                    claude_dirs: Vec::new(),
-                    codex_dirs: Vec::new(),
-                    prices: None,
-                    cost_mode: Default::default(),
-                    zone: zone.clone(),
-                    explicit_claude_dirs: false,
-                    explicit_codex_dirs: false,
-                    work_sessions: None,
-                    work_focus: None,
-                    work_root: None,
+                    ..crate::usage::UsageOptions::everything(
+                        p.group_by.as_deref().unwrap_or("daily").parse()?,
+                        zone.clone(),
+                    )
                 };
                 let report = crate::mirror::usage::report(connection, path, &options)?;
                 let json = serde_json::to_value(&report).unwrap_or_default();

@@ -658,20 +658,11 @@ fn today_cost(
     let day = today.format("%Y-%m-%d").to_string();
     let since = baton_core::time::parse_day_in("since", &day, false, &zone)?;
     let options = crate::usage::UsageOptions {
-        group_by: baton_core::transcripts::usage::GroupBy::Daily,
-        providers: Vec::new(),
         since: Some(since),
-        until: None,
-        claude_dirs: Vec::new(),
-        codex_dirs: Vec::new(),
-        prices: None,
-        cost_mode: baton_core::transcripts::usage::CostMode::Auto,
-        zone,
-        explicit_claude_dirs: false,
-        explicit_codex_dirs: false,
-        work_sessions: None,
-        work_focus: None,
-        work_root: None,
+        ..crate::usage::UsageOptions::everything(
+            baton_core::transcripts::usage::GroupBy::Daily,
+            zone,
+        )
     };
     let report = crate::mirror::usage::report(&connection, &index, &options)?;
     let mut total = report.totals.cost_usd;

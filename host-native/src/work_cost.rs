@@ -106,20 +106,13 @@ pub fn of_sessions(
     if index.is_file() && !focused.is_empty() {
         let connection = crate::mirror::index::open_existing(&index)?;
         let options = crate::usage::UsageOptions {
-            group_by: baton_core::transcripts::usage::GroupBy::Session,
-            providers: Vec::new(),
-            since: None,
-            until: None,
-            claude_dirs: Vec::new(),
-            codex_dirs: Vec::new(),
-            prices: None,
-            cost_mode: baton_core::transcripts::usage::CostMode::Auto,
-            zone: crate::zone::resolve(Some("UTC"))?,
-            explicit_claude_dirs: false,
-            explicit_codex_dirs: false,
             work_sessions: Some(sessions.to_vec()),
             work_focus: crate::usage::WorkFocus::of(&focused),
             work_root: ledger.dir().parent().map(|root| root.display().to_string()),
+            ..crate::usage::UsageOptions::everything(
+                baton_core::transcripts::usage::GroupBy::Session,
+                crate::zone::resolve(Some("UTC"))?,
+            )
         };
         let report = crate::mirror::usage::report(&connection, &index, &options)?;
         let links = report.work_sessions.unwrap_or_default().links;
