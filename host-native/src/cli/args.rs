@@ -578,19 +578,8 @@ pub(crate) struct TeamUsageArgs {
     /// How to group rows
     #[arg(value_enum, default_value_t = TeamGroupByArg::Daily)]
     pub(crate) group_by: TeamGroupByArg,
-    /// First day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
-    #[arg(long, value_name = "DATE")]
-    pub(crate) since: Option<String>,
-    /// Last day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
-    #[arg(long, value_name = "DATE")]
-    pub(crate) until: Option<String>,
-    /// The zone of days, weeks and months: an IANA name (Europe/Paris) or UTC [default: this
-    /// machine's zone]
-    #[arg(long, value_name = "ZONE")]
-    pub(crate) timezone: Option<String>,
-    /// Which cost to show (as `baton usage --cost-mode`)
-    #[arg(long, value_enum, default_value_t = CostModeArg::Auto)]
-    pub(crate) cost_mode: CostModeArg,
+    #[command(flatten)]
+    pub(crate) window: UsageWindow,
     /// Print the rows as CSV; `--json` still gives the one JSON object
     #[arg(long)]
     pub(crate) csv: bool,
@@ -1150,14 +1139,9 @@ pub(crate) struct InspectArgs {
     pub(crate) files: Vec<PathBuf>,
 }
 
+/// The days and costs of a usage report: `baton usage` and `baton team usage` alike.
 #[derive(Debug, Args)]
-pub(crate) struct UsageArgs {
-    /// How to group rows
-    #[arg(value_enum, default_value_t = GroupByArg::Daily)]
-    pub(crate) group_by: GroupByArg,
-    /// Which transcripts to read
-    #[arg(long, value_enum, default_value_t = ProviderArg::All)]
-    pub(crate) provider: ProviderArg,
+pub(crate) struct UsageWindow {
     /// First day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
     #[arg(long, value_name = "DATE")]
     pub(crate) since: Option<String>,
@@ -1173,6 +1157,42 @@ pub(crate) struct UsageArgs {
     /// recorded costs
     #[arg(long, value_enum, default_value_t = CostModeArg::Auto)]
     pub(crate) cost_mode: CostModeArg,
+}
+
+impl UsageWindow {
+    /// The zone, and the first and last instants counted, as given.
+    pub(crate) fn resolve(
+        &self,
+    ) -> Result<
+        (
+            crate::zone::HostZone,
+            Option<baton_core::Timestamp>,
+            Option<baton_core::Timestamp>,
+        ),
+        baton_core::Error,
+    > {
+        let zone = crate::zone::resolve(self.timezone.as_deref())?;
+        let day = |field: &str, text: &Option<String>, end: bool| {
+            text.as_deref()
+                .map(|d| baton_core::time::parse_day_in(field, d, end, &zone))
+                .transpose()
+        };
+        let since = day("since", &self.since, false)?;
+        let until = day("until", &self.until, true)?;
+        Ok((zone, since, until))
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UsageArgs {
+    /// How to group rows
+    #[arg(value_enum, default_value_t = GroupByArg::Daily)]
+    pub(crate) group_by: GroupByArg,
+    /// Which transcripts to read
+    #[arg(long, value_enum, default_value_t = ProviderArg::All)]
+    pub(crate) provider: ProviderArg,
+    #[command(flatten)]
+    pub(crate) window: UsageWindow,
     /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
     /// and ~/.config/claude/projects]
     #[arg(long = "claude-dir", value_name = "DIR")]

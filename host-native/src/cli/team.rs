@@ -152,11 +152,7 @@ pub(crate) fn team(cli: &Cli, command: &TeamCommand) -> Result<Output, Error> {
 fn usage(cli: &Cli, args: &TeamUsageArgs) -> Result<Output, Error> {
     use baton_core::transcripts::usage::GroupBy;
     let url = team_url(cli, &args.server)?;
-    let zone = crate::zone::resolve(args.timezone.as_deref())?;
-    let day = |field: &str, text: Option<String>, end: bool| {
-        text.map(|d| baton_core::time::parse_day_in(field, &d, end, &zone))
-            .transpose()
-    };
+    let (zone, since, until) = args.window.resolve()?;
     let by_machine = args.group_by == TeamGroupByArg::Machine;
     let group_by = match args.group_by {
         TeamGroupByArg::Daily => GroupBy::Daily,
@@ -165,10 +161,12 @@ fn usage(cli: &Cli, args: &TeamUsageArgs) -> Result<Output, Error> {
         TeamGroupByArg::Model => GroupBy::Model,
         TeamGroupByArg::Project | TeamGroupByArg::Machine => GroupBy::Project,
     };
-    let mut options = crate::usage::UsageOptions::everything(group_by, zone.clone());
-    options.since = day("since", args.since.clone(), false)?;
-    options.until = day("until", args.until.clone(), true)?;
-    options.cost_mode = args.cost_mode.into();
+    let options = crate::usage::UsageOptions {
+        since,
+        until,
+        cost_mode: args.window.cost_mode.into(),
+        ..crate::usage::UsageOptions::everything(group_by, zone)
+    };
     let rows = crate::sync::team::usage_rows(&url, options.since, options.until)?;
     let entries = rows
         .into_iter()

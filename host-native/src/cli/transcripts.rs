@@ -65,16 +65,12 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
 }
 
 pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, Error> {
-    let zone = crate::zone::resolve(args.timezone.as_deref())?;
-    let day = |field: &str, text: Option<String>, end: bool| {
-        text.map(|d| baton_core::time::parse_day_in(field, &d, end, &zone))
-            .transpose()
-    };
+    let (zone, since, until) = args.window.resolve()?;
     let options = crate::usage::UsageOptions {
         group_by: args.group_by.into(),
         providers: args.provider.providers(),
-        since: day("since", args.since.clone(), false)?,
-        until: day("until", args.until.clone(), true)?,
+        since,
+        until,
         explicit_claude_dirs: !args.claude_dirs.is_empty(),
         explicit_codex_dirs: !args.codex_dirs.is_empty(),
         claude_dirs: if args.claude_dirs.is_empty() {
@@ -88,7 +84,7 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
             args.codex_dirs.clone()
         },
         prices: args.prices.clone(),
-        cost_mode: args.cost_mode.into(),
+        cost_mode: args.window.cost_mode.into(),
         zone: zone.clone(),
         work_sessions: if args.work {
             if GroupBy::from(args.group_by) != GroupBy::Session {
