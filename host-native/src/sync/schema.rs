@@ -113,12 +113,7 @@ pub async fn migrate(client: &mut tokio_postgres::Client) -> Result<usize, Error
     )
     .await
     .map_err(|e| schema_error("create baton_schema", e))?;
-    let row = tx
-        .query_one("SELECT coalesce(max(version), 0) FROM baton_schema", &[])
-        .await
-        .map_err(|e| pg_error("read the schema version", e))?;
-    let current = usize::try_from(row.get::<_, i32>(0)).unwrap_or(0);
-    check_not_newer(current)?;
+    let current = stored_version(&tx).await?;
     for (index, step) in MIGRATIONS.iter().enumerate().skip(current) {
         tx.batch_execute(step)
             .await
@@ -145,13 +140,18 @@ pub async fn current_version(client: &tokio_postgres::Client) -> Result<Option<u
     if !row.get::<_, bool>(0) {
         return Ok(None);
     }
+    stored_version(client).await.map(Some)
+}
+
+/// The version `baton_schema` records, refused when newer than this build knows.
+async fn stored_version(client: &impl tokio_postgres::GenericClient) -> Result<usize, Error> {
     let row = client
         .query_one("SELECT coalesce(max(version), 0) FROM baton_schema", &[])
         .await
         .map_err(|e| pg_error("read the schema version", e))?;
     let version = usize::try_from(row.get::<_, i32>(0)).unwrap_or(0);
     check_not_newer(version)?;
-    Ok(Some(version))
+    Ok(version)
 }
 
 /// Reading a schema needs it to be one this build knows.
