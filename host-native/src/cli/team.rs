@@ -3,25 +3,12 @@
 
 use super::args::{SyncArgs, TeamCommand, TeamGroupByArg, TeamServer, TeamUsageArgs};
 use super::{Cli, Output, ledger_for, present, terminal_safe, to_json};
+use crate::sync::connect::TeamSettings;
 use crate::sync::team::{MachineTag, TeamAnswer};
 use baton_core::Error;
 use baton_core::commands::{ListParams, Request, Response, ShowParams};
 use baton_core::ids::SessionId;
 use std::collections::BTreeMap;
-
-/// The URL to send to: `--to`/`BATON_SYNC_URL`, else `[sync] url`.
-fn sync_url(cli: &Cli, args: &SyncArgs) -> Result<String, Error> {
-    if let Some(url) = &args.to {
-        return Ok(url.clone());
-    }
-    let ledger = ledger_for(cli)?;
-    crate::sync::connect::configured_url(ledger.dir(), &["sync"])?.ok_or_else(|| {
-        Error::invalid(
-            "to",
-            "say where to sync: --to postgres://USER@HOST/DATABASE, BATON_SYNC_URL, or url under [sync] in .baton/config.toml",
-        )
-    })
-}
 
 /// The URL to read from: `--from`/`BATON_TEAM_URL`, else `[team] url`, `[sync] url`, else
 /// `BATON_SYNC_URL`.
@@ -30,7 +17,7 @@ fn team_url(cli: &Cli, server: &TeamServer) -> Result<String, Error> {
         return Ok(url.clone());
     }
     let ledger = ledger_for(cli)?;
-    if let Some(url) = crate::sync::connect::configured_url(ledger.dir(), &["team", "sync"])? {
+    if let Some(url) = TeamSettings::read(ledger.dir())?.url(&["team", "sync"]) {
         return Ok(url);
     }
     std::env::var("BATON_SYNC_URL").map_err(|_| {
@@ -43,13 +30,17 @@ fn team_url(cli: &Cli, server: &TeamServer) -> Result<String, Error> {
 
 /// `baton sync`: once, or `--follow`ing the ledger until stopped.
 pub(crate) fn sync(cli: &Cli, args: &SyncArgs, json_only: bool) -> Result<Output, Error> {
-    let url = sync_url(cli, args)?;
     let ledger = ledger_for(cli)?;
+    let settings = TeamSettings::read(ledger.dir())?;
+    // `--to` (or BATON_SYNC_URL), else `[sync] url`.
+    let url = args.to.clone().or_else(|| settings.url(&["sync"])).ok_or_else(|| {
+        Error::invalid(
+            "to",
+            "say where to sync: --to postgres://USER@HOST/DATABASE, BATON_SYNC_URL, or url under [sync] in .baton/config.toml",
+        )
+    })?;
     let options = crate::sync::SyncOptions {
-        usage: args.usage
-            || crate::sync::connect::configured(ledger.dir(), &["sync"], "usage")?
-                .and_then(|v| v.as_bool())
-                .unwrap_or(false),
+        usage: args.usage || settings.sends_usage(),
     };
     let describe = |report: &crate::sync::SyncReport| {
         let mut text = format!(

@@ -20,24 +20,45 @@ pub(crate) fn pg_error(what: &str, e: tokio_postgres::Error) -> Error {
     sync_error(what, text)
 }
 
-/// A setting of the team's tables in the ledger's `config.toml`: `key` under the first of
-/// `tables` that has it.
-pub fn configured(dir: &Path, tables: &[&str], key: &str) -> Result<Option<toml::Value>, Error> {
-    let path = dir.join("config.toml");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(None);
-    };
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e| Error::invalid("config.toml", format!("{}: {e}", path.display())))?;
-    Ok(tables
-        .iter()
-        .find_map(|name| table.get(*name).and_then(|t| t.get(key)).cloned()))
-}
+/// The team's settings in the ledger's `config.toml` (`[sync]`, `[team]`), read once as the
+/// ledger's own file (none when there is no file).
+#[derive(Debug, Default)]
+pub struct TeamSettings(toml::Table);
 
-/// The server's URL from `config.toml`: `url` under the first of `tables` that has one.
-pub fn configured_url(dir: &Path, tables: &[&str]) -> Result<Option<String>, Error> {
-    Ok(configured(dir, tables, "url")?.and_then(|u| u.as_str().map(str::to_owned)))
+impl TeamSettings {
+    /// Reads them from the ledger at `dir`.
+    pub fn read(dir: &Path) -> Result<TeamSettings, Error> {
+        let path = dir.join("config.toml");
+        let text = match crate::store::read_own_text(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(TeamSettings::default());
+            }
+            Err(e) => return Err(crate::store::own_file_error("read", &path, e)),
+        };
+        text.parse()
+            .map(TeamSettings)
+            .map_err(|e| Error::invalid("config.toml", format!("{}: {e}", path.display())))
+    }
+
+    /// `key` under the first of `tables` that has it.
+    fn get(&self, tables: &[&str], key: &str) -> Option<&toml::Value> {
+        tables
+            .iter()
+            .find_map(|name| self.0.get(*name).and_then(|t| t.get(key)))
+    }
+
+    /// The server's URL: `url` under the first of `tables` that has one.
+    pub fn url(&self, tables: &[&str]) -> Option<String> {
+        self.get(tables, "url")?.as_str().map(str::to_owned)
+    }
+
+    /// Whether `[sync] usage = true`.
+    pub fn sends_usage(&self) -> bool {
+        self.get(&["sync"], "usage")
+            .and_then(toml::Value::as_bool)
+            .unwrap_or(false)
+    }
 }
 
 /// Runs a future on a runtime of this thread.
