@@ -21,6 +21,13 @@ pub fn new_uuid() -> uuid::Uuid {
     uuid::Uuid::now_v7()
 }
 
+/// This machine's host name (empty when it cannot be read).
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_owned())
+        .unwrap_or_default()
+}
+
 /// The person acting: `BATON_ACTOR`, else the OS user, else `local`.
 pub fn person() -> String {
     ["BATON_ACTOR", "USER", "LOGNAME"]

@@ -173,11 +173,10 @@ impl Ledger {
 }
 
 fn holder_line() -> String {
-    let host = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
     format!(
         "pid {} on {} since {}",
         std::process::id(),
-        host.trim(),
+        crate::system::host_name(),
         crate::system::now()
             .map(|t| t.to_string())
             .unwrap_or_default()

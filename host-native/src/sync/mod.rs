@@ -111,10 +111,9 @@ pub fn machine_id(ledger: &Ledger) -> Result<uuid::Uuid, Error> {
 fn machine_name() -> String {
     std::env::var("BATON_MACHINE_NAME")
         .ok()
-        .filter(|name| !name.trim().is_empty())
-        .or_else(|| std::fs::read_to_string("/proc/sys/kernel/hostname").ok())
         .map(|name| name.trim().to_owned())
-        .unwrap_or_default()
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(crate::system::host_name)
 }
 
 /// Sends what is new in the ledger (and, asked, in the mirror's usage) to the server at `url`.
@@ -122,19 +121,20 @@ pub fn sync(ledger: &Ledger, url: &str, options: SyncOptions) -> Result<SyncRepo
     let machine = machine_id(ledger)?;
     connect::block_on(async {
         let mut client = connect::connect(url).await?;
-        sync_with(&mut client, ledger, machine, options).await
+        let schema_version = schema::migrate(&mut client).await?;
+        sync_with(&mut client, ledger, machine, schema_version, options).await
     })
 }
 
-/// Syncs over an open connection: the schema brought up to date, the machine registered, then
-/// every file of the history from its cursor.
+/// Syncs over an open connection whose schema is at `schema_version`: the machine
+/// registered, then every file of the history from its cursor.
 pub async fn sync_with(
     client: &mut tokio_postgres::Client,
     ledger: &Ledger,
     machine: uuid::Uuid,
+    schema_version: usize,
     options: SyncOptions,
 ) -> Result<SyncReport, Error> {
-    let schema_version = schema::migrate(client).await?;
     client
         .execute(
             "INSERT INTO baton_machines (machine, name) VALUES ($1, $2)
@@ -516,23 +516,28 @@ pub fn follow(
         let _ = watcher.watch(ledger.dir(), RecursiveMode::Recursive);
     }
     connect::block_on(async {
-        let mut client: Option<tokio_postgres::Client> = None;
+        // The schema is brought up to date once per connection, not every round.
+        let mut client: Option<(tokio_postgres::Client, usize)> = None;
         let mut down_since: Option<String> = None;
         loop {
-            if client
-                .as_ref()
-                .is_none_or(tokio_postgres::Client::is_closed)
-            {
+            if client.as_ref().is_none_or(|(c, _)| c.is_closed()) {
                 client = match connect::connect(url).await {
-                    Ok(c) => Some(c),
+                    Ok(mut c) => match schema::migrate(&mut c).await {
+                        Ok(version) => Some((c, version)),
+                        Err(err) if err.code == ErrorCode::StoreIo => {
+                            outage(&mut down_since, &err);
+                            None
+                        }
+                        Err(err) => return Err(err),
+                    },
                     Err(err) => {
                         outage(&mut down_since, &err);
                         None
                     }
                 };
             }
-            if let Some(open) = client.as_mut() {
-                match sync_with(open, ledger, machine, options).await {
+            if let Some((open, version)) = client.as_mut() {
+                match sync_with(open, ledger, machine, *version, options).await {
                     Ok(report) => {
                         if down_since.take().is_some() {
                             crate::cli::warn("the server answers again; caught up");
