@@ -21,22 +21,16 @@ fn server_url() -> String {
         .expect("BATON_TEST_PG_URL: run through tests/pg/with-postgres.sh")
 }
 
-/// One query through `psql`, its rows as lines.
+/// One query through `psql` on the default database, its rows as lines.
 fn psql(sql: &str) -> Vec<String> {
-    let out = Command::new("psql")
-        .args([&server_url(), "-v", "ON_ERROR_STOP=1", "-Atc", sql])
-        .output()
-        .expect("psql runs");
-    assert!(
-        out.status.success(),
-        "{sql}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
+    psql_at(&server_url(), sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// The server, one test at a time.
+fn take_server() -> std::sync::MutexGuard<'static, ()> {
+    SERVER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A database of its own on the test server (team views read a whole database); its URL.
@@ -180,9 +174,7 @@ fn machine_of(dir: &Path) -> String {
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn three_machines_sync_at_once_with_kills_and_every_event_lands_once() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let url = fresh_database("three_machines");
     let psql = |sql: &str| psql_at(&url, sql).unwrap();
     let tmp = tempfile::tempdir().unwrap();
@@ -341,9 +333,7 @@ fn three_machines_sync_at_once_with_kills_and_every_event_lands_once() {
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn a_server_that_is_down_stops_no_local_command_and_the_next_sync_catches_up() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let url = server_url();
     let pg_ctl = server_control();
     let tmp = tempfile::tempdir().unwrap();
@@ -386,9 +376,7 @@ fn a_server_that_is_down_stops_no_local_command_and_the_next_sync_catches_up() {
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn a_change_on_one_machine_to_a_file_another_depends_on_opens_a_collision_in_the_team_view() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let url = fresh_database("collisions");
     let tmp = tempfile::tempdir().unwrap();
     let laptop = tmp.path().join("machine-0").join(".baton");
@@ -484,9 +472,7 @@ fn a_change_on_one_machine_to_a_file_another_depends_on_opens_a_collision_in_the
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let owner = fresh_database("roles");
     let tmp = tempfile::tempdir().unwrap();
     // The README's least-privilege setup, with names of this run.
@@ -663,9 +649,7 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn sync_follow_sends_new_events_as_they_are_written_and_outlives_an_outage() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let url = fresh_database("follow");
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("machine-0").join(".baton");
@@ -766,9 +750,7 @@ fn server_control_with(extra: String) -> impl Fn(&str) {
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn sync_and_team_views_use_tls_when_the_url_asks_and_check_the_certificate() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let url = fresh_database("tlsonly");
     let database = url.rsplit_once('/').unwrap().1.to_owned();
     let port = std::env::var("BATON_TEST_PG_PORT").unwrap();
@@ -934,9 +916,7 @@ fn sync_and_team_views_use_tls_when_the_url_asks_and_check_the_certificate() {
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let url = fresh_database("usage");
     let tmp = tempfile::tempdir().unwrap();
     let mut local_totals = Vec::new();
@@ -1083,9 +1063,7 @@ fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn an_older_schema_is_brought_up_to_date_and_a_newer_one_is_refused() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let url = fresh_database("schema");
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("machine-0").join(".baton");
@@ -1140,9 +1118,7 @@ fn an_older_schema_is_brought_up_to_date_and_a_newer_one_is_refused() {
 #[test]
 #[ignore = "needs PostgreSQL: tests/pg/with-postgres.sh cargo test -p baton-tests --test suite sync -- --ignored"]
 fn compaction_between_syncs_and_small_chunks_killed_midway_lose_nothing() {
-    let _server = SERVER
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _server = take_server();
     let url = fresh_database("compaction");
     let psql = |sql: &str| psql_at(&url, sql).unwrap();
     let tmp = tempfile::tempdir().unwrap();
