@@ -4,8 +4,9 @@
 # them; www/build.sh records it in www/pkg/SOURCES.sha256, and `--check` fails when the
 # committed bundle was built from other sources (then: www/build.sh, and commit www/pkg).
 # Only what reaches the .wasm counts: the packages resolved for baton-web on wasm32 (with
-# their features), not the whole lock file, and the workspace's profiles, not its other
-# settings, so a dependency of the native host alone does not ask for a new bundle.
+# their features), not the whole lock file, and the workspace's profile the page is built
+# with, not its other settings, so a dependency of the native host alone, or a setting of
+# the debug builds, does not ask for a new bundle.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -13,7 +14,9 @@ stamp() {
   {
     LC_ALL=C find core/src host-web/src -type f | LC_ALL=C sort | xargs sha256sum
     sha256sum core/Cargo.toml host-web/Cargo.toml www/build.sh
-    sed -n '/^\[profile/,$p' Cargo.toml
+    awk -v p="[profile.${BATON_WEB_PROFILE:-release}" '
+      /^\[/ { keep = index($0, p "]") == 1 || index($0, p ".") == 1 }
+      keep' Cargo.toml
     cargo tree --quiet --locked --offline -p baton-web --target wasm32-unknown-unknown \
       --edges normal,build --prefix none --format '{p} {f}' | sed 's| ([^)]*)||' | LC_ALL=C sort -u
     rustc --version
