@@ -2,10 +2,12 @@
 -- `baton team init --from postgres://OWNER@HOST/DATABASE` has created the tables.
 -- The README shows this file; tests/suite/sync.rs runs it (with its own role names).
 
--- The machines' group: append events, register and move their own cursors, nothing else.
+-- The machines' group: append events, register and move their own cursors, keep their own
+-- usage rows equal to their mirror's, nothing else.
 CREATE ROLE baton_writer NOLOGIN;
 GRANT SELECT ON baton_schema TO baton_writer;
-GRANT SELECT, INSERT ON baton_events, baton_usage TO baton_writer;
+GRANT SELECT, INSERT ON baton_events TO baton_writer;
+GRANT SELECT, INSERT, UPDATE, DELETE ON baton_usage TO baton_writer;
 GRANT SELECT, INSERT, UPDATE ON baton_machines, baton_machine_sessions TO baton_writer;
 GRANT SELECT, INSERT, UPDATE, DELETE ON baton_sync_cursors TO baton_writer;
 

@@ -570,6 +570,34 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
         .unwrap(),
         vec!["0|host-0|1".to_owned()]
     );
+    // Usage rows: a machine corrects and removes its own (to match its mirror), never
+    // another's.
+    let machine_b = machine_of(&b);
+    let usage_row = |machine: &str, key: &str| {
+        format!(
+            "INSERT INTO baton_usage (machine, key, provider, provider_session, at, input_tokens,
+                 output_tokens, cache_creation_tokens, cache_read_tokens, reasoning_tokens,
+                 cache_creation_1h_tokens)
+             VALUES ('{machine}', '{key}', 'codex', 's', now(), 1, 2, 0, 0, 0, 0)"
+        )
+    };
+    psql_at(&owner, &usage_row(&machine_a, "a1")).unwrap();
+    psql_at(&owner, &usage_row(&machine_b, "b1")).unwrap();
+    psql_at(&owner, &usage_row(&machine_b, "b2")).unwrap();
+    for statement in [
+        "UPDATE baton_usage SET input_tokens = 100",
+        "DELETE FROM baton_usage WHERE key IN ('a1', 'b2')",
+    ] {
+        psql_at(&as_b, statement).unwrap();
+    }
+    assert_eq!(
+        psql_at(
+            &owner,
+            "SELECT string_agg(key || '=' || input_tokens, ',' ORDER BY key) FROM baton_usage"
+        )
+        .unwrap(),
+        vec!["a1=1,b1=100".to_owned()]
+    );
     // No table of its own making stands in for the machines in the policies.
     let forged = psql_at(
         &as_b,
@@ -598,7 +626,6 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
         let (event, session) = rows[0].split_once(' ').unwrap();
         (event.to_owned(), session.to_owned())
     };
-    let machine_b = machine_of(&b);
     let twin = psql_at(
         &as_b,
         &format!(
@@ -631,6 +658,8 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
         "INSERT INTO baton_machines (machine) VALUES (gen_random_uuid())",
         "UPDATE baton_events SET line = '{}'",
         "DELETE FROM baton_events",
+        "UPDATE baton_usage SET input_tokens = 0",
+        "DELETE FROM baton_usage",
     ] {
         let refused = psql_at(&as_reader, statement);
         assert!(
@@ -939,32 +968,96 @@ fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
         let dir = tmp.path().join(format!("machine-{m}")).join(".baton");
         let claude = trees.join("claude/projects");
         let codex = trees.join("codex/sessions");
-        let mirrored = baton_tests::baton(&dir)
-            .arg("mirror")
-            .arg("--claude-dir")
-            .arg(&claude)
-            .arg("--codex-dir")
-            .arg(&codex)
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(mirrored.success());
+        let empty = tmp.path().join(format!("empty-{m}"));
+        std::fs::create_dir_all(&empty).unwrap();
+        let mirror = |with_codex: bool| {
+            let mut command = baton_tests::baton(&dir);
+            command.arg("mirror").arg("--claude-dir").arg(&claude);
+            // Codex's folder is added to the mirror after the first sync: its responses are
+            // older than ones the server already has.
+            command.arg("--codex-dir").arg(if with_codex {
+                codex.clone()
+            } else {
+                empty.clone()
+            });
+            let mirrored = command.stdout(Stdio::null()).status().unwrap();
+            assert!(mirrored.success());
+        };
+        let sync_usage = || {
+            let out = sync_command(&dir, &url).arg("--usage").output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            baton_tests::json_of(&out)["usage"].clone()
+        };
+        mirror(false);
         run(&dir, &["start", "--project", "shop", "--agent", "claude"]);
-        let first = sync_command(&dir, &url).arg("--usage").output().unwrap();
-        assert!(
-            first.status.success(),
-            "{}",
-            String::from_utf8_lossy(&first.stderr)
+        let first = sync_usage();
+        let sent = first["inserted"].as_u64().unwrap();
+        assert!(sent > 20, "{first}");
+        assert_eq!(first["read"], sent);
+        assert!(first["days"].as_u64().unwrap() > 1, "{first}");
+        assert_eq!(
+            (&first["corrected"], &first["removed"]),
+            (&0.into(), &0.into())
         );
-        let first = baton_tests::json_of(&first);
-        let sent = first["usage"]["inserted"].as_u64().unwrap();
-        assert!(sent > 50, "{first}");
-        assert_eq!(first["usage"]["read"], sent);
-        // Again: only the last hour is read again, and nothing is stored twice.
-        let again = sync_command(&dir, &url).arg("--usage").output().unwrap();
-        let again = baton_tests::json_of(&again);
-        assert_eq!(again["usage"]["inserted"], 0, "{again}");
-        assert!(again["usage"]["read"].as_u64().unwrap() < sent, "{again}");
+        // Again: every day's digest matches, so nothing is read or sent.
+        let again = sync_usage();
+        assert_eq!(
+            (&again["days"], &again["read"], &again["inserted"]),
+            (&0.into(), &0.into(), &0.into()),
+            "{again}"
+        );
+        // The folder added later: its days differ and are sent, the older ones included.
+        mirror(true);
+        let late = sync_usage();
+        assert!(late["inserted"].as_u64().unwrap() > 20, "{late}");
+        let machine = machine_of(&dir);
+        let older = psql_at(
+            &url,
+            &format!(
+                "SELECT count(*) FROM baton_usage WHERE machine = '{machine}' AND provider = 'codex'
+                   AND at < (SELECT max(at) - interval '1 day' FROM baton_usage
+                             WHERE machine = '{machine}' AND provider = 'claude_code')"
+            ),
+        )
+        .unwrap();
+        assert_ne!(
+            older,
+            vec!["0".to_owned()],
+            "no Codex response older than Claude's"
+        );
+        // A row the server holds with other figures is corrected, one the mirror does not
+        // count is removed, and only that day is read.
+        psql_at(
+            &url,
+            &format!(
+                "UPDATE baton_usage SET output_tokens = output_tokens + 1000
+                 WHERE (machine, key) = (SELECT machine, key FROM baton_usage
+                                         WHERE machine = '{machine}' ORDER BY at LIMIT 1);
+                 INSERT INTO baton_usage (machine, key, provider, provider_session, at,
+                     input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
+                     reasoning_tokens, cache_creation_1h_tokens)
+                 SELECT machine, 'claude_code/gone', provider, provider_session, at, 5, 5, 0, 0,
+                     0, 0
+                 FROM baton_usage WHERE machine = '{machine}' ORDER BY at LIMIT 1"
+            ),
+        )
+        .unwrap();
+        let mended = sync_usage();
+        assert_eq!(
+            (
+                &mended["days"],
+                &mended["inserted"],
+                &mended["corrected"],
+                &mended["removed"]
+            ),
+            (&1.into(), &0.into(), &1.into(), &1.into()),
+            "{mended}"
+        );
+        assert!(mended["read"].as_u64().unwrap() < sent, "{mended}");
         let local = run(&dir, &["usage", "monthly", "--timezone", "UTC", "--index"]);
         local_totals.push(local["totals"].clone());
     }

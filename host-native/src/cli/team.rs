@@ -59,9 +59,12 @@ pub(crate) fn sync(cli: &Cli, args: &SyncArgs, json_only: bool) -> Result<Output
                     usage.skipped.as_deref().unwrap_or_default()
                 ));
             }
+            Some(usage) if usage.days == 0 => {
+                text.push_str("\n[ok] Usage rows: the server already has what the mirror counts")
+            }
             Some(usage) => text.push_str(&format!(
-                "\n[ok] Synced {} new usage row(s) of {} read from the mirror",
-                usage.inserted, usage.read
+                "\n[ok] Usage rows: {} new, {} corrected, {} removed, of {} read from the mirror for {} day(s) that differed",
+                usage.inserted, usage.corrected, usage.removed, usage.read, usage.days
             )),
             None => {}
         }
@@ -83,7 +86,7 @@ pub(crate) fn sync(cli: &Cli, args: &SyncArgs, json_only: bool) -> Result<Output
         &mut |report| {
             // The first sync is always said; later ones when they sent something. A reader
             // that went away ends the follow.
-            let usage_sent = report.usage.as_ref().map_or(0, |u| u.inserted);
+            let usage_sent = report.usage.as_ref().map_or(0, |u| u.changed());
             if !first && report.inserted == 0 && usage_sent == 0 {
                 return true;
             }

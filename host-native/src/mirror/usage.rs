@@ -49,11 +49,25 @@ pub fn report(
     };
     let entries = match slots {
         Some(entries) => entries,
-        None => counted_entries(connection, path, options)?,
+        None => counted_rows(connection, path, options)?
+            .into_iter()
+            .map(|row| row.entry)
+            .collect(),
     };
     Ok(crate::usage::report_of_entries(
         entries, skipped, options, &prices,
     ))
+}
+
+/// A response that counts, with the dedup key the mirror settled it by (`None` for a
+/// response without one: a Codex delta, a line without a message id).
+#[derive(Debug)]
+pub struct CountedRow {
+    /// The upper 64 bits of the core's dedup key: the same for every copy of one response,
+    /// whichever copy counts.
+    pub dedup_key: Option<i64>,
+    /// The response as a report counts it, with its session's project.
+    pub entry: UsageEntry,
 }
 
 /// The responses that count (each once, with its session's project) written at or after
@@ -63,7 +77,7 @@ pub fn counted_since(
     connection: &Connection,
     path: &Path,
     since: Timestamp,
-) -> Result<Option<Vec<UsageEntry>>, Error> {
+) -> Result<Option<Vec<CountedRow>>, Error> {
     if !tally::is_current(connection, &tally::shipped_tiers()) {
         return Ok(None);
     }
@@ -72,7 +86,54 @@ pub fn counted_since(
         since,
         provider_ids: Vec::new(),
     });
-    counted_entries(connection, path, &options).map(Some)
+    counted_rows(connection, path, &options).map(Some)
+}
+
+/// How many responses count, and their tokens' total, on one UTC day.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DayDigest {
+    /// Responses that count.
+    pub responses: i64,
+    /// Their input, output, cache and reasoning tokens, added.
+    pub tokens: i64,
+}
+
+/// Milliseconds in a day: a digest's day is `at / DAY_MS` (UTC).
+pub const DAY_MS: i64 = 86_400_000;
+
+/// The counted responses' digest per UTC day (days since 1970-01-01); `None` while the
+/// index's tallies are not made. One aggregate over the index: a sync compares it with the
+/// server's to find the days it must send.
+pub fn counted_by_day(
+    connection: &Connection,
+    path: &Path,
+) -> Result<Option<std::collections::BTreeMap<i64, DayDigest>>, Error> {
+    if !tally::is_current(connection, &tally::shipped_tiers()) {
+        return Ok(None);
+    }
+    let mut statement = connection
+        .prepare(
+            "SELECT u.at / ?1, count(*), sum(u.input_tokens + u.output_tokens
+                    + u.cache_creation_tokens + u.cache_read_tokens + u.reasoning_tokens)
+             FROM sources s JOIN usage u ON u.source = s.id
+             WHERE u.counted = 1
+             GROUP BY 1",
+        )
+        .map_err(sql(path))?;
+    let rows = statement
+        .query_map([DAY_MS], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                DayDigest {
+                    responses: r.get(1)?,
+                    tokens: r.get::<_, Option<i64>>(2)?.unwrap_or(0),
+                },
+            ))
+        })
+        .map_err(sql(path))?;
+    rows.collect::<rusqlite::Result<_>>()
+        .map(Some)
+        .map_err(sql(path))
 }
 
 fn wants(options: &UsageOptions, provider: Provider) -> bool {
@@ -333,11 +394,11 @@ struct Clue {
 /// Every row that counts, as an entry with its session's project (a Claude Code session's
 /// found by the core's rule from its counted rows, in the order a read of the files meets
 /// them; a Codex row carries its own).
-fn counted_entries(
+fn counted_rows(
     connection: &Connection,
     path: &Path,
     options: &UsageOptions,
-) -> Result<Vec<UsageEntry>, Error> {
+) -> Result<Vec<CountedRow>, Error> {
     let names = names(connection, path)?;
     let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
     let mut statement = connection
@@ -345,7 +406,7 @@ fn counted_entries(
             "SELECT s.provider, u.at, u.session, u.project, u.model, u.input_tokens,
                     u.output_tokens, u.cache_creation_tokens, u.cache_read_tokens,
                     u.reasoning_tokens, u.cache_creation_1h_tokens, u.request_context_tokens,
-                    u.recorded_cost_micro_usd, u.folder, u.source, u.offset
+                    u.recorded_cost_micro_usd, u.folder, u.source, u.offset, u.dedup_key
              FROM sources s JOIN usage u ON u.source = s.id
              WHERE u.counted = 1
                AND (?1 IS NULL OR u.at >= ?1 OR u.session IN (
@@ -376,7 +437,7 @@ fn counted_entries(
                 .unwrap_or_else(|| "[]".to_owned()),
         ])
         .map_err(sql(path))?;
-    let mut entries = Vec::new();
+    let mut entries: Vec<CountedRow> = Vec::new();
     // Each Claude Code session's clues to its project, with where each was read.
     let mut clues: HashMap<Arc<str>, Vec<Clue>> = HashMap::new();
     while let Some(row) = rows.next().map_err(sql(path))? {
@@ -398,7 +459,10 @@ fn counted_entries(
                 folder: name(id(13)?),
             });
         }
-        entries.push(entry);
+        entries.push(CountedRow {
+            dedup_key: id(16)?,
+            entry,
+        });
     }
     let projects: HashMap<Arc<str>, Option<Arc<str>>> = clues
         .into_iter()
@@ -412,7 +476,7 @@ fn counted_entries(
             (session, project.map(|p| Arc::from(p.as_str())))
         })
         .collect();
-    for entry in &mut entries {
+    for CountedRow { entry, .. } in &mut entries {
         if entry.provider == Provider::ClaudeCode {
             entry.project = projects.get(&entry.session).cloned().flatten();
         }

@@ -6,9 +6,11 @@
 pub mod connect;
 pub mod schema;
 pub mod team;
+pub mod usage;
 
 use connect::pg_error;
 pub use connect::redacted;
+pub use usage::UsageSent;
 
 use crate::store::Ledger;
 use baton_core::ledger::compaction::{ArchiveLine, decode_archive_line};
@@ -46,19 +48,6 @@ pub struct SyncReport {
     /// Usage rows from the mirror, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<UsageSent>,
-}
-
-/// What one sync did with the mirror's usage rows.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct UsageSent {
-    /// Responses read from the index (those since the last one the server has, and an hour
-    /// before it).
-    pub read: u64,
-    /// Rows the server did not have.
-    pub inserted: u64,
-    /// Why none were sent, when none could be.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub skipped: Option<String>,
 }
 
 /// What a sync sends besides the ledger's events.
@@ -154,150 +143,9 @@ pub async fn sync_with(
         sync_file(client, ledger, machine, path, &mut report).await?;
     }
     if options.usage {
-        report.usage = Some(sync_usage(client, ledger, machine).await?);
+        report.usage = Some(usage::sync_usage(client, ledger, machine).await?);
     }
     Ok(report)
-}
-
-/// How far before the newest response the server has a sync looks again (a response the
-/// mirror settled late).
-const USAGE_OVERLAP_MS: i64 = 3_600_000;
-
-/// Sends the mirror's usage rows the server lacks: those since the newest it has from this
-/// machine (less an hour), keyed so a row sent twice is stored once.
-async fn sync_usage(
-    client: &mut tokio_postgres::Client,
-    ledger: &Ledger,
-    machine: uuid::Uuid,
-) -> Result<UsageSent, Error> {
-    let index = crate::mirror::index::path_for(ledger.dir());
-    if !index.is_file() {
-        return Ok(UsageSent {
-            skipped: Some(format!(
-                "no mirror index at {}: run `baton mirror` first",
-                index.display()
-            )),
-            ..UsageSent::default()
-        });
-    }
-    let row = client
-        .query_one(
-            "SELECT (extract(epoch FROM max(at)) * 1000)::bigint FROM baton_usage WHERE machine = $1",
-            &[&machine],
-        )
-        .await
-        .map_err(|e| pg_error("read the usage cursor", e))?;
-    let since = row
-        .get::<_, Option<i64>>(0)
-        .map_or(0, |newest| newest - USAGE_OVERLAP_MS);
-    let connection = crate::mirror::index::open_existing(&index)?;
-    let Some(entries) = crate::mirror::usage::counted_since(
-        &connection,
-        &index,
-        baton_core::Timestamp::from_millis(since),
-    )?
-    else {
-        return Ok(UsageSent {
-            skipped: Some("the mirror's tallies are not made yet: run `baton mirror`".to_owned()),
-            ..UsageSent::default()
-        });
-    };
-    let mut sent = UsageSent {
-        read: entries.len() as u64,
-        ..UsageSent::default()
-    };
-    let tx = client
-        .transaction()
-        .await
-        .map_err(|e| pg_error("begin", e))?;
-    for batch in entries.chunks(BATCH) {
-        sent.inserted += insert_usage(&tx, machine, batch).await?;
-    }
-    tx.commit().await.map_err(|e| pg_error("commit", e))?;
-    Ok(sent)
-}
-
-/// Inserts one batch of usage rows; returns how many were new.
-async fn insert_usage(
-    tx: &tokio_postgres::Transaction<'_>,
-    machine: uuid::Uuid,
-    batch: &[baton_core::transcripts::UsageEntry],
-) -> Result<u64, Error> {
-    let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    let keys: Vec<String> = batch
-        .iter()
-        .map(|e| {
-            format!(
-                "{}/{}/{}/{}/{}/{}/{}/{}/{}",
-                baton_core::transcripts::FileFormat::from(e.provider).as_str(),
-                e.session,
-                e.at.millis(),
-                e.model.as_deref().unwrap_or(""),
-                e.tokens.input_tokens,
-                e.tokens.output_tokens,
-                e.tokens.cache_creation_tokens,
-                e.tokens.cache_read_tokens,
-                e.tokens.reasoning_tokens
-            )
-        })
-        .collect();
-    let providers: Vec<&str> = batch
-        .iter()
-        .map(|e| baton_core::transcripts::FileFormat::from(e.provider).as_str())
-        .collect();
-    let sessions: Vec<&str> = batch.iter().map(|e| &*e.session).collect();
-    let ats: Vec<chrono::DateTime<chrono::Utc>> = batch
-        .iter()
-        .map(|e| chrono::DateTime::from_timestamp_millis(e.at.millis()).unwrap_or_default())
-        .collect();
-    let projects: Vec<Option<&str>> = batch.iter().map(|e| e.project.as_deref()).collect();
-    let models: Vec<Option<&str>> = batch.iter().map(|e| e.model.as_deref()).collect();
-    let tokens = |f: fn(&baton_core::transcripts::UsageEntry) -> u64| -> Vec<i64> {
-        batch.iter().map(|e| count(f(e))).collect()
-    };
-    let input = tokens(|e| e.tokens.input_tokens);
-    let output = tokens(|e| e.tokens.output_tokens);
-    let cache_creation = tokens(|e| e.tokens.cache_creation_tokens);
-    let cache_read = tokens(|e| e.tokens.cache_read_tokens);
-    let reasoning = tokens(|e| e.tokens.reasoning_tokens);
-    let cache_1h = tokens(|e| e.cache_creation_1h_tokens);
-    let context: Vec<Option<i64>> = batch
-        .iter()
-        .map(|e| e.request_context_tokens.map(count))
-        .collect();
-    let recorded: Vec<Option<i64>> = batch
-        .iter()
-        .map(|e| e.recorded_cost_micro_usd.map(count))
-        .collect();
-    tx.execute(
-        "INSERT INTO baton_usage (machine, key, provider, provider_session, at, project, model,
-             input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
-             reasoning_tokens, cache_creation_1h_tokens, request_context_tokens,
-             recorded_cost_micro_usd)
-         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[],
-             $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[],
-             $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[])
-         ON CONFLICT DO NOTHING",
-        &[
-            &machine,
-            &keys,
-            &providers,
-            &sessions,
-            &ats,
-            &projects,
-            &models,
-            &input,
-            &output,
-            &cache_creation,
-            &cache_read,
-            &reasoning,
-            &cache_1h,
-            &context,
-            &recorded,
-        ],
-    )
-    .await
-    .map_err(|e| pg_error("insert usage rows", e))
 }
 
 /// A machine id another role registered: said plainly (row security refused it).

@@ -87,7 +87,12 @@ pub const MIGRATIONS: &[&str] = &[
      ALTER TABLE baton_usage ENABLE ROW LEVEL SECURITY;
      CREATE POLICY baton_read ON baton_usage FOR SELECT USING (true);
      CREATE POLICY baton_append ON baton_usage FOR INSERT
-         WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_usage.machine AND m.owner = current_user));",
+         WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_usage.machine AND m.owner = current_user));
+     CREATE POLICY baton_correct ON baton_usage FOR UPDATE
+         USING (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_usage.machine AND m.owner = current_user))
+         WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_usage.machine AND m.owner = current_user));
+     CREATE POLICY baton_forget ON baton_usage FOR DELETE
+         USING (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_usage.machine AND m.owner = current_user));",
 ];
 
 /// Brings the server's schema to this build's version; returns it. A schema already current
