@@ -495,7 +495,8 @@ pub(crate) struct SyncArgs {
     #[arg(long)]
     pub(crate) follow: bool,
     /// Send the mirror's usage rows too (tokens, models, costs, projects; never message
-    /// text), for `baton team usage` [default: `usage = true` under [sync] in config.toml]
+    /// text), for `baton team usage`: only the days whose rows differ from the server's
+    /// [default: `usage = true` under [sync] in config.toml]
     #[arg(long)]
     pub(crate) usage: bool,
     /// With --follow: the longest wait between syncs when nothing changes
