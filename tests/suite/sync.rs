@@ -949,6 +949,7 @@ fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
     let url = fresh_database("usage");
     let tmp = tempfile::tempdir().unwrap();
     let mut local_totals = Vec::new();
+    let mut local_projects: std::collections::BTreeMap<String, u64> = Default::default();
     for m in 0..2 {
         let trees = tmp.path().join(format!("trees-{m}"));
         let generated = Command::new(env!("CARGO_BIN_EXE_transcript-gen"))
@@ -968,6 +969,27 @@ fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
         let dir = tmp.path().join(format!("machine-{m}")).join(".baton");
         let claude = trees.join("claude/projects");
         let codex = trees.join("codex/sessions");
+        // One session that moves from one working directory to another across days: its
+        // project is the first one, also when only the later day is sent again.
+        const SPAN: &str = "0b5e55a0-0000-4000-8000-000000000001";
+        if m == 0 {
+            let folder = claude.join("-work-alpha");
+            std::fs::create_dir_all(&folder).unwrap();
+            let line = |n: u32, at: &str, cwd: &str| {
+                format!(
+                    r#"{{"type":"assistant","sessionId":"{SPAN}","cwd":"{cwd}","timestamp":"{at}","requestId":"req_span_{n}","message":{{"id":"msg_span_{n}","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","usage":{{"input_tokens":100,"output_tokens":50,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}}}}"#
+                )
+            };
+            std::fs::write(
+                folder.join(format!("{SPAN}.jsonl")),
+                format!(
+                    "{}\n{}\n",
+                    line(1, "2025-01-01T10:00:00.000Z", "/work/alpha"),
+                    line(2, "2025-01-05T10:00:00.000Z", "/work/beta")
+                ),
+            )
+            .unwrap();
+        }
         let empty = tmp.path().join(format!("empty-{m}"));
         std::fs::create_dir_all(&empty).unwrap();
         let mirror = |with_codex: bool| {
@@ -1058,8 +1080,26 @@ fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
             "{mended}"
         );
         assert!(mended["read"].as_u64().unwrap() < sent, "{mended}");
+        if m == 0 {
+            psql_at(
+                &url,
+                &format!(
+                    "UPDATE baton_usage SET output_tokens = 1
+                     WHERE provider_session = '{SPAN}' AND at >= '2025-01-05'"
+                ),
+            )
+            .unwrap();
+            let resent = sync_usage();
+            assert_eq!(resent["corrected"], 1, "{resent}");
+        }
         let local = run(&dir, &["usage", "monthly", "--timezone", "UTC", "--index"]);
         local_totals.push(local["totals"].clone());
+        let by_project = run(&dir, &["usage", "project", "--timezone", "UTC", "--index"]);
+        for row in by_project["rows"].as_array().unwrap() {
+            *local_projects
+                .entry(row["key"].as_str().unwrap().to_owned())
+                .or_default() += row["total_tokens"].as_u64().unwrap();
+        }
     }
     // By machine: each machine's row is its own local total.
     let by_machine = run(
@@ -1130,6 +1170,33 @@ fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
             "{field}"
         );
     }
+    // By project: each project's tokens are the machines' local figures added (a resent day
+    // decides a session's project from all its responses, as a full report does).
+    let team_projects = run(
+        &tmp.path().join("reader"),
+        &[
+            "team",
+            "usage",
+            "project",
+            "--timezone",
+            "UTC",
+            "--from",
+            &url,
+        ],
+    );
+    let team_projects: std::collections::BTreeMap<String, u64> = team_projects["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["key"].as_str().unwrap().to_owned(),
+                row["total_tokens"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(local_projects.len() > 1, "{local_projects:?}");
+    assert_eq!(team_projects, local_projects);
     // Tokens, models and costs only: the server holds no message text.
     let columns = psql_at(
         &url,

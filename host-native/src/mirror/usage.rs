@@ -72,7 +72,8 @@ pub struct CountedRow {
 
 /// The responses that count (each once, with its session's project) written at or after
 /// `since`, as `baton sync --usage` sends them; `None` while the index's tallies are not made
-/// (a `baton mirror` pass makes them).
+/// (a `baton mirror` pass makes them). A session's project is decided from all its responses,
+/// those before `since` included, so it is the project a full report gives.
 pub fn counted_since(
     connection: &Connection,
     path: &Path,
@@ -81,12 +82,24 @@ pub fn counted_since(
     if !tally::is_current(connection, &tally::shipped_tiers()) {
         return Ok(None);
     }
+    let sessions: Vec<String> = connection
+        .prepare(
+            "SELECT DISTINCT n.text FROM usage u JOIN names n ON n.id = u.session
+             WHERE u.counted = 1 AND u.at >= ?1",
+        )
+        .and_then(|mut s| {
+            s.query_map([since.millis()], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(sql(path))?;
     let mut options = UsageOptions::everything(GroupBy::Daily, crate::zone::resolve(Some("UTC"))?);
     options.work_focus = Some(crate::usage::WorkFocus {
         since,
-        provider_ids: Vec::new(),
+        provider_ids: sessions,
     });
-    counted_rows(connection, path, &options).map(Some)
+    let mut rows = counted_rows(connection, path, &options)?;
+    rows.retain(|row| row.entry.at >= since);
+    Ok(Some(rows))
 }
 
 /// How many responses count, and their tokens' total, on one UTC day.
