@@ -29,12 +29,29 @@ pub fn baton(dir: &Path) -> Command {
     if let Some(parent) = dir.parent().filter(|p| p.is_dir()) {
         cmd.current_dir(parent);
     }
+    let user = user_folders(dir);
     cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("BATON_DIR", dir)
         .env("BATON_FSYNC", "0")
-        .env("TZ", "UTC");
+        .env("TZ", "UTC")
+        .env("XDG_DATA_HOME", user.join("data"))
+        .env("XDG_CACHE_HOME", user.join("cache"));
     cmd
+}
+
+/// The stand-in for the user's own folders that [`baton`] gives a ledger's commands (the
+/// per-user index and caches live there): beside the ledger, so each test has its own.
+pub fn user_folders(dir: &Path) -> PathBuf {
+    dir.parent().unwrap_or(dir).join(".baton-user")
+}
+
+/// The transcript index a ledger's commands use by default (see [`user_folders`]).
+pub fn default_index(dir: &Path) -> PathBuf {
+    user_folders(dir)
+        .join("data")
+        .join("baton")
+        .join("index.sqlite")
 }
 
 /// Runs a command with `input` on its stdin (stdout and stderr captured) and waits for it.

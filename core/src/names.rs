@@ -76,6 +76,50 @@ pub(crate) fn normalize_agent(raw: &str) -> Result<String> {
     safe_name("agent", raw).map(|name| name.to_lowercase())
 }
 
+/// The coding agents known by more than one name: first the name Baton records for it (the
+/// hooks', the MCP server's and the CLI's default alike), then the names earlier versions,
+/// MCP clients (`clientInfo.name`) and people have used for it.
+const AGENT_NAMES: &[&[&str]] = &[
+    &[
+        "claude-code",
+        "claude",
+        "claude_code",
+        "claudecode",
+        "claude code",
+    ],
+    &[
+        "codex",
+        "codex-cli",
+        "codex_cli",
+        "codex-mcp-client",
+        "openai-codex",
+    ],
+    &[
+        "gemini-cli",
+        "gemini",
+        "gemini_cli",
+        "gemini-cli-mcp-client",
+    ],
+    &["cursor", "cursor-agent", "cursor-vscode"],
+    &["copilot", "copilot-cli", "github-copilot"],
+];
+
+/// The one name of the agent `name` stands for (`claude` and `Claude_Code` are `claude-code`),
+/// else `name` itself, lower-cased and trimmed.
+pub fn canonical_agent(name: &str) -> String {
+    let lowered = name.trim().to_lowercase();
+    AGENT_NAMES
+        .iter()
+        .find(|names| names.contains(&lowered.as_str()))
+        .map_or(lowered, |names| names[0].to_owned())
+}
+
+/// Whether two agent names stand for one agent (a session recorded as `claude` is found by
+/// `claude-code`).
+pub fn same_agent(a: &str, b: &str) -> bool {
+    a == b || canonical_agent(a) == canonical_agent(b)
+}
+
 /// Checks a free label such as a client name or a run id: not empty, no control characters,
 /// at most 128 bytes. Slashes and spaces are allowed (`Claude Code`, `ci/build-7`).
 pub fn label(field: &str, raw: &str) -> Result<String> {
@@ -130,6 +174,11 @@ mod tests {
     fn agents_normalize_to_one_identity() {
         assert_eq!(normalize_agent("Claude").unwrap(), "claude");
         assert_eq!(normalize_agent(" claude ").unwrap(), "claude");
+        assert_eq!(canonical_agent("Claude"), "claude-code");
+        assert_eq!(canonical_agent("codex-mcp-client"), "codex");
+        assert_eq!(canonical_agent("my-bot"), "my-bot");
+        assert!(same_agent("claude", "claude-code"));
+        assert!(!same_agent("claude", "codex"));
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub fn fill_defaults(request: &mut Request, client: Option<&str>) {
             }
             if p.session_id.is_none() {
                 if p.agent.is_none() {
-                    p.agent = client.map(str::to_lowercase);
+                    p.agent = client.map(baton_core::names::canonical_agent);
                 }
                 if p.commit.is_none() {
                     p.commit = system::git_head();
@@ -59,6 +59,75 @@ pub fn fill_defaults(request: &mut Request, client: Option<&str>) {
             p.client_name = client.map(str::to_owned);
         }
         _ => {}
+    }
+}
+
+/// Points a request from inside an agent's session at the work session that agent session
+/// already has, when a hook opened it: a start (without an id of its own) resumes it rather
+/// than opening a second work session, and an end (without an id) ends it even when other
+/// sessions of the same filters are live. The agent is this process's client (its parent past
+/// any shell); its work session is the one live session tied to that very process (pid and
+/// start time), else the one with the agent session id Claude Code's registry gives that
+/// process. Nothing changes when no session, or more than one, fits.
+pub fn join_calling_agents_session(ledger: &Ledger, request: &mut Request) {
+    let wants = match request {
+        Request::Start(p) => {
+            p.session_id.is_none() && p.provider_session_id.is_none() && p.attempt_id.is_none()
+        }
+        Request::End(p) => p.session_id.is_none(),
+        _ => false,
+    };
+    if !wants {
+        return;
+    }
+    let Some(found) = calling_agents_session(ledger) else {
+        return;
+    };
+    match request {
+        Request::Start(p) => {
+            // The project is the session's own: the agent's guess at a name must not refuse
+            // the resume.
+            p.session_id = Some(found.session_id.to_string());
+            p.project = None;
+        }
+        Request::End(p) => {
+            let fits = p.project.as_ref().is_none_or(|v| *v == found.project);
+            if fits {
+                p.session_id = Some(found.session_id.to_string());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The one live work session whose agent is this process's client (see
+/// [`join_calling_agents_session`]).
+fn calling_agents_session(ledger: &Ledger) -> Option<baton_core::ledger::session::Session> {
+    let (pid, start) = crate::liveness::agent_process()?;
+    let live = ledger.snapshot().ok()?.live_sessions().ok()?;
+    let tied: Vec<_> = live
+        .iter()
+        .filter(|s| {
+            s.liveness
+                .as_ref()
+                .and_then(|seen| seen.process)
+                .is_some_and(|(p, recorded)| p == pid && (recorded.is_none() || recorded == start))
+        })
+        .collect();
+    if let [one] = tied.as_slice() {
+        return Some((*one).clone());
+    }
+    if !tied.is_empty() {
+        return None;
+    }
+    let agent_session = crate::liveness::registered_session_of(pid, start)?;
+    let named: Vec<_> = live
+        .iter()
+        .filter(|s| s.provider_session_id.as_deref() == Some(agent_session.as_str()))
+        .collect();
+    match named.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
     }
 }
 

@@ -62,7 +62,7 @@ impl Agent {
     /// The agent name its work sessions carry.
     fn agent(self) -> &'static str {
         match self {
-            Agent::ClaudeCode => "claude",
+            Agent::ClaudeCode => "claude-code",
             Agent::Codex => "codex",
         }
     }

@@ -134,6 +134,18 @@ pub fn registered_process(claude_session_id: &str) -> Option<(u32, Option<u64>)>
         .map(|entry| (entry.pid, entry.proc_start))
 }
 
+/// The Claude session id Claude Code's registry gives the process `pid` (started at `start`,
+/// when known): the agent session that process runs.
+pub fn registered_session_of(pid: u32, start: Option<u64>) -> Option<String> {
+    claude_registry()
+        .into_iter()
+        .find(|(_, entry)| {
+            entry.pid == pid
+                && (entry.proc_start.is_none() || start.is_none() || entry.proc_start == start)
+        })
+        .map(|(session, _)| session)
+}
+
 /// The start time of the process running under `pid` (`/proc/<pid>/stat`, field 22, clock
 /// ticks since boot); none when no process has that pid.
 pub fn process_start(pid: u32) -> Option<u64> {

@@ -623,6 +623,10 @@ impl BatonMcp {
             {
                 crate::cli::warn(&format!("could not check whether agents still run: {err}"));
             }
+            // A start or end from inside an agent session a hook already opened is about
+            // that work session (one per agent session, whichever door it came in by).
+            let mut request = request;
+            engine::join_calling_agents_session(&ledger, &mut request);
             let (result, snapshot) = engine::run_deferred(&ledger, &request, &acting);
             // The agent on the other end of this server runs the session it started: tie its
             // process to it, so Baton can tell later when it is gone.
@@ -1087,7 +1091,13 @@ impl BatonMcp {
                 let (snapshot, connection) = crate::records::open_synced(&ledger, &index)?;
                 let record =
                     crate::records::resolve(&connection, &index, &snapshot, ledger.dir(), &query)?;
-                let links = crate::records::links_of(&connection, &index, &snapshot, &record)?;
+                let links = crate::records::links_of(
+                    &connection,
+                    &index,
+                    &snapshot,
+                    ledger.dir(),
+                    &record,
+                )?;
                 let mut json = serde_json::to_value(&record).unwrap_or_default();
                 json["links"] = serde_json::to_value(&links).unwrap_or_default();
                 Ok((

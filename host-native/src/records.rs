@@ -116,12 +116,13 @@ pub fn store(
             .max()
             .map(|e| e.to_string())
             .unwrap_or_default();
-        let key = ledger.dir().display().to_string();
+        let key = ledger_key(ledger.dir());
         mirror.with_lock(|connection| {
             in_transaction(connection, index_path, || {
                 insert(
                     connection,
                     index_path,
+                    &key,
                     &record,
                     plan.blob.as_ref(),
                     project.as_deref(),
@@ -158,6 +159,15 @@ pub fn store(
     Ok(record)
 }
 
+/// How the index names a ledger: its folder, resolved (the index is the user's, shared by
+/// every project, and a record is its ledger's).
+pub fn ledger_key(ledger_dir: &Path) -> String {
+    std::fs::canonicalize(ledger_dir)
+        .unwrap_or_else(|_| ledger_dir.to_path_buf())
+        .display()
+        .to_string()
+}
+
 /// The project of the work session a record is attached to, when it is known.
 fn project_of(snapshot: &Snapshot, session: Option<SessionId>) -> Result<Option<String>, Error> {
     Ok(match session {
@@ -170,6 +180,7 @@ fn project_of(snapshot: &Snapshot, session: Option<SessionId>) -> Result<Option<
 fn insert(
     connection: &Connection,
     path: &Path,
+    ledger: &str,
     record: &Record,
     blob: Option<&BlobRef>,
     project: Option<&str>,
@@ -179,9 +190,9 @@ fn insert(
         .prepare_cached(
             "INSERT INTO records (hex, created_at, updated_at, title, provider,
                  provider_session_id, agent_id, tags, work_session, project, content,
-                 content_bytes, blob)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-             ON CONFLICT (hex) DO NOTHING",
+                 content_bytes, blob, ledger)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+             ON CONFLICT (ledger, hex) DO NOTHING",
         )
         .and_then(|mut s| {
             s.execute(params![
@@ -200,6 +211,7 @@ fn insert(
                 // without its content, and the sizes then disagree.
                 blob.map_or(record.content.len() as u64, |b| b.bytes) as i64,
                 blob.map(|b| b.sha256.clone()),
+                ledger,
             ])
         })
         .map_err(sql(path))?;
@@ -273,7 +285,7 @@ pub fn sync(
         .max()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    let key = ledger.dir().display().to_string();
+    let key = ledger_key(ledger.dir());
     let seen_before = |connection: &Connection| -> Result<bool, Error> {
         let kept: Option<(i64, String)> = connection
             .query_row(
@@ -302,10 +314,10 @@ pub fn sync(
         let mut present = std::collections::HashSet::new();
         {
             let mut statement = connection
-                .prepare("SELECT hex FROM records")
+                .prepare("SELECT hex FROM records WHERE ledger = ?1")
                 .map_err(sql(index_path))?;
             let rows = statement
-                .query_map([], |r| r.get::<_, String>(0))
+                .query_map([&key], |r| r.get::<_, String>(0))
                 .map_err(sql(index_path))?;
             for hex in rows {
                 present.insert(hex.map_err(sql(index_path))?);
@@ -332,6 +344,7 @@ pub fn sync(
                 insert(
                     connection,
                     index_path,
+                    &key,
                     &record,
                     blob.as_ref(),
                     project.as_deref(),
@@ -420,13 +433,15 @@ pub fn resolve(
     };
     let mut upper = prefix.clone();
     upper.push('g');
+    let key = ledger_key(ledger_dir);
     let mut statement = connection
         .prepare_cached(&format!(
-            "SELECT {RECORD_COLUMNS} FROM records WHERE hex >= ?1 AND hex < ?2 ORDER BY hex LIMIT 20"
+            "SELECT {RECORD_COLUMNS} FROM records
+             WHERE ledger = ?3 AND hex >= ?1 AND hex < ?2 ORDER BY hex LIMIT 20"
         ))
         .map_err(sql(index_path))?;
     let found = statement
-        .query_map([&prefix, &upper], read_record)
+        .query_map([&prefix, &upper, &key], read_record)
         .map_err(sql(index_path))?
         .collect::<Result<Vec<_>, _>>()
         .map_err(sql(index_path))?;
@@ -451,8 +466,8 @@ pub fn resolve(
     // again, now, and say what is wrong if it still is.
     let (expected, blob): (i64, Option<String>) = connection
         .query_row(
-            "SELECT content_bytes, blob FROM records WHERE hex = ?1",
-            [id.simple().to_string()],
+            "SELECT content_bytes, blob FROM records WHERE ledger = ?2 AND hex = ?1",
+            [id.simple().to_string(), key],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .map_err(sql(index_path))?;
@@ -531,6 +546,7 @@ pub fn links_of(
     connection: &Connection,
     index_path: &Path,
     snapshot: &Snapshot,
+    ledger_dir: &Path,
     record: &Record,
 ) -> Result<Links, Error> {
     let work_session = match record.work_session {
@@ -550,7 +566,7 @@ pub fn links_of(
     };
     let mut statement = connection
         .prepare_cached(
-            "SELECT hex FROM records WHERE hex <> ?1
+            "SELECT hex FROM records WHERE hex <> ?1 AND ledger = ?4
                AND ((?2 IS NOT NULL AND provider_session_id = ?2)
                  OR (?3 IS NOT NULL AND work_session = ?3))
              ORDER BY created_at DESC LIMIT 50",
@@ -561,7 +577,8 @@ pub fn links_of(
             params![
                 record.id.simple().to_string(),
                 record.provider_session_id,
-                record.work_session.map(|s| s.to_string())
+                record.work_session.map(|s| s.to_string()),
+                ledger_key(ledger_dir)
             ],
             |r| r.get::<_, String>(0),
         )
@@ -583,13 +600,15 @@ pub fn links_of(
 pub fn linked_to_session(
     connection: &Connection,
     index_path: &Path,
+    ledger_dir: &Path,
     session: &baton_core::ledger::session::Session,
 ) -> Result<(Vec<Record>, Vec<crate::mirror::query::ConversationRow>), Error> {
     let mut statement = connection
         .prepare_cached(&format!(
             "SELECT {RECORD_COLUMNS} FROM records
-             WHERE work_session = ?1 OR (?2 IS NOT NULL AND provider_session_id = ?2)
-                OR (?3 IS NOT NULL AND provider_session_id = ?3)
+             WHERE ledger = ?4 AND (work_session = ?1
+                OR (?2 IS NOT NULL AND provider_session_id = ?2)
+                OR (?3 IS NOT NULL AND provider_session_id = ?3))
              ORDER BY created_at DESC, hex DESC LIMIT 200"
         ))
         .map_err(sql(index_path))?;
@@ -598,7 +617,8 @@ pub fn linked_to_session(
             params![
                 session.session_id.to_string(),
                 session.attempt_id,
-                session.provider_session_id
+                session.provider_session_id,
+                ledger_key(ledger_dir)
             ],
             read_record,
         )
@@ -663,6 +683,7 @@ pub fn list_records(
             project: None,
             since: query.since.map(|t| t.millis()),
             until: None,
+            ledger: ledger_key(ledger.dir()),
         },
     )
 }
@@ -715,7 +736,7 @@ pub fn search(
             "give at least one word to look for",
         ));
     };
-    let filter = "(?2 IS NULL OR r.provider = ?2) AND (?3 IS NULL OR instr(r.project, ?3) > 0)
+    let filter = "r.ledger = ?7 AND (?2 IS NULL OR r.provider = ?2) AND (?3 IS NULL OR instr(r.project, ?3) > 0)
          AND (?4 IS NULL OR r.created_at >= ?4) AND (?5 IS NULL OR r.created_at <= ?5)";
     let arguments = params![
         expression,
@@ -723,7 +744,8 @@ pub fn search(
         filters.project,
         filters.since,
         filters.until,
-        limit
+        limit,
+        filters.ledger
     ];
     let total: i64 = connection
         .query_row(

@@ -161,18 +161,21 @@ fn fallback(problem: &str) -> String {
     text
 }
 
-/// The private folder the last good lines are kept in: `$XDG_RUNTIME_DIR/baton-statusline`,
-/// else one in the temporary folder named for this user. Made 0700; refused when it is a link
-/// or someone else's.
+/// The private folder the last good lines are kept in: `statusline/` in Baton's folder of the
+/// user's cache folder (`~/.cache/baton/statusline` on Linux), else one in the temporary folder
+/// named for this user. Made 0700; refused when it is a link or someone else's.
 fn cache_folder() -> Option<PathBuf> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt};
     // SAFETY: getuid has no preconditions and cannot fail.
     let uid = unsafe { libc::getuid() };
-    let folder = match std::env::var_os("XDG_RUNTIME_DIR").filter(|v| !v.is_empty()) {
-        Some(runtime) => PathBuf::from(runtime).join("baton-statusline"),
+    let folder = match crate::places::cache_dir() {
+        Some(cache) => cache.join("statusline"),
         None => std::env::temp_dir().join(format!("baton-statusline-{uid}")),
     };
-    let _ = std::fs::DirBuilder::new().mode(0o700).create(&folder);
+    let _ = std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&folder);
     let meta = std::fs::symlink_metadata(&folder).ok()?;
     (meta.is_dir() && meta.uid() == uid).then_some(folder)
 }

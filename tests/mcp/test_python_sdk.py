@@ -34,7 +34,10 @@ async def connect(ledger_dir, client_name):
     params = StdioServerParameters(
         command=BATON,
         args=["mcp"],
-        env={"BATON_DIR": ledger_dir, "BATON_FSYNC": "0", "PATH": os.environ.get("PATH", "")},
+        # The per-user index and caches beside the ledger: never the real user's.
+        env={"BATON_DIR": ledger_dir, "BATON_FSYNC": "0", "PATH": os.environ.get("PATH", ""),
+             "XDG_DATA_HOME": str(Path(ledger_dir).parent / "user-data"),
+             "XDG_CACHE_HOME": str(Path(ledger_dir).parent / "user-cache")},
     )
     with open(os.devnull, "w") as quiet:
         async with stdio_client(params, errlog=quiet) as (read, write):

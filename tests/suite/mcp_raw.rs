@@ -18,6 +18,7 @@ impl Server {
             .env_clear()
             .env("BATON_DIR", dir)
             .env("BATON_FSYNC", "0")
+            .env("XDG_DATA_HOME", baton_tests::user_folders(dir).join("data"))
             .arg("mcp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -373,7 +373,10 @@ fn deleting_the_index_loses_nothing_and_a_megabyte_round_trips_byte_for_byte() {
             ok(&dir, &["compact"]);
         }
         for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(dir.join(format!("index.sqlite{suffix}")));
+            let _ = std::fs::remove_file(format!(
+                "{}{suffix}",
+                baton_tests::default_index(&dir).display()
+            ));
         }
         assert_eq!(listed(step), before);
         let exported = run(&dir, &["record", "export", &id]);
@@ -390,7 +393,10 @@ fn deleting_the_index_loses_nothing_and_a_megabyte_round_trips_byte_for_byte() {
     assert_eq!(got["record"]["content"], "small\n");
     // A blob altered behind Baton's back is said to be damaged, not served.
     for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(dir.join(format!("index.sqlite{suffix}")));
+        let _ = std::fs::remove_file(format!(
+            "{}{suffix}",
+            baton_tests::default_index(&dir).display()
+        ));
     }
     std::fs::write(&blobs[0], "tampered").unwrap();
     let (code, details) = refused(&dir, &["record", "get", &id]);
@@ -735,7 +741,7 @@ fn records_stored_by_many_processes_at_once_are_all_kept_once() {
     listed.dedup();
     assert_eq!(listed.len(), 13);
     // Rebuilt from the ledger alone, the same records.
-    std::fs::remove_file(dir.join("index.sqlite")).unwrap();
+    std::fs::remove_file(baton_tests::default_index(&dir)).unwrap();
     let rebuilt = ok(&dir, &["record", "list", "--limit", "200"]);
     assert_eq!(ids(&rebuilt), ids(&listing));
     assert_eq!(std::fs::read_dir(dir.join("blobs")).unwrap().count(), 4);

@@ -36,7 +36,7 @@ impl Project {
         let mut command = baton(&self.ledger());
         command
             .env_remove("BATON_DIR")
-            .env("XDG_RUNTIME_DIR", &self.cache)
+            .env("XDG_CACHE_HOME", &self.cache)
             .env("NO_COLOR", "1")
             .arg("statusline")
             .args(args)
@@ -67,7 +67,7 @@ impl Project {
     }
 
     fn computations(&self) -> u64 {
-        let folder = self.cache.join("baton-statusline");
+        let folder = self.cache.join("baton").join("statusline");
         std::fs::read_dir(folder)
             .unwrap()
             .flatten()
@@ -184,7 +184,7 @@ fn malformed_input_a_missing_transcript_and_a_locked_index_still_print_a_line() 
     // A locked index: the transcript changed (so the line is computed again), the index is
     // held exclusively by another connection, and the last good line comes back.
     let path = transcript(&p, 1000);
-    let index = p.ledger().join("index.sqlite");
+    let index = baton_tests::default_index(&p.ledger());
     {
         let mirror = baton(&p.ledger())
             .args([

@@ -13,6 +13,10 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
+// Baton's per-user index and caches in a folder of this run's: never the real user's.
+process.env.XDG_DATA_HOME = mkdtempSync(join(tmpdir(), "baton-user-data-"));
+process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), "baton-user-cache-"));
+const userFolders = { XDG_DATA_HOME: process.env.XDG_DATA_HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME };
 const root = resolve(here, "../..");
 const baton = process.env.BATON_BIN || join(root, "target/debug/baton");
 const generator = join(dirname(baton), "transcript-gen");
@@ -27,7 +31,7 @@ let server, url, browser, ledgerDir, userDataDir, generated, tmp;
 
 function cli(...args) {
   return JSON.parse(execFileSync(baton, ["--dir", ledgerDir, "--json", ...args], {
-    env: { PATH: process.env.PATH, BATON_FSYNC: "0" },
+    env: { PATH: process.env.PATH, BATON_FSYNC: "0", ...userFolders },
   }).toString());
 }
 
@@ -247,7 +251,7 @@ test("work sessions with their transcripts: the cost each one ran up, from the c
   const dir = mkdtempSync(join(tmpdir(), "baton-work-"));
   const transcript = join(fixtures, "claude-code/spotter-v2.1.38-tool_heavy.jsonl");
   const sessionId = JSON.parse(readFileSync(transcript, "utf8").split("\n").find((l) => l.includes('"sessionId"'))).sessionId;
-  const env = { PATH: process.env.PATH, BATON_FSYNC: "0" };
+  const env = { PATH: process.env.PATH, BATON_FSYNC: "0", ...userFolders };
   const started = JSON.parse(execFileSync(baton, ["--dir", join(dir, ".baton"), "--json", "start", "--project", "demo",
     "--agent", "claude-code", "--goal", "Tidy the tools", "--provider-session-id", sessionId], { env }).toString());
   writeFileSync(join(dir, "contract.md"), "- Keep the API stable\n- Ship the docs\n");
@@ -589,7 +593,7 @@ test("hostile text in every view stays inert: titles, models, projects, tools, f
   ].map((l) => JSON.stringify(l)).join("\n") + "\n");
   const ledger = join(dir, ".baton");
   execFileSync(baton, ["--dir", ledger, "--json", "start", "--project", "p", "--agent", "claude-code",
-    "--goal", "<img src=q onerror=window.__xss=14>", "--provider-session-id", "xss-2"], { env: { PATH: process.env.PATH, BATON_FSYNC: "0" } });
+    "--goal", "<img src=q onerror=window.__xss=14>", "--provider-session-id", "xss-2"], { env: { PATH: process.env.PATH, BATON_FSYNC: "0", ...userFolders } });
   await load(page, "#file", [file, join(ledger, "events.ndjson")]);
   for (const group of ["model", "project", "session"]) {
     await page.selectOption("#usage-group", group);

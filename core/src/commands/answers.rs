@@ -221,6 +221,9 @@ pub struct AttentionAnswer {
     pub items: Vec<AttentionItem>,
     /// How many.
     pub total: usize,
+    /// How many items this command marked done (`attention done` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub done: Option<usize>,
 }
 
 /// The answer of a workspace change.

@@ -7,9 +7,9 @@ use crate::commands::kernel::{
     Context, Executed, Plan, Prepared, answered, existing, opt, opt_label,
 };
 use crate::commands::params::{
-    ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams, ListParams,
-    MissionParams, NoteParams, ObserveParams, PauseParams, ReportParams, ResumeParams, SessionRef,
-    ShowParams, StartParams, UsageParams,
+    AttentionDoneParams, ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams,
+    ListParams, MissionParams, NoteParams, ObserveParams, PauseParams, ReportParams, ResumeParams,
+    SessionRef, ShowParams, StartParams, UsageParams,
 };
 use crate::commands::sessions::{end, prepare_end, prepare_start, resume, start};
 use crate::commands::{briefing, oversight, reports, workspace};
@@ -53,6 +53,8 @@ pub enum Request {
     Timeline(SessionRef),
     /// Open attention items.
     Attention,
+    /// Mark attention items done (a person saw them).
+    AttentionDone(AttentionDoneParams),
     /// A mission's contract, as a new draft version.
     MissionAdd(MissionParams),
     /// Approve a mission's newest contract version.
@@ -139,6 +141,7 @@ fn prepare_resolved(view: &dyn LedgerView, request: &Request) -> Result<Prepared
                     | Request::AmbiguityOpen(_)
                     | Request::AmbiguityResolve(_)
                     | Request::DecisionRecord(_)
+                    | Request::AttentionDone(_)
             );
             let lock = match target {
                 Some(id) => Some(SessionId::parse_v7("session_id", id)?),
@@ -184,7 +187,11 @@ pub fn execute(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -> Res
             let sessions: Vec<Session> = pool
                 .into_iter()
                 .filter(|s| project.as_ref().is_none_or(|p| &s.project == p))
-                .filter(|s| agent.as_ref().is_none_or(|a| &s.agent == a))
+                .filter(|s| {
+                    agent
+                        .as_ref()
+                        .is_none_or(|a| names::same_agent(&s.agent, a))
+                })
                 .filter(|s| status.is_none_or(|st| s.status == st))
                 .collect();
             Ok(answered(Response::List(SessionList {
@@ -209,6 +216,7 @@ fn lifecycle_request(view: &dyn LedgerView, request: &Request, ctx: &Context) ->
         Request::Health(p) => briefing::health(view, p, ctx),
         Request::Timeline(p) => oversight::show_timeline(view, p),
         Request::Attention => oversight::attention(view),
+        Request::AttentionDone(p) => oversight::attention_done(view, p, ctx),
         Request::MissionAdd(p) => workspace::mission_add(view, p, ctx),
         Request::MissionApprove(p) => workspace::mission_approve(view, p, ctx),
         Request::ConstitutionSet(p) => workspace::constitution_set(view, p, ctx),

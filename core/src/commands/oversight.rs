@@ -7,7 +7,7 @@ use crate::commands::answers::{
 };
 use crate::commands::briefing::push_health;
 use crate::commands::kernel::{Context, EventBatch, Executed, live_session, not_found};
-use crate::commands::params::{ObserveParams, PauseParams, SessionRef};
+use crate::commands::params::{AttentionDoneParams, ObserveParams, PauseParams, SessionRef};
 use crate::commands::trust::acting;
 use crate::error::{Error, Result};
 use crate::ids::{SessionId, WORKSPACE_STREAM};
@@ -82,7 +82,17 @@ pub(super) fn show_timeline(view: &dyn LedgerView, p: &SessionRef) -> Result<Exe
         events: Vec::new(),
         response: Response::Timeline(TimelineAnswer {
             session_id: id,
-            events: timeline(&history),
+            events: {
+                let mut events = timeline(&history);
+                let workspace = view.history(WORKSPACE_STREAM)?;
+                events.extend(crate::lifecycle::timeline::attention_entries(
+                    workspace.as_ref(),
+                    id,
+                ));
+                // Oldest first; the session's own entries before the workspace's at a tie.
+                events.sort_by_key(|entry| entry.at);
+                events
+            },
         }),
         refusal: None,
     })
@@ -96,6 +106,114 @@ pub(super) fn attention(view: &dyn LedgerView) -> Result<Executed> {
         response: Response::Attention(AttentionAnswer {
             total: items.len(),
             items,
+            done: None,
+        }),
+        refusal: None,
+    })
+}
+
+/// The open attention items `p` picks: those numbered, every one (`all`), or those raised at
+/// least `older_than_seconds` before `now` (with numbers or `all`, only the old enough among
+/// them). A number that names no open item is refused, with the open ones in the details.
+pub(crate) fn picked_attention(
+    view: &dyn LedgerView,
+    p: &AttentionDoneParams,
+    now: crate::time::Timestamp,
+) -> Result<Vec<AttentionItem>> {
+    let open = open_attention(view)?;
+    if p.numbers.is_empty() && !p.all && p.older_than_seconds.is_none() {
+        return Err(Error::invalid(
+            "numbers",
+            "name the items to mark done by number, or give all or older_than_seconds",
+        ));
+    }
+    if let Some(missing) = p
+        .numbers
+        .iter()
+        .find(|n| !open.iter().any(|item| item.number == **n))
+    {
+        let numbers: Vec<u32> = open.iter().map(|item| item.number).collect();
+        return Err(Error::invalid(
+            "numbers",
+            format!(
+                "no open attention item is numbered {missing}{}",
+                if numbers.is_empty() {
+                    " (none is open)".to_owned()
+                } else {
+                    format!(
+                        "; the open ones are {}",
+                        numbers
+                            .iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
+            ),
+        )
+        .with("open", numbers));
+    }
+    let cutoff = p.older_than_seconds.map(|seconds| {
+        now.millis()
+            .saturating_sub(i64::try_from(seconds.saturating_mul(1000)).unwrap_or(i64::MAX))
+    });
+    Ok(open
+        .into_iter()
+        .filter(|item| p.all || p.numbers.is_empty() || p.numbers.contains(&item.number))
+        .filter(|item| cutoff.is_none_or(|cutoff| item.at.millis() <= cutoff))
+        .collect())
+}
+
+/// attention done: each picked item cleared by whoever asked, in their name; the answer is
+/// what is still open.
+pub(super) fn attention_done(
+    view: &dyn LedgerView,
+    p: &AttentionDoneParams,
+    ctx: &Context,
+) -> Result<Executed> {
+    let picked = picked_attention(view, p, ctx.now)?;
+    let note = match p.note.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+        Some(note) => Some(names::free_text("note", note)?),
+        None => None,
+    };
+    let actor = acting(ctx);
+    let mut batch = EventBatch::new(ctx);
+    for item in &picked {
+        batch.push(
+            WORKSPACE_STREAM,
+            actor.clone(),
+            Payload::Activity(Activity::AttentionCleared {
+                raised: item.id,
+                reason: match &note {
+                    Some(note) => format!("Marked done by {}: {note}", actor.name),
+                    None => format!("Marked done by {}", actor.name),
+                },
+            }),
+        );
+    }
+    // Workspace events are ordered by time: these come after what the stream holds.
+    let latest = view
+        .history(WORKSPACE_STREAM)?
+        .and_then(|h| h.ordered().last().map(|e| e.at));
+    if let Some(latest) = latest {
+        for event in &mut batch.events {
+            if event.at <= latest {
+                event.at = crate::time::Timestamp::from_millis(latest.millis() + 1);
+            }
+        }
+    }
+    batch.check()?;
+    let cleared: std::collections::HashSet<_> = picked.iter().map(|item| item.id).collect();
+    let items: Vec<AttentionItem> = open_attention(view)?
+        .into_iter()
+        .filter(|item| !cleared.contains(&item.id))
+        .collect();
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Attention(AttentionAnswer {
+            total: items.len(),
+            items,
+            done: Some(picked.len()),
         }),
         refusal: None,
     })

@@ -283,6 +283,26 @@ pub struct NoteParams {
     pub number: Option<u32>,
 }
 
+/// Mark attention items done: a person saw them. Name items by number, or take them all, or
+/// those raised at least `older_than_seconds` ago.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct AttentionDoneParams {
+    /// The items' numbers, as `attention` lists them.
+    #[serde(default)]
+    pub numbers: Vec<u32>,
+    /// Every open item.
+    #[serde(default)]
+    pub all: bool,
+    /// Only items raised at least this many seconds ago.
+    #[serde(default)]
+    pub older_than_seconds: Option<u64>,
+    /// Why, kept with the acknowledgement.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
 /// What a host saw of live sessions' agents, for Baton to classify and record.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

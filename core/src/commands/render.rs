@@ -98,7 +98,13 @@ pub fn ok_line(response: &Response) -> String {
             t.events.len(),
             t.session_id
         ),
-        Response::Attention(a) => format!("[ok] {} open attention item(s)", a.total),
+        Response::Attention(a) => match a.done {
+            Some(done) => format!(
+                "[ok] {done} attention item(s) marked done; {} still open",
+                a.total
+            ),
+            None => format!("[ok] {} open attention item(s)", a.total),
+        },
         Response::Workspace(w) => format!("[ok] {}", w.action.replace('_', " ")),
         Response::Liveness(l) => format!(
             "[ok] {} session(s) observed, {} change(s) recorded",

@@ -111,7 +111,11 @@ pub fn resolve_implicit(view: &dyn LedgerView, p: &EndParams) -> Result<Session>
         .into_iter()
         .filter(|s| project.as_ref().is_none_or(|p| &s.project == p))
         .filter(|s| client.is_none() || s.client_name == client)
-        .filter(|s| agent.as_ref().is_none_or(|a| &s.agent == a))
+        .filter(|s| {
+            agent
+                .as_ref()
+                .is_none_or(|a| names::same_agent(&s.agent, a))
+        })
         .collect();
     let filters = json!({ "project": project, "agent": agent, "client_name": client });
     match candidates.len() {
@@ -216,7 +220,7 @@ fn reconnecting(view: &dyn LedgerView, started: &Started) -> Result<Option<Sessi
     let live: Vec<Session> = view
         .live_sessions()?
         .into_iter()
-        .filter(|s| s.project == started.project && s.agent == started.agent)
+        .filter(|s| s.project == started.project && names::same_agent(&s.agent, &started.agent))
         // An attempt id never joins sessions whose provider session ids differ.
         .filter(|s| {
             s.provider_session_id.is_none()
@@ -395,12 +399,19 @@ pub(crate) fn end(
         );
     }
     // Ending before it reported its implementation complete is stopping without finishing,
-    // whatever the end says: an agent that quits mid-work is noticed.
+    // whatever the end says: an agent that quits mid-work is noticed. Only a session the
+    // lifecycle drove can be caught mid-work, though: one whose agent reports, asked for a
+    // brief after its start, was blocked or paused. A session only hooks keep (started at
+    // the agent's start, ended at its exit) never says where it stands, and its normal end is
+    // complete.
+    let driven = current.reports_via.is_some()
+        || current
+            .brief
+            .as_ref()
+            .is_some_and(|brief| brief.at > current.started_at);
     let unfinished = outcome == Outcome::Failed
-        || matches!(
-            current.status,
-            Status::Working | Status::Blocked | Status::Paused | Status::Starting
-        );
+        || matches!(current.status, Status::Blocked | Status::Paused)
+        || (driven && matches!(current.status, Status::Working | Status::Starting));
     if unfinished {
         batch.push(
             crate::ids::WORKSPACE_STREAM,

@@ -57,6 +57,8 @@ pub enum Reserved {
     PauseOthers,
     /// Ending a session another agent runs.
     EndOthers,
+    /// Marking done an attention item about a session another agent runs (or none).
+    DismissOthers,
 }
 
 impl Reserved {
@@ -68,6 +70,7 @@ impl Reserved {
             Reserved::SetConstitution => "constitution_set",
             Reserved::PauseOthers => "pause_other_agents_session",
             Reserved::EndOthers => "end_other_agents_session",
+            Reserved::DismissOthers => "dismiss_other_agents_attention",
         }
     }
 
@@ -79,6 +82,9 @@ impl Reserved {
             Reserved::SetConstitution => "setting the constitution",
             Reserved::PauseOthers => "pausing another agent's session",
             Reserved::EndOthers => "ending another agent's session",
+            Reserved::DismissOthers => {
+                "marking done what needs a person about another agent's session"
+            }
         }
     }
 
@@ -98,7 +104,7 @@ impl Reserved {
 /// Whether `session` is run by the agent named `agent`: its agent or its client has that
 /// name.
 pub fn runs(session: &Session, agent: &str) -> bool {
-    session.agent.eq_ignore_ascii_case(agent)
+    crate::names::same_agent(&session.agent.to_lowercase(), &agent.to_lowercase())
         || session
             .client_name
             .as_deref()
@@ -151,6 +157,20 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
                     // A malformed id is the operation's own error to give.
                     Err(_) => Ok(()),
                 },
+                // An agent may clear what is said about its own sessions, nothing else: the
+                // attention list is for people.
+                Request::AttentionDone(p) => {
+                    let picked = crate::commands::oversight::picked_attention(view, p, ctx.now)
+                        .unwrap_or_default();
+                    for item in picked {
+                        let session = view.history(item.session_id)?.and_then(|h| h.session());
+                        match session {
+                            Some(session) if runs(&session, agent) => {}
+                            other => return refuse(Reserved::DismissOthers, other.as_ref()),
+                        }
+                    }
+                    Ok(())
+                }
                 _ => Ok(()),
             }
         }

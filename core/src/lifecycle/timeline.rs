@@ -274,6 +274,54 @@ fn entry(event: &Event) -> (String, String, Tone) {
     (kind, summary, tone)
 }
 
+/// What the workspace stream says a person should look at about `session`, as timeline
+/// entries: each attention item raised about it, and each one cleared (by Baton when its
+/// cause went away, or by whoever marked it done).
+pub fn attention_entries(
+    workspace: Option<&SessionHistory>,
+    session: crate::ids::SessionId,
+) -> Vec<TimelineEntry> {
+    let Some(workspace) = workspace else {
+        return Vec::new();
+    };
+    let mut raised_here = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for event in workspace.ordered() {
+        let Payload::Activity(activity) = &event.payload else {
+            continue;
+        };
+        let (kind, summary, tone) = match activity {
+            Activity::AttentionRaised {
+                session: about,
+                text,
+                ..
+            } if *about == session => {
+                raised_here.insert(event.id);
+                (
+                    "attention_raised",
+                    format!("Needs a person: {text}"),
+                    Tone::Amber,
+                )
+            }
+            Activity::AttentionCleared { raised, reason } if raised_here.contains(raised) => (
+                "attention_cleared",
+                format!("Attention cleared: {reason}"),
+                Tone::Plain,
+            ),
+            _ => continue,
+        };
+        out.push(TimelineEntry {
+            at: event.at,
+            kind: kind.into(),
+            summary,
+            actor: event.actor.kind,
+            actor_name: event.actor.name.clone(),
+            tone,
+        });
+    }
+    out
+}
+
 /// A session's timeline, oldest first. A brief after the first is shown as `rebriefed`.
 pub fn timeline(history: &SessionHistory) -> Vec<TimelineEntry> {
     let mut briefed_before = false;

@@ -683,12 +683,23 @@ fn timeline_marks_tones_and_actors() {
         "{kinds:?}"
     );
     assert_eq!(kinds.first(), Some(&"started"));
-    assert_eq!(kinds.last(), Some(&"completed"));
+    // Briefed again after its start, it was driven by the lifecycle: ended while working,
+    // what a person should see follows the session's own last entry.
+    assert_eq!(kinds.last(), Some(&"attention_raised"));
+    let own: Vec<&&str> = kinds
+        .iter()
+        .filter(|k| !k.starts_with("attention_"))
+        .collect();
+    assert_eq!(own.last(), Some(&&"completed"));
     let paused = t.events.iter().find(|e| e.kind == "paused").unwrap();
     assert_eq!(paused.tone, baton_core::lifecycle::timeline::Tone::Amber);
     assert_eq!(paused.actor, baton_core::ledger::event::ActorKind::Human);
     assert_eq!(
-        t.events.last().unwrap().tone,
+        t.events
+            .iter()
+            .rfind(|e| e.kind == "completed")
+            .unwrap()
+            .tone,
         baton_core::lifecycle::timeline::Tone::Green
     );
 }

@@ -1,7 +1,9 @@
 //! The spec's work-session scenarios, run against the in-memory ledger with a pinned clock.
 
+use baton_core::commands::trust::Caller;
 use baton_core::commands::{
-    self, Context, EndParams, ListParams, Request, Response, ResumeParams, ShowParams, StartParams,
+    self, AttentionDoneParams, Context, EndParams, ListParams, ReportParams, Request, Response,
+    ResumeParams, SessionRef, ShowParams, StartParams,
 };
 use baton_core::ledger::store::{LedgerView, MemoryLedger};
 use baton_core::{ErrorCode, EventId, SessionId, Status, Timestamp};
@@ -512,6 +514,13 @@ fn a_start_with_a_live_sessions_external_id_reconnects_to_it() {
 fn ending_a_working_session_says_it_stopped_without_finishing() {
     let mut host = Host::new();
     let id = host.start("demo", "claude", None);
+    // Its agent reports: the lifecycle drives it, so an end mid-work is noticed.
+    host.run(Request::Report(ReportParams {
+        session_id: id.to_string(),
+        progress: Some(40),
+        ..Default::default()
+    }))
+    .unwrap();
     assert_eq!(host.status(id), Status::Working);
     host.end(EndParams {
         session_id: Some(id.to_string()),
@@ -623,4 +632,154 @@ fn a_sessions_note_follows_its_life_and_keeps_a_persons_words() {
         !note_of(&host, &ended.text, &links).changed,
         "nothing new: nothing to write"
     );
+}
+
+fn attention(host: &mut Host) -> baton_core::commands::AttentionAnswer {
+    match host.run(Request::Attention) {
+        Ok(Response::Attention(answer)) => answer,
+        other => panic!("attention failed: {other:?}"),
+    }
+}
+
+#[test]
+fn sessions_only_hooks_keep_end_without_raising_anything() {
+    // Six agent sessions as hooks keep them: started when the agent starts, ended when it
+    // exits, never a report. Each normal exit is a complete session, not a stopped one.
+    let mut host = Host::new();
+    for n in 0..6 {
+        let id = host.start("demo", "claude-code", Some("claude-code"));
+        host.now = Timestamp::from_millis(host.now.millis() + 60_000 * (n + 1));
+        host.end(EndParams {
+            session_id: Some(id.to_string()),
+            summary: Some("Claude Code session ended (prompt_input_exit)".into()),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(host.status(id), Status::Complete);
+    }
+    assert_eq!(attention(&mut host).total, 0);
+    // One that asked for a brief after its start is driven by the lifecycle: its end while
+    // working is noticed.
+    let driven = host.start("demo", "claude-code", Some("claude-code"));
+    host.now = Timestamp::from_millis(host.now.millis() + 1_000);
+    host.run(Request::Brief(SessionRef {
+        session_id: driven.to_string(),
+    }))
+    .unwrap();
+    host.end(EndParams {
+        session_id: Some(driven.to_string()),
+        ..Default::default()
+    })
+    .unwrap();
+    let open = attention(&mut host);
+    assert_eq!(open.total, 1);
+    assert_eq!(open.items[0].session_id, driven);
+}
+
+#[test]
+fn attention_items_are_marked_done_by_number_all_or_age_and_the_timeline_says_who() {
+    let mut host = Host::new();
+    let mut sessions = Vec::new();
+    for n in 0..4 {
+        let id = host.start("demo", "claude-code", Some("claude-code"));
+        host.run(Request::Report(ReportParams {
+            session_id: id.to_string(),
+            progress: Some(10),
+            ..Default::default()
+        }))
+        .unwrap();
+        host.end(EndParams {
+            session_id: Some(id.to_string()),
+            status: (n == 3).then(|| "failed".into()),
+            ..Default::default()
+        })
+        .unwrap();
+        sessions.push(id);
+        // Two hours apart.
+        host.now = Timestamp::from_millis(host.now.millis() + 2 * 3_600_000);
+    }
+    let open = attention(&mut host);
+    assert_eq!(open.total, 4);
+    let number_of = |answer: &baton_core::commands::AttentionAnswer, id: SessionId| {
+        answer
+            .items
+            .iter()
+            .find(|i| i.session_id == id)
+            .map(|i| i.number)
+            .unwrap()
+    };
+    // A number no open item has is refused, naming the open ones; nothing is written.
+    let lines = host.ledger.lines().len();
+    let err = host
+        .run(Request::AttentionDone(AttentionDoneParams {
+            numbers: vec![99],
+            ..Default::default()
+        }))
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert_eq!(err.details["open"].as_array().unwrap().len(), 4);
+    // Nothing named: refused too.
+    let err = host
+        .run(Request::AttentionDone(AttentionDoneParams::default()))
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert_eq!(host.ledger.lines().len(), lines);
+    // An agent may not clear what is said about another agent's session.
+    let mut ctx = Context::new(host.now, EventId(host.id()), SessionId(host.id()));
+    ctx.caller = Caller::agent("codex");
+    let err = commands::run(
+        &mut host.ledger,
+        &Request::AttentionDone(AttentionDoneParams {
+            numbers: vec![number_of(&open, sessions[0])],
+            ..Default::default()
+        }),
+        &ctx,
+    )
+    .unwrap_err();
+    assert_eq!(err.code, ErrorCode::ActorNotAllowed);
+    // By number, with a note.
+    let Ok(Response::Attention(after)) = host.run(Request::AttentionDone(AttentionDoneParams {
+        numbers: vec![number_of(&open, sessions[0])],
+        note: Some("seen, fine".into()),
+        ..Default::default()
+    })) else {
+        panic!()
+    };
+    assert_eq!((after.done, after.total), (Some(1), 3));
+    // The cleared item's session timeline says who marked it done.
+    let Ok(Response::Timeline(timeline)) = host.run(Request::Timeline(SessionRef {
+        session_id: sessions[0].to_string(),
+    })) else {
+        panic!()
+    };
+    let cleared = timeline
+        .events
+        .iter()
+        .find(|e| e.kind == "attention_cleared")
+        .expect("the acknowledgement in the timeline");
+    assert_eq!(cleared.actor, baton_core::ledger::event::ActorKind::Human);
+    assert!(
+        cleared.summary.contains("seen, fine"),
+        "{}",
+        cleared.summary
+    );
+    assert!(timeline.events.iter().any(|e| e.kind == "attention_raised"));
+    // By age: items raised at least 3 h ago (the two oldest left), not the newest.
+    let Ok(Response::Attention(after)) = host.run(Request::AttentionDone(AttentionDoneParams {
+        older_than_seconds: Some(3 * 3600),
+        ..Default::default()
+    })) else {
+        panic!()
+    };
+    assert_eq!((after.done, after.total), (Some(2), 1));
+    assert_eq!(after.items[0].session_id, sessions[3]);
+    // All.
+    let Ok(Response::Attention(after)) = host.run(Request::AttentionDone(AttentionDoneParams {
+        all: true,
+        ..Default::default()
+    })) else {
+        panic!()
+    };
+    assert_eq!((after.done, after.total), (Some(1), 0));
+    assert_eq!(attention(&mut host).total, 0);
 }

@@ -12,6 +12,9 @@ import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
+// Baton's per-user index and caches in a folder of this run's: never the real user's.
+process.env.XDG_DATA_HOME = mkdtempSync(join(tmpdir(), "baton-user-data-"));
+process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), "baton-user-cache-"));
 const root = resolve(here, "../../..");
 const baton = process.env.BATON_BIN || join(root, "target/debug/baton");
 const require = createRequire(import.meta.url);

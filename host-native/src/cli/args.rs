@@ -268,13 +268,17 @@ PROCESS says whether the session's agent still runs (live, idle, gone, unknown):
   baton timeline 33a39086
   baton --json timeline 33a39086 | jq '.events[] | select(.tone == \"red\")'")]
     Timeline(IdArg),
-    /// Open attention items (sessions that stopped without finishing, agents gone, …)
+    /// Open attention items (sessions that stopped without finishing, agents gone, …); `done`
+    /// marks items seen
     #[command(after_help = "Examples:
   baton attention
+  baton attention done 3 5                # you saw items 3 and 5: they leave the list
+  baton attention done --older-than 7d    # clear out what is a week old
+  baton attention done --all --note \"checked after the release\"
   baton --json attention | jq '.items[0]'
 
-Before answering, Baton looks at every live session's agent (as `baton list` does) and raises an item for one newly seen gone.")]
-    Attention,
+Before answering, Baton looks at every live session's agent (as `baton list` does) and raises an item for one newly seen gone. An item also clears itself when its cause goes away (an agent seen gone whose session ended). Marking an item done is recorded in the ledger under your name and shows in its session's timeline.")]
+    Attention(AttentionArgs),
     /// End live sessions whose agent is gone, as failed, with the evidence in the summary
     #[command(after_help = "Examples:
   baton reap --dry-run                    # what would be ended, and why
@@ -896,6 +900,41 @@ pub(crate) struct TranscriptFilters {
     /// Up to this day, included
     #[arg(long, value_name = "DATE")]
     pub(crate) until: Option<String>,
+}
+
+/// `baton attention [done …]`.
+#[derive(Debug, Args)]
+pub(crate) struct AttentionArgs {
+    #[command(subcommand)]
+    pub(crate) done: Option<AttentionCommand>,
+}
+
+/// What `baton attention` does besides listing.
+#[derive(Debug, Subcommand)]
+pub(crate) enum AttentionCommand {
+    /// Mark attention items done (you saw them): by number, every one, or the old ones
+    #[command(after_help = "Examples:
+  baton attention done 3 5
+  baton attention done --all
+  baton attention done --older-than 2d --note \"stale after the weekend\"")]
+    Done(AttentionDoneArgs),
+}
+
+/// `baton attention done`.
+#[derive(Debug, Args)]
+pub(crate) struct AttentionDoneArgs {
+    /// The items' numbers, as `baton attention` lists them
+    #[arg(value_name = "N", required_unless_present_any = ["all", "older_than"])]
+    pub(crate) numbers: Vec<u32>,
+    /// Every open item
+    #[arg(long, conflicts_with = "numbers")]
+    pub(crate) all: bool,
+    /// Only items raised at least this long ago (`90m`, `2h`, `7d`)
+    #[arg(long, value_name = "SPAN", value_parser = span_seconds)]
+    pub(crate) older_than: Option<u64>,
+    /// Why, kept with the acknowledgement
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) note: Option<String>,
 }
 
 /// A span on the command line (`90s`, `20m`, `2h`, `7d`), in seconds.

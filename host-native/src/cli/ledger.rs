@@ -31,7 +31,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     };
     if matches!(
         cli.command,
-        Command::List(_) | Command::Show(_) | Command::Attention
+        Command::List(_) | Command::Show(_) | Command::Attention(_)
     ) {
         check_liveness();
     }
@@ -45,7 +45,17 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         Command::Unpause(a) => Request::Unpause(SessionRef { session_id: a.id }),
         Command::Health(a) => Request::Health(a.into()),
         Command::Timeline(a) => Request::Timeline(SessionRef { session_id: a.id }),
-        Command::Attention => Request::Attention,
+        Command::Attention(a) => match a.done {
+            None => Request::Attention,
+            Some(crate::cli::args::AttentionCommand::Done(d)) => {
+                Request::AttentionDone(baton_core::commands::AttentionDoneParams {
+                    numbers: d.numbers,
+                    all: d.all,
+                    older_than_seconds: d.older_than,
+                    note: d.note,
+                })
+            }
+        },
         Command::Mission(MissionCommand::Add {
             reference,
             contract,
@@ -282,8 +292,12 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                     None
                 });
             if let Some((_, connection)) = opened {
-                let (records, mirrored) =
-                    crate::records::linked_to_session(&connection, &index, &shown.session)?;
+                let (records, mirrored) = crate::records::linked_to_session(
+                    &connection,
+                    &index,
+                    ledger.dir(),
+                    &shown.session,
+                )?;
                 if !records.is_empty() || !mirrored.is_empty() {
                     output.human.push_str("\nLinked:");
                     for record in &records {

@@ -151,6 +151,7 @@ pub(crate) fn transcripts_listing(
             project: filters.project,
             since: filters.since,
             until: filters.until,
+            ledger: crate::records::ledger_key(ledger.dir()),
         },
     )?;
     listing_output(cli, &listing, i64::from(args.offset), include)
@@ -282,7 +283,7 @@ fn found(
     let index = index_path(cli, location)?;
     let (snapshot, connection) = crate::records::open_synced(&ledger, &index)?;
     let record = crate::records::resolve(&connection, &index, &snapshot, ledger.dir(), &query)?;
-    let links = crate::records::links_of(&connection, &index, &snapshot, &record)?;
+    let links = crate::records::links_of(&connection, &index, &snapshot, ledger.dir(), &record)?;
     Ok((record, links))
 }
 

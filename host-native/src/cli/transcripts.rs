@@ -536,6 +536,7 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
                 project: filters.project,
                 since: filters.since,
                 until: filters.until,
+                ledger: crate::records::ledger_key(ledger.dir()),
             };
             stored = Some(crate::records::search(
                 &connection,

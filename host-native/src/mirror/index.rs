@@ -291,14 +291,58 @@ const MIGRATIONS: &[&str] = &[
         last_event TEXT NOT NULL
     );
     ",
+    // 6: one index per user, shared by every project's ledger: a record is its ledger's (two
+    // clones of one repository hold the same record ids). The records are a cache of the
+    // ledgers, so they are made again from each ledger on its next query.
+    "
+    DROP TABLE records_fts;
+    DROP TABLE records;
+    DROP TABLE records_sync;
+    CREATE TABLE records (
+        id INTEGER PRIMARY KEY,
+        ledger TEXT NOT NULL,
+        hex TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        title TEXT,
+        provider TEXT,
+        provider_session_id TEXT,
+        agent_id TEXT,
+        tags TEXT NOT NULL DEFAULT '[]',
+        work_session TEXT,
+        project TEXT,
+        content TEXT NOT NULL,
+        content_bytes INTEGER NOT NULL,
+        blob TEXT,
+        UNIQUE (ledger, hex)
+    );
+    CREATE INDEX records_by_creation ON records (ledger, created_at DESC, hex DESC);
+    CREATE INDEX records_by_provider ON records (ledger, provider, created_at DESC);
+    CREATE INDEX records_by_anchor ON records (provider_session_id);
+    CREATE INDEX records_by_work_session ON records (work_session);
+    CREATE VIRTUAL TABLE records_fts USING fts5(
+        title, content,
+        content = '', contentless_delete = 1,
+        tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TABLE records_sync (
+        ledger TEXT PRIMARY KEY,
+        records INTEGER NOT NULL,
+        last_event TEXT NOT NULL
+    );
+    ",
 ];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
 
-/// Where the index lives unless told: beside the ledger.
+/// The index's file name.
+const FILE: &str = "index.sqlite";
+
+/// Where the index lives when the user has no data folder to find: beside the ledger (which
+/// `.baton/.gitignore` keeps out of git).
 pub fn default_path(ledger_dir: &Path) -> PathBuf {
-    ledger_dir.join("index.sqlite")
+    ledger_dir.join(FILE)
 }
 
 fn sql_error(action: &str, path: &Path, err: impl std::fmt::Display) -> Error {
@@ -402,12 +446,75 @@ pub fn open_existing_waiting(path: &Path, busy: Duration) -> Result<Connection, 
     Ok(connection)
 }
 
-/// Where the index is: `BATON_INDEX`, else beside the ledger.
+/// Where the index is: `BATON_INDEX`, else `index.sqlite` in the user's data folder (one
+/// per user, found from any folder: it holds the whole machine's transcripts), else beside the
+/// ledger. An index an earlier Baton kept in the ledger's folder is moved to the user's.
 pub fn path_for(ledger_dir: &Path) -> PathBuf {
-    std::env::var_os("BATON_INDEX")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| default_path(ledger_dir))
+    if let Some(path) = std::env::var_os("BATON_INDEX").filter(|v| !v.is_empty()) {
+        return PathBuf::from(path);
+    }
+    let Some(data) = crate::places::data_dir() else {
+        return default_path(ledger_dir);
+    };
+    let path = data.join(FILE);
+    adopt_project_index(&default_path(ledger_dir), &path);
+    path
+}
+
+/// Moves a project's own index (what Baton kept in `.baton/` before it kept one per user) to
+/// `to`, once, saying so. Its write-ahead log is folded in first, so the one file moved is
+/// the whole index. When `to` already exists, the project's is set aside beside itself
+/// (`index.sqlite.old`, still out of git) rather than deleted: it may hold transcripts whose
+/// sources are gone.
+fn adopt_project_index(from: &Path, to: &Path) {
+    let is_file = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file());
+    if !is_file(from) || from == to {
+        return;
+    }
+    let companion = |path: &Path, suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        PathBuf::from(name)
+    };
+    if let Ok(connection) = Connection::open_with_flags(from, OpenFlags::SQLITE_OPEN_READ_WRITE) {
+        let _ = connection.busy_timeout(Duration::from_secs(5));
+        let _ = connection.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);");
+    }
+    let target = if is_file(to) {
+        companion(from, ".old")
+    } else {
+        if let Some(dir) = to.parent() {
+            use std::os::unix::fs::DirBuilderExt;
+            let _ = std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir);
+        }
+        to.to_path_buf()
+    };
+    let moved = std::fs::rename(from, &target).is_ok()
+        || (std::fs::copy(from, &target).is_ok() && std::fs::remove_file(from).is_ok());
+    if !moved {
+        return;
+    }
+    for suffix in ["-wal", "-shm", ".lock"] {
+        let _ = std::fs::remove_file(companion(from, suffix));
+    }
+    if target == to {
+        crate::cli::warn(&format!(
+            "moved the transcript index from {} to {}: it holds your private transcripts, so it \
+             now lives in your data folder, one for every project (BATON_INDEX moves it)",
+            from.display(),
+            to.display()
+        ));
+    } else {
+        crate::cli::warn(&format!(
+            "this project kept its own transcript index; the one in your data folder ({}) is used \
+             now, and the project's is set aside as {} (delete it once you no longer need it)",
+            to.display(),
+            target.display()
+        ));
+    }
 }
 
 /// Applies the migrations this index lacks, each with its version bump in one transaction;

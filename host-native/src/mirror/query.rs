@@ -318,6 +318,9 @@ pub struct ListingQuery {
     pub since: Option<i64>,
     /// Rows at or before (ms).
     pub until: Option<i64>,
+    /// Records of this ledger only (as [`crate::records::ledger_key`] names it): the index is
+    /// the user's, shared by every project, and a record is its ledger's.
+    pub ledger: String,
 }
 
 pub use baton_core::records::Include;
@@ -382,6 +385,8 @@ pub struct Listing {
 fn record_conditions(query: &ListingQuery) -> (Vec<&'static str>, Vec<rusqlite::types::Value>) {
     let mut conditions: Vec<&str> = Vec::new();
     let mut args: Vec<rusqlite::types::Value> = Vec::new();
+    conditions.push("ledger = ?");
+    args.push(query.ledger.clone().into());
     if let Some(provider) = &query.provider {
         conditions.push("provider = ?");
         args.push(provider.clone().into());

@@ -40,6 +40,9 @@ pub struct DoctorReport {
     pub session_lock_files: usize,
     /// Temporaries killed processes left behind (`baton compact` removes them).
     pub stale_temporaries: Vec<String>,
+    /// Files git tracks in the ledger that Baton keeps private (its `.gitignore` lists them):
+    /// caches, locks, or what is derived from private transcripts.
+    pub tracked_private: Vec<String>,
 }
 
 /// The active log's state.
@@ -130,7 +133,22 @@ impl Ledger {
             .iter()
             .map(|p| p.display().to_string())
             .collect();
+        let tracked_private = if exists {
+            tracked_private(&self.dir)
+        } else {
+            Vec::new()
+        };
         let mut findings = Vec::new();
+        if !tracked_private.is_empty() {
+            let shown: Vec<&str> = tracked_private.iter().take(5).map(String::as_str).collect();
+            findings.push(format!(
+                "git tracks {} file(s) Baton keeps private ({}{}): `git rm -r --cached` them in {} (the ledger's .gitignore lists them)",
+                tracked_private.len(),
+                shown.join(", "),
+                if tracked_private.len() > shown.len() { ", …" } else { "" },
+                self.dir.display()
+            ));
+        }
         if !stale_temporaries.is_empty() {
             findings.push(format!(
                 "{} temporary file(s) left by killed processes: `baton compact` removes them",
@@ -196,6 +214,32 @@ impl Ledger {
             compaction_lock_holder: holder,
             session_lock_files,
             stale_temporaries,
+            tracked_private,
         })
     }
+}
+
+/// The files under `dir` that git tracks and [`super::is_private`] says are not to be
+/// committed, as paths inside `dir`. Empty outside a repository, or without git.
+fn tracked_private(dir: &std::path::Path) -> Vec<String> {
+    let listed = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["ls-files", "-z", "--", "."])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    let Ok(listed) = listed else {
+        return Vec::new();
+    };
+    if !listed.status.success() {
+        return Vec::new();
+    }
+    listed
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+        .map(|name| String::from_utf8_lossy(name).into_owned())
+        .filter(|name| super::is_private(name))
+        .collect()
 }

@@ -45,24 +45,101 @@ const SESSION_LOCKS: &str = "locks";
 const SESSION_LOCK_STRIPES: usize = 256;
 const SEALED_PREFIX: &str = "sealed-";
 
-/// What a new ledger's `.gitignore` keeps out of git: the caches, locks and temporaries.
-/// The history (`events.ndjson`, `archive/`), the policy (`config.toml`) and the session notes
-/// (`vault/`, a person's words among them) are left to commit; `notes/` is Baton's state about
-/// them (locks, what it last wrote, what waits).
+/// What a new ledger's `.gitignore` keeps out of git: the caches, locks and temporaries, and
+/// what is derived from private transcripts or a person's own writing. The history
+/// (`events.ndjson`, `archive/`) and the policy (`config.toml`) are left to commit; `notes/` is
+/// Baton's state about the session notes, `vault/` the notes themselves (a person's words and
+/// their transcripts' titles: shared only when the person deletes that line), `blobs/` stored
+/// records' content (pasted transcripts among them).
 pub const GITIGNORE: &str = "\
 # Written by Baton when it made this ledger. Commit the history (events.ndjson, archive/) and
-# the policy (config.toml) if the team should share them; what follows is rebuilt as needed.
+# the policy (config.toml) if the team should share them; what follows is rebuilt as needed
+# or private to you (delete the vault/ line to share the session notes).
 checkpoint.ndjson
 checkpoint.tmp-*
 compact.lock
 hook.log
 locks/
 notes/
+vault/
+blobs/
+index.sqlite*
 .*.tmp-*
 .events.ndjson.new-*
 # Names this machine for `baton sync`: each clone makes its own.
 machine-id
 ";
+
+/// The first line of the `.gitignore` Baton writes: a file that still starts with it is
+/// Baton's to extend when a later version keeps more out of git.
+const GITIGNORE_HEADER: &str = "# Written by Baton when it made this ledger.";
+
+/// The patterns of [`GITIGNORE`]: what Baton writes in a ledger that is not to be committed.
+pub fn private_patterns() -> impl Iterator<Item = &'static str> {
+    GITIGNORE
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+}
+
+/// Whether `relative` (a path inside the ledger, `/`-separated) is one [`private_patterns`]
+/// keeps out of git: a pattern ending in `/` is a folder and all inside it, `*` any run of
+/// characters within a name.
+pub fn is_private(relative: &str) -> bool {
+    fn glob(pattern: &str, name: &str) -> bool {
+        match pattern.split_once('*') {
+            None => pattern == name,
+            Some((head, tail)) => name.strip_prefix(head).is_some_and(|rest| {
+                (0..=rest.len())
+                    .filter(|&at| rest.is_char_boundary(at))
+                    .any(|at| glob(tail, &rest[at..]))
+            }),
+        }
+    }
+    let first = relative.split('/').next().unwrap_or_default();
+    private_patterns().any(|pattern| match pattern.strip_suffix('/') {
+        Some(folder) => relative.contains('/') && glob(folder, first),
+        None => !relative.contains('/') && glob(pattern, relative),
+    })
+}
+
+/// Adds to a `.gitignore` an earlier Baton wrote (it still starts with Baton's first line)
+/// the patterns this version keeps out of git that it lacks, under a line saying so. A file a
+/// person wrote, or whose first line they changed, is theirs: left alone.
+fn extend_gitignore(path: &Path) {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return;
+    };
+    if !meta.is_file() || meta.len() > 64 * 1024 {
+        return;
+    }
+    let Ok(text) = fs::read_to_string(path) else {
+        return;
+    };
+    if !text.starts_with(GITIGNORE_HEADER) {
+        return;
+    }
+    let present: std::collections::HashSet<&str> = text.lines().map(str::trim).collect();
+    let missing: Vec<&str> = private_patterns()
+        .filter(|p| !present.contains(p))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let mut addition = String::new();
+    if !text.ends_with('\n') {
+        addition.push('\n');
+    }
+    addition.push_str("# Added by a later Baton: private to you, or rebuilt as needed.\n");
+    for pattern in missing {
+        addition.push_str(pattern);
+        addition.push('\n');
+    }
+    use std::io::Write;
+    if let Ok(mut file) = fs::OpenOptions::new().append(true).open(path) {
+        let _ = file.write_all(addition.as_bytes());
+    }
+}
 
 /// The part of a ledger file past a cursor.
 #[derive(Debug)]
@@ -236,13 +313,15 @@ impl Ledger {
         ] {
             fs::create_dir_all(&dir).map_err(|e| io_err("create directory", &dir, e))?;
         }
+        let path = self.path(".gitignore");
         if fresh {
             // Once, when the ledger is made: a person who deletes or edits it has the last word.
-            let path = self.path(".gitignore");
             if let Ok(mut file) = own::create_new(&path) {
                 use std::io::Write;
                 let _ = file.write_all(GITIGNORE.as_bytes());
             }
+        } else {
+            extend_gitignore(&path);
         }
         self.check_writable()
     }
