@@ -68,7 +68,8 @@ pub fn fill_defaults(request: &mut Request, client: Option<&str>) {
 /// sessions of the same filters are live. The agent is this process's client (its parent past
 /// any shell); its work session is the one live session tied to that very process (pid and
 /// start time), else the one with the agent session id Claude Code's registry gives that
-/// process. Nothing changes when no session, or more than one, fits.
+/// process. Only sessions opened with an agent session id (as hooks open them) are joined.
+/// Nothing changes when no session, or more than one, fits.
 pub fn join_calling_agents_session(ledger: &Ledger, request: &mut Request) {
     let wants = match request {
         Request::Start(p) => {
@@ -104,7 +105,16 @@ pub fn join_calling_agents_session(ledger: &Ledger, request: &mut Request) {
 /// [`join_calling_agents_session`]).
 fn calling_agents_session(ledger: &Ledger) -> Option<baton_core::ledger::session::Session> {
     let (pid, start) = crate::liveness::agent_process()?;
-    let live = ledger.snapshot().ok()?.live_sessions().ok()?;
+    // Only a session that stands for a whole agent session (a hook opened it with the agent's
+    // session id) is joined: one process may run several sessions it started itself.
+    let live: Vec<_> = ledger
+        .snapshot()
+        .ok()?
+        .live_sessions()
+        .ok()?
+        .into_iter()
+        .filter(|s| s.provider_session_id.is_some())
+        .collect();
     let tied: Vec<_> = live
         .iter()
         .filter(|s| {

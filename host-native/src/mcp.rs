@@ -253,6 +253,8 @@ pub const PERSON_TOOLS: [&str; 3] = [
 #[derive(Debug, Clone)]
 pub struct BatonMcp {
     ledger: Ledger,
+    /// The transcript index, when not the one `BATON_INDEX` or the user's data folder names.
+    index: Option<std::path::PathBuf>,
     gate: Arc<SessionGate>,
     tool_router: ToolRouter<BatonMcp>,
 }
@@ -530,12 +532,13 @@ fn refused(err: Error) -> Result<CallToolResult, ErrorData> {
 /// only leaves them out).
 fn work_session_cost(
     ledger: &Ledger,
+    index: &std::path::Path,
     snapshot: &crate::store::Snapshot,
     id: baton_core::SessionId,
 ) -> Option<serde_json::Map<String, Value>> {
     use baton_core::ledger::store::LedgerView;
     let all = snapshot.all_sessions().ok()?;
-    let costs = crate::work_cost::of_sessions(ledger, &all, &[id]).ok()?;
+    let costs = crate::work_cost::of_sessions(ledger, index, &all, &[id]).ok()?;
     let mut extra = serde_json::Map::new();
     if let Some(figures) = costs.of(id) {
         extra.insert("cost".into(), serde_json::to_value(figures).ok()?);
@@ -593,6 +596,7 @@ impl BatonMcp {
     pub fn new(ledger: Ledger) -> BatonMcp {
         BatonMcp {
             ledger,
+            index: None,
             gate: Arc::default(),
             tool_router: Self::tool_router(),
         }
@@ -610,6 +614,7 @@ impl BatonMcp {
             None => None,
         };
         let ledger = self.ledger.clone();
+        let index = self.index_path();
         let acting = Acting {
             caller,
             ..Acting::default()
@@ -646,7 +651,7 @@ impl BatonMcp {
             // One session's answer says what it cost, and its hand-off chain.
             let cost = match (&result, &snapshot) {
                 (Ok(baton_core::commands::Response::Show(shown)), Some(snapshot)) => {
-                    work_session_cost(&ledger, snapshot, shown.session.session_id)
+                    work_session_cost(&ledger, &index, snapshot, shown.session.session_id)
                 }
                 _ => None,
             };
@@ -1319,7 +1324,18 @@ pub const INDEX_TOOLS: [&str; 4] = [
 impl BatonMcp {
     /// The transcript index this server reads.
     fn index_path(&self) -> std::path::PathBuf {
-        crate::mirror::index::path_for(self.ledger.dir())
+        self.index
+            .clone()
+            .unwrap_or_else(|| crate::mirror::index::path_for(self.ledger.dir()))
+    }
+
+    /// A server over `ledger` that reads the transcript index at `index` (an embedding
+    /// host's own, or a test's).
+    pub fn with_index(ledger: Ledger, index: std::path::PathBuf) -> BatonMcp {
+        BatonMcp {
+            index: Some(index),
+            ..BatonMcp::new(ledger)
+        }
     }
 
     /// Runs a read of the transcript index off the async threads, with the tool's arguments

@@ -43,10 +43,10 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
         (Vec::new(), Vec::new())
     };
     let ids: Vec<_> = live.iter().map(|s| s.session_id).collect();
-    let costs = crate::work_cost::of_sessions(ledger, &all, &ids)?;
+    let index = crate::mirror::index::path_for(ledger.dir());
+    let costs = crate::work_cost::of_sessions(ledger, &index, &all, &ids)?;
     let mut watched: BTreeSet<PathBuf> = BTreeSet::new();
     watched.insert(ledger.dir().to_path_buf());
-    let index = crate::mirror::index::path_for(ledger.dir());
     if let Some(parent) = index.parent() {
         watched.insert(parent.to_path_buf());
     }

@@ -86,6 +86,7 @@ impl WorkCosts {
 /// unlinked), else from the ledger's usage events.
 pub fn of_sessions(
     ledger: &Ledger,
+    index: &std::path::Path,
     sessions: &[Session],
     focus: &[SessionId],
 ) -> Result<WorkCosts, Error> {
@@ -102,9 +103,9 @@ pub fn of_sessions(
         .filter(|s| wanted.contains(&s.session_id))
         .collect();
     let mut costs = WorkCosts::default();
-    let index = crate::mirror::index::path_for(ledger.dir());
     if index.is_file() && !focused.is_empty() {
-        let connection = crate::mirror::index::open_existing(&index)?;
+        catch_up(index, &focused);
+        let connection = crate::mirror::index::open_existing(index)?;
         let options = crate::usage::UsageOptions {
             work_sessions: Some(sessions.to_vec()),
             work_focus: crate::usage::WorkFocus::of(&focused),
@@ -114,7 +115,7 @@ pub fn of_sessions(
                 crate::zone::resolve(Some("UTC"))?,
             )
         };
-        let report = crate::mirror::usage::report(&connection, &index, &options)?;
+        let report = crate::mirror::usage::report(&connection, index, &options)?;
         let links = report.work_sessions.unwrap_or_default().links;
         for row in report.rows {
             if let Some(linked) = links
@@ -135,7 +136,16 @@ pub fn of_sessions(
         }
     }
     for session in focused {
-        if costs.by_session.contains_key(&session.session_id) || session.usage.total() == 0 {
+        if session.usage.total() == 0 {
+            continue;
+        }
+        // Never less than the ledger holds: an index that could not catch up (read-only,
+        // locked) gives way to what the hooks recorded when that went further.
+        if costs
+            .by_session
+            .get(&session.session_id)
+            .is_some_and(|kept| kept.total_tokens >= session.usage.total())
+        {
             continue;
         }
         costs.by_session.insert(
@@ -152,6 +162,65 @@ pub fn of_sessions(
         );
     }
     Ok(costs)
+}
+
+/// Brings the index up to date with the transcripts the `sessions`' hooks have read further
+/// than it (a Stop hook records usage after the last mirror pass), so a session's figures are
+/// never older than its ledger's. Only those files are read, from the index's cursor on; a
+/// failure leaves the index as it was (the ledger's figures then stand in).
+fn catch_up(index: &std::path::Path, sessions: &[&Session]) {
+    use baton_core::transcripts::Provider;
+    let Ok(connection) = crate::mirror::index::open_existing(index) else {
+        return;
+    };
+    let mut behind: Vec<crate::mirror::pass::Source> = Vec::new();
+    for source in sessions.iter().flat_map(|s| &s.usage_sources) {
+        let cursor: Option<i64> = connection
+            .query_row(
+                "SELECT cursor FROM sources WHERE path = ?1 AND missing = 0",
+                [&source.source],
+                |r| r.get(0),
+            )
+            .ok();
+        if cursor.is_some_and(|c| u64::try_from(c).unwrap_or(0) >= source.offset) {
+            continue;
+        }
+        let path = std::path::PathBuf::from(&source.source);
+        // Codex names its rollouts `rollout-…jsonl`; what else a hook counted is Claude Code's.
+        let rollout = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("rollout-"));
+        let provider = if rollout {
+            Provider::Codex
+        } else {
+            Provider::ClaudeCode
+        };
+        if !crate::mirror::pass::wanted(provider, &path) {
+            continue;
+        }
+        if !behind.iter().any(|b| b.path == path) {
+            behind.push(crate::mirror::pass::Source {
+                path,
+                provider,
+                seen: None,
+            });
+        }
+    }
+    drop(connection);
+    if behind.is_empty() {
+        return;
+    }
+    let options = crate::mirror::pass::PassOptions {
+        sweep_missing: false,
+        ..crate::mirror::pass::PassOptions::default()
+    };
+    let caught = crate::mirror::Mirror::open(index)
+        .and_then(|mut mirror| mirror.pass(&behind, options, &mut |_| {}));
+    if let Err(err) = caught {
+        crate::cli::warn(&format!(
+            "the transcript index could not catch up with what the hooks recorded ({err}); their figures are shown where they went further"
+        ));
+    }
 }
 
 /// A session's cost in a few words: `$1.23 · 45,678 tokens · 2 transcripts`.

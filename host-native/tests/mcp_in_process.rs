@@ -14,7 +14,9 @@ type Client = RunningService<RoleClient, InitializeRequestParams>;
 
 async fn connect(ledger: &Ledger, client_name: &str) -> Client {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    let server = BatonMcp::new(ledger.clone());
+    // The transcript index beside the ledger: never the user's own.
+    let index = baton::mirror::index::default_path(ledger.dir());
+    let server = BatonMcp::with_index(ledger.clone(), index);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
             let _ = running.waiting().await;

@@ -357,6 +357,28 @@ pub(crate) fn resume(
     })
 }
 
+/// Whether anything but its start and its end drove `session`: a report, a brief asked for
+/// after the start's own, a pause, a declared dependency, a plan. What Baton itself records
+/// (liveness, health, collisions, usage, notes) does not count.
+fn lifecycle_driven(history: &crate::ledger::fold::SessionHistory, session: &Session) -> bool {
+    use crate::ledger::activity::Activity;
+    history
+        .ordered()
+        .into_iter()
+        .any(|event| match &event.payload {
+            Payload::Activity(activity) => match activity {
+                Activity::Briefed { .. } => event.at > session.started_at,
+                Activity::Liveness { .. }
+                | Activity::HealthComputed { .. }
+                | Activity::CollisionOpened { .. }
+                | Activity::CollisionClosed { .. }
+                | Activity::NoteConflict { .. } => false,
+                _ => true,
+            },
+            _ => false,
+        })
+}
+
 pub(crate) fn end(
     view: &dyn LedgerView,
     id: SessionId,
@@ -365,7 +387,7 @@ pub(crate) fn end(
     ctx: &Context,
 ) -> Result<Executed> {
     use crate::ledger::activity::Activity;
-    let (_, current) = existing(view, id)?;
+    let (history, current) = existing(view, id)?;
     if !current.is_live() {
         return Err(Error::session_already_closed(
             id,
@@ -404,11 +426,7 @@ pub(crate) fn end(
     // brief after its start, was blocked or paused. A session only hooks keep (started at
     // the agent's start, ended at its exit) never says where it stands, and its normal end is
     // complete.
-    let driven = current.reports_via.is_some()
-        || current
-            .brief
-            .as_ref()
-            .is_some_and(|brief| brief.at > current.started_at);
+    let driven = lifecycle_driven(&history, &current);
     let unfinished = outcome == Outcome::Failed
         || matches!(current.status, Status::Blocked | Status::Paused)
         || (driven && matches!(current.status, Status::Working | Status::Starting));

@@ -169,6 +169,9 @@ fn derive(history: &SessionHistory) -> Option<Session> {
             Payload::Ended(end) if !ended => {
                 ended = true;
                 session.pause = None;
+                // Whether its agent still runs says nothing about an ended session: no surface
+                // shows an ended session as live, idle or gone.
+                session.liveness = None;
                 session.status = match end.outcome {
                     crate::ledger::event::Outcome::Complete => Status::Complete,
                     crate::ledger::event::Outcome::Failed => Status::Failed,

@@ -240,7 +240,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             use baton_core::ledger::store::LedgerView;
             let all = ledger.snapshot()?.all_sessions()?;
             let ids: Vec<_> = list.sessions.iter().map(|s| s.session_id).collect();
-            let costs = crate::work_cost::of_sessions(&ledger, &all, &ids)?;
+            let costs = crate::work_cost::of_sessions(&ledger, &index, &all, &ids)?;
             output.human = crate::cli::present::session_list(list, &reader, Some(&costs), None);
             if let Some(rows) = output.json["sessions"].as_array_mut() {
                 for (row, session) in rows.iter_mut().zip(&list.sessions) {
@@ -254,8 +254,12 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             use baton_core::ledger::store::LedgerView;
             let costed = ledger.snapshot().and_then(|snapshot| {
                 let all = snapshot.all_sessions()?;
-                let costs =
-                    crate::work_cost::of_sessions(&ledger, &all, &[shown.session.session_id])?;
+                let costs = crate::work_cost::of_sessions(
+                    &ledger,
+                    &index,
+                    &all,
+                    &[shown.session.session_id],
+                )?;
                 Ok((all, costs))
             });
             match costed {
