@@ -230,3 +230,89 @@ pub mod bench {
         }
     }
 }
+
+/// `baton mcp` on a ledger, spoken to line by line as an MCP client named `client` would (the
+/// client is this test process, as an agent is the parent of the server it starts).
+#[derive(Debug)]
+pub struct McpClient {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl McpClient {
+    /// Starts the server and completes the handshake.
+    pub fn start(ledger: &Path, client: &str) -> McpClient {
+        let mut child = baton(ledger)
+            .arg("mcp")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut server = McpClient {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        };
+        let init = server.request(
+            "initialize",
+            serde_json::json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": client, "version": "1"}
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "baton", "{init}");
+        server.send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    fn send(&mut self, message: &Value) {
+        use std::io::Write;
+        let mut line = message.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// One JSON-RPC request and its response.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        use std::io::BufRead;
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server closed stdout"
+            );
+            let value: Value = serde_json::from_str(&line).expect("stdout carries only JSON-RPC");
+            if value["id"] == id {
+                return value;
+            }
+        }
+    }
+
+    /// A tool call's whole response.
+    pub fn call(&mut self, tool: &str, args: Value) -> Value {
+        self.request(
+            "tools/call",
+            serde_json::json!({"name": tool, "arguments": args}),
+        )
+    }
+}
+
+impl Drop for McpClient {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

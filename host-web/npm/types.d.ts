@@ -390,6 +390,18 @@ export type CommandRequest =
 {
   op: "attention";
 } |
+/** Mark attention items done (a person saw them). */
+{
+  op: "attention_done";
+  /** The items' numbers, as `attention` lists them. */
+  numbers?: number[];
+  /** Every open item. */
+  all?: boolean;
+  /** Only items raised at least this many seconds ago. */
+  older_than_seconds?: number | null;
+  /** Why, kept with the acknowledgement. */
+  note?: string | null;
+} |
 /** A mission's contract, as a new draft version. */
 {
   op: "mission_add";
@@ -742,6 +754,8 @@ export type AttentionAnswer = {
   items: AttentionItem[];
   /** How many. */
   total: number;
+  /** How many items this command marked done (`attention done` only). */
+  done?: number | null;
 };
 
 /** Something a person should look at. */

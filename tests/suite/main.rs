@@ -14,6 +14,7 @@ mod mirror;
 mod mirror_exports;
 mod notes;
 mod output;
+mod real_day;
 mod records;
 mod statusline;
 mod store;

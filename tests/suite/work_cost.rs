@@ -330,3 +330,92 @@ fn the_hook_records_usage_from_the_last_offset_and_a_repeat_counts_once() {
     let resumed = &listed["sessions"][0];
     assert_eq!(resumed["usage"]["input_tokens"], 70, "{resumed}");
 }
+
+/// A Stop hook reads the transcript further than the last mirror pass: `show`, `list --cost`
+/// and MCP give the newer figure (the index is brought up to date for that transcript), equal
+/// to `usage session --work`, never the index's older one.
+#[test]
+fn after_a_stop_past_the_index_the_freshest_figure_wins_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger: PathBuf = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
+    let projects = tmp.path().join("projects");
+    let transcript = projects.join("-app/claude-7.jsonl");
+    std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
+    let path = transcript.to_str().unwrap();
+    let event = |name: &str| json!({"session_id": "claude-7", "hook_event_name": name, "transcript_path": path, "source": "startup", "cwd": "/app"});
+    std::fs::write(
+        &transcript,
+        response("claude-7", "/app", "2026-07-18T10:00:00Z", 1, 1000),
+    )
+    .unwrap();
+    hook(&ledger, event("SessionStart"));
+    let mirror = |ledger: &Path| {
+        run(
+            ledger,
+            None,
+            &[
+                "mirror",
+                "--claude-dir",
+                projects.to_str().unwrap(),
+                "--codex-dir",
+                "/nonexistent",
+            ],
+        )
+    };
+    mirror(&ledger);
+    // Two more turns after the mirror pass; the Stop hook counts them into the ledger.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&transcript)
+        .unwrap();
+    for n in 2..4 {
+        file.write_all(
+            response(
+                "claude-7",
+                "/app",
+                &format!("2026-07-18T10:0{n}:00Z"),
+                n,
+                250,
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    }
+    hook(&ledger, event("Stop"));
+    let id = run(&ledger, None, &["list"])["sessions"][0]["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let shown = run(&ledger, None, &["show", &id]);
+    assert_eq!(shown["cost"]["input_tokens"], 1500, "{}", shown["cost"]);
+    let listed = run(&ledger, None, &["list", "--cost"]);
+    assert_eq!(listed["sessions"][0]["cost"]["input_tokens"], 1500);
+    let work = run(
+        &ledger,
+        None,
+        &["usage", "session", "--work", "--index", "--timezone", "UTC"],
+    );
+    let row = &work["rows"][0];
+    assert_eq!(
+        row["tokens"]["input_tokens"]
+            .as_u64()
+            .or(row["input_tokens"].as_u64()),
+        Some(1500),
+        "{work}"
+    );
+    let cost = shown["cost"]["cost_usd"].as_f64().unwrap();
+    assert!(
+        close(cost, row["cost_usd"].as_f64().unwrap()),
+        "{cost} vs {row}"
+    );
+    assert!(close(
+        cost,
+        listed["sessions"][0]["cost"]["cost_usd"].as_f64().unwrap()
+    ));
+    // Over MCP the same.
+    let mut server = baton_tests::McpClient::start(&ledger, "claude-code");
+    let answer = server.call("get_work_session", json!({"session_id": id}));
+    let body = &answer["result"]["structuredContent"];
+    assert_eq!(body["cost"]["input_tokens"], 1500, "{answer}");
+}

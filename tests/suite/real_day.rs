@@ -1,0 +1,385 @@
+//! A real day with Baton set up as the README says (hooks, the MCP server, the status line,
+//! the mirror, notes, records) in a git repository: nothing private is left for git to commit,
+//! the per-user index is found from every project, a hook's session and the agent's MCP calls
+//! are one work session, and the attention list empties.
+
+use baton_tests::{McpClient, baton, default_index, json_of, output_with_stdin, user_folders};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
+
+fn run(ledger: &Path, args: &[&str]) -> Value {
+    let output = baton(ledger).arg("--json").args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    json_of(&output)
+}
+
+/// Claude Code's hook for the project holding `ledger`, as its settings run it.
+fn hook(ledger: &Path, input: Value) {
+    let project = ledger.parent().unwrap();
+    let output = output_with_stdin(
+        baton(ledger)
+            .env_remove("BATON_DIR")
+            .env("CLAUDE_PROJECT_DIR", project)
+            .current_dir(project)
+            .args(["hook", "claude-code"]),
+        input.to_string().as_bytes(),
+    );
+    assert!(output.status.success());
+}
+
+fn git(repo: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .current_dir(repo)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", repo)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A project in a fresh git repository, and its ledger folder.
+fn repository(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let repo = tmp.join(name);
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    let ledger = repo.join(".baton");
+    // The stand-in for the user's home folders sits beside the ledger: not the project's.
+    std::fs::write(repo.join(".git/info/exclude"), ".baton-user/\n").unwrap();
+    (repo, ledger)
+}
+
+#[test]
+fn after_a_day_of_hooks_mirror_notes_records_and_the_status_line_git_sees_only_what_is_shared() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, ledger) = repository(tmp.path(), "webapp");
+    let transcript = format!("{FIXTURES}/claude-code/spotter-v2.1.38-short.jsonl");
+    let claude = "0191c0de-aaaa-7000-8000-000000000001";
+    let event = |name: &str| {
+        json!({"session_id": claude, "hook_event_name": name, "transcript_path": transcript,
+            "source": "startup", "reason": "prompt_input_exit", "cwd": repo})
+    };
+    hook(&ledger, event("SessionStart"));
+    hook(&ledger, event("Stop"));
+    run(
+        &ledger,
+        &[
+            "mirror",
+            "--claude-dir",
+            &format!("{FIXTURES}/claude-code"),
+            "--codex-dir",
+            &format!("{FIXTURES}/codex"),
+        ],
+    );
+    let started = run(
+        &ledger,
+        &[
+            "start",
+            "--project",
+            "webapp",
+            "--agent",
+            "codex",
+            "--goal",
+            "Tidy",
+        ],
+    );
+    let id = started["session_id"].as_str().unwrap().to_owned();
+    run(
+        &ledger,
+        &[
+            "record",
+            "store",
+            "--session",
+            &id,
+            "--title",
+            "pasted transcript",
+            "--content",
+            &"a private line\n".repeat(400),
+        ],
+    );
+    let status_line = output_with_stdin(
+        baton(&ledger)
+            .env_remove("BATON_DIR")
+            .current_dir(&repo)
+            .arg("statusline"),
+        json!({"session_id": claude, "transcript_path": transcript, "cwd": repo,
+            "workspace": {"current_dir": repo, "project_dir": repo}})
+        .to_string()
+        .as_bytes(),
+    );
+    assert!(status_line.status.success());
+    run(&ledger, &["end", &id, "--summary", "done"]);
+    hook(&ledger, event("SessionEnd"));
+
+    // The index and the status line's cache are the user's, not the project's.
+    assert!(default_index(&ledger).is_file());
+    assert!(!ledger.join("index.sqlite").exists());
+    assert!(
+        user_folders(&ledger)
+            .join("cache/baton/statusline")
+            .is_dir()
+    );
+    // What git would add: the history and the ledger's .gitignore, nothing else.
+    let untracked = git(&repo, &["status", "--porcelain", "--untracked-files=all"]);
+    let listed: Vec<&str> = untracked
+        .lines()
+        .map(|l| l.trim_start_matches("?? "))
+        .collect();
+    assert!(!listed.is_empty());
+    for path in &listed {
+        assert!(
+            [".baton/.gitignore", ".baton/events.ndjson"].contains(path),
+            "git would commit {path}: {untracked}"
+        );
+    }
+    // The notes and the stored record's blob were written, and git leaves them out.
+    assert!(ledger.join("vault").is_dir());
+    assert!(ledger.join("blobs").is_dir());
+    let doctor = run(&ledger, &["doctor"]);
+    assert_eq!(doctor["tracked_private"], json!([]), "{doctor}");
+
+    // Forced in anyway: doctor names them.
+    git(&repo, &["add", "-f", ".baton/vault", ".baton/blobs"]);
+    let doctor = run(&ledger, &["doctor"]);
+    let tracked = doctor["tracked_private"].as_array().unwrap();
+    assert!(tracked.len() >= 2, "{doctor}");
+    assert!(
+        doctor["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f.as_str().unwrap().contains("git tracks")),
+        "{doctor}"
+    );
+}
+
+#[test]
+fn an_older_gitignore_baton_wrote_gains_the_new_lines_and_a_persons_own_is_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger = tmp.path().join("a/.baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let old = "# Written by Baton when it made this ledger. Commit the history.\ncheckpoint.ndjson\nlocks/\n";
+    std::fs::write(ledger.join(".gitignore"), old).unwrap();
+    run(&ledger, &["start", "--project", "a", "--agent", "codex"]);
+    let now = std::fs::read_to_string(ledger.join(".gitignore")).unwrap();
+    assert!(now.starts_with(old));
+    for line in ["vault/", "blobs/", "index.sqlite*", "notes/"] {
+        assert!(now.lines().any(|l| l == line), "{line} missing: {now}");
+    }
+    assert_eq!(now.matches("locks/").count(), 1);
+    // Written twice, extended once.
+    run(&ledger, &["start", "--project", "a", "--agent", "codex"]);
+    assert_eq!(
+        std::fs::read_to_string(ledger.join(".gitignore")).unwrap(),
+        now
+    );
+
+    let mine = tmp.path().join("b/.baton");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join(".gitignore"), "# my own\n*.sqlite\n").unwrap();
+    run(&mine, &["start", "--project", "b", "--agent", "codex"]);
+    assert_eq!(
+        std::fs::read_to_string(mine.join(".gitignore")).unwrap(),
+        "# my own\n*.sqlite\n"
+    );
+}
+
+#[test]
+fn a_projects_old_index_moves_to_the_users_folder_once_and_every_project_shares_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let alpha = tmp.path().join("alpha/.baton");
+    let beta = tmp.path().join("beta/.baton");
+    std::fs::create_dir_all(&alpha).unwrap();
+    std::fs::create_dir_all(&beta).unwrap();
+    // Both projects' commands share one stand-in for the user's folders.
+    let user = tmp.path().join("user-data");
+    let baton = |ledger: &Path| {
+        let mut command = baton(ledger);
+        command.env("XDG_DATA_HOME", &user);
+        command
+    };
+    let run = |ledger: &Path, args: &[&str]| {
+        let output = baton(ledger).arg("--json").args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        json_of(&output)
+    };
+    // What an earlier Baton made: the index inside the project.
+    let old = alpha.join("index.sqlite");
+    run(
+        &alpha,
+        &[
+            "mirror",
+            "--claude-dir",
+            &format!("{FIXTURES}/claude-code"),
+            "--codex-dir",
+            "/nonexistent",
+            "--index",
+            old.to_str().unwrap(),
+        ],
+    );
+    assert!(old.is_file());
+    let search = |ledger: &Path| {
+        baton(ledger)
+            .args(["--json", "search", "the", "--limit", "1"])
+            .output()
+            .unwrap()
+    };
+    let first = search(&alpha);
+    assert!(first.status.success());
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(said.contains("moved the transcript index"), "{said}");
+    assert!(!old.exists());
+    assert!(user.join("baton/index.sqlite").is_file());
+    let found = json_of(&first)["total"].as_i64().unwrap();
+    assert!(found > 0);
+    // Said once.
+    let again = search(&alpha);
+    assert!(String::from_utf8_lossy(&again.stderr).is_empty());
+    // Another project finds the same transcripts without a mirror of its own.
+    let from_beta = search(&beta);
+    assert!(from_beta.status.success());
+    assert_eq!(json_of(&from_beta)["total"].as_i64().unwrap(), found);
+    assert!(!beta.join("index.sqlite").exists());
+    // Records stay their own ledger's: one stored in alpha is not listed in beta.
+    run(
+        &alpha,
+        &["record", "store", "--title", "alpha only", "--content", "x"],
+    );
+    assert_eq!(run(&alpha, &["record", "list"])["total"], 1);
+    assert_eq!(run(&beta, &["record", "list"])["total"], 0);
+}
+
+#[test]
+fn a_hook_session_and_the_agents_mcp_calls_are_one_work_session_ended_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("webapp");
+    std::fs::create_dir_all(&project).unwrap();
+    let ledger = project.join(".baton");
+    let claude = "0191c0de-bbbb-7000-8000-000000000002";
+    let event = |name: &str| {
+        json!({"session_id": claude, "hook_event_name": name, "source": "startup",
+            "reason": "prompt_input_exit", "transcript_path": "/nonexistent/t.jsonl", "cwd": project})
+    };
+    // SessionStart from the hook; this test process is the agent both doors see.
+    hook(&ledger, event("SessionStart"));
+    let mut mcp = McpClient::start(&ledger, "claude-code");
+    let started = mcp.call(
+        "start_work_session",
+        json!({"project": "my-webapp", "goal": "Fix the login test"}),
+    );
+    let body = &started["result"]["structuredContent"];
+    assert_ne!(started["result"]["isError"], true, "{started}");
+    let id = body["session_id"].as_str().unwrap().to_owned();
+    assert_eq!(body["action"], "resumed", "{body}");
+    // The model ends its work without naming it: the one session fits.
+    let ended = mcp.call("end_work_session", json!({"summary": "fixed"}));
+    assert_ne!(ended["result"]["isError"], true, "{ended}");
+    assert_eq!(ended["result"]["structuredContent"]["session_id"], id);
+    drop(mcp);
+    hook(&ledger, event("SessionEnd"));
+
+    let all = run(&ledger, &["list", "--all"]);
+    let sessions = all["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 1, "{all}");
+    assert_eq!(sessions[0]["session_id"], id.as_str());
+    assert_eq!(sessions[0]["agent"], "claude-code");
+    assert_eq!(sessions[0]["status"], "complete");
+    assert_eq!(sessions[0]["provider_session_id"], claude);
+    let timeline = run(&ledger, &["timeline", &id]);
+    let kinds: Vec<&str> = timeline["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "completed").count(),
+        1,
+        "{kinds:?}"
+    );
+    // Old ledgers' `claude` is read as the same agent.
+    assert_eq!(
+        run(&ledger, &["list", "--all", "--agent", "claude"])["total"],
+        1
+    );
+    assert_eq!(run(&ledger, &["attention"])["total"], 0);
+}
+
+#[test]
+fn six_hook_sessions_leave_no_attention_and_a_persons_done_clears_a_driven_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("webapp");
+    std::fs::create_dir_all(&project).unwrap();
+    let ledger = project.join(".baton");
+    for n in 0..6 {
+        let claude = format!("claude-session-{n}");
+        for name in ["SessionStart", "Stop", "SessionEnd"] {
+            hook(
+                &ledger,
+                json!({"session_id": claude, "hook_event_name": name, "source": "startup",
+                    "reason": "prompt_input_exit", "transcript_path": "/nonexistent/t.jsonl"}),
+            );
+        }
+    }
+    assert_eq!(run(&ledger, &["list", "--all"])["total"], 6);
+    assert_eq!(run(&ledger, &["attention"])["total"], 0);
+    // A session the lifecycle drives (its agent reports) and that ends mid-work: one item.
+    let id = run(
+        &ledger,
+        &["start", "--project", "webapp", "--agent", "codex"],
+    )["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    run(&ledger, &["report", &id, "--progress", "30"]);
+    run(&ledger, &["end", &id]);
+    let open = run(&ledger, &["attention"]);
+    assert_eq!(open["total"], 1, "{open}");
+    let number = open["items"][0]["number"].as_u64().unwrap().to_string();
+    // A number that is not open: a clear refusal, nothing cleared.
+    let wrong = baton(&ledger)
+        .args(["--json", "attention", "done", "99"])
+        .output()
+        .unwrap();
+    assert!(!wrong.status.success());
+    assert_eq!(json_of(&wrong)["error"]["code"], "INVALID_ARGUMENT");
+    let done = baton(&ledger)
+        .env("BATON_ACTOR", "alice")
+        .args(["--json", "attention", "done", &number, "--note", "seen"])
+        .output()
+        .unwrap();
+    assert!(done.status.success());
+    let done = json_of(&done);
+    assert_eq!(
+        (done["done"].as_u64(), done["total"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(run(&ledger, &["attention"])["total"], 0);
+    let timeline = run(&ledger, &["timeline", &id]);
+    let cleared = timeline["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "attention_cleared")
+        .cloned()
+        .expect("who cleared it, in the timeline");
+    assert_eq!(cleared["actor_name"], "alice");
+    assert_eq!(cleared["actor"], "human");
+}
