@@ -1167,6 +1167,7 @@ impl BatonMcp {
                     &fields,
                     &filters,
                     i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
+                    160,
                 )?;
                 Ok((
                     format!(

@@ -729,13 +729,9 @@ pub fn search(
     filters: &ListingQuery,
     limit: i64,
 ) -> Result<(i64, Vec<RecordHit>), Error> {
-    use baton_core::transcripts::search::{match_in_columns, query_words, snippet};
-    let Some(expression) = match_in_columns(query, &["title", "content"]) else {
-        return Err(Error::invalid(
-            "query",
-            "give at least one word to look for",
-        ));
-    };
+    use baton_core::transcripts::search::{plan, snippet_of};
+    let plan = plan(query, &["title", "content"])?;
+    let expression = plan.required.clone();
     let filter = "r.ledger = ?7 AND (?2 IS NULL OR r.provider = ?2) AND (?3 IS NULL OR instr(r.project, ?3) > 0)
          AND (?4 IS NULL OR r.created_at >= ?4) AND (?5 IS NULL OR r.created_at <= ?5)";
     let arguments = params![
@@ -757,7 +753,7 @@ pub fn search(
             |r| r.get(0),
         )
         .map_err(sql(index_path))?;
-    let words = query_words(query);
+
     let mut statement = connection
         .prepare_cached(&format!(
             "SELECT r.hex, r.title, r.provider, r.created_at, r.content
@@ -777,7 +773,7 @@ pub fn search(
                 title: r.get(1)?,
                 provider: r.get(2)?,
                 created_at: baton_core::time::Timestamp::from_millis(r.get(3)?),
-                snippet: snippet(&content, &words, 100),
+                snippet: snippet_of(&content, &plan.needles, 100).text,
             })
         })
         .map_err(sql(index_path))?

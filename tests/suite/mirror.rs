@@ -88,6 +88,7 @@ impl Tree {
             &Field::DEFAULT,
             &query::Filters::default(),
             100,
+            100,
         )
         .unwrap();
         let mut ids: Vec<String> = page.hits.into_iter().map(|h| h.message_id).collect();
@@ -333,6 +334,7 @@ fn a_hit_on_a_tool_call_has_a_snippet_of_the_call() {
         &[Field::ToolInput],
         &query::Filters::default(),
         10,
+        100,
     )
     .unwrap();
     assert_eq!(page.total, 1);
@@ -1040,4 +1042,82 @@ fn an_unreadable_source_is_set_aside_until_it_changes() {
     std::fs::write(odd.join("inside"), "x").unwrap();
     let changed = mirror_once(&tree.index, &sources).unwrap();
     assert_eq!(changed.failed, 1, "tried again once it changed");
+}
+
+/// An error message a person pastes, which sits in a tool's output, is the first hit: its
+/// rarer words are required, its stop words are not one by one, the whole phrase ranks first,
+/// tool output is searched by default, and the snippet shows the phrase where the offsets say.
+#[test]
+fn a_pasted_error_that_sits_in_tool_output_is_the_first_hit() {
+    let tree = Tree::new();
+    // Twenty messages with the words scattered, none with the phrase.
+    let mut n = 0;
+    for text in [
+        "the generate step is done, not a problem",
+        "is this a function we need? not sure; generate it later",
+        "a function is not what generate returns",
+    ]
+    .iter()
+    .cycle()
+    .take(20)
+    {
+        tree.append("s1.jsonl", &claude_line("s1", n, "user", text));
+        n += 1;
+    }
+    let noise = "line of build output\n".repeat(60);
+    let result = serde_json::json!({
+        "type": "user", "sessionId": "s1", "uuid": "s1-err", "parentUuid": format!("s1-{}", n - 1),
+        "timestamp": "2026-06-01T11:00:00.000Z", "cwd": "/home/dev/app",
+        "message": { "role": "user", "content": [
+            { "type": "tool_result", "tool_use_id": "toolu_9",
+              "content": format!("{noise}TypeError: client.generate is not a function\n    at main (src/api.ts:12:5)\n{noise}") }
+        ]}
+    });
+    tree.append("s1.jsonl", &format!("{result}\n"));
+    tree.pass();
+    let connection = index::open(&tree.index, false).unwrap();
+    let search = |words: &str| {
+        query::search(
+            &connection,
+            &tree.index,
+            words,
+            &Field::DEFAULT,
+            &query::Filters::default(),
+            10,
+            80,
+        )
+    };
+    let page = search("generate is not a function").unwrap();
+    assert_eq!(
+        page.total, 14,
+        "every message with both rare words (13 scattered)"
+    );
+    let first = &page.hits[0];
+    assert_eq!(first.message_id, "s1-err");
+    assert_eq!(first.field, "tool_output");
+    assert!(first.exact);
+    assert!(page.hits[1..].iter().all(|h| !h.exact));
+    assert!(
+        first.snippet.contains("generate is not a function"),
+        "{}",
+        first.snippet
+    );
+    assert!(first.snippet.chars().count() <= 82, "{}", first.snippet);
+    let (from, to) = first.highlights[0];
+    let marked: String = first.snippet.chars().skip(from).take(to - from).collect();
+    assert_eq!(marked, "generate is not a function");
+    // Stop words alone: one is refused with a way out, several are looked for as a phrase.
+    let refused = search("the").unwrap_err();
+    assert_eq!(refused.code, baton_core::ErrorCode::InvalidArgument);
+    assert!(
+        refused.message.contains("quote a phrase"),
+        "{}",
+        refused.message
+    );
+    let phrase = search("is not a").unwrap();
+    assert_eq!(
+        phrase.total, 1,
+        "only the message with those words in a row"
+    );
+    assert_eq!(phrase.hits[0].message_id, "s1-err");
 }

@@ -159,7 +159,7 @@ fn every_command(world: &World) -> Vec<Vec<String>> {
         "abi {\"op\":\"version\"}",
         "demo --serve-seconds 1",
         "mirror --claude-dir {CLAUDE} --codex-dir {CODEX} --index {TMP}/index.sqlite",
-        "search the --index {TMP}/index.sqlite",
+        "search file --index {TMP}/index.sqlite",
         "transcripts list --index {TMP}/index.sqlite",
         "transcripts show 1 --index {TMP}/index.sqlite",
         "record store --content kept --tag t",

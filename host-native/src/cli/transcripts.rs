@@ -547,6 +547,14 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
             )?);
         }
     }
+    let zone = crate::zone::resolve(None)?;
+    let reader = Reader::for_stdout(cli.color, &zone)?;
+    // A snippet fills the line under its hit's heading (four columns in), else 160 characters.
+    let width = reader
+        .style
+        .width
+        .map_or(160, |w| w.saturating_sub(4))
+        .clamp(40, 400);
     let page = if include.mirrored() && (mirrored_provider || stored.is_none()) {
         let (path, connection) = open_query(cli, &args.index)?;
         Some(crate::mirror::query::search(
@@ -556,12 +564,11 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
             &fields,
             &query_filters(&args.filters)?,
             i64::from(args.limit),
+            width,
         )?)
     } else {
         None
     };
-    let zone = crate::zone::resolve(None)?;
-    let reader = Reader::for_stdout(cli.color, &zone)?;
     let mut human = String::new();
     // No stored record matching is said only when the messages are not shown either.
     let said = stored
@@ -613,39 +620,84 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
     if !human.is_empty() {
         human.push_str("\n\n");
     }
+    let exact = page.hits.iter().filter(|h| h.exact).count();
     human.push_str(&format!(
-        "[ok] {} message(s) match {query:?}{}",
+        "[ok] {} message(s) match {query:?}{}{}",
         page.total,
         if page.total > page.hits.len() as i64 {
             format!("; the best {}", page.hits.len())
         } else {
             String::new()
+        },
+        if exact > 0 && query.split_whitespace().nth(1).is_some() {
+            format!(" ({exact} shown with the exact phrase, first)")
+        } else {
+            String::new()
         }
     ));
+    // Each hit: a heading line (the conversation's number for `transcripts show`, when, who,
+    // which conversation, where in the message), then its snippet with the matches marked.
     let mut table = Table::new(vec![
         Column::number("#"),
         Column::text("WHEN").droppable(1),
         Column::text("PROVIDER").droppable(0),
+        Column::text("ROLE").droppable(2),
+        Column::text("IN"),
         Column::text("CONVERSATION").cut(Fit::End).comfortable(16),
-        Column::text("ROLE"),
-        Column::text("SNIPPET").cut(Fit::End).comfortable(30),
     ]);
     for hit in &page.hits {
         table.row(vec![
             hit.conversation.id.to_string().into(),
             clock(&reader, hit.at).into(),
             hit.conversation.provider.clone().into(),
+            hit.role.clone().into(),
+            hit.field.replace('_', " ").into(),
             hit.conversation
                 .title
                 .clone()
                 .unwrap_or_else(|| UNTITLED.to_owned())
                 .into(),
-            hit.role.clone().into(),
-            hit.snippet.clone().into(),
         ]);
     }
-    table.append_to(&mut human, &reader.style);
+    let rendered = if page.hits.is_empty() {
+        String::new()
+    } else {
+        table.render(&reader.style)
+    };
+    let mut lines = rendered.lines();
+    if let Some(header) = lines.next() {
+        human.push('\n');
+        human.push_str(header);
+    }
+    for (line, hit) in lines.zip(&page.hits) {
+        human.push('\n');
+        human.push_str(line);
+        human.push_str("\n    ");
+        human.push_str(&marked(&hit.snippet, &hit.highlights, &reader.style));
+    }
     Ok(Output { human, json })
+}
+
+/// `snippet` with each highlighted span painted (on a terminal with colour; plain otherwise).
+fn marked(
+    snippet: &str,
+    highlights: &[(usize, usize)],
+    style: &crate::cli::table::Style,
+) -> String {
+    let chars: Vec<char> = snippet.chars().collect();
+    let mut out = String::new();
+    let mut at = 0;
+    for &(from, to) in highlights {
+        if from < at || to > chars.len() {
+            continue;
+        }
+        out.extend(&chars[at..from]);
+        let word: String = chars[from..to].iter().collect();
+        out.push_str(&style.paint(&word, crate::cli::table::Paint::Amber));
+        at = to;
+    }
+    out.extend(&chars[at.min(chars.len())..]);
+    out
 }
 
 /// `baton transcripts list`: conversations, newest first.

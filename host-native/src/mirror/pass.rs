@@ -1236,6 +1236,21 @@ fn follow_from_end(
 /// How much of a message's tool input its excerpt keeps, for snippets.
 const EXCERPT_TOOL_CHARS: usize = 400;
 
+/// How much of each end of a message's tool output its excerpt keeps: an error a person
+/// pastes is most often at the start of what a command printed, or at its end.
+const EXCERPT_OUTPUT_CHARS: usize = 600;
+
+/// The start and the end of a tool's output, for snippets (all of it when short).
+fn output_ends(output: &str) -> String {
+    let count = output.chars().count();
+    if count <= 2 * EXCERPT_OUTPUT_CHARS {
+        return output.to_owned();
+    }
+    let head: String = output.chars().take(EXCERPT_OUTPUT_CHARS).collect();
+    let tail: String = output.chars().skip(count - EXCERPT_OUTPUT_CHARS).collect();
+    format!("{head}\n…\n{tail}")
+}
+
 /// A stored chunk this small (compressed) takes the next pass's lines in, so a file written a
 /// line at a time still compresses as a whole.
 const SMALL_CHUNK: usize = 16 << 10;
@@ -1707,14 +1722,16 @@ fn store_conversation(
     let mut added = 0;
     for message in &conversation.messages {
         let fields = indexed_fields(message);
-        // What snippets are cut from: the text and thinking, and the start of the tool input
-        // (a call's command or path, so a hit on a tool call shows what was run; never the
-        // tool output, which the lines keep).
+        // What snippets are cut from: the text and thinking, the start of the tool input (a
+        // call's command or path, so a hit on a tool call shows what was run) and both ends of
+        // the tool output (where errors are; the whole output stays in the lines).
         let tool_start: String = fields.tool_input.chars().take(EXCERPT_TOOL_CHARS).collect();
+        let output = output_ends(&fields.tool_output);
         let excerpt: String = [
             fields.text.as_str(),
             fields.thinking.as_str(),
             tool_start.as_str(),
+            output.as_str(),
         ]
         .iter()
         .filter(|t| !t.is_empty())
