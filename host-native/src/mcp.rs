@@ -103,9 +103,9 @@ struct RecordDecision {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SearchTranscripts {
-    /// Words that must all appear; each is a literal term (no operators).
+    /// Words (rare ones required; "quoted" a phrase); exact phrase first.
     query: String,
-    /// Comma-separated: text, thinking, tool_input, tool_output, tool [text,thinking,tool_input].
+    /// Comma-separated: text, thinking, tool_input, tool_output, tool [all].
     #[serde(default, rename = "in")]
     fields: Option<String>,
     #[serde(flatten)]
@@ -226,7 +226,7 @@ struct SessionList {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SessionResume {
-    /// Record id or its first 8+ hex digits.
+    /// Record id, or 8+ hex digits of either end.
     id: String,
 }
 
@@ -234,7 +234,7 @@ struct SessionResume {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SessionExport {
-    /// Record id or its first 8+ hex digits.
+    /// Record id, or 8+ hex digits of either end.
     id: String,
     /// json (default) or markdown.
     #[serde(default)]
@@ -1405,12 +1405,16 @@ fn compact_schema(schema: &JsonObject) -> JsonObject {
     let mut out = schema.clone();
     out.remove("$schema");
     out.remove("additionalProperties");
-    // Every tool's `session_id` means the same; the tool's description says the rest.
+    // Every tool's `session_id` means the same: one short description, the tool's says the
+    // rest.
     if let Some(Value::Object(id)) = out
         .get_mut("properties")
         .and_then(|p| p.get_mut("session_id"))
     {
-        id.remove("description");
+        id.insert(
+            "description".into(),
+            "Id, 8+ hex of either end, or path.".into(),
+        );
     }
     if let Some(Value::Object(properties)) = out.get_mut("properties") {
         for property in properties.values_mut() {

@@ -71,10 +71,14 @@ pub fn store(
     work_session: Option<&str>,
     acting: &Acting,
 ) -> Result<Record, Error> {
-    let work_session = work_session
-        .map(|raw| SessionId::parse_v7("session", raw))
-        .transpose()?;
     let snapshot = ledger.snapshot()?;
+    // Named as every command names a session: its id, 8+ hex digits of either end, its path.
+    let work_session = work_session
+        .map(|raw| {
+            baton_core::commands::resolve_session(&snapshot, "session", raw)
+                .and_then(|full| SessionId::parse_v7("session", &full))
+        })
+        .transpose()?;
     if let Some(id) = work_session
         && snapshot.session(id)?.is_none()
     {
@@ -437,7 +441,8 @@ pub fn resolve(
     let mut statement = connection
         .prepare_cached(&format!(
             "SELECT {RECORD_COLUMNS} FROM records
-             WHERE ledger = ?3 AND hex >= ?1 AND hex < ?2 ORDER BY hex LIMIT 20"
+             WHERE ledger = ?3 AND ((hex >= ?1 AND hex < ?2) OR substr(hex, -length(?1)) = ?1)
+             ORDER BY hex LIMIT 20"
         ))
         .map_err(sql(index_path))?;
     let found = statement

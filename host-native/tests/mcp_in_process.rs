@@ -189,10 +189,11 @@ async fn each_tool_lists_only_its_own_parameters_and_marks_the_required() {
 }
 
 /// The whole `tools/list` answer an agent reads at the start of every conversation stays
-/// small: under 10 KiB with every tool offered but the transcript index's (the four record
-/// verbs, whose names and parameters the spec fixes, took it past 8 KiB).
+/// small: under 11 KiB with every tool offered but the transcript index's (the four record
+/// verbs, whose names and parameters the spec fixes, took it past 8 KiB; every `session_id`
+/// saying what it takes, past 10 KiB), under 12.5 KiB with them.
 #[tokio::test]
-async fn tools_list_stays_under_ten_kilobytes() {
+async fn tools_list_stays_under_eleven_kilobytes() {
     let (_tmp, ledger) = ledger();
     let_agents_steer(&ledger);
     let client = connect(&ledger, "claude-code").await;
@@ -201,7 +202,7 @@ async fn tools_list_stays_under_ten_kilobytes() {
         .unwrap()
         .len();
     println!("tools/list: {} tools, {size} bytes", tools.len());
-    assert!(size < 10 * 1024, "tools/list is {size} bytes");
+    assert!(size < 11 * 1024, "tools/list is {size} bytes");
 }
 
 #[tokio::test]
@@ -640,7 +641,7 @@ async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
         .unwrap()
         .len();
     println!("tools/list with the transcript tools: {size} bytes");
-    assert!(size < 12 * 1024, "tools/list is {size} bytes");
+    assert!(size < 12 * 1024 + 512, "tools/list is {size} bytes");
 
     let peer = client.peer();
     let (error, human, found) = call(

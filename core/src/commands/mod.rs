@@ -23,6 +23,7 @@ mod kernel;
 pub(crate) mod oversight;
 mod params;
 mod refs;
+pub use refs::resolve_session;
 pub mod render;
 mod reports;
 mod sessions;

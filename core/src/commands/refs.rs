@@ -51,6 +51,14 @@ pub(crate) fn resolve_references(view: &dyn LedgerView, request: &Request) -> Re
     Ok(request)
 }
 
+/// The full id of the session `text` names (a full id, 8 or more hex digits from its start or
+/// end, or its path), by the rule every command uses; `field` names it in errors. For hosts
+/// that take a session outside a [`Request`] (a stored record's work session).
+pub fn resolve_session(view: &dyn LedgerView, field: &str, text: &str) -> Result<String> {
+    let mut sessions = None;
+    Ok(resolve_one(view, &mut sessions, field, text)?.unwrap_or_else(|| text.trim().to_owned()))
+}
+
 /// The full id `text` names, or `None` when it is already a full id (or not a short form: the
 /// id parser then says what is wrong with it).
 fn resolve_one(

@@ -218,7 +218,8 @@ impl ListQuery {
     }
 }
 
-/// How a caller names one record: a whole UUID, or the first 8 or more of its hex digits.
+/// How a caller names one record: a whole UUID, or 8 or more of its hex digits from its start
+/// or its end (as sessions are named: the end is what tells two ids of one minute apart).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IdQuery {
     /// A whole UUID.
@@ -238,7 +239,7 @@ impl IdQuery {
         let malformed = |why: &str| {
             Error::invalid(
                 "id",
-                format!("`{trimmed}` is not an id: {why} (a UUID, or its first {PREFIX_MIN} or more hex digits)"),
+                format!("`{trimmed}` is not an id: {why} (a UUID, or {PREFIX_MIN} or more hex digits from its start or end)"),
             )
             .with("value", trimmed)
         };
@@ -254,11 +255,14 @@ impl IdQuery {
         Ok(IdQuery::Prefix(digits.to_ascii_lowercase()))
     }
 
-    /// Whether `id` is the one named (or starts with the prefix).
+    /// Whether `id` is the one named (or starts or ends with the digits given).
     pub fn matches(&self, id: &Uuid) -> bool {
         match self {
             IdQuery::Whole(whole) => whole == id,
-            IdQuery::Prefix(prefix) => id.simple().to_string().starts_with(prefix.as_str()),
+            IdQuery::Prefix(part) => {
+                let hex = id.simple().to_string();
+                hex.starts_with(part.as_str()) || hex.ends_with(part.as_str())
+            }
         }
     }
 }

@@ -1593,7 +1593,8 @@ impl From<GroupByArg> for GroupBy {
 /// Which transcripts `baton usage` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ProviderArg {
-    /// Claude Code only
+    /// Claude Code only (also spelt claude_code, as the index and JSON spell it)
+    #[value(alias = "claude_code")]
     ClaudeCode,
     /// Codex only
     Codex,

@@ -162,9 +162,12 @@ pub(crate) fn usage_table_keyed(
         "[ok] Usage by {noun}: {rows} {noun}{}",
         if rows == 1 { "" } else { "s" }
     );
+    let by_model = report.group_by == GroupBy::Model && key.is_none();
+    let short = baton_core::transcripts::usage::short_model_name;
     let mut table = Table::new(vec![
-        // Session and project keys are paths: their tail tells them apart.
-        Column::text(key_header).cut(Fit::Start),
+        // Session and project keys are paths: their tail tells them apart. A model's name is
+        // shown short (`sonnet-4.5`; JSON keeps the full id), its start first.
+        Column::text(key_header).cut(if by_model { Fit::End } else { Fit::Start }),
         Column::number("INPUT"),
         Column::number("OUTPUT"),
         Column::number("CACHE WRITE").droppable(1),
@@ -186,7 +189,13 @@ pub(crate) fn usage_table_keyed(
         ]
     };
     for row in &report.rows {
-        table.row(cells(row, row.key.clone().into(), row.models.join(", ")));
+        let key = if by_model {
+            short(&row.key)
+        } else {
+            row.key.clone()
+        };
+        let models: Vec<String> = row.models.iter().map(|m| short(m)).collect();
+        table.row(cells(row, key.into(), models.join(", ")));
     }
     let models = report.totals.models.len();
     table.row(cells(

@@ -297,6 +297,40 @@ pub fn skipped_counts(
     skipped
 }
 
+/// A model's name as a person reads it in a table: `claude-sonnet-4-5-20250929` is
+/// `sonnet-4.5`, `claude-3-5-haiku-20241022` is `haiku-3.5`, `gpt-4o-2024-08-06` is `gpt-4o`;
+/// a name it does not know the shape of is kept whole. JSON keeps the full id.
+pub fn short_model_name(model: &str) -> String {
+    let mut parts: Vec<&str> = model.split('-').collect();
+    // A trailing date: `20250929`, or `2024-08-06`.
+    if parts
+        .last()
+        .is_some_and(|p| p.len() == 8 && p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        parts.pop();
+    } else if parts.len() > 3 {
+        let tail = &parts[parts.len() - 3..];
+        if tail[0].len() == 4
+            && tail[1].len() == 2
+            && tail[2].len() == 2
+            && tail.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+        {
+            parts.truncate(parts.len() - 3);
+        }
+    }
+    if parts.first() != Some(&"claude") {
+        return parts.join("-");
+    }
+    let rest = &parts[1..];
+    let is_number = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    let (family, numbers): (Vec<&str>, Vec<&str>) = rest.iter().partition(|p| !is_number(p));
+    match (family.as_slice(), numbers.as_slice()) {
+        ([family], [major]) => format!("{family}-{major}"),
+        ([family], [major, minor]) => format!("{family}-{major}.{minor}"),
+        _ => parts.join("-"),
+    }
+}
+
 /// The row key of an entry, borrowed from it when it names the key.
 fn key_ref<'a>(
     entry: &'a UsageEntry,
@@ -490,4 +524,26 @@ pub fn costs_femto_usd(entries: &[UsageEntry], prices: &PriceTable, mode: CostMo
         .iter()
         .map(|entry| pricing.cost(entry, entry.model.as_deref().unwrap_or("unknown")))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_model_name;
+
+    #[test]
+    fn model_names_are_short_as_people_say_them() {
+        for (full, short) in [
+            ("claude-sonnet-4-5-20250929", "sonnet-4.5"),
+            ("claude-opus-4-1-20250805", "opus-4.1"),
+            ("claude-sonnet-4-20250514", "sonnet-4"),
+            ("claude-3-5-haiku-20241022", "haiku-3.5"),
+            ("claude-3-7-sonnet-latest", "claude-3-7-sonnet-latest"),
+            ("gpt-4o-2024-08-06", "gpt-4o"),
+            ("gpt-5-codex", "gpt-5-codex"),
+            ("unknown", "unknown"),
+            ("", ""),
+        ] {
+            assert_eq!(short_model_name(full), short, "{full}");
+        }
+    }
 }
