@@ -383,3 +383,93 @@ fn six_hook_sessions_leave_no_attention_and_a_persons_done_clears_a_driven_one()
     assert_eq!(cleared["actor_name"], "alice");
     assert_eq!(cleared["actor"], "human");
 }
+
+/// A Claude Code session with sub-agents, laid out as Claude Code writes it (the session's file,
+/// and `<session>/subagents/agent-*.jsonl`), mirrored with the sub-agents' files read first:
+/// every view names it by its main thread's prompt and counts it as one conversation with the
+/// same messages.
+#[test]
+fn a_session_with_sub_agents_is_one_conversation_with_one_title_in_every_view() {
+    let tmp = tempfile::tempdir().unwrap();
+    let session = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
+    let projects = tmp.path().join("projects");
+    let folder = projects.join("-home-USER-projects-spotter");
+    let subagents = folder.join(session).join("subagents");
+    std::fs::create_dir_all(&subagents).unwrap();
+    for name in ["agent-aac57f5.jsonl", "agent-acompact-946d2b.jsonl"] {
+        std::fs::copy(
+            format!("{FIXTURES}/claude-code/spotter-subagents-ae4a77f8/{name}"),
+            subagents.join(name),
+        )
+        .unwrap();
+    }
+    let prompt = std::fs::read_to_string(subagents.join("agent-aac57f5.jsonl")).unwrap();
+    let first: Value = serde_json::from_str(prompt.lines().next().unwrap()).unwrap();
+    let task_prompt = first["message"]["content"].as_str().unwrap();
+    let line = |value: Value| value.to_string() + "\n";
+    let parent = [
+        line(json!({"type": "user", "sessionId": session, "uuid": "p-1", "parentUuid": null,
+            "isSidechain": false, "timestamp": "2026-02-12T14:10:00.000Z", "cwd": "/home/USER/projects/spotter",
+            "message": {"role": "user", "content": "Add OpenTelemetry to the app"}})),
+        line(json!({"type": "assistant", "sessionId": session, "uuid": "p-2", "parentUuid": "p-1",
+            "isSidechain": false, "timestamp": "2026-02-12T14:12:00.000Z", "cwd": "/home/USER/projects/spotter",
+            "message": {"id": "msg_p2", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                "content": [{"type": "tool_use", "id": "toolu_task", "name": "Task",
+                    "input": {"description": "Find versions", "prompt": task_prompt}}],
+                "usage": {"input_tokens": 10, "output_tokens": 5}}})),
+    ]
+    .concat();
+    let ledger = tmp.path().join("work/.baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let mirror = || {
+        run(
+            &ledger,
+            &[
+                "mirror",
+                "--claude-dir",
+                projects.to_str().unwrap(),
+                "--codex-dir",
+                "/nonexistent",
+            ],
+        )
+    };
+    // The sub-agents' files first: a sub-agent's prompt stands in while nothing else is known.
+    mirror();
+    let listed = run(&ledger, &["transcripts", "list"]);
+    assert_eq!(listed["total"], 1, "{listed}");
+    // Then the session's own file.
+    std::fs::write(folder.join(format!("{session}.jsonl")), &parent).unwrap();
+    mirror();
+    let listed = run(&ledger, &["transcripts", "list"]);
+    assert_eq!(listed["total"], 1, "{listed}");
+    let row = &listed["conversations"][0];
+    assert_eq!(row["title"], "Add OpenTelemetry to the app", "{row}");
+    let messages = row["messages"].as_u64().unwrap();
+    assert_eq!(
+        messages, 32,
+        "two of the parent's and thirty of its sub-agents'"
+    );
+
+    let analyzed = run(&ledger, &["analyze", projects.to_str().unwrap()]);
+    let conversations = &analyzed["conversations"];
+    assert_eq!(conversations["total"], 1, "{conversations}");
+    assert_eq!(conversations["rows"][0]["title"], row["title"]);
+    assert_eq!(
+        conversations["rows"][0]["messages"].as_u64(),
+        Some(messages)
+    );
+    // Read the other way round, the same.
+    let reversed = run(
+        &ledger,
+        &[
+            "analyze",
+            folder.join(format!("{session}.jsonl")).to_str().unwrap(),
+            subagents.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(reversed["conversations"]["rows"][0]["title"], row["title"]);
+    assert_eq!(
+        reversed["conversations"]["rows"][0]["messages"].as_u64(),
+        Some(messages)
+    );
+}

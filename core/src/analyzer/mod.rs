@@ -63,6 +63,8 @@ pub struct FileSummary {
 /// Everything loaded so far, and the file being loaded.
 pub struct Analyzer {
     conversations: Vec<Conversation>,
+    /// Where each conversation is in `conversations`, by provider and id.
+    positions: std::collections::HashMap<(crate::transcripts::Provider, String), usize>,
     /// Each conversation's list row (title, models, forks), worked out once when it loads.
     rows: Vec<ConversationRow>,
     claude_usage: ClaudeCodeUsage,
@@ -96,6 +98,7 @@ impl Analyzer {
     pub fn new() -> Analyzer {
         Analyzer {
             conversations: Vec::new(),
+            positions: std::collections::HashMap::new(),
             rows: Vec::new(),
             claude_usage: ClaudeCodeUsage::new(),
             codex_usage: Vec::new(),
@@ -186,8 +189,23 @@ impl Analyzer {
                         .sum::<u64>();
                     parsed.count_into(&mut summary.stats, &mut summary.unknown_kinds);
                     for c in parsed.conversations {
-                        self.rows.push(row_of(self.conversations.len(), &c));
-                        self.conversations.push(c);
+                        // The same conversation from another file (a sub-agent's thread, its
+                        // parent session) is one conversation.
+                        let key = (c.provider, c.id.clone());
+                        let same = (!c.id.is_empty())
+                            .then(|| self.positions.get(&key).copied())
+                            .flatten();
+                        match same {
+                            Some(at) => {
+                                self.conversations[at].absorb(c);
+                                self.rows[at] = row_of(at, &self.conversations[at]);
+                            }
+                            None => {
+                                self.positions.insert(key, self.conversations.len());
+                                self.rows.push(row_of(self.conversations.len(), &c));
+                                self.conversations.push(c);
+                            }
+                        }
                     }
                     if let Some(reader) = claude_usage {
                         self.claude_usage.merge(*reader);

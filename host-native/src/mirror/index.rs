@@ -331,6 +331,12 @@ const MIGRATIONS: &[&str] = &[
         last_event TEXT NOT NULL
     );
     ",
+    // 7: where a conversation's title came from (3 the provider's title, 2 the main thread's
+    // first prompt, 1 a sub-agent's prompt), so a sub-agent's file read before its parent's
+    // does not name the conversation for good. Titles kept before this count as 2.
+    "
+    ALTER TABLE conversations ADD COLUMN title_rank INTEGER;
+    ",
 ];
 
 /// The schema version this build writes.

@@ -1683,23 +1683,38 @@ fn store_conversation(
     {
         return Ok(0);
     }
+    // One title rule with the readers (see `Conversation::absorb`): the provider's title
+    // (rank 3; a later one replaces it), else the main thread's first prompt (2), else a
+    // sub-agent's prompt (1), which names the conversation only until its main thread is read.
+    // A sub-agent's file is often read before its parent's.
+    let main_thread = conversation.messages.iter().any(|m| !m.side_chain);
     let first_text = conversation.messages.iter().find_map(|m| {
-        (m.role == baton_core::transcripts::conversation::Role::User)
+        (m.role == baton_core::transcripts::conversation::Role::User && !m.side_chain)
             .then(|| indexed_fields(m).text)
             .filter(|t| !t.trim().is_empty())
     });
-    let title = conversation
-        .title
-        .clone()
-        .or_else(|| conversation.first_prompt.clone())
-        .or(first_text)
-        .map(|t| t.chars().take(120).collect::<String>());
+    let (title, rank) = match (&conversation.title, &conversation.first_prompt) {
+        (Some(title), _) => (Some(title.clone()), 3),
+        (None, Some(prompt)) => (Some(prompt.clone()), if main_thread { 2 } else { 1 }),
+        (None, None) => (first_text, 2),
+    };
+    let title = title.map(|t| t.chars().take(120).collect::<String>());
     let millis = |t: Option<baton_core::Timestamp>| t.map(|t| t.millis());
     transaction.prepare_cached(
-        "INSERT INTO conversations (provider, provider_id, title, project, started_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        "INSERT INTO conversations (provider, provider_id, title, project, started_at, updated_at,
+             title_rank)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT (provider, provider_id) DO UPDATE SET
-             title = COALESCE(conversations.title, excluded.title),
+             title = CASE
+                 WHEN excluded.title IS NOT NULL AND (conversations.title IS NULL
+                     OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
+                     OR excluded.title_rank = 3)
+                 THEN excluded.title ELSE conversations.title END,
+             title_rank = CASE
+                 WHEN excluded.title IS NOT NULL AND (conversations.title IS NULL
+                     OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
+                     OR excluded.title_rank = 3)
+                 THEN excluded.title_rank ELSE conversations.title_rank END,
              project = COALESCE(conversations.project, excluded.project),
              started_at = MIN(COALESCE(conversations.started_at, excluded.started_at),
                               COALESCE(excluded.started_at, conversations.started_at)),
@@ -1712,6 +1727,7 @@ fn store_conversation(
             conversation.project,
             millis(conversation.started_at),
             millis(conversation.updated_at),
+            rank,
         ],
     )?;
     let conversation_id: i64 = transaction

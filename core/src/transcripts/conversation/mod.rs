@@ -169,6 +169,57 @@ impl Conversation {
         }
     }
 
+    /// Takes in this conversation as read from another file: Claude Code writes each
+    /// sub-agent's thread to `<session>/subagents/agent-*.jsonl`, with the parent's session id.
+    /// Every message is kept once (the main thread's first, whichever file came first), the
+    /// sub-agent threads are hung off the calls that started them, and the title and first
+    /// prompt are the main thread's: a sub-agent's prompt names the conversation only while
+    /// no file of its main thread has been read. Every view reads files through this, so
+    /// each names and counts the conversation alike.
+    pub fn absorb(&mut self, other: Conversation) {
+        let main_here = self.messages.iter().any(|m| !m.side_chain);
+        let main_there = other.messages.iter().any(|m| !m.side_chain);
+        let known: std::collections::HashSet<String> =
+            self.messages.iter().map(|m| m.id.clone()).collect();
+        let incoming: Vec<Message> = other
+            .messages
+            .into_iter()
+            .filter(|m| !known.contains(&m.id))
+            .collect();
+        let main_arrives = main_there && !main_here;
+        if main_arrives {
+            let threads = std::mem::replace(&mut self.messages, incoming);
+            self.messages.extend(threads);
+            self.first_prompt = other.first_prompt.or(self.first_prompt.take());
+            self.title = other.title.or(self.title.take());
+            self.active_leaf = other.active_leaf.or(self.active_leaf.take());
+        } else {
+            self.messages.extend(incoming);
+            if self.first_prompt.is_none() {
+                self.first_prompt = other.first_prompt;
+            }
+            if self.title.is_none() {
+                self.title = other.title;
+            }
+            if self.active_leaf.is_none() {
+                self.active_leaf = other.active_leaf;
+            }
+        }
+        if self.project.is_none() {
+            self.project = other.project;
+        }
+        if self.branch.is_none() {
+            self.branch = other.branch;
+        }
+        self.started_at = match (self.started_at, other.started_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.updated_at = self.updated_at.max(other.updated_at);
+        sidechains::attach_side_chains(self);
+        self.seal();
+    }
+
     fn seal(&mut self) {
         let times = self.messages.iter().filter_map(|m| m.at);
         self.started_at = self.started_at.or(times.clone().min());
