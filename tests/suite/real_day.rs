@@ -473,3 +473,18 @@ fn a_session_with_sub_agents_is_one_conversation_with_one_title_in_every_view() 
         Some(messages)
     );
 }
+
+/// Every JSON block in the README parses: people paste them into their agents' settings.
+#[test]
+fn the_readmes_json_blocks_are_json() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let mut blocks = 0;
+    for part in readme.split("```json\n").skip(1) {
+        let block = part.split("```").next().unwrap();
+        serde_json::from_str::<Value>(block)
+            .unwrap_or_else(|e| panic!("a README JSON block does not parse ({e}):\n{block}"));
+        blocks += 1;
+    }
+    assert!(blocks >= 3, "{blocks} JSON blocks");
+}
