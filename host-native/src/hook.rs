@@ -259,13 +259,26 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
         },
         // Codex's notify after each turn: the thread's work session, opened on its first turn
         // (and again after it was ended); a live one is only checked for its process.
-        "TurnComplete" => match live_session_of(ledger, agent_id)? {
-            Some(session) => Ok(Outcome::Nothing(format!(
-                "turn of {named} done{}",
-                tie(ledger, &session, agent_id)
-            ))),
-            None => start("turn"),
-        },
+        "TurnComplete" => {
+            let outcome = match live_session_of(ledger, agent_id)? {
+                Some(session) => Outcome::Nothing(format!(
+                    "turn of {named} done{}",
+                    tie(ledger, &session, agent_id)
+                )),
+                None => start("turn")?,
+            };
+            // The turn's usage, from the thread's rollout, as a Stop hook records Claude's.
+            let usage = match live_session_of(ledger, agent_id)? {
+                Some(session) => record_codex_usage(ledger, &session, agent_id, &acting)
+                    .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
+                None => String::new(),
+            };
+            Ok(match outcome {
+                Outcome::Nothing(text) => Outcome::Nothing(text + &usage),
+                Outcome::Started(text) => Outcome::Started(text + &usage),
+                other => other,
+            })
+        }
         "SessionEnd" => {
             let Some(session) = live_session_of(ledger, agent_id)? else {
                 return Ok(Outcome::Nothing(format!(
@@ -302,9 +315,10 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
             input.transcript_path.as_deref(),
         ) {
             (Some(session), Some(path)) if agent == Agent::ClaudeCode => {
+                let usage = record_usage(ledger, &session, path, &acting)?;
+                let goal = goal_from_transcript(ledger, &session, path, agent_id, &acting);
                 Ok(Outcome::Nothing(format!(
-                    "turn of {named} ended{}",
-                    record_usage(ledger, &session, path, &acting)?
+                    "turn of {named} ended{usage}{goal}"
                 )))
             }
             (None, _) => Ok(Outcome::Nothing(format!(
@@ -347,6 +361,160 @@ fn tie(ledger: &Ledger, session: &baton_core::ledger::session::Session, agent_id
 /// Claude Code reader and priced by the shipped table. Only the new bytes are read. A work
 /// session taking over a transcript an earlier one recorded (`claude --resume` after an end)
 /// counts from where that one stopped, so no turn is charged twice.
+/// Gives a session a hook opened the goal its transcript names (Claude Code's title, else the
+/// first prompt typed), once there is one and the session has none: `list` then says what
+/// each agent session is about. A few words for the log; nothing when there is nothing to do.
+fn goal_from_transcript(
+    ledger: &Ledger,
+    session: &baton_core::ledger::session::Session,
+    transcript: &str,
+    agent_id: &str,
+    acting: &Acting,
+) -> String {
+    use baton_core::transcripts::ingest::{Decoded, FileIngest};
+    if session.goal.is_some() {
+        return String::new();
+    }
+    // The start of the transcript says it: read at most 4 MiB, whole lines only.
+    let path = std::path::Path::new(transcript);
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return String::new();
+    }
+    let mut bytes = Vec::new();
+    {
+        use std::io::Read;
+        let Ok(file) = std::fs::File::open(path) else {
+            return String::new();
+        };
+        if file.take(4 << 20).read_to_end(&mut bytes).is_err() {
+            return String::new();
+        }
+    }
+    let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
+        return String::new();
+    };
+    bytes.truncate(end + 1);
+    let Ok(ingested) = FileIngest::read_all(transcript, &bytes) else {
+        return String::new();
+    };
+    let title = ingested.parts.into_iter().find_map(|part| match part {
+        Decoded::Conversations { parsed, .. } => parsed
+            .conversations
+            .into_iter()
+            .find(|c| c.id == agent_id)
+            .map(|c| c.display_title()),
+        _ => None,
+    });
+    let Some(goal) = title.filter(|t| t != baton_core::transcripts::conversation::title::UNTITLED)
+    else {
+        return String::new();
+    };
+    match engine::run_as(
+        ledger,
+        &Request::Correct(baton_core::commands::CorrectParams {
+            session_id: session.session_id.to_string(),
+            goal: Some(goal.clone()),
+            summary: None,
+        }),
+        acting,
+    ) {
+        Ok(_) => format!("; goal: {goal}"),
+        Err(err) => format!("; goal not recorded: {err}"),
+    }
+}
+
+/// The rollout Codex writes for `thread` (`<sessions>/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`),
+/// the newest day first; none when no such file is found.
+fn codex_rollout(thread: &str) -> Option<std::path::PathBuf> {
+    let suffix = format!("-{thread}.jsonl");
+    let sorted = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        entries.sort();
+        entries.reverse();
+        entries
+    };
+    for root in crate::usage::default_codex_dirs() {
+        for year in sorted(&root) {
+            for month in sorted(&year) {
+                for day in sorted(&month) {
+                    if let Some(found) = sorted(&day).into_iter().find(|p| {
+                        p.file_name()
+                            .is_some_and(|n| n.to_string_lossy().ends_with(&suffix))
+                    }) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Records a Codex thread's usage so far from its rollout (Codex's totals are cumulative: the
+/// whole lines are read again and the fold keeps the furthest record); a few words for the log.
+fn record_codex_usage(
+    ledger: &Ledger,
+    session: &baton_core::ledger::session::Session,
+    thread: &str,
+    acting: &Acting,
+) -> Result<String, Error> {
+    let Some(path) = codex_rollout(thread) else {
+        return Ok("; no rollout of the thread found to count".to_owned());
+    };
+    let source = path.display().to_string();
+    let meta = std::fs::metadata(&path).map_err(|e| Error::store_io("read", &source, e))?;
+    if !meta.is_file() {
+        return Ok(String::new());
+    }
+    let recorded = session
+        .usage_sources
+        .iter()
+        .find(|s| s.source == source)
+        .map(|s| s.offset);
+    if recorded == Some(meta.len()) {
+        return Ok(String::new());
+    }
+    let mut bytes = Vec::new();
+    {
+        use std::io::Read;
+        std::fs::File::open(&path)
+            .and_then(|f| f.take(512 << 20).read_to_end(&mut bytes))
+            .map_err(|e| Error::store_io("read", &source, e))?;
+    }
+    let Some(last_newline) = bytes.iter().rposition(|&b| b == b'\n') else {
+        return Ok(String::new());
+    };
+    bytes.truncate(last_newline + 1);
+    let offset = bytes.len() as u64;
+    if recorded == Some(offset) {
+        return Ok(String::new());
+    }
+    let mut reader = baton_core::transcripts::usage::codex::CodexUsage::new(thread);
+    reader.push_bytes(&bytes);
+    let (entries, _) = reader.finish();
+    let (totals, cost) = baton_core::transcripts::usage::totals_and_cost(
+        &entries,
+        &baton_core::transcripts::usage::PriceTable::shipped(),
+    );
+    engine::run_as(
+        ledger,
+        &Request::RecordUsage(baton_core::commands::UsageParams {
+            session_id: session.session_id.to_string(),
+            source,
+            offset,
+            totals,
+            cost_micro_usd: Some(cost),
+        }),
+        acting,
+    )?;
+    Ok(format!(
+        "; usage recorded: {} tokens to byte {offset}",
+        totals.total()
+    ))
+}
+
 fn record_usage(
     ledger: &Ledger,
     session: &baton_core::ledger::session::Session,

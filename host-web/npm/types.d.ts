@@ -483,6 +483,16 @@ export type CommandRequest =
   totals: TokenTotalsInput;
   /** What they cost, in micro-dollars, when priced. */
   cost_micro_usd?: number | null;
+} |
+/** See [`CorrectParams`]. */
+{
+  op: "correct";
+  /** The session. */
+  session_id: string;
+  /** Its goal, in place of the one it has (or has not). */
+  goal?: string | null;
+  /** Its summary, in place of the one it has. */
+  summary?: string | null;
 };
 
 /**
@@ -1158,7 +1168,9 @@ export type LifecycleAction =
 /** A person lifted the pause. */
 "unpaused" |
 /** A transcript's usage was recorded (or was already, up to that offset). */
-"usage_recorded";
+"usage_recorded" |
+/** The session's goal or summary was corrected. */
+"corrected";
 
 /** The answer of brief, report, depend, pause and unpause. */
 export type LifecycleAnswer = {

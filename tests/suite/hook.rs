@@ -237,3 +237,70 @@ fn codex_notify_opens_one_work_session_per_thread_from_a_sub_folder() {
     assert!(log.contains("approval-requested"), "{log}");
     assert_eq!(sessions(&project).len(), 1);
 }
+
+/// Codex's notify records the thread's usage from its rollout (found by the thread id under
+/// `CODEX_HOME/sessions`), so `list --cost` has a figure, equal to `usage session`'s for the
+/// same rollout; a notify with nothing new written records nothing more.
+#[test]
+fn codex_notify_records_the_threads_usage_from_its_rollout() {
+    let (tmp, project) = project();
+    std::fs::create_dir_all(project.join(".baton")).unwrap();
+    let codex = tmp.path().join("codex-home");
+    let day = codex.join("sessions/2025/09/11");
+    std::fs::create_dir_all(&day).unwrap();
+    let thread = "0199a213-81c0-7800-8aa1-bbab2a035a53";
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/codex/ccusage-session-alpha.jsonl"
+        ),
+        day.join(format!("rollout-2025-09-11T10-00-00-{thread}.jsonl")),
+    )
+    .unwrap();
+    let notify = || {
+        let payload = json!({"type": "agent-turn-complete", "thread-id": thread, "turn-id": "1",
+            "cwd": project, "input-messages": ["fix it"], "last-assistant-message": "done"})
+        .to_string();
+        let output = baton(&project.join(".baton"))
+            .env_remove("BATON_DIR")
+            .env("CODEX_HOME", &codex)
+            .current_dir(&project)
+            .args(["hook", "codex", &payload])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+    };
+    notify();
+    notify();
+    let events = std::fs::read_to_string(project.join(".baton/events.ndjson")).unwrap();
+    assert_eq!(events.matches("\"kind\":\"usage\"").count(), 1, "{events}");
+    let listed = json_of(
+        &baton(&project.join(".baton"))
+            .args(["--json", "list", "--cost"])
+            .output()
+            .unwrap(),
+    );
+    let cost = &listed["sessions"][0]["cost"];
+    assert_eq!(cost["source"], "ledger", "{listed}");
+    let usage = json_of(
+        &baton(&project.join(".baton"))
+            .env("CODEX_HOME", &codex)
+            .args([
+                "--json",
+                "usage",
+                "session",
+                "--provider",
+                "codex",
+                "--timezone",
+                "UTC",
+            ])
+            .output()
+            .unwrap(),
+    );
+    let row = &usage["totals"];
+    assert!(row["total_tokens"].as_u64().unwrap() > 0, "{usage}");
+    assert_eq!(cost["total_tokens"], row["total_tokens"], "{usage}");
+    let close = (cost["cost_usd"].as_f64().unwrap() - row["cost_usd"].as_f64().unwrap()).abs();
+    assert!(close < 1e-6, "{cost} vs {row}");
+}

@@ -237,7 +237,7 @@ fn a_projects_old_index_moves_to_the_users_folder_once_and_every_project_shares_
     assert!(old.is_file());
     let search = |ledger: &Path| {
         baton(ledger)
-            .args(["--json", "search", "the", "--limit", "1"])
+            .args(["--json", "search", "file", "--limit", "1"])
             .output()
             .unwrap()
     };
@@ -487,4 +487,73 @@ fn the_readmes_json_blocks_are_json() {
         blocks += 1;
     }
     assert!(blocks >= 3, "{blocks} JSON blocks");
+}
+
+/// A session the hooks keep takes its goal from the transcript's first prompt at the first
+/// turn's end; a person corrects it, and the timeline keeps who did; an agent may not correct
+/// another agent's session.
+#[test]
+fn a_hook_session_gets_its_goal_from_the_transcript_and_a_person_corrects_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("webapp");
+    std::fs::create_dir_all(&project).unwrap();
+    let ledger = project.join(".baton");
+    let claude = "0191c0de-cccc-7000-8000-000000000003";
+    let transcript = tmp.path().join("t.jsonl");
+    let lines = [
+        json!({"type": "user", "sessionId": claude, "uuid": "u1", "parentUuid": null,
+            "timestamp": "2026-07-18T10:00:00.000Z", "cwd": project,
+            "message": {"role": "user", "content": "Fix the flaky login test"}}),
+        json!({"type": "assistant", "sessionId": claude, "uuid": "a1", "parentUuid": "u1",
+            "timestamp": "2026-07-18T10:00:05.000Z", "cwd": project, "requestId": "r1",
+            "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-20250514",
+                "content": [{"type": "text", "text": "On it."}],
+                "usage": {"input_tokens": 100, "output_tokens": 20}}}),
+    ];
+    std::fs::write(
+        &transcript,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let event = |name: &str| {
+        json!({"session_id": claude, "hook_event_name": name, "source": "startup",
+            "transcript_path": transcript, "cwd": project})
+    };
+    hook(&ledger, event("SessionStart"));
+    assert!(run(&ledger, &["list"])["sessions"][0]["goal"].is_null());
+    hook(&ledger, event("Stop"));
+    let session = run(&ledger, &["list"])["sessions"][0].clone();
+    assert_eq!(session["goal"], "Fix the flaky login test", "{session}");
+    let id = session["session_id"].as_str().unwrap().to_owned();
+    // Another turn does not write it again.
+    hook(&ledger, event("Stop"));
+    let events = std::fs::read_to_string(ledger.join("events.ndjson")).unwrap();
+    assert_eq!(events.matches("\"kind\":\"corrected\"").count(), 1);
+    // Another agent may not change it; a person may.
+    let refused = baton(&ledger)
+        .env("BATON_AGENT", "codex")
+        .args(["--json", "correct", &id, "--goal", "mine now"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert_eq!(json_of(&refused)["error"]["code"], "ACTOR_NOT_ALLOWED");
+    let short = &id[id.len() - 8..];
+    run(
+        &ledger,
+        &["correct", short, "--goal", "Fix the login test's retry"],
+    );
+    assert_eq!(
+        run(&ledger, &["show", &id])["session"]["goal"],
+        "Fix the login test's retry"
+    );
+    let timeline = run(&ledger, &["timeline", &id]);
+    let corrected: Vec<&Value> = timeline["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "corrected")
+        .collect();
+    assert_eq!(corrected.len(), 2, "{timeline}");
+    assert_eq!(corrected[0]["actor"], "agent");
+    assert_eq!(corrected[1]["actor"], "human");
 }

@@ -413,6 +413,14 @@ test("at 390 px wide nothing scrolls sideways: the page fits, wide tables scroll
   const page = await openPage();
   await page.setViewportSize({ width: 390, height: 844 });
   await load(page, "#folder", fixtures);
+  // The usage table's cost is on screen without scrolling its box.
+  await page.waitForSelector("#usage-table tbody tr");
+  const cost = await page.evaluate(() => {
+    const head = [...document.querySelectorAll("#usage-table thead th")].find((th) => th.textContent === "Cost USD");
+    const box = head.closest(".table-box");
+    return { right: head.getBoundingClientRect().right, edge: box.getBoundingClientRect().right, shown: head.offsetParent !== null };
+  });
+  assert.ok(cost.shown && cost.right <= cost.edge + 1, `the cost column is off screen at 390 px: ${JSON.stringify(cost)}`);
   await page.click("#list tbody tr:first-child button");
   await page.waitForSelector("#reader:not([hidden])");
   const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

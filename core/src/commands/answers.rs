@@ -50,6 +50,8 @@ pub enum LifecycleAction {
     Unpaused,
     /// A transcript's usage was recorded (or was already, up to that offset).
     UsageRecorded,
+    /// The session's goal or summary was corrected.
+    Corrected,
 }
 
 impl LifecycleAction {
@@ -62,6 +64,7 @@ impl LifecycleAction {
             LifecycleAction::Paused => "paused",
             LifecycleAction::Unpaused => "unpaused",
             LifecycleAction::UsageRecorded => "usage_recorded",
+            LifecycleAction::Corrected => "corrected",
         }
     }
 }

@@ -7,9 +7,9 @@ use crate::commands::kernel::{
     Context, Executed, Plan, Prepared, answered, existing, opt, opt_label,
 };
 use crate::commands::params::{
-    AttentionDoneParams, ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams,
-    ListParams, MissionParams, NoteParams, ObserveParams, PauseParams, ReportParams, ResumeParams,
-    SessionRef, ShowParams, StartParams, UsageParams,
+    AttentionDoneParams, ConstitutionParams, CorrectParams, DependParams, EndParams, HealthParams,
+    IndexParams, ListParams, MissionParams, NoteParams, ObserveParams, PauseParams, ReportParams,
+    ResumeParams, SessionRef, ShowParams, StartParams, UsageParams,
 };
 use crate::commands::sessions::{end, prepare_end, prepare_start, resume, start};
 use crate::commands::{briefing, oversight, reports, workspace};
@@ -73,6 +73,8 @@ pub enum Request {
     Observe(ObserveParams),
     /// See [`UsageParams`].
     RecordUsage(UsageParams),
+    /// See [`CorrectParams`].
+    Correct(CorrectParams),
 }
 
 /// Step 1: validates a request and resolves its target. Reads the view only to resolve.
@@ -130,6 +132,7 @@ fn prepare_resolved(view: &dyn LedgerView, request: &Request) -> Result<Prepared
                 Request::Depend(r) => Some(&r.session_id),
                 Request::Pause(r) => Some(&r.session_id),
                 Request::RecordUsage(r) => Some(&r.session_id),
+                Request::Correct(r) => Some(&r.session_id),
                 _ => None,
             };
             let workspace = matches!(
@@ -226,6 +229,7 @@ fn lifecycle_request(view: &dyn LedgerView, request: &Request, ctx: &Context) ->
         Request::DecisionRecord(p) => workspace::decision_record(view, p, ctx),
         Request::Observe(p) => oversight::observe(view, p, ctx),
         Request::RecordUsage(p) => reports::record_usage(view, p, ctx),
+        Request::Correct(p) => reports::correct(view, p, ctx),
         Request::Start(_)
         | Request::Resume(_)
         | Request::End(_)

@@ -38,8 +38,8 @@ pub use answers::{
 pub use dispatch::{Request, execute, prepare, run};
 pub use kernel::{Context, Executed, Prepared};
 pub use params::{
-    AttentionDoneParams, ConstitutionParams, DependParams, EndParams, HealthParams, IndexParams,
-    ListParams, MissionParams, NoteParams, Observation, ObserveParams, PauseParams, ReportParams,
-    ResumeParams, RunReport, SessionRef, ShowParams, StartParams, UsageParams,
+    AttentionDoneParams, ConstitutionParams, CorrectParams, DependParams, EndParams, HealthParams,
+    IndexParams, ListParams, MissionParams, NoteParams, Observation, ObserveParams, PauseParams,
+    ReportParams, ResumeParams, RunReport, SessionRef, ShowParams, StartParams, UsageParams,
 };
 pub use sessions::resolve_implicit;

@@ -335,6 +335,21 @@ pub struct Observation {
     pub as_of: Option<Option<crate::time::Timestamp>>,
 }
 
+/// Correct what a session says it is for or how it ended: a new goal, a new summary.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct CorrectParams {
+    /// The session.
+    pub session_id: String,
+    /// Its goal, in place of the one it has (or has not).
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// Its summary, in place of the one it has.
+    #[serde(default)]
+    pub summary: Option<String>,
+}
+
 /// Record a transcript's usage for a session: cumulative totals up to a byte offset.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -46,6 +46,7 @@ pub(crate) fn resolve_references(view: &dyn LedgerView, request: &Request) -> Re
         Request::Depend(p) => resolve("session_id", &mut p.session_id)?,
         Request::Pause(p) => resolve("session_id", &mut p.session_id)?,
         Request::Health(p) => resolve("session_id", &mut p.session_id)?,
+        Request::Correct(p) => resolve("session_id", &mut p.session_id)?,
         _ => {}
     }
     Ok(request)

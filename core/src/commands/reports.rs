@@ -248,6 +248,52 @@ pub(super) fn depend(view: &dyn LedgerView, p: &DependParams, ctx: &Context) -> 
 /// record_usage: a transcript's cumulative usage up to a byte offset, recorded when it goes
 /// further than what the session holds for that transcript (a hook that fires twice, or late,
 /// writes nothing the second time).
+/// correct: a new goal or summary for a session, live or ended, in the name of whoever asked.
+pub(super) fn correct(
+    view: &dyn LedgerView,
+    p: &crate::commands::params::CorrectParams,
+    ctx: &Context,
+) -> Result<Executed> {
+    let id = crate::ids::SessionId::parse_v7("session_id", &p.session_id)?;
+    crate::commands::kernel::existing(view, id)?;
+    let text = |field: &str, value: &Option<String>| -> Result<Option<String>> {
+        match value.as_deref().map(str::trim) {
+            None => Ok(None),
+            Some("") => Err(Error::invalid(field, "must not be blank")),
+            Some(text) => names::free_text(field, text).map(Some),
+        }
+    };
+    let goal = text("goal", &p.goal)?;
+    let summary = text("summary", &p.summary)?;
+    if goal.is_none() && summary.is_none() {
+        return Err(Error::invalid(
+            "goal",
+            "give the new goal, the new summary, or both",
+        ));
+    }
+    let mut batch = EventBatch::new(ctx);
+    batch.push(
+        id,
+        crate::commands::trust::acting(ctx),
+        Payload::Corrected(crate::ledger::event::Corrected {
+            goal: goal.clone(),
+            summary: summary.clone(),
+        }),
+    );
+    batch.check()?;
+    let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
+    let message = match (&goal, &summary) {
+        (Some(goal), None) => format!("Goal corrected: {goal}"),
+        (None, Some(_)) => "Summary corrected.".to_owned(),
+        _ => format!("Goal and summary corrected: {}", goal.unwrap_or_default()),
+    };
+    Ok(Executed {
+        events: batch.events,
+        response: Response::Lifecycle(answer(LifecycleAction::Corrected, &after, message)),
+        refusal: None,
+    })
+}
+
 pub(super) fn record_usage(
     view: &dyn LedgerView,
     p: &crate::commands::params::UsageParams,

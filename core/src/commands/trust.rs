@@ -59,6 +59,8 @@ pub enum Reserved {
     EndOthers,
     /// Marking done an attention item about a session another agent runs (or none).
     DismissOthers,
+    /// Correcting the goal or summary of a session another agent runs.
+    CorrectOthers,
 }
 
 impl Reserved {
@@ -71,6 +73,7 @@ impl Reserved {
             Reserved::PauseOthers => "pause_other_agents_session",
             Reserved::EndOthers => "end_other_agents_session",
             Reserved::DismissOthers => "dismiss_other_agents_attention",
+            Reserved::CorrectOthers => "correct_other_agents_session",
         }
     }
 
@@ -85,6 +88,7 @@ impl Reserved {
             Reserved::DismissOthers => {
                 "marking done what needs a person about another agent's session"
             }
+            Reserved::CorrectOthers => "correcting another agent's session",
         }
     }
 
@@ -155,6 +159,13 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
                         None => Ok(()),
                     },
                     // A malformed id is the operation's own error to give.
+                    Err(_) => Ok(()),
+                },
+                Request::Correct(p) => match SessionId::parse_v7("session_id", &p.session_id) {
+                    Ok(id) => match others(id)? {
+                        Some(session) => refuse(Reserved::CorrectOthers, Some(&session)),
+                        None => Ok(()),
+                    },
                     Err(_) => Ok(()),
                 },
                 // An agent may clear what is said about its own sessions, nothing else: the

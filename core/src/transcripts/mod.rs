@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod lines;
 pub mod search;
 pub mod secrets;
+pub mod snippets;
 pub mod usage;
 pub mod zip;
 

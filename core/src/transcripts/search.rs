@@ -311,232 +311,7 @@ pub fn index_text(text: &str) -> String {
     out
 }
 
-/// A query as an FTS5 expression: each word a quoted literal (so `AND`, `*`, `"`, `:` or
-/// `NEAR` in a query are words, never operators), all required, looked for in `fields`.
-/// A word the tokenizer splits (`parse_claude_code`, `東京`, `x86-64`) is a phrase of its parts
-/// in order. `None` when the query has no word.
-pub fn match_expression(query: &str, fields: &[Field]) -> Option<String> {
-    let columns: Vec<&str> = fields.iter().map(|f| f.column()).collect();
-    match_in_columns(query, &columns)
-}
-
-/// [`match_expression`] over the named FTS columns (a stored record's `title` and `content`).
-pub fn match_in_columns(query: &str, columns: &[&str]) -> Option<String> {
-    let terms: Vec<String> = query
-        .split_whitespace()
-        .map(|word| {
-            let spaced = index_text(word);
-            format!("\"{}\"", spaced.trim().replace('"', "\"\""))
-        })
-        .filter(|term| term.chars().any(char::is_alphanumeric))
-        .collect();
-    if terms.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "{{{}}} : ({})",
-        columns.join(" "),
-        terms.join(" AND ")
-    ))
-}
-
-/// The words of `query` as they are matched in text (lower-cased), for snippets.
-pub fn query_words(query: &str) -> Vec<String> {
-    query
-        .split_whitespace()
-        .map(str::to_lowercase)
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .collect()
-}
-
-/// An excerpt of a hit, centred on what matched, with where the matches are.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Snippet {
-    /// The excerpt: one line, escapes, tags and spacing the index added taken out, `…` where
-    /// it was cut.
-    pub text: String,
-    /// Each match inside `text`, as `[start, end)` in characters (Unicode scalar values).
-    pub highlights: Vec<(usize, usize)>,
-}
-
-/// Text as a person reads it in a snippet: the spaces the index set around CJK characters
-/// taken out again, JSON escapes (`\n`, `\t`, `\"`) read, markup tags (`<system-reminder>`,
-/// `</command-name>`) dropped, every run of whitespace one space.
-pub fn readable(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        // ` 東 ` as the index writes it: the character alone.
-        if c == ' '
-            && chars.get(i + 1).is_some_and(|n| is_cjk(*n))
-            && chars.get(i + 2) == Some(&' ')
-        {
-            out.push(chars[i + 1]);
-            i += 3;
-            continue;
-        }
-        if c == '\\' {
-            match chars.get(i + 1) {
-                Some('n' | 't' | 'r') => {
-                    out.push(' ');
-                    i += 2;
-                    continue;
-                }
-                Some('"') => {
-                    out.push('"');
-                    i += 2;
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        if c == '<' {
-            // A tag: `<name …>` or `</name>`, a letter first; its content is kept.
-            let start = i + 1 + usize::from(chars.get(i + 1) == Some(&'/'));
-            if chars.get(start).is_some_and(char::is_ascii_alphabetic) {
-                let end = chars[start..]
-                    .iter()
-                    .take(200)
-                    .position(|c| *c == '>' || *c == '<' || *c == '\n');
-                if let Some(end) = end.filter(|e| chars[start + e] == '>') {
-                    let name_ok = chars[start..start + end]
-                        .iter()
-                        .take_while(|c| !c.is_whitespace())
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'));
-                    if name_ok {
-                        out.push(' ');
-                        i = start + end + 1;
-                        continue;
-                    }
-                }
-            }
-        }
-        out.push(if c.is_whitespace() { ' ' } else { c });
-        i += 1;
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The excerpt of `text` a hit shows, at most `width` characters: centred on the first of
-/// `needles` it holds (the whole phrase before single words; a whole word before a part of
-/// one), every needle inside it highlighted. The start of the text when none is there.
-pub fn snippet_of(text: &str, needles: &[String], width: usize) -> Snippet {
-    let flat = readable(text);
-    let chars: Vec<char> = flat.chars().collect();
-    // Lower-casing can change lengths: positions are found on a per-character lower-case.
-    let lower: Vec<char> = chars
-        .iter()
-        .map(|c| c.to_lowercase().next().unwrap_or(*c))
-        .collect();
-    let occurrences = |needle: &[char], whole: bool| -> Vec<usize> {
-        if needle.is_empty() || needle.len() > lower.len() {
-            return Vec::new();
-        }
-        (0..=lower.len() - needle.len())
-            .filter(|&i| {
-                lower[i..i + needle.len()] == needle[..]
-                    && (!whole
-                        || ((i == 0 || !lower[i - 1].is_alphanumeric())
-                            && lower
-                                .get(i + needle.len())
-                                .is_none_or(|c| !c.is_alphanumeric())))
-            })
-            .collect()
-    };
-    let needles: Vec<Vec<char>> = needles
-        .iter()
-        .map(|n| readable(n).to_lowercase().chars().collect())
-        .collect();
-    let first = needles
-        .iter()
-        .find_map(|n| occurrences(n, true).first().map(|at| (*at, n.len())))
-        .or_else(|| {
-            needles
-                .iter()
-                .find_map(|n| occurrences(n, false).first().map(|at| (*at, n.len())))
-        });
-    let width = width.max(16);
-    let (start, end) = match first {
-        None => (0, chars.len().min(width)),
-        Some((at, len)) => {
-            let room = width.saturating_sub(len) / 2;
-            let start = at
-                .saturating_sub(room)
-                .min(chars.len().saturating_sub(width));
-            (start, (start + width).min(chars.len()))
-        }
-    };
-    // The cut marks take a character each.
-    let lead = usize::from(start > 0);
-    let mut text = String::new();
-    if start > 0 {
-        text.push('…');
-    }
-    text.extend(&chars[start..end]);
-    if end < chars.len() {
-        text.push('…');
-    }
-    let mut highlights: Vec<(usize, usize)> = Vec::new();
-    for needle in &needles {
-        for at in occurrences(needle, false) {
-            let (from, to) = (at, at + needle.len());
-            if from < start || to > end {
-                continue;
-            }
-            let span = (from - start + lead, to - start + lead);
-            if !highlights.iter().any(|h| h.0 < span.1 && span.0 < h.1) {
-                highlights.push(span);
-            }
-        }
-    }
-    highlights.sort_unstable();
-    Snippet { text, highlights }
-}
-
-/// A short excerpt of `text` around the first of `words` it holds (case-insensitive), at most
-/// `width` characters, with `…` where it was cut; the start of the text when none is there.
-pub fn snippet(text: &str, words: &[String], width: usize) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .collect();
-    let lower = flat.to_lowercase();
-    // Lower-casing can change byte lengths; find the word's character position instead.
-    let chars: Vec<char> = flat.chars().collect();
-    let lower_chars: Vec<char> = lower.chars().collect();
-    // The first whole-word match of any word, else the first match inside a word.
-    let find = |whole: bool| {
-        words.iter().find_map(|word| {
-            let needle: Vec<char> = word.chars().collect();
-            if needle.is_empty() || needle.len() > lower_chars.len() {
-                return None;
-            }
-            (0..=lower_chars.len() - needle.len()).find(|&i| {
-                lower_chars[i..i + needle.len()] == needle[..]
-                    && (!whole
-                        || ((i == 0 || !lower_chars[i - 1].is_alphanumeric())
-                            && lower_chars
-                                .get(i + needle.len())
-                                .is_none_or(|c| !c.is_alphanumeric())))
-            })
-        })
-    };
-    let found = find(true).or_else(|| find(false));
-    let at = found.unwrap_or(0);
-    let start = at.saturating_sub(width / 3);
-    let end = (start + width).min(chars.len());
-    let mut out = String::new();
-    if start > 0 {
-        out.push('…');
-    }
-    out.extend(chars[start..end].iter());
-    if end < chars.len() {
-        out.push('…');
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+pub use crate::transcripts::snippets::{Snippet, readable, snippet_of};
 
 #[cfg(test)]
 mod tests {
@@ -550,18 +325,20 @@ mod tests {
 
     #[test]
     fn every_word_is_a_literal_term_and_operators_are_words() {
+        let columns: Vec<&str> = Field::DEFAULT.iter().map(|f| f.column()).collect();
         assert_eq!(
-            match_expression("parse_claude_code OR x*", &Field::DEFAULT).unwrap(),
-            "{text thinking tool_input tool_output} : (\"parse_claude_code\" AND \"OR\" AND \"x*\")"
+            plan("parse_claude_code OR x*", &columns).unwrap().required,
+            "{text thinking tool_input tool_output} : (\"parse_claude_code\" AND \"x*\")"
         );
         assert_eq!(
-            match_expression("say \"hi\"", &[Field::Text]).unwrap(),
-            "{text} : (\"say\" AND \"\"\"hi\"\"\")"
+            plan("say \"hi\"", &["text"]).unwrap().required,
+            "{text} : (\"hi\" AND \"say\")"
         );
-        assert_eq!(match_expression("  \"\" * ", &[Field::Text]), None);
+        assert!(plan("  \"\" * ", &["text"]).is_err());
         assert!(
-            match_expression("東京", &[Field::Text])
+            plan("東京", &["text"])
                 .unwrap()
+                .required
                 .contains("\"東  京\"")
         );
     }
@@ -582,16 +359,6 @@ mod tests {
             tokens: None,
         });
         assert_eq!(fields.text, "look at this  picture");
-    }
-
-    #[test]
-    fn snippets_center_on_the_word() {
-        let text = "one two three four five six seven eight nine ten eleven twelve";
-        assert_eq!(
-            snippet(text, &["eight".into()], 20),
-            "…seven eight nine ten…"
-        );
-        assert_eq!(snippet("short", &["x".into()], 20), "short");
     }
 
     #[test]
@@ -636,41 +403,6 @@ mod tests {
 
     fn plan_of(query: &str) -> SearchPlan {
         plan(query, &["text"]).unwrap()
-    }
-
-    #[test]
-    fn snippets_centre_on_the_phrase_and_say_where_it_is() {
-        let text = format!(
-            "{} TypeError: client.generate is not a function\\n    at Object.<anonymous> (src/api.ts:12) {}",
-            "word ".repeat(60),
-            "tail ".repeat(60)
-        );
-        let words = vec!["generate is not a function".to_owned(), "generate".into()];
-        let cut = snippet_of(&text, &words, 60);
-        assert!(cut.text.chars().count() <= 62, "{}", cut.text);
-        assert!(
-            cut.text.contains("generate is not a function"),
-            "{}",
-            cut.text
-        );
-        assert!(!cut.text.contains("\\n"), "escapes read: {}", cut.text);
-        let (from, to) = cut.highlights[0];
-        let marked: String = cut.text.chars().skip(from).take(to - from).collect();
-        assert_eq!(marked.to_lowercase(), "generate is not a function");
-        // Tags out, CJK as written.
-        let tagged = snippet_of(
-            "<system-reminder>keep</system-reminder> 東  京 で会議",
-            &["keep".into()],
-            80,
-        );
-        assert_eq!(tagged.text, "keep 東京で会議");
-        assert_eq!(tagged.highlights, vec![(0, 4)]);
-        // Not there: the start, nothing marked.
-        let none = snippet_of("short text", &["zzz".into()], 40);
-        assert_eq!(
-            (none.text.as_str(), none.highlights.len()),
-            ("short text", 0)
-        );
     }
 
     #[test]

@@ -98,7 +98,9 @@ pub struct Cli {
 pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 7] = [
     (
         "Sessions",
-        &["start", "resume", "end", "list", "show", "record"],
+        &[
+            "start", "resume", "end", "correct", "list", "show", "record",
+        ],
     ),
     ("Live", &["watch", "statusline", "reap"]),
     (
@@ -185,6 +187,7 @@ impl Cli {
             Command::Depend(a) => Some(&a.id),
             Command::Pause(a) => Some(&a.id),
             Command::Health(a) => Some(&a.id),
+            Command::Correct(a) => Some(&a.id),
             Command::Resume(a) => Some(&a.id),
             Command::End(a) => a.id.as_deref(),
             Command::Start(a) => a.session_id.as_deref(),
@@ -263,6 +266,13 @@ PROCESS says whether the session's agent still runs (live, idle, gone, unknown):
   baton health 33a39086
   baton health 33a39086 --recheck         # recompute now and keep the snapshot")]
     Health(HealthArgs),
+    /// Correct a session's goal or summary (live or ended); the timeline keeps both versions
+    #[command(after_help = "Examples:
+  baton correct 33a39086 --goal \"Fix the flaky login test\"
+  baton correct 33a39086 --summary \"Done; the retry was the bug\"
+
+Hook-driven sessions are given their goal from the transcript's first prompt as soon as there is one; this changes it. An agent may correct only its own sessions.")]
+    Correct(CorrectArgs),
     /// Every event of a session, with actor, time and colour (amber, red, green)
     #[command(after_help = "Examples:
   baton timeline 33a39086
@@ -900,6 +910,19 @@ pub(crate) struct TranscriptFilters {
     /// Up to this day, included
     #[arg(long, value_name = "DATE")]
     pub(crate) until: Option<String>,
+}
+
+/// `baton correct`.
+#[derive(Debug, Args)]
+pub(crate) struct CorrectArgs {
+    /// The session: its id, 8+ hex digits of either end, or its path
+    pub(crate) id: String,
+    /// Its new goal
+    #[arg(long, required_unless_present = "summary")]
+    pub(crate) goal: Option<String>,
+    /// Its new summary
+    #[arg(long)]
+    pub(crate) summary: Option<String>,
 }
 
 /// `baton attention [done …]`.

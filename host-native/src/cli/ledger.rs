@@ -45,6 +45,11 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         Command::Unpause(a) => Request::Unpause(SessionRef { session_id: a.id }),
         Command::Health(a) => Request::Health(a.into()),
         Command::Timeline(a) => Request::Timeline(SessionRef { session_id: a.id }),
+        Command::Correct(a) => Request::Correct(baton_core::commands::CorrectParams {
+            session_id: a.id,
+            goal: a.goal,
+            summary: a.summary,
+        }),
         Command::Attention(a) => match a.done {
             None => Request::Attention,
             Some(crate::cli::args::AttentionCommand::Done(d)) => {

@@ -81,6 +81,28 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
             .unwrap_or(MAX_SERIES)
     };
 
+    // Each named series' colour comes from its name (the next free one when taken, names in
+    // order), not its rank: a model keeps its colour across the charts that name it.
+    let colours: Vec<usize> = {
+        let mut by_name: Vec<(usize, &str)> = named.iter().copied().enumerate().collect();
+        by_name.sort_by(|a, b| a.1.cmp(b.1));
+        let mut taken = [false; MAX_SERIES];
+        let mut out = vec![MAX_SERIES; named.len()];
+        for (slot, name) in by_name {
+            let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+            let mut colour = (hash % MAX_SERIES as u64) as usize;
+            while taken[colour] {
+                colour = (colour + 1) % MAX_SERIES;
+            }
+            taken[colour] = true;
+            out[slot] = colour;
+        }
+        out
+    };
+    let colour_of = |slot: usize| COLOURS[colours.get(slot).copied().unwrap_or(MAX_SERIES)];
+
     // The legend, wrapped to the width; none for a single series.
     let mut legend: Vec<(usize, String)> = ranked
         .iter()
@@ -150,7 +172,7 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
         let _ = write!(
             svg,
             r#"<rect x="{x}" y="{y}" width="10" height="10" rx="2" fill="{}"/><text x="{}" y="{}" fill="currentColor">{}</text>"#,
-            COLOURS[*colour],
+            colour_of(*colour),
             x + 14,
             y + 9,
             escape(label)
@@ -213,7 +235,7 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
                 svg,
                 r#"<rect x="{x}" y="{y1}" width="{bar_width}" height="{}" fill="{}"><title>{} · {}: {} {}</title></rect>"#,
                 (y0 - y1).max(1),
-                COLOURS[s],
+                colour_of(s),
                 escape(&bar.key),
                 escape(name),
                 chart.unit.full(*value),
@@ -233,4 +255,48 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
     }
     svg.push_str("</svg>");
     svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(parts: &[(&str, u64)]) -> String {
+        let bar = Bar {
+            key: "2026-03-14".into(),
+            label: "Mar 14".into(),
+            parts: parts.iter().map(|(n, v)| ((*n).to_owned(), *v)).collect(),
+        };
+        let chart = BarChart {
+            bars: vec![bar],
+            unit: Unit::Count,
+            noun: "tokens",
+            title: "t",
+        };
+        bar_chart_svg(&chart, 600)
+    }
+
+    /// The colour of `series`' segment in `svg`.
+    fn colour(svg: &str, series: &str) -> String {
+        let marker = format!("· {series}:");
+        let at = svg.find(&marker).expect(series);
+        let rect = &svg[svg[..at].rfind("<rect").unwrap()..at];
+        let fill = &rect[rect.find("fill=\"").unwrap() + 6..];
+        fill[..fill.find('"').unwrap()].to_owned()
+    }
+
+    #[test]
+    fn a_series_keeps_its_colour_whatever_its_rank() {
+        // Tokens rank sonnet first; dollars rank opus first.
+        let tokens = chart(&[("sonnet-4.5", 900), ("opus-4.1", 100), ("haiku-3.5", 50)]);
+        let dollars = chart(&[("sonnet-4.5", 10), ("opus-4.1", 90), ("haiku-3.5", 1)]);
+        for model in ["sonnet-4.5", "opus-4.1", "haiku-3.5"] {
+            assert_eq!(colour(&tokens, model), colour(&dollars, model), "{model}");
+        }
+        let all: std::collections::BTreeSet<String> = ["sonnet-4.5", "opus-4.1", "haiku-3.5"]
+            .iter()
+            .map(|m| colour(&tokens, m))
+            .collect();
+        assert_eq!(all.len(), 3, "three series, three colours");
+    }
 }
