@@ -1684,7 +1684,7 @@ fn store_conversation(
         return Ok(0);
     }
     // One title rule with the readers (see `Conversation::absorb`): the provider's title
-    // (rank 3; a later one replaces it), else the main thread's first prompt (2), else a
+    // (rank 3; one from a copy at least as new replaces it), else the main thread's first prompt (2), else a
     // sub-agent's prompt (1), which names the conversation only until its main thread is read.
     // A sub-agent's file is often read before its parent's.
     let main_thread = conversation.messages.iter().any(|m| !m.side_chain);
@@ -1708,12 +1708,14 @@ fn store_conversation(
              title = CASE
                  WHEN excluded.title IS NOT NULL AND (conversations.title IS NULL
                      OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
-                     OR excluded.title_rank = 3)
+                     OR (excluded.title_rank = 3 AND COALESCE(excluded.updated_at, 0)
+                         >= COALESCE(conversations.updated_at, 0)))
                  THEN excluded.title ELSE conversations.title END,
              title_rank = CASE
                  WHEN excluded.title IS NOT NULL AND (conversations.title IS NULL
                      OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
-                     OR excluded.title_rank = 3)
+                     OR (excluded.title_rank = 3 AND COALESCE(excluded.updated_at, 0)
+                         >= COALESCE(conversations.updated_at, 0)))
                  THEN excluded.title_rank ELSE conversations.title_rank END,
              project = COALESCE(conversations.project, excluded.project),
              started_at = MIN(COALESCE(conversations.started_at, excluded.started_at),
