@@ -1832,6 +1832,14 @@ export type UsageRow = {
   cost_usd: number;
   /** Models seen in the group. */
   models: string[];
+  /** A session's row: when its first counted response was written. */
+  first_at?: Timestamp | null;
+  /** A session's row: when its last counted response was written (rows are in this order). */
+  last_at?: Timestamp | null;
+  /** A session's row: whose transcript it is. */
+  provider?: Provider | null;
+  /** A session's row: its project (its first working folder). */
+  project?: string | null;
 };
 
 /** How far one transcript's usage is recorded. */

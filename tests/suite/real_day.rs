@@ -556,4 +556,110 @@ fn a_hook_session_gets_its_goal_from_the_transcript_and_a_person_corrects_it() {
     assert_eq!(corrected.len(), 2, "{timeline}");
     assert_eq!(corrected[0]["actor"], "agent");
     assert_eq!(corrected[1]["actor"], "human");
+    // Its note says which agent session and transcript it was, and what it cost.
+    hook(&ledger, event("SessionEnd"));
+    let notes = ledger.join("vault/Projects/webapp/sessions");
+    let note = std::fs::read_dir(&notes)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(note).unwrap();
+    for key in [
+        format!("provider_session_id: {claude}"),
+        format!("transcript: {}", transcript.display()),
+        "tokens: \"120\"".to_owned(),
+        "cost_usd: \"0.0006\"".to_owned(),
+        "Fix the login test's retry".to_owned(),
+    ] {
+        assert!(text.contains(&key), "{key} missing:\n{text}");
+    }
+}
+
+/// `usage session` rows say when each session was last active, whose and which project it is,
+/// in that order (the latest last), and on a terminal its title from the mirror.
+#[test]
+fn usage_by_session_is_in_order_of_last_activity_with_project_and_title() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("projects/-home-dev-app");
+    std::fs::create_dir_all(&folder).unwrap();
+    let response = |session: &str, at: &str, n: u32, prompt: &str| {
+        [
+            json!({"type": "user", "sessionId": session, "uuid": format!("{session}-u{n}"),
+                "timestamp": at, "cwd": "/home/dev/app", "message": {"role": "user", "content": prompt}}),
+            json!({"type": "assistant", "sessionId": session, "uuid": format!("{session}-a{n}"),
+                "parentUuid": format!("{session}-u{n}"), "timestamp": at, "cwd": "/home/dev/app",
+                "requestId": format!("r-{session}-{n}"),
+                "message": {"id": format!("m-{session}-{n}"), "role": "assistant",
+                    "model": "claude-sonnet-4-20250514", "content": [{"type": "text", "text": "ok"}],
+                    "usage": {"input_tokens": 100, "output_tokens": 10}}}),
+        ]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+    };
+    // "aaa" starts first but is active last.
+    std::fs::write(
+        folder.join("aaa.jsonl"),
+        response("aaa", "2026-07-01T09:00:00Z", 1, "Write the parser")
+            + &response("aaa", "2026-07-03T09:00:00Z", 2, "more"),
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("bbb.jsonl"),
+        response("bbb", "2026-07-02T09:00:00Z", 1, "Fix the tests"),
+    )
+    .unwrap();
+    let ledger = tmp.path().join("work/.baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let projects = tmp.path().join("projects");
+    let usage = |extra: &[&str]| {
+        let mut args = vec![
+            "usage",
+            "session",
+            "--claude-dir",
+            projects.to_str().unwrap(),
+            "--codex-dir",
+            "/nonexistent",
+            "--timezone",
+            "UTC",
+        ];
+        args.extend_from_slice(extra);
+        args.iter()
+            .map(|s| (*s).to_owned())
+            .collect::<Vec<String>>()
+    };
+    let args = usage(&[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let report = run(&ledger, &args);
+    let rows = report["rows"].as_array().unwrap();
+    let keys: Vec<&str> = rows.iter().map(|r| r["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["bbb", "aaa"], "the latest active last");
+    assert_eq!(rows[1]["last_at"], "2026-07-03T09:00:00.000Z");
+    assert_eq!(rows[1]["first_at"], "2026-07-01T09:00:00.000Z");
+    assert_eq!(rows[1]["project"], "/home/dev/app");
+    assert_eq!(rows[1]["provider"], "claude-code");
+    // With the mirror, the table names each session.
+    run(
+        &ledger,
+        &[
+            "mirror",
+            "--claude-dir",
+            projects.to_str().unwrap(),
+            "--codex-dir",
+            "/nonexistent",
+        ],
+    );
+    let human = baton(&ledger).args(&args).output().unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    let order: Vec<usize> = ["Fix the tests", "Write the parser"]
+        .iter()
+        .map(|t| {
+            text.find(t)
+                .unwrap_or_else(|| panic!("{t} missing:\n{text}"))
+        })
+        .collect();
+    assert!(order[0] < order[1], "{text}");
+    assert!(text.contains("2026-07-03 09:00"), "{text}");
 }

@@ -186,6 +186,31 @@ pub fn owned_parts(session: &crate::ledger::session::Session, links: &NoteLinks<
     key("run_id", session.run_id.clone());
     key("work_item_id", session.work_item_id.clone());
     key("attempt_id", session.attempt_id.clone());
+    // What its agent session was, and what it cost, as its hooks recorded it.
+    key("provider_session_id", session.provider_session_id.clone());
+    key(
+        "transcript",
+        session.usage_sources.first().map(|s| s.source.clone()),
+    );
+    key(
+        "tokens",
+        (session.usage.total() > 0).then(|| session.usage.total().to_string()),
+    );
+    key(
+        "cost_usd",
+        session
+            .usage_cost_micro_usd
+            .filter(|_| session.usage.total() > 0)
+            .map(|micro| {
+                let dollars = micro as f64 / 1_000_000.0;
+                // Cents hide a short session's cost: four places below a dollar.
+                if dollars < 1.0 {
+                    format!("{dollars:.4}")
+                } else {
+                    format!("{dollars:.2}")
+                }
+            }),
+    );
 
     let mut regions = vec![(
         "goal".to_owned(),

@@ -121,14 +121,114 @@ pub(crate) fn usage(cli: &crate::cli::Cli, args: &UsageArgs) -> Result<Output, E
         }
         None => crate::usage::report(&options)?,
     };
+    let style = Style::for_stdout(cli.color);
     Ok(Output {
         human: if args.csv {
             report.to_csv().trim_end().to_owned()
+        } else if report.group_by == GroupBy::Session && report.work_sessions.is_none() {
+            let index = index_path(cli, &IndexLocation { index: None }).ok();
+            session_usage_table(&report, &style, &zone, index.as_deref())
         } else {
-            usage_table(&report, &Style::for_stdout(cli.color))
+            usage_table(&report, &style)
         },
         json: to_json(&report)?,
     })
+}
+
+/// `baton usage session` as a person reads it: each agent session when it was last active, whose
+/// it is, its project and title (the mirror's, when an index has it), then its tokens and cost;
+/// the latest last. The totals and notes as [`usage_table`] has them.
+fn session_usage_table(
+    report: &UsageReport,
+    style: &Style,
+    zone: &crate::zone::HostZone,
+    index: Option<&std::path::Path>,
+) -> String {
+    let titles = index
+        .filter(|p| p.is_file())
+        .and_then(|p| crate::mirror::index::open_existing(p).ok())
+        .map(|connection| {
+            let mut titles = std::collections::HashMap::new();
+            if let Ok(mut statement) =
+                connection.prepare("SELECT title FROM conversations WHERE provider_id = ?1 LIMIT 1")
+            {
+                for row in &report.rows {
+                    if let Ok(title) =
+                        statement.query_row([&row.key], |r| r.get::<_, Option<String>>(0))
+                        && let Some(title) = title
+                    {
+                        titles.insert(row.key.clone(), title);
+                    }
+                }
+            }
+            titles
+        })
+        .unwrap_or_default();
+    let rows = report.rows.len();
+    let mut out = format!(
+        "[ok] Usage by session: {rows} session{}, the latest last",
+        if rows == 1 { "" } else { "s" }
+    );
+    let mut table = Table::new(vec![
+        Column::text("LAST ACTIVE"),
+        Column::text("PROVIDER").droppable(2),
+        Column::text("PROJECT").cut(Fit::Start).droppable(1),
+        Column::text("SESSION").cut(Fit::Start).droppable(3),
+        Column::text("TITLE")
+            .cut(Fit::End)
+            .comfortable(16)
+            .droppable(0),
+        Column::number("TOTAL"),
+        Column::number("COST USD"),
+    ]);
+    let when = |at: Option<baton_core::Timestamp>| {
+        use baton_core::time::Zone;
+        at.and_then(|at| {
+            let shifted = at.millis() + i64::from(zone.offset_seconds(at)) * 1000;
+            chrono::DateTime::from_timestamp_millis(shifted)
+                .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+        })
+        .unwrap_or_else(|| "-".to_owned())
+    };
+    for row in &report.rows {
+        table.row(vec![
+            when(row.last_at).into(),
+            row.provider
+                .map(|p| crate::wire_name(&p))
+                .unwrap_or_default()
+                .into(),
+            row.project.clone().unwrap_or_default().into(),
+            row.key.clone().into(),
+            titles
+                .get(&row.key)
+                .cloned()
+                .unwrap_or_else(|| "-".to_owned())
+                .into(),
+            thousands(row.total_tokens).into(),
+            format!("{:.2}", row.cost_usd).into(),
+        ]);
+    }
+    table.row(vec![
+        Cell::painted("total", Some(Paint::Bold)),
+        "".into(),
+        "".into(),
+        "".into(),
+        "".into(),
+        thousands(report.totals.total_tokens).into(),
+        format!("{:.2}", report.totals.cost_usd).into(),
+    ]);
+    out.push('\n');
+    out.push_str(&table.render(style));
+    // The notes under the table (prices, what was not counted) as the other groupings say them.
+    let full = usage_table(report, &Style::PLAIN);
+    if let Some(notes) = full
+        .split_once("\ntotal")
+        .and_then(|(_, rest)| rest.split_once('\n'))
+    {
+        out.push('\n');
+        out.push_str(notes.1);
+    }
+    out
 }
 
 /// A count with thousands separated: `1,234,567` (the core's wording, as the page's).

@@ -75,12 +75,36 @@ pub struct UsageRow {
     pub cost_usd: f64,
     /// Models seen in the group.
     pub models: Vec<String>,
+    /// A session's row: when its first counted response was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_at: Option<crate::time::Timestamp>,
+    /// A session's row: when its last counted response was written (rows are in this order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_at: Option<crate::time::Timestamp>,
+    /// A session's row: whose transcript it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<Provider>,
+    /// A session's row: its project (its first working folder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
     /// The exact cost, in femto-dollars (rounded to micro-dollars when shown).
     #[serde(skip)]
     cost_femto: u128,
 }
 
 impl UsageRow {
+    /// Takes in a session's response: its time, provider and project.
+    fn note_session(&mut self, entry: &UsageEntry) {
+        self.first_at = Some(self.first_at.map_or(entry.at, |t| t.min(entry.at)));
+        self.last_at = Some(self.last_at.map_or(entry.at, |t| t.max(entry.at)));
+        if self.provider.is_none() {
+            self.provider = Some(entry.provider);
+        }
+        if self.project.is_none() {
+            self.project = entry.project.as_deref().map(str::to_owned);
+        }
+    }
+
     fn add(&mut self, entry: &UsageEntry, cost_femto: u128) {
         self.tokens.add(&entry.tokens);
         self.total_tokens = self.tokens.total();
@@ -452,6 +476,9 @@ pub fn aggregate(
         }
         if let Some((row, models)) = rows.get_mut(key.as_ref()) {
             row.add(entry, cost);
+            if options.group_by == GroupBy::Session {
+                row.note_session(entry);
+            }
             if !models.contains(model) {
                 models.insert(model.to_owned());
             }
@@ -462,15 +489,20 @@ pub fn aggregate(
         }
     }
     totals.seal(all_models);
+    let mut rows: Vec<UsageRow> = rows
+        .into_values()
+        .map(|(mut row, models)| {
+            row.seal(models);
+            row
+        })
+        .collect();
+    // Sessions in the order they were last active (the key breaks ties), the latest last.
+    if options.group_by == GroupBy::Session {
+        rows.sort_by(|a, b| a.last_at.cmp(&b.last_at).then_with(|| a.key.cmp(&b.key)));
+    }
     UsageReport {
         group_by: options.group_by,
-        rows: rows
-            .into_values()
-            .map(|(mut row, models)| {
-                row.seal(models);
-                row
-            })
-            .collect(),
+        rows,
         totals,
         unpriced_models: pricing.unpriced.into_iter().collect(),
         priced_as: pricing.priced_as,
