@@ -55,6 +55,20 @@ impl SessionGate {
     }
 }
 
+/// `mark_attention_done`'s arguments (`attention done`'s, without the note).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct MarkAttentionDone {
+    /// Item numbers.
+    #[serde(default)]
+    numbers: Vec<u32>,
+    /// Every open item.
+    #[serde(default)]
+    all: bool,
+    /// Only items this old.
+    older_than_seconds: Option<u64>,
+}
+
 /// `add_mission`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -855,6 +869,29 @@ impl BatonMcp {
     )]
     async fn list_attention(&self, client: Client) -> Result<CallToolResult, ErrorData> {
         Ok(self.run(Request::Attention, None, client.caller()).await)
+    }
+
+    #[tool(
+        description = "Mark your sessions' attention items done.",
+        annotations(destructive_hint = false)
+    )]
+    async fn mark_attention_done(
+        &self,
+        params: Parameters<MarkAttentionDone>,
+        client: Client,
+    ) -> Result<CallToolResult, ErrorData> {
+        tool_body!(
+            self,
+            params,
+            client,
+            |p| Request::AttentionDone(baton_core::commands::AttentionDoneParams {
+                numbers: p.numbers,
+                all: p.all,
+                older_than_seconds: p.older_than_seconds,
+                note: None,
+            }),
+            no_session
+        )
     }
 
     #[tool(

@@ -51,7 +51,7 @@ fn ledger() -> (tempfile::TempDir, Ledger) {
     (tmp, ledger)
 }
 
-const EVERY_TOOL: [&str; 23] = [
+const EVERY_TOOL: [&str; 24] = [
     "add_mission",
     "approve_mission",
     "brief_work_session",
@@ -63,6 +63,7 @@ const EVERY_TOOL: [&str; 23] = [
     "index_repository",
     "list_attention",
     "list_work_sessions",
+    "mark_attention_done",
     "open_ambiguity",
     "pause_work_session",
     "record_decision",
@@ -682,4 +683,53 @@ async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
     let (error, _, missing) = call(peer, "get_transcript", json!({"reference": "99"})).await;
     assert!(error);
     assert!(missing["error"]["code"].is_string());
+}
+
+/// An agent marks done what is said about its own session over MCP, never another agent's.
+#[tokio::test]
+async fn an_agent_marks_its_own_attention_items_done_and_not_anothers() {
+    let (_tmp, ledger) = ledger();
+    let codex = connect(&ledger, "codex").await;
+    let claude = connect(&ledger, "claude-code").await;
+    let (codex, claude) = (codex.peer(), claude.peer());
+    let mut numbers = Vec::new();
+    for peer in [codex, claude] {
+        let (_, _, started) = call(peer, "start_work_session", json!({"project": "demo"})).await;
+        let id = started["session_id"].as_str().unwrap().to_owned();
+        call(
+            peer,
+            "report_work_session",
+            json!({"session_id": id, "progress": 20}),
+        )
+        .await;
+        call(peer, "end_work_session", json!({"session_id": id})).await;
+        let (_, _, open) = call(peer, "list_attention", json!({})).await;
+        let item = open["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["session_id"] == id.as_str())
+            .unwrap()
+            .clone();
+        numbers.push(item["number"].as_u64().unwrap());
+    }
+    let (error, _, body) = call(
+        codex,
+        "mark_attention_done",
+        json!({"numbers": [numbers[1]]}),
+    )
+    .await;
+    assert!(error, "{body}");
+    assert_eq!(body["error"]["code"], "ACTOR_NOT_ALLOWED");
+    let (error, _, body) = call(
+        codex,
+        "mark_attention_done",
+        json!({"numbers": [numbers[0]]}),
+    )
+    .await;
+    assert!(!error, "{body}");
+    assert_eq!(
+        (body["done"].as_u64(), body["total"].as_u64()),
+        (Some(1), Some(1))
+    );
 }

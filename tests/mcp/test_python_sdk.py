@@ -70,14 +70,14 @@ async def test_tools_list_describes_every_parameter(ledger):
         for tool in tools:
             assert tool.description
             for name, prop in tool.input_schema.get("properties", {}).items():
-                # Every tool's session_id means the same and is left undescribed.
-                assert name == "session_id" or prop.get("description"), f"{tool.name}.{name} has no description"
+                assert prop.get("description"), f"{tool.name}.{name} has no description"
             hints = tool.annotations
             assert hints is not None and (hints.read_only_hint or hints.destructive_hint is not None), tool.name
         size = len(json.dumps({"tools": [t.model_dump(mode="json", exclude_none=True) for t in tools]}))
         # Small enough to read at the start of every conversation; the four record verbs
-        # (their names and parameters fixed by the spec) took it past 8 KiB.
-        assert size < 10 * 1024, f"tools/list is {size} bytes"
+        # (their names and parameters fixed by the spec) took it past 8 KiB, every session_id
+        # saying what it takes past 10 KiB.
+        assert size < 11 * 1024, f"tools/list is {size} bytes"
 
 
 async def test_an_agent_is_refused_what_only_a_person_may_do_and_nothing_is_written(ledger):

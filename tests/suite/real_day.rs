@@ -437,6 +437,28 @@ fn a_session_with_sub_agents_is_one_conversation_with_one_title_in_every_view() 
     mirror();
     let listed = run(&ledger, &["transcripts", "list"]);
     assert_eq!(listed["total"], 1, "{listed}");
+    let search_prompt = "Search hex.pm for the latest versions";
+    assert!(
+        listed["conversations"][0]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with(search_prompt),
+        "the sub-agent that started first names it: {listed}"
+    );
+    // The page and `analyze` read files in whatever order they come: the same title.
+    let agents = ["agent-acompact-946d2b.jsonl", "agent-aac57f5.jsonl"];
+    for order in [[0, 1], [1, 0]] {
+        let files: Vec<String> = order
+            .iter()
+            .map(|&i| subagents.join(agents[i]).display().to_string())
+            .collect();
+        let analyzed = run(&ledger, &["analyze", &files[0], &files[1]]);
+        let title = analyzed["conversations"]["rows"][0]["title"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(title.starts_with(search_prompt), "{order:?}: {title}");
+    }
     // Then the session's own file.
     std::fs::write(folder.join(format!("{session}.jsonl")), &parent).unwrap();
     mirror();

@@ -134,8 +134,15 @@ pub fn snippet_of(text: &str, needles: &[String], width: usize) -> Snippet {
         text.push('…');
     }
     let mut highlights: Vec<(usize, usize)> = Vec::new();
+    // Whole words are marked (`server`, not the start of `servers`); parts of words only
+    // when no needle is there whole.
+    let whole = needles.iter().any(|n| {
+        occurrences(n, true)
+            .iter()
+            .any(|&at| at >= start && at + n.len() <= end)
+    });
     for needle in &needles {
-        for at in occurrences(needle, false) {
+        for at in occurrences(needle, whole) {
             let (from, to) = (at, at + needle.len());
             if from < start || to > end {
                 continue;

@@ -288,13 +288,33 @@ pub(crate) fn usage_table_keyed(
             models.into(),
         ]
     };
+    // A short name two models share (`claude-sonnet-4` and `claude-sonnet-4-20250514`) is
+    // no name: those models keep their ids.
+    let mut shared: std::collections::HashMap<String, std::collections::BTreeSet<&str>> =
+        std::collections::HashMap::new();
+    for model in report.rows.iter().flat_map(|r| &r.models) {
+        shared.entry(short(model)).or_default().insert(model);
+    }
+    let name = |model: &str| {
+        let brief = short(model);
+        if shared.get(&brief).is_some_and(|ids| ids.len() > 1) {
+            model.to_owned()
+        } else {
+            brief
+        }
+    };
     for row in &report.rows {
         let key = if by_model {
-            short(&row.key)
+            name(&row.key)
         } else {
             row.key.clone()
         };
-        let models: Vec<String> = row.models.iter().map(|m| short(m)).collect();
+        // By model, the row is its model: no list beside it.
+        let models: Vec<String> = if by_model {
+            Vec::new()
+        } else {
+            row.models.iter().map(|m| name(m)).collect()
+        };
         table.row(cells(row, key.into(), models.join(", ")));
     }
     let models = report.totals.models.len();

@@ -1684,9 +1684,10 @@ fn store_conversation(
         return Ok(0);
     }
     // One title rule with the readers (see `Conversation::absorb`): the provider's title
-    // (rank 3; one from a copy at least as new replaces it), else the main thread's first prompt (2), else a
-    // sub-agent's prompt (1), which names the conversation only until its main thread is read.
-    // A sub-agent's file is often read before its parent's.
+    // (rank 3; one from a copy at least as new replaces it), else the main thread's first
+    // prompt (2), else the prompt of the sub-agent that started first (1), which names the
+    // conversation only until its main thread is read: a sub-agent's file is often read
+    // before its parent's.
     let main_thread = conversation.messages.iter().any(|m| !m.side_chain);
     let first_text = conversation.messages.iter().find_map(|m| {
         (m.role == baton_core::transcripts::conversation::Role::User && !m.side_chain)
@@ -1709,13 +1710,17 @@ fn store_conversation(
                  WHEN excluded.title IS NOT NULL AND (conversations.title IS NULL
                      OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
                      OR (excluded.title_rank = 3 AND COALESCE(excluded.updated_at, 0)
-                         >= COALESCE(conversations.updated_at, 0)))
+                         >= COALESCE(conversations.updated_at, 0))
+                     OR (excluded.title_rank = 1 AND conversations.title_rank = 1
+                         AND excluded.started_at < conversations.started_at))
                  THEN excluded.title ELSE conversations.title END,
              title_rank = CASE
                  WHEN excluded.title IS NOT NULL AND (conversations.title IS NULL
                      OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
                      OR (excluded.title_rank = 3 AND COALESCE(excluded.updated_at, 0)
-                         >= COALESCE(conversations.updated_at, 0)))
+                         >= COALESCE(conversations.updated_at, 0))
+                     OR (excluded.title_rank = 1 AND conversations.title_rank = 1
+                         AND excluded.started_at < conversations.started_at))
                  THEN excluded.title_rank ELSE conversations.title_rank END,
              project = COALESCE(conversations.project, excluded.project),
              started_at = MIN(COALESCE(conversations.started_at, excluded.started_at),

@@ -179,6 +179,15 @@ impl Conversation {
     pub fn absorb(&mut self, other: Conversation) {
         let main_here = self.messages.iter().any(|m| !m.side_chain);
         let main_there = other.messages.iter().any(|m| !m.side_chain);
+        // Sub-agents alone: the one that started first names the conversation (a compaction's
+        // agent runs after the work it summarises), whichever file is read first.
+        let started_first = !main_here
+            && !main_there
+            && match (other.started_at, self.started_at) {
+                (Some(there), Some(here)) => there < here,
+                (Some(_), None) => true,
+                _ => false,
+            };
         let known: std::collections::HashSet<String> =
             self.messages.iter().map(|m| m.id.clone()).collect();
         let incoming: Vec<Message> = other
@@ -195,7 +204,7 @@ impl Conversation {
             self.active_leaf = other.active_leaf.or(self.active_leaf.take());
         } else {
             self.messages.extend(incoming);
-            if self.first_prompt.is_none() {
+            if self.first_prompt.is_none() || (started_first && other.first_prompt.is_some()) {
                 self.first_prompt = other.first_prompt;
             }
             if self.title.is_none() {
