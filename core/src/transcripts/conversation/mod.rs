@@ -210,7 +210,8 @@ impl Conversation {
             if self.title.is_none() {
                 self.title = other.title;
             }
-            if self.active_leaf.is_none() {
+            // The thread that names it is the one read first.
+            if self.active_leaf.is_none() || (started_first && other.active_leaf.is_some()) {
                 self.active_leaf = other.active_leaf;
             }
         }
