@@ -273,21 +273,35 @@ impl McpClient {
     }
 
     fn send(&mut self, message: &Value) {
-        use std::io::Write;
-        let mut line = message.to_string();
-        line.push('\n');
-        self.stdin.write_all(line.as_bytes()).unwrap();
-        self.stdin.flush().unwrap();
+        self.send_line(&message.to_string());
     }
 
     /// One JSON-RPC request and its response.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
-        use std::io::BufRead;
         let id = self.next_id;
-        self.next_id += 1;
+        self.request_id(id, method, params)
+    }
+
+    /// A request under the id given (the ids after it are not reused), and its response.
+    pub fn request_id(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.next_id = self.next_id.max(id + 1);
         self.send(
             &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
         );
+        self.response(id)
+    }
+
+    /// A line written to the server as it is (malformed input included).
+    pub fn send_line(&mut self, line: &str) {
+        use std::io::Write;
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The response to request `id`, skipping whatever comes before it.
+    pub fn response(&mut self, id: u64) -> Value {
+        use std::io::BufRead;
         loop {
             let mut line = String::new();
             assert!(
@@ -301,9 +315,21 @@ impl McpClient {
         }
     }
 
+    /// Whether the server is still running.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
     /// A tool call's whole response.
     pub fn call(&mut self, tool: &str, args: Value) -> Value {
-        self.request(
+        let id = self.next_id;
+        self.call_id(id, tool, args)
+    }
+
+    /// A tool call under the id given, and its whole response.
+    pub fn call_id(&mut self, id: u64, tool: &str, args: Value) -> Value {
+        self.request_id(
+            id,
             "tools/call",
             serde_json::json!({"name": tool, "arguments": args}),
         )

@@ -260,20 +260,23 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
         // Codex's notify after each turn: the thread's work session, opened on its first turn
         // (and again after it was ended); a live one is only checked for its process.
         "TurnComplete" => {
-            let outcome = match live_session_of(ledger, agent_id)? {
-                Some(session) => Outcome::Nothing(format!(
-                    "turn of {named} done{}",
-                    tie(ledger, &session, agent_id)
-                )),
-                None => start("turn")?,
+            let (said, session) = match live_session_of(ledger, agent_id)? {
+                Some(session) => {
+                    let tied = tie(ledger, &session, agent_id);
+                    (
+                        Outcome::Nothing(format!("turn of {named} done{tied}")),
+                        Some(session),
+                    )
+                }
+                None => (start("turn")?, live_session_of(ledger, agent_id)?),
             };
             // The turn's usage, from the thread's rollout, as a Stop hook records Claude's.
-            let usage = match live_session_of(ledger, agent_id)? {
-                Some(session) => record_codex_usage(ledger, &session, agent_id, &acting)
+            let usage = match &session {
+                Some(session) => record_codex_usage(ledger, session, agent_id, &acting)
                     .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
                 None => String::new(),
             };
-            Ok(match outcome {
+            Ok(match said {
                 Outcome::Nothing(text) => Outcome::Nothing(text + &usage),
                 Outcome::Started(text) => Outcome::Started(text + &usage),
                 other => other,

@@ -104,8 +104,8 @@ pub fn of_sessions(
         .collect();
     let mut costs = WorkCosts::default();
     if index.is_file() && !focused.is_empty() {
-        catch_up(index, &focused);
         let connection = crate::mirror::index::open_existing(index)?;
+        catch_up(&connection, index, &focused);
         let options = crate::usage::UsageOptions {
             work_sessions: Some(sessions.to_vec()),
             work_focus: crate::usage::WorkFocus::of(&focused),
@@ -168,11 +168,8 @@ pub fn of_sessions(
 /// than it (a Stop hook records usage after the last mirror pass), so a session's figures are
 /// never older than its ledger's. Only those files are read, from the index's cursor on; a
 /// failure leaves the index as it was (the ledger's figures then stand in).
-fn catch_up(index: &std::path::Path, sessions: &[&Session]) {
+fn catch_up(connection: &rusqlite::Connection, index: &std::path::Path, sessions: &[&Session]) {
     use baton_core::transcripts::Provider;
-    let Ok(connection) = crate::mirror::index::open_existing(index) else {
-        return;
-    };
     let mut behind: Vec<crate::mirror::pass::Source> = Vec::new();
     for source in sessions.iter().flat_map(|s| &s.usage_sources) {
         let cursor: Option<i64> = connection
@@ -206,7 +203,6 @@ fn catch_up(index: &std::path::Path, sessions: &[&Session]) {
             });
         }
     }
-    drop(connection);
     if behind.is_empty() {
         return;
     }

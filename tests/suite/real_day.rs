@@ -21,6 +21,20 @@ fn run(ledger: &Path, args: &[&str]) -> Value {
     json_of(&output)
 }
 
+/// `baton mirror` of a Claude Code projects folder alone.
+fn mirror_claude(ledger: &Path, projects: &Path) -> Value {
+    run(
+        ledger,
+        &[
+            "mirror",
+            "--claude-dir",
+            projects.to_str().unwrap(),
+            "--codex-dir",
+            "/nonexistent",
+        ],
+    )
+}
+
 /// Claude Code's hook for the project holding `ledger`, as its settings run it.
 fn hook(ledger: &Path, input: Value) {
     let project = ledger.parent().unwrap();
@@ -421,20 +435,8 @@ fn a_session_with_sub_agents_is_one_conversation_with_one_title_in_every_view() 
     .concat();
     let ledger = tmp.path().join("work/.baton");
     std::fs::create_dir_all(&ledger).unwrap();
-    let mirror = || {
-        run(
-            &ledger,
-            &[
-                "mirror",
-                "--claude-dir",
-                projects.to_str().unwrap(),
-                "--codex-dir",
-                "/nonexistent",
-            ],
-        )
-    };
     // The sub-agents' files first: a sub-agent's prompt stands in while nothing else is known.
-    mirror();
+    mirror_claude(&ledger, &projects);
     let listed = run(&ledger, &["transcripts", "list"]);
     assert_eq!(listed["total"], 1, "{listed}");
     let search_prompt = "Search hex.pm for the latest versions";
@@ -461,7 +463,7 @@ fn a_session_with_sub_agents_is_one_conversation_with_one_title_in_every_view() 
     }
     // Then the session's own file.
     std::fs::write(folder.join(format!("{session}.jsonl")), &parent).unwrap();
-    mirror();
+    mirror_claude(&ledger, &projects);
     let listed = run(&ledger, &["transcripts", "list"]);
     assert_eq!(listed["total"], 1, "{listed}");
     let row = &listed["conversations"][0];
@@ -663,16 +665,7 @@ fn usage_by_session_is_in_order_of_last_activity_with_project_and_title() {
     assert_eq!(rows[1]["project"], "/home/dev/app");
     assert_eq!(rows[1]["provider"], "claude-code");
     // With the mirror, the table names each session.
-    run(
-        &ledger,
-        &[
-            "mirror",
-            "--claude-dir",
-            projects.to_str().unwrap(),
-            "--codex-dir",
-            "/nonexistent",
-        ],
-    );
+    mirror_claude(&ledger, &projects);
     let human = baton(&ledger).args(&args).output().unwrap();
     let text = String::from_utf8_lossy(&human.stdout);
     let order: Vec<usize> = ["Fix the tests", "Write the parser"]

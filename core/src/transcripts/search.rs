@@ -88,16 +88,6 @@ impl Field {
             Field::ToolOutput => "tool_output",
         }
     }
-
-    /// Where a hit is, in words a person reads: `text`, `thinking`, `tool call`, `tool output`.
-    pub fn place(self) -> &'static str {
-        match self {
-            Field::Text => "text",
-            Field::Thinking => "thinking",
-            Field::ToolInput => "tool call",
-            Field::ToolOutput => "tool output",
-        }
-    }
 }
 
 /// Words so common in English that alone they match nearly every message: a query keeps them

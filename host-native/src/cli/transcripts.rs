@@ -219,15 +219,7 @@ fn session_usage_table(
     ]);
     out.push('\n');
     out.push_str(&table.render(style));
-    // The notes under the table (prices, what was not counted) as the other groupings say them.
-    let full = usage_table(report, &Style::PLAIN);
-    if let Some(notes) = full
-        .split_once("\ntotal")
-        .and_then(|(_, rest)| rest.split_once('\n'))
-    {
-        out.push('\n');
-        out.push_str(notes.1);
-    }
+    out.push_str(&usage_notes(report));
     out
 }
 
@@ -325,6 +317,14 @@ pub(crate) fn usage_table_keyed(
     ));
     out.push('\n');
     out.push_str(&table.render(style));
+    out.push_str(&usage_notes(report));
+    out
+}
+
+/// What a usage report says under its table, each on its own line: the models with no price or
+/// priced through an alias, what was not counted, how work sessions were tied, whose costs.
+fn usage_notes(report: &UsageReport) -> String {
+    let mut out = String::new();
     if !report.unpriced_models.is_empty() {
         out.push_str(&format!(
             "\nno price for: {} (counted as $0; give prices with --prices FILE)",

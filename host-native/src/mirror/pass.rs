@@ -1701,33 +1701,33 @@ fn store_conversation(
     };
     let title = title.map(|t| t.chars().take(120).collect::<String>());
     let millis = |t: Option<baton_core::Timestamp>| t.map(|t| t.millis());
-    transaction.prepare_cached(
+    // When a batch's title replaces the kept one, written once for both columns it sets.
+    macro_rules! title_wins {
+        () => {
+            "excluded.title IS NOT NULL AND (conversations.title IS NULL
+                OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
+                OR (excluded.title_rank = 3 AND COALESCE(excluded.updated_at, 0)
+                    >= COALESCE(conversations.updated_at, 0))
+                OR (excluded.title_rank = 1 AND conversations.title_rank = 1
+                    AND excluded.started_at < conversations.started_at))"
+        };
+    }
+    transaction
+        .prepare_cached(concat!(
         "INSERT INTO conversations (provider, provider_id, title, project, started_at, updated_at,
              title_rank)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT (provider, provider_id) DO UPDATE SET
-             title = CASE
-                 WHEN excluded.title IS NOT NULL AND (conversations.title IS NULL
-                     OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
-                     OR (excluded.title_rank = 3 AND COALESCE(excluded.updated_at, 0)
-                         >= COALESCE(conversations.updated_at, 0))
-                     OR (excluded.title_rank = 1 AND conversations.title_rank = 1
-                         AND excluded.started_at < conversations.started_at))
-                 THEN excluded.title ELSE conversations.title END,
-             title_rank = CASE
-                 WHEN excluded.title IS NOT NULL AND (conversations.title IS NULL
-                     OR excluded.title_rank > COALESCE(conversations.title_rank, 2)
-                     OR (excluded.title_rank = 3 AND COALESCE(excluded.updated_at, 0)
-                         >= COALESCE(conversations.updated_at, 0))
-                     OR (excluded.title_rank = 1 AND conversations.title_rank = 1
-                         AND excluded.started_at < conversations.started_at))
-                 THEN excluded.title_rank ELSE conversations.title_rank END,
+             title = CASE WHEN ", title_wins!(), " THEN excluded.title ELSE conversations.title END,
+             title_rank = CASE WHEN ", title_wins!(),
+        " THEN excluded.title_rank ELSE conversations.title_rank END,
              project = COALESCE(conversations.project, excluded.project),
              started_at = MIN(COALESCE(conversations.started_at, excluded.started_at),
                               COALESCE(excluded.started_at, conversations.started_at)),
              updated_at = MAX(COALESCE(conversations.updated_at, excluded.updated_at),
-                              COALESCE(excluded.updated_at, conversations.updated_at))")?.execute(
-        params![
+                              COALESCE(excluded.updated_at, conversations.updated_at))"
+    ))?
+        .execute(params![
             provider_name(provider),
             conversation.id,
             title,
@@ -1735,8 +1735,7 @@ fn store_conversation(
             millis(conversation.started_at),
             millis(conversation.updated_at),
             rank,
-        ],
-    )?;
+        ])?;
     let conversation_id: i64 = transaction
         .prepare_cached("SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2")?
         .query_row(params![provider_name(provider), conversation.id], |row| {

@@ -89,9 +89,7 @@ pub fn bar_chart_svg(chart: &BarChart<'_>, width: u32) -> String {
         let mut taken = [false; MAX_SERIES];
         let mut out = vec![MAX_SERIES; named.len()];
         for (slot, name) in by_name {
-            let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
+            let hash = crate::ledger::checkpoint::fnv1a64(name.as_bytes());
             let mut colour = (hash % MAX_SERIES as u64) as usize;
             while taken[colour] {
                 colour = (colour + 1) % MAX_SERIES;
