@@ -60,6 +60,20 @@ fn chatgpt_text() -> Vec<u8> {
     format!("[{}]", items.join(",")).into_bytes()
 }
 
+/// One ChatGPT conversation whose 20,000 empty nodes form a chain, each with a message hung
+/// off it: every message climbs past the empty nodes above it (quadratic unless memoized).
+fn chatgpt_empty_chain() -> Vec<u8> {
+    let mut mapping = String::new();
+    for i in 0..20_000 {
+        let parent = if i == 0 { "null".to_owned() } else { format!(r#""e{}""#, i - 1) };
+        if i > 0 {
+            mapping.push(',');
+        }
+        write!(mapping, r#""e{i}":{{"id":"e{i}","message":null,"parent":{parent},"children":["e{}","k{i}"]}},"k{i}":{{"id":"k{i}","parent":"e{i}","children":[],"message":{{"id":"k{i}","author":{{"role":"user"}},"create_time":{i},"content":{{"content_type":"text","parts":["hi"]}}}}}}"#, i + 1).unwrap();
+    }
+    format!(r#"[{{"id":"chain","title":"t","mapping":{{{mapping}}}}}]"#).into_bytes()
+}
+
 fn claude_ai_text() -> Vec<u8> {
     let mut items = Vec::new();
     for c in 0..2000 {
@@ -98,6 +112,7 @@ fn bench(c: &mut Criterion) {
     for (name, _provider, text) in [
         ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
         ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),
+        ("chatgpt_empty_chain_20k", Provider::Chatgpt, chatgpt_empty_chain()),
     ] {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {

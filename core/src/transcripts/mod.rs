@@ -162,7 +162,8 @@ pub struct ReadStats {
     pub without_usage: u64,
     /// Lines that were not JSON even after repairing lone UTF-16 surrogate escapes.
     pub malformed: u64,
-    /// Lines that parsed only after repairing lone surrogate escapes.
+    /// Lines that parsed only after repair: lone surrogate escapes or invalid UTF-8 bytes
+    /// replaced with U+FFFD (the rest of the line, its message included, is kept).
     pub repaired_surrogates: u64,
     /// Usage lines that repeated a response already counted.
     pub duplicates: u64,
@@ -259,7 +260,20 @@ pub fn repair_lone_surrogates(line: &[u8]) -> Option<Vec<u8>> {
     changed.then_some(out)
 }
 
-/// Parses a JSON line, repairing lone surrogates if that is what stops it.
+/// Repairs what keeps a line from parsing that a writer may have damaged: invalid UTF-8 bytes
+/// are decoded lossily (each becomes U+FFFD) and lone surrogate escapes become `\ufffd`.
+/// `None` when there was nothing to repair.
+pub fn repair_line(line: &[u8]) -> Option<Vec<u8>> {
+    match std::str::from_utf8(line) {
+        Ok(_) => repair_lone_surrogates(line),
+        Err(_) => {
+            let text = String::from_utf8_lossy(line).into_owned().into_bytes();
+            Some(repair_lone_surrogates(&text).unwrap_or(text))
+        }
+    }
+}
+
+/// Parses a JSON line, repairing it ([`repair_line`]) if that is what stops it.
 pub(crate) fn parse_line<T: for<'de> Deserialize<'de>>(
     line: &[u8],
     stats: &mut ReadStats,
@@ -267,7 +281,7 @@ pub(crate) fn parse_line<T: for<'de> Deserialize<'de>>(
     match serde_json::from_slice(line) {
         Ok(value) => Some(value),
         Err(_) => {
-            let repaired = repair_lone_surrogates(line)?;
+            let repaired = repair_line(line)?;
             let value = serde_json::from_slice(&repaired).ok()?;
             stats.repaired_surrogates += 1;
             Some(value)

@@ -322,6 +322,56 @@ not json
     );
 }
 
+#[test]
+fn chatgpt_messages_climb_past_empty_nodes_to_their_nearest_message() {
+    // k0 under an empty root; below it two empty nodes, each with a message hung off it;
+    // and a message under a cycle of empty nodes.
+    let text = br#"[{"id":"c","title":"t","mapping":{
+      "e0":{"id":"e0","message":null,"parent":null},
+      "k0":{"id":"k0","parent":"e0","message":{"id":"k0","author":{"role":"user"},"create_time":1,"content":{"content_type":"text","parts":["first"]}}},
+      "e1":{"id":"e1","message":null,"parent":"k0"},
+      "e2":{"id":"e2","message":null,"parent":"e1"},
+      "k1":{"id":"k1","parent":"e1","message":{"id":"k1","author":{"role":"assistant"},"create_time":2,"content":{"content_type":"text","parts":["a"]}}},
+      "k2":{"id":"k2","parent":"e2","message":{"id":"k2","author":{"role":"assistant"},"create_time":3,"content":{"content_type":"text","parts":["b"]}}},
+      "x":{"id":"x","message":null,"parent":"y"},
+      "y":{"id":"y","message":null,"parent":"x"},
+      "k3":{"id":"k3","parent":"x","message":{"id":"k3","author":{"role":"user"},"create_time":4,"content":{"content_type":"text","parts":["in a cycle"]}}}
+    }}]"#;
+    let (_, parsed) = parse(text).unwrap();
+    let parent = |id: &str| {
+        parsed.conversations[0]
+            .messages
+            .iter()
+            .find(|m| m.id == id)
+            .unwrap()
+            .parent
+            .clone()
+    };
+    assert_eq!(parent("k0"), None);
+    assert_eq!(parent("k1").as_deref(), Some("k0"));
+    assert_eq!(parent("k2").as_deref(), Some("k0"), "two empty nodes climbed");
+    assert_eq!(parent("k3"), None, "a cycle of empty nodes ends the climb");
+}
+
+#[test]
+fn a_line_with_invalid_utf8_keeps_its_message_and_its_tokens() {
+    // A writer cut a multi-byte character: the bytes left are not UTF-8.
+    let mut text = br#"{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"caf"#.to_vec();
+    text.extend_from_slice(b"\xC3 ok\"}}\n");
+    text.extend_from_slice(br#"{"type":"assistant","sessionId":"s","uuid":"u2","parentUuid":"u1","timestamp":"2026-01-01T00:00:01.000Z","requestId":"r","message":{"id":"m","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"bad "#);
+    text.extend_from_slice(b"\xFF\xFE byte\"}],\"usage\":{\"input_tokens\":3,\"output_tokens\":4}}}\n");
+    let (_, parsed) = parse(&text).unwrap();
+    let messages = &parsed.conversations[0].messages;
+    assert_eq!(messages.len(), 2, "both messages are kept");
+    assert!(matches!(&messages[0].blocks[0], Block::Text { text } if text == "caf\u{fffd} ok"));
+    assert!(
+        matches!(&messages[1].blocks[0], Block::Text { text } if text == "bad \u{fffd}\u{fffd} byte")
+    );
+    assert_eq!(parsed.stats.repaired_surrogates, 2, "each repaired line is counted");
+    let report = inspect(&text).unwrap();
+    assert_eq!((report.messages, report.stats.malformed), (2, 0));
+}
+
 proptest! {
     #[test]
     fn parsers_never_panic_on_damaged_fixtures(cut in 0usize..60_000, flip in 0usize..60_000, byte in any::<u8>()) {

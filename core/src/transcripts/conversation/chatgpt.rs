@@ -110,25 +110,51 @@ fn blocks_of(node_id: &str, node: &Value, role: Role) -> Vec<Block> {
     }
 }
 
-/// The node `from`, or its nearest ancestor, that `kept` keeps (a cycle ends the climb).
-fn nearest(
-    mapping: &serde_json::Map<String, Value>,
-    kept: &dyn Fn(&str) -> bool,
-    from: Option<&str>,
-) -> Option<String> {
-    let mut cursor = from.map(str::to_owned);
-    let mut steps = 0;
-    while let Some(p) = &cursor {
-        if kept(p) || steps > mapping.len() {
-            break;
+/// Answers "the node `from`, or its nearest ancestor, that is kept" for every node of a
+/// mapping, each node climbed at most once: a climb remembers its answer for every node it
+/// passed, so a long chain of empty or hidden nodes under many kept ones stays linear. A
+/// cycle ends the climb with no answer.
+struct Nearest<'a> {
+    mapping: &'a serde_json::Map<String, Value>,
+    known: std::collections::HashMap<&'a str, Option<&'a str>>,
+}
+
+impl<'a> Nearest<'a> {
+    fn new(mapping: &'a serde_json::Map<String, Value>) -> Nearest<'a> {
+        Nearest {
+            mapping,
+            known: std::collections::HashMap::new(),
         }
-        cursor = mapping
-            .get(p.as_str())
-            .and_then(|n| n["parent"].as_str())
-            .map(str::to_owned);
-        steps += 1;
     }
-    cursor.filter(|p| kept(p))
+
+    fn of(&mut self, kept: &dyn Fn(&str) -> bool, from: Option<&str>) -> Option<String> {
+        let mut path: Vec<&'a str> = Vec::new();
+        let mut on_path = BTreeSet::new();
+        let mut cursor: Option<&'a str> = from.and_then(|f| self.mapping.get_key_value(f)).map(|(k, _)| k.as_str());
+        let answer = loop {
+            let Some(node) = cursor else {
+                break None;
+            };
+            if let Some(found) = self.known.get(node) {
+                break *found;
+            }
+            if kept(node) {
+                break Some(node);
+            }
+            if !on_path.insert(node) {
+                break None;
+            }
+            path.push(node);
+            cursor = self.mapping[node]["parent"]
+                .as_str()
+                .and_then(|p| self.mapping.get_key_value(p))
+                .map(|(k, _)| k.as_str());
+        };
+        for node in path {
+            self.known.insert(node, answer);
+        }
+        answer.map(str::to_owned)
+    }
 }
 
 /// One ChatGPT conversation object; `None` when the object is no conversation (it has no
@@ -150,7 +176,8 @@ pub(crate) fn chatgpt_conversation(item: &Value, options: ReadOptions) -> Option
         })
     };
     // Parents are node ids; empty root nodes and hidden nodes are left out, so climb past them.
-    let nearest_kept = |from: Option<&str>| nearest(mapping, &kept, from);
+    let mut nearest = Nearest::new(mapping);
+    let mut nearest_kept = |from: Option<&str>| nearest.of(&kept, from);
     for (node_id, node) in mapping {
         if !kept(node_id) {
             continue;

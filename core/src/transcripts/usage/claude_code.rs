@@ -258,7 +258,7 @@ impl ClaudeCodeUsage {
         }
         match serde_json::from_slice::<Line<'_>>(line) {
             Ok(parsed) => self.take(parsed),
-            Err(_) => match crate::transcripts::repair_lone_surrogates(line) {
+            Err(_) => match crate::transcripts::repair_line(line) {
                 Some(repaired) => match serde_json::from_slice::<Line<'_>>(&repaired) {
                     Ok(parsed) => {
                         self.stats.repaired_surrogates += 1;

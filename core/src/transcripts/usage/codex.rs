@@ -194,7 +194,7 @@ impl CodexUsage {
         let repaired;
         let text: &[u8] = match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
             Ok(_) => line,
-            Err(_) => match crate::transcripts::repair_lone_surrogates(line) {
+            Err(_) => match crate::transcripts::repair_line(line) {
                 Some(fixed) => {
                     repaired = fixed;
                     self.stats.repaired_surrogates += 1;
