@@ -65,7 +65,11 @@ fn chatgpt_text() -> Vec<u8> {
 fn chatgpt_empty_chain() -> Vec<u8> {
     let mut mapping = String::new();
     for i in 0..20_000 {
-        let parent = if i == 0 { "null".to_owned() } else { format!(r#""e{}""#, i - 1) };
+        let parent = if i == 0 {
+            "null".to_owned()
+        } else {
+            format!(r#""e{}""#, i - 1)
+        };
         if i > 0 {
             mapping.push(',');
         }
@@ -112,7 +116,11 @@ fn bench(c: &mut Criterion) {
     for (name, _provider, text) in [
         ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
         ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),
-        ("chatgpt_empty_chain_20k", Provider::Chatgpt, chatgpt_empty_chain()),
+        (
+            "chatgpt_empty_chain_20k",
+            Provider::Chatgpt,
+            chatgpt_empty_chain(),
+        ),
     ] {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {

@@ -123,6 +123,69 @@ fn stored_lines(index_path: &std::path::Path) -> Vec<String> {
 }
 
 #[test]
+fn a_file_larger_than_a_window_and_a_line_over_the_limit_are_mirrored_whole_in_one_pass() {
+    use baton::mirror::pass::{MAX_LINE_BYTES, WINDOW_BYTES};
+    let tree = Tree::new();
+    let filler = "w".repeat(900);
+    let mut text = String::new();
+    let mut n = 0;
+    while (text.len() as u64) < 2 * WINDOW_BYTES + WINDOW_BYTES / 2 {
+        text += &claude_line(
+            "big",
+            n,
+            if n % 2 == 0 { "user" } else { "assistant" },
+            &format!("line{n} {filler}"),
+        );
+        n += 1;
+    }
+    // A line longer than any reader keeps, then lines after it.
+    let long_at = text.len() as u64;
+    text += &format!(
+        r#"{{"type":"user","sessionId":"big","message":{{"content":"{}"}}}}"#,
+        "x".repeat(MAX_LINE_BYTES as usize + 1)
+    );
+    text += "\n";
+    let long_bytes = text.len() as u64 - long_at;
+    for k in 0..3 {
+        text += &claude_line("big", n + k, "user", &format!("afterthelongline number{k}"));
+    }
+    tree.append("big.jsonl", &text);
+    let stats = tree.pass();
+    assert_eq!(
+        stats.lines,
+        u64::from(n) + 3,
+        "every line but the long one, in one pass"
+    );
+    assert_eq!(stats.skipped_lines, 1);
+    assert_eq!(
+        tree.count("SELECT count(*) FROM messages"),
+        i64::from(n) + 3
+    );
+    assert_eq!(
+        tree.search("afterthelongline").len(),
+        3,
+        "the lines after the long one are found"
+    );
+    assert_eq!(
+        tree.count("SELECT cursor FROM sources"),
+        text.len() as i64,
+        "the cursor is past the last line"
+    );
+    let connection = index::open(&tree.index, false).unwrap();
+    let skipped = baton::mirror::upkeep::skipped_lines(&connection, &tree.index).unwrap();
+    assert_eq!(
+        skipped
+            .iter()
+            .map(|l| (l.offset, l.bytes))
+            .collect::<Vec<_>>(),
+        [(long_at, long_bytes)]
+    );
+    // Nothing is left for the next pass.
+    let again = tree.pass();
+    assert_eq!((again.files_opened, again.lines), (0, 0));
+}
+
+#[test]
 fn a_warm_pass_opens_nothing_and_an_append_reads_only_what_was_added() {
     let tree = Tree::new();
     let mut big = String::new();
@@ -457,6 +520,83 @@ fn a_mirror_killed_anywhere_ends_as_one_clean_run() {
         kills >= 5,
         "only {kills} runs were killed before they finished"
     );
+    assert_eq!(index_contents(&killed), index_contents(&clean));
+}
+
+/// A file of several windows, its mirror killed (SIGKILL, a real process) between and inside
+/// windows, then run to the end: the same index as one clean run (each window is committed
+/// whole, and a source read only part way is resumed where its last window ended).
+#[test]
+fn a_mirror_killed_between_windows_resumes_where_the_last_window_ended() {
+    use baton::mirror::pass::WINDOW_BYTES;
+    let tmp = tempfile::tempdir().unwrap();
+    let projects = tmp.path().join("claude/projects");
+    std::fs::create_dir_all(projects.join("-home-dev-app")).unwrap();
+    let filler = "w".repeat(900);
+    let mut text = String::new();
+    let mut n = 0;
+    while (text.len() as u64) < 2 * WINDOW_BYTES + WINDOW_BYTES / 2 {
+        text += &claude_line(
+            "big",
+            n,
+            if n % 2 == 0 { "user" } else { "assistant" },
+            &format!("line{n} {filler}"),
+        );
+        n += 1;
+    }
+    std::fs::write(projects.join("-home-dev-app/big.jsonl"), &text).unwrap();
+    let mirror = |index: &std::path::Path| {
+        let mut command = baton_tests::baton(&tmp.path().join(".baton"));
+        command
+            .arg("mirror")
+            .arg("--claude-dir")
+            .arg(&projects)
+            .arg("--codex-dir")
+            .arg(tmp.path().join("none"))
+            .arg("--index")
+            .arg(index)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        command
+    };
+    let clean = tmp.path().join("clean.sqlite");
+    let started = std::time::Instant::now();
+    assert!(mirror(&clean).status().unwrap().success());
+    let whole_run = started.elapsed().as_millis() as u64;
+    let killed = tmp.path().join("killed.sqlite");
+    let mut kills = 0;
+    let mut partial = 0;
+    for k in 1..=6u64 {
+        let mut child = mirror(&killed).spawn().unwrap();
+        // Spread over one whole run: some kills land inside a window, some between.
+        std::thread::sleep(std::time::Duration::from_millis(whole_run * k / 7 / 2 + 1));
+        if child.try_wait().unwrap().is_none() {
+            kills += 1;
+        }
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        if killed.exists() {
+            let connection = index::open(&killed, false).unwrap();
+            let (cursor, size): (i64, i64) = connection
+                .query_row("SELECT cursor, size FROM sources", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .unwrap_or((0, 0));
+            if cursor > 0 && (cursor as usize) < text.len() {
+                partial += 1;
+                assert_eq!(
+                    size, cursor,
+                    "a source read part way records how far it looked"
+                );
+            }
+        }
+    }
+    assert!(mirror(&killed).status().unwrap().success());
+    assert!(
+        kills >= 2,
+        "only {kills} runs were killed before they finished"
+    );
+    assert!(partial >= 1, "no kill left a source read part way");
     assert_eq!(index_contents(&killed), index_contents(&clean));
 }
 

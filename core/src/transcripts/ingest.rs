@@ -224,9 +224,11 @@ impl Decoder {
                     }
                     usage.push_line(line);
                 });
+                let mut parsed: Parsed = conversations.map(|r| r.finish()).unwrap_or_default();
+                parsed.stats.too_long += lines.too_long();
                 Decoded::Conversations {
                     format: FileFormat::ClaudeCode,
-                    parsed: conversations.map(|r| r.finish()).unwrap_or_default(),
+                    parsed,
                     claude_usage: Some(usage),
                     usage: Vec::new(),
                     usage_stats: ReadStats::default(),
@@ -244,9 +246,11 @@ impl Decoder {
                     usage.push_line(line);
                 });
                 let (entries, usage_stats) = usage.finish();
+                let mut parsed: Parsed = conversations.map(|r| r.finish()).unwrap_or_default();
+                parsed.stats.too_long += lines.too_long();
                 Decoded::Conversations {
                     format: FileFormat::Codex,
-                    parsed: conversations.map(|r| r.finish()).unwrap_or_default(),
+                    parsed,
                     claude_usage: None,
                     usage: entries,
                     usage_stats,

@@ -91,13 +91,22 @@ impl Inspection {
     /// The line a person reads for this file (`shown` is how the host names it).
     pub fn human_line(&self, shown: &str) -> String {
         format!(
-            "[ok] {shown}: {}, {} conversation(s), {} message(s) ({} on active branches), {} tool call(s), {} malformed line(s){}",
+            "[ok] {shown}: {}, {} conversation(s), {} message(s) ({} on active branches), {} tool call(s), {} malformed line(s){}{}",
             self.format_name(),
             self.conversations,
             self.messages,
             self.active_branch_messages,
             self.tool_calls,
             self.stats.malformed,
+            if self.stats.too_long == 0 {
+                String::new()
+            } else {
+                format!(
+                    ", {} line(s) over {} MiB passed over",
+                    self.stats.too_long,
+                    crate::transcripts::lines::MAX_LINE_BYTES >> 20
+                )
+            },
             if self.unknown_kinds.is_empty() {
                 String::new()
             } else {

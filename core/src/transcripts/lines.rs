@@ -1,14 +1,22 @@
 //! The one line splitter: JSONL arrives in chunks of any size and leaves as whole lines, the
 //! same way for every reader and every host.
 
+/// The longest line any reader takes (32 MiB): a longer one is passed over whole and
+/// counted ([`LineSplitter::too_long`]), so no line holds more memory than this and the lines
+/// after it are read. The mirror keeps to the same bound.
+pub const MAX_LINE_BYTES: usize = 32 << 20;
+
 /// Splits bytes arriving in chunks into lines. A `\r` before the newline and a UTF-8 byte order
 /// mark at the start of a line (an editor's, or one per file of files joined together) are
 /// dropped, and a line that is empty or only whitespace is skipped: it holds nothing, so no
 /// reader counts it (not as a line read, not as a malformed one). The last line needs no
-/// newline.
+/// newline. A line over [`MAX_LINE_BYTES`] is passed over.
 #[derive(Debug, Default, Clone)]
 pub struct LineSplitter {
     carry: Vec<u8>,
+    /// Inside a line already over the limit: its bytes are dropped up to its newline.
+    dropping: bool,
+    too_long: u64,
 }
 
 /// Whether a line holds nothing but whitespace.
@@ -44,8 +52,17 @@ impl LineSplitter {
     pub fn push(&mut self, chunk: &[u8], mut on_line: impl FnMut(&[u8])) {
         let mut rest = chunk;
         while let Some(nl) = memchr::memchr(b'\n', rest) {
-            if self.carry.is_empty() {
-                emit(&rest[..nl], &mut on_line);
+            if self.dropping {
+                self.dropping = false;
+            } else if self.carry.is_empty() {
+                if nl > MAX_LINE_BYTES {
+                    self.too_long += 1;
+                } else {
+                    emit(&rest[..nl], &mut on_line);
+                }
+            } else if self.carry.len() + nl > MAX_LINE_BYTES {
+                self.too_long += 1;
+                self.carry = Vec::new();
             } else {
                 self.carry.extend_from_slice(&rest[..nl]);
                 emit(&self.carry, &mut on_line);
@@ -53,13 +70,27 @@ impl LineSplitter {
             }
             rest = &rest[nl + 1..];
         }
-        self.carry.extend_from_slice(rest);
+        if self.dropping {
+            return;
+        }
+        if self.carry.len() + rest.len() > MAX_LINE_BYTES {
+            self.too_long += 1;
+            self.dropping = true;
+            self.carry = Vec::new();
+        } else {
+            self.carry.extend_from_slice(rest);
+        }
     }
 
     /// Hands over the last line when the input did not end with a newline.
     pub fn finish(&mut self, mut on_line: impl FnMut(&[u8])) {
         let last = std::mem::take(&mut self.carry);
         emit(&last, &mut on_line);
+    }
+
+    /// Lines passed over for being longer than [`MAX_LINE_BYTES`].
+    pub fn too_long(&self) -> u64 {
+        self.too_long
     }
 }
 
@@ -76,6 +107,25 @@ pub(crate) fn first_line(bytes: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_over_the_limit_is_passed_over_and_the_next_lines_read() {
+        for chunk in [1 << 20, MAX_LINE_BYTES + 7, usize::MAX] {
+            let mut input = b"first\n".to_vec();
+            input.resize(input.len() + MAX_LINE_BYTES + 1, b'x');
+            input.extend_from_slice(b"\nafter\n");
+            input.resize(input.len() + MAX_LINE_BYTES, b'y');
+            input.extend_from_slice(b"\nlast");
+            let mut splitter = LineSplitter::new();
+            let mut lines = Vec::new();
+            for part in input.chunks(chunk.min(input.len())) {
+                splitter.push(part, |l| lines.push(l.len()));
+            }
+            splitter.finish(|l| lines.push(l.len()));
+            assert_eq!(lines, [5, 5, MAX_LINE_BYTES, 4], "chunks of {chunk}");
+            assert_eq!(splitter.too_long(), 1);
+        }
+    }
 
     fn split(chunks: &[&[u8]]) -> Vec<String> {
         let mut lines = Vec::new();

@@ -169,6 +169,9 @@ pub struct ReadStats {
     pub duplicates: u64,
     /// Locally generated pseudo-responses (`<synthetic>`), not billed.
     pub synthetic: u64,
+    /// Lines passed over for being longer than the longest a reader takes (32 MiB).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub too_long: u64,
 }
 
 impl ReadStats {
@@ -180,6 +183,7 @@ impl ReadStats {
         self.repaired_surrogates += other.repaired_surrogates;
         self.duplicates += other.duplicates;
         self.synthetic += other.synthetic;
+        self.too_long += other.too_long;
     }
 }
 

@@ -349,7 +349,11 @@ fn chatgpt_messages_climb_past_empty_nodes_to_their_nearest_message() {
     };
     assert_eq!(parent("k0"), None);
     assert_eq!(parent("k1").as_deref(), Some("k0"));
-    assert_eq!(parent("k2").as_deref(), Some("k0"), "two empty nodes climbed");
+    assert_eq!(
+        parent("k2").as_deref(),
+        Some("k0"),
+        "two empty nodes climbed"
+    );
     assert_eq!(parent("k3"), None, "a cycle of empty nodes ends the climb");
 }
 
@@ -359,7 +363,9 @@ fn a_line_with_invalid_utf8_keeps_its_message_and_its_tokens() {
     let mut text = br#"{"type":"user","sessionId":"s","uuid":"u1","parentUuid":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"caf"#.to_vec();
     text.extend_from_slice(b"\xC3 ok\"}}\n");
     text.extend_from_slice(br#"{"type":"assistant","sessionId":"s","uuid":"u2","parentUuid":"u1","timestamp":"2026-01-01T00:00:01.000Z","requestId":"r","message":{"id":"m","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"bad "#);
-    text.extend_from_slice(b"\xFF\xFE byte\"}],\"usage\":{\"input_tokens\":3,\"output_tokens\":4}}}\n");
+    text.extend_from_slice(
+        b"\xFF\xFE byte\"}],\"usage\":{\"input_tokens\":3,\"output_tokens\":4}}}\n",
+    );
     let (_, parsed) = parse(&text).unwrap();
     let messages = &parsed.conversations[0].messages;
     assert_eq!(messages.len(), 2, "both messages are kept");
@@ -367,7 +373,10 @@ fn a_line_with_invalid_utf8_keeps_its_message_and_its_tokens() {
     assert!(
         matches!(&messages[1].blocks[0], Block::Text { text } if text == "bad \u{fffd}\u{fffd} byte")
     );
-    assert_eq!(parsed.stats.repaired_surrogates, 2, "each repaired line is counted");
+    assert_eq!(
+        parsed.stats.repaired_surrogates, 2,
+        "each repaired line is counted"
+    );
     let report = inspect(&text).unwrap();
     assert_eq!((report.messages, report.stats.malformed), (2, 0));
 }

@@ -542,6 +542,13 @@ fn pass_summary(stats: &crate::mirror::pass::PassStats, path: &std::path::Path) 
     if stats.failed > 0 {
         extra += &format!(", {} file(s) not read (see the warnings)", stats.failed);
     }
+    if stats.skipped_lines > 0 {
+        extra += &format!(
+            ", {} line(s) over {} MiB passed over (`baton index stats` lists them)",
+            stats.skipped_lines,
+            crate::mirror::pass::MAX_LINE_BYTES >> 20
+        );
+    }
     format!(
         "[ok] Mirrored {} file(s) into {}: {} read, {} line(s), {} new message(s){extra}",
         stats.files,
@@ -1064,6 +1071,20 @@ pub(crate) fn index_upkeep(cli: &crate::cli::Cli, upkeep: &IndexUpkeep) -> Resul
                 ]);
             }
             table.append_to(&mut human, &style);
+            if !stats.skipped_lines.is_empty() {
+                human += &format!(
+                    "\nLines passed over for being longer than {} MiB (the index does not hold them):",
+                    crate::mirror::pass::MAX_LINE_BYTES >> 20
+                );
+                for line in &stats.skipped_lines {
+                    human += &format!(
+                        "\n  {} at byte {}: {}",
+                        line.path,
+                        line.offset,
+                        human_bytes(line.bytes)
+                    );
+                }
+            }
             Ok(Output {
                 human,
                 json: to_json(&stats)?,

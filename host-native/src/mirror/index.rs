@@ -337,6 +337,16 @@ const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE conversations ADD COLUMN title_rank INTEGER;
     ",
+    // 8: lines passed over for their length (where, and how long), so `inspect` and `doctor`
+    // can say what the index does not hold.
+    "
+    CREATE TABLE skipped_lines (
+        source INTEGER NOT NULL REFERENCES sources(id),
+        offset INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        PRIMARY KEY (source, offset)
+    ) WITHOUT ROWID;
+    ",
 ];
 
 /// The schema version this build writes.

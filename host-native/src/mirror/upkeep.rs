@@ -50,6 +50,20 @@ pub struct Stats {
     pub removed: u64,
     /// The schema version.
     pub schema_version: i64,
+    /// Lines passed over for their length (longest first, at most 20), which the index
+    /// does not hold.
+    pub skipped_lines: Vec<SkippedLine>,
+}
+
+/// A line the mirror passed over for being longer than it keeps.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SkippedLine {
+    /// The source file.
+    pub path: String,
+    /// Where the line starts.
+    pub offset: u64,
+    /// Its length.
+    pub bytes: u64,
 }
 
 /// Which table a b-tree belongs to (an index to its table, FTS5's shadow tables to the
@@ -143,7 +157,28 @@ pub fn stats(connection: &Connection, path: &Path) -> Result<Stats, Error> {
         },
         removed: one("SELECT count(*) FROM removed"),
         schema_version: pragma("user_version"),
+        skipped_lines: skipped_lines(connection, path)?,
     })
+}
+
+/// The lines passed over for their length, longest first (at most 20).
+pub fn skipped_lines(connection: &Connection, path: &Path) -> Result<Vec<SkippedLine>, Error> {
+    let mut statement = connection
+        .prepare(
+            "SELECT s.path, k.offset, k.bytes FROM skipped_lines k JOIN sources s ON s.id = k.source
+             ORDER BY k.bytes DESC, s.path, k.offset LIMIT 20",
+        )
+        .map_err(sql(path))?;
+    let rows = statement
+        .query_map([], |r| {
+            Ok(SkippedLine {
+                path: r.get(0)?,
+                offset: r.get::<_, i64>(1)?.max(0) as u64,
+                bytes: r.get::<_, i64>(2)?.max(0) as u64,
+            })
+        })
+        .map_err(sql(path))?;
+    rows.collect::<Result<_, _>>().map_err(sql(path))
 }
 
 /// What a compaction did.

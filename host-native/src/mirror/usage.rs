@@ -204,6 +204,8 @@ fn skipped(
             repaired_surrogates: n(4)?,
             duplicates: n(5)? + n(7)?,
             synthetic: n(6)?,
+            // Lines too long to keep are in `skipped_lines`, not in the usage tallies.
+            too_long: 0,
         };
         match provider.as_str() {
             "claude_code" if wants(options, Provider::ClaudeCode) => claude.add(&stats),

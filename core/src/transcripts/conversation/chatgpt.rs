@@ -130,7 +130,9 @@ impl<'a> Nearest<'a> {
     fn of(&mut self, kept: &dyn Fn(&str) -> bool, from: Option<&str>) -> Option<String> {
         let mut path: Vec<&'a str> = Vec::new();
         let mut on_path = BTreeSet::new();
-        let mut cursor: Option<&'a str> = from.and_then(|f| self.mapping.get_key_value(f)).map(|(k, _)| k.as_str());
+        let mut cursor: Option<&'a str> = from
+            .and_then(|f| self.mapping.get_key_value(f))
+            .map(|(k, _)| k.as_str());
         let answer = loop {
             let Some(node) = cursor else {
                 break None;

@@ -13,7 +13,9 @@ pub fn parse_codex(bytes: &[u8]) -> Parsed {
     let mut lines = LineSplitter::new();
     lines.push(bytes, |line| reader.push_line(line));
     lines.finish(|line| reader.push_line(line));
-    reader.finish()
+    let mut parsed = reader.finish();
+    parsed.stats.too_long += lines.too_long();
+    parsed
 }
 
 /// Builds a Codex conversation from lines fed one at a time (the browser feeds chunks).

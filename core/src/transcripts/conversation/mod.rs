@@ -311,6 +311,7 @@ impl Parsed {
         stats.lines += self.stats.lines;
         stats.malformed += self.stats.malformed;
         stats.repaired_surrogates += self.stats.repaired_surrogates;
+        stats.too_long += self.stats.too_long;
         for (kind, n) in &self.unknown_kinds {
             *unknown_kinds.entry(kind.clone()).or_default() += n;
         }

@@ -476,6 +476,7 @@ impl ClaudeCodeUsage {
         let mut lines = LineSplitter::new();
         lines.push(bytes, |line| self.push_line(line));
         lines.finish(|line| self.push_line(line));
+        self.stats.too_long += lines.too_long();
     }
 
     /// The responses, each counted once, in the order first seen; each carries its session's

@@ -307,6 +307,7 @@ impl CodexUsage {
         let mut lines = LineSplitter::new();
         lines.push(bytes, |line| self.push_line(line));
         lines.finish(|line| self.push_line(line));
+        self.stats.too_long += lines.too_long();
     }
 
     /// The usage deltas in file order.
