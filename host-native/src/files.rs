@@ -141,9 +141,15 @@ fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
 }
 
 /// Opens `path` for reading only if it is a regular file: a FIFO is opened without waiting
-/// for a writer and refused, as are devices and folders (`STORE_IO` naming the path).
+/// for a writer and refused, as are devices and folders (`STORE_IO` naming the path). Every
+/// read of a path Baton did not create goes through here (or [`read_regular`]).
 pub fn open_regular(path: &Path) -> Result<std::fs::File, Error> {
-    let shown = path.display().to_string();
+    open_regular_io(path).map_err(|e| Error::store_io("read", &path.display().to_string(), e))
+}
+
+/// As [`open_regular`], with the operating system's error (`InvalidInput` for a path that is
+/// no regular file).
+pub fn open_regular_io(path: &Path) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -151,21 +157,34 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, Error> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options
-        .open(path)
-        .map_err(|e| Error::store_io("read", &shown, e))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| Error::store_io("read", &shown, e))?;
-    if !meta.is_file() {
-        return Err(Error::store_io(
-            "read",
-            &shown,
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
             "not a regular file (a folder, FIFO, socket or device)",
         ));
     }
     // O_NONBLOCK does nothing to reads of a regular file: it stays as opened.
     Ok(file)
+}
+
+/// Reads at most `max` bytes of `path` if it is a regular file (see [`open_regular`]): a FIFO
+/// never blocks it and a device never feeds it without end.
+pub fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Error> {
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(max)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?;
+    Ok(bytes)
+}
+
+/// As [`read_regular`], as text (bytes that are not UTF-8 become U+FFFD).
+pub fn read_regular_text(path: &Path, max: u64) -> Result<String, Error> {
+    read_regular(path, max).map(|bytes| match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
 }
 
 /// Reads `path` in chunks of the core's [`CHUNK_BYTES`] and hands each to `push`; reports

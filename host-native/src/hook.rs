@@ -383,16 +383,9 @@ fn goal_from_transcript(
     if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
         return String::new();
     }
-    let mut bytes = Vec::new();
-    {
-        use std::io::Read;
-        let Ok(file) = std::fs::File::open(path) else {
-            return String::new();
-        };
-        if file.take(4 << 20).read_to_end(&mut bytes).is_err() {
-            return String::new();
-        }
-    }
+    let Ok(mut bytes) = crate::files::read_regular(path, 4 << 20) else {
+        return String::new();
+    };
     let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
         return String::new();
     };
@@ -479,13 +472,7 @@ fn record_codex_usage(
     if recorded == Some(meta.len()) {
         return Ok(String::new());
     }
-    let mut bytes = Vec::new();
-    {
-        use std::io::Read;
-        std::fs::File::open(&path)
-            .and_then(|f| f.take(512 << 20).read_to_end(&mut bytes))
-            .map_err(|e| Error::store_io("read", &source, e))?;
-    }
+    let mut bytes = crate::files::read_regular(&path, 512 << 20)?;
     let Some(last_newline) = bytes.iter().rposition(|&b| b == b'\n') else {
         return Ok(String::new());
     };

@@ -77,7 +77,7 @@ fn instant(value: Option<&serde_json::Value>) -> Option<Timestamp> {
 fn claude_registry() -> HashMap<String, Registered> {
     let mut found: HashMap<String, Registered> = HashMap::new();
     let runs = |r: &Registered| {
-        process_start(r.pid).is_some_and(|now| r.proc_start.is_none_or(|then| then == now))
+        process_start(r.pid).is_some_and(|now| r.proc_start.is_some_and(|then| then == now))
     };
     for home in claude_homes() {
         let Ok(entries) = std::fs::read_dir(home.join("sessions")) else {
@@ -92,7 +92,9 @@ fn claude_registry() -> HashMap<String, Registered> {
                 continue;
             }
             let path = entry.path();
-            let Ok(text) = std::fs::read_to_string(&path) else {
+            // Planted there by anyone: a regular file only (a FIFO would block the read), at
+            // most what a registry entry needs.
+            let Ok(text) = crate::files::read_regular_text(&path, 64 << 10) else {
                 continue;
             };
             let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
@@ -140,16 +142,31 @@ pub fn registered_session_of(pid: u32, start: Option<u64>) -> Option<String> {
     claude_registry()
         .into_iter()
         .find(|(_, entry)| {
-            entry.pid == pid
-                && (entry.proc_start.is_none() || start.is_none() || entry.proc_start == start)
+            // Bound by the start time: an entry without one could name any process.
+            entry.pid == pid && entry.proc_start.is_some() && entry.proc_start == start
         })
         .map(|(session, _)| session)
 }
 
 /// The start time of the process running under `pid` (`/proc/<pid>/stat`, field 22, clock
-/// ticks since boot); none when no process has that pid.
+/// ticks since boot); none when no process has that pid, or when another user runs it (this
+/// user's agents are the only ones whose life is evidence here).
 pub fn process_start(pid: u32) -> Option<u64> {
+    if !ours(pid) {
+        return None;
+    }
     stat_fields(pid).and_then(|f| f.get(19).and_then(|v| v.parse().ok()))
+}
+
+/// Whether the process `pid` runs as the user this one runs as (the owner of its `/proc`
+/// folder, compared with this process's own).
+fn ours(pid: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let owner = |path: &str| std::fs::metadata(path).ok().map(|m| m.uid());
+    match (owner(&format!("/proc/{pid}")), owner("/proc/self")) {
+        (Some(theirs), Some(mine)) => theirs == mine,
+        _ => false,
+    }
 }
 
 /// The fields of `/proc/<pid>/stat` after the command name (field 3 onward).

@@ -189,7 +189,8 @@ fn cache_key(session_id: &str) -> String {
 }
 
 fn read_cached(folder: &Path, key: &str) -> Option<Cached> {
-    let text = std::fs::read_to_string(folder.join(format!("{key}.json"))).ok()?;
+    let text =
+        crate::files::read_regular_text(&folder.join(format!("{key}.json")), 1 << 20).ok()?;
     serde_json::from_str(&text).ok()
 }
 
@@ -210,7 +211,7 @@ fn write_cached(folder: &Path, key: &str, cached: &Cached) {
 fn stale_line(folder: &Path, key: Option<&str>, problem: &str, options: &Options) -> String {
     let last = match key {
         Some(k) => read_cached(folder, k).map(|c| c.line),
-        None => std::fs::read_to_string(folder.join("last.txt")).ok(),
+        None => crate::files::read_regular_text(&folder.join("last.txt"), 1 << 20).ok(),
     }
     .filter(|l| !l.trim().is_empty());
     match last {
@@ -615,12 +616,12 @@ fn context_use(input: &Input) -> Option<f64> {
         .and_then(|c| c.context_window_size)
         .unwrap_or(200_000);
     let path = input.transcript_path.as_deref()?;
-    let mut file = std::fs::File::open(path).ok()?;
+    let mut file = crate::files::open_regular_io(std::path::Path::new(path)).ok()?;
     let length = file.metadata().ok()?.len();
     let from = length.saturating_sub(TAIL_BYTES);
     file.seek(SeekFrom::Start(from)).ok()?;
     let mut tail = Vec::new();
-    file.read_to_end(&mut tail).ok()?;
+    file.take(TAIL_BYTES).read_to_end(&mut tail).ok()?;
     let used = tail
         .split(|&b| b == b'\n')
         .rev()

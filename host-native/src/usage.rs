@@ -239,10 +239,7 @@ struct WorkerResult {
 /// The price table: the file the options name, else the shipped one.
 pub fn prices(options: &UsageOptions) -> Result<PriceTable, Error> {
     Ok(match &options.prices {
-        Some(path) => PriceTable::parse(
-            &std::fs::read_to_string(path)
-                .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?,
-        )?,
+        Some(path) => PriceTable::parse(&crate::files::read_regular_text(path, 16 << 20)?)?,
         None => PriceTable::shipped(),
     })
 }
@@ -481,7 +478,7 @@ pub struct ClaudeTail {
 /// what a hook records at a turn's end and the status line adds to the index's tallies.
 pub fn claude_tail(path: &str, from: u64, limit: u64) -> std::io::Result<ClaudeTail> {
     use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path)?;
+    let mut file = crate::files::open_regular_io(std::path::Path::new(path))?;
     let size = file.metadata()?.len();
     let mut tail = ClaudeTail {
         entries: Vec::new(),

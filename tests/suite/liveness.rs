@@ -249,6 +249,80 @@ fn a_session_whose_end_hook_never_fired_is_gone_after_one_check_and_reap_ends_it
     assert!(String::from_utf8_lossy(&bad.stderr).contains("90s, 20m, 2h, 7d or 1w"));
 }
 
+/// A registry entry naming a running pid is no evidence of life unless its start time
+/// matches: one without a start time (anyone can write `{"pid": 1, …}`) leaves the session
+/// unknown, so `reap --older-than` can end it; a pid another user runs counts as not running.
+#[test]
+fn a_registry_entry_without_a_start_time_or_for_another_user_s_process_proves_nothing() {
+    let m = Machine::new();
+    std::fs::write(
+        m.claude.join("sessions/1.json"),
+        r#"{"pid":1,"sessionId":"claude-spoof","cwd":"/w","status":"busy"}"#,
+    )
+    .unwrap();
+    let mut agent = sleeper();
+    std::fs::write(
+        m.claude.join(format!("sessions/{}.json", agent.id())),
+        json!({"pid": agent.id(), "sessionId": "claude-nostart"}).to_string(),
+    )
+    .unwrap();
+    let spoofed = m.start("claude", "claude-spoof");
+    let without_start = m.start("claude", "claude-nostart");
+    for id in [&spoofed, &without_start] {
+        let session = m.listed(id);
+        assert_eq!(state(&session), "unknown", "{session}");
+    }
+    let shown = m.baton().args(["show", &without_start]).output().unwrap();
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("without its start time"), "{text}");
+    // Unknown, not live: reap with a span ends it (as failed, with the evidence).
+    let reaped = m.json(&["reap", "--older-than", "0s"]);
+    assert_eq!(
+        reaped["ended"].as_array().map(Vec::len),
+        Some(2),
+        "{reaped}"
+    );
+    agent.kill().unwrap();
+    agent.wait().unwrap();
+    // A process another user runs, with its true start time, is not this user's agent: not
+    // running, as far as this user's sessions go. (As root, one is started as nobody; else
+    // pid 1 is root's.)
+    let uid = |pid: &str| {
+        std::fs::metadata(format!("/proc/{pid}"))
+            .map(|m| std::os::unix::fs::MetadataExt::uid(&m))
+            .unwrap()
+    };
+    let mut theirs = None;
+    let pid = if uid("self") == 0 {
+        let child = Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "sleep",
+                "120",
+            ])
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        theirs = Some(child);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        pid
+    } else {
+        1
+    };
+    assert_ne!(uid(&pid.to_string()), uid("self"));
+    let other = Machine::new();
+    other.register(pid, "claude-theirs", start_time(pid));
+    let id = other.start("claude", "claude-theirs");
+    let session = other.listed(&id);
+    assert_eq!(state(&session), "gone", "{session}");
+    if let Some(mut child) = theirs {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
 #[test]
 fn no_evidence_is_unknown_and_writes_nothing() {
     let m = Machine::new();

@@ -45,7 +45,17 @@ fn says(evidence: &Evidence) -> (Says, String) {
         } => match (running_start, registered_start) {
             (None, _) => (
                 Says::NotRunning,
-                format!("pid {pid} from Claude Code's registry ({file}) is not running"),
+                format!(
+                    "pid {pid} from Claude Code's registry ({file}) is not running (as this user)"
+                ),
+            ),
+            // A pid alone is no proof: any process could hold it. Only the start time
+            // binds the entry to the process that wrote it.
+            (Some(_), None) => (
+                Says::Nothing,
+                format!(
+                    "Claude Code's registry ({file}) names pid {pid} without its start time, which proves nothing"
+                ),
             ),
             (Some(now), Some(then)) if now != then => (
                 Says::NotRunning,
@@ -66,6 +76,12 @@ fn says(evidence: &Evidence) -> (Says, String) {
             (None, _) => (
                 Says::NotRunning,
                 format!("its agent's process (pid {pid}) is no longer running"),
+            ),
+            (Some(_), None) => (
+                Says::Nothing,
+                format!(
+                    "its agent's pid {pid} was recorded without its start time, which proves nothing"
+                ),
             ),
             (Some(now), Some(then)) if now != then => (
                 Says::NotRunning,
@@ -135,6 +151,11 @@ pub fn classify(
     } else if let Some(why) = first(Says::NotRunning) {
         (
             Liveness::Gone,
+            format!("{why}; last activity {}", ago(quiet)),
+        )
+    } else if let Some((_, why)) = readings.iter().find(|(_, why)| !why.is_empty()) {
+        (
+            Liveness::Unknown,
             format!("{why}; last activity {}", ago(quiet)),
         )
     } else {
