@@ -591,3 +591,157 @@ fn a_read_only_ledger_is_read() {
         "a write is refused, clearly"
     );
 }
+
+/// Runs `command` with `input` on stdin; its output, or a failure naming `what` when it has
+/// not finished in 20 s (a command blocked on a FIFO never would; each is killed then).
+fn finishes(mut command: std::process::Command, input: &str, what: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} still waits on a FIFO (killed)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// A FIFO (or a device) wherever Baton reads a path it did not create: the transcript a hook
+/// or the status line is handed, Claude Code's process registry, a folder the mirror and
+/// `usage` walk. Nothing waits for a writer that never comes, and nothing reads without end.
+#[test]
+fn a_fifo_at_every_path_baton_reads_never_blocks_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("webapp");
+    let ledger = project.join(".baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let claude = tmp.path().join("claude");
+    std::fs::create_dir_all(claude.join("sessions")).unwrap();
+    std::fs::create_dir_all(claude.join("projects/-w")).unwrap();
+    let fifo = tmp.path().join("transcript.jsonl");
+    mkfifo(&fifo);
+    mkfifo(&claude.join("sessions/4242.json"));
+    mkfifo(&claude.join("projects/-w/fifo.jsonl"));
+    let command = || {
+        let mut command = baton(&ledger);
+        command
+            .env_remove("BATON_DIR")
+            .env("CLAUDE_PROJECT_DIR", &project)
+            .env("CLAUDE_CONFIG_DIR", &claude)
+            .env("CODEX_HOME", tmp.path().join("codex"))
+            .current_dir(&project);
+        command
+    };
+    for transcript in [fifo.display().to_string(), "/dev/zero".to_owned()] {
+        for event in ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"] {
+            let input = serde_json::json!({
+                "session_id": "claude-fifo",
+                "transcript_path": transcript,
+                "hook_event_name": event,
+                "prompt": "go",
+                "source": "startup",
+                "reason": "exit",
+            });
+            let mut hook = command();
+            hook.args(["hook", "claude-code"]);
+            let out = finishes(
+                hook,
+                &input.to_string(),
+                &format!("hook {event} on {transcript}"),
+            );
+            assert!(
+                out.status.success(),
+                "{event}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let input = serde_json::json!({
+            "session_id": "claude-fifo",
+            "transcript_path": transcript,
+            "model": {"id": "claude-sonnet-4-5", "display_name": "Sonnet"},
+            "workspace": {"current_dir": project, "project_dir": project},
+            "cost": {"total_cost_usd": 0.5},
+        });
+        let mut statusline = command();
+        statusline.arg("statusline");
+        let out = finishes(
+            statusline,
+            &input.to_string(),
+            &format!("statusline on {transcript}"),
+        );
+        assert!(out.status.success());
+        assert!(!out.stdout.is_empty(), "the status line prints a line");
+    }
+    // The session the hooks began and ended is ended: SessionEnd was not held up.
+    let with = |args: &[&str]| {
+        let mut run = command();
+        run.args(args);
+        run
+    };
+    let list = finishes(with(&["--json", "list", "--all"]), "", "list");
+    let sessions: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert!(
+        sessions["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| !s["ended_at"].is_null()),
+        "{sessions}"
+    );
+    // A live session makes every reader look at the registry (and its FIFO).
+    let started = finishes(
+        with(&[
+            "start",
+            "--project",
+            "webapp",
+            "--agent",
+            "claude",
+            "--provider-session-id",
+            "claude-live",
+            "--goal",
+            "g",
+        ]),
+        "",
+        "start",
+    );
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    for args in [
+        &["list"][..],
+        &["doctor"],
+        &["watch", "--once"],
+        &["attention"],
+        &["usage", "--claude-dir"],
+        &["mirror", "--claude-dir"],
+    ] {
+        let mut run = with(args);
+        if args.ends_with(&["--claude-dir"]) {
+            run.arg(claude.join("projects"))
+                .arg("--codex-dir")
+                .arg(tmp.path().join("none"));
+        }
+        finishes(run, "", &args.join(" "));
+    }
+}
