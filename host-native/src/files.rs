@@ -170,7 +170,8 @@ pub fn open_regular_io(path: &Path) -> std::io::Result<std::fs::File> {
 
 /// Reads at most `max` bytes of `path` if it is a regular file (see [`open_regular`]): a FIFO
 /// never blocks it and a device never feeds it without end.
-pub fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Error> {
+pub fn read_regular(path: impl AsRef<Path>, max: u64) -> Result<Vec<u8>, Error> {
+    let path = path.as_ref();
     let file = open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(max)
@@ -180,7 +181,7 @@ pub fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Error> {
 }
 
 /// As [`read_regular`], as text (bytes that are not UTF-8 become U+FFFD).
-pub fn read_regular_text(path: &Path, max: u64) -> Result<String, Error> {
+pub fn read_regular_text(path: impl AsRef<Path>, max: u64) -> Result<String, Error> {
     read_regular(path, max).map(|bytes| match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),

@@ -45,7 +45,7 @@ impl Vault {
     }
 
     fn last_written(&self, relative: &str) -> Option<Written> {
-        let text = std::fs::read_to_string(self.record_path(relative)).ok()?;
+        let text = crate::files::read_regular_text(self.record_path(relative), 1 << 20).ok()?;
         serde_json::from_str::<Written>(&text)
             .ok()
             .filter(|w| w.path == relative)
@@ -75,7 +75,7 @@ impl Vault {
 
     /// Where Baton last wrote `id`'s note, inside the vault.
     fn recorded_path(&self, id: SessionId) -> Option<String> {
-        let text = std::fs::read_to_string(self.path_record(id)).ok()?;
+        let text = crate::files::read_regular_text(self.path_record(id), 1 << 20).ok()?;
         let text = text.trim();
         (!text.is_empty()).then(|| text.to_owned())
     }
@@ -102,7 +102,7 @@ impl Vault {
             .state
             .join("touched")
             .join(session.session_id.to_string());
-        if let Ok(text) = std::fs::read_to_string(&path)
+        if let Ok(text) = crate::files::read_regular_text(&path, 8 << 20)
             && let Ok(list) = serde_json::from_str::<Vec<String>>(&text)
         {
             return list;
@@ -126,7 +126,7 @@ impl Vault {
     /// written (so a note need not read every session of the ledger to find them), and made
     /// again from the ledger by `baton notes rebuild`.
     fn children_of(&self, parent: SessionId) -> Vec<SessionId> {
-        let text = std::fs::read_to_string(self.children_file(parent)).unwrap_or_default();
+        let text = crate::files::read_regular_text(self.children_file(parent), 8 << 20).unwrap_or_default();
         let mut ids: Vec<SessionId> = text
             .lines()
             .filter_map(|line| SessionId::parse_v7("child", line.trim()).ok())

@@ -261,7 +261,7 @@ pub(crate) fn connection_config(url: &str) -> Result<tokio_postgres::Config, Err
             let file = std::env::var_os("PGPASSFILE")
                 .map(PathBuf::from)
                 .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pgpass")))?;
-            let text = std::fs::read_to_string(file).ok()?;
+            let text = crate::files::read_regular_text(file, 1 << 20).ok()?;
             let host = match config.get_hosts().first() {
                 Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
                 _ => "localhost".to_owned(),

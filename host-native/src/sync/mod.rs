@@ -62,8 +62,7 @@ pub struct SyncOptions {
 pub fn machine_id(ledger: &Ledger) -> Result<uuid::Uuid, Error> {
     let path = ledger.dir().join("machine-id");
     let read = |path: &Path| -> Result<uuid::Uuid, Error> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| crate::store::io_err("read", path, e))?;
+        let text = crate::files::read_regular_text(path, 4096)?;
         uuid::Uuid::parse_str(text.trim()).map_err(|_| {
             Error::invalid(
                 "machine-id",
