@@ -2,8 +2,10 @@
 //!
 //! A project or agent name becomes part of presentation paths and filters, so it must be safe:
 //! not empty, no path separators or `..`, no NUL or control characters, no invisible or
-//! bidirectional formatting characters (`evil\u{202E}gnp.exe` would read as `evilexe.png`), at
-//! most 128 bytes, and in Unicode NFC so two spellings of one name are one name.
+//! bidirectional formatting characters (`evil\u{202E}gnp.exe` would read as `evilexe.png`), no
+//! letters of scripts that pass for each other mixed in one name (`pаypal` with a Cyrillic
+//! `а`), at most 128 bytes, and in Unicode NFKC so two spellings of one name (`ｃｌａｕｄｅ`
+//! and `claude`) are one name.
 
 use crate::error::{Error, Result};
 use unicode_normalization::UnicodeNormalization;
@@ -39,12 +41,33 @@ fn refuse_invisible(field: &str, raw: &str) -> Result<()> {
     }
 }
 
+/// The refusal of a name whose letters mix scripts that pass for each other: Latin with
+/// Cyrillic or Greek, or any mix UTS #39 does not count as at most moderately restrictive.
+/// Latin with Han, kana or Hangul (`日本語-app`), and names in one script, pass.
+fn refuse_confusable_mix(field: &str, raw: &str, name: &str) -> Result<()> {
+    use unicode_security::{MixedScript, RestrictionLevel, RestrictionLevelDetection};
+    let letters: String = name.chars().filter(|c| c.is_alphabetic()).collect();
+    if letters.as_str().is_single_script() {
+        return Ok(());
+    }
+    match letters.as_str().detect_restriction_level() {
+        RestrictionLevel::MinimallyRestrictive | RestrictionLevel::Unrestricted => Err(
+            Error::invalid(
+                field,
+                "mixes letters of scripts that look alike (Latin with Cyrillic or Greek, say), so it could pass for another name; write it in one script",
+            )
+            .with("value", raw),
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// The longest name, in bytes, that Baton accepts.
 pub const MAX_NAME_BYTES: usize = 128;
 
 /// Checks a project or agent name and returns it trimmed.
 pub(crate) fn safe_name(field: &str, raw: &str) -> Result<String> {
-    let normalized: String = raw.trim().nfc().collect();
+    let normalized: String = raw.trim().nfkc().collect();
     let name = normalized.as_str();
     let refuse = |problem: &str| Err(Error::invalid(field, problem).with("value", raw));
     if name.is_empty() {
@@ -68,6 +91,7 @@ pub(crate) fn safe_name(field: &str, raw: &str) -> Result<String> {
         return refuse("must not contain NUL or control characters");
     }
     refuse_invisible(field, raw)?;
+    refuse_confusable_mix(field, raw, name)?;
     Ok(name.to_owned())
 }
 
@@ -123,7 +147,7 @@ pub fn same_agent(a: &str, b: &str) -> bool {
 /// Checks a free label such as a client name or a run id: not empty, no control characters,
 /// at most 128 bytes. Slashes and spaces are allowed (`Claude Code`, `ci/build-7`).
 pub fn label(field: &str, raw: &str) -> Result<String> {
-    let normalized: String = raw.trim().nfc().collect();
+    let normalized: String = raw.trim().nfkc().collect();
     let name = normalized.as_str();
     if name.is_empty() {
         return Err(Error::invalid(field, "must not be empty").with("value", raw));
@@ -142,6 +166,7 @@ pub fn label(field: &str, raw: &str) -> Result<String> {
         );
     }
     refuse_invisible(field, raw)?;
+    refuse_confusable_mix(field, raw, name)?;
     Ok(name.to_owned())
 }
 
@@ -212,5 +237,29 @@ mod tests {
             safe_name("project", "caf\u{65}\u{301}").unwrap(),
             safe_name("project", "caf\u{e9}").unwrap()
         );
+        // Full-width letters and ligatures are the letters they stand for (NFKC).
+        assert_eq!(safe_name("agent", "\u{ff43}\u{ff4c}aude").unwrap(), "claude");
+        assert_eq!(label("client_name", "\u{fb01}x").unwrap(), "fix");
+    }
+
+    #[test]
+    fn names_that_mix_look_alike_scripts_are_refused_and_one_script_passes() {
+        // A Cyrillic `а` in a Latin name, a Greek `ο` in another: each passes for a name it
+        // is not.
+        for bad in ["p\u{430}ypal", "g\u{3bf}\u{3bf}gle-app", "webapp-\u{435}"] {
+            let err = safe_name("project", bad).unwrap_err();
+            assert!(err.message.contains("scripts"), "{bad:?}: {}", err.message);
+            assert!(label("client_name", bad).is_err(), "{bad:?}");
+        }
+        for good in [
+            "webapp",
+            "\u{43f}\u{440}\u{43e}\u{435}\u{43a}\u{442}",
+            "\u{65e5}\u{672c}\u{8a9e}-app",
+            "caf\u{e9}-2",
+            "\u{3b1}\u{3b2}\u{3b3}",
+        ] {
+            assert!(safe_name("project", good).is_ok(), "{good:?}");
+        }
+        assert!(label("client_name", "Claude Code").is_ok());
     }
 }
