@@ -50,7 +50,25 @@ pub(super) fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> 
         push(&mut batch, Activity::PlanCreated { steps, via });
     }
     match (p.step, p.step_state) {
-        (Some(number), Some(state)) => push(&mut batch, Activity::Step { number, state, via }),
+        (Some(number), Some(state)) => {
+            // The plan this report sets, else the one the session has.
+            let steps = if p.plan.is_empty() {
+                session.plan.len()
+            } else {
+                p.plan.len()
+            };
+            if number == 0 || number as usize > steps {
+                let problem = if steps == 0 {
+                    "names a step, but the session has no plan: report the plan first (plan: the steps, in order)".to_owned()
+                } else {
+                    format!("must be a step of the plan, 1 to {steps}")
+                };
+                return Err(Error::invalid("step", problem)
+                    .with("steps", steps)
+                    .with("step", number));
+            }
+            push(&mut batch, Activity::Step { number, state, via })
+        }
         (None, None) => {}
         _ => return Err(Error::invalid("step", "step and step_state go together")),
     }

@@ -529,6 +529,26 @@ fn statuses_follow_reports_and_progress_is_forced_to_100_on_completion() {
         ..Default::default()
     })
     .unwrap();
+    // A step the plan does not have is refused, not recorded.
+    let err = h
+        .report(ReportParams {
+            session_id: s.clone(),
+            step: Some(3),
+            step_state: Some(StepState::Done),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!((err.code, err.details["steps"].clone()), (ErrorCode::InvalidArgument, 2.into()));
+    let planless = h.start("claude", None, None);
+    let err = h
+        .report(ReportParams {
+            session_id: planless,
+            step: Some(1),
+            step_state: Some(StepState::Done),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(err.message.contains("no plan"), "{}", err.message);
     h.report(ReportParams {
         session_id: s.clone(),
         status: Some("implementation_complete".into()),
