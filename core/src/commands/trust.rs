@@ -3,9 +3,11 @@
 //!
 //! A host says who is calling ([`Caller`]): the CLI at a person's terminal is a person; a call
 //! over MCP, or the CLI run inside an agent, is that agent. An agent may not steer: lift a
-//! pause, approve a contract, set the constitution, or pause or end another agent's session
-//! (`ACTOR_NOT_ALLOWED`), unless the workspace's operator set `agents_may_steer`. Whatever an
-//! agent does is recorded under its own name, never as a person.
+//! pause, approve a contract, set the constitution, or act on a session that is not its own
+//! (another agent's or a person's: pause, end, resume, report on, brief, correct it, or mark
+//! done what is said about it) (`ACTOR_NOT_ALLOWED`), unless the workspace's operator set
+//! `agents_may_steer`. Whatever an agent does is recorded under its own name, never as a
+//! person.
 //!
 //! On one user account this is advice, not enforcement: a process that lies about what it is
 //! can pass for a person. The enforced boundary is the team database's roles.
@@ -61,6 +63,14 @@ pub enum Reserved {
     DismissOthers,
     /// Correcting the goal or summary of a session another agent runs.
     CorrectOthers,
+    /// Resuming a session another agent (or a person) runs.
+    ResumeOthers,
+    /// Reporting on a session another agent (or a person) runs: status, progress, plan,
+    /// steps, runs, evidence, changed files, dependencies.
+    ReportOthers,
+    /// Taking the brief of a session another agent (or a person) runs (it marks a pause
+    /// delivered and the context current).
+    BriefOthers,
 }
 
 impl Reserved {
@@ -74,6 +84,9 @@ impl Reserved {
             Reserved::EndOthers => "end_other_agents_session",
             Reserved::DismissOthers => "dismiss_other_agents_attention",
             Reserved::CorrectOthers => "correct_other_agents_session",
+            Reserved::ResumeOthers => "resume_other_agents_session",
+            Reserved::ReportOthers => "report_on_other_agents_session",
+            Reserved::BriefOthers => "brief_other_agents_session",
         }
     }
 
@@ -89,6 +102,9 @@ impl Reserved {
                 "marking done what needs a person about another agent's session"
             }
             Reserved::CorrectOthers => "correcting another agent's session",
+            Reserved::ResumeOthers => "resuming a session that is not this agent's own",
+            Reserved::ReportOthers => "reporting on a session that is not this agent's own",
+            Reserved::BriefOthers => "taking the brief of a session that is not this agent's own",
         }
     }
 
@@ -136,9 +152,25 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
         let session = view.history(id)?.and_then(|h| h.session());
         Ok(session.filter(|s| !runs(s, agent)))
     };
+    // A request on a session by its id: refused when the session is not the caller's (a
+    // malformed id is the operation's own error to give).
+    let on_others = |operation: Reserved, raw_id: &str| match SessionId::parse_v7(
+        "session_id",
+        raw_id,
+    ) {
+        Ok(id) => match others(id)? {
+            Some(session) => refuse(operation, Some(&session)),
+            None => Ok(()),
+        },
+        Err(_) => Ok(()),
+    };
     match &prepared.plan {
         Plan::End { id, .. } => match others(*id)? {
             Some(session) => refuse(Reserved::EndOthers, Some(&session)),
+            None => Ok(()),
+        },
+        Plan::Resume { id, .. } => match others(*id)? {
+            Some(session) => refuse(Reserved::ResumeOthers, Some(&session)),
             None => Ok(()),
         },
         Plan::Lifecycle(request) => {
@@ -153,21 +185,11 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
                 return refuse(operation, session.as_ref());
             }
             match request.as_ref() {
-                Request::Pause(p) => match SessionId::parse_v7("session_id", &p.session_id) {
-                    Ok(id) => match others(id)? {
-                        Some(session) => refuse(Reserved::PauseOthers, Some(&session)),
-                        None => Ok(()),
-                    },
-                    // A malformed id is the operation's own error to give.
-                    Err(_) => Ok(()),
-                },
-                Request::Correct(p) => match SessionId::parse_v7("session_id", &p.session_id) {
-                    Ok(id) => match others(id)? {
-                        Some(session) => refuse(Reserved::CorrectOthers, Some(&session)),
-                        None => Ok(()),
-                    },
-                    Err(_) => Ok(()),
-                },
+                Request::Pause(p) => on_others(Reserved::PauseOthers, &p.session_id),
+                Request::Correct(p) => on_others(Reserved::CorrectOthers, &p.session_id),
+                Request::Report(p) => on_others(Reserved::ReportOthers, &p.session_id),
+                Request::Depend(p) => on_others(Reserved::ReportOthers, &p.session_id),
+                Request::Brief(p) => on_others(Reserved::BriefOthers, &p.session_id),
                 // An agent may clear what is said about its own sessions, nothing else: the
                 // attention list is for people.
                 Request::AttentionDone(p) => {

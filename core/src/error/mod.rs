@@ -52,7 +52,7 @@ error_codes! {
     NoActiveSession => "NO_ACTIVE_SESSION", "No live session matches the filters, so there is nothing to resolve implicitly.";
     AmbiguousSession => "AMBIGUOUS_SESSION", "Several live sessions match; pick one of the listed candidates and retry with its id.";
     PermissionDenied => "PERMISSION_DENIED", "The acting person's role lacks the permission this operation needs.";
-    ActorNotAllowed => "ACTOR_NOT_ALLOWED", "A coding agent asked for what only a person may do (lift a pause, approve a contract, set the constitution, pause or end another agent's session); nothing was written.";
+    ActorNotAllowed => "ACTOR_NOT_ALLOWED", "A coding agent asked for what only a person may do (lift a pause, approve a contract, set the constitution, or act on a session that is not its own: pause, end, resume, report on, brief or correct it); nothing was written.";
     ClientNotApproved => "CLIENT_NOT_APPROVED", "The coding client is not on the workspace's approved list; nothing else was disclosed.";
     MissionNotFound => "MISSION_NOT_FOUND", "No mission with that reference exists in this workspace.";
     MissionNotApproved => "MISSION_NOT_APPROVED", "The mission's contract is still a draft; a lead must approve it before work starts.";

@@ -831,6 +831,23 @@ fn agents_may_not_steer_unless_the_workspace_lets_them() {
             reference: "M".into(),
             clauses: vec![],
         }),
+        // Another's session is not to be reported on, resumed or briefed either.
+        Request::Report(ReportParams {
+            session_id: other.clone(),
+            status: Some("blocked".into()),
+            ..Default::default()
+        }),
+        Request::Depend(DependParams {
+            session_id: other.clone(),
+            files: vec!["src/a.rs".into()],
+        }),
+        Request::Resume(commands::ResumeParams {
+            session_id: other.clone(),
+            ..Default::default()
+        }),
+        Request::Brief(SessionRef {
+            session_id: other.clone(),
+        }),
     ] {
         let err = h.run(request.clone()).unwrap_err();
         assert_eq!(err.code, ErrorCode::ActorNotAllowed, "{request:?}");
