@@ -238,7 +238,10 @@ mod tests {
             safe_name("project", "caf\u{e9}").unwrap()
         );
         // Full-width letters and ligatures are the letters they stand for (NFKC).
-        assert_eq!(safe_name("agent", "\u{ff43}\u{ff4c}aude").unwrap(), "claude");
+        assert_eq!(
+            safe_name("agent", "\u{ff43}\u{ff4c}aude").unwrap(),
+            "claude"
+        );
         assert_eq!(label("client_name", "\u{fb01}x").unwrap(), "fix");
     }
 

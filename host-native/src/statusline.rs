@@ -189,8 +189,7 @@ fn cache_key(session_id: &str) -> String {
 }
 
 fn read_cached(folder: &Path, key: &str) -> Option<Cached> {
-    let text =
-        crate::files::read_regular_text(&folder.join(format!("{key}.json")), 1 << 20).ok()?;
+    let text = crate::files::read_regular_text(folder.join(format!("{key}.json")), 1 << 20).ok()?;
     serde_json::from_str(&text).ok()
 }
 
@@ -211,7 +210,7 @@ fn write_cached(folder: &Path, key: &str, cached: &Cached) {
 fn stale_line(folder: &Path, key: Option<&str>, problem: &str, options: &Options) -> String {
     let last = match key {
         Some(k) => read_cached(folder, k).map(|c| c.line),
-        None => crate::files::read_regular_text(&folder.join("last.txt"), 1 << 20).ok(),
+        None => crate::files::read_regular_text(folder.join("last.txt"), 1 << 20).ok(),
     }
     .filter(|l| !l.trim().is_empty());
     match last {

@@ -9,7 +9,11 @@ use std::io::{Seek, SeekFrom, Write};
 use std::process::Command;
 
 fn line(n: u64, text: &str) -> String {
-    let role = if n % 2 == 0 { "user" } else { "assistant" };
+    let role = if n.is_multiple_of(2) {
+        "user"
+    } else {
+        "assistant"
+    };
     format!(
         r#"{{"type":"{role}","sessionId":"big","uuid":"u{n}","parentUuid":{},"timestamp":"2026-06-01T10:{:02}:00.000Z","cwd":"/home/dev/app","message":{{"role":"{role}","model":"claude-sonnet-4-5","content":[{{"type":"text","text":"{text}"}}]}}}}"#,
         if n == 0 {

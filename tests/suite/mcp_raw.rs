@@ -50,6 +50,52 @@ fn malformed_requests_get_errors_and_the_server_keeps_serving() {
     server.send_line(r#"{"jsonrpc":"2.0","id":8,"method":"no/such/method"}"#);
     assert_error(&server.response(8), "unknown method");
 
+    // A request over the size limit is answered (with its id and the limit), not dropped;
+    // one whose id comes last, too.
+    let over = "y".repeat(baton::mcp::frames::MAX_REQUEST_BYTES + 10);
+    server.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{{"name":"search_transcripts","arguments":{{"query":"{over}"}}}}}}"#
+    ));
+    let refused = server.response(11);
+    assert_eq!(
+        refused["error"]["data"]["code"], "INVALID_ARGUMENT",
+        "{refused}"
+    );
+    assert_eq!(
+        refused["error"]["data"]["limit_bytes"],
+        baton::mcp::frames::MAX_REQUEST_BYTES
+    );
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("16 MiB")
+    );
+    server.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"x","arguments":{{"q":"{over}"}}}},"id":12}}"#
+    ));
+    assert_eq!(server.response(12)["error"]["code"], -32600);
+    // NUL and other control characters are refused, named, before any tool runs.
+    for (id, arguments) in [
+        (13, json!({"project": "demo", "goal": "a\u{0}b"})),
+        (
+            14,
+            json!({"project": "demo", "goal": "ok", "plan": ["one", "tw\u{1b}[2Jo"]}),
+        ),
+    ] {
+        let answer = server.call_id(id, "start_work_session", arguments);
+        assert_eq!(
+            answer["result"]["structuredContent"]["error"]["code"], "INVALID_ARGUMENT",
+            "{answer}"
+        );
+        assert!(
+            answer["result"]["structuredContent"]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("control character")
+        );
+    }
+
     // Still serving, and nothing bad was written.
     let started = server.call_id(9, "start_work_session", json!({"project": "demo"}));
     assert_eq!(started["result"]["isError"], false, "{started}");

@@ -154,16 +154,14 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
     };
     // A request on a session by its id: refused when the session is not the caller's (a
     // malformed id is the operation's own error to give).
-    let on_others = |operation: Reserved, raw_id: &str| match SessionId::parse_v7(
-        "session_id",
-        raw_id,
-    ) {
-        Ok(id) => match others(id)? {
-            Some(session) => refuse(operation, Some(&session)),
-            None => Ok(()),
-        },
-        Err(_) => Ok(()),
-    };
+    let on_others =
+        |operation: Reserved, raw_id: &str| match SessionId::parse_v7("session_id", raw_id) {
+            Ok(id) => match others(id)? {
+                Some(session) => refuse(operation, Some(&session)),
+                None => Ok(()),
+            },
+            Err(_) => Ok(()),
+        };
     match &prepared.plan {
         Plan::End { id, .. } => match others(*id)? {
             Some(session) => refuse(Reserved::EndOthers, Some(&session)),

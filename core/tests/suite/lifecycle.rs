@@ -538,7 +538,10 @@ fn statuses_follow_reports_and_progress_is_forced_to_100_on_completion() {
             ..Default::default()
         })
         .unwrap_err();
-    assert_eq!((err.code, err.details["steps"].clone()), (ErrorCode::InvalidArgument, 2.into()));
+    assert_eq!(
+        (err.code, err.details["steps"].clone()),
+        (ErrorCode::InvalidArgument, 2.into())
+    );
     let planless = h.start("claude", None, None);
     let err = h
         .report(ReportParams {

@@ -543,6 +543,9 @@ struct Window<'a> {
     identity: Identity,
 }
 
+/// What [`read_window`] read, and where an over-long line it passed over ends.
+type WindowRead = (Vec<u8>, Option<(u64, bool)>);
+
 /// Reads up to a window of whole lines of `file` from `from`: at least one whole line when
 /// one ends before [`MAX_LINE_BYTES`] (a longer line is not held: the answer is then empty,
 /// with `Some(end)` saying where the over-long line ends, if it does).
@@ -551,7 +554,7 @@ fn read_window(
     file: &mut std::fs::File,
     from: u64,
     stats: &mut PassStats,
-) -> std::io::Result<(Vec<u8>, Option<(u64, bool)>)> {
+) -> std::io::Result<WindowRead> {
     file.seek(SeekFrom::Start(from))?;
     let mut chunk = Vec::new();
     file.take(WINDOW_BYTES).read_to_end(&mut chunk)?;
@@ -596,7 +599,7 @@ impl Window<'_> {
             masker,
             identity: (device, inode, size, mtime_ns),
         } = *self;
-        let read_err = |e: std::io::Error| Error::store_io("read", &shown, e);
+        let read_err = |e: std::io::Error| Error::store_io("read", shown, e);
         // From where, and what the 4 KiB before it hold.
         let mut cursor = 0i64;
         let mut tail_before: Vec<u8> = Vec::new();
@@ -700,7 +703,7 @@ impl Window<'_> {
         let mut offset = cursor;
         let mut lines: Vec<std::borrow::Cow<[u8]>> = Vec::new();
         let mut usage =
-            UsageReader::new(source, &shown, if reread { None } else { before.as_ref() });
+            UsageReader::new(source, shown, if reread { None } else { before.as_ref() });
         for line in taken.split_inclusive(|b| *b == b'\n') {
             let body = line.strip_suffix(b"\n").unwrap_or(line);
             if let Some(body) = baton_core::transcripts::lines::whole_line(body) {

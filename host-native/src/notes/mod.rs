@@ -126,7 +126,8 @@ impl Vault {
     /// written (so a note need not read every session of the ledger to find them), and made
     /// again from the ledger by `baton notes rebuild`.
     fn children_of(&self, parent: SessionId) -> Vec<SessionId> {
-        let text = crate::files::read_regular_text(self.children_file(parent), 8 << 20).unwrap_or_default();
+        let text = crate::files::read_regular_text(self.children_file(parent), 8 << 20)
+            .unwrap_or_default();
         let mut ids: Vec<SessionId> = text
             .lines()
             .filter_map(|line| SessionId::parse_v7("child", line.trim()).ok())

@@ -13,6 +13,8 @@
 //! Arguments are read by Baton, not by rmcp: a missing parameter, an unknown one or a wrong
 //! type is an `INVALID_ARGUMENT` tool error naming the parameter and what it takes, in words.
 
+pub mod frames;
+
 use crate::engine::{self, Acting};
 use crate::store::Ledger;
 use baton_core::Error;
@@ -367,8 +369,55 @@ fn compact_schema_of<P: JsonSchema + 'static>() -> Option<Arc<JsonObject>> {
     })
 }
 
-/// The top-level check: every required parameter present, none unknown, each of its type.
+/// The first control character (other than tab, newline and carriage return) in a value's
+/// strings or keys, with where it is (`summary`, `plan[2]`).
+fn control_character(path: String, value: &Value) -> Option<(String, char)> {
+    let bad = |text: &str| {
+        text.chars()
+            .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    };
+    match value {
+        Value::String(text) => bad(text).map(|c| (path, c)),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| control_character(format!("{path}[{i}]"), item)),
+        Value::Object(fields) => fields.iter().find_map(|(key, item)| {
+            let at = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            match bad(key) {
+                Some(c) => Some((at, c)),
+                None => control_character(at, item),
+            }
+        }),
+        _ => None,
+    }
+}
+
+/// The top-level check: no control characters, every required parameter present, none
+/// unknown, each of its type.
 fn check_arguments(schema: &JsonObject, arguments: &JsonObject) -> Result<(), Error> {
+    let found =
+        arguments
+            .iter()
+            .find_map(|(key, value)| match key.chars().find(|c| c.is_control()) {
+                Some(c) => Some((key.clone(), c)),
+                None => control_character(key.clone(), value),
+            });
+    if let Some((at, c)) = found {
+        return Err(Error::invalid(
+            &at,
+            format!(
+                "holds the control character U+{:04X}, which no parameter takes (tab, newline and carriage return are the only ones)",
+                u32::from(c)
+            ),
+        )
+        .with("parameter", at.as_str())
+        .with("character", format!("U+{:04X}", u32::from(c))));
+    }
     let empty = serde_json::Map::new();
     let properties = schema
         .get("properties")
@@ -1637,14 +1686,24 @@ pub fn serve_stdio(ledger: Ledger) -> Result<(), Error> {
             "baton mcp: serving ledger {} on stdio",
             ledger.dir().display()
         );
+        let (read, write, written) = frames::bounded(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+            frames::MAX_REQUEST_BYTES,
+        );
+        // The framing bounds each request; the transport need not.
+        let transport = rmcp::transport::async_rw::AsyncRwTransport::new(read, write)
+            .with_max_line_length(usize::MAX);
         let service = BatonMcp::new(ledger)
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(|e| Error::internal(format!("MCP initialization failed: {e}")))?;
         service
             .waiting()
             .await
             .map_err(|e| Error::internal(format!("MCP server stopped: {e}")))?;
+        // What the server wrote last goes out before the process ends.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), written).await;
         Ok(())
     })
 }
