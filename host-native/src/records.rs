@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 const BLOBS: &str = "blobs";
 
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |e| Error::store_io("use the index", &path.display().to_string(), e)
+    move |e| crate::mirror::index::failure("use the index", path, e)
 }
 
 /// Where the blob `sha256` lives, when the name is a SHA-256 (64 lower-case hex digits): a
@@ -32,6 +32,41 @@ fn blob_path(ledger: &Ledger, sha256: &str) -> Option<PathBuf> {
             .bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
     hex.then(|| ledger.dir().join(BLOBS).join(sha256))
+}
+
+/// The blobs under `.baton/blobs/` whose bytes are not what their name (a SHA-256) promises:
+/// each as a finding for `baton doctor`, with what to do. A blob is checked whole, up to
+/// 1 GiB (a larger one is named as too large to be Baton's).
+pub fn check_blobs(ledger: &Ledger) -> Vec<String> {
+    let dir = ledger.dir().join(BLOBS);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|name| !name.starts_with('.'))
+        .collect();
+    names.sort();
+    let mut findings = Vec::new();
+    for name in names {
+        let Some(path) = blob_path(ledger, &name) else {
+            continue;
+        };
+        let problem = match crate::store::read_own_bytes(&path, 1 << 30) {
+            None => "cannot be read as the ledger's own file (a link, a FIFO, another user's, or over 1 GiB)".to_owned(),
+            Some(bytes) if baton_core::records::sha256_hex(&bytes) != name => format!(
+                "holds {} bytes that are not the ones its name promises (altered or cut)",
+                bytes.len()
+            ),
+            Some(_) => continue,
+        };
+        findings.push(format!(
+            "the record blob {} {problem}: restore it from a copy of the ledger (records that use it answer RECORD_CONTENT_DAMAGED)",
+            path.display()
+        ));
+    }
+    findings
 }
 
 /// Writes a content blob whole and durably (a temporary, fsync, rename), unless a blob with

@@ -399,9 +399,91 @@ fn deleting_the_index_loses_nothing_and_a_megabyte_round_trips_byte_for_byte() {
         ));
     }
     std::fs::write(&blobs[0], "tampered").unwrap();
+    // `doctor` sees it before anything is rebuilt from it.
+    let doctor = ok(&dir, &["doctor"]);
+    assert_eq!(doctor["healthy"], false, "{doctor}");
+    assert!(
+        doctor["findings"].as_array().unwrap().iter().any(|f| f
+            .as_str()
+            .unwrap()
+            .contains("not the ones its name promises")),
+        "{doctor}"
+    );
     let (code, details) = refused(&dir, &["record", "get", &id]);
     assert_eq!(code, "RECORD_CONTENT_DAMAGED");
     assert_eq!(details["id"], id.as_str());
+}
+
+/// A damaged transcript index answers with its own code and the command that rebuilds it
+/// (never an answer from damaged pages, never SQLite's words alone), `doctor` says so, and the
+/// rebuild it names works; a search with no index says there is none, stored records or not.
+#[test]
+fn a_damaged_or_missing_index_is_said_with_the_command_that_fixes_it() {
+    let (_tmp, dir) = ledger();
+    ok(
+        &dir,
+        &[
+            "record",
+            "store",
+            "--content",
+            "a stored note about zebras\n",
+        ],
+    );
+    let index = baton_tests::default_index(&dir);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", index.display()));
+    }
+    let searched = run(&dir, &["search", "zebras"]);
+    assert!(searched.status.success());
+    let stderr = String::from_utf8_lossy(&searched.stderr);
+    assert!(
+        stderr.contains("no transcript index") && stderr.contains("baton mirror"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&searched.stdout).contains("1 stored record(s)"));
+    // An index that exists but never held a transcript says so too.
+    let searched = run(&dir, &["search", "zebras"]);
+    assert!(String::from_utf8_lossy(&searched.stderr).contains("holds no transcripts yet"));
+
+    mirror_fixtures(&dir, false);
+    // Fold the log in, then overwrite the pages past the header with garbage.
+    let connection = rusqlite::Connection::open(&index).unwrap();
+    connection
+        .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        .unwrap();
+    drop(connection);
+    let mut bytes = std::fs::read(&index).unwrap();
+    let page = 4096;
+    for (i, b) in bytes.iter_mut().enumerate().skip(page) {
+        *b = (i * 7 % 251) as u8;
+    }
+    std::fs::write(&index, &bytes).unwrap();
+    for args in [
+        &["search", "tool"][..],
+        &["transcripts", "list"],
+        &["usage", "--index"],
+    ] {
+        let (code, details) = refused(&dir, args);
+        assert_eq!(code, "INDEX_DAMAGED", "{args:?}: {details}");
+        assert!(details["fix"].as_str().unwrap().contains("baton mirror"));
+    }
+    let doctor = ok(&dir, &["doctor"]);
+    assert_eq!(doctor["healthy"], false);
+    assert!(
+        doctor["findings"].to_string().contains("is damaged"),
+        "{doctor}"
+    );
+    // The fix it names.
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", index.display()));
+    }
+    mirror_fixtures(&dir, false);
+    assert!(
+        ok(&dir, &["transcripts", "list"])["total"]
+            .as_i64()
+            .unwrap()
+            > 0
+    );
 }
 
 #[test]

@@ -242,6 +242,21 @@ impl Error {
         .with("blob", sha256)
     }
 
+    /// `INDEX_DAMAGED`: the transcript index at `path` failed a read or its own check
+    /// (`cause`); the command that rebuilds it is in the message and the details.
+    pub fn index_damaged(path: &str, cause: &str) -> Error {
+        let fix = format!("rm '{path}'* && baton mirror");
+        Error::new(
+            ErrorCode::IndexDamaged,
+            format!(
+                "the transcript index {path} is damaged ({cause}); it holds only copies of your transcripts: delete it and build it again with `{fix}`"
+            ),
+        )
+        .with("path", path)
+        .with("cause", cause)
+        .with("fix", fix)
+    }
+
     /// `MISSION_NOT_FOUND`.
     pub fn mission_not_found(reference: &str) -> Error {
         Error::new(

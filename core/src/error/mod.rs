@@ -76,6 +76,7 @@ error_codes! {
     StoreIo => "STORE_IO", "The ledger could not be read or written (permissions, disk full, missing directory).";
     StoreUnsafe => "STORE_UNSAFE", "A file or folder of the ledger is a symbolic link, FIFO or device, or the ledger belongs to another user; Baton refused to follow it. The details name the path.";
     StoreBusy => "STORE_BUSY", "Another process holds the ledger's compaction lock; try again shortly.";
+    IndexDamaged => "INDEX_DAMAGED", "The transcript index is damaged (SQLite finds it malformed, or no database at all). It holds only copies: delete it and run `baton mirror` to build it again from the transcripts.";
     PageNotBuilt => "PAGE_NOT_BUILT", "This binary was built without the web page; run www/build.sh, then rebuild baton.";
     ServeFailed => "SERVE_FAILED", "The local web server could not start (port in use, or not allowed).";
     Internal => "INTERNAL", "A bug in Baton: an invariant failed. Please report it with the details.";

@@ -151,7 +151,19 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         Command::Doctor => {
             // The ledger as found first; then the agents (a check may write, and rebuilds the
             // checkpoint).
-            let report = ledger.doctor()?;
+            let mut report = ledger.doctor()?;
+            // What the store cannot see: the records' blobs against their names, and the
+            // transcript index's own check.
+            report.findings.extend(crate::records::check_blobs(&ledger));
+            let index = crate::mirror::index::path_for(ledger.dir());
+            if index.is_file() {
+                let checked = crate::mirror::index::open_existing(&index)
+                    .and_then(|connection| crate::mirror::index::check(&connection, &index));
+                if let Err(e) = checked {
+                    report.findings.push(e.message);
+                }
+            }
+            report.healthy = report.findings.is_empty();
             let liveness = check_liveness();
             let mut human = format!(
                 "[{}] Ledger {}: {} sessions ({} live), {} events, {} corrupt, {} foreign; checkpoint {}",

@@ -644,11 +644,17 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         )
     });
     let mut stored = None;
+    // Whether any transcript was ever mirrored: searching records makes an index of its own,
+    // which must not pass for one that holds transcripts and found none.
+    let mut no_transcripts = None;
     if include.stored() && fields.contains(&baton_core::transcripts::search::Field::Text) {
         let ledger = crate::cli::ledger_for(cli)?;
         let index = index_path(cli, &args.index.location)?;
         if args.index.sync {
             open_query(cli, &args.index)?;
+        }
+        if include.mirrored() && !index.exists() {
+            no_transcripts = Some(index.clone());
         }
         let opened = crate::records::open_synced_if_any(&ledger, &index).unwrap_or_else(|err| {
             crate::cli::warn(&format!("stored records not searched: {err}"));
@@ -691,8 +697,23 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
         .width
         .map_or(160, |w| w.saturating_sub(4))
         .clamp(40, 400);
-    let page = if include.mirrored() && (mirrored_provider || stored.is_none()) {
+    let page = if let Some(index) = &no_transcripts {
+        crate::cli::warn(&format!(
+            "there is no transcript index at {}, so only stored records were searched: run `baton mirror` to make it",
+            index.display()
+        ));
+        None
+    } else if include.mirrored() && (mirrored_provider || stored.is_none()) {
         let (path, connection) = open_query(cli, &args.index)?;
+        let sources: i64 = connection
+            .query_row("SELECT count(*) FROM sources", [], |r| r.get(0))
+            .map_err(|e| crate::mirror::index::failure("read the index", &path, e))?;
+        if sources == 0 {
+            crate::cli::warn(&format!(
+                "the transcript index at {} holds no transcripts yet: run `baton mirror` to fill it",
+                path.display()
+            ));
+        }
         Some(crate::mirror::query::search(
             &connection,
             &path,

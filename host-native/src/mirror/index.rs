@@ -365,6 +365,31 @@ fn sql_error(action: &str, path: &Path, err: impl std::fmt::Display) -> Error {
     Error::store_io(action, &path.display().to_string(), err)
 }
 
+/// The error of a failed use of the index at `path`: `INDEX_DAMAGED` (with the command that
+/// rebuilds it) when SQLite says the file is malformed or no database, else `STORE_IO`
+/// saying what was being done.
+pub fn failure(action: &str, path: &Path, err: rusqlite::Error) -> Error {
+    match err.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
+            Error::index_damaged(&path.display().to_string(), &err.to_string())
+        }
+        _ => sql_error(action, path, err),
+    }
+}
+
+/// SQLite's own check of the index's pages (`PRAGMA quick_check`): `INDEX_DAMAGED` naming
+/// the first problem found.
+pub fn check(connection: &Connection, path: &Path) -> Result<(), Error> {
+    let verdict: String = connection
+        .query_row("PRAGMA quick_check(1)", [], |row| row.get(0))
+        .map_err(|e| failure("check", path, e))?;
+    if verdict == "ok" {
+        Ok(())
+    } else {
+        Err(Error::index_damaged(&path.display().to_string(), &verdict))
+    }
+}
+
 /// Opens (creating when `create`) the index at `path` and brings its schema up to date.
 pub fn open(path: &Path, create: bool) -> Result<Connection, Error> {
     open_waiting(path, create, Duration::from_secs(10))
@@ -381,7 +406,7 @@ fn open_waiting(path: &Path, create: bool, busy: Duration) -> Result<Connection,
         flags |= OpenFlags::SQLITE_OPEN_CREATE;
     }
     let connection =
-        Connection::open_with_flags(path, flags).map_err(|e| sql_error("open", path, e))?;
+        Connection::open_with_flags(path, flags).map_err(|e| failure("open", path, e))?;
     connection
         .busy_timeout(busy)
         .map_err(|e| sql_error("configure", path, e))?;
@@ -402,7 +427,7 @@ fn open_waiting(path: &Path, create: bool, busy: Duration) -> Result<Connection,
              PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = ON;",
         )
-        .map_err(|e| sql_error("configure", path, e))?;
+        .map_err(|e| failure("configure", path, e))?;
     connection
         .create_scalar_function(
             "baton_path_key",
@@ -538,7 +563,7 @@ fn adopt_project_index(from: &Path, to: &Path) {
 fn migrate(connection: &Connection, path: &Path) -> Result<(), Error> {
     let version: i64 = connection
         .query_row("PRAGMA user_version", [], |row| row.get(0))
-        .map_err(|e| sql_error("read the schema version of", path, e))?;
+        .map_err(|e| failure("read the schema version of", path, e))?;
     let version = usize::try_from(version).unwrap_or(usize::MAX);
     if version > SCHEMA_VERSION {
         return Err(Error::new(

@@ -130,7 +130,7 @@ fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
             e.sqlite_error_code(),
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
         );
-        let err = Error::store_io("write the index for", &path.display().to_string(), e);
+        let err = super::index::failure("write the index for", path, e);
         if busy {
             err.with("transient", true)
         } else {

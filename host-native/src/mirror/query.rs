@@ -8,7 +8,7 @@ use serde::Serialize;
 use std::path::Path;
 
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |e| Error::store_io("read the index", &path.display().to_string(), e)
+    move |e| super::index::failure("read the index", path, e)
 }
 
 /// One conversation in a listing.

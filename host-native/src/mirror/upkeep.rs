@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |e| Error::store_io("use the index", &path.display().to_string(), e)
+    move |e| super::index::failure("use the index", path, e)
 }
 
 /// One table (with its indexes) and what it takes on disk.

@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |e| Error::store_io("read the index", &path.display().to_string(), e)
+    move |e| super::index::failure("read the index", path, e)
 }
 
 /// The report of every usage row the index holds, for the options' providers, days and
