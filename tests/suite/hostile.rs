@@ -745,3 +745,49 @@ fn a_fifo_at_every_path_baton_reads_never_blocks_it() {
         finishes(run, "", &args.join(" "));
     }
 }
+
+/// A folder of the vault inside the ledger that is a symbolic link (a clone can carry one)
+/// takes no note: `start` still starts, says why the note was not written, and nothing
+/// lands where the link points.
+#[test]
+fn a_linked_folder_in_the_ledger_s_vault_takes_no_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("webapp/.baton");
+    std::fs::create_dir_all(dir.join("vault")).unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("vault/Projects")).unwrap();
+    let out = baton(&dir)
+        .args([
+            "--json",
+            "start",
+            "--project",
+            "webapp",
+            "--agent",
+            "claude",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    let written: Vec<_> = walk(&outside);
+    assert!(written.is_empty(), "written through the link: {written:?}");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(walk(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
+}

@@ -392,14 +392,21 @@ fn a_hand_edited_note_keeps_every_byte_of_the_persons_through_100_re_renders() {
         text.contains("status: working # Baton's, my comment\r\n"),
         "{text}"
     );
-    // A person's change to a key of Baton's is kept and reported, not replaced.
-    std::fs::write(&note, text.replace("status: working", "status: reviewing")).unwrap();
+    // A person's change to a key of Baton's is kept and reported, not replaced; what the
+    // ledger recorded (the status) is put right whatever the note said.
+    std::fs::write(
+        &note,
+        text.replacen("\r\nproject: ", "\r\nproject: renamed-", 1)
+            .replace("status: working", "status: reviewing"),
+    )
+    .unwrap();
     let output = place.cmd(&["end", &id]).output().unwrap();
     let ended = json_of(&output);
-    assert_eq!(ended["note"]["kept_edits"][0]["key"], "status", "{ended}");
+    assert_eq!(ended["note"]["kept_edits"][0]["key"], "project", "{ended}");
     assert!(String::from_utf8_lossy(&output.stderr).contains("kept yours"));
     let text = std::fs::read_to_string(&note).unwrap();
-    assert!(text.contains("status: reviewing # Baton's"), "{text}");
+    assert!(text.contains("project: renamed-"), "{text}");
+    assert!(text.contains("status: complete # Baton's"), "{text}");
     assert!(text.contains("ended_at: "));
     // The end is a new region of Baton's, added below everything else.
     assert!(not_owned(&text).starts_with(&mine), "{text}");

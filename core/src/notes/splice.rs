@@ -244,10 +244,25 @@ pub fn frontmatter_value(note: &str, key: &str) -> Result<Option<String>, Splice
     Err(SpliceRefusal::UnclosedFrontmatter)
 }
 
+/// The keys that state what the ledger recorded (which session, its state, when it began and
+/// ended, what it cost): a person cannot change those facts by editing a note, so a differing
+/// value on disk (an editor re-saving a copy read before the last render, say) is always put
+/// right rather than kept as an edit.
+pub const LEDGER_FACTS: &[&str] = &[
+    "session_id",
+    "status",
+    "started_at",
+    "ended_at",
+    "tokens",
+    "cost_usd",
+    "transcript",
+];
+
 /// Splices `owned` into `note` (empty for a note not yet written). `earlier` holds the keys
 /// as Baton last wrote them into this note (empty when it has no record): an owned key on disk
 /// with that value is only out of date and is replaced; one with a value Baton never wrote is
-/// a person's edit, kept and reported in [`Spliced::kept`]. A value that means the same as
+/// a person's edit, kept and reported in [`Spliced::kept`], unless it is one of the
+/// [`LEDGER_FACTS`], which are always put right. A value that means the same as
 /// the wanted one but is quoted otherwise is left as it is.
 pub fn splice(
     note: &str,
@@ -330,9 +345,10 @@ fn splice_text(
                         let after = &line[key.len() + 1..];
                         let (value, comment) = value_and_comment(after);
                         let meaning = yaml_meaning(value);
-                        let out_of_date = earlier
-                            .iter()
-                            .any(|(k, v)| k == key && yaml_meaning(v) == meaning);
+                        let out_of_date = LEDGER_FACTS.contains(&key.as_str())
+                            || earlier
+                                .iter()
+                                .any(|(k, v)| k == key && yaml_meaning(v) == meaning);
                         if meaning == yaml_meaning(wanted) {
                             out.push_str(line);
                         } else if out_of_date {

@@ -104,23 +104,42 @@ fn a_hand_edited_note_keeps_every_byte_baton_does_not_own() {
 #[test]
 fn a_key_a_person_changed_is_kept_and_reported_not_replaced() {
     let earlier = owned("active", "").keys;
-    let mine = EDITED.replace("status: active #", "status: reviewing #");
+    let mine = EDITED.replace("project: demo", "project: search-v2 # renamed");
     let spliced = splice(&mine, &owned("done", ""), &earlier).unwrap();
     assert!(
-        spliced
-            .text
-            .contains("status: reviewing # Baton's, with my comment\n"),
+        spliced.text.contains("project: search-v2 # renamed\n"),
         "{}",
         spliced.text
     );
     assert_eq!(spliced.kept.len(), 1, "{:?}", spliced.kept);
-    assert_eq!(spliced.kept[0].key, "status");
-    assert_eq!(spliced.kept[0].on_disk, "reviewing");
-    assert_eq!(spliced.kept[0].wanted, "done");
+    assert_eq!(spliced.kept[0].key, "project");
+    assert_eq!(spliced.kept[0].on_disk, "search-v2");
+    assert_eq!(spliced.kept[0].wanted, "demo");
     // With no record of what Baton wrote, a differing value is a person's too.
-    let unknown = splice(EDITED, &owned("done", ""), &[]).unwrap();
+    let unknown = splice(&mine, &owned("active", ""), &[]).unwrap();
     assert_eq!(unknown.kept.len(), 1);
-    assert!(unknown.text.contains("status: active #"));
+    assert!(unknown.text.contains("project: search-v2"));
+}
+
+/// What the ledger recorded is Baton's whatever the note says: an editor that saves a copy
+/// read before the last render (`status: working` after Baton wrote `paused`) has it put
+/// right by the next render, not kept as a person's edit.
+#[test]
+fn a_stale_status_saved_over_a_newer_render_is_put_right() {
+    let last_written = owned("paused", "").keys;
+    let stale = EDITED.replace("status: active #", "status: working #");
+    let spliced = splice(&stale, &owned("done", ""), &last_written).unwrap();
+    assert!(
+        spliced
+            .text
+            .contains("status: done # Baton's, with my comment\n"),
+        "{}",
+        spliced.text
+    );
+    assert!(spliced.kept.is_empty(), "{:?}", spliced.kept);
+    let mine = EDITED.replace("status: active #", "status: reviewing #");
+    let spliced = splice(&mine, &owned("done", ""), &[]).unwrap();
+    assert!(spliced.text.contains("status: done #"));
     // An editor that only re-quoted a value changed nothing Baton cares about.
     let requoted = EDITED.replace(
         "started_at: \"2026-07-18T20:00:00.000Z\"",

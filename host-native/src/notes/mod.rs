@@ -359,6 +359,20 @@ pub fn sync_session(ledger: &Ledger, vault: &Vault, id: SessionId) -> Result<Not
     sync_known(ledger, vault, &session)
 }
 
+/// The first folder on the way from `root` to the note `relative` that is a symbolic link.
+fn linked_component(root: &Path, relative: &str) -> Option<std::path::PathBuf> {
+    let mut at = root.to_path_buf();
+    for part in Path::new(relative).parent()?.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return Some(at),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
 /// [`sync_session`] for a session the caller has just read (its identity: project, agent,
 /// start and parent, which never change; its state is read again under the note's lock).
 pub fn sync_known(ledger: &Ledger, vault: &Vault, session: &Session) -> Result<NoteReport, Error> {
@@ -380,6 +394,16 @@ pub fn sync_known(ledger: &Ledger, vault: &Vault, session: &Session) -> Result<N
     };
     let mut last_report = None;
     for relative in names {
+        // The vault inside the ledger travels with it (a clone can carry a link planted in
+        // it): no note is written through a linked folder of it.
+        if vault.inside_ledger
+            && let Some(link) = linked_component(&vault.root, &relative)
+        {
+            return Err(Error::store_unsafe(
+                &link.display().to_string(),
+                "is a symbolic link inside the ledger's vault, and no note is written through one (keep a vault elsewhere with --vault)",
+            ));
+        }
         let _lock = files::lock(&vault.state.join("locks"), &vault.root, &relative)
             .map_err(|e| Error::store_io("lock a note", &relative, e))?;
         let file = vault.file(&relative);
