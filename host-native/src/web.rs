@@ -50,18 +50,74 @@ pub fn url(listener: &TcpListener) -> Result<String, Error> {
     Ok(format!("http://{addr}/"))
 }
 
-/// The most connections served at once; more are answered 503 at once and closed.
+/// The most connections served at once. When all are taken, a new one takes the place of the
+/// oldest that has not finished sending its request yet (a slow or idle one); only when every
+/// connection is busy answering is a new one answered 503.
 const MAX_CONNECTIONS: usize = 64;
+/// The most of those one client (one address) may hold while others wait.
+const MAX_PER_CLIENT: usize = 48;
 /// The longest a connection may take, however slowly its bytes drip in.
 const CONNECTION_DEADLINE: Duration = Duration::from_secs(10);
+/// How long a connection may stay silent before its first byte (a browser sends its request
+/// at once; one that says nothing holds a place for nobody).
+const IDLE_DEADLINE: Duration = Duration::from_secs(2);
 /// The most bytes of a request line and its headers read.
 const MAX_HEAD_BYTES: u64 = 16 * 1024;
+
+/// One connection being served: who, since when, whether its request has been read, and a
+/// handle to close it with.
+struct Slot {
+    id: u64,
+    client: std::net::IpAddr,
+    opened: std::time::Instant,
+    head_read: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    stream: TcpStream,
+}
+
+/// The connections being served, shared by the accepting loop and the connections' threads.
+#[derive(Default)]
+struct Slots(std::sync::Mutex<Vec<Slot>>);
+
+impl Slots {
+    /// Takes a place for a connection from `client`, closing the oldest connection still
+    /// sending its request when every place (or every place this client may have) is taken;
+    /// false when none can be freed.
+    fn admit(&self, slot: Slot) -> bool {
+        use std::sync::atomic::Ordering;
+        let mut slots = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let theirs = slots.iter().filter(|s| s.client == slot.client).count();
+        let full = slots.len() >= MAX_CONNECTIONS;
+        if full || theirs >= MAX_PER_CLIENT {
+            let evictable = slots
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !s.head_read.load(Ordering::Relaxed))
+                // Over its own share, a client makes room among its own connections.
+                .filter(|(_, s)| full && theirs < MAX_PER_CLIENT || s.client == slot.client)
+                .min_by_key(|(_, s)| s.opened)
+                .map(|(i, _)| i);
+            let Some(i) = evictable else {
+                return false;
+            };
+            let evicted = slots.swap_remove(i);
+            let _ = evicted.stream.shutdown(std::net::Shutdown::Both);
+        }
+        slots.push(slot);
+        true
+    }
+
+    fn release(&self, id: u64) {
+        let mut slots = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        slots.retain(|s| s.id != id);
+    }
+}
 
 /// Serves until the process ends (one thread per connection, at most [`MAX_CONNECTIONS`]).
 pub fn serve(listener: TcpListener) {
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let open = Arc::new(AtomicUsize::new(0));
+    use std::sync::atomic::AtomicBool;
+    let slots = Arc::new(Slots::default());
+    let mut next_id = 0u64;
     for stream in listener.incoming() {
         let mut stream = match stream {
             Ok(stream) => stream,
@@ -72,18 +128,32 @@ pub fn serve(listener: TcpListener) {
                 continue;
             }
         };
-        if open.load(Ordering::Relaxed) >= MAX_CONNECTIONS {
+        let client = stream
+            .peer_addr()
+            .map_or(std::net::IpAddr::from([127, 0, 0, 1]), |a| a.ip());
+        let head_read = Arc::new(AtomicBool::new(false));
+        next_id += 1;
+        let id = next_id;
+        let admitted = stream.try_clone().is_ok_and(|handle| {
+            slots.admit(Slot {
+                id,
+                client,
+                opened: std::time::Instant::now(),
+                head_read: Arc::clone(&head_read),
+                stream: handle,
+            })
+        });
+        if !admitted {
             let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
             let _ = stream.write_all(
                 b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
             );
             continue;
         }
-        open.fetch_add(1, Ordering::Relaxed);
-        let open = Arc::clone(&open);
+        let slots = Arc::clone(&slots);
         std::thread::spawn(move || {
-            let _ = handle(stream);
-            open.fetch_sub(1, Ordering::Relaxed);
+            let _ = handle(stream, &head_read);
+            slots.release(id);
         });
     }
 }
@@ -130,10 +200,19 @@ fn read_head_line(
     Ok(bytes.len())
 }
 
-fn handle(mut stream: TcpStream) -> std::io::Result<()> {
-    let deadline = std::time::Instant::now() + CONNECTION_DEADLINE;
+fn handle(
+    mut stream: TcpStream,
+    head_read: &std::sync::atomic::AtomicBool,
+) -> std::io::Result<()> {
+    let opened = std::time::Instant::now();
+    let deadline = opened + CONNECTION_DEADLINE;
     stream.set_write_timeout(Some(CONNECTION_DEADLINE))?;
     let mut reader = BufReader::new(stream.try_clone()?);
+    // The first byte comes soon, or the connection is idle and let go.
+    stream.set_read_timeout(Some(IDLE_DEADLINE))?;
+    if reader.fill_buf()?.is_empty() {
+        return Ok(());
+    }
     let mut budget = MAX_HEAD_BYTES;
     let mut request_line = String::new();
     read_head_line(
@@ -159,6 +238,7 @@ fn handle(mut stream: TcpStream) -> std::io::Result<()> {
             ));
         }
     }
+    head_read.store(true, std::sync::atomic::Ordering::Relaxed);
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
     let path = target.split(['?', '#']).next().unwrap_or("/");
