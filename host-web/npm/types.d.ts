@@ -60,6 +60,7 @@ export type ErrorCode =
   | "STORE_IO"
   | "STORE_UNSAFE"
   | "STORE_BUSY"
+  | "INDEX_DAMAGED"
   | "PAGE_NOT_BUILT"
   | "SERVE_FAILED"
   | "INTERNAL"
@@ -1410,12 +1411,17 @@ export type ReadStats = {
   without_usage: number;
   /** Lines that were not JSON even after repairing lone UTF-16 surrogate escapes. */
   malformed: number;
-  /** Lines that parsed only after repairing lone surrogate escapes. */
+  /**
+   * Lines that parsed only after repair: lone surrogate escapes or invalid UTF-8 bytes
+   * replaced with U+FFFD (the rest of the line, its message included, is kept).
+   */
   repaired_surrogates: number;
   /** Usage lines that repeated a response already counted. */
   duplicates: number;
   /** Locally generated pseudo-responses (`<synthetic>`), not billed. */
   synthetic: number;
+  /** Lines passed over for being longer than the longest a reader takes (32 MiB). */
+  too_long?: number;
 };
 
 /**
