@@ -174,6 +174,7 @@ const HOST_ONLY_CODES: &[(&str, &str)] = &[
     ("STORE_IO", "a host reads and writes the ledger"),
     ("STORE_UNSAFE", "a host opens the ledger's files"),
     ("STORE_BUSY", "a host takes the compaction lock"),
+    ("INDEX_DAMAGED", "a host keeps the transcript index"),
     ("PAGE_NOT_BUILT", "the native binary serves the page"),
     ("SERVE_FAILED", "the native binary serves the page"),
     (
