@@ -84,7 +84,10 @@ impl Slots {
     /// false when none can be freed.
     fn admit(&self, slot: Slot) -> bool {
         use std::sync::atomic::Ordering;
-        let mut slots = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut slots = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let theirs = slots.iter().filter(|s| s.client == slot.client).count();
         let full = slots.len() >= MAX_CONNECTIONS;
         if full || theirs >= MAX_PER_CLIENT {
@@ -107,7 +110,10 @@ impl Slots {
     }
 
     fn release(&self, id: u64) {
-        let mut slots = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut slots = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         slots.retain(|s| s.id != id);
     }
 }
@@ -200,10 +206,7 @@ fn read_head_line(
     Ok(bytes.len())
 }
 
-fn handle(
-    mut stream: TcpStream,
-    head_read: &std::sync::atomic::AtomicBool,
-) -> std::io::Result<()> {
+fn handle(mut stream: TcpStream, head_read: &std::sync::atomic::AtomicBool) -> std::io::Result<()> {
     let opened = std::time::Instant::now();
     let deadline = opened + CONNECTION_DEADLINE;
     stream.set_write_timeout(Some(CONNECTION_DEADLINE))?;

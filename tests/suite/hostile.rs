@@ -459,7 +459,9 @@ fn the_page_server_outlives_slow_and_oversized_requests() {
     let _ = server.wait();
     drop((slow, idle));
     assert!(
-        during.iter().all(|status| status.starts_with("HTTP/1.1 200")),
+        during
+            .iter()
+            .all(|status| status.starts_with("HTTP/1.1 200")),
         "while the slow and idle connections last: {during:?}"
     );
 }

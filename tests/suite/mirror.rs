@@ -600,6 +600,45 @@ fn a_mirror_killed_between_windows_resumes_where_the_last_window_ended() {
     assert_eq!(index_contents(&killed), index_contents(&clean));
 }
 
+/// A writer that died in the middle of a pass leaves its lock file saying `writing`: the next
+/// reader runs SQLite's check once (clearing the words when the index is sound), and answers
+/// INDEX_DAMAGED with the fix when it is not, whatever its own query would have touched.
+#[test]
+fn an_index_left_by_a_writer_that_died_is_checked_before_it_answers() {
+    let tree = Tree::new();
+    tree.append("s1.jsonl", &claude_line("s1", 0, "user", "hello there"));
+    tree.pass();
+    let lock = std::path::PathBuf::from(format!("{}.lock", tree.index.display()));
+    assert_eq!(
+        std::fs::read_to_string(&lock).unwrap(),
+        "",
+        "a pass that ended clears it"
+    );
+    std::fs::write(&lock, "writing 4242\n").unwrap();
+    index::open_existing(&tree.index).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&lock).unwrap(),
+        "",
+        "checked sound, and cleared"
+    );
+    // Damage the pages (the log folded in first), and the writer's words again.
+    let connection = index::open(&tree.index, false).unwrap();
+    connection
+        .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        .unwrap();
+    drop(connection);
+    let mut bytes = std::fs::read(&tree.index).unwrap();
+    let len = bytes.len();
+    for b in &mut bytes[len / 2..] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&tree.index, &bytes).unwrap();
+    std::fs::write(&lock, "writing 4242\n").unwrap();
+    let err = index::open_existing(&tree.index).unwrap_err();
+    assert_eq!(err.code, baton_core::ErrorCode::IndexDamaged, "{err:?}");
+    assert!(err.message.contains("baton mirror"), "{}", err.message);
+}
+
 /// A secret in a transcript is masked before anything is kept: neither the stored line nor
 /// the search index holds it.
 #[test]

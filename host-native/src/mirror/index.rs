@@ -476,6 +476,7 @@ pub fn open_existing_waiting(path: &Path, busy: Duration) -> Result<Connection, 
         .with("path", path.display().to_string()));
     }
     let connection = open_waiting(path, false, busy)?;
+    check_after_unclean_end(&connection, path)?;
     // A query leaves the log to the writer: closing does not fold it in (an fsync a reader
     // need not pay; the mirror's own checkpoints do it).
     connection
@@ -485,6 +486,39 @@ pub fn open_existing_waiting(path: &Path, busy: Duration) -> Result<Connection, 
         )
         .map_err(|e| sql_error("configure", path, e))?;
     Ok(connection)
+}
+
+/// Checks the index when its last writer ended in the middle of its work (killed, or the
+/// machine stopped): the writer lock's file still says `writing` and nobody holds the lock.
+/// SQLite's own check then runs once; a sound index has the words cleared, a damaged one is
+/// `INDEX_DAMAGED`. Any other time this costs one small read.
+pub fn check_after_unclean_end(connection: &Connection, path: &Path) -> Result<(), Error> {
+    use std::io::{Read, Write};
+    use std::os::unix::fs::OpenOptionsExt;
+    let lock_path = super::lock_path(path);
+    let Ok(mut lock) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(&lock_path)
+    else {
+        return Ok(());
+    };
+    let mut said = String::new();
+    let _ = (&mut lock).take(256).read_to_string(&mut said);
+    if !said.starts_with("writing") {
+        return Ok(());
+    }
+    // A writer at work holds the lock: nothing ended uncleanly.
+    if lock.try_lock().is_err() {
+        return Ok(());
+    }
+    let checked = check(connection, path);
+    if checked.is_ok() {
+        let _ = lock.set_len(0).and_then(|()| lock.flush());
+    }
+    let _ = lock.unlock();
+    checked
 }
 
 /// Where the index is: `BATON_INDEX`, else `index.sqlite` in the user's data folder (one

@@ -19,7 +19,7 @@ use baton_core::Error;
 use std::path::{Path, PathBuf};
 
 /// The index's writer lock: one mirror pass at a time, beside the index.
-fn lock_path(index: &Path) -> PathBuf {
+pub(crate) fn lock_path(index: &Path) -> PathBuf {
     let mut name = index.as_os_str().to_owned();
     name.push(".lock");
     PathBuf::from(name)
@@ -104,10 +104,19 @@ impl Mirror {
 
 /// Runs `work` holding the index's writer lock (`lock`, beside the index at `index`),
 /// waiting for another holder to let go first.
+///
+/// While `work` runs, the lock file says so (`writing`, and the process): a writer that
+/// dies in its work leaves the words behind, and the next reader to open the index checks it
+/// ([`index::check_after_unclean_end`]).
 fn locked<T>(lock: &std::fs::File, index: &Path, work: impl FnOnce() -> T) -> Result<T, Error> {
+    use std::io::Write;
     lock.lock()
         .map_err(|e| Error::store_io("lock", &lock_path(index).display().to_string(), e))?;
+    let _ = lock
+        .set_len(0)
+        .and_then(|()| (&*lock).write_all(format!("writing {}\n", std::process::id()).as_bytes()));
     let result = work();
+    let _ = lock.set_len(0);
     let _ = lock.unlock();
     Ok(result)
 }
