@@ -200,6 +200,25 @@ fn an_older_gitignore_baton_wrote_gains_the_new_lines_and_a_persons_own_is_left_
         std::fs::read_to_string(ledger.join(".gitignore")).unwrap(),
         now
     );
+    // A person who takes `vault/` out (to share the notes) has it stay out.
+    let shared = now.replace("vault/\n", "");
+    std::fs::write(ledger.join(".gitignore"), &shared).unwrap();
+    run(&ledger, &["start", "--project", "a", "--agent", "codex"]);
+    assert_eq!(
+        std::fs::read_to_string(ledger.join(".gitignore")).unwrap(),
+        shared
+    );
+    // So in a ledger this Baton made.
+    let fresh = tmp.path().join("c/.baton");
+    run(&fresh, &["start", "--project", "c", "--agent", "codex"]);
+    let written = std::fs::read_to_string(fresh.join(".gitignore")).unwrap();
+    let opted_in = written.replace("vault/\n", "");
+    std::fs::write(fresh.join(".gitignore"), &opted_in).unwrap();
+    run(&fresh, &["start", "--project", "c", "--agent", "codex"]);
+    assert_eq!(
+        std::fs::read_to_string(fresh.join(".gitignore")).unwrap(),
+        opted_in
+    );
 
     let mine = tmp.path().join("b/.baton");
     std::fs::create_dir_all(&mine).unwrap();

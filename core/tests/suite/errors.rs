@@ -89,6 +89,10 @@ fn every_error_code_reads_as_pinned() {
         Error::store_io("read", "/tmp/x", "permission denied"),
         Error::store_unsafe("/repo/.baton/events.ndjson", "is a symbolic link"),
         Error::compaction_running("pid 42 on host"),
+        Error::index_damaged(
+            "/home/me/.local/share/baton/index.sqlite",
+            "database disk image is malformed",
+        ),
         Error::cannot_listen(8377, "address in use"),
         Error::internal("an invariant failed"),
     ];

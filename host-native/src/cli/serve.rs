@@ -6,6 +6,9 @@ use crate::cli::args::{AbiArgs, DemoArgs, WebArgs};
 use baton_core::Error;
 use serde_json::Value;
 
+/// The largest `.wasm` core `--wasm` loads (the built one is under 4 MB).
+const MAX_WASM_BYTES: u64 = 256 << 20;
+
 pub(crate) fn abi(args: AbiArgs) -> Result<Output, Error> {
     let request = match args.request {
         Some(request) => request,
@@ -14,8 +17,7 @@ pub(crate) fn abi(args: AbiArgs) -> Result<Output, Error> {
     };
     let answer = match args.wasm {
         Some(path) => {
-            let bytes = std::fs::read(&path)
-                .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?;
+            let bytes = crate::files::read_regular(&path, MAX_WASM_BYTES)?;
             crate::wasm_core::WasmCore::load(&bytes)?.call(&request)?
         }
         None => baton_core::abi::handle_json(&request),
@@ -50,8 +52,7 @@ pub(crate) fn abi_lines(args: &AbiArgs) -> Result<(), Error> {
     }
     let mut engine = match &args.wasm {
         Some(path) => {
-            let bytes = std::fs::read(path)
-                .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?;
+            let bytes = crate::files::read_regular(path, MAX_WASM_BYTES)?;
             Engine::Wasm(Box::new(crate::wasm_core::WasmCore::load(&bytes)?))
         }
         None => Engine::Native(baton_core::abi::Embedding::new()),

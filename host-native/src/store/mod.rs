@@ -74,6 +74,12 @@ machine-id
 /// Baton's to extend when a later version keeps more out of git.
 const GITIGNORE_HEADER: &str = "# Written by Baton when it made this ledger.";
 
+/// The line a later Baton writes above the patterns it adds to an earlier one's `.gitignore`.
+const GITIGNORE_ADDED: &str = "# Added by a later Baton";
+
+/// The patterns the first Baton's `.gitignore` did not list.
+const LATER_PATTERNS: &[&str] = &["vault/", "blobs/", "index.sqlite*"];
+
 /// The patterns of [`GITIGNORE`]: what Baton writes in a ledger that is not to be committed.
 pub fn private_patterns() -> impl Iterator<Item = &'static str> {
     GITIGNORE
@@ -120,6 +126,11 @@ fn extend_gitignore(path: &Path) {
         return;
     }
     let present: std::collections::HashSet<&str> = text.lines().map(str::trim).collect();
+    // Extended once, or written with the later patterns already: a pattern missing now was
+    // taken out by a person (to share the notes, say), and stays out.
+    if text.contains(GITIGNORE_ADDED) || LATER_PATTERNS.iter().any(|p| present.contains(p)) {
+        return;
+    }
     let missing: Vec<&str> = private_patterns()
         .filter(|p| !present.contains(p))
         .collect();
@@ -130,7 +141,8 @@ fn extend_gitignore(path: &Path) {
     if !text.ends_with('\n') {
         addition.push('\n');
     }
-    addition.push_str("# Added by a later Baton: private to you, or rebuilt as needed.\n");
+    addition.push_str(GITIGNORE_ADDED);
+    addition.push_str(": private to you, or rebuilt as needed.\n");
     for pattern in missing {
         addition.push_str(pattern);
         addition.push('\n');
