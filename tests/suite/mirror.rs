@@ -566,29 +566,42 @@ fn a_mirror_killed_between_windows_resumes_where_the_last_window_ended() {
     let killed = tmp.path().join("killed.sqlite");
     let mut kills = 0;
     let mut partial = 0;
-    for k in 1..=6u64 {
+    for attempt in 0..12u64 {
         let mut child = mirror(&killed).spawn().unwrap();
-        // Spread over one whole run: some kills land inside a window, some between.
-        std::thread::sleep(std::time::Duration::from_millis(whole_run * k / 7 / 2 + 1));
+        // At 30, 50 or 70 % of a whole run: inside a window or between two.
+        std::thread::sleep(std::time::Duration::from_millis(
+            whole_run * [3, 5, 7][(attempt % 3) as usize] / 10 + 1,
+        ));
         if child.try_wait().unwrap().is_none() {
             kills += 1;
         }
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
-        if killed.exists() {
-            let connection = index::open(&killed, false).unwrap();
-            let (cursor, size): (i64, i64) = connection
+        let state = index::open(&killed, false).ok().and_then(|connection| {
+            connection
                 .query_row("SELECT cursor, size FROM sources", [], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
                 })
-                .unwrap_or((0, 0));
-            if cursor > 0 && (cursor as usize) < text.len() {
+                .ok()
+        });
+        match state {
+            Some((cursor, size)) if cursor > 0 && (cursor as usize) < text.len() => {
                 partial += 1;
                 assert_eq!(
                     size, cursor,
                     "a source read part way records how far it looked"
                 );
+                if partial >= 2 {
+                    break;
+                }
             }
+            // Read to its end already: start over, to be killed part way.
+            Some((cursor, _)) if cursor as usize == text.len() => {
+                for suffix in ["", "-wal", "-shm", ".lock"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", killed.display()));
+                }
+            }
+            _ => {}
         }
     }
     assert!(mirror(&killed).status().unwrap().success());

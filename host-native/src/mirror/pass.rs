@@ -497,9 +497,6 @@ fn sync(
     let shown = source.path.display().to_string();
     let meta =
         std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
-    if !meta.is_file() {
-        return Err(Error::store_unsafe(&shown, "is not a regular file"));
-    }
     let mut file = None;
     loop {
         let before = known(connection, packer, &shown).map_err(sql(index_path))?;
@@ -509,6 +506,9 @@ fn sync(
         {
             // Unchanged (or set aside, and unchanged since), or read to its end.
             return Ok(());
+        }
+        if !meta.is_file() {
+            return Err(Error::store_unsafe(&shown, "is not a regular file"));
         }
         let file = match &mut file {
             Some(file) => file,
