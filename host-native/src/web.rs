@@ -54,7 +54,8 @@ pub fn url(listener: &TcpListener) -> Result<String, Error> {
 /// oldest that has not finished sending its request yet (a slow or idle one); only when every
 /// connection is busy answering is a new one answered 503.
 const MAX_CONNECTIONS: usize = 64;
-/// The most of those one client (one address) may hold while others wait.
+/// When every place is taken, a client (an address) holding this many makes room among its
+/// own connections rather than another's.
 const MAX_PER_CLIENT: usize = 48;
 /// The longest a connection may take, however slowly its bytes drip in.
 const CONNECTION_DEADLINE: Duration = Duration::from_secs(10);
@@ -90,13 +91,15 @@ impl Slots {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let theirs = slots.iter().filter(|s| s.client == slot.client).count();
         let full = slots.len() >= MAX_CONNECTIONS;
-        if full || theirs >= MAX_PER_CLIENT {
+        // A free place is taken as it is; only when none is does a client's share decide
+        // whose slow connection makes room.
+        if full {
             let evictable = slots
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| !s.head_read.load(Ordering::Relaxed))
-                // Over its own share, a client makes room among its own connections.
-                .filter(|(_, s)| full && theirs < MAX_PER_CLIENT || s.client == slot.client)
+                // Over its share, a client makes room among its own connections.
+                .filter(|(_, s)| theirs < MAX_PER_CLIENT || s.client == slot.client)
                 .min_by_key(|(_, s)| s.opened)
                 .map(|(i, _)| i);
             let Some(i) = evictable else {

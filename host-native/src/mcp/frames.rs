@@ -66,9 +66,13 @@ async fn requests<R: AsyncRead + Unpin>(
             None if line.len() + part.len() > limit => {
                 let mut head = std::mem::take(&mut line);
                 let size = head.len() + part.len();
+                // The last bytes so far: the end of what was held, then this part.
+                let mut tail = head[head.len().saturating_sub(KEPT)..].to_vec();
+                tail.extend_from_slice(part);
+                let excess = tail.len().saturating_sub(KEPT);
+                tail.drain(..excess);
                 head.extend_from_slice(&part[..part.len().min(KEPT)]);
                 head.truncate(KEPT);
-                let tail = part[part.len().saturating_sub(KEPT)..].to_vec();
                 over = Some((size, head, tail));
             }
             None => line.extend_from_slice(part),
@@ -145,16 +149,24 @@ fn request_id(head: &[u8], tail: &[u8]) -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// A number or string token at the start of `bytes` (after spaces), as JSON.
-fn id_token(bytes: &[u8]) -> Option<Value> {
-    let text = std::str::from_utf8(bytes).ok().or_else(|| {
+/// A number or string token at the start of `bytes` (after spaces), as JSON, with what
+/// follows it. A token that runs to the end of `bytes` may have been cut (`12` of `12345`)
+/// and is no answer.
+fn id_token(bytes: &[u8]) -> Option<(Value, &str)> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
         // Cut in the middle of a character: the part before it.
-        let valid = std::str::from_utf8(bytes).err()?.valid_up_to();
-        std::str::from_utf8(&bytes[..valid]).ok()
-    })?;
-    let mut stream = serde_json::Deserializer::from_str(text.trim_start()).into_iter::<Value>();
-    match stream.next()?.ok()? {
-        value @ (Value::Number(_) | Value::String(_)) => Some(value),
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()?,
+    };
+    let text = text.trim_start();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let value = stream.next()?.ok()?;
+    let rest = &text[stream.byte_offset()..];
+    if rest.is_empty() {
+        return None;
+    }
+    match value {
+        Value::Number(_) | Value::String(_) => Some((value, rest)),
         _ => None,
     }
 }
@@ -184,7 +196,7 @@ fn top_level_id(head: &[u8]) -> Option<Value> {
                     && let Some(c) = colon
                     && after[c] == b':'
                 {
-                    return id_token(&after[c + 1..]);
+                    return id_token(&after[c + 1..]).map(|(id, _)| id);
                 }
                 i = j;
             }
@@ -195,17 +207,19 @@ fn top_level_id(head: &[u8]) -> Option<Value> {
     None
 }
 
-/// `"id": <token> }` ending `tail`: the id written last.
+/// `"id": <token> }` ending `tail`: the id written last, closing the request (nothing but
+/// spaces between the token and that last brace, so an `id` ending the parameters is not
+/// taken for the request's).
 fn closing_id(tail: &[u8]) -> Option<Value> {
     let text = String::from_utf8_lossy(tail);
-    let body = text.trim_end().strip_suffix('}')?;
-    let at = body.rfind("\"id\"")?;
-    let rest = body[at + 4..].trim_start().strip_prefix(':')?;
-    id_token(rest.as_bytes()).filter(|_| {
-        // Nothing but the token follows.
-        let token = rest.trim();
-        !token.contains(',')
-    })
+    let trimmed = text.trim_end();
+    if !trimmed.ends_with('}') {
+        return None;
+    }
+    let at = trimmed.rfind("\"id\"")?;
+    let rest = trimmed[at + 4..].trim_start().strip_prefix(':')?;
+    let (id, after) = id_token(rest.as_bytes())?;
+    (after.trim() == "}").then_some(id)
 }
 
 #[cfg(test)]
@@ -241,5 +255,12 @@ mod tests {
             request_id(br#"{"method":"a\"id\":3","id":4,"#, b""),
             json!(4)
         );
+        // An id that ends the parameters is not the request's; a cut one is no answer.
+        assert_eq!(
+            request_id(b"{\"method\":\"x\"", br#""blob":"x","id":5}}"#),
+            Value::Null
+        );
+        assert_eq!(request_id(br#"{"jsonrpc":"2.0","id":12"#, b""), Value::Null);
+        assert_eq!(request_id(b"{", br#""id":"a,b" }"#), json!("a,b"));
     }
 }

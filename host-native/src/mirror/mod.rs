@@ -109,12 +109,17 @@ impl Mirror {
 /// dies in its work leaves the words behind, and the next reader to open the index checks it
 /// ([`index::check_after_unclean_end`]).
 fn locked<T>(lock: &std::fs::File, index: &Path, work: impl FnOnce() -> T) -> Result<T, Error> {
-    use std::io::Write;
     lock.lock()
         .map_err(|e| Error::store_io("lock", &lock_path(index).display().to_string(), e))?;
-    let _ = lock
-        .set_len(0)
-        .and_then(|()| (&*lock).write_all(format!("writing {}\n", std::process::id()).as_bytes()));
+    // At the start of the file whatever this handle wrote before (a truncation does not move
+    // its position).
+    let _ = lock.set_len(0).and_then(|()| {
+        std::os::unix::fs::FileExt::write_all_at(
+            lock,
+            format!("writing {}\n", std::process::id()).as_bytes(),
+            0,
+        )
+    });
     let result = work();
     let _ = lock.set_len(0);
     let _ = lock.unlock();

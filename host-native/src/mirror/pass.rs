@@ -1,10 +1,12 @@
 //! One mirror pass: every source file checked by its identity (device, inode, size, mtime)
 //! and, when it grew, by a hash of the 4 KiB before its cursor, then read from the cursor.
-//! Only complete lines are taken; a partial last line waits for the next pass. The lines,
-//! the conversations and messages they hold, the full-text rows and the new cursor commit in
-//! one transaction, so a pass killed anywhere leaves the index as it was before that file or
-//! after it, never between. A file that shrank, was replaced or had its prefix rewritten is
-//! read again from the start (that file only); a deleted file's rows stay, marked missing.
+//! Only complete lines are taken; a partial last line waits for the next pass. A file is read
+//! in windows of 8 MiB: a window's lines, the conversations and messages they hold, the
+//! full-text rows and the new cursor commit in one transaction, so a pass killed anywhere
+//! leaves the index as it was before a window or after it, never inside one, and the next
+//! pass goes on from the last window committed. A file that shrank, was replaced or had its
+//! prefix rewritten is read again from the start (that file only); a deleted file's rows
+//! stay, marked missing.
 
 use baton_core::Error;
 use baton_core::transcripts::Provider;
@@ -498,6 +500,7 @@ fn sync(
     let meta =
         std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
     let mut file = None;
+    let mut windows = 0u32;
     loop {
         let before = known(connection, packer, &shown).map_err(sql(index_path))?;
         if let Some(k) = &before
@@ -528,7 +531,14 @@ fn sync(
             masker,
             identity: identity_of(&meta),
         };
+        let rereads = stats.rereads;
         if !window.read(connection, file, before, packer, stats)? {
+            return Ok(());
+        }
+        windows += 1;
+        // A file rewritten under the reader (its start changed between two windows) is read
+        // again from its start once in this pass, not again and again: the next pass goes on.
+        if windows > 1 && stats.rereads > rereads {
             return Ok(());
         }
     }
@@ -559,16 +569,17 @@ fn read_window(
     let mut chunk = Vec::new();
     file.take(WINDOW_BYTES).read_to_end(&mut chunk)?;
     stats.bytes_read += chunk.len() as u64;
-    // A line longer than the window: read on to its end, up to the longest line kept.
+    // A line longer than the window: read on to its end, up to the longest line kept (a line
+    // of exactly that length, with its newline one byte further, is kept).
     let mut searched = 0;
     while memchr_newline(&chunk[searched..]).is_none() && chunk.len() as u64 >= WINDOW_BYTES {
         searched = chunk.len();
-        if chunk.len() as u64 >= MAX_LINE_BYTES {
+        if chunk.len() as u64 > MAX_LINE_BYTES {
             let end = skip_long_line(file, from + chunk.len() as u64, stats)?;
             return Ok((Vec::new(), end.map(|end| (end, true))));
         }
         let before = chunk.len();
-        file.take(WINDOW_BYTES.min(MAX_LINE_BYTES - before as u64))
+        file.take(WINDOW_BYTES.min(MAX_LINE_BYTES + 1 - before as u64))
             .read_to_end(&mut chunk)?;
         stats.bytes_read += (chunk.len() - before) as u64;
         if chunk.len() == before {
