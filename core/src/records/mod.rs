@@ -94,7 +94,9 @@ fn present(field: &str, value: Option<String>) -> Result<Option<String>> {
 impl StoreRequest {
     /// The record this request stores, with the id and time the host minted; refused, naming
     /// the field, when the content is missing or blank, or a title, provider, provider
-    /// session id or tag is given blank. The content is kept verbatim (not trimmed).
+    /// session id or tag is given blank; the provider, its session id and the tags are names
+    /// (NFKC, no control, invisible or direction-changing characters, no look-alike scripts
+    /// mixed, at most 128 bytes). The content is kept verbatim (not trimmed).
     pub fn into_record(
         self,
         id: Uuid,
@@ -117,8 +119,14 @@ impl StoreRequest {
             Some(text) => text,
         };
         let title = present("title", self.title)?;
-        let provider = present("provider", self.provider)?;
-        let provider_session_id = present("provider_session_id", self.provider_session_id)?;
+        // Names a list is filtered by: one spelling, nothing that reads as something else.
+        let name = |field: &str, value: Option<String>| -> Result<Option<String>> {
+            present(field, value)?
+                .map(|text| crate::names::label(field, &text))
+                .transpose()
+        };
+        let provider = name("provider", self.provider)?;
+        let provider_session_id = name("provider_session_id", self.provider_session_id)?;
         let mut tags = Vec::with_capacity(self.tags.len());
         for (at, tag) in self.tags.into_iter().enumerate() {
             if tag.trim().is_empty() {
@@ -131,7 +139,7 @@ impl StoreRequest {
                 )
                 .with("index", at));
             }
-            tags.push(tag.trim().to_owned());
+            tags.push(crate::names::label("tags", &tag).map_err(|e| e.with("index", at))?);
         }
         Ok(Record {
             id,

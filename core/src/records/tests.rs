@@ -80,6 +80,26 @@ fn each_optional_field_given_blank_is_refused_by_its_name() {
     .unwrap();
     assert_eq!(trimmed.title.as_deref(), Some("PR #610 review"));
     assert_eq!(trimmed.tags, vec!["a".to_owned()]);
+    // A tag or provider that reads as another name is refused, naming it.
+    for (field, asked) in [
+        (
+            "tags",
+            StoreRequest {
+                tags: vec!["rev\u{202e}weiv".into()],
+                ..request("x")
+            },
+        ),
+        (
+            "provider",
+            StoreRequest {
+                provider: Some("\u{43e}penai".into()),
+                ..request("x")
+            },
+        ),
+    ] {
+        let err = asked.into_record(id(2), now, None).unwrap_err();
+        assert_eq!(refused_field(err), field);
+    }
 }
 
 #[test]
