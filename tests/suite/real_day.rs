@@ -203,6 +203,8 @@ fn an_older_gitignore_baton_wrote_gains_the_new_lines_and_a_persons_own_is_left_
     // A person who takes `vault/` out (to share the notes) has it stay out.
     let shared = now.replace("vault/\n", "");
     std::fs::write(ledger.join(".gitignore"), &shared).unwrap();
+    // (A compaction makes a new active log: that is when the file is looked at.)
+    run(&ledger, &["compact"]);
     run(&ledger, &["start", "--project", "a", "--agent", "codex"]);
     assert_eq!(
         std::fs::read_to_string(ledger.join(".gitignore")).unwrap(),
@@ -214,6 +216,7 @@ fn an_older_gitignore_baton_wrote_gains_the_new_lines_and_a_persons_own_is_left_
     let written = std::fs::read_to_string(fresh.join(".gitignore")).unwrap();
     let opted_in = written.replace("vault/\n", "");
     std::fs::write(fresh.join(".gitignore"), &opted_in).unwrap();
+    run(&fresh, &["compact"]);
     run(&fresh, &["start", "--project", "c", "--agent", "codex"]);
     assert_eq!(
         std::fs::read_to_string(fresh.join(".gitignore")).unwrap(),
