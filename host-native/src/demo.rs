@@ -13,7 +13,7 @@ pub fn narrate_to_stderr() {
 /// One line of narration, where it belongs; a closed pipe is not an error.
 pub fn say(text: &str) {
     use std::io::Write;
-    let line = crate::cli::terminal_safe(text);
+    let line = crate::os::terminal::terminal_safe(text);
     let _ = if NARRATE_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) {
         writeln!(std::io::stderr().lock(), "{line}")
     } else {

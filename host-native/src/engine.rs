@@ -180,7 +180,7 @@ pub fn run_as(ledger: &Ledger, request: &Request, acting: &Acting) -> Result<Res
 /// Brings the checkpoint up to date after a command; a failure costs only speed.
 pub fn refresh(ledger: &Ledger, snapshot: &crate::store::Snapshot) {
     if let Err(err) = ledger.refresh_checkpoint(snapshot) {
-        crate::cli::warn(&format!("could not refresh the checkpoint: {err}"));
+        crate::os::warnings::warn(&format!("could not refresh the checkpoint: {err}"));
     }
 }
 

@@ -37,6 +37,7 @@ pub mod liveness;
 pub mod mcp;
 pub mod mirror;
 pub mod notes;
+pub mod os;
 pub mod places;
 pub mod records;
 pub mod statusline;

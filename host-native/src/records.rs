@@ -191,7 +191,7 @@ pub fn store(
         })
     })();
     if let Err(err) = indexed {
-        crate::cli::warn(&format!(
+        crate::os::warnings::warn(&format!(
             "the record is stored in the ledger, but the index could not take it yet ({err}); the next query adds it"
         ));
     }
@@ -375,7 +375,7 @@ pub fn sync(
                     Err(err) => {
                         // A damaged blob keeps the record listed (without its content); the
                         // warning says what is wrong.
-                        crate::cli::warn(&err.message);
+                        crate::os::warnings::warn(&err.message);
                         stored.record.clone()
                     }
                 };

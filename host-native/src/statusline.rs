@@ -184,7 +184,7 @@ fn cache_folder() -> Option<PathBuf> {
 fn cache_key(session_id: &str) -> String {
     format!(
         "{:016x}",
-        crate::mirror::index::fnv(session_id.as_bytes()) as u64
+        baton_core::ledger::checkpoint::fnv1a64(session_id.as_bytes())
     )
 }
 

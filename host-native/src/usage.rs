@@ -440,7 +440,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
             .iter()
             .any(|s| s.explicit && s.path.display().to_string() == m.path)
     }) {
-        crate::cli::warn(&source.describe());
+        crate::os::warnings::warn(&source.describe());
     }
     for result in results {
         claude.merge(*result.claude);
@@ -448,7 +448,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         codex_stats.extend(result.codex_stats);
         unreadable += result.unreadable.len() as u64;
         for message in result.unreadable {
-            crate::cli::warn(&format!("skipped {message}"));
+            crate::os::warnings::warn(&format!("skipped {message}"));
         }
     }
     let counted = Counted {

@@ -213,7 +213,7 @@ fn catch_up(connection: &rusqlite::Connection, index: &std::path::Path, sessions
     let caught = crate::mirror::Mirror::open(index)
         .and_then(|mut mirror| mirror.pass(&behind, options, &mut |_| {}));
     if let Err(err) = caught {
-        crate::cli::warn(&format!(
+        crate::os::warnings::warn(&format!(
             "the transcript index could not catch up with what the hooks recorded ({err}); their figures are shown where they went further"
         ));
     }
@@ -239,6 +239,6 @@ pub fn describe(cost: &SessionCost) -> String {
     };
     format!(
         "{dollars} · {} tokens · {from}",
-        crate::cli::transcripts::thousands(cost.total_tokens)
+        baton_core::analyzer::charts::scale::thousands(cost.total_tokens)
     )
 }

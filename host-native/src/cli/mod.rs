@@ -441,46 +441,10 @@ pub(crate) fn print_json(value: &Value) {
 
 /// Writes a warning line to stderr, made [`terminal_safe`].
 pub fn warn(text: &str) {
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "baton: warning: {}",
-        terminal_safe(text)
-    );
+    crate::os::warnings::warn(text);
 }
 
-/// Text fit for a terminal whatever it holds: control characters (but newline and tab) and
-/// invisible or direction-changing characters ([`is_invisible_format`]) from a ledger line, a
-/// transcript or a file name are shown as `\u{…}` escapes, so none can move the cursor, write
-/// the clipboard (`ESC ] 52`) or reorder what a person reads. Baton's own styles (SGR 0, 1,
-/// 2 and 31–33, see `table.rs`) are kept.
-pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    use baton_core::names::is_invisible_format;
-    const OWN_COLOURS: [&str; 6] = [
-        "\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m",
-    ];
-    let unsafe_char =
-        |c: char| (c.is_control() && c != '\n' && c != '\t') || is_invisible_format(c);
-    if !text.chars().any(unsafe_char) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if let Some(colour) = OWN_COLOURS.iter().find(|code| rest.starts_with(**code)) {
-            out.push_str(colour);
-            rest = &rest[colour.len()..];
-            continue;
-        }
-        if unsafe_char(c) {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-        rest = &rest[c.len_utf8()..];
-    }
-    std::borrow::Cow::Owned(out)
-}
+pub use crate::os::terminal::terminal_safe;
 
 pub(crate) struct Output {
     pub(crate) human: String,

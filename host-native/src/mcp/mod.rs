@@ -689,7 +689,7 @@ impl BatonMcp {
                 Request::List(_) | Request::Show(_) | Request::Attention
             ) && let Err(err) = crate::liveness::check(&ledger)
             {
-                crate::cli::warn(&format!("could not check whether agents still run: {err}"));
+                crate::os::warnings::warn(&format!("could not check whether agents still run: {err}"));
             }
             // A start or end from inside an agent session a hook already opened is about
             // that work session (one per agent session, whichever door it came in by).
@@ -707,7 +707,7 @@ impl BatonMcp {
                     process,
                 )
             {
-                crate::cli::warn(&format!(
+                crate::os::warnings::warn(&format!(
                     "could not tie the agent's process to its session: {err}"
                 ));
             }

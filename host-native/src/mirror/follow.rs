@@ -147,7 +147,7 @@ pub fn follow(
                 (watching > 0).then_some(watcher)
             }
             Err(err) => {
-                crate::cli::warn(&format!(
+                crate::os::warnings::warn(&format!(
                     "mirror: no file notifications here ({err}); looking every {} s instead",
                     settings.poll.as_secs()
                 ));

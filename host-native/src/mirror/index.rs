@@ -447,14 +447,10 @@ pub fn path_key(path: &str) -> i64 {
     fnv(path.as_bytes())
 }
 
-/// FNV-1a, 64 bits: the index's hash of a path, of a tail of bytes, of an anchor.
+/// FNV-1a, 64 bits (the core's [`fnv1a64`](baton_core::ledger::checkpoint::fnv1a64), as
+/// SQLite's signed integer): the index's hash of a path, of a tail of bytes, of an anchor.
 pub fn fnv(bytes: &[u8]) -> i64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in bytes {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash as i64
+    baton_core::ledger::checkpoint::fnv1a64(bytes) as i64
 }
 
 /// Opens an index that exists, to read; a missing one is an error that says how to make it.
@@ -576,14 +572,14 @@ fn adopt_project_index(from: &Path, to: &Path) {
         let _ = std::fs::remove_file(companion(from, suffix));
     }
     if target == to {
-        crate::cli::warn(&format!(
+        crate::os::warnings::warn(&format!(
             "moved the transcript index from {} to {}: it holds your private transcripts, so it \
              now lives in your data folder, one for every project (BATON_INDEX moves it)",
             from.display(),
             to.display()
         ));
     } else {
-        crate::cli::warn(&format!(
+        crate::os::warnings::warn(&format!(
             "this project kept its own transcript index; the one in your data folder ({}) is used \
              now, and the project's is set aside as {} (delete it once you no longer need it)",
             to.display(),

@@ -274,7 +274,7 @@ pub fn run(
             packer.forget_names();
             stats.failed += 1;
             if err.details.get("transient") == Some(&serde_json::Value::Bool(true)) {
-                crate::cli::warn(&format!(
+                crate::os::warnings::warn(&format!(
                     "mirror: {} was not read this pass: {} (tried again next pass)",
                     source.path.display(),
                     err.message
@@ -286,7 +286,7 @@ pub fn run(
             // written (an export being copied in) changes after that, and is tried again.
             let read_as = meta.as_ref().ok().map(identity_of);
             if set_aside(connection, source, &err.message, read_as).unwrap_or(true) {
-                crate::cli::warn(&format!(
+                crate::os::warnings::warn(&format!(
                     "mirror: {} was not read: {} (tried again when it changes)",
                     source.path.display(),
                     err.message
@@ -687,7 +687,7 @@ impl Window<'_> {
         }
         if let Some((end, _)) = long_line_end {
             let bytes = end - cursor as u64;
-            crate::cli::warn(&format!(
+            crate::os::warnings::warn(&format!(
                 "mirror: the line of {shown} at byte {cursor} is {bytes} bytes long, over the {} MiB a line may be; passed over (the lines after it are read)",
                 MAX_LINE_BYTES >> 20
             ));

@@ -62,7 +62,7 @@ impl Vault {
             std::fs::rename(&temporary, &path)
         })();
         if let Err(err) = saved {
-            crate::cli::warn(&format!(
+            crate::os::warnings::warn(&format!(
                 "could not remember what Baton wrote into {}: {err}",
                 written.path
             ));
@@ -687,12 +687,12 @@ pub fn after_command(ledger: &Ledger, response: &mut baton_core::commands::Respo
     let mut warnings = Vec::new();
     let Some(vault) = settings::resolve(ledger, &mut warnings) else {
         for warning in warnings {
-            crate::cli::warn(&warning);
+            crate::os::warnings::warn(&warning);
         }
         return;
     };
     for warning in warnings {
-        crate::cli::warn(&warning);
+        crate::os::warnings::warn(&warning);
     }
     let mut others: Vec<SessionId> = vault.pending();
     match response {
@@ -716,7 +716,7 @@ pub fn after_command(ledger: &Ledger, response: &mut baton_core::commands::Respo
                     warn_about(&report);
                     action.note = Some(report);
                 }
-                Err(err) => crate::cli::warn(&format!("the session's note: {err}")),
+                Err(err) => crate::os::warnings::warn(&format!("the session's note: {err}")),
             }
         }
         Response::Lifecycle(answer)
@@ -734,7 +734,7 @@ pub fn after_command(ledger: &Ledger, response: &mut baton_core::commands::Respo
     for id in others {
         match sync_session(ledger, &vault, id) {
             Ok(report) => warn_about(&report),
-            Err(err) => crate::cli::warn(&format!("the note of {id}: {err}")),
+            Err(err) => crate::os::warnings::warn(&format!("the note of {id}: {err}")),
         }
     }
 }
@@ -743,22 +743,22 @@ pub fn after_command(ledger: &Ledger, response: &mut baton_core::commands::Respo
 /// conflict, a refusal, a failure.
 pub fn warn_about(report: &NoteReport) {
     for kept in &report.kept_edits {
-        crate::cli::warn(&format!(
+        crate::os::warnings::warn(&format!(
             "{}: you set {} to {} where the ledger says {}; kept yours (delete the line to let Baton write it)",
             report.file, kept.key, kept.on_disk, kept.wanted
         ));
     }
     match report.outcome {
-        NoteOutcome::Deferred => crate::cli::warn(&format!(
+        NoteOutcome::Deferred => crate::os::warnings::warn(&format!(
             "{} was edited seconds ago: Baton will update it on its next run (or `baton notes rebuild`)",
             report.file
         )),
-        NoteOutcome::Conflict => crate::cli::warn(&format!(
+        NoteOutcome::Conflict => crate::os::warnings::warn(&format!(
             "{} kept changing while Baton wrote it: Baton's update is in {} beside it",
             report.file,
             report.conflict_copy.as_deref().unwrap_or("a copy")
         )),
-        NoteOutcome::Refused | NoteOutcome::Failed => crate::cli::warn(&format!(
+        NoteOutcome::Refused | NoteOutcome::Failed => crate::os::warnings::warn(&format!(
             "{} was left alone: {}",
             report.file,
             report.problem.as_deref().unwrap_or("it cannot be read")

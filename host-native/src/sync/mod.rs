@@ -387,7 +387,7 @@ pub fn follow(
                 match sync_with(open, ledger, machine, *version, options).await {
                     Ok(report) => {
                         if down_since.take().is_some() {
-                            crate::cli::warn("the server answers again; caught up");
+                            crate::os::warnings::warn("the server answers again; caught up");
                         }
                         if !each(&report) {
                             return Ok(());
@@ -423,7 +423,7 @@ pub fn follow(
 /// Says once per outage that the server is out of reach.
 fn outage(down_since: &mut Option<String>, err: &Error) {
     if down_since.is_none() {
-        crate::cli::warn(&format!(
+        crate::os::warnings::warn(&format!(
             "{}; local commands go on, and the sync catches up when the server answers",
             err.message
         ));

@@ -1,0 +1,35 @@
+//! Text fit for a terminal: what comes from a ledger line, a transcript or a file name shown
+//! so that none of it can act on the terminal.
+
+/// Text fit for a terminal whatever it holds: control characters (but newline and tab) and
+/// invisible or direction-changing characters ([`is_invisible_format`]) from a ledger line, a
+/// transcript or a file name are shown as `\u{…}` escapes, so none can move the cursor, write
+/// the clipboard (`ESC ] 52`) or reorder what a person reads. Baton's own styles (SGR 0, 1,
+/// 2 and 31–33, see `table.rs`) are kept.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    use baton_core::names::is_invisible_format;
+    const OWN_COLOURS: [&str; 6] = [
+        "\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m",
+    ];
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || is_invisible_format(c);
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if let Some(colour) = OWN_COLOURS.iter().find(|code| rest.starts_with(**code)) {
+            out.push_str(colour);
+            rest = &rest[colour.len()..];
+            continue;
+        }
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    std::borrow::Cow::Owned(out)
+}
