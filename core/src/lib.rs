@@ -12,7 +12,8 @@
 //!
 //! # The folders, bottom to top
 //!
-//! A module imports only from its own layer or a lower one (`tests/architecture.rs` checks):
+//! A module imports only from its own layer or a lower one (`tests/suite/architecture.rs`
+//! checks):
 //!
 //! 1. [`error`], [`ids`], [`time`], [`names`], [`tokens`]: the vocabulary every layer uses.
 //! 2. [`ledger`]: the facts. The event wire format and its payloads, the session view folded
@@ -21,6 +22,8 @@
 //!    timeline). [`notes`]: a session's Markdown note and how Baton's parts are spliced into
 //!    one a person edits. [`transcripts`]: other tools' files (detection, the one ingest and line
 //!    splitter, ZIP exports, usage per provider, conversations per provider, inspection).
+//!    [`records`]: what an agent or a person keeps on purpose (a summary, a review, a pasted
+//!    transcript): the store request, when its content goes to a blob, the listing.
 //! 4. [`commands`]: decisions that write facts (kernel, params, answers, one file per group
 //!    of operations, dispatch, the lines people read). [`analyzer`]: the page's session over
 //!    loaded files (list, reader, exports, charts).

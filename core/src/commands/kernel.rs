@@ -3,7 +3,7 @@
 //! events in (ids counted from the context's, the session's state projected as it would be).
 
 use crate::commands::answers::Response;
-use crate::commands::dispatch::Request;
+use crate::commands::request::Request;
 use crate::error::{Error, Result};
 use crate::ids::{EventId, SessionId, WORKSPACE_STREAM};
 use crate::ledger::event::{Actor, ActorKind, Event, Outcome, Payload, Started};

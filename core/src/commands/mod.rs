@@ -23,6 +23,7 @@ mod kernel;
 pub(crate) mod oversight;
 mod params;
 mod refs;
+mod request;
 pub use refs::resolve_session;
 pub mod render;
 mod reports;
@@ -35,7 +36,8 @@ pub use answers::{
     LivenessReport, NextAction, Response, SessionAction, SessionActionKind, SessionList,
     SessionShow, TimelineAnswer, WorkspaceAnswer,
 };
-pub use dispatch::{Request, execute, prepare, run};
+pub use dispatch::{execute, prepare, run};
+pub use request::Request;
 pub use kernel::{Context, Executed, Prepared};
 pub use params::{
     AttentionDoneParams, ConstitutionParams, CorrectParams, DependParams, EndParams, HealthParams,

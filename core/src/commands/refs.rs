@@ -3,7 +3,7 @@
 //! path (`demo/2026-07-18-2000-claude-33a39086`). Resolved to the full id before anything else
 //! reads the request, so every command and every host accepts the same forms.
 
-use crate::commands::dispatch::Request;
+use crate::commands::request::Request;
 use crate::error::{Error, ErrorCode, Result};
 use crate::ledger::session::Session;
 use crate::ledger::store::LedgerView;
