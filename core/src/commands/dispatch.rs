@@ -7,6 +7,7 @@ use crate::commands::kernel::{
     Context, Executed, Plan, Prepared, answered, existing, opt, opt_label,
 };
 use crate::commands::params::ResumeParams;
+use crate::commands::request::Request;
 use crate::commands::sessions::{end, prepare_end, prepare_start, resume, start};
 use crate::commands::{briefing, oversight, reports, workspace};
 use crate::error::{Error, Result};
@@ -14,7 +15,6 @@ use crate::ids::SessionId;
 use crate::ledger::session::Session;
 use crate::ledger::store::LedgerView;
 use crate::names;
-use crate::commands::request::Request;
 
 /// Step 1: validates a request and resolves its target. Reads the view only to resolve.
 pub fn prepare(view: &dyn LedgerView, request: &Request) -> Result<Prepared> {

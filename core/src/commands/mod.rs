@@ -37,11 +37,11 @@ pub use answers::{
     SessionShow, TimelineAnswer, WorkspaceAnswer,
 };
 pub use dispatch::{execute, prepare, run};
-pub use request::Request;
 pub use kernel::{Context, Executed, Prepared};
 pub use params::{
     AttentionDoneParams, ConstitutionParams, CorrectParams, DependParams, EndParams, HealthParams,
     IndexParams, ListParams, MissionParams, NoteParams, Observation, ObserveParams, PauseParams,
     ReportParams, ResumeParams, RunReport, SessionRef, ShowParams, StartParams, UsageParams,
 };
+pub use request::Request;
 pub use sessions::resolve_implicit;

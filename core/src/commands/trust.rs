@@ -12,8 +12,8 @@
 //! On one user account this is advice, not enforcement: a process that lies about what it is
 //! can pass for a person. The enforced boundary is the team database's roles.
 
-use crate::commands::request::Request;
 use crate::commands::kernel::{Context, Plan, Prepared};
+use crate::commands::request::Request;
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::ledger::event::{Actor, ActorKind};

@@ -75,6 +75,38 @@ pub enum Provider {
     ClaudeAi,
 }
 
+impl Provider {
+    /// Every provider, in the order reports list them.
+    pub const ALL: [Provider; 4] = [
+        Provider::ClaudeCode,
+        Provider::Codex,
+        Provider::Chatgpt,
+        Provider::ClaudeAi,
+    ];
+
+    /// Its key in the transcript index and in a team's database (`claude_code`, `claude_ai`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Provider::ClaudeCode => "claude_code",
+            Provider::Codex => "codex",
+            Provider::Chatgpt => "chatgpt",
+            Provider::ClaudeAi => "claude_ai",
+        }
+    }
+
+    /// The provider a person or a program named, in either spelling (`claude-code`,
+    /// `Claude_Code`); `None` for a name no provider has. Every host reads names through this.
+    pub fn named(name: &str) -> Option<Provider> {
+        let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
+        Provider::ALL.into_iter().find(|p| p.key() == wanted)
+    }
+
+    /// Whether it keeps token usage (the coding agents' transcripts do; exports do not).
+    pub fn has_usage(self) -> bool {
+        matches!(self, Provider::ClaudeCode | Provider::Codex)
+    }
+}
+
 /// What a file turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -262,6 +262,21 @@ fn formats_are_detected_by_content() {
     assert_eq!(err.details["seen"], "hello world");
 }
 
+/// A provider is named one way in the index and read in either spelling, whatever the case.
+#[test]
+fn providers_are_named_once_and_read_in_either_spelling() {
+    for provider in Provider::ALL {
+        assert_eq!(Provider::named(provider.key()), Some(provider));
+        assert_eq!(
+            Provider::named(&provider.key().replace('_', "-")),
+            Some(provider)
+        );
+    }
+    assert_eq!(Provider::named(" Claude_Code "), Some(Provider::ClaudeCode));
+    assert_eq!(Provider::named("openai"), None);
+    assert!(Provider::Codex.has_usage() && !Provider::Chatgpt.has_usage());
+}
+
 #[test]
 fn lone_surrogates_are_repaired_and_pairs_kept() {
     // The damage sits in a field the reader keeps (`cwd`), so the typed parse fails too.

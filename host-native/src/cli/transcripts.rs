@@ -637,12 +637,11 @@ pub(crate) fn search(cli: &crate::cli::Cli, args: &SearchArgs) -> Result<Output,
     };
     let query = args.words.join(" ");
     // A provider only records use (`openai`) leaves the mirrored side out rather than refused.
-    let mirrored_provider = args.filters.provider.as_deref().is_none_or(|name| {
-        matches!(
-            name.trim().to_ascii_lowercase().replace('-', "_").as_str(),
-            "claude_code" | "codex" | "chatgpt" | "claude_ai"
-        )
-    });
+    let mirrored_provider = args
+        .filters
+        .provider
+        .as_deref()
+        .is_none_or(|name| baton_core::transcripts::Provider::named(name).is_some());
     let mut stored = None;
     // Whether any transcript was ever mirrored: searching records makes an index of its own,
     // which must not pass for one that holds transcripts and found none.

@@ -689,7 +689,9 @@ impl BatonMcp {
                 Request::List(_) | Request::Show(_) | Request::Attention
             ) && let Err(err) = crate::liveness::check(&ledger)
             {
-                crate::os::warnings::warn(&format!("could not check whether agents still run: {err}"));
+                crate::os::warnings::warn(&format!(
+                    "could not check whether agents still run: {err}"
+                ));
             }
             // A start or end from inside an agent session a hook already opened is about
             // that work session (one per agent session, whichever door it came in by).
@@ -1339,16 +1341,17 @@ impl BatonMcp {
                         .map(|d| baton_core::time::parse_day_in(field, d, end, &zone))
                         .transpose()
                 };
-                let providers = match p.provider.as_deref().map(|n| n.trim().replace('-', "_")) {
+                let providers = match p.provider.as_deref() {
                     None => Vec::new(),
-                    Some(name) if name == "claude_code" => vec![Provider::ClaudeCode],
-                    Some(name) if name == "codex" => vec![Provider::Codex],
-                    Some(name) => {
-                        return Err(Error::invalid(
-                            "provider",
-                            format!("`{name}`: usage is kept for claude_code and codex"),
-                        ));
-                    }
+                    Some(name) => match Provider::named(name).filter(|p| p.has_usage()) {
+                        Some(provider) => vec![provider],
+                        None => {
+                            return Err(Error::invalid(
+                                "provider",
+                                format!("`{name}`: usage is kept for claude_code and codex"),
+                            ));
+                        }
+                    },
                 };
                 let options = crate::usage::UsageOptions {
                     providers,

@@ -38,12 +38,7 @@ impl std::fmt::Debug for Compressors {
 
 /// A provider as the index names it (its sources' and dictionaries' `provider`).
 pub fn provider_key(provider: Provider) -> &'static str {
-    match provider {
-        Provider::ClaudeCode => "claude_code",
-        Provider::Codex => "codex",
-        Provider::Chatgpt => "chatgpt",
-        Provider::ClaudeAi => "claude_ai",
-    }
+    provider.key()
 }
 
 impl Compressors {

@@ -2,6 +2,7 @@
 //! ranked full-text hits with snippets made for the returned page only.
 
 use baton_core::Error;
+use baton_core::transcripts::Provider;
 use baton_core::transcripts::search::Field;
 use rusqlite::{Connection, params};
 use serde::Serialize;
@@ -82,16 +83,13 @@ impl Filters {
         zone: &dyn baton_core::time::Zone,
     ) -> Result<Filters, Error> {
         let provider = provider
-            .map(|name| {
-                let wire = name.trim().to_ascii_lowercase().replace('-', "_");
-                match wire.as_str() {
-                    "claude_code" | "codex" | "chatgpt" | "claude_ai" => Ok(wire),
-                    _ => Err(Error::invalid(
-                        "provider",
-                        format!("`{name}` is none of claude_code, codex, chatgpt, claude_ai"),
-                    )
-                    .with("provider", name)),
-                }
+            .map(|name| match Provider::named(name) {
+                Some(provider) => Ok(provider.key().to_owned()),
+                None => Err(Error::invalid(
+                    "provider",
+                    format!("`{name}` is none of claude_code, codex, chatgpt, claude_ai"),
+                )
+                .with("provider", name)),
             })
             .transpose()?;
         let day = |field: &str, text: Option<&str>, end: bool| {
@@ -412,11 +410,7 @@ fn record_conditions(query: &ListingQuery) -> (Vec<&'static str>, Vec<rusqlite::
 
 /// The mirror's name for a provider written either way (`claude-code`), else as given.
 fn mirrored_provider(name: &str) -> String {
-    let wire = name.trim().to_ascii_lowercase().replace('-', "_");
-    match wire.as_str() {
-        "claude_code" | "codex" | "chatgpt" | "claude_ai" => wire,
-        _ => name.to_owned(),
-    }
+    Provider::named(name).map_or_else(|| name.to_owned(), |p| p.key().to_owned())
 }
 
 /// Stored records and mirrored conversations as asked, newest first, filtered and paged in

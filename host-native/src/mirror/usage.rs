@@ -153,11 +153,10 @@ fn wants(options: &UsageOptions, provider: Provider) -> bool {
     options.providers.is_empty() || options.providers.contains(&provider)
 }
 
-fn provider_of(name: &str) -> Provider {
-    match name {
-        "codex" => Provider::Codex,
-        _ => Provider::ClaudeCode,
-    }
+/// The provider of an index key; a key of no provider with usage is none (never taken for
+/// Claude Code's).
+fn provider_of(name: &str) -> Option<Provider> {
+    Provider::named(name).filter(|p| p.has_usage())
 }
 
 /// Every name's text by number, shared by the entries.
@@ -269,7 +268,10 @@ fn slot_entries(
     let mut last_day: Option<(i64, Option<i64>)> = None;
     let empty: Arc<str> = Arc::from("");
     while let Some(row) = rows.next().map_err(sql(path))? {
-        let provider = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""));
+        let Some(provider) = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""))
+        else {
+            continue;
+        };
         if !wants(options, provider) {
             continue;
         }
@@ -456,7 +458,10 @@ fn counted_rows(
     // Each Claude Code session's clues to its project, with where each was read.
     let mut clues: HashMap<Arc<str>, Vec<Clue>> = HashMap::new();
     while let Some(row) = rows.next().map_err(sql(path))? {
-        let provider = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""));
+        let Some(provider) = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""))
+        else {
+            continue;
+        };
         if !wants(options, provider) {
             continue;
         }
@@ -557,9 +562,9 @@ fn replayed(
     // A stored key is a fingerprint's first 64 bits; equal keys stay equal.
     let key = |k: Option<i64>| k.map(|k| u128::from(k as u64) << 64);
     while let Some(row) = rows.next().map_err(sql(path))? {
-        let provider = match row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or("") {
-            "codex" => Provider::Codex,
-            _ => Provider::ClaudeCode,
+        let Some(provider) = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""))
+        else {
+            continue;
         };
         if !wants(provider) {
             continue;

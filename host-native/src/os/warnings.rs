@@ -14,7 +14,9 @@ fn sink() -> &'static RwLock<Option<Sink>> {
 
 /// Says `text` as a warning, through the sink a face set, else on stderr.
 pub fn warn(text: &str) {
-    let chosen = sink().read().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let chosen = sink()
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     match chosen.as_ref() {
         Some(send) => send(text),
         None => to_stderr(text),
@@ -24,7 +26,9 @@ pub fn warn(text: &str) {
 /// Sends this process's warnings to `send` from now on (a face that owns stderr otherwise,
 /// or collects them).
 pub fn set_sink(send: impl Fn(&str) + Send + Sync + 'static) {
-    *sink().write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Box::new(send));
+    *sink()
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Box::new(send));
 }
 
 /// The default: `baton: warning: …` on stderr, terminal-safe (a closed stderr is ignored).

@@ -267,11 +267,8 @@ pub fn usage_rows(
         let count = |n: i64| u64::try_from(n).unwrap_or(0);
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            let provider = match row.get::<_, &str>(0) {
-                "codex" => Provider::Codex,
-                "chatgpt" => Provider::Chatgpt,
-                "claude_ai" => Provider::ClaudeAi,
-                _ => Provider::ClaudeCode,
+            let Some(provider) = Provider::named(row.get::<_, &str>(0)) else {
+                continue;
             };
             let machine: uuid::Uuid = row.get(13);
             out.push(TeamUsageRow {
