@@ -122,22 +122,25 @@ fn stored_lines(index_path: &std::path::Path) -> Vec<String> {
     lines
 }
 
+/// Claude Code lines of session `big` (about 1 KB each, user and assistant in turn) until
+/// they fill `bytes`; the text and how many lines.
+fn windows_of_lines(bytes: u64) -> (String, u32) {
+    let filler = "w".repeat(900);
+    let mut text = String::new();
+    let mut n = 0;
+    while (text.len() as u64) < bytes {
+        let role = if n % 2 == 0 { "user" } else { "assistant" };
+        text += &claude_line("big", n, role, &format!("line{n} {filler}"));
+        n += 1;
+    }
+    (text, n)
+}
+
 #[test]
 fn a_file_larger_than_a_window_and_a_line_over_the_limit_are_mirrored_whole_in_one_pass() {
     use baton::mirror::pass::{MAX_LINE_BYTES, WINDOW_BYTES};
     let tree = Tree::new();
-    let filler = "w".repeat(900);
-    let mut text = String::new();
-    let mut n = 0;
-    while (text.len() as u64) < 2 * WINDOW_BYTES + WINDOW_BYTES / 2 {
-        text += &claude_line(
-            "big",
-            n,
-            if n % 2 == 0 { "user" } else { "assistant" },
-            &format!("line{n} {filler}"),
-        );
-        n += 1;
-    }
+    let (mut text, n) = windows_of_lines(2 * WINDOW_BYTES + WINDOW_BYTES / 2);
     // A line longer than any reader keeps, then lines after it.
     let long_at = text.len() as u64;
     text += &format!(
@@ -532,18 +535,7 @@ fn a_mirror_killed_between_windows_resumes_where_the_last_window_ended() {
     let tmp = tempfile::tempdir().unwrap();
     let projects = tmp.path().join("claude/projects");
     std::fs::create_dir_all(projects.join("-home-dev-app")).unwrap();
-    let filler = "w".repeat(900);
-    let mut text = String::new();
-    let mut n = 0;
-    while (text.len() as u64) < 2 * WINDOW_BYTES + WINDOW_BYTES / 2 {
-        text += &claude_line(
-            "big",
-            n,
-            if n % 2 == 0 { "user" } else { "assistant" },
-            &format!("line{n} {filler}"),
-        );
-        n += 1;
-    }
+    let (text, _) = windows_of_lines(2 * WINDOW_BYTES + WINDOW_BYTES / 2);
     std::fs::write(projects.join("-home-dev-app/big.jsonl"), &text).unwrap();
     let mirror = |index: &std::path::Path| {
         let mut command = baton_tests::baton(&tmp.path().join(".baton"));
