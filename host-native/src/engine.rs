@@ -5,10 +5,11 @@ use crate::store::Ledger;
 use crate::system;
 use baton_core::Error;
 use baton_core::commands::trust::Caller;
-use baton_core::commands::{self, Request, Response};
+use baton_core::commands::{self, Context, Request, Response};
 use baton_core::ledger::event::Actor;
 use baton_core::ledger::store::LedgerView;
 use baton_core::lifecycle::workspace::Policy;
+use baton_core::{EventId, SessionId};
 use serde::Deserialize;
 
 /// The tables of `config.toml` that hold this host's own settings rather than the workspace
@@ -154,6 +155,23 @@ pub struct Acting {
     pub caller: Caller,
 }
 
+/// A context with the current time, fresh ids, the ledger's policy and the acting person.
+pub fn context(
+    acting: &Acting,
+    policy: baton_core::lifecycle::workspace::Policy,
+) -> Result<Context, baton_core::Error> {
+    let mut ctx = Context::new(
+        system::now()?,
+        EventId(system::new_uuid()),
+        SessionId(system::new_uuid()),
+    );
+    ctx.actor = acting.actor.clone();
+    ctx.person = acting.person.clone().unwrap_or_else(system::person);
+    ctx.caller = acting.caller.clone();
+    ctx.policy = policy;
+    Ok(ctx)
+}
+
 /// Executes one request as a person from the environment, recording `actor` when given.
 pub fn run(ledger: &Ledger, request: &Request, actor: Option<Actor>) -> Result<Response, Error> {
     run_as(
@@ -247,7 +265,7 @@ fn run_once(
             }
             _ => (snapshot, None),
         };
-        let ctx = system::context(acting, policy)?;
+        let ctx = context(acting, policy)?;
         let executed = commands::execute(&snapshot, &prepared, &ctx);
         kept = Some(snapshot);
         let executed = executed?;

@@ -394,7 +394,7 @@ fn classify_all(
         idle_after_seconds: idle_after_seconds(),
     });
     let prepared = baton_core::commands::prepare(&snapshot, &request)?;
-    let ctx = crate::system::context(&engine::Acting::default(), engine::policy(ledger)?)?;
+    let ctx = engine::context(&engine::Acting::default(), engine::policy(ledger)?)?;
     match baton_core::commands::execute(&snapshot, &prepared, &ctx)?.response {
         Response::Liveness(answer) => Ok(Some((request, prepared, answer))),
         _ => Err(Error::internal("an observation answered something else")),

@@ -3,8 +3,7 @@
 //! `BATON_NOW` pins the clock (ISO 8601) for tests and replays; without it the system clock is
 //! used. Ids are UUIDv7 from the system clock and the OS random source.
 
-use baton_core::commands::Context;
-use baton_core::{EventId, SessionId, Timestamp};
+use baton_core::Timestamp;
 
 /// The current time, or `BATON_NOW` when set.
 pub fn now() -> Result<Timestamp, baton_core::Error> {
@@ -103,17 +102,4 @@ pub fn git_head() -> Option<String> {
 
 fn is_commit(text: &str) -> bool {
     (text.len() == 40 || text.len() == 64) && text.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// A context with the current time, fresh ids, the ledger's policy and the acting person.
-pub fn context(
-    acting: &crate::engine::Acting,
-    policy: baton_core::lifecycle::workspace::Policy,
-) -> Result<Context, baton_core::Error> {
-    let mut ctx = Context::new(now()?, EventId(new_uuid()), SessionId(new_uuid()));
-    ctx.actor = acting.actor.clone();
-    ctx.person = acting.person.clone().unwrap_or_else(self::person);
-    ctx.caller = acting.caller.clone();
-    ctx.policy = policy;
-    Ok(ctx)
 }
