@@ -162,8 +162,12 @@ pub fn process_start(pid: u32) -> Option<u64> {
 /// folder, compared with this process's own).
 fn ours(pid: u32) -> bool {
     use std::os::unix::fs::MetadataExt;
+    static MINE: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
     let owner = |path: &str| std::fs::metadata(path).ok().map(|m| m.uid());
-    match (owner(&format!("/proc/{pid}")), owner("/proc/self")) {
+    match (
+        owner(&format!("/proc/{pid}")),
+        *MINE.get_or_init(|| owner("/proc/self")),
+    ) {
         (Some(theirs), Some(mine)) => theirs == mine,
         _ => false,
     }

@@ -152,25 +152,18 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
         let session = view.history(id)?.and_then(|h| h.session());
         Ok(session.filter(|s| !runs(s, agent)))
     };
-    // A request on a session by its id: refused when the session is not the caller's (a
-    // malformed id is the operation's own error to give).
-    let on_others =
-        |operation: Reserved, raw_id: &str| match SessionId::parse_v7("session_id", raw_id) {
-            Ok(id) => match others(id)? {
-                Some(session) => refuse(operation, Some(&session)),
-                None => Ok(()),
-            },
-            Err(_) => Ok(()),
-        };
+    // An operation on a session: refused when the session is not the caller's.
+    let if_others = |operation: Reserved, id: SessionId| match others(id)? {
+        Some(session) => refuse(operation, Some(&session)),
+        None => Ok(()),
+    };
+    // The same by the id a request gives (a malformed one is the operation's own error).
+    let on_others = |operation: Reserved, raw_id: &str| {
+        SessionId::parse_v7("session_id", raw_id).map_or(Ok(()), |id| if_others(operation, id))
+    };
     match &prepared.plan {
-        Plan::End { id, .. } => match others(*id)? {
-            Some(session) => refuse(Reserved::EndOthers, Some(&session)),
-            None => Ok(()),
-        },
-        Plan::Resume { id, .. } => match others(*id)? {
-            Some(session) => refuse(Reserved::ResumeOthers, Some(&session)),
-            None => Ok(()),
-        },
+        Plan::End { id, .. } => if_others(Reserved::EndOthers, *id),
+        Plan::Resume { id, .. } => if_others(Reserved::ResumeOthers, *id),
         Plan::Lifecycle(request) => {
             if let Some(operation) = Reserved::always_for(request) {
                 let session = match request.as_ref() {

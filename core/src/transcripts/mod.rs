@@ -97,8 +97,12 @@ impl Provider {
     /// The provider a person or a program named, in either spelling (`claude-code`,
     /// `Claude_Code`); `None` for a name no provider has. Every host reads names through this.
     pub fn named(name: &str) -> Option<Provider> {
-        let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
-        Provider::ALL.into_iter().find(|p| p.key() == wanted)
+        // The index's own keys (every usage row read) match as they are, without a copy.
+        let exact = Provider::ALL.into_iter().find(|p| p.key() == name);
+        exact.or_else(|| {
+            let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
+            Provider::ALL.into_iter().find(|p| p.key() == wanted)
+        })
     }
 
     /// Whether it keeps token usage (the coding agents' transcripts do; exports do not).

@@ -63,44 +63,48 @@ pub(super) fn compact_schema_of<P: JsonSchema + 'static>() -> Option<Arc<JsonObj
     })
 }
 
-/// The first control character (other than tab, newline and carriage return) in a value's
-/// strings or keys, with where it is (`summary`, `plan[2]`).
-pub(super) fn control_character(path: String, value: &Value) -> Option<(String, char)> {
-    let bad = |text: &str| {
-        text.chars()
-            .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
-    };
+/// Whether `c` is a control character no parameter takes (tab, newline and carriage return
+/// pass).
+fn is_refused_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// The first refused control character in a value's strings, with where it is (`plan[2]`).
+fn control_character(path: String, value: &Value) -> Option<(String, char)> {
     match value {
-        Value::String(text) => bad(text).map(|c| (path, c)),
+        Value::String(text) => text
+            .chars()
+            .find(|c| is_refused_control(*c))
+            .map(|c| (path, c)),
         Value::Array(items) => items
             .iter()
             .enumerate()
             .find_map(|(i, item)| control_character(format!("{path}[{i}]"), item)),
-        Value::Object(fields) => fields.iter().find_map(|(key, item)| {
-            let at = if path.is_empty() {
-                key.clone()
-            } else {
-                format!("{path}.{key}")
-            };
-            match bad(key) {
-                Some(c) => Some((at, c)),
-                None => control_character(at, item),
-            }
-        }),
+        Value::Object(fields) => control_in_fields(&path, fields),
         _ => None,
     }
+}
+
+/// The first refused control character in an object's keys or values (`prefix.key`, or
+/// `key` at the top).
+fn control_in_fields(prefix: &str, fields: &JsonObject) -> Option<(String, char)> {
+    fields.iter().find_map(|(key, item)| {
+        let at = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match key.chars().find(|c| is_refused_control(*c)) {
+            Some(c) => Some((at, c)),
+            None => control_character(at, item),
+        }
+    })
 }
 
 /// The top-level check: no control characters, every required parameter present, none
 /// unknown, each of its type.
 pub(super) fn check_arguments(schema: &JsonObject, arguments: &JsonObject) -> Result<(), Error> {
-    let found =
-        arguments
-            .iter()
-            .find_map(|(key, value)| match key.chars().find(|c| c.is_control()) {
-                Some(c) => Some((key.clone(), c)),
-                None => control_character(key.clone(), value),
-            });
+    let found = control_in_fields("", arguments);
     if let Some((at, c)) = found {
         return Err(Error::invalid(
             &at,

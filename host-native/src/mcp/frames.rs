@@ -59,18 +59,14 @@ async fn requests<R: AsyncRead + Unpin>(
         match &mut over {
             Some((size, _, tail)) => {
                 *size += part.len();
-                tail.extend_from_slice(part);
-                let excess = tail.len().saturating_sub(KEPT);
-                tail.drain(..excess);
+                keep_last(tail, part);
             }
             None if line.len() + part.len() > limit => {
                 let mut head = std::mem::take(&mut line);
                 let size = head.len() + part.len();
                 // The last bytes so far: the end of what was held, then this part.
                 let mut tail = head[head.len().saturating_sub(KEPT)..].to_vec();
-                tail.extend_from_slice(part);
-                let excess = tail.len().saturating_sub(KEPT);
-                tail.drain(..excess);
+                keep_last(&mut tail, part);
                 head.extend_from_slice(&part[..part.len().min(KEPT)]);
                 head.truncate(KEPT);
                 over = Some((size, head, tail));
@@ -98,6 +94,13 @@ async fn requests<R: AsyncRead + Unpin>(
             }
         }
     }
+}
+
+/// Adds `part` to `tail`, keeping only its last [`KEPT`] bytes.
+fn keep_last(tail: &mut Vec<u8>, part: &[u8]) {
+    tail.extend_from_slice(part);
+    let excess = tail.len().saturating_sub(KEPT);
+    tail.drain(..excess);
 }
 
 /// Hands each line the server writes to the writer, whole.

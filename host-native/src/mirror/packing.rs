@@ -36,11 +36,6 @@ impl std::fmt::Debug for Compressors {
     }
 }
 
-/// A provider as the index names it (its sources' and dictionaries' `provider`).
-pub fn provider_key(provider: Provider) -> &'static str {
-    provider.key()
-}
-
 impl Compressors {
     /// Compressors without dictionaries (see [`Compressors::load`]).
     pub fn plain() -> Compressors {
@@ -71,7 +66,7 @@ impl Compressors {
             Provider::ClaudeAi,
         ]
         .into_iter()
-        .map(provider_key)
+        .map(Provider::key)
         .find(|k| *k == provider);
         if let (Some(key), Ok(compressor)) = (
             key,
@@ -83,12 +78,12 @@ impl Compressors {
 
     /// Whether `provider`'s frames are compressed with a dictionary.
     pub fn has_dictionary(&self, provider: Provider) -> bool {
-        self.trained.contains_key(provider_key(provider))
+        self.trained.contains_key(provider.key())
     }
 
     /// `bytes` as one zstd frame, with `provider`'s dictionary when there is one.
     pub fn pack(&mut self, provider: Provider, bytes: &[u8]) -> Vec<u8> {
-        let compressor = match self.trained.get_mut(provider_key(provider)) {
+        let compressor = match self.trained.get_mut(provider.key()) {
             Some(trained) => trained,
             None => &mut self.plain,
         };
@@ -103,7 +98,7 @@ impl Compressors {
         provider: Provider,
         files: &[&Path],
     ) -> rusqlite::Result<bool> {
-        let key = provider_key(provider);
+        let key = provider.key();
         let samples = samples_of(files);
         let total: usize = samples.iter().map(Vec::len).sum();
         if samples.len() < 64 || total < DICTIONARY_BYTES * 4 {

@@ -110,7 +110,7 @@ pub(super) fn sync_export(
         if conversation.id.is_empty() {
             conversation.id = anchor_id(conversation);
         }
-        let provider = provider_name(conversation.provider);
+        let provider = conversation.provider.key();
         if packer
             .is_removed(&transaction, provider, &conversation.id)
             .map_err(sql(index_path))?

@@ -157,10 +157,6 @@ fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
 
 use crate::mirror::index::fnv;
 
-fn provider_name(provider: Provider) -> &'static str {
-    crate::mirror::packing::provider_key(provider)
-}
-
 /// What the index knew of a source.
 struct Known {
     id: i64,
@@ -206,7 +202,7 @@ fn begin_source<'c>(
                 .and_then(|mut insert| {
                     insert.execute(params![
                         source.path.display().to_string(),
-                        provider_name(source.provider)
+                        source.provider.key()
                     ])
                 })
                 .map_err(sql(index_path))?;
@@ -410,7 +406,7 @@ fn set_aside(
         .flatten();
     let set_aside = params![
         shown,
-        provider_name(source.provider),
+        source.provider.key(),
         device,
         inode,
         size,

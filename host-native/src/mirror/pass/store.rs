@@ -176,7 +176,7 @@ pub(super) fn store_conversation(
     conversation: &Conversation,
 ) -> rusqlite::Result<u64> {
     if conversation.id.is_empty()
-        || packer.is_removed(transaction, provider_name(provider), &conversation.id)?
+        || packer.is_removed(transaction, provider.key(), &conversation.id)?
     {
         return Ok(0);
     }
@@ -225,7 +225,7 @@ pub(super) fn store_conversation(
                               COALESCE(excluded.updated_at, conversations.updated_at))"
     ))?
         .execute(params![
-            provider_name(provider),
+            provider.key(),
             conversation.id,
             title,
             conversation.project,
@@ -235,9 +235,7 @@ pub(super) fn store_conversation(
         ])?;
     let conversation_id: i64 = transaction
         .prepare_cached("SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2")?
-        .query_row(params![provider_name(provider), conversation.id], |row| {
-            row.get(0)
-        })?;
+        .query_row(params![provider.key(), conversation.id], |row| row.get(0))?;
     let mut added = 0;
     for message in &conversation.messages {
         let fields = indexed_fields(message);

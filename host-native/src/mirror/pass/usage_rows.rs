@@ -185,7 +185,7 @@ pub(super) fn store_usage(
     // One row per line: of two a line gave (none of the readers gives two), the last. No row
     // is at this offset yet: the pass removed its source's rows from its cursor on.
     for (entry, response) in rows.iter().rev().take(1) {
-        if packer.is_removed(transaction, provider_name(entry.provider), &entry.session)? {
+        if packer.is_removed(transaction, entry.provider.key(), &entry.session)? {
             continue;
         }
         // The first 64 bits of a 128-bit fingerprint: as good a key across one index.

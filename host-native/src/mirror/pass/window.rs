@@ -73,7 +73,7 @@ pub(super) struct Window<'a> {
 }
 
 /// What [`read_window`] read, and where an over-long line it passed over ends.
-pub(super) type WindowRead = (Vec<u8>, Option<(u64, bool)>);
+pub(super) type WindowRead = (Vec<u8>, Option<u64>);
 
 /// Reads up to a window of whole lines of `file` from `from`: at least one whole line when
 /// one ends before [`MAX_LINE_BYTES`] (a longer line is not held: the answer is then empty,
@@ -95,7 +95,7 @@ pub(super) fn read_window(
         searched = chunk.len();
         if chunk.len() as u64 > MAX_LINE_BYTES {
             let end = skip_long_line(file, from + chunk.len() as u64, stats)?;
-            return Ok((Vec::new(), end.map(|end| (end, true))));
+            return Ok((Vec::new(), end));
         }
         let before = chunk.len();
         file.take(WINDOW_BYTES.min(MAX_LINE_BYTES + 1 - before as u64))
@@ -171,7 +171,7 @@ impl Window<'_> {
         let (chunk, long_line_end) = read_window(file, cursor as u64, stats).map_err(read_err)?;
         // Only complete lines; a line longer than the mirror keeps is passed over and recorded.
         let complete = match (chunk.iter().rposition(|b| *b == b'\n'), long_line_end) {
-            (_, Some((end, _))) => (end - cursor as u64) as usize,
+            (_, Some(end)) => (end - cursor as u64) as usize,
             (Some(end), None) => end + 1,
             (None, None) => 0,
         };
@@ -204,7 +204,7 @@ impl Window<'_> {
             forgotten = forget_rows(&transaction, packer, source_id).map_err(sql(index_path))?;
             reader_state = None;
         }
-        if let Some((end, _)) = long_line_end {
+        if let Some(end) = long_line_end {
             let bytes = end - cursor as u64;
             crate::os::warnings::warn(&format!(
                 "mirror: the line of {shown} at byte {cursor} is {bytes} bytes long, over the {} MiB a line may be; passed over (the lines after it are read)",
@@ -297,11 +297,7 @@ impl Window<'_> {
             let mut all_removed = true;
             for conversation in &parsed.conversations {
                 all_removed &= packer
-                    .is_removed(
-                        &transaction,
-                        provider_name(source.provider),
-                        &conversation.id,
-                    )
+                    .is_removed(&transaction, source.provider.key(), &conversation.id)
                     .map_err(sql(index_path))?;
             }
             if all_removed {
@@ -404,7 +400,7 @@ pub(super) fn follow_from_end(
              VALUES (?1, baton_path_key(?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 shown,
-                provider_name(source.provider),
+                source.provider.key(),
                 identity.0,
                 identity.1,
                 identity.2,
