@@ -5,7 +5,7 @@
 //!
 //! Needs `cargo build -p baton-core --target wasm32-unknown-unknown --release` first.
 
-use baton::wasm_core::WasmCore;
+use baton::ops::wasm_core::WasmCore;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 

@@ -1,5 +1,5 @@
-//! The `baton` binary: hands the command line to [`baton::cli`].
+//! The `baton` binary: hands the command line to [`baton::faces::cli`].
 
 fn main() {
-    std::process::exit(baton::cli::main());
+    std::process::exit(baton::faces::cli::main());
 }

@@ -1,6 +1,6 @@
 //! Each MCP tool in process, over an in-memory duplex transport, with rmcp's own client.
 
-use baton::mcp::BatonMcp;
+use baton::faces::mcp::BatonMcp;
 use baton::store::Ledger;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, Implementation,
@@ -15,7 +15,7 @@ type Client = RunningService<RoleClient, InitializeRequestParams>;
 async fn connect(ledger: &Ledger, client_name: &str) -> Client {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     // The transcript index beside the ledger: never the user's own.
-    let index = baton::mirror::index::default_path(ledger.dir());
+    let index = baton::index::default_path(ledger.dir());
     let server = BatonMcp::with_index(ledger.clone(), index);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
@@ -96,7 +96,7 @@ async fn tools_list_offers_agents_no_person_tools_unless_the_operator_opts_in() 
     names.sort();
     let expected: Vec<&str> = EVERY_TOOL
         .into_iter()
-        .filter(|t| !baton::mcp::PERSON_TOOLS.contains(t))
+        .filter(|t| !baton::faces::mcp::PERSON_TOOLS.contains(t))
         .collect();
     assert_eq!(names, expected);
     for tool in &tools {
@@ -474,7 +474,7 @@ async fn concurrent_ends_of_one_session_in_one_server_record_one_end() {
 #[allow(clippy::disallowed_methods)]
 fn docs_mcp_tools_md_matches_the_live_schemas() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/mcp-tools.md");
-    let expected = baton::mcp::tools_markdown();
+    let expected = baton::faces::mcp::tools_markdown();
     if std::env::var_os("BATON_UPDATE_DOCS").is_some() {
         std::fs::write(&path, &expected).unwrap();
     }
@@ -605,7 +605,7 @@ async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
         tools.iter().map(|t| t.name.to_string()).collect()
     };
     let before = client.list_all_tools().await.unwrap();
-    for tool in baton::mcp::INDEX_TOOLS {
+    for tool in baton::faces::mcp::INDEX_TOOLS {
         assert!(
             !names(&before).contains(&tool.to_owned()),
             "{tool} without an index"
@@ -625,12 +625,12 @@ async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(projects.join("one.jsonl"), text).unwrap();
-    let index = baton::mirror::index::default_path(ledger.dir());
-    let sources = baton::mirror::pass::discover(&[tmp.path().join("projects")], &[]);
-    baton::mirror::mirror_once(&index, &sources).unwrap();
+    let index = baton::index::default_path(ledger.dir());
+    let sources = baton::ops::mirror::pass::discover(&[tmp.path().join("projects")], &[]);
+    baton::ops::mirror::mirror_once(&index, &sources).unwrap();
 
     let after = client.list_all_tools().await.unwrap();
-    for tool in baton::mcp::INDEX_TOOLS {
+    for tool in baton::faces::mcp::INDEX_TOOLS {
         let offered = after.iter().find(|t| t.name == tool).expect(tool);
         assert_eq!(
             offered.annotations.as_ref().and_then(|a| a.read_only_hint),

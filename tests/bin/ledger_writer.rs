@@ -35,7 +35,7 @@ fn main() {
             provider_session_id: args.get(3).cloned(),
             ..Default::default()
         });
-        let answer = baton::engine::run(&ledger, &request, None).expect("start");
+        let answer = baton::ops::engine::run(&ledger, &request, None).expect("start");
         println!("{}", serde_json::to_string(&answer).expect("json"));
         return;
     }

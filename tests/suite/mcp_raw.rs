@@ -52,7 +52,7 @@ fn malformed_requests_get_errors_and_the_server_keeps_serving() {
 
     // A request over the size limit is answered (with its id and the limit), not dropped;
     // one whose id comes last, too.
-    let over = "y".repeat(baton::mcp::frames::MAX_REQUEST_BYTES + 10);
+    let over = "y".repeat(baton::faces::mcp::frames::MAX_REQUEST_BYTES + 10);
     server.send_line(&format!(
         r#"{{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{{"name":"search_transcripts","arguments":{{"query":"{over}"}}}}}}"#
     ));
@@ -63,7 +63,7 @@ fn malformed_requests_get_errors_and_the_server_keeps_serving() {
     );
     assert_eq!(
         refused["error"]["data"]["limit_bytes"],
-        baton::mcp::frames::MAX_REQUEST_BYTES
+        baton::faces::mcp::frames::MAX_REQUEST_BYTES
     );
     assert!(
         refused["error"]["message"]

@@ -3,8 +3,9 @@
 //! file is read again, that file only; a deleted source keeps its rows; and searches return
 //! exactly the messages they should (identifiers with `_`, CJK, a two-letter word).
 
-use baton::mirror::pass::{PassStats, Source};
-use baton::mirror::{index, mirror_once, query};
+use baton::index;
+use baton::ops::mirror::pass::{PassStats, Source};
+use baton::ops::mirror::{mirror_once, query};
 use baton_core::transcripts::search::Field;
 use std::io::Write;
 use std::path::PathBuf;
@@ -62,7 +63,7 @@ impl Tree {
     }
 
     fn sources(&self) -> Vec<Source> {
-        baton::mirror::pass::discover(&[self.root.parent().unwrap().to_path_buf()], &[])
+        baton::ops::mirror::pass::discover(&[self.root.parent().unwrap().to_path_buf()], &[])
     }
 
     fn pass(&self) -> PassStats {
@@ -113,7 +114,7 @@ fn stored_lines(index_path: &std::path::Path) -> Vec<String> {
             Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
         })
         .unwrap();
-    let mut inflater = baton::mirror::packing::Inflater::new();
+    let mut inflater = baton::ops::mirror::packing::Inflater::new();
     for row in rows {
         let (path, raw) = row.unwrap();
         let text = String::from_utf8(inflater.inflate(&connection, &raw).unwrap()).unwrap();
@@ -138,7 +139,7 @@ fn windows_of_lines(bytes: u64) -> (String, u32) {
 
 #[test]
 fn a_file_larger_than_a_window_and_a_line_over_the_limit_are_mirrored_whole_in_one_pass() {
-    use baton::mirror::pass::{MAX_LINE_BYTES, WINDOW_BYTES};
+    use baton::ops::mirror::pass::{MAX_LINE_BYTES, WINDOW_BYTES};
     let tree = Tree::new();
     let (mut text, n) = windows_of_lines(2 * WINDOW_BYTES + WINDOW_BYTES / 2);
     // A line longer than any reader keeps, then lines after it.
@@ -175,7 +176,7 @@ fn a_file_larger_than_a_window_and_a_line_over_the_limit_are_mirrored_whole_in_o
         "the cursor is past the last line"
     );
     let connection = index::open(&tree.index, false).unwrap();
-    let skipped = baton::mirror::upkeep::skipped_lines(&connection, &tree.index).unwrap();
+    let skipped = baton::ops::mirror::upkeep::skipped_lines(&connection, &tree.index).unwrap();
     assert_eq!(
         skipped
             .iter()
@@ -531,7 +532,7 @@ fn a_mirror_killed_anywhere_ends_as_one_clean_run() {
 /// whole, and a source read only part way is resumed where its last window ended).
 #[test]
 fn a_mirror_killed_between_windows_resumes_where_the_last_window_ended() {
-    use baton::mirror::pass::WINDOW_BYTES;
+    use baton::ops::mirror::pass::WINDOW_BYTES;
     let tmp = tempfile::tempdir().unwrap();
     let projects = tmp.path().join("claude/projects");
     std::fs::create_dir_all(projects.join("-home-dev-app")).unwrap();
@@ -664,7 +665,7 @@ fn secrets_are_masked_before_they_are_kept() {
     let raw: Vec<u8> = connection
         .query_row("SELECT raw FROM lines", [], |r| r.get(0))
         .unwrap();
-    let inflated = baton::mirror::packing::Inflater::new()
+    let inflated = baton::ops::mirror::packing::Inflater::new()
         .inflate(&connection, &raw)
         .unwrap();
     let line = String::from_utf8(inflated).unwrap();
@@ -1141,8 +1142,8 @@ fn follow_by_polling_sees_every_change() {
 
 /// A pass over the tree with backfill off.
 fn pass_without_backfill(tree: &Tree, sources: &[Source]) -> PassStats {
-    let mut mirror = baton::mirror::Mirror::open(&tree.index).unwrap();
-    let options = baton::mirror::pass::PassOptions {
+    let mut mirror = baton::ops::mirror::Mirror::open(&tree.index).unwrap();
+    let options = baton::ops::mirror::pass::PassOptions {
         backfill: false,
         ..Default::default()
     };

@@ -3,8 +3,9 @@
 //! refused, and the index's upkeep from the command line: `transcripts remove` (logged, and
 //! not brought back), `index stats`, `index compact`, and `--sync` on a query.
 
-use baton::mirror::pass::{PassOptions, PassStats, Source, discover, discover_exports};
-use baton::mirror::{Mirror, index, query};
+use baton::index;
+use baton::ops::mirror::pass::{PassOptions, PassStats, Source, discover, discover_exports};
+use baton::ops::mirror::{Mirror, query};
 use baton_core::analyzer::Analyzer;
 use std::path::{Path, PathBuf};
 
@@ -358,7 +359,7 @@ fn links_are_not_followed_and_do_not_hide_their_targets() {
         "the file by its own name, no link"
     );
     // What `--follow` is told of is held to the same rule.
-    use baton::mirror::pass::wanted;
+    use baton::ops::mirror::pass::wanted;
     use baton_core::transcripts::Provider;
     assert!(!wanted(Provider::ClaudeCode, &root.join("alias.jsonl")));
     assert!(wanted(Provider::ClaudeCode, &root.join("real.jsonl")));
@@ -512,7 +513,7 @@ fn tool_calls_are_counted_by_tool_with_their_failures() {
     let index = tmp.path().join("index.sqlite");
     let sources = discover(&[fixtures.join("claude-code")], &[fixtures.join("codex")]);
     assert!(sources.len() > 5);
-    baton::mirror::mirror_once(&index, &sources).unwrap();
+    baton::ops::mirror::mirror_once(&index, &sources).unwrap();
     let mut expected: std::collections::BTreeMap<String, (i64, i64)> = Default::default();
     let mut calls = std::collections::BTreeMap::new();
     let mut failed = std::collections::BTreeSet::new();

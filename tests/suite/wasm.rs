@@ -1,7 +1,7 @@
 //! The core's `.wasm`: it imports nothing, and it answers every golden vector byte for byte as
 //! the native core does (one core, one answer).
 
-use baton::wasm_core::{WasmCore, imports};
+use baton::ops::wasm_core::{WasmCore, imports};
 use std::path::{Path, PathBuf};
 
 fn core_wasm() -> Vec<u8> {
@@ -140,7 +140,7 @@ fn a_runaway_call_is_an_internal_error_and_the_host_keeps_working() {
     let err = wasm.call(&fold).unwrap_err();
     assert_eq!(err.code.as_str(), "INTERNAL", "{err}");
     // The same host answers the next request, on a fresh instance.
-    wasm.set_fuel_per_call(baton::wasm_core::DEFAULT_FUEL_PER_CALL);
+    wasm.set_fuel_per_call(baton::ops::wasm_core::DEFAULT_FUEL_PER_CALL);
     let answer = wasm.call(r#"{"op":"version"}"#).unwrap();
     assert!(answer.contains("\"abi_version\":1"), "{answer}");
     let folded = wasm.call(&fold).unwrap();

@@ -173,7 +173,7 @@ fn dispatch(request: AbiRequest) -> Result<Answer, Error> {
                 ctx.person = person;
             }
             if let Some(agent) = caller_agent {
-                ctx.caller = crate::commands::trust::Caller::agent(&agent);
+                ctx.caller = crate::commands::Caller::agent(&agent);
             }
             let response = commands::run(&mut ledger, &request, &ctx)?;
             let human = human.then(|| crate::commands::render::ok_line(&response));

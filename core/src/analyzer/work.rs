@@ -169,7 +169,7 @@ impl Analyzer {
             sessions: ordered,
             missions,
             decisions: ws.decisions.clone(),
-            attention: crate::commands::oversight::open_attention(&self.ledger)?,
+            attention: crate::commands::attention::open_attention(&self.ledger)?,
             unlinked_responses: unlinked,
         })
     }

@@ -32,7 +32,33 @@ pub struct Context {
     /// The person on whose behalf this runs (`--as`, `BATON_ACTOR`, or the OS user).
     pub person: String,
     /// Who is calling: a person, or a coding agent (over MCP, or the CLI inside an agent).
-    pub caller: crate::commands::trust::Caller,
+    pub caller: Caller,
+}
+
+/// Who is on the other end of a command.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Caller {
+    /// A person at a terminal or in the page.
+    #[default]
+    Person,
+    /// A coding agent, named by its client (lower-case): an MCP client, or the agent whose
+    /// shell runs the CLI.
+    Agent(String),
+}
+
+impl Caller {
+    /// An agent caller, its name trimmed and lower-cased as session agents are.
+    pub fn agent(name: &str) -> Caller {
+        Caller::Agent(name.trim().to_lowercase())
+    }
+
+    /// The agent's name, when an agent is calling.
+    pub fn agent_name(&self) -> Option<&str> {
+        match self {
+            Caller::Agent(name) => Some(name),
+            Caller::Person => None,
+        }
+    }
 }
 
 impl Context {
@@ -45,7 +71,7 @@ impl Context {
             actor: None,
             policy: crate::lifecycle::workspace::Policy::default(),
             person: "local".to_owned(),
-            caller: crate::commands::trust::Caller::Person,
+            caller: crate::commands::Caller::Person,
         }
     }
 }

@@ -17,6 +17,7 @@
 //! as acting), and `render` (the lines people read).
 
 mod answers;
+pub(crate) mod attention;
 mod briefing;
 mod dispatch;
 mod kernel;
@@ -37,7 +38,7 @@ pub use answers::{
     SessionShow, TimelineAnswer, WorkspaceAnswer,
 };
 pub use dispatch::{execute, prepare, run};
-pub use kernel::{Context, Executed, Prepared};
+pub use kernel::{Caller, Context, Executed, Prepared};
 pub use params::{
     AttentionDoneParams, ConstitutionParams, CorrectParams, DependParams, EndParams, HealthParams,
     IndexParams, ListParams, MissionParams, NoteParams, Observation, ObserveParams, PauseParams,

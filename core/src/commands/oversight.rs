@@ -5,6 +5,7 @@ use crate::commands::answers::LifecycleAction;
 use crate::commands::answers::{
     AttentionAnswer, LivenessAnswer, LivenessReport, Response, TimelineAnswer, answer,
 };
+use crate::commands::attention::{open_attention, picked_attention};
 use crate::commands::briefing::push_health;
 use crate::commands::kernel::{Context, EventBatch, Executed, live_session, not_found};
 use crate::commands::params::{AttentionDoneParams, ObserveParams, PauseParams, SessionRef};
@@ -112,58 +113,6 @@ pub(super) fn attention(view: &dyn LedgerView) -> Result<Executed> {
     })
 }
 
-/// The open attention items `p` picks: those numbered, every one (`all`), or those raised at
-/// least `older_than_seconds` before `now` (with numbers or `all`, only the old enough among
-/// them). A number that names no open item is refused, with the open ones in the details.
-pub(crate) fn picked_attention(
-    view: &dyn LedgerView,
-    p: &AttentionDoneParams,
-    now: crate::time::Timestamp,
-) -> Result<Vec<AttentionItem>> {
-    let open = open_attention(view)?;
-    if p.numbers.is_empty() && !p.all && p.older_than_seconds.is_none() {
-        return Err(Error::invalid(
-            "numbers",
-            "name the items to mark done by number, or give all or older_than_seconds",
-        ));
-    }
-    if let Some(missing) = p
-        .numbers
-        .iter()
-        .find(|n| !open.iter().any(|item| item.number == **n))
-    {
-        let numbers: Vec<u32> = open.iter().map(|item| item.number).collect();
-        return Err(Error::invalid(
-            "numbers",
-            format!(
-                "no open attention item is numbered {missing}{}",
-                if numbers.is_empty() {
-                    " (none is open)".to_owned()
-                } else {
-                    format!(
-                        "; the open ones are {}",
-                        numbers
-                            .iter()
-                            .map(u32::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                }
-            ),
-        )
-        .with("open", numbers));
-    }
-    let cutoff = p.older_than_seconds.map(|seconds| {
-        now.millis()
-            .saturating_sub(i64::try_from(seconds.saturating_mul(1000)).unwrap_or(i64::MAX))
-    });
-    Ok(open
-        .into_iter()
-        .filter(|item| p.all || p.numbers.is_empty() || p.numbers.contains(&item.number))
-        .filter(|item| cutoff.is_none_or(|cutoff| item.at.millis() <= cutoff))
-        .collect())
-}
-
 /// attention done: each picked item cleared by whoever asked, in their name; the answer is
 /// what is still open.
 pub(super) fn attention_done(
@@ -217,26 +166,6 @@ pub(super) fn attention_done(
         }),
         refusal: None,
     })
-}
-
-/// The attention items still open, most urgent first: an agent-gone item whose session has
-/// ended meanwhile no longer needs anyone.
-pub(crate) fn open_attention(view: &dyn LedgerView) -> Result<Vec<AttentionItem>> {
-    let ws = Workspace::from_history(view.history(WORKSPACE_STREAM)?.as_ref());
-    let mut items = ws.attention;
-    let mut ended = std::collections::HashMap::new();
-    for item in &items {
-        if item.topic.as_deref() == Some(liveness::AGENT_GONE) {
-            let live = view
-                .history(item.session_id)?
-                .and_then(|h| h.session())
-                .is_some_and(|s| s.is_live());
-            ended.insert(item.id, !live);
-        }
-    }
-    items.retain(|item| !ended.get(&item.id).copied().unwrap_or(false));
-    items.sort_by(|a, b| b.urgency.cmp(&a.urgency).then(a.number.cmp(&b.number)));
-    Ok(items)
 }
 
 /// Each observed live session with its verdict and whether it is a change to record.

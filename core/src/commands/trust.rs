@@ -12,39 +12,13 @@
 //! On one user account this is advice, not enforcement: a process that lies about what it is
 //! can pass for a person. The enforced boundary is the team database's roles.
 
-use crate::commands::kernel::{Context, Plan, Prepared};
+use crate::commands::kernel::{Caller, Context, Plan, Prepared};
 use crate::commands::request::Request;
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
 use crate::ledger::event::{Actor, ActorKind};
 use crate::ledger::session::Session;
 use crate::ledger::store::LedgerView;
-
-/// Who is on the other end of a command.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Caller {
-    /// A person at a terminal or in the page.
-    #[default]
-    Person,
-    /// A coding agent, named by its client (lower-case): an MCP client, or the agent whose
-    /// shell runs the CLI.
-    Agent(String),
-}
-
-impl Caller {
-    /// An agent caller, its name trimmed and lower-cased as session agents are.
-    pub fn agent(name: &str) -> Caller {
-        Caller::Agent(name.trim().to_lowercase())
-    }
-
-    /// The agent's name, when an agent is calling.
-    pub fn agent_name(&self) -> Option<&str> {
-        match self {
-            Caller::Agent(name) => Some(name),
-            Caller::Person => None,
-        }
-    }
-}
 
 /// An operation kept for people.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +119,7 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
             agent,
             operation.as_str(),
             operation.in_words(),
-            session.map(|s| (s.session_id, s.agent.as_str())),
+            session.map(|s| (&s.session_id as &dyn std::fmt::Display, s.agent.as_str())),
         ))
     };
     let others = |id: SessionId| -> Result<Option<Session>> {
@@ -184,7 +158,7 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
                 // An agent may clear what is said about its own sessions, nothing else: the
                 // attention list is for people.
                 Request::AttentionDone(p) => {
-                    let picked = crate::commands::oversight::picked_attention(view, p, ctx.now)
+                    let picked = crate::commands::attention::picked_attention(view, p, ctx.now)
                         .unwrap_or_default();
                     for item in picked {
                         let session = view.history(item.session_id)?.and_then(|h| h.session());

@@ -3,9 +3,8 @@
 //! call sites of one code cannot drift apart.
 
 use super::{Error, ErrorCode};
-use crate::ids::SessionId;
-use crate::time::Timestamp;
 use serde_json::{Value, json};
+use std::fmt::Display;
 
 /// How many characters of a file an error shows.
 const EXCERPT_CHARS: usize = 60;
@@ -84,13 +83,13 @@ fn mask_digit_runs(text: &str) -> String {
     out
 }
 
-fn ended_at_text(ended_at: Option<Timestamp>) -> String {
-    ended_at.map(|t| t.to_string()).unwrap_or_default()
+fn ended_at_text(ended_at: Option<&impl Display>) -> String {
+    ended_at.map(ToString::to_string).unwrap_or_default()
 }
 
 impl Error {
     /// `SESSION_NOT_FOUND` in a ledger.
-    pub fn session_not_found(id: SessionId) -> Error {
+    pub fn session_not_found(id: impl Display) -> Error {
         Error::new(
             ErrorCode::SessionNotFound,
             format!("no work session {id} in this ledger; `baton list --all` shows the known ones"),
@@ -108,7 +107,7 @@ impl Error {
     }
 
     /// `SESSION_NOT_ACTIVE`: something was to be recorded against an ended session.
-    pub fn session_not_active(id: SessionId, status: &str) -> Error {
+    pub fn session_not_active(id: impl Display, status: &str) -> Error {
         Error::new(
             ErrorCode::SessionNotActive,
             format!("session {id} has ended ({status}); nothing more can be recorded against it"),
@@ -119,15 +118,15 @@ impl Error {
 
     /// `SESSION_NOT_ACTIVE`: an ended session was to be resumed.
     pub fn session_not_resumable(
-        id: SessionId,
+        id: impl Display,
         status: &str,
-        ended_at: Option<Timestamp>,
+        ended_at: Option<impl Display>,
     ) -> Error {
         Error::new(
             ErrorCode::SessionNotActive,
             format!(
                 "session {id} ended ({status}) at {}; start a new session with --parent {id} to continue its work",
-                ended_at_text(ended_at)
+                ended_at_text(ended_at.as_ref())
             ),
         )
         .with("session_id", id.to_string())
@@ -136,24 +135,24 @@ impl Error {
 
     /// `SESSION_ALREADY_CLOSED`: a second end.
     pub fn session_already_closed(
-        id: SessionId,
+        id: impl Display,
         status: &str,
-        ended_at: Option<Timestamp>,
+        ended_at: Option<impl Display>,
     ) -> Error {
         Error::new(
             ErrorCode::SessionAlreadyClosed,
             format!(
                 "session {id} was already ended ({status}) at {}; nothing was recorded",
-                ended_at_text(ended_at)
+                ended_at_text(ended_at.as_ref())
             ),
         )
         .with("session_id", id.to_string())
         .with("status", status)
-        .with("ended_at", json!(ended_at))
+        .with("ended_at", json!(ended_at.map(|t| t.to_string())))
     }
 
     /// `SESSION_PROJECT_MISMATCH`.
-    pub fn session_project_mismatch(id: SessionId, expected: &str, actual: &str) -> Error {
+    pub fn session_project_mismatch(id: impl Display, expected: &str, actual: &str) -> Error {
         Error::new(
             ErrorCode::SessionProjectMismatch,
             format!("session {id} belongs to project `{actual}`, not `{expected}`"),
@@ -164,7 +163,7 @@ impl Error {
     }
 
     /// `SESSION_NOT_PAUSED`.
-    pub fn session_not_paused(id: SessionId) -> Error {
+    pub fn session_not_paused(id: impl Display) -> Error {
         Error::new(
             ErrorCode::SessionNotPaused,
             format!("session {id} is not paused"),
@@ -298,7 +297,7 @@ impl Error {
     }
 
     /// `RUN_REFUSED`: a run report carried text Baton must not keep.
-    pub fn run_refused(id: SessionId, reason: &str) -> Error {
+    pub fn run_refused(id: impl Display, reason: &str) -> Error {
         Error::new(ErrorCode::RunRefused, format!("run refused: {reason}"))
             .with("session_id", id.to_string())
     }
@@ -321,7 +320,7 @@ impl Error {
         agent: &str,
         operation: &str,
         in_words: &str,
-        session: Option<(SessionId, &str)>,
+        session: Option<(&dyn Display, &str)>,
     ) -> Error {
         let whose = match session {
             Some((id, owner)) if !owner.eq_ignore_ascii_case(agent) => {

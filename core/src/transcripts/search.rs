@@ -301,8 +301,6 @@ pub fn index_text(text: &str) -> String {
     out
 }
 
-pub use crate::transcripts::snippets::{Snippet, readable, snippet_of};
-
 #[cfg(test)]
 mod tests {
     use super::*;

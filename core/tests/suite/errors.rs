@@ -26,12 +26,12 @@ fn every_error_code_reads_as_pinned() {
             json!({ "project": "demo" }),
         ),
         Error::permission_denied("guest", "viewer", "session.register"),
-        Error::actor_not_allowed("codex", "unpause", "lifting a pause", Some((id, "codex"))),
+        Error::actor_not_allowed("codex", "unpause", "lifting a pause", Some((&id, "codex"))),
         Error::actor_not_allowed(
             "codex",
             "end_other_agents_session",
             "ending another agent's session",
-            Some((id, "claude")),
+            Some((&id, "claude")),
         ),
         Error::actor_not_allowed(
             "codex",

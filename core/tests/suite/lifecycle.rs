@@ -1,8 +1,8 @@
 //! Lifecycle and context health through the core's commands on the in-memory ledger: one test
 //! per scoring rule, the thresholds' edges, the recommendations, and a state-machine property.
 
+use baton_core::commands::Caller;
 use baton_core::commands::NextAction;
-use baton_core::commands::trust::Caller;
 use baton_core::commands::{self, Context, EndParams, Request, Response, StartParams};
 use baton_core::commands::{
     ConstitutionParams, DependParams, HealthParams, IndexParams, MissionParams, NoteParams,

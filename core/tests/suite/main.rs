@@ -2,7 +2,6 @@
 
 mod analysis;
 mod analyzer;
-mod architecture;
 mod conversations;
 mod docs;
 mod errors;

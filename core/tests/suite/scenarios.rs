@@ -1,6 +1,6 @@
 //! The spec's work-session scenarios, run against the in-memory ledger with a pinned clock.
 
-use baton_core::commands::trust::Caller;
+use baton_core::commands::Caller;
 use baton_core::commands::{
     self, AttentionDoneParams, Context, EndParams, ListParams, ReportParams, Request, Response,
     ResumeParams, SessionRef, ShowParams, StartParams,

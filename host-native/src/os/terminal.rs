@@ -1,5 +1,8 @@
 //! Text fit for a terminal: what comes from a ledger line, a transcript or a file name shown
-//! so that none of it can act on the terminal.
+//! so that none of it can act on the terminal, and the writers of lines and JSON answers that
+//! survive a reader going away.
+
+use serde_json::Value;
 
 /// Text fit for a terminal whatever it holds: control characters (but newline and tab) and
 /// invisible or direction-changing characters ([`is_invisible_format`]) from a ledger line, a
@@ -32,4 +35,42 @@ pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
         rest = &rest[c.len_utf8()..];
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Writes a line to stderr, made [`terminal_safe`].
+pub fn eprint_line(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{}", terminal_safe(text));
+}
+
+/// Writes a line to stdout, made [`terminal_safe`]; a reader that went away (`baton … |
+/// head -1`) is not an error and never a panic.
+pub fn print_line(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", terminal_safe(text)).and_then(|()| out.flush());
+}
+
+/// Writes a JSON answer as one line on stdout. serde_json escapes control characters; the
+/// invisible and direction-changing ones are escaped here too (`\u202e`), which leaves the
+/// value the same for a program and harmless on a terminal.
+pub fn print_json(value: &Value) {
+    use baton_core::names::is_invisible_format;
+    use std::io::Write;
+    let text = value.to_string();
+    let text = if text.chars().any(is_invisible_format) {
+        text.chars()
+            .map(|c| {
+                if is_invisible_format(c) {
+                    format!("\\u{:04x}", u32::from(c))
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    } else {
+        text
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }

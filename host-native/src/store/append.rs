@@ -146,7 +146,7 @@ impl Ledger {
     pub(super) fn create_active_log(&self) -> Result<(), Error> {
         self.ensure_layout()?;
         let path = self.active_path();
-        let generation = crate::system::new_uuid().to_string();
+        let generation = crate::os::system::new_uuid().to_string();
         let tmp = self.dir.join(format!(".{ACTIVE}.new-{generation}"));
         let header = format!(
             "{}\n",

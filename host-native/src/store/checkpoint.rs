@@ -249,7 +249,7 @@ pub struct CheckpointWriter {
 impl CheckpointWriter {
     /// Starts writing a new checkpoint that will replace `path`.
     pub fn create(path: &Path) -> Result<CheckpointWriter, Error> {
-        let tmp = path.with_extension(format!("tmp-{}", crate::system::new_uuid().simple()));
+        let tmp = path.with_extension(format!("tmp-{}", crate::os::system::new_uuid().simple()));
         let file =
             super::own::create_new(&tmp).map_err(|e| super::own::open_error("create", &tmp, e))?;
         Ok(CheckpointWriter {

@@ -83,7 +83,7 @@ impl Ledger {
         if active.exists() {
             let sealed = self.dir.join(format!(
                 "{SEALED_PREFIX}{}.ndjson",
-                crate::system::new_uuid().simple()
+                crate::os::system::new_uuid().simple()
             ));
             fs::rename(&active, &sealed).map_err(|e| io_err("rename", &active, e))?;
             sync_dir(&self.dir)?;
@@ -176,8 +176,8 @@ fn holder_line() -> String {
     format!(
         "pid {} on {} since {}",
         std::process::id(),
-        crate::system::host_name(),
-        crate::system::now()
+        crate::os::system::host_name(),
+        crate::os::system::now()
             .map(|t| t.to_string())
             .unwrap_or_default()
     )

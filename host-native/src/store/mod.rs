@@ -564,7 +564,7 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
         path.file_name().unwrap_or_default().to_string_lossy(),
-        crate::system::new_uuid().simple()
+        crate::os::system::new_uuid().simple()
     ));
     let result = (|| {
         let mut file = own::create_new(&tmp).map_err(|e| own::open_error("create", &tmp, e))?;

@@ -1,0 +1,612 @@
+//! `baton hook claude-code` and `baton hook codex`: an agent's hooks in one command. Claude
+//! Code's (`SessionStart`, `SessionEnd`, `Stop`, `UserPromptSubmit`) and Codex's lifecycle
+//! hooks pass JSON on stdin; Codex's `notify` program gets its turn-complete JSON as the last
+//! argument. It keeps one work session per agent session id, ties the agent's process to it,
+//! records the transcript's usage at each turn's end (Claude Code), finds the project's ledger
+//! (never a second `.baton/` in a sub-folder), and never fails the agent's turn: whatever goes
+//! wrong is written to stderr and to `.baton/hook.log`, and the exit status is 0.
+
+use crate::ops::engine::{self, Acting};
+use crate::store::Ledger;
+use baton_core::Error;
+use baton_core::commands::Caller;
+use baton_core::commands::{EndParams, Request, Response, StartParams};
+use baton_core::ledger::store::LedgerView;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The fields of Claude Code's hook input Baton reads (the rest is ignored).
+#[derive(Debug, Default, Deserialize)]
+struct HookInput {
+    /// Claude's session id.
+    #[serde(default)]
+    session_id: Option<String>,
+    /// `SessionStart`, `SessionEnd`, `Stop`, `UserPromptSubmit`, …
+    #[serde(default)]
+    hook_event_name: Option<String>,
+    /// For `SessionStart`: `startup`, `resume`, `clear` or `compact`.
+    #[serde(default)]
+    source: Option<String>,
+    /// For `SessionEnd`: why (`clear`, `logout`, `prompt_input_exit`, `other`).
+    #[serde(default)]
+    reason: Option<String>,
+    /// The session's working directory.
+    #[serde(default)]
+    cwd: Option<String>,
+    /// The session's transcript.
+    #[serde(default)]
+    transcript_path: Option<String>,
+}
+
+/// What one hook call did, in a line for the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// A work session was started (or reconnected to) for the Claude session.
+    Started(String),
+    /// The Claude session's work session was ended.
+    Ended(String),
+    /// Nothing to do (a compaction, a turn, an end with no session).
+    Nothing(String),
+}
+
+/// Whose hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    /// Claude Code.
+    ClaudeCode,
+    /// OpenAI Codex.
+    Codex,
+}
+
+impl Agent {
+    /// The agent name its work sessions carry.
+    fn agent(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+        }
+    }
+
+    /// Its client name.
+    fn client(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+        }
+    }
+
+    /// How its session is named in messages.
+    fn session_word(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude session",
+            Agent::Codex => "Codex thread",
+        }
+    }
+}
+
+/// The fields of Codex's `notify` JSON Baton reads.
+#[derive(Debug, Default, Deserialize)]
+struct CodexNotify {
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default, rename = "thread-id")]
+    thread_id: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+}
+
+/// The project folder: `$CLAUDE_PROJECT_DIR` (Claude Code), else the hook's `cwd`, else here.
+fn project_dir(agent: Agent, input: &HookInput) -> PathBuf {
+    let pinned = match agent {
+        Agent::ClaudeCode => std::env::var_os("CLAUDE_PROJECT_DIR"),
+        Agent::Codex => None,
+    };
+    pinned
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| input.cwd.as_ref().map(PathBuf::from))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The ledger of a project folder: `BATON_DIR` when set, else the nearest `.baton/` at or
+/// above it (so a session started in a sub-folder uses the project's), else one made in it.
+fn ledger_of(project: &Path) -> Ledger {
+    let dir = std::env::var_os("BATON_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate::store::discover(project));
+    let fsync_off = std::env::var("BATON_FSYNC").is_ok_and(|v| v == "0" || v == "off");
+    Ledger::new(dir, !fsync_off)
+}
+
+/// The project's name: the folder the ledger is in (the project root), as Baton names go.
+fn project_name(ledger: &Ledger, project: &Path) -> String {
+    let root = ledger.dir().parent().unwrap_or(project);
+    root.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| "project".to_owned())
+}
+
+/// Runs one Claude Code hook from its JSON input; what it did, or why it could not.
+pub fn claude_code(stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
+    from_json(Agent::ClaudeCode, stdin, "Claude Code's hook JSON")
+}
+
+/// Runs one Codex hook: its `notify` JSON (the last argument) when given, else a lifecycle
+/// hook's JSON on stdin.
+pub fn codex(notify: Option<&str>, stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
+    let Some(payload) = notify else {
+        return from_json(Agent::Codex, stdin, "Codex's hook JSON");
+    };
+    let parsed = serde_json::from_str::<CodexNotify>(payload);
+    let notified = parsed.as_ref().ok();
+    let input = HookInput {
+        session_id: notified.and_then(|n| n.thread_id.clone()),
+        hook_event_name: Some("TurnComplete".to_owned()),
+        cwd: notified.and_then(|n| n.cwd.clone()),
+        ..HookInput::default()
+    };
+    let project = project_dir(Agent::Codex, &input);
+    let ledger = ledger_of(&project);
+    let result = match notified {
+        Some(n) if n.kind.as_deref() == Some("agent-turn-complete") => {
+            run(Agent::Codex, &ledger, &project, &input)
+        }
+        Some(n) => Ok(Outcome::Nothing(format!(
+            "Codex notification `{}`: nothing to record",
+            n.kind.as_deref().unwrap_or("(no type)")
+        ))),
+        None => Err(Error::invalid(
+            "notify",
+            format!(
+                "the argument is not Codex's notify JSON: {}",
+                parsed.err().map(|e| e.to_string()).unwrap_or_default()
+            ),
+        )),
+    };
+    (result, Some(ledger))
+}
+
+fn from_json(agent: Agent, stdin: &str, what: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
+    // The ledger is found even when the input is not JSON, so the log says what came in.
+    let parsed = serde_json::from_str::<HookInput>(stdin);
+    let input = parsed.as_ref().ok();
+    let project = project_dir(agent, input.unwrap_or(&HookInput::default()));
+    let ledger = ledger_of(&project);
+    let result = match input {
+        Some(input) => run(agent, &ledger, &project, input),
+        None => Err(Error::invalid(
+            "stdin",
+            format!(
+                "the hook input is not {what}: {}",
+                parsed.err().map(|e| e.to_string()).unwrap_or_default()
+            ),
+        )),
+    };
+    (result, Some(ledger))
+}
+
+/// The live work session of an agent session, when there is one.
+fn live_session_of(
+    ledger: &Ledger,
+    agent_id: &str,
+) -> Result<Option<baton_core::ledger::session::Session>, Error> {
+    Ok(ledger
+        .snapshot()?
+        .live_sessions()?
+        .into_iter()
+        .find(|s| s.provider_session_id.as_deref() == Some(agent_id)))
+}
+
+fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Result<Outcome, Error> {
+    let Some(agent_id) = input
+        .session_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        return Err(Error::invalid(
+            "session_id",
+            "the hook input names no session_id",
+        ));
+    };
+    let acting = Acting {
+        actor: None,
+        person: None,
+        caller: Caller::agent(agent.client()),
+    };
+    let named = format!("{} {agent_id}", agent.session_word());
+    let start = |source: &str| -> Result<Outcome, Error> {
+        // After /clear Claude names a new session: a new work session, handed off from the
+        // one it replaced when that is clear.
+        let parent = if source == "clear" {
+            handed_off_from(ledger, &project_name(ledger, project))?
+        } else {
+            None
+        };
+        let request = Request::Start(StartParams {
+            project: Some(project_name(ledger, project)),
+            agent: Some(agent.agent().to_owned()),
+            client_name: Some(agent.client().to_owned()),
+            provider_session_id: Some(agent_id.to_owned()),
+            parent_session_id: parent,
+            commit: crate::os::system::git_head(),
+            ..StartParams::default()
+        });
+        let Response::Action(action) = engine::run_as(ledger, &request, &acting)? else {
+            return Err(Error::internal("a start answered something else"));
+        };
+        // The agent's process runs this session now: Claude Code's registry names it, else
+        // it is the process that ran this hook.
+        let tied = tie(ledger, &action.session, agent_id);
+        Ok(Outcome::Started(format!(
+            "{} {} for {named} ({source}){tied}",
+            action.action.as_str(),
+            action.session.session_id
+        )))
+    };
+    match input.hook_event_name.as_deref().unwrap_or("") {
+        "SessionStart" => match input.source.as_deref().unwrap_or("startup") {
+            // A compaction keeps the conversation going: the work session goes on too.
+            "compact" => Ok(Outcome::Nothing(format!(
+                "compaction of {named}: the work session goes on"
+            ))),
+            // startup, resume and clear: a start with the agent's id reconnects to a live
+            // work session that has it, else opens one.
+            source => start(source),
+        },
+        // Codex's notify after each turn: the thread's work session, opened on its first turn
+        // (and again after it was ended); a live one is only checked for its process.
+        "TurnComplete" => {
+            let (said, session) = match live_session_of(ledger, agent_id)? {
+                Some(session) => {
+                    let tied = tie(ledger, &session, agent_id);
+                    (
+                        Outcome::Nothing(format!("turn of {named} done{tied}")),
+                        Some(session),
+                    )
+                }
+                None => (start("turn")?, live_session_of(ledger, agent_id)?),
+            };
+            // The turn's usage, from the thread's rollout, as a Stop hook records Claude's.
+            let usage = match &session {
+                Some(session) => record_codex_usage(ledger, session, agent_id, &acting)
+                    .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
+                None => String::new(),
+            };
+            Ok(match said {
+                Outcome::Nothing(text) => Outcome::Nothing(text + &usage),
+                Outcome::Started(text) => Outcome::Started(text + &usage),
+                other => other,
+            })
+        }
+        "SessionEnd" => {
+            let Some(session) = live_session_of(ledger, agent_id)? else {
+                return Ok(Outcome::Nothing(format!(
+                    "no live work session has {named}"
+                )));
+            };
+            // The last turns' usage first: an ended session takes no more.
+            let usage = match (agent, input.transcript_path.as_deref()) {
+                (Agent::ClaudeCode, Some(path)) => record_usage(ledger, &session, path, &acting)
+                    .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
+                _ => String::new(),
+            };
+            let reason = input.reason.as_deref().unwrap_or("other");
+            engine::run_as(
+                ledger,
+                &Request::End(EndParams {
+                    session_id: Some(session.session_id.to_string()),
+                    summary: Some(match agent {
+                        Agent::ClaudeCode => format!("Claude Code session ended ({reason})"),
+                        Agent::Codex => format!("Codex session ended ({reason})"),
+                    }),
+                    ..EndParams::default()
+                }),
+                &acting,
+            )?;
+            Ok(Outcome::Ended(format!(
+                "ended {} for {named} ({reason}){usage}",
+                session.session_id
+            )))
+        }
+        // The end of a turn: the turn's usage goes to the ledger.
+        "Stop" => match (
+            live_session_of(ledger, agent_id)?,
+            input.transcript_path.as_deref(),
+        ) {
+            (Some(session), Some(path)) if agent == Agent::ClaudeCode => {
+                let usage = record_usage(ledger, &session, path, &acting)?;
+                let goal = goal_from_transcript(ledger, &session, path, agent_id, &acting);
+                Ok(Outcome::Nothing(format!(
+                    "turn of {named} ended{usage}{goal}"
+                )))
+            }
+            (None, _) => Ok(Outcome::Nothing(format!(
+                "no live work session has {named}"
+            ))),
+            (Some(_), _) => Ok(Outcome::Nothing(format!(
+                "turn of {named} ended; no usage to count here"
+            ))),
+        },
+        other => Ok(Outcome::Nothing(format!(
+            "{} for {named}: nothing to record",
+            if other.is_empty() {
+                "an unnamed hook"
+            } else {
+                other
+            }
+        ))),
+    }
+}
+
+/// Ties the agent's process to its work session (Claude Code's registry entry for it, else the
+/// process that ran this hook), unless that process is tied already; a few words for the log.
+fn tie(ledger: &Ledger, session: &baton_core::ledger::session::Session, agent_id: &str) -> String {
+    let Some(process) = crate::os::processes::registered_process(agent_id)
+        .or_else(crate::os::processes::agent_process)
+    else {
+        return "; no process found to tie to it".to_owned();
+    };
+    if session.liveness.as_ref().and_then(|l| l.process) == Some(process) {
+        return String::new();
+    }
+    crate::ops::liveness::tie_process(ledger, &session.session_id.to_string(), process).map_or_else(
+        |err| format!("; its process is not tied: {err}"),
+        |()| format!("; process {} tied to it", process.0),
+    )
+}
+
+/// Records a transcript's usage for a work session: the totals recorded so far for that
+/// transcript plus what its complete lines after that offset hold, counted by the core's
+/// Claude Code reader and priced by the shipped table. Only the new bytes are read. A work
+/// session taking over a transcript an earlier one recorded (`claude --resume` after an end)
+/// counts from where that one stopped, so no turn is charged twice.
+/// Gives a session a hook opened the goal its transcript names (Claude Code's title, else the
+/// first prompt typed), once there is one and the session has none: `list` then says what
+/// each agent session is about. A few words for the log; nothing when there is nothing to do.
+fn goal_from_transcript(
+    ledger: &Ledger,
+    session: &baton_core::ledger::session::Session,
+    transcript: &str,
+    agent_id: &str,
+    acting: &Acting,
+) -> String {
+    use baton_core::transcripts::ingest::{Decoded, FileIngest};
+    if session.goal.is_some() {
+        return String::new();
+    }
+    // The start of the transcript says it: read at most 4 MiB, whole lines only.
+    let path = std::path::Path::new(transcript);
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return String::new();
+    }
+    let Ok(mut bytes) = crate::os::files::read_regular(path, 4 << 20) else {
+        return String::new();
+    };
+    let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
+        return String::new();
+    };
+    bytes.truncate(end + 1);
+    let Ok(ingested) = FileIngest::read_all(transcript, &bytes) else {
+        return String::new();
+    };
+    let title = ingested.parts.into_iter().find_map(|part| match part {
+        Decoded::Conversations { parsed, .. } => parsed
+            .conversations
+            .into_iter()
+            .find(|c| c.id == agent_id)
+            .map(|c| c.display_title()),
+        _ => None,
+    });
+    let Some(goal) = title.filter(|t| t != baton_core::transcripts::conversation::title::UNTITLED)
+    else {
+        return String::new();
+    };
+    match engine::run_as(
+        ledger,
+        &Request::Correct(baton_core::commands::CorrectParams {
+            session_id: session.session_id.to_string(),
+            goal: Some(goal.clone()),
+            summary: None,
+        }),
+        acting,
+    ) {
+        Ok(_) => format!("; goal: {goal}"),
+        Err(err) => format!("; goal not recorded: {err}"),
+    }
+}
+
+/// The rollout Codex writes for `thread` (`<sessions>/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`),
+/// the newest day first; none when no such file is found.
+fn codex_rollout(thread: &str) -> Option<std::path::PathBuf> {
+    let suffix = format!("-{thread}.jsonl");
+    let sorted = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        entries.sort();
+        entries.reverse();
+        entries
+    };
+    for root in crate::os::places::default_codex_dirs() {
+        for year in sorted(&root) {
+            for month in sorted(&year) {
+                for day in sorted(&month) {
+                    if let Some(found) = sorted(&day).into_iter().find(|p| {
+                        p.file_name()
+                            .is_some_and(|n| n.to_string_lossy().ends_with(&suffix))
+                    }) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Records a Codex thread's usage so far from its rollout (Codex's totals are cumulative: the
+/// whole lines are read again and the fold keeps the furthest record); a few words for the log.
+fn record_codex_usage(
+    ledger: &Ledger,
+    session: &baton_core::ledger::session::Session,
+    thread: &str,
+    acting: &Acting,
+) -> Result<String, Error> {
+    let Some(path) = codex_rollout(thread) else {
+        return Ok("; no rollout of the thread found to count".to_owned());
+    };
+    let source = path.display().to_string();
+    let meta = std::fs::metadata(&path).map_err(|e| Error::store_io("read", &source, e))?;
+    if !meta.is_file() {
+        return Ok(String::new());
+    }
+    let recorded = session
+        .usage_sources
+        .iter()
+        .find(|s| s.source == source)
+        .map(|s| s.offset);
+    if recorded == Some(meta.len()) {
+        return Ok(String::new());
+    }
+    let mut bytes = crate::os::files::read_regular(&path, 512 << 20)?;
+    let Some(last_newline) = bytes.iter().rposition(|&b| b == b'\n') else {
+        return Ok(String::new());
+    };
+    bytes.truncate(last_newline + 1);
+    let offset = bytes.len() as u64;
+    if recorded == Some(offset) {
+        return Ok(String::new());
+    }
+    let mut reader = baton_core::transcripts::usage::codex::CodexUsage::new(thread);
+    reader.push_bytes(&bytes);
+    let (entries, _) = reader.finish();
+    let (totals, cost) = baton_core::transcripts::usage::totals_and_cost(
+        &entries,
+        &baton_core::transcripts::usage::PriceTable::shipped(),
+    );
+    engine::run_as(
+        ledger,
+        &Request::RecordUsage(baton_core::commands::UsageParams {
+            session_id: session.session_id.to_string(),
+            source,
+            offset,
+            totals,
+            cost_micro_usd: Some(cost),
+        }),
+        acting,
+    )?;
+    Ok(format!(
+        "; usage recorded: {} tokens to byte {offset}",
+        totals.total()
+    ))
+}
+
+fn record_usage(
+    ledger: &Ledger,
+    session: &baton_core::ledger::session::Session,
+    transcript: &str,
+    acting: &Acting,
+) -> Result<String, Error> {
+    let recorded = session
+        .usage_sources
+        .iter()
+        .find(|s| s.source == transcript);
+    let from = match recorded {
+        Some(r) => r.offset,
+        None => ledger
+            .snapshot()?
+            .all_sessions()?
+            .iter()
+            .filter(|s| s.session_id != session.session_id)
+            .flat_map(|s| &s.usage_sources)
+            .filter(|s| s.source == transcript)
+            .map(|s| s.offset)
+            .max()
+            .unwrap_or(0),
+    };
+    let tail = match crate::ops::usage::claude_tail(transcript, from, u64::MAX) {
+        Ok(tail) => tail,
+        // Nothing written yet (or moved away): nothing to count.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(format!("; no transcript at {transcript} to count"));
+        }
+        Err(e) => return Err(Error::store_io("read the transcript", transcript, e)),
+    };
+    // Only whole lines: a line still being written is counted next time.
+    if tail.end == from {
+        return Ok(String::new());
+    }
+    let (delta, cost) = baton_core::transcripts::usage::totals_and_cost(
+        &tail.entries,
+        &baton_core::transcripts::usage::PriceTable::shipped(),
+    );
+    let mut totals = recorded.map(|r| r.totals).unwrap_or_default();
+    totals.add(&delta);
+    let cost = recorded
+        .map_or(Some(0), |r| r.cost_micro_usd)
+        .map(|before| before.saturating_add(cost));
+    let offset = tail.end;
+    engine::run_as(
+        ledger,
+        &Request::RecordUsage(baton_core::commands::UsageParams {
+            session_id: session.session_id.to_string(),
+            source: transcript.to_owned(),
+            offset,
+            totals,
+            cost_micro_usd: cost,
+        }),
+        acting,
+    )?;
+    Ok(format!(
+        "; usage recorded: {} tokens to byte {offset}",
+        totals.total()
+    ))
+}
+
+/// What a `SessionEnd` hook writes as the summary when `/clear` ended the session.
+const CLEARED: &str = "Claude Code session ended (clear)";
+
+/// After `/clear`, the work session the new one takes over from: the project's Claude Code
+/// session that `/clear` ended in the last minute, when there is exactly one.
+fn handed_off_from(ledger: &Ledger, project: &str) -> Result<Option<String>, Error> {
+    let now = crate::os::system::now()?;
+    let cleared: Vec<_> = ledger
+        .snapshot()?
+        .sessions()?
+        .into_iter()
+        .filter(|s| s.project == project && s.client_name.as_deref() == Some("claude-code"))
+        .filter(|s| s.summary.as_deref() == Some(CLEARED))
+        .filter(|s| {
+            s.ended_at
+                .is_some_and(|at| at.whole_seconds_until(now) <= 60)
+        })
+        .collect();
+    Ok(match cleared.as_slice() {
+        [only] => Some(only.session_id.to_string()),
+        _ => None,
+    })
+}
+
+/// Appends a line to `.baton/hook.log` (when the ledger folder exists); a failure to log is
+/// not worth failing a hook over.
+pub fn log(ledger: &Ledger, line: &str) {
+    use std::io::Write;
+    if !ledger.dir().is_dir() {
+        return;
+    }
+    let now = crate::os::system::now().unwrap_or_default();
+    use std::os::unix::fs::OpenOptionsExt;
+    // Never through a link someone planted in the ledger.
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(ledger.dir().join("hook.log"))
+    {
+        let _ = writeln!(file, "{now} {line}");
+    }
+}

@@ -1,0 +1,15 @@
+//! The host's operations, one owner each, that every face calls: running a core request with
+//! the steps around it (`engine`), liveness, the transcript mirror, usage and what work cost,
+//! records, notes, team sync, the analyzer on the command line and the wasm embedding. Nothing
+//! here prints: warnings and progress go to the sink the faces own.
+
+pub mod analyze;
+pub mod engine;
+pub mod liveness;
+pub mod mirror;
+pub mod notes;
+pub mod records;
+pub mod sync;
+pub mod usage;
+pub mod wasm_core;
+pub mod work_cost;

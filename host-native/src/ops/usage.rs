@@ -1,0 +1,466 @@
+//! `baton usage`: finds Claude Code and Codex files, reads them in parallel through the core's
+//! ingest in chunks (never a whole file in memory), and prints the core's report. A progress bar goes to
+//! stderr when it is a terminal and the work is long.
+
+use baton_core::transcripts::ingest::{Decoded, FileIngest};
+use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
+use baton_core::transcripts::usage::{
+    CostMode, GroupBy, MissingSource, PriceTable, ReportOptions, UsageReport, aggregate,
+    skipped_counts,
+};
+use baton_core::transcripts::{Provider, UsageEntry};
+use baton_core::{Error, Timestamp};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// What to read and how to report it.
+#[derive(Debug, Clone)]
+pub struct UsageOptions {
+    /// Row keys.
+    pub group_by: GroupBy,
+    /// Which providers (empty: all).
+    pub providers: Vec<Provider>,
+    /// First instant counted.
+    pub since: Option<Timestamp>,
+    /// Last instant counted.
+    pub until: Option<Timestamp>,
+    /// Claude Code `projects/` folders.
+    pub claude_dirs: Vec<PathBuf>,
+    /// Codex `sessions/` folders.
+    pub codex_dirs: Vec<PathBuf>,
+    /// A price table file replacing the shipped one.
+    pub prices: Option<PathBuf>,
+    /// Which cost to show.
+    pub cost_mode: CostMode,
+    /// The zone of days, weeks and months.
+    pub zone: crate::os::zone::HostZone,
+    /// Whether the folders were named on the command line (else they are the defaults, and
+    /// only a provider with nothing in any of them is reported missing).
+    pub explicit_claude_dirs: bool,
+    /// As `explicit_claude_dirs`, for Codex.
+    pub explicit_codex_dirs: bool,
+    /// Rows by work session instead (`usage session --work`): the ledger's sessions to tie the
+    /// responses to.
+    pub work_sessions: Option<Vec<baton_core::ledger::session::Session>>,
+    /// With `work_sessions`, only the responses that can fall to these work sessions are read
+    /// from the index: written since the earliest of them started, or under one of their
+    /// provider session ids.
+    pub work_focus: Option<WorkFocus>,
+    /// With `work_sessions`: the ledger's project folder (a response is the project's when its
+    /// working directory is in it).
+    pub work_root: Option<String>,
+}
+
+impl UsageOptions {
+    /// Options that narrow nothing: every provider and day, no folders, the shipped prices,
+    /// costs as recorded else priced, in `zone`.
+    pub fn everything(group_by: GroupBy, zone: crate::os::zone::HostZone) -> UsageOptions {
+        UsageOptions {
+            group_by,
+            providers: Vec::new(),
+            since: None,
+            until: None,
+            claude_dirs: Vec::new(),
+            codex_dirs: Vec::new(),
+            prices: None,
+            cost_mode: baton_core::transcripts::usage::CostMode::Auto,
+            zone,
+            explicit_claude_dirs: false,
+            explicit_codex_dirs: false,
+            work_sessions: None,
+            work_focus: None,
+            work_root: None,
+        }
+    }
+}
+
+/// The responses a work-session report needs (see [`UsageOptions::work_focus`]).
+#[derive(Debug, Clone)]
+pub struct WorkFocus {
+    /// The earliest start among the sessions asked about.
+    pub since: Timestamp,
+    /// Their provider session ids (and attempt ids).
+    pub provider_ids: Vec<String>,
+}
+
+impl WorkFocus {
+    /// The focus of `sessions`.
+    pub fn of(sessions: &[&baton_core::ledger::session::Session]) -> Option<WorkFocus> {
+        let since = sessions.iter().map(|s| s.started_at).min()?;
+        Some(WorkFocus {
+            since,
+            provider_ids: sessions
+                .iter()
+                .flat_map(|s| [&s.provider_session_id, &s.attempt_id])
+                .flatten()
+                .cloned()
+                .collect(),
+        })
+    }
+}
+
+/// A folder (or file) transcripts were looked for in.
+struct Source {
+    provider: Provider,
+    path: PathBuf,
+    /// Named on the command line (else a default, reported only when its provider found
+    /// nothing anywhere).
+    explicit: bool,
+    files: usize,
+}
+
+/// The transcripts under each source, tagged with the source's index.
+fn find_transcripts(sources: &mut [Source]) -> Vec<(Provider, PathBuf, usize)> {
+    let mut files = Vec::new();
+    for (index, source) in sources.iter_mut().enumerate() {
+        let mut found = Vec::new();
+        crate::os::files::files_under(&source.path, &["jsonl"], &mut found);
+        source.files = found.len();
+        files.extend(found.into_iter().map(|p| (source.provider, p, index)));
+    }
+    files
+}
+
+/// The sources that gave nothing: explicit ones always, defaults when their provider found
+/// nothing in any source. `usage_lines` counts, per source, the lines read that carry usage.
+fn missing_sources(sources: &[Source], usage_lines: &[u64]) -> Vec<MissingSource> {
+    let gave = |i: usize| usage_lines.get(i).is_some_and(|n| *n > 0);
+    let provider_gave =
+        |p: Provider| (0..sources.len()).any(|i| sources[i].provider == p && gave(i));
+    sources
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| !gave(*i) && (s.explicit || !provider_gave(s.provider)))
+        .map(|(_, s)| MissingSource {
+            provider: s.provider,
+            path: s.path.display().to_string(),
+            reason: if !s.path.exists() {
+                "not_found"
+            } else if s.files == 0 {
+                "no_transcripts"
+            } else {
+                "no_usage"
+            }
+            .to_owned(),
+        })
+        .collect()
+}
+
+/// Reads one Codex rollout through the core's ingest, for its usage only.
+fn read_codex_usage(path: &Path, progress: impl FnMut(u64)) -> Result<Decoded, Error> {
+    let mut ingest = FileIngest::usage_only(&path.display().to_string(), Provider::Codex);
+    crate::os::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress)?;
+    let ingested = ingest.finish()?;
+    ingested
+        .parts
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::internal("a transcript was read into nothing"))
+}
+
+/// Reads one Claude Code transcript through the core's ingest into the worker's reader (one
+/// reader across files counts a response once). On a read error the lines read before stay
+/// counted, and the error is returned.
+fn read_claude_usage(
+    path: &Path,
+    reader: &mut Box<ClaudeCodeUsage>,
+    progress: impl FnMut(u64),
+) -> Result<(), Error> {
+    reader.set_project_folder(
+        baton_core::transcripts::usage::claude_code::project_folder_of(&path.to_string_lossy()),
+    );
+    let taken = std::mem::take(reader);
+    let mut ingest = FileIngest::claude_usage_continuing(&path.display().to_string(), taken);
+    if let Err(e) = crate::os::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress) {
+        *reader = ingest.into_claude_usage().unwrap_or_default();
+        return Err(e);
+    }
+    match ingest.finish()?.parts.into_iter().next() {
+        Some(Decoded::Conversations {
+            claude_usage: Some(back),
+            ..
+        }) => {
+            *reader = back;
+            Ok(())
+        }
+        _ => Err(Error::internal("a Claude Code reader was not handed back")),
+    }
+}
+
+#[derive(Default)]
+struct WorkerResult {
+    /// Lines carrying usage read, per source.
+    usage_lines: Vec<u64>,
+    claude: Box<ClaudeCodeUsage>,
+    codex: Vec<UsageEntry>,
+    codex_stats: Vec<baton_core::transcripts::ReadStats>,
+    unreadable: Vec<String>,
+}
+
+/// The price table: the file the options name, else the shipped one.
+pub fn prices(options: &UsageOptions) -> Result<PriceTable, Error> {
+    Ok(match &options.prices {
+        Some(path) => PriceTable::parse(&crate::os::files::read_regular_text(path, 16 << 20)?)?,
+        None => PriceTable::shipped(),
+    })
+}
+
+/// What was read, counted into the report: the Claude Code responses (each once), the Codex
+/// entries with each file's stats, and how many files could not be read.
+#[derive(Debug)]
+pub struct Counted {
+    /// Every Claude Code response read (deduplicated as they were offered).
+    pub claude: ClaudeCodeUsage,
+    /// The Codex deltas.
+    pub codex: Vec<UsageEntry>,
+    /// What each Codex file held.
+    pub codex_stats: Vec<baton_core::transcripts::ReadStats>,
+    /// Files that could not be read.
+    pub unreadable: u64,
+}
+
+/// The report of what was read (the one path from readers to report, for the files and for
+/// the index alike).
+pub fn report_of(counted: Counted, options: &UsageOptions, prices: &PriceTable) -> UsageReport {
+    let (claude_entries, claude_stats) = counted.claude.finish();
+    let skipped = skipped_counts(&claude_stats, &counted.codex_stats, counted.unreadable);
+    let mut entries = counted.codex;
+    entries.extend(claude_entries);
+    report_of_entries(entries, skipped, options, prices)
+}
+
+/// The report of entries already counted (each response once) and what was skipped.
+pub fn report_of_entries(
+    mut entries: Vec<UsageEntry>,
+    skipped: std::collections::BTreeMap<String, u64>,
+    options: &UsageOptions,
+    prices: &PriceTable,
+) -> UsageReport {
+    entries.sort_by_key(|e| e.at);
+    let report_options = ReportOptions {
+        group_by: options.group_by,
+        since: options.since,
+        until: options.until,
+        providers: &options.providers,
+        prices,
+        cost_mode: options.cost_mode,
+        zone: &options.zone,
+    };
+    match &options.work_sessions {
+        Some(sessions) => baton_core::transcripts::usage::aggregate_by_work_session(
+            entries,
+            sessions,
+            options.work_root.as_deref(),
+            &report_options,
+            skipped,
+        ),
+        None => aggregate(&entries, &report_options, skipped),
+    }
+}
+
+/// Reads every file and builds the report.
+pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
+    let prices = prices(options)?;
+    let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
+    let mut sources: Vec<Source> = Vec::new();
+    for (provider, dirs, explicit) in [
+        (
+            Provider::ClaudeCode,
+            &options.claude_dirs,
+            options.explicit_claude_dirs,
+        ),
+        (
+            Provider::Codex,
+            &options.codex_dirs,
+            options.explicit_codex_dirs,
+        ),
+    ] {
+        if wants(provider) {
+            sources.extend(dirs.iter().map(|path| Source {
+                provider,
+                path: path.clone(),
+                explicit,
+                files: 0,
+            }));
+        }
+    }
+    let files = find_transcripts(&mut sources);
+    if files.is_empty() {
+        let missing = missing_sources(&sources, &[]);
+        let described: Vec<String> = missing.iter().map(MissingSource::describe).collect();
+        return Err(Error::no_transcripts(
+            &described,
+            serde_json::to_value(&missing).unwrap_or_default(),
+        ));
+    }
+    let total_bytes: u64 = files
+        .iter()
+        .filter_map(|(_, p, _)| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let next = AtomicUsize::new(0);
+    let done_files = AtomicUsize::new(0);
+    let done_bytes = AtomicU64::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(files.len().max(1));
+    let show_progress = std::io::stderr().is_terminal() && total_bytes > 32 * 1024 * 1024;
+    let results: Vec<WorkerResult> = std::thread::scope(|scope| {
+        let progress = show_progress.then(|| {
+            scope.spawn(|| {
+                while done_files.load(Ordering::Relaxed) < files.len() {
+                    crate::os::files::draw_progress(
+                        "Reading transcripts",
+                        &format!(
+                            "{}/{} files, ",
+                            done_files.load(Ordering::Relaxed),
+                            files.len()
+                        ),
+                        done_bytes.load(Ordering::Relaxed),
+                        total_bytes,
+                    );
+                    std::thread::sleep(std::time::Duration::from_millis(120));
+                }
+                crate::os::files::clear_progress();
+            })
+        });
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut result = WorkerResult {
+                        usage_lines: vec![0; sources.len()],
+                        ..WorkerResult::default()
+                    };
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((provider, path, source)) = files.get(i) else {
+                            return result;
+                        };
+                        let claude_before = result
+                            .claude
+                            .stats
+                            .lines
+                            .saturating_sub(result.claude.stats.without_usage);
+                        let progress = |n| {
+                            done_bytes.fetch_add(n, Ordering::Relaxed);
+                        };
+                        let read = match provider {
+                            Provider::Codex => read_codex_usage(path, progress).map(|part| {
+                                if let Decoded::Conversations {
+                                    usage, usage_stats, ..
+                                } = part
+                                {
+                                    result.usage_lines[*source] += usage.len() as u64;
+                                    result.codex.extend(usage);
+                                    result.codex_stats.push(usage_stats);
+                                }
+                            }),
+                            _ => {
+                                let read = read_claude_usage(path, &mut result.claude, progress);
+                                let stats = &result.claude.stats;
+                                result.usage_lines[*source] += stats
+                                    .lines
+                                    .saturating_sub(stats.without_usage)
+                                    .saturating_sub(claude_before);
+                                read
+                            }
+                        };
+                        if let Err(e) = read {
+                            // As before the ingest: the path, then what went wrong.
+                            let cause = e.details.get("cause").and_then(|c| c.as_str());
+                            result.unreadable.push(format!(
+                                "{}: {}",
+                                path.display(),
+                                cause.unwrap_or(&e.message)
+                            ));
+                        }
+                        done_files.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+            })
+            .collect();
+        let results = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        if let Some(progress) = progress {
+            let _ = progress.join();
+        }
+        results
+    });
+    let mut claude = ClaudeCodeUsage::new();
+    let mut entries = Vec::new();
+    let mut codex_stats = Vec::new();
+    let mut unreadable = 0;
+    let mut usage_lines = vec![0u64; sources.len()];
+    for result in &results {
+        for (total, n) in usage_lines.iter_mut().zip(&result.usage_lines) {
+            *total += n;
+        }
+    }
+    let missing = missing_sources(&sources, &usage_lines);
+    for source in missing.iter().filter(|m| {
+        sources
+            .iter()
+            .any(|s| s.explicit && s.path.display().to_string() == m.path)
+    }) {
+        crate::os::warnings::warn(&source.describe());
+    }
+    for result in results {
+        claude.merge(*result.claude);
+        entries.extend(result.codex);
+        codex_stats.extend(result.codex_stats);
+        unreadable += result.unreadable.len() as u64;
+        for message in result.unreadable {
+            crate::os::warnings::warn(&format!("skipped {message}"));
+        }
+    }
+    let counted = Counted {
+        claude,
+        codex: entries,
+        codex_stats,
+        unreadable,
+    };
+    let mut report = report_of(counted, options, &prices);
+    report.missing_sources = missing;
+    Ok(report)
+}
+
+/// What the whole lines a Claude Code transcript gained after a byte offset hold.
+#[derive(Debug, Default)]
+pub struct ClaudeTail {
+    /// The responses, each counted once (see the core's Claude Code reader).
+    pub entries: Vec<UsageEntry>,
+    /// Where the last whole line read ends (`from` when none was).
+    pub end: u64,
+    /// The file's size now.
+    pub size: u64,
+}
+
+/// Reads a Claude Code transcript's whole lines from byte `from`, at most `limit` bytes of
+/// them (a line still being written waits for the next read), and counts their responses:
+/// what a hook records at a turn's end and the status line adds to the index's tallies.
+pub fn claude_tail(path: &str, from: u64, limit: u64) -> std::io::Result<ClaudeTail> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = crate::os::files::open_regular_io(std::path::Path::new(path))?;
+    let size = file.metadata()?.len();
+    let mut tail = ClaudeTail {
+        entries: Vec::new(),
+        end: from,
+        size,
+    };
+    if size <= from {
+        return Ok(tail);
+    }
+    file.seek(SeekFrom::Start(from))?;
+    let mut chunk = Vec::new();
+    file.take((size - from).min(limit))
+        .read_to_end(&mut chunk)?;
+    let Some(last_newline) = chunk.iter().rposition(|&b| b == b'\n') else {
+        return Ok(tail);
+    };
+    chunk.truncate(last_newline + 1);
+    let mut reader = baton_core::transcripts::usage::claude_code::ClaudeCodeUsage::new();
+    reader.push_bytes(&chunk);
+    tail.entries = reader.finish().0;
+    tail.end = from + chunk.len() as u64;
+    Ok(tail)
+}

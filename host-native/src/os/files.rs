@@ -1,0 +1,263 @@
+//! Finding the input files of `baton usage`, `baton inspect` and `baton analyze` under
+//! folders, reading each in the core's chunk size, and the one progress bar they draw on a
+//! terminal while they read.
+
+use baton_core::Error;
+use baton_core::transcripts::export_files::skipped_export_files;
+use baton_core::transcripts::ingest::CHUNK_BYTES;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Adds the files under `root` whose extension is one of `extensions`, walking folders in
+/// name order. In a folder that is an unzipped export (it holds a conversations file), the
+/// export's side files (`projects.json`, `users.json`, `user.json`, …) are passed over, as the
+/// core's [`skipped_export_files`] decides.
+///
+/// The walk is safe on any tree: it never follows a symbolic link to a folder (so `ln -s .
+/// loop` neither loops nor counts twice), takes a linked file only when it resolves inside
+/// `root`, skips what is not a regular file (a FIFO would block the reader forever, a device
+/// never ends), and adds each file once however many names it has (device and inode, also
+/// across calls into the same `out`). A root that is itself a regular file is taken whatever
+/// its extension.
+pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
+    let mut seen: std::collections::HashSet<(u64, u64)> =
+        out.iter().filter_map(|p| file_identity(p)).collect();
+    walk(root, extensions, true, &mut seen, &mut |path, _| {
+        out.push(path)
+    });
+}
+
+/// As [`files_under`], without the links (only files by their own names: the mirror's walk,
+/// which reads no link), each with what its `stat` said.
+pub fn regular_files_under(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, std::fs::Metadata)> {
+    let mut found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    walk(root, extensions, false, &mut seen, &mut |path, meta| {
+        found.push((path, meta.clone()));
+    });
+    found
+}
+
+fn walk(
+    root: &Path,
+    extensions: &[&str],
+    take_links: bool,
+    seen: &mut std::collections::HashSet<(u64, u64)>,
+    out: &mut dyn FnMut(PathBuf, &std::fs::Metadata),
+) {
+    // A file named as the root is taken as it is (a regular file only).
+    if let Ok(meta) = std::fs::metadata(root)
+        && meta.is_file()
+    {
+        if identity(&meta).is_none_or(|id| seen.insert(id)) {
+            out(root.to_path_buf(), &meta);
+        }
+        return;
+    }
+    let inside = std::fs::canonicalize(root).ok();
+    // Links inside the root are taken last, so a file is found by its own name when it has
+    // one here (a link sorted before its target does not hide the target).
+    let mut links = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    // Folders are visited depth first in name order: a stack popped from the end.
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        let names: Vec<String> = entries
+            .iter()
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        let skipped = skipped_export_files(&names);
+        let mut subfolders = Vec::new();
+        for (path, skip) in entries.into_iter().zip(skipped) {
+            let Ok(link) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if link.is_dir() {
+                subfolders.push(path);
+                continue;
+            }
+            let wanted = !skip
+                && path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| extensions.contains(&e));
+            if !wanted {
+                continue;
+            }
+            if link.file_type().is_symlink() {
+                let target_inside = std::fs::canonicalize(&path)
+                    .ok()
+                    .zip(inside.as_ref())
+                    .is_some_and(|(target, root)| target.starts_with(root));
+                if target_inside && take_links {
+                    links.push(path);
+                }
+                continue;
+            }
+            // Not a link: what was read of it is the file's own.
+            let meta = link;
+            if !meta.is_file() {
+                continue;
+            }
+            if identity(&meta).is_none_or(|id| seen.insert(id)) {
+                out(path, &meta);
+            }
+        }
+        folders.extend(subfolders.into_iter().rev());
+    }
+    for path in links {
+        if let Ok(meta) = std::fs::metadata(&path)
+            && meta.is_file()
+            && identity(&meta).is_none_or(|id| seen.insert(id))
+        {
+            out(path, &meta);
+        }
+    }
+}
+
+/// A file's (device, inode), the same for every name it has.
+fn file_identity(path: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(path).ok().as_ref().and_then(identity)
+}
+
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+/// Opens `path` for reading only if it is a regular file: a FIFO is opened without waiting
+/// for a writer and refused, as are devices and folders (`STORE_IO` naming the path). Every
+/// read of a path Baton did not create goes through here (or [`read_regular`]).
+pub fn open_regular(path: &Path) -> Result<std::fs::File, Error> {
+    open_regular_io(path).map_err(|e| Error::store_io("read", &path.display().to_string(), e))
+}
+
+/// As [`open_regular`], with the operating system's error (`InvalidInput` for a path that is
+/// no regular file).
+pub fn open_regular_io(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a folder, FIFO, socket or device)",
+        ));
+    }
+    // O_NONBLOCK does nothing to reads of a regular file: it stays as opened.
+    Ok(file)
+}
+
+/// Reads at most `max` bytes of `path` if it is a regular file (see [`open_regular`]): a FIFO
+/// never blocks it and a device never feeds it without end.
+pub fn read_regular(path: impl AsRef<Path>, max: u64) -> Result<Vec<u8>, Error> {
+    let path = path.as_ref();
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(max)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?;
+    Ok(bytes)
+}
+
+/// As [`read_regular`], as text (bytes that are not UTF-8 become U+FFFD).
+pub fn read_regular_text(path: impl AsRef<Path>, max: u64) -> Result<String, Error> {
+    read_regular(path, max).map(|bytes| match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// Reads `path` in chunks of the core's [`CHUNK_BYTES`] and hands each to `push`; reports
+/// the bytes read to `progress`. Stops at the first error.
+pub fn read_in_chunks(
+    path: &Path,
+    mut push: impl FnMut(&[u8]) -> Result<(), Error>,
+    mut progress: impl FnMut(u64),
+) -> Result<(), Error> {
+    let shown = path.display().to_string();
+    let mut file = open_regular(path)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut buf = vec![0u8; (size as usize).clamp(1, CHUNK_BYTES)];
+    loop {
+        let n = file
+            .read(&mut buf)
+            .map_err(|e| Error::store_io("read", &shown, e))?;
+        if n == 0 {
+            return Ok(());
+        }
+        push(&buf[..n])?;
+        progress(n as u64);
+    }
+}
+
+/// Width of the progress line, for clearing it.
+const BAR_LINE: usize = 90;
+
+/// Redraws the progress line on stderr: `label [####......] detail, done of total MB`.
+pub fn draw_progress(label: &str, detail: &str, done: u64, total: u64) {
+    let filled = ((done * 30 / total.max(1)) as usize).min(30);
+    eprint!(
+        "\r{label} [{}{}] {detail}{:.0} of {:.0} MB",
+        "#".repeat(filled),
+        ".".repeat(30 - filled),
+        done as f64 / 1e6,
+        total as f64 / 1e6
+    );
+    let _ = std::io::stderr().flush();
+}
+
+/// Erases the progress line.
+pub fn clear_progress() {
+    eprint!("\r{}\r", " ".repeat(BAR_LINE));
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a new temporary beside it, synced, then
+/// renamed over it. A failure leaves `path` as it was and no temporary behind.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".to_owned());
+    let temporary = dir.join(format!(
+        ".{name}.tmp-{}",
+        crate::os::system::new_uuid().simple()
+    ));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
