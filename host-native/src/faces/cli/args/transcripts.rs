@@ -1,0 +1,520 @@
+//! The arguments of the transcript commands: the mirror and its index, search, the
+//! transcripts and records, `inspect`, `analyze` and `usage`.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub(crate) struct IndexArgs {
+    /// The commit to record [default: `git rev-parse HEAD` here]
+    #[arg(long)]
+    pub(crate) commit: Option<String>,
+    #[command(subcommand)]
+    pub(crate) upkeep: Option<IndexUpkeep>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum IndexUpkeep {
+    /// What the transcript index holds: bytes per table (the full-text index's shadow tables
+    /// included), the WAL, free space, and its size as a share of the sources read
+    Stats(IndexLocation),
+    /// Give back the space removed and rewritten rows left: full-text segments merged and free
+    /// pages returned in short steps (neither the mirror nor a reader waits long), the WAL
+    /// folded in and truncated
+    Compact(IndexLocation),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AnalyzeArgs {
+    /// Files or folders: Claude Code or Codex .jsonl, ChatGPT or claude.ai conversations.json
+    /// or the export's .zip, Baton ledgers (.ndjson)
+    #[arg(required = true)]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Write the charts (activity, models, tokens, lengths) as SVG files into this folder
+    #[arg(long, value_name = "DIR")]
+    pub(crate) svg: Option<PathBuf>,
+    /// List the conversations that contain all these words (case-insensitive)
+    #[arg(long, value_name = "WORDS")]
+    pub(crate) search: Option<String>,
+    /// How many conversations to list, newest first
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub(crate) list: usize,
+    /// Keep the messages a provider hides from its own reader (ChatGPT's hidden system
+    /// messages, custom instructions and memory context)
+    #[arg(long)]
+    pub(crate) include_hidden: bool,
+    /// One line per file read, however many (by default a line per file only up to 20 files;
+    /// beyond, a count by format and the files that could not be read)
+    #[arg(long, short = 'v')]
+    pub(crate) verbose: bool,
+    /// Print conversation number N (the `#N` a listing shows) in full, as Markdown
+    #[arg(long, value_name = "N")]
+    pub(crate) show: Option<usize>,
+    /// Write the listed conversations (the search's matches, or --list N) to FILE: Markdown,
+    /// or JSON when FILE ends in .json
+    #[arg(long, value_name = "FILE")]
+    pub(crate) export: Option<PathBuf>,
+}
+
+/// Where the index is, and the sources a pass reads.
+#[derive(Debug, Args)]
+pub(crate) struct IndexLocation {
+    /// The transcript index [default: index.sqlite in the ledger folder]
+    #[arg(long = "index", env = "BATON_INDEX", value_name = "FILE")]
+    pub(crate) index: Option<PathBuf>,
+}
+
+/// The index a query reads, and whether to bring it up to date first.
+#[derive(Debug, Args)]
+pub(crate) struct QueryIndex {
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Bring the index up to date first: one mirror pass, which reads only what changed
+    #[arg(long)]
+    pub(crate) sync: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MirrorArgs {
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Claude Code projects folder [default: BATON_MIRROR_CLAUDE_DIR, else CLAUDE_CONFIG_DIR/projects,
+    /// else ~/.claude/projects and ~/.config/claude/projects]
+    #[arg(long = "claude-dir", value_name = "DIR")]
+    pub(crate) claude_dirs: Vec<PathBuf>,
+    /// Codex sessions folder [default: BATON_MIRROR_CODEX_DIR, else $CODEX_HOME/sessions, else
+    /// ~/.codex/sessions]
+    #[arg(long = "codex-dir", value_name = "DIR")]
+    pub(crate) codex_dirs: Vec<PathBuf>,
+    /// Folder where ChatGPT exports are dropped (conversations.json or the .zip as downloaded)
+    /// [default: BATON_MIRROR_CHATGPT_DIR, else ~/.chatgpt/exports]
+    #[arg(long = "chatgpt-dir", value_name = "DIR")]
+    pub(crate) chatgpt_dirs: Vec<PathBuf>,
+    /// Folder where claude.ai exports are dropped [default: BATON_MIRROR_CLAUDE_AI_DIR, else
+    /// ~/.claude/exports]
+    #[arg(long = "claude-ai-dir", value_name = "DIR")]
+    pub(crate) claude_ai_dirs: Vec<PathBuf>,
+    /// Keep watching after the first pass and keep every change as it is written (stop with
+    /// Ctrl-C); file notifications where the system has them, else a look every --poll-secs
+    #[arg(long)]
+    pub(crate) follow: bool,
+    /// With --follow: look every --poll-secs instead of waiting for notifications (for network
+    /// file systems, where notifications do not arrive)
+    #[arg(long, requires = "follow")]
+    pub(crate) poll: bool,
+    /// With --follow and no notifications: seconds between looks [default: BATON_MIRROR_POLL_SECS,
+    /// else 2]
+    #[arg(long, value_name = "SECS")]
+    pub(crate) poll_secs: Option<u64>,
+    /// Keep only what is written from now on: a file seen for the first time is followed from
+    /// its end (BATON_MIRROR_BACKFILL=false says the same)
+    #[arg(long)]
+    pub(crate) no_backfill: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SearchArgs {
+    /// The words to look for (each must appear)
+    #[arg(required = true, num_args = 1..)]
+    pub(crate) words: Vec<String>,
+    #[command(flatten)]
+    pub(crate) index: QueryIndex,
+    /// Where to look: text, thinking, tool (calls and output), tool_input, tool_output
+    /// [default: text,thinking,tool_input]
+    #[arg(long = "in", value_name = "FIELDS")]
+    pub(crate) fields: Option<String>,
+    #[command(flatten)]
+    pub(crate) filters: TranscriptFilters,
+    /// How many hits
+    #[arg(long, default_value_t = 20)]
+    pub(crate) limit: u32,
+    /// all (the default: the mirrored transcripts and the records kept with `baton record
+    /// store`), mirrored or stored
+    #[arg(long, value_name = "WHICH")]
+    pub(crate) include: Option<String>,
+}
+
+/// Filters shared by the transcript queries.
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptFilters {
+    /// Only this provider: claude_code, codex, chatgpt, claude_ai
+    #[arg(long)]
+    pub(crate) provider: Option<String>,
+    /// Only conversations whose project (working directory) contains this
+    #[arg(long)]
+    pub(crate) project: Option<String>,
+    /// From this day (YYYY-MM-DD, this machine's time zone)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) since: Option<String>,
+    /// Up to this day, included
+    #[arg(long, value_name = "DATE")]
+    pub(crate) until: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TranscriptsCommand {
+    /// Conversations kept, newest first
+    #[command(after_help = "Examples:
+  baton transcripts list
+  baton transcripts list --provider codex --project webapp --limit 50 --offset 50")]
+    List(TranscriptsListArgs),
+    /// One kept conversation in full, rebuilt from its stored lines
+    #[command(after_help = "Examples:
+  baton transcripts show 3                  # the number `transcripts list --json` gives
+  baton transcripts show 0191a2b3           # 8 or more characters of the provider's id
+  baton transcripts show 0191a2b3 --format json > session.json")]
+    Show(TranscriptsShowArgs),
+    /// The tools agents called in the kept conversations: how often, how often they failed
+    #[command(after_help = "Examples:
+  baton transcripts tools                   # every tool, most called first
+  baton transcripts tools --provider claude_code --since 2026-06-01 --limit 10")]
+    Tools(TranscriptsToolsArgs),
+    /// Remove a kept conversation from the index, on purpose: logged, and a later pass does not
+    /// bring it back while its source is still there
+    #[command(after_help = "Examples:
+  baton transcripts remove 12              # asks first on a terminal
+  baton transcripts remove 0191a2b3 --yes")]
+    Remove(TranscriptsRemoveArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsToolsArgs {
+    #[command(flatten)]
+    pub(crate) index: QueryIndex,
+    #[command(flatten)]
+    pub(crate) filters: TranscriptFilters,
+    /// How many tools
+    #[arg(long, default_value_t = 30)]
+    pub(crate) limit: u32,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsRemoveArgs {
+    /// The conversation: the index's number, the provider's id, or 8+ characters of it
+    pub(crate) reference: String,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Do not ask (needed when not on a terminal)
+    #[arg(long)]
+    pub(crate) yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsShowArgs {
+    /// The conversation: the index's number, the provider's id, or 8+ characters of it
+    pub(crate) reference: String,
+    #[command(flatten)]
+    pub(crate) index: QueryIndex,
+    /// markdown (the branches --branch names) or json (every branch, as read; `--json` adds
+    /// the active branch's message ids)
+    #[arg(long, value_enum, default_value_t = TranscriptFormat::Markdown)]
+    pub(crate) format: TranscriptFormat,
+    /// Which branches the Markdown holds: the active one, or every one (active first), where
+    /// a question was edited or an answer regenerated
+    #[arg(long, value_enum, default_value_t = BranchChoice::Active)]
+    pub(crate) branch: BranchChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum BranchChoice {
+    /// The branch the provider marked active.
+    Active,
+    /// Every branch.
+    All,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TranscriptFormat {
+    /// The active branch, as Markdown.
+    Markdown,
+    /// The conversation as read, every branch.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum RecordCommand {
+    /// Keep a record: its content from --content, --file or standard input (--file -)
+    #[command(after_help = "Examples:
+  baton record store --title \"PR #610 review\" --provider claude_code --content \"Looks good; two nits.\"
+  baton record store --file handoff.md --tag handoff --session 0199c0de-…   # attached to a work session
+  pbpaste | baton record store --file - --title \"Pasted from a chat\"
+
+The content is kept verbatim, whatever its size: in the ledger (.baton/events.ndjson) when it fits a line, else in .baton/blobs/ under the SHA-256 of its bytes, written before the event that names it. Every given field must hold text: a blank title, provider, provider session id or tag is refused by name.")]
+    Store(RecordStoreArgs),
+    /// Stored records, newest first, with a total (--include adds the mirrored conversations)
+    #[command(after_help = "Examples:
+  baton record list
+  baton record list --provider codex --limit 10 --offset 10
+  baton record list --since 2026-06-01T00:00:00Z --include all   # and the mirrored conversations")]
+    List(RecordListArgs),
+    /// One stored record in full, with what links to it
+    #[command(after_help = "Examples:
+  baton record get 0199c0de                 # 8 or more hex digits of its id
+  baton record get 0199c0de-1234-7abc-8def-0123456789ab --json")]
+    Get(RecordGetArgs),
+    /// One stored record as JSON (the default) or Markdown
+    #[command(after_help = "Examples:
+  baton record export 0199c0de --format markdown > review.md
+  baton record export 0199c0de > review.json")]
+    Export(RecordExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordStoreArgs {
+    /// The content, as text
+    #[arg(long, conflicts_with = "file")]
+    pub(crate) content: Option<String>,
+    /// Read the content from this file (`-` for standard input)
+    #[arg(long, value_name = "PATH")]
+    pub(crate) file: Option<PathBuf>,
+    /// A title
+    #[arg(long)]
+    pub(crate) title: Option<String>,
+    /// Where it came from: claude_code, codex, openai, …
+    #[arg(long)]
+    pub(crate) provider: Option<String>,
+    /// The provider's own session id (links the record to the mirrored conversation)
+    #[arg(long, value_name = "ID")]
+    pub(crate) provider_session_id: Option<String>,
+    /// A tag (repeat for more)
+    #[arg(long = "tag", value_name = "TAG")]
+    pub(crate) tags: Vec<String>,
+    /// Attach it to this work session (its full id)
+    #[arg(long, value_name = "ID")]
+    pub(crate) session: Option<String>,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordListArgs {
+    /// How many (1 to 200)
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true)]
+    pub(crate) limit: i64,
+    /// Skip this many first
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub(crate) offset: i64,
+    /// Only this provider, exactly
+    #[arg(long)]
+    pub(crate) provider: Option<String>,
+    /// Only records whose legacy agent_id is this, exactly (the agent that stored them)
+    #[arg(long = "agent-id", value_name = "ID")]
+    pub(crate) agent_id: Option<String>,
+    /// Only those stored at or after this time (RFC 3339, like 2026-06-01T09:00:00Z)
+    #[arg(long, value_name = "TIME")]
+    pub(crate) since: Option<String>,
+    /// stored (the default), mirrored (the conversations `baton mirror` keeps) or all, in one
+    /// newest-first order; each row says where it came from
+    #[arg(long, value_name = "WHICH")]
+    pub(crate) include: Option<String>,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordGetArgs {
+    /// The record: its id, or 8 or more hex digits of it
+    pub(crate) id: String,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordExportArgs {
+    /// The record: its id, or 8 or more hex digits of it
+    pub(crate) id: String,
+    /// json or markdown
+    #[arg(long, default_value = "json")]
+    pub(crate) format: String,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsListArgs {
+    #[command(flatten)]
+    pub(crate) index: QueryIndex,
+    #[command(flatten)]
+    pub(crate) filters: TranscriptFilters,
+    /// mirrored (the default), stored (records kept with `baton record store`) or all, in one
+    /// newest-first order; each row says where it came from
+    #[arg(long, value_name = "WHICH")]
+    pub(crate) include: Option<String>,
+    /// How many
+    #[arg(long, default_value_t = 20)]
+    pub(crate) limit: u32,
+    /// Skip this many first
+    #[arg(long, default_value_t = 0)]
+    pub(crate) offset: u32,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InspectArgs {
+    /// Claude Code or Codex .jsonl, ChatGPT or claude.ai conversations.json
+    #[arg(required = true)]
+    pub(crate) files: Vec<PathBuf>,
+}
+
+/// The days and costs of a usage report: `baton usage` and `baton team usage` alike.
+#[derive(Debug, Args)]
+pub(crate) struct UsageWindow {
+    /// First day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) since: Option<String>,
+    /// Last day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) until: Option<String>,
+    /// The zone of days, weeks and months: an IANA name (Europe/Paris) or UTC [default: this
+    /// machine's zone, from TZ or /etc/localtime]
+    #[arg(long, value_name = "ZONE")]
+    pub(crate) timezone: Option<String>,
+    /// Which cost to show: `auto` uses the cost a line records (old Claude Code `costUSD`)
+    /// and calculates the rest, `calculate` always prices the tokens, `display` shows only
+    /// recorded costs
+    #[arg(long, value_enum, default_value_t = CostModeArg::Auto)]
+    pub(crate) cost_mode: CostModeArg,
+}
+
+impl UsageWindow {
+    /// The zone, and the first and last instants counted, as given.
+    pub(crate) fn resolve(
+        &self,
+    ) -> Result<
+        (
+            crate::os::zone::HostZone,
+            Option<baton_core::Timestamp>,
+            Option<baton_core::Timestamp>,
+        ),
+        baton_core::Error,
+    > {
+        let zone = crate::os::zone::resolve(self.timezone.as_deref())?;
+        let day = |field: &str, text: &Option<String>, end: bool| {
+            text.as_deref()
+                .map(|d| baton_core::time::parse_day_in(field, d, end, &zone))
+                .transpose()
+        };
+        let since = day("since", &self.since, false)?;
+        let until = day("until", &self.until, true)?;
+        Ok((zone, since, until))
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UsageArgs {
+    /// How to group rows
+    #[arg(value_enum, default_value_t = GroupByArg::Daily)]
+    pub(crate) group_by: GroupByArg,
+    /// Which transcripts to read
+    #[arg(long, value_enum, default_value_t = ProviderArg::All)]
+    pub(crate) provider: ProviderArg,
+    #[command(flatten)]
+    pub(crate) window: UsageWindow,
+    /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+    /// and ~/.config/claude/projects]
+    #[arg(long = "claude-dir", value_name = "DIR")]
+    pub(crate) claude_dirs: Vec<PathBuf>,
+    /// Codex sessions folder [default: $CODEX_HOME/sessions, else ~/.codex/sessions]
+    #[arg(long = "codex-dir", value_name = "DIR")]
+    pub(crate) codex_dirs: Vec<PathBuf>,
+    /// A price table (JSON, the shape of the shipped one) to use instead of the shipped one
+    #[arg(long, value_name = "FILE")]
+    pub(crate) prices: Option<PathBuf>,
+    /// Count from the transcript index (`baton mirror` keeps it) instead of reading the
+    /// folders: fast, and it remembers transcripts whose files are gone. `--index=FILE` names
+    /// another index [default: BATON_INDEX, else index.sqlite in the ledger folder]
+    #[arg(
+        long = "index",
+        value_name = "FILE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        conflicts_with_all = ["claude_dirs", "codex_dirs"]
+    )]
+    pub(crate) index: Option<String>,
+    /// With --index: bring the index up to date first (one mirror pass, reading only what
+    /// changed)
+    #[arg(long, requires = "index")]
+    pub(crate) sync: bool,
+    /// With `session`: one row per work session of this ledger instead of per agent session,
+    /// each transcript tied by its provider session id, else by project, agent and time
+    #[arg(long)]
+    pub(crate) work: bool,
+    /// Print the rows as CSV (a header, a line per row, then `total`) for a spreadsheet;
+    /// `--json` still gives the one JSON object
+    #[arg(long)]
+    pub(crate) csv: bool,
+}
+
+/// How `baton usage` groups its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum GroupByArg {
+    /// One row per day (in --timezone)
+    Daily,
+    /// One row per week, Monday first (in --timezone)
+    Weekly,
+    /// One row per month (in --timezone)
+    Monthly,
+    /// One row per provider session
+    Session,
+    /// One row per model
+    Model,
+    /// One row per project (each session's first working folder)
+    Project,
+}
+
+/// Which cost `baton usage` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CostModeArg {
+    /// Recorded cost where a line has one, else calculated
+    Auto,
+    /// Always calculated from tokens and prices
+    Calculate,
+    /// Only recorded costs
+    Display,
+}
+
+impl From<CostModeArg> for baton_core::transcripts::usage::CostMode {
+    fn from(mode: CostModeArg) -> Self {
+        use baton_core::transcripts::usage::CostMode;
+        match mode {
+            CostModeArg::Auto => CostMode::Auto,
+            CostModeArg::Calculate => CostMode::Calculate,
+            CostModeArg::Display => CostMode::Display,
+        }
+    }
+}
+
+impl From<GroupByArg> for GroupBy {
+    fn from(g: GroupByArg) -> GroupBy {
+        match g {
+            GroupByArg::Daily => GroupBy::Daily,
+            GroupByArg::Weekly => GroupBy::Weekly,
+            GroupByArg::Monthly => GroupBy::Monthly,
+            GroupByArg::Session => GroupBy::Session,
+            GroupByArg::Model => GroupBy::Model,
+            GroupByArg::Project => GroupBy::Project,
+        }
+    }
+}
+
+/// Which transcripts `baton usage` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ProviderArg {
+    /// Claude Code only (also spelt claude_code, as the index and JSON spell it)
+    #[value(alias = "claude_code")]
+    ClaudeCode,
+    /// Codex only
+    Codex,
+    /// Both
+    All,
+}
+
+impl ProviderArg {
+    /// The providers it names (empty: all).
+    pub(crate) fn providers(self) -> Vec<Provider> {
+        match self {
+            ProviderArg::ClaudeCode => vec![Provider::ClaudeCode],
+            ProviderArg::Codex => vec![Provider::Codex],
+            ProviderArg::All => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,536 @@
+//! The tools over what the mirror keeps: searching, listing and reading transcripts, usage
+//! from the index, and stored records (store, list, resume, export). Reads run off the async
+//! threads.
+
+use super::*;
+
+/// `search_transcripts`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SearchTranscripts {
+    /// Words (rare ones required; "quoted" a phrase); exact phrase first.
+    query: String,
+    /// Comma-separated: text, thinking, tool_input, tool_output, tool [all].
+    #[serde(default, rename = "in")]
+    fields: Option<String>,
+    #[serde(flatten)]
+    filters: TranscriptFilters,
+    /// Most hits (default 20).
+    #[serde(default)]
+    limit: Option<u32>,
+}
+
+/// Filters shared by the transcript tools.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct TranscriptFilters {
+    /// claude_code, codex, chatgpt or claude_ai.
+    #[serde(default)]
+    provider: Option<String>,
+    /// Part of the project's path.
+    #[serde(default)]
+    project: Option<String>,
+    /// First day, YYYY-MM-DD.
+    #[serde(default)]
+    since: Option<String>,
+    /// Last day, YYYY-MM-DD.
+    #[serde(default)]
+    until: Option<String>,
+}
+
+/// `list_transcripts`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ListTranscripts {
+    #[serde(flatten)]
+    filters: TranscriptFilters,
+    /// Most rows (default 20).
+    #[serde(default)]
+    limit: Option<u32>,
+    /// Rows to skip.
+    #[serde(default)]
+    offset: Option<u32>,
+}
+
+/// `get_transcript`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GetTranscript {
+    /// The number list_transcripts gives, the provider's id, or 8+ characters of it.
+    reference: String,
+    /// Every branch instead of the active one only.
+    #[serde(default)]
+    all_branches: bool,
+}
+
+/// `get_usage`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GetUsage {
+    /// daily (default), weekly, monthly, session, model or project.
+    #[serde(default)]
+    group_by: Option<String>,
+    /// claude_code or codex.
+    #[serde(default)]
+    provider: Option<String>,
+    /// First day, YYYY-MM-DD.
+    #[serde(default)]
+    since: Option<String>,
+    /// Last day, YYYY-MM-DD.
+    #[serde(default)]
+    until: Option<String>,
+}
+
+/// `session_store`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SessionStore {
+    /// Verbatim text, not blank.
+    content: String,
+    /// Not blank when given.
+    #[serde(default)]
+    title: Option<String>,
+    /// E.g. claude_code, codex; not blank.
+    #[serde(default)]
+    provider: Option<String>,
+    /// The provider's session id; not blank.
+    #[serde(default)]
+    provider_session_id: Option<String>,
+    /// None blank.
+    #[serde(default)]
+    tags: Vec<String>,
+    /// A work session to attach it to.
+    #[serde(default)]
+    session_id: Option<String>,
+}
+
+/// `session_list`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SessionList {
+    /// 1-200, default 20.
+    #[serde(default)]
+    limit: Option<i64>,
+    /// Rows to skip.
+    #[serde(default)]
+    offset: Option<i64>,
+    /// Exact provider.
+    #[serde(default)]
+    provider: Option<String>,
+    /// Exact legacy agent_id.
+    #[serde(default)]
+    agent_id: Option<String>,
+    /// RFC 3339, inclusive.
+    #[serde(default)]
+    since: Option<String>,
+    /// stored (default), mirrored or all.
+    #[serde(default)]
+    include: Option<String>,
+}
+
+/// `session_resume`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SessionResume {
+    /// Record id, or 8+ hex digits of either end.
+    id: String,
+}
+
+/// `session_export`'s arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SessionExport {
+    /// Record id, or 8+ hex digits of either end.
+    id: String,
+    /// json (default) or markdown.
+    #[serde(default)]
+    format: Option<String>,
+}
+
+#[tool_router(router = index_tools, vis = "pub(super)")]
+impl BatonMcp {
+    #[tool(
+        description = "Keep a session record (summary, review, hand-off, transcript) verbatim.",
+        annotations(destructive_hint = false, idempotent_hint = false)
+    )]
+    async fn session_store(
+        &self,
+        params: Parameters<SessionStore>,
+        client: Client,
+    ) -> Result<CallToolResult, ErrorData> {
+        let ledger = self.ledger.clone();
+        let index = self.index_path();
+        Ok(self
+            .records_call(params, move |p| {
+                let acting = engine::Acting {
+                    actor: None,
+                    person: None,
+                    caller: client.caller(),
+                };
+                let record = crate::ops::records::store(
+                    &ledger,
+                    &index,
+                    baton_core::records::StoreRequest {
+                        content: Some(p.content),
+                        title: p.title,
+                        provider: p.provider,
+                        provider_session_id: p.provider_session_id,
+                        tags: p.tags,
+                    },
+                    p.session_id.as_deref(),
+                    &acting,
+                )?;
+                let mut summary = crate::ops::records::summary(&record);
+                summary["content_bytes"] = Value::from(record.content.len());
+                Ok((
+                    format!("[ok] stored the record {}", record.id),
+                    serde_json::json!({ "record": summary }),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "Stored records, newest first, with a total.",
+        annotations(read_only_hint = true)
+    )]
+    async fn session_list(
+        &self,
+        params: Parameters<SessionList>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let ledger = self.ledger.clone();
+        let index = self.index_path();
+        Ok(self
+            .records_call(params, move |p| {
+                let query = baton_core::records::ListQuery::parse(
+                    p.limit,
+                    p.offset,
+                    p.provider,
+                    p.agent_id,
+                    p.since.as_deref(),
+                )?;
+                let include = crate::ops::records::include_of(
+                    p.include.as_deref(),
+                    baton_core::records::Include::Stored,
+                )?;
+                let listing = crate::ops::records::list_records(&ledger, &index, query, include)?;
+                Ok((
+                    format!("[ok] {} of {} row(s)", listing.items.len(), listing.total),
+                    serde_json::to_value(&listing).unwrap_or_default(),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "One stored record in full, with its links.",
+        annotations(read_only_hint = true)
+    )]
+    async fn session_resume(
+        &self,
+        params: Parameters<SessionResume>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let ledger = self.ledger.clone();
+        let index = self.index_path();
+        Ok(self
+            .records_call(params, move |p| {
+                let query = baton_core::records::IdQuery::parse(&p.id)?;
+                let (snapshot, connection) = crate::ops::records::open_synced(&ledger, &index)?;
+                let record = crate::ops::records::resolve(
+                    &connection,
+                    &index,
+                    &snapshot,
+                    ledger.dir(),
+                    &query,
+                )?;
+                let links = crate::ops::records::links_of(
+                    &connection,
+                    &index,
+                    &snapshot,
+                    ledger.dir(),
+                    &record,
+                )?;
+                let mut json = serde_json::to_value(&record).unwrap_or_default();
+                json["links"] = serde_json::to_value(&links).unwrap_or_default();
+                Ok((
+                    format!(
+                        "[ok] the record {} ({} bytes)",
+                        record.id,
+                        record.content.len()
+                    ),
+                    serde_json::json!({ "record": json }),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "One stored record as json or markdown.",
+        annotations(read_only_hint = true)
+    )]
+    async fn session_export(
+        &self,
+        params: Parameters<SessionExport>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let ledger = self.ledger.clone();
+        let index = self.index_path();
+        Ok(self
+            .records_call(params, move |p| {
+                // The format is checked before the id is looked up.
+                let format = baton_core::records::ExportFormat::parse(p.format.as_deref())?;
+                let query = baton_core::records::IdQuery::parse(&p.id)?;
+                let (snapshot, connection) = crate::ops::records::open_synced(&ledger, &index)?;
+                let record = crate::ops::records::resolve(
+                    &connection,
+                    &index,
+                    &snapshot,
+                    ledger.dir(),
+                    &query,
+                )?;
+                let document = crate::ops::records::export_document(&record, format);
+                Ok((
+                    document.clone(),
+                    serde_json::json!({
+                        "id": record.id.to_string(),
+                        "format": format,
+                        "document": document,
+                    }),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "Search the kept transcripts (baton mirror keeps them): ranked messages with snippets.",
+        annotations(read_only_hint = true)
+    )]
+    async fn search_transcripts(
+        &self,
+        params: Parameters<SearchTranscripts>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self
+            .read_index(params, |p, connection, path| {
+                let fields = crate::ops::mirror::query::fields_named(p.fields.as_deref())?;
+                let filters = transcript_filters(&p.filters)?;
+                let page = crate::ops::mirror::query::search(
+                    connection,
+                    path,
+                    &p.query,
+                    &fields,
+                    &filters,
+                    i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
+                    160,
+                )?;
+                Ok((
+                    format!(
+                        "[ok] {} of {} matching message(s)",
+                        page.hits.len(),
+                        page.total
+                    ),
+                    serde_json::to_value(&page).unwrap_or_default(),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "The kept transcripts, newest first, with a total for paging.",
+        annotations(read_only_hint = true)
+    )]
+    async fn list_transcripts(
+        &self,
+        params: Parameters<ListTranscripts>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self
+            .read_index(params, |p, connection, path| {
+                let filters = transcript_filters(&p.filters)?;
+                let page = crate::ops::mirror::query::list(
+                    connection,
+                    path,
+                    &filters,
+                    i64::from(p.limit.unwrap_or(20).clamp(1, 500)),
+                    i64::from(p.offset.unwrap_or(0)),
+                )?;
+                Ok((
+                    format!(
+                        "[ok] {} of {} conversation(s)",
+                        page.conversations.len(),
+                        page.total
+                    ),
+                    serde_json::to_value(&page).unwrap_or_default(),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "One kept transcript as Markdown (the active branch unless all_branches).",
+        annotations(read_only_hint = true)
+    )]
+    async fn get_transcript(
+        &self,
+        params: Parameters<GetTranscript>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self
+            .read_index(params, |p, connection, path| {
+                use crate::ops::mirror::query::Branches;
+                let branches = if p.all_branches {
+                    Branches::All
+                } else {
+                    Branches::Active
+                };
+                let shown =
+                    crate::ops::mirror::query::show(connection, path, &p.reference, branches)?;
+                Ok((
+                    shown.markdown.trim_end().to_owned(),
+                    serde_json::json!({
+                        "conversation": serde_json::to_value(&shown.row).unwrap_or_default(),
+                        "branches": shown.branches,
+                    }),
+                ))
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "Token usage and cost from the kept transcripts, by day, week, month, session, model or project.",
+        annotations(read_only_hint = true)
+    )]
+    async fn get_usage(&self, params: Parameters<GetUsage>) -> Result<CallToolResult, ErrorData> {
+        Ok(self
+            .read_index(params, |p, connection, path| {
+                use baton_core::transcripts::Provider;
+                let zone = crate::os::zone::resolve(None)?;
+                let day = |field: &str, text: &Option<String>, end: bool| {
+                    text.as_deref()
+                        .map(|d| baton_core::time::parse_day_in(field, d, end, &zone))
+                        .transpose()
+                };
+                let providers = match p.provider.as_deref() {
+                    None => Vec::new(),
+                    Some(name) => match Provider::named(name).filter(|p| p.has_usage()) {
+                        Some(provider) => vec![provider],
+                        None => {
+                            return Err(Error::invalid(
+                                "provider",
+                                format!("`{name}`: usage is kept for claude_code and codex"),
+                            ));
+                        }
+                    },
+                };
+                let options = crate::ops::usage::UsageOptions {
+                    providers,
+                    since: day("since", &p.since, false)?,
+                    until: day("until", &p.until, true)?,
+                    ..crate::ops::usage::UsageOptions::everything(
+                        p.group_by.as_deref().unwrap_or("daily").parse()?,
+                        zone.clone(),
+                    )
+                };
+                let report = crate::ops::mirror::usage::report(connection, path, &options)?;
+                let json = serde_json::to_value(&report).unwrap_or_default();
+                Ok((
+                    format!(
+                        "[ok] usage from the index: {} row(s), ${:.2} in all",
+                        json["rows"].as_array().map_or(0, Vec::len),
+                        json["totals"]["cost_usd"].as_f64().unwrap_or(0.0)
+                    ),
+                    json,
+                ))
+            })
+            .await)
+    }
+}
+
+/// The transcript tools' filters, checked.
+fn transcript_filters(
+    filters: &TranscriptFilters,
+) -> Result<crate::ops::mirror::query::Filters, Error> {
+    let zone = crate::os::zone::resolve(None)?;
+    crate::ops::mirror::query::Filters::from_words(
+        filters.provider.as_deref(),
+        filters.project.as_deref(),
+        filters.since.as_deref(),
+        filters.until.as_deref(),
+        &zone,
+    )
+}
+
+/// A transcript tool's answer: its text (a human line, or the Markdown asked for), then its
+/// JSON, which is also the structured content; an error as every tool's.
+fn index_answer(result: Result<(String, Value), Error>) -> CallToolResult {
+    match result {
+        Ok((text, json)) => {
+            let mut result =
+                CallToolResult::success(vec![ContentBlock::text(format!("{text}\n{json}"))]);
+            result.structured_content = Some(json);
+            result
+        }
+        Err(err) => answer(Err(err)),
+    }
+}
+
+/// The tools over the transcript index: offered once `baton mirror` has made one.
+pub const INDEX_TOOLS: [&str; 4] = [
+    "search_transcripts",
+    "list_transcripts",
+    "get_transcript",
+    "get_usage",
+];
+
+impl BatonMcp {
+    /// The transcript index this server reads.
+    pub(super) fn index_path(&self) -> std::path::PathBuf {
+        self.index
+            .clone()
+            .unwrap_or_else(|| crate::index::path_for(self.ledger.dir()))
+    }
+
+    /// A server over `ledger` that reads the transcript index at `index` (an embedding
+    /// host's own, or a test's).
+    pub fn with_index(ledger: Ledger, index: std::path::PathBuf) -> BatonMcp {
+        BatonMcp {
+            index: Some(index),
+            ..BatonMcp::new(ledger)
+        }
+    }
+
+    /// Runs a read of the transcript index off the async threads, with the tool's arguments
+    /// (arguments it could not read are answered as every tool answers them).
+    async fn read_index<P, F>(&self, params: Parameters<P>, work: F) -> CallToolResult
+    where
+        P: Send + 'static,
+        F: FnOnce(P, &rusqlite::Connection, &std::path::Path) -> Result<(String, Value), Error>
+            + Send
+            + 'static,
+    {
+        let p = match params.0 {
+            Ok(p) => p,
+            Err(err) => return answer(Err(err)),
+        };
+        let path = self.index_path();
+        let outcome = tokio::task::spawn_blocking(move || {
+            let connection = crate::index::open_existing(&path)?;
+            work(p, &connection, &path)
+        })
+        .await
+        .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
+        index_answer(outcome)
+    }
+
+    /// Runs a records tool off the async threads, with its arguments (arguments it could not
+    /// read are answered as every tool answers them).
+    async fn records_call<P, F>(&self, params: Parameters<P>, work: F) -> CallToolResult
+    where
+        P: Send + 'static,
+        F: FnOnce(P) -> Result<(String, Value), Error> + Send + 'static,
+    {
+        let p = match params.0 {
+            Ok(p) => p,
+            Err(err) => return answer(Err(err)),
+        };
+        let outcome = tokio::task::spawn_blocking(move || work(p))
+            .await
+            .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
+        index_answer(outcome)
+    }
+}
