@@ -4,7 +4,7 @@
 
 use crate::faces::cli::ledger::run;
 use crate::faces::cli::serve::{abi, abi_lines, demo, web};
-use crate::faces::cli::transcripts::{inspect, usage};
+use crate::faces::cli::usage::{inspect, usage};
 use crate::faces::{present, table};
 use crate::store::{self, Ledger};
 use baton_core::Error;
@@ -14,11 +14,13 @@ use serde_json::Value;
 
 mod args;
 mod ledger;
+mod mirror;
 mod params;
 mod records;
 mod serve;
 mod team;
 pub(crate) mod transcripts;
+mod usage;
 
 pub use args::Cli;
 use args::Command;
@@ -88,7 +90,7 @@ pub fn main() -> i32 {
         Command::Watch(ref args) => watch(&cli, args, json_only),
         Command::Sync(ref args) => team::sync(&cli, args, json_only),
         Command::Team(ref command) => team::team(&cli, command),
-        Command::Mirror(ref args) => transcripts::mirror(&cli, args),
+        Command::Mirror(ref args) => mirror::mirror(&cli, args),
         Command::Search(ref args) => transcripts::search(&cli, args),
         Command::Transcripts(args::TranscriptsCommand::List(ref args)) => {
             transcripts::list(&cli, args)
@@ -118,7 +120,7 @@ pub fn main() -> i32 {
         Command::Index(args::IndexArgs {
             upkeep: Some(ref upkeep),
             ..
-        }) => transcripts::index_upkeep(&cli, upkeep),
+        }) => mirror::index_upkeep(&cli, upkeep),
         Command::Analyze(args) => crate::ops::analyze::run(&crate::ops::analyze::Request {
             paths: args.paths,
             svg_dir: args.svg,

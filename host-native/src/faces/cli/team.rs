@@ -185,7 +185,7 @@ fn usage(cli: &Cli, args: &TeamUsageArgs) -> Result<Output, Error> {
             _ => csv.trim_end().to_owned(),
         }
     } else {
-        crate::faces::cli::transcripts::usage_table_keyed(
+        crate::faces::cli::usage::usage_table_keyed(
             &report,
             &crate::faces::table::Style::for_stdout(cli.color),
             by_machine.then_some(("machine", "MACHINE")),
