@@ -8,21 +8,6 @@ use std::path::{Path, PathBuf};
 
 const MAX_LINES: usize = 600;
 
-/// Files still waiting to be split by job (#34), each held to the size it has: one may only
-/// shrink, and leaves this list when it fits.
-const NOT_YET_SPLIT: &[(&str, usize)] = &[
-    ("faces/cli/args.rs", 1659),
-    ("faces/cli/transcripts.rs", 1110),
-    ("faces/hook.rs", 612),
-    ("faces/mcp/mod.rs", 1333),
-    ("faces/present.rs", 667),
-    ("faces/statusline.rs", 713),
-    ("index/mod.rs", 792),
-    ("ops/mirror/query.rs", 997),
-    ("ops/notes/mod.rs", 833),
-    ("ops/records.rs", 827),
-];
-
 /// The core's layers, bottom to top (top-level modules; `lib` is the crate root).
 const CORE: &[&[&str]] = &[
     &["lib", "error", "ids", "time", "names", "tokens"],
@@ -381,20 +366,11 @@ fn circles(sources: &[Source]) -> Vec<String> {
 }
 
 fn too_long(sources: &[Source]) -> Vec<String> {
-    let mut found = Vec::new();
-    for s in sources {
-        let lines = s.text.lines().count();
-        let allowed = NOT_YET_SPLIT
-            .iter()
-            .find(|(file, _)| *file == s.file)
-            .map_or(MAX_LINES, |(_, lines)| *lines);
-        if lines > allowed {
-            found.push(format!("{}: {lines} lines", s.file));
-        } else if allowed > MAX_LINES && lines <= MAX_LINES {
-            found.push(format!("{}: fits now; take it off NOT_YET_SPLIT", s.file));
-        }
-    }
-    found
+    sources
+        .iter()
+        .filter(|s| s.text.lines().count() > MAX_LINES)
+        .map(|s| format!("{}: {} lines", s.file, s.text.lines().count()))
+        .collect()
 }
 
 fn check(name: &str, sources: &[Source], layers: &[&[&str]]) {

@@ -76,7 +76,10 @@ pub fn resolve(
 }
 
 /// Mirrored conversations whose provider id is a UUID starting with the hex digits `prefix`.
-pub(super) fn mirrored_ids(connection: &Connection, prefix: &str) -> rusqlite::Result<Vec<uuid::Uuid>> {
+pub(super) fn mirrored_ids(
+    connection: &Connection,
+    prefix: &str,
+) -> rusqlite::Result<Vec<uuid::Uuid>> {
     // A provider's UUID is written with hyphens: the prefix is looked for in that form.
     let mut hyphenated = String::new();
     for (at, c) in prefix.chars().enumerate() {

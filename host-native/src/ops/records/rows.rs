@@ -241,5 +241,6 @@ pub(super) fn read_record(r: &rusqlite::Row) -> rusqlite::Result<Record> {
     })
 }
 
-pub(super) const RECORD_COLUMNS: &str = "hex, created_at, updated_at, title, provider, provider_session_id,
+pub(super) const RECORD_COLUMNS: &str =
+    "hex, created_at, updated_at, title, provider, provider_session_id,
     agent_id, tags, work_session, content, content_bytes, blob";
