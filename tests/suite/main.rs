@@ -5,6 +5,7 @@ mod architecture;
 mod ccusage;
 mod cli;
 mod concurrency;
+mod faces;
 mod hook;
 mod hostile;
 mod human;

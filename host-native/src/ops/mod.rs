@@ -4,6 +4,7 @@
 //! here prints: warnings and progress go to the sink the faces own.
 
 pub mod analyze;
+pub mod command;
 pub mod engine;
 pub mod liveness;
 pub mod mirror;

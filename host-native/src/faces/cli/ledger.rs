@@ -31,13 +31,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             })
             .ok()
     };
-    if matches!(
-        cli.command,
-        Command::List(_) | Command::Show(_) | Command::Attention(_)
-    ) {
-        check_liveness();
-    }
-    let mut request = match cli.command {
+    let request = match cli.command {
         Command::Reap(a) => return reap(&ledger, &a, person),
         Command::Start(a) => Request::Start(a.into()),
         Command::Brief(a) => Request::Brief(SessionRef { session_id: a.id }),
@@ -204,13 +198,17 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     };
     // The CLI run from inside a coding agent's shell is that agent.
     let agent = crate::os::system::calling_agent();
-    engine::fill_defaults(&mut request, agent.as_deref());
     let acting = engine::Acting {
         actor: None,
         person,
-        caller: agent.map_or(Caller::Person, |name| Caller::agent(&name)),
+        caller: agent.as_deref().map_or(Caller::Person, Caller::agent),
     };
-    let response = engine::run_as(&ledger, &request, &acting)?;
+    let answered = crate::ops::command::run(&ledger, &index, request, &acting, agent.as_deref());
+    if let Some(snapshot) = &answered.snapshot {
+        engine::refresh(&ledger, snapshot);
+    }
+    let extras = answered.extras;
+    let response = answered.result?;
     let zone = crate::os::zone::resolve(None)?;
     let reader = crate::faces::present::Reader::for_stdout(cli_color, &zone)?;
     let mut output = Output {
@@ -273,44 +271,26 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             }
         }
         Response::Show(shown) => {
-            // What it cost (and its hand-off chain): extra, left out with a warning when the
-            // index cannot be read.
-            use baton_core::ledger::store::LedgerView;
-            let costed = ledger.snapshot().and_then(|snapshot| {
-                let all = snapshot.all_sessions()?;
-                let costs = crate::ops::work_cost::of_sessions(
-                    &ledger,
-                    &index,
-                    &all,
-                    &[shown.session.session_id],
-                )?;
-                Ok((all, costs))
-            });
-            match costed {
-                Ok((all, costs)) => {
-                    let id = shown.session.session_id;
-                    if let Some(figures) = costs.of(id) {
-                        output.human.push_str(&format!(
-                            "\n  cost           {}",
-                            crate::ops::work_cost::describe(figures)
-                        ));
-                        output.json["cost"] = to_json(figures)?;
-                    }
-                    if let Some(chain) = costs.chain_total(&all, id) {
-                        output.human.push_str(&format!(
-                            "\n  chain cost     {} · {} tokens over {} handed-off sessions",
-                            chain["cost_usd"]
-                                .as_f64()
-                                .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}")),
-                            baton_core::analyzer::charts::scale::thousands(
-                                chain["total_tokens"].as_u64().unwrap_or(0)
-                            ),
-                            chain["sessions"].as_array().map_or(0, Vec::len)
-                        ));
-                        output.json["chain_cost"] = chain;
-                    }
-                }
-                Err(err) => crate::os::warnings::warn(&format!("its cost is left out: {err}")),
+            // What it cost, and its hand-off chain's (left out when they cannot be read).
+            if let Some(figures) = &extras.cost {
+                output.human.push_str(&format!(
+                    "\n  cost           {}",
+                    crate::ops::work_cost::describe(figures)
+                ));
+                output.json["cost"] = to_json(figures)?;
+            }
+            if let Some(chain) = extras.chain_cost {
+                output.human.push_str(&format!(
+                    "\n  chain cost     {} · {} tokens over {} handed-off sessions",
+                    chain["cost_usd"]
+                        .as_f64()
+                        .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}")),
+                    baton_core::analyzer::charts::scale::thousands(
+                        chain["total_tokens"].as_u64().unwrap_or(0)
+                    ),
+                    chain["sessions"].as_array().map_or(0, Vec::len)
+                ));
+                output.json["chain_cost"] = chain;
             }
             // The session is the answer; what links to it is extra, and an index that cannot
             // be read (a colleague's read-only ledger, a newer schema) only leaves it out.
@@ -456,9 +436,9 @@ fn reap(
         }
         let summary = reaped_summary(&reason);
         if !args.dry_run
-            && let Err(err) = engine::run_as(
+            && let Err(err) = crate::ops::command::run_now(
                 ledger,
-                &Request::End(EndParams {
+                Request::End(EndParams {
                     session_id: Some(chosen.session_id.to_string()),
                     summary: Some(summary.clone()),
                     status: Some("failed".to_owned()),

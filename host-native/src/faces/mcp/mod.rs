@@ -118,28 +118,6 @@ fn refused(err: Error) -> Result<CallToolResult, ErrorData> {
     Ok(answer(Err(err)))
 }
 
-/// A tool answer: the human line, then the JSON, as text; the JSON also as structured content.
-/// A work session's `cost` and `chain_cost`, when it has any (a failure to read the index
-/// only leaves them out).
-fn work_session_cost(
-    ledger: &Ledger,
-    index: &std::path::Path,
-    snapshot: &crate::store::Snapshot,
-    id: baton_core::SessionId,
-) -> Option<serde_json::Map<String, Value>> {
-    use baton_core::ledger::store::LedgerView;
-    let all = snapshot.all_sessions().ok()?;
-    let costs = crate::ops::work_cost::of_sessions(ledger, index, &all, &[id]).ok()?;
-    let mut extra = serde_json::Map::new();
-    if let Some(figures) = costs.of(id) {
-        extra.insert("cost".into(), serde_json::to_value(figures).ok()?);
-    }
-    if let Some(chain) = costs.chain_total(&all, id) {
-        extra.insert("chain_cost".into(), chain);
-    }
-    (!extra.is_empty()).then_some(extra)
-}
-
 fn answer(result: Result<Response, Error>) -> CallToolResult {
     match result {
         Ok(response) => {
@@ -171,9 +149,15 @@ macro_rules! tool_body {
             Err(err) => return refused(err),
         };
         let session: Option<String> = $session(&$p);
-        let mut request = $request;
-        engine::fill_defaults(&mut request, $client.name());
-        Ok($self.run(request, session, $client.caller()).await)
+        let request = $request;
+        Ok($self
+            .run(
+                request,
+                session,
+                $client.caller(),
+                $client.name().map(str::to_owned),
+            )
+            .await)
     }};
 }
 
@@ -201,6 +185,7 @@ impl BatonMcp {
         request: Request,
         session: Option<String>,
         caller: Caller,
+        client: Option<String>,
     ) -> CallToolResult {
         let gate = session.map(|id| self.gate.gate(&id));
         let _held = match &gate {
@@ -214,48 +199,22 @@ impl BatonMcp {
             ..Acting::default()
         };
         let outcome = tokio::task::spawn_blocking(move || {
-            // Sessions are read with whether their agents still run (as the CLI does).
-            if matches!(
-                request,
-                Request::List(_) | Request::Show(_) | Request::Attention
-            ) && let Err(err) = crate::ops::liveness::check(&ledger)
-            {
-                crate::os::warnings::warn(&format!(
-                    "could not check whether agents still run: {err}"
-                ));
-            }
-            // A start or end from inside an agent session a hook already opened is about
-            // that work session (one per agent session, whichever door it came in by).
-            let mut request = request;
-            engine::join_calling_agents_session(&ledger, &mut request);
-            let (result, snapshot) = engine::run_deferred(&ledger, &request, &acting);
-            // The agent on the other end of this server runs the session it started: tie its
-            // process to it, so Baton can tell later when it is gone.
-            if let (Request::Start(_), Ok(baton_core::commands::Response::Action(action))) =
-                (&request, &result)
-                && let Some(process) = crate::os::processes::agent_process()
-                && let Err(err) = crate::ops::liveness::tie_process(
-                    &ledger,
-                    &action.session.session_id.to_string(),
-                    process,
-                )
-            {
-                crate::os::warnings::warn(&format!(
-                    "could not tie the agent's process to its session: {err}"
-                ));
-            }
-            // One session's answer says what it cost, and its hand-off chain.
-            let cost = match (&result, &snapshot) {
-                (Ok(baton_core::commands::Response::Show(shown)), Some(snapshot)) => {
-                    work_session_cost(&ledger, &index, snapshot, shown.session.session_id)
-                }
-                _ => None,
-            };
+            let answered =
+                crate::ops::command::run(&ledger, &index, request, &acting, client.as_deref());
             // The checkpoint is brought up to date after the answer has gone back.
-            if let Some(snapshot) = snapshot {
+            if let Some(snapshot) = answered.snapshot {
                 tokio::task::spawn_blocking(move || engine::refresh(&ledger, &snapshot));
             }
-            (result, cost)
+            let mut cost = serde_json::Map::new();
+            if let Some(figures) = &answered.extras.cost
+                && let Ok(value) = serde_json::to_value(figures)
+            {
+                cost.insert("cost".into(), value);
+            }
+            if let Some(chain) = answered.extras.chain_cost {
+                cost.insert("chain_cost".into(), chain);
+            }
+            (answered.result, (!cost.is_empty()).then_some(cost))
         })
         .await
         .unwrap_or_else(|e| {

@@ -231,7 +231,14 @@ impl BatonMcp {
         annotations(read_only_hint = true)
     )]
     async fn list_attention(&self, client: Client) -> Result<CallToolResult, ErrorData> {
-        Ok(self.run(Request::Attention, None, client.caller()).await)
+        Ok(self
+            .run(
+                Request::Attention,
+                None,
+                client.caller(),
+                client.name().map(str::to_owned),
+            )
+            .await)
     }
 
     #[tool(

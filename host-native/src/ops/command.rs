@@ -1,0 +1,120 @@
+//! One core request from any face, with the steps every face takes around it alike: whether
+//! the agents of live sessions still run (before a list, a show or the attention list), what
+//! only the host knows filled in, a start or end from inside an agent's session pointed at the
+//! work session its hook opened, the run itself (notes brought up to date after), the calling
+//! agent's process tied to a session it started, and what one shown session cost. The CLI and
+//! the MCP server both call [`run`]; neither reaches the engine or the store another way.
+
+use crate::ops::engine::{self, Acting};
+use crate::ops::work_cost::SessionCost;
+use crate::os::warnings::warn;
+use crate::store::{Ledger, Snapshot};
+use baton_core::Error;
+use baton_core::commands::{Caller, Request, Response};
+use serde_json::Value;
+use std::path::Path;
+
+/// What an answer carries besides the core's response.
+#[derive(Debug, Default)]
+pub struct Extras {
+    /// A shown session's cost, when the index or the usage its hooks recorded can say.
+    pub cost: Option<SessionCost>,
+    /// The cost of a shown session's hand-off chain.
+    pub chain_cost: Option<Value>,
+}
+
+/// A request's outcome: the core's answer, the extras, and the view it read, with which the
+/// face refreshes the checkpoint once it has answered ([`engine::refresh`]).
+#[derive(Debug)]
+pub struct Answered {
+    /// The core's answer.
+    pub result: Result<Response, Error>,
+    /// What the host adds to it.
+    pub extras: Extras,
+    /// The view the request read, for the checkpoint's refresh.
+    pub snapshot: Option<Snapshot>,
+}
+
+/// Runs `request` for `acting` against the ledger (and the transcript index at `index`, for
+/// costs), `client` being the calling agent's name when there is one.
+pub fn run(
+    ledger: &Ledger,
+    index: &Path,
+    mut request: Request,
+    acting: &Acting,
+    client: Option<&str>,
+) -> Answered {
+    // Sessions are read with whether their agents still run.
+    if matches!(
+        request,
+        Request::List(_) | Request::Show(_) | Request::Attention
+    ) && let Err(err) = crate::ops::liveness::check(ledger)
+    {
+        warn(&format!("could not check whether agents still run: {err}"));
+    }
+    engine::fill_defaults(&mut request, client);
+    let agent = matches!(acting.caller, Caller::Agent(_));
+    // A start or end from inside an agent session a hook already opened is about that work
+    // session (one per agent session, whichever door it came in by).
+    if agent {
+        engine::join_calling_agents_session(ledger, &mut request);
+    }
+    let (result, snapshot) = engine::run_deferred(ledger, &request, acting);
+    // The agent that started a session runs it: its process is tied to it, so Baton can tell
+    // later when it is gone.
+    if agent
+        && let (Request::Start(_), Ok(Response::Action(action))) = (&request, &result)
+        && let Some(process) = crate::os::processes::agent_process()
+        && let Err(err) = crate::ops::liveness::tie_process(
+            ledger,
+            &action.session.session_id.to_string(),
+            process,
+        )
+    {
+        warn(&format!(
+            "could not tie the agent's process to its session: {err}"
+        ));
+    }
+    let extras = match (&result, &snapshot) {
+        (Ok(Response::Show(shown)), Some(snapshot)) => {
+            costs(ledger, index, snapshot, shown.session.session_id)
+        }
+        _ => Extras::default(),
+    };
+    Answered {
+        result,
+        extras,
+        snapshot,
+    }
+}
+
+/// One session's cost and its hand-off chain's; left out, with a warning, when they cannot be
+/// read (the session is the answer, its cost is extra).
+fn costs(ledger: &Ledger, index: &Path, snapshot: &Snapshot, id: baton_core::SessionId) -> Extras {
+    use baton_core::ledger::store::LedgerView;
+    let costed = snapshot.all_sessions().and_then(|all| {
+        let costs = crate::ops::work_cost::of_sessions(ledger, index, &all, &[id])?;
+        Ok((all, costs))
+    });
+    match costed {
+        Ok((all, costs)) => Extras {
+            cost: costs.of(id).cloned(),
+            chain_cost: costs.chain_total(&all, id),
+        },
+        Err(err) => {
+            warn(&format!("its cost is left out: {err}"));
+            Extras::default()
+        }
+    }
+}
+
+/// [`run`] for a face that answers afterwards: the checkpoint is refreshed before returning,
+/// and only the core's answer is kept.
+pub fn run_now(ledger: &Ledger, request: Request, acting: &Acting) -> Result<Response, Error> {
+    let index = crate::index::path_for(ledger.dir());
+    let answered = run(ledger, &index, request, acting, None);
+    if let Some(snapshot) = &answered.snapshot {
+        engine::refresh(ledger, snapshot);
+    }
+    answered.result
+}
