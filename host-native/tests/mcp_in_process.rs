@@ -626,7 +626,10 @@ async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(projects.join("one.jsonl"), text).unwrap();
     let index = baton::index::default_path(ledger.dir());
-    let sources = baton::ops::mirror::pass::discover(&[tmp.path().join("projects")], &[]);
+    let sources = baton::ops::mirror::pass::discover(&std::collections::BTreeMap::from([(
+        baton_core::transcripts::Provider::ClaudeCode,
+        vec![tmp.path().join("projects")],
+    )]));
     baton::ops::mirror::mirror_once(&index, &sources).unwrap();
 
     let after = client.list_all_tools().await.unwrap();

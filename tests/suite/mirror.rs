@@ -63,7 +63,10 @@ impl Tree {
     }
 
     fn sources(&self) -> Vec<Source> {
-        baton::ops::mirror::pass::discover(&[self.root.parent().unwrap().to_path_buf()], &[])
+        baton::ops::mirror::pass::discover(&std::collections::BTreeMap::from([(
+            baton_core::transcripts::Provider::ClaudeCode,
+            vec![self.root.parent().unwrap().to_path_buf()],
+        )]))
     }
 
     fn pass(&self) -> PassStats {

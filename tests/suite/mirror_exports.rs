@@ -4,9 +4,11 @@
 //! not brought back), `index stats`, `index compact`, and `--sync` on a query.
 
 use baton::index;
-use baton::ops::mirror::pass::{PassOptions, PassStats, Source, discover, discover_exports};
+use baton::ops::mirror::pass::{PassOptions, PassStats, Source, discover};
 use baton::ops::mirror::{Mirror, query};
 use baton_core::analyzer::Analyzer;
+use baton_core::transcripts::Provider;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn fixture(relative: &str) -> Vec<u8> {
@@ -39,7 +41,10 @@ impl Drops {
     }
 
     fn sources(&self) -> Vec<Source> {
-        discover_exports(&[self.dir("chatgpt")], &[self.dir("claude")])
+        discover(&BTreeMap::from([
+            (Provider::Chatgpt, vec![self.dir("chatgpt")]),
+            (Provider::ClaudeAi, vec![self.dir("claude")]),
+        ]))
     }
 
     fn pass_with(&self, options: PassOptions) -> PassStats {
@@ -286,10 +291,8 @@ fn an_export_over_its_cap_or_damaged_is_set_aside_until_it_changes() {
     std::fs::write(&gpt, &chatgpt).unwrap();
     let damaged = drops.dir("claude").join("conversations.json");
     std::fs::write(&damaged, b"[{\"uuid\": \"c1\", \"chat_messages\": [").unwrap();
-    let small = PassOptions {
-        chatgpt_max_bytes: 100,
-        ..PassOptions::default()
-    };
+    let mut small = PassOptions::default();
+    small.max_bytes[Provider::Chatgpt as usize] = 100;
     let first = drops.pass_with(small);
     assert_eq!((first.failed, first.messages), (2, 0));
     let connection = drops.connection();
@@ -352,7 +355,10 @@ fn links_are_not_followed_and_do_not_hide_their_targets() {
     std::os::unix::fs::symlink(outside.join("secret.jsonl"), root.join("evil.jsonl")).unwrap();
     std::fs::write(root.join("real.jsonl"), line("s-in", "inside words")).unwrap();
     std::os::unix::fs::symlink(root.join("real.jsonl"), root.join("alias.jsonl")).unwrap();
-    let sources = discover(&[tmp.path().join("projects")], &[]);
+    let sources = discover(&BTreeMap::from([(
+        Provider::ClaudeCode,
+        vec![tmp.path().join("projects")],
+    )]));
     assert_eq!(
         sources.iter().map(|s| s.path.clone()).collect::<Vec<_>>(),
         [root.join("real.jsonl")],
@@ -511,7 +517,10 @@ fn tool_calls_are_counted_by_tool_with_their_failures() {
     let tmp = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let index = tmp.path().join("index.sqlite");
-    let sources = discover(&[fixtures.join("claude-code")], &[fixtures.join("codex")]);
+    let sources = discover(&BTreeMap::from([
+        (Provider::ClaudeCode, vec![fixtures.join("claude-code")]),
+        (Provider::Codex, vec![fixtures.join("codex")]),
+    ]));
     assert!(sources.len() > 5);
     baton::ops::mirror::mirror_once(&index, &sources).unwrap();
     let mut expected: std::collections::BTreeMap<String, (i64, i64)> = Default::default();

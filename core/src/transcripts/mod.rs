@@ -12,6 +12,7 @@ pub mod export_files;
 pub mod ingest;
 pub mod inspect;
 pub mod lines;
+pub mod providers;
 pub mod search;
 pub mod secrets;
 pub mod snippets;
@@ -60,7 +61,7 @@ pub(crate) fn fingerprint(parts: &[&[u8]]) -> u128 {
     (u128::from(a) << 64) | u128::from(b)
 }
 
-/// The four providers Baton reads.
+/// The providers Baton reads, each described by its entry in [`providers::REGISTRY`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
@@ -84,14 +85,15 @@ impl Provider {
         Provider::ClaudeAi,
     ];
 
+    /// Its entry in the registry ([`providers::REGISTRY`]): names, files, folders, settings.
+    pub fn entry(self) -> &'static providers::Entry {
+        // The registry lists the providers in declaration order (a test holds it).
+        &providers::REGISTRY[self as usize]
+    }
+
     /// Its key in the transcript index and in a team's database (`claude_code`, `claude_ai`).
     pub fn key(self) -> &'static str {
-        match self {
-            Provider::ClaudeCode => "claude_code",
-            Provider::Codex => "codex",
-            Provider::Chatgpt => "chatgpt",
-            Provider::ClaudeAi => "claude_ai",
-        }
+        self.entry().key
     }
 
     /// The provider a person or a program named, in either spelling (`claude-code`,
@@ -107,7 +109,7 @@ impl Provider {
 
     /// Whether it keeps token usage (the coding agents' transcripts do; exports do not).
     pub fn has_usage(self) -> bool {
-        matches!(self, Provider::ClaudeCode | Provider::Codex)
+        self.entry().gives.tokens
     }
 }
 

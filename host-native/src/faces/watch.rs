@@ -50,7 +50,7 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
     if let Some(parent) = index.parent() {
         watched.insert(parent.to_path_buf());
     }
-    for home in crate::os::places::default_claude_dirs() {
+    for home in crate::os::places::provider_dirs(baton_core::transcripts::Provider::ClaudeCode) {
         if let Some(config) = home.parent() {
             watched.insert(config.join("sessions"));
         }

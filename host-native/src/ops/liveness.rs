@@ -25,7 +25,8 @@ fn claude_transcript(session_id: &str) -> Option<PathBuf> {
         return None;
     }
     let file = format!("{session_id}.jsonl");
-    for projects in crate::os::places::default_claude_dirs() {
+    for projects in crate::os::places::provider_dirs(baton_core::transcripts::Provider::ClaudeCode)
+    {
         let Ok(entries) = std::fs::read_dir(&projects) else {
             continue;
         };

@@ -25,21 +25,17 @@ pub struct UsageOptions {
     pub since: Option<Timestamp>,
     /// Last instant counted.
     pub until: Option<Timestamp>,
-    /// Claude Code `projects/` folders.
-    pub claude_dirs: Vec<PathBuf>,
-    /// Codex `sessions/` folders.
-    pub codex_dirs: Vec<PathBuf>,
+    /// The folders read, by provider (Claude Code's `projects/`, Codex's `sessions/`).
+    pub folders: std::collections::BTreeMap<Provider, Vec<PathBuf>>,
     /// A price table file replacing the shipped one.
     pub prices: Option<PathBuf>,
     /// Which cost to show.
     pub cost_mode: CostMode,
     /// The zone of days, weeks and months.
     pub zone: crate::os::zone::HostZone,
-    /// Whether the folders were named on the command line (else they are the defaults, and
-    /// only a provider with nothing in any of them is reported missing).
-    pub explicit_claude_dirs: bool,
-    /// As `explicit_claude_dirs`, for Codex.
-    pub explicit_codex_dirs: bool,
+    /// The providers whose folders were named on the command line (the others' are the
+    /// defaults, and only a provider with nothing in any of them is reported missing).
+    pub explicit: std::collections::BTreeSet<Provider>,
     /// Rows by work session instead (`usage session --work`): the ledger's sessions to tie the
     /// responses to.
     pub work_sessions: Option<Vec<baton_core::ledger::session::Session>>,
@@ -61,13 +57,11 @@ impl UsageOptions {
             providers: Vec::new(),
             since: None,
             until: None,
-            claude_dirs: Vec::new(),
-            codex_dirs: Vec::new(),
+            folders: std::collections::BTreeMap::new(),
             prices: None,
             cost_mode: baton_core::transcripts::usage::CostMode::Auto,
             zone,
-            explicit_claude_dirs: false,
-            explicit_codex_dirs: false,
+            explicit: std::collections::BTreeSet::new(),
             work_sessions: None,
             work_focus: None,
             work_root: None,
@@ -115,7 +109,7 @@ fn find_transcripts(sources: &mut [Source]) -> Vec<(Provider, PathBuf, usize)> {
     let mut files = Vec::new();
     for (index, source) in sources.iter_mut().enumerate() {
         let mut found = Vec::new();
-        crate::os::files::files_under(&source.path, &["jsonl"], &mut found);
+        crate::os::files::files_under(&source.path, source.provider.entry().extensions, &mut found);
         source.files = found.len();
         files.extend(found.into_iter().map(|p| (source.provider, p, index)));
     }
@@ -264,19 +258,9 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     let prices = prices(options)?;
     let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
     let mut sources: Vec<Source> = Vec::new();
-    for (provider, dirs, explicit) in [
-        (
-            Provider::ClaudeCode,
-            &options.claude_dirs,
-            options.explicit_claude_dirs,
-        ),
-        (
-            Provider::Codex,
-            &options.codex_dirs,
-            options.explicit_codex_dirs,
-        ),
-    ] {
-        if wants(provider) {
+    for (provider, dirs) in &options.folders {
+        let (provider, explicit) = (*provider, options.explicit.contains(provider));
+        if provider.has_usage() && wants(provider) {
             sources.extend(dirs.iter().map(|path| Source {
                 provider,
                 path: path.clone(),

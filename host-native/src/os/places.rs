@@ -3,7 +3,9 @@
 //! status line's last lines), and the folders where the agents keep their transcripts. Nothing
 //! Baton writes here is inside a project, so nothing can be committed by accident.
 
-use std::path::{Path, PathBuf};
+use baton_core::transcripts::Provider;
+use baton_core::transcripts::providers::{Base, System};
+use std::path::PathBuf;
 
 /// Baton's folder in the user's data folder: `$XDG_DATA_HOME/baton` (else
 /// `~/.local/share/baton`) on Linux, `~/Library/Application Support/baton` on macOS,
@@ -33,33 +35,50 @@ pub(crate) fn home() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// `CLAUDE_CONFIG_DIR` (comma-separated, each with `projects/`), else `~/.claude/projects`
-/// and `~/.config/claude/projects`.
-pub fn default_claude_dirs() -> Vec<PathBuf> {
-    if let Ok(dirs) = std::env::var("CLAUDE_CONFIG_DIR") {
-        return dirs
-            .split(',')
-            .map(str::trim)
-            .filter(|d| !d.is_empty())
-            .map(|d| Path::new(d).join("projects"))
-            .collect();
+/// The folders where `provider` keeps its files on this machine (its registry entry's
+/// homes): those the variable it reads names (`CLAUDE_CONFIG_DIR`, comma-separated, each with
+/// `projects/`; `CODEX_HOME` with `sessions/`), else its default places on this system.
+pub fn provider_dirs(provider: Provider) -> Vec<PathBuf> {
+    let homes = provider.entry().homes;
+    if let Some(moved) = homes.moved
+        && let Some(value) = std::env::var_os(moved.variable).filter(|v| !v.is_empty())
+    {
+        let folders: Vec<PathBuf> = if moved.list {
+            value
+                .to_string_lossy()
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+                .collect()
+        } else {
+            vec![PathBuf::from(value)]
+        };
+        return folders.into_iter().map(|d| d.join(moved.below)).collect();
     }
-    home()
-        .map(|h| {
-            vec![
-                h.join(".claude/projects"),
-                h.join(".config/claude/projects"),
-            ]
-        })
-        .unwrap_or_default()
+    homes
+        .on(this_system())
+        .iter()
+        .filter_map(|place| Some(base(place.base)?.join(place.path)))
+        .collect()
 }
 
-/// `$CODEX_HOME/sessions`, else `~/.codex/sessions`.
-pub fn default_codex_dirs() -> Vec<PathBuf> {
-    match std::env::var_os("CODEX_HOME") {
-        Some(dir) => vec![PathBuf::from(dir).join("sessions")],
-        None => home()
-            .map(|h| vec![h.join(".codex/sessions")])
-            .unwrap_or_default(),
+/// The system this runs on, as the registry names them.
+fn this_system() -> System {
+    if cfg!(target_os = "macos") {
+        System::Macos
+    } else if cfg!(windows) {
+        System::Windows
+    } else {
+        System::Linux
+    }
+}
+
+/// The folder a registry place is relative to.
+fn base(base: Base) -> Option<PathBuf> {
+    match base {
+        Base::Home => home().or_else(|| Some(directories::BaseDirs::new()?.home_dir().into())),
+        Base::Data => Some(directories::BaseDirs::new()?.data_dir().into()),
+        Base::Config => Some(directories::BaseDirs::new()?.config_dir().into()),
     }
 }

@@ -19,7 +19,7 @@ pub struct Registered {
 /// Claude Code's configuration folders (`CLAUDE_CONFIG_DIR`, else `~/.claude` and
 /// `~/.config/claude`).
 pub fn claude_homes() -> Vec<PathBuf> {
-    crate::os::places::default_claude_dirs()
+    crate::os::places::provider_dirs(baton_core::transcripts::Provider::ClaudeCode)
         .into_iter()
         .filter_map(|projects| projects.parent().map(Path::to_path_buf))
         .collect()
@@ -27,7 +27,7 @@ pub fn claude_homes() -> Vec<PathBuf> {
 
 /// Codex's home (`CODEX_HOME`, else `~/.codex`).
 pub fn codex_home() -> Option<PathBuf> {
-    crate::os::places::default_codex_dirs()
+    crate::os::places::provider_dirs(baton_core::transcripts::Provider::Codex)
         .into_iter()
         .next()
         .and_then(|sessions| sessions.parent().map(Path::to_path_buf))

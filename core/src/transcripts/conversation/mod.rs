@@ -8,6 +8,7 @@ use crate::time::Timestamp;
 use crate::transcripts::{Provider, ReadStats};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+mod appended;
 mod chatgpt;
 mod claude_ai;
 mod claude_code;
@@ -18,6 +19,7 @@ pub(crate) mod splitter;
 pub mod title;
 pub(crate) mod tree;
 
+pub use appended::read_appended;
 pub(crate) use chatgpt::chatgpt_conversation;
 pub use chatgpt::{parse_chatgpt, parse_chatgpt_with};
 pub(crate) use claude_ai::claude_ai_conversation;

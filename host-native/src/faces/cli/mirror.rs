@@ -13,10 +13,7 @@ pub(crate) fn mirror(cli: &crate::faces::cli::Cli, args: &MirrorArgs) -> Result<
     use crate::ops::mirror::{Mirror, follow, settings};
     let path = index_path(cli, &args.location)?;
     let flags = settings::Flags {
-        claude_dirs: args.claude_dirs.clone(),
-        codex_dirs: args.codex_dirs.clone(),
-        chatgpt_dirs: args.chatgpt_dirs.clone(),
-        claude_ai_dirs: args.claude_ai_dirs.clone(),
+        folders: args.folders(),
         poll_secs: args.poll_secs,
         no_backfill: args.no_backfill,
     };

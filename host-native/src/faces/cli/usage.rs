@@ -65,18 +65,17 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
         providers: args.provider.providers(),
         since,
         until,
-        explicit_claude_dirs: !args.claude_dirs.is_empty(),
-        explicit_codex_dirs: !args.codex_dirs.is_empty(),
-        claude_dirs: if args.claude_dirs.is_empty() {
-            crate::os::places::default_claude_dirs()
-        } else {
-            args.claude_dirs.clone()
-        },
-        codex_dirs: if args.codex_dirs.is_empty() {
-            crate::os::places::default_codex_dirs()
-        } else {
-            args.codex_dirs.clone()
-        },
+        explicit: args.folders().into_keys().collect(),
+        folders: baton_core::transcripts::providers::REGISTRY
+            .iter()
+            .filter(|entry| entry.gives.tokens)
+            .map(|entry| {
+                let named = args.folders().remove(&entry.provider);
+                let dirs =
+                    named.unwrap_or_else(|| crate::os::places::provider_dirs(entry.provider));
+                (entry.provider, dirs)
+            })
+            .collect(),
         prices: args.prices.clone(),
         cost_mode: args.window.cost_mode.into(),
         zone: zone.clone(),

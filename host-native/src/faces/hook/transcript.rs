@@ -75,7 +75,7 @@ pub(super) fn codex_rollout(thread: &str) -> Option<std::path::PathBuf> {
         entries.reverse();
         entries
     };
-    for root in crate::os::places::default_codex_dirs() {
+    for root in crate::os::places::provider_dirs(baton_core::transcripts::Provider::Codex) {
         for year in sorted(&root) {
             for month in sorted(&year) {
                 for day in sorted(&month) {

@@ -133,7 +133,8 @@ pub fn mirror_once(index_path: &Path, sources: &[pass::Source]) -> Result<pass::
 /// or 30 days or less: what to do about it, in words.
 pub fn retention_advice() -> Vec<String> {
     let mut advice = Vec::new();
-    for projects in crate::os::places::default_claude_dirs() {
+    for projects in crate::os::places::provider_dirs(baton_core::transcripts::Provider::ClaudeCode)
+    {
         let Some(config) = projects.parent() else {
             continue;
         };

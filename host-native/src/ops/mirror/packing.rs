@@ -59,15 +59,7 @@ impl Compressors {
     }
 
     fn adopt(&mut self, provider: &str, dictionary: &[u8]) {
-        let key = [
-            Provider::ClaudeCode,
-            Provider::Codex,
-            Provider::Chatgpt,
-            Provider::ClaudeAi,
-        ]
-        .into_iter()
-        .map(Provider::key)
-        .find(|k| *k == provider);
+        let key = Provider::named(provider).map(Provider::key);
         if let (Some(key), Ok(compressor)) = (
             key,
             zstd::bulk::Compressor::with_dictionary(LEVEL, dictionary),

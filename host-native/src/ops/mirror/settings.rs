@@ -3,27 +3,26 @@
 //! makes no sense (an interval of 0, a word where a number goes) is never obeyed: the default
 //! is used and a warning names the variable and what it said.
 
+use baton_core::transcripts::Provider;
+use baton_core::transcripts::providers::{Kind, REGISTRY};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// How often `--follow` looks when the platform gives no notifications (and the default).
 pub const DEFAULT_POLL: Duration = Duration::from_secs(2);
 
+/// Each provider's something, in the registry's order.
+pub type PerProvider<T> = BTreeMap<Provider, T>;
+
 /// The mirror's settings, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
-    /// Claude Code `projects/` folders (empty: Claude Code is not mirrored).
-    pub claude_dirs: Vec<PathBuf>,
-    /// Codex `sessions/` folders (empty: Codex is not mirrored).
-    pub codex_dirs: Vec<PathBuf>,
-    /// Folders where ChatGPT exports are dropped, zipped or not (empty: not mirrored).
-    pub chatgpt_dirs: Vec<PathBuf>,
-    /// Folders where claude.ai exports are dropped, zipped or not (empty: not mirrored).
-    pub claude_ai_dirs: Vec<PathBuf>,
-    /// The largest ChatGPT export file read.
-    pub chatgpt_max_bytes: u64,
-    /// The largest claude.ai export file read.
-    pub claude_ai_max_bytes: u64,
+    /// Each provider's folders: Claude Code's `projects/`, Codex's `sessions/`, the folders
+    /// where exports are dropped, zipped or not (empty: that provider is not mirrored).
+    pub folders: PerProvider<Vec<PathBuf>>,
+    /// The largest export file read, per export.
+    pub max_bytes: PerProvider<u64>,
     /// How often a `--follow` without notifications looks for changes.
     pub poll: Duration,
     /// Whether files already there at their first sight are read from their start (else only
@@ -32,49 +31,39 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// One provider's folders.
+    pub fn folders_of(&self, provider: Provider) -> &[PathBuf] {
+        self.folders.get(&provider).map_or(&[], Vec::as_slice)
+    }
+
     /// Every folder read.
     pub fn roots(&self) -> impl Iterator<Item = &PathBuf> {
-        self.claude_dirs
-            .iter()
-            .chain(&self.codex_dirs)
-            .chain(&self.chatgpt_dirs)
-            .chain(&self.claude_ai_dirs)
+        self.folders.values().flatten()
     }
 
     /// The files the folders hold now.
     pub fn sources(&self) -> Vec<super::pass::Source> {
-        let mut sources = super::pass::discover(&self.claude_dirs, &self.codex_dirs);
-        sources.extend(super::pass::discover_exports(
-            &self.chatgpt_dirs,
-            &self.claude_ai_dirs,
-        ));
-        sources
+        super::pass::discover(&self.folders)
     }
 
     /// Whose transcript a file under the folders is; `None` outside them.
-    pub fn provider_of(&self, path: &std::path::Path) -> Option<baton_core::transcripts::Provider> {
-        use baton_core::transcripts::Provider;
-        let under = |dirs: &[PathBuf]| dirs.iter().any(|d| path.starts_with(d));
-        if under(&self.claude_dirs) {
-            Some(Provider::ClaudeCode)
-        } else if under(&self.codex_dirs) {
-            Some(Provider::Codex)
-        } else if under(&self.chatgpt_dirs) {
-            Some(Provider::Chatgpt)
-        } else if under(&self.claude_ai_dirs) {
-            Some(Provider::ClaudeAi)
-        } else {
-            None
-        }
+    pub fn provider_of(&self, path: &std::path::Path) -> Option<Provider> {
+        self.folders
+            .iter()
+            .find(|(_, dirs)| dirs.iter().any(|d| path.starts_with(d)))
+            .map(|(provider, _)| *provider)
     }
 
     /// How a pass reads, from these settings.
     pub fn pass_options(&self, backfill: bool, sweep_missing: bool) -> super::pass::PassOptions {
+        let mut max_bytes = [super::pass::DEFAULT_EXPORT_MAX_BYTES; Provider::ALL.len()];
+        for (provider, bytes) in &self.max_bytes {
+            max_bytes[*provider as usize] = *bytes;
+        }
         super::pass::PassOptions {
             backfill,
             sweep_missing,
-            chatgpt_max_bytes: self.chatgpt_max_bytes,
-            claude_ai_max_bytes: self.claude_ai_max_bytes,
+            max_bytes,
         }
     }
 }
@@ -82,14 +71,9 @@ impl Settings {
 /// What the command line said (each `None` or empty when it said nothing).
 #[derive(Debug, Clone, Default)]
 pub struct Flags {
-    /// `--claude-dir`.
-    pub claude_dirs: Vec<PathBuf>,
-    /// `--codex-dir`.
-    pub codex_dirs: Vec<PathBuf>,
-    /// `--chatgpt-dir`.
-    pub chatgpt_dirs: Vec<PathBuf>,
-    /// `--claude-ai-dir`.
-    pub claude_ai_dirs: Vec<PathBuf>,
+    /// `--claude-dir`, `--codex-dir`, `--chatgpt-dir`, `--claude-ai-dir`: the folders named,
+    /// by provider.
+    pub folders: PerProvider<Vec<PathBuf>>,
     /// `--poll-secs`.
     pub poll_secs: Option<u64>,
     /// `--no-backfill`.
@@ -102,24 +86,15 @@ pub struct Context<'a> {
     pub env: &'a dyn Fn(&str) -> Option<String>,
     /// The `[mirror]` table of `config.toml`, when there is one.
     pub config: Option<&'a toml::Table>,
-    /// The default Claude Code folders.
-    pub default_claude_dirs: Vec<PathBuf>,
-    /// The default Codex folders.
-    pub default_codex_dirs: Vec<PathBuf>,
-    /// The default ChatGPT export folders.
-    pub default_chatgpt_dirs: Vec<PathBuf>,
-    /// The default claude.ai export folders.
-    pub default_claude_ai_dirs: Vec<PathBuf>,
+    /// Each provider's default folders.
+    pub defaults: PerProvider<Vec<PathBuf>>,
 }
 
 impl std::fmt::Debug for Context<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Context")
             .field("config", &self.config)
-            .field("default_claude_dirs", &self.default_claude_dirs)
-            .field("default_codex_dirs", &self.default_codex_dirs)
-            .field("default_chatgpt_dirs", &self.default_chatgpt_dirs)
-            .field("default_claude_ai_dirs", &self.default_claude_ai_dirs)
+            .field("defaults", &self.defaults)
             .finish_non_exhaustive()
     }
 }
@@ -236,52 +211,36 @@ fn byte_cap(
 
 /// Resolves every setting; `warnings` gets one line per value that was not obeyed.
 pub fn resolve(flags: &Flags, context: &Context<'_>, warnings: &mut Vec<String>) -> Settings {
-    let claude_dirs = provider_folders(
-        context,
-        &flags.claude_dirs,
-        "CLAUDE",
-        "claude",
-        &context.default_claude_dirs,
-        warnings,
-    );
-    let codex_dirs = provider_folders(
-        context,
-        &flags.codex_dirs,
-        "CODEX",
-        "codex",
-        &context.default_codex_dirs,
-        warnings,
-    );
-    let chatgpt_dirs = provider_folders(
-        context,
-        &flags.chatgpt_dirs,
-        "CHATGPT",
-        "chatgpt",
-        &context.default_chatgpt_dirs,
-        warnings,
-    );
-    let claude_ai_dirs = provider_folders(
-        context,
-        &flags.claude_ai_dirs,
-        "CLAUDE_AI",
-        "claude_ai",
-        &context.default_claude_ai_dirs,
-        warnings,
-    );
-    let chatgpt_max_bytes = byte_cap(
-        context,
-        "BATON_MIRROR_CHATGPT_MAX_BYTES",
-        "chatgpt_max_bytes",
-        super::pass::DEFAULT_EXPORT_MAX_BYTES,
-        warnings,
-    );
-    let claude_ai_max_bytes = byte_cap(
-        context,
-        "BATON_MIRROR_CLAUDE_AI_MAX_BYTES",
-        "claude_ai_max_bytes",
-        super::pass::DEFAULT_EXPORT_MAX_BYTES,
-        warnings,
-    );
+    let mut folders = PerProvider::new();
+    let mut max_bytes = PerProvider::new();
+    for entry in &REGISTRY {
+        let word = entry.setting;
+        let key = word.to_ascii_lowercase();
+        let flag = flags
+            .folders
+            .get(&entry.provider)
+            .map_or(&[][..], Vec::as_slice);
+        let default = context
+            .defaults
+            .get(&entry.provider)
+            .map_or(&[][..], Vec::as_slice);
+        folders.insert(
+            entry.provider,
+            provider_folders(context, flag, word, &key, default, warnings),
+        );
+        if entry.kind == Kind::Export {
+            max_bytes.insert(
+                entry.provider,
+                byte_cap(
+                    context,
+                    &format!("BATON_MIRROR_{word}_MAX_BYTES"),
+                    &format!("{key}_max_bytes"),
+                    super::pass::DEFAULT_EXPORT_MAX_BYTES,
+                    warnings,
+                ),
+            );
+        }
+    }
     let poll = match flags.poll_secs {
         Some(0) => {
             warnings.push(format!(
@@ -310,12 +269,8 @@ pub fn resolve(flags: &Flags, context: &Context<'_>, warnings: &mut Vec<String>)
     let backfill =
         !flags.no_backfill && context.switch("BATON_MIRROR_BACKFILL", "backfill", true, warnings);
     Settings {
-        claude_dirs,
-        codex_dirs,
-        chatgpt_dirs,
-        claude_ai_dirs,
-        chatgpt_max_bytes,
-        claude_ai_max_bytes,
+        folders,
+        max_bytes,
         poll,
         backfill,
     }
@@ -350,20 +305,12 @@ pub fn on_this_machine(
     let context = Context {
         env: &env,
         config: config.as_ref(),
-        default_claude_dirs: crate::os::places::default_claude_dirs(),
-        default_codex_dirs: crate::os::places::default_codex_dirs(),
-        default_chatgpt_dirs: home_folder(".chatgpt/exports"),
-        default_claude_ai_dirs: home_folder(".claude/exports"),
+        defaults: Provider::ALL
+            .into_iter()
+            .map(|p| (p, crate::os::places::provider_dirs(p)))
+            .collect(),
     };
     resolve(flags, &context, warnings)
-}
-
-/// `relative` under the home folder, when there is one.
-fn home_folder(relative: &str) -> Vec<PathBuf> {
-    crate::os::places::home()
-        .map(|home| home.join(relative))
-        .into_iter()
-        .collect()
 }
 
 /// The mirror's settings on this machine ([`on_this_machine`]), each value that was not obeyed
@@ -380,6 +327,19 @@ pub fn resolved(flags: &Flags, ledger_dir: Option<&std::path::Path>) -> Settings
 #[cfg(test)]
 mod tests {
     use super::*;
+    use baton_core::transcripts::Provider as P;
+
+    fn defaults() -> PerProvider<Vec<PathBuf>> {
+        PerProvider::from([
+            (
+                P::ClaudeCode,
+                vec![PathBuf::from("/home/u/.claude/projects")],
+            ),
+            (P::Codex, vec![PathBuf::from("/home/u/.codex/sessions")]),
+            (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
+            (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
+        ])
+    }
 
     fn resolve_with(vars: &[(&str, &str)], config: &str, flags: Flags) -> (Settings, Vec<String>) {
         let vars: Vec<(String, String)> = vars
@@ -392,10 +352,7 @@ mod tests {
         let context = Context {
             env: &env,
             config: Some(&table),
-            default_claude_dirs: vec![PathBuf::from("/home/u/.claude/projects")],
-            default_codex_dirs: vec![PathBuf::from("/home/u/.codex/sessions")],
-            default_chatgpt_dirs: vec![PathBuf::from("/home/u/.chatgpt/exports")],
-            default_claude_ai_dirs: vec![PathBuf::from("/home/u/.claude/exports")],
+            defaults: defaults(),
         };
         (resolve(&flags, &context, &mut warnings), warnings)
     }
@@ -406,12 +363,8 @@ mod tests {
         assert_eq!(
             settings,
             Settings {
-                claude_dirs: vec![PathBuf::from("/home/u/.claude/projects")],
-                codex_dirs: vec![PathBuf::from("/home/u/.codex/sessions")],
-                chatgpt_dirs: vec![PathBuf::from("/home/u/.chatgpt/exports")],
-                claude_ai_dirs: vec![PathBuf::from("/home/u/.claude/exports")],
-                chatgpt_max_bytes: 256 << 20,
-                claude_ai_max_bytes: 256 << 20,
+                folders: defaults(),
+                max_bytes: PerProvider::from([(P::Chatgpt, 256 << 20), (P::ClaudeAi, 256 << 20)]),
                 poll: DEFAULT_POLL,
                 backfill: true,
             }
@@ -431,23 +384,23 @@ mod tests {
             Flags::default(),
         );
         assert_eq!(
-            settings.claude_dirs,
+            settings.folders_of(P::ClaudeCode),
             [PathBuf::from("/e1"), PathBuf::from("/e2")]
         );
         assert_eq!(
-            settings.codex_dirs,
+            settings.folders_of(P::Codex),
             [PathBuf::from("/c1"), PathBuf::from("/c2")]
         );
         assert_eq!(settings.poll, Duration::from_secs(5));
         assert!(!settings.backfill);
         assert!(warnings.is_empty());
         let flags = Flags {
-            claude_dirs: vec![PathBuf::from("/flag")],
+            folders: PerProvider::from([(P::ClaudeCode, vec![PathBuf::from("/flag")])]),
             poll_secs: Some(1),
             ..Flags::default()
         };
         let (settings, _) = resolve_with(&[("BATON_MIRROR_POLL_SECS", "5")], config, flags);
-        assert_eq!(settings.claude_dirs, [PathBuf::from("/flag")]);
+        assert_eq!(settings.folders_of(P::ClaudeCode), [PathBuf::from("/flag")]);
         assert_eq!(settings.poll, Duration::from_secs(1));
     }
 
@@ -461,10 +414,10 @@ mod tests {
             "claude = false\nchatgpt = false",
             Flags::default(),
         );
-        assert!(settings.claude_dirs.is_empty());
-        assert!(settings.codex_dirs.is_empty());
-        assert!(settings.chatgpt_dirs.is_empty());
-        assert!(settings.claude_ai_dirs.is_empty());
+        assert!(settings.folders_of(P::ClaudeCode).is_empty());
+        assert!(settings.folders_of(P::Codex).is_empty());
+        assert!(settings.folders_of(P::Chatgpt).is_empty());
+        assert!(settings.folders_of(P::ClaudeAi).is_empty());
     }
 
     #[test]
@@ -477,16 +430,25 @@ mod tests {
             "claude_ai_dirs = [\"/drops/claude\"]\nclaude_ai_max_bytes = 4096",
             Flags::default(),
         );
-        assert_eq!(settings.chatgpt_dirs, [PathBuf::from("/drops/gpt")]);
-        assert_eq!(settings.claude_ai_dirs, [PathBuf::from("/drops/claude")]);
         assert_eq!(
-            (settings.chatgpt_max_bytes, settings.claude_ai_max_bytes),
+            settings.folders_of(P::Chatgpt),
+            [PathBuf::from("/drops/gpt")]
+        );
+        assert_eq!(
+            settings.folders_of(P::ClaudeAi),
+            [PathBuf::from("/drops/claude")]
+        );
+        assert_eq!(
+            (
+                settings.max_bytes[&P::Chatgpt],
+                settings.max_bytes[&P::ClaudeAi]
+            ),
             (1 << 20, 4096)
         );
         assert!(warnings.is_empty());
         assert_eq!(
             settings.provider_of(std::path::Path::new("/drops/claude/a.zip")),
-            Some(baton_core::transcripts::Provider::ClaudeAi)
+            Some(P::ClaudeAi)
         );
         assert_eq!(
             settings.provider_of(std::path::Path::new("/else/a.zip")),
@@ -508,13 +470,13 @@ mod tests {
             let (settings, warnings) = resolve_with(&[(name, value)], "", Flags::default());
             assert_eq!(settings.poll, DEFAULT_POLL, "{name}={value}");
             assert!(settings.backfill, "{name}={value}");
-            assert!(!settings.codex_dirs.is_empty(), "{name}={value}");
+            assert!(!settings.folders_of(P::Codex).is_empty(), "{name}={value}");
             assert_eq!(
-                settings.chatgpt_max_bytes,
+                settings.max_bytes[&P::Chatgpt],
                 crate::ops::mirror::pass::DEFAULT_EXPORT_MAX_BYTES
             );
             assert_eq!(
-                settings.claude_ai_max_bytes,
+                settings.max_bytes[&P::ClaudeAi],
                 crate::ops::mirror::pass::DEFAULT_EXPORT_MAX_BYTES
             );
             assert_eq!(warnings.len(), 1, "{name}={value}: {warnings:?}");

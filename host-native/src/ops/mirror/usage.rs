@@ -207,9 +207,9 @@ fn skipped(
             // Lines too long to keep are in `skipped_lines`, not in the usage tallies.
             too_long: 0,
         };
-        match provider.as_str() {
-            "claude_code" if wants(options, Provider::ClaudeCode) => claude.add(&stats),
-            "codex" if wants(options, Provider::Codex) => codex.add(&stats),
+        match Provider::named(&provider).filter(|p| wants(options, *p)) {
+            Some(Provider::ClaudeCode) => claude.add(&stats),
+            Some(Provider::Codex) => codex.add(&stats),
             _ => {}
         }
     }
@@ -538,9 +538,9 @@ fn replayed(
         let mut stats = stats_of(stats);
         // An unfinished last line counts as it stands, as in a read of the file.
         stats.add(&stats_of(pending));
-        match provider.as_str() {
-            "claude_code" if wants(Provider::ClaudeCode) => claude.add_stats(&stats),
-            "codex" if wants(Provider::Codex) => codex_stats.push(stats),
+        match Provider::named(&provider).filter(|p| wants(*p)) {
+            Some(Provider::ClaudeCode) => claude.add_stats(&stats),
+            Some(Provider::Codex) => codex_stats.push(stats),
             _ => {}
         }
     }

@@ -111,6 +111,22 @@ pub(crate) struct MirrorArgs {
     pub(crate) no_backfill: bool,
 }
 
+impl MirrorArgs {
+    /// The folders the flags named, by provider.
+    pub(crate) fn folders(&self) -> std::collections::BTreeMap<Provider, Vec<PathBuf>> {
+        [
+            (Provider::ClaudeCode, &self.claude_dirs),
+            (Provider::Codex, &self.codex_dirs),
+            (Provider::Chatgpt, &self.chatgpt_dirs),
+            (Provider::ClaudeAi, &self.claude_ai_dirs),
+        ]
+        .into_iter()
+        .filter(|(_, dirs)| !dirs.is_empty())
+        .map(|(provider, dirs)| (provider, dirs.clone()))
+        .collect()
+    }
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct SearchArgs {
     /// The words to look for (each must appear)
@@ -442,6 +458,20 @@ pub(crate) struct UsageArgs {
     /// `--json` still gives the one JSON object
     #[arg(long)]
     pub(crate) csv: bool,
+}
+
+impl UsageArgs {
+    /// The folders the flags named, by provider.
+    pub(crate) fn folders(&self) -> std::collections::BTreeMap<Provider, Vec<PathBuf>> {
+        [
+            (Provider::ClaudeCode, &self.claude_dirs),
+            (Provider::Codex, &self.codex_dirs),
+        ]
+        .into_iter()
+        .filter(|(_, dirs)| !dirs.is_empty())
+        .map(|(provider, dirs)| (provider, dirs.clone()))
+        .collect()
+    }
 }
 
 /// How `baton usage` groups its rows.

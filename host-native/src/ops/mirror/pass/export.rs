@@ -23,13 +23,8 @@ pub(super) fn sync_export(
     let identity = identity_of(&meta);
     let size = meta.size();
     let before = known(connection, packer, &shown).map_err(sql(index_path))?;
-    let (cap, variable) = match source.provider {
-        Provider::Chatgpt => (options.chatgpt_max_bytes, "BATON_MIRROR_CHATGPT_MAX_BYTES"),
-        _ => (
-            options.claude_ai_max_bytes,
-            "BATON_MIRROR_CLAUDE_AI_MAX_BYTES",
-        ),
-    };
+    let cap = options.max_bytes_of(source.provider);
+    let variable = format!("BATON_MIRROR_{}_MAX_BYTES", source.provider.entry().setting);
     if let Some(k) = &before
         && k.identity() == identity
         && !k.missing
@@ -38,7 +33,7 @@ pub(super) fn sync_export(
         let over_an_older_cap = k
             .quarantine
             .as_deref()
-            .is_some_and(|why| why.contains(variable))
+            .is_some_and(|why| why.contains(variable.as_str()))
             && size <= cap;
         if !over_an_older_cap {
             return Ok(());

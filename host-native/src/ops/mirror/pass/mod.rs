@@ -10,10 +10,9 @@
 
 use baton_core::Error;
 use baton_core::transcripts::Provider;
-use baton_core::transcripts::conversation::{
-    ClaudeCodeReader, CodexReader, CodexState, Conversation, Parsed,
-};
+use baton_core::transcripts::conversation::{CodexReader, Conversation};
 use baton_core::transcripts::ingest::session_name;
+use baton_core::transcripts::providers::{Kind, REGISTRY};
 use baton_core::transcripts::search::indexed_fields;
 use baton_core::transcripts::secrets::Masker;
 use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_folder_of};
@@ -124,10 +123,16 @@ pub struct PassOptions {
     /// Look for every indexed source gone from disk (a full pass); else only the sources
     /// given are looked at.
     pub sweep_missing: bool,
-    /// The largest ChatGPT export file read (a larger one is set aside, with a warning).
-    pub chatgpt_max_bytes: u64,
-    /// The largest claude.ai export file read.
-    pub claude_ai_max_bytes: u64,
+    /// The largest export file read, by provider (a larger one is set aside, with a
+    /// warning); see [`PassOptions::max_bytes_of`].
+    pub max_bytes: [u64; Provider::ALL.len()],
+}
+
+impl PassOptions {
+    /// The largest file of `provider`'s read.
+    pub fn max_bytes_of(&self, provider: Provider) -> u64 {
+        self.max_bytes[provider as usize]
+    }
 }
 
 impl Default for PassOptions {
@@ -135,8 +140,7 @@ impl Default for PassOptions {
         PassOptions {
             backfill: true,
             sweep_missing: true,
-            chatgpt_max_bytes: DEFAULT_EXPORT_MAX_BYTES,
-            claude_ai_max_bytes: DEFAULT_EXPORT_MAX_BYTES,
+            max_bytes: [DEFAULT_EXPORT_MAX_BYTES; Provider::ALL.len()],
         }
     }
 }
@@ -262,7 +266,7 @@ pub fn run(
             mark_gone(connection, &shown)
                 .map(|gone| stats.missing += gone)
                 .map_err(sql(index_path))
-        } else if matches!(source.provider, Provider::Chatgpt | Provider::ClaudeAi) {
+        } else if source.provider.entry().kind == Kind::Export {
             sync_export(
                 connection,
                 index_path,

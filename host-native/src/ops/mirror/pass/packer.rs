@@ -88,7 +88,9 @@ impl Packer {
     /// Trains the dictionary of each provider that has none and enough bytes in `sources`
     /// to learn from (its first pass with that much), before any of them is stored.
     pub(super) fn train_missing(&mut self, connection: &Connection, sources: &[Source]) {
-        for provider in [Provider::ClaudeCode, Provider::Codex] {
+        // Agents' lines repeat their shapes enough for a dictionary; an export is one file.
+        let agents = REGISTRY.iter().filter(|e| e.kind == Kind::Agent);
+        for provider in agents.map(|e| e.provider) {
             if self.compressors.has_dictionary(provider) {
                 continue;
             }

@@ -138,34 +138,6 @@ pub(super) fn settle(
     Ok(())
 }
 
-/// The lines' conversations, and the reader's state to continue from (Codex).
-pub(super) fn parse(
-    provider: Provider,
-    state: Option<&str>,
-    lines: &[std::borrow::Cow<[u8]>],
-) -> (Parsed, Option<String>) {
-    match provider {
-        Provider::Codex => {
-            let state: CodexState = state
-                .and_then(|s| serde_json::from_str(s).ok())
-                .unwrap_or_default();
-            let mut reader = CodexReader::continuing(state);
-            for line in lines {
-                reader.push_line(line);
-            }
-            let next = serde_json::to_string(&reader.state()).ok();
-            (reader.finish(), next)
-        }
-        _ => {
-            let mut reader = ClaudeCodeReader::default();
-            for line in lines {
-                reader.push_line(line);
-            }
-            (reader.finish(), None)
-        }
-    }
-}
-
 /// Adds a conversation's messages (each once) and keeps its row current; returns how many
 /// messages were new.
 pub(super) fn store_conversation(

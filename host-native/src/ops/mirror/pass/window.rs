@@ -280,7 +280,11 @@ impl Window<'_> {
         };
         let (usage_stats, usage_state) = usage.finish();
         // What the lines hold.
-        let (parsed, next_state) = parse(source.provider, reader_state.as_deref(), &lines);
+        let (parsed, next_state) = baton_core::transcripts::conversation::read_appended(
+            source.provider,
+            reader_state.as_deref(),
+            &lines,
+        );
         for conversation in &parsed.conversations {
             stats.messages += store_conversation(
                 &transaction,

@@ -106,7 +106,9 @@ pub fn show(
             .map_err(|e| Error::internal(format!("a stored line would not inflate: {e}")))
     };
     let mut analyzer = baton_core::analyzer::Analyzer::new();
-    if matches!(row.provider.as_str(), "chatgpt" | "claude_ai") {
+    let export = baton_core::transcripts::Provider::named(&row.provider)
+        .is_some_and(|p| p.entry().kind == baton_core::transcripts::providers::Kind::Export);
+    if export {
         let raw: Vec<u8> = connection
             .query_row(
                 "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",

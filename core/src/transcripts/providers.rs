@@ -1,0 +1,287 @@
+//! The one registry of the providers Baton reads: for each, its name, its one spelling on the
+//! wire and in the index, how its files are recognised, where they live by default on Linux,
+//! macOS and Windows and which variable moves them, the words of its settings, and what it
+//! cannot give. Hosts iterate [`REGISTRY`] (through [`Provider::entry`]) rather than naming
+//! providers; the readers themselves are the core's, dispatched on [`Provider`] by the ingest.
+//!
+//! Adding an agent is one folder of readers under `transcripts/`, one [`Provider`] variant, one
+//! entry here, and its fixtures.
+
+use crate::transcripts::Provider;
+
+/// What kind of source a provider's files are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A coding agent's transcripts, appended to as it works, in folders it keeps.
+    Agent,
+    /// A data export a person downloads (one `conversations.json`, zipped or not), read whole.
+    Export,
+}
+
+/// A folder a path is relative to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// The user's home folder (`~`, `%USERPROFILE%`).
+    Home,
+    /// The user's data folder (`~/.local/share`, `~/Library/Application Support`,
+    /// `%APPDATA%`).
+    Data,
+    /// The user's configuration folder (`~/.config`, `~/Library/Application Support`,
+    /// `%APPDATA%`).
+    Config,
+}
+
+/// One default place: `path` below `base`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// What it is relative to.
+    pub base: Base,
+    /// The folders below it, `/`-separated.
+    pub path: &'static str,
+}
+
+/// A variable the provider itself reads to move its folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Moved {
+    /// Its name (`CLAUDE_CONFIG_DIR`).
+    pub variable: &'static str,
+    /// Whether it may list several folders, comma-separated.
+    pub list: bool,
+    /// The folder below each that holds the transcripts (`projects`).
+    pub below: &'static str,
+}
+
+/// Where a provider's files live when nothing says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Homes {
+    /// On Linux (and other Unix systems).
+    pub linux: &'static [Place],
+    /// On macOS.
+    pub macos: &'static [Place],
+    /// On Windows.
+    pub windows: &'static [Place],
+    /// The variable that moves them, when the provider reads one.
+    pub moved: Option<Moved>,
+}
+
+/// The operating systems a host may run on, for [`Homes::on`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum System {
+    /// Linux and other Unix systems.
+    Linux,
+    /// macOS.
+    Macos,
+    /// Windows.
+    Windows,
+}
+
+impl Homes {
+    /// The default places on `system`.
+    pub fn on(&self, system: System) -> &'static [Place] {
+        match system {
+            System::Linux => self.linux,
+            System::Macos => self.macos,
+            System::Windows => self.windows,
+        }
+    }
+}
+
+/// What a provider's files cannot give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gives {
+    /// Token usage per response (the exports keep none).
+    pub tokens: bool,
+    /// A time on every message (some exports leave messages without one).
+    pub every_timestamp: bool,
+    /// Appended to while the agent works (read by what was added), rather than replaced whole.
+    pub appended: bool,
+}
+
+/// One provider's entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// The provider.
+    pub provider: Provider,
+    /// Its one spelling on the wire, in the index and in a team's database (`claude_code`).
+    pub key: &'static str,
+    /// Its name for people (`Claude Code`).
+    pub title: &'static str,
+    /// Agent transcripts or an export.
+    pub kind: Kind,
+    /// The file name endings its files have (without the dot).
+    pub extensions: &'static [&'static str],
+    /// Where its files live by default.
+    pub homes: Homes,
+    /// The word of its settings: `BATON_MIRROR_<WORD>_DIR`, `BATON_MIRROR_<WORD>_ENABLED` and,
+    /// lower-cased, `<word>_dirs` in `config.toml`'s `[mirror]` table and `--<word>-dir`.
+    pub setting: &'static str,
+    /// What its files hold.
+    pub gives: Gives,
+}
+
+const CLAUDE_HOME: &[Place] = &[
+    Place {
+        base: Base::Home,
+        path: ".claude/projects",
+    },
+    Place {
+        base: Base::Home,
+        path: ".config/claude/projects",
+    },
+];
+
+const CODEX_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".codex/sessions",
+}];
+
+const CHATGPT_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".chatgpt/exports",
+}];
+
+const CLAUDE_AI_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".claude/exports",
+}];
+
+/// What an agent's transcripts give.
+const AGENT: Gives = Gives {
+    tokens: true,
+    every_timestamp: true,
+    appended: true,
+};
+
+/// What an export gives.
+const EXPORT: Gives = Gives {
+    tokens: false,
+    every_timestamp: false,
+    appended: false,
+};
+
+/// Every provider, in the order reports list them.
+pub const REGISTRY: [Entry; 4] = [
+    Entry {
+        provider: Provider::ClaudeCode,
+        key: "claude_code",
+        title: "Claude Code",
+        kind: Kind::Agent,
+        extensions: &["jsonl"],
+        homes: Homes {
+            linux: CLAUDE_HOME,
+            macos: CLAUDE_HOME,
+            windows: CLAUDE_HOME,
+            moved: Some(Moved {
+                variable: "CLAUDE_CONFIG_DIR",
+                list: true,
+                below: "projects",
+            }),
+        },
+        setting: "CLAUDE",
+        gives: AGENT,
+    },
+    Entry {
+        provider: Provider::Codex,
+        key: "codex",
+        title: "Codex",
+        kind: Kind::Agent,
+        extensions: &["jsonl"],
+        homes: Homes {
+            linux: CODEX_HOME,
+            macos: CODEX_HOME,
+            windows: CODEX_HOME,
+            moved: Some(Moved {
+                variable: "CODEX_HOME",
+                list: false,
+                below: "sessions",
+            }),
+        },
+        setting: "CODEX",
+        gives: AGENT,
+    },
+    Entry {
+        provider: Provider::Chatgpt,
+        key: "chatgpt",
+        title: "ChatGPT export",
+        kind: Kind::Export,
+        extensions: &["json", "zip"],
+        homes: Homes {
+            linux: CHATGPT_HOME,
+            macos: CHATGPT_HOME,
+            windows: CHATGPT_HOME,
+            moved: None,
+        },
+        setting: "CHATGPT",
+        gives: EXPORT,
+    },
+    Entry {
+        provider: Provider::ClaudeAi,
+        key: "claude_ai",
+        title: "claude.ai export",
+        kind: Kind::Export,
+        extensions: &["json", "zip"],
+        homes: Homes {
+            linux: CLAUDE_AI_HOME,
+            macos: CLAUDE_AI_HOME,
+            windows: CLAUDE_AI_HOME,
+            moved: None,
+        },
+        setting: "CLAUDE_AI",
+        gives: EXPORT,
+    },
+];
+
+impl Entry {
+    /// Whether a file of this name is one of its sources: a transcript by its ending; for an
+    /// export, a zip archive or a conversations file (`conversations.json`, or a numbered part
+    /// of a large export).
+    pub fn wants_file(&self, name: &str) -> bool {
+        match self.kind {
+            Kind::Agent => self
+                .extensions
+                .iter()
+                .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.'))),
+            Kind::Export => {
+                name.ends_with(".zip")
+                    || crate::transcripts::export_files::is_conversations_entry(name)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_lists_every_provider_once_in_declaration_order() {
+        assert_eq!(REGISTRY.len(), Provider::ALL.len());
+        for (at, provider) in Provider::ALL.into_iter().enumerate() {
+            assert_eq!(REGISTRY[at].provider, provider);
+            assert_eq!(provider.entry().provider, provider);
+        }
+    }
+
+    #[test]
+    fn keys_and_settings_are_distinct() {
+        for (i, a) in REGISTRY.iter().enumerate() {
+            for b in &REGISTRY[i + 1..] {
+                assert_ne!(a.key, b.key);
+                assert_ne!(a.setting, b.setting);
+            }
+            assert_eq!(Provider::named(a.key), Some(a.provider));
+        }
+    }
+
+    #[test]
+    fn files_are_recognised_by_kind() {
+        let claude = Provider::ClaudeCode.entry();
+        assert!(claude.wants_file("0199.jsonl"));
+        assert!(!claude.wants_file("notes.json"));
+        assert!(!claude.wants_file("jsonl"));
+        let chatgpt = Provider::Chatgpt.entry();
+        assert!(chatgpt.wants_file("export.zip"));
+        assert!(chatgpt.wants_file("conversations.json"));
+        assert!(!chatgpt.wants_file("user.json"));
+    }
+}
