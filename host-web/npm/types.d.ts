@@ -632,7 +632,7 @@ export type Policy = {
   agents_may_steer?: boolean;
 };
 
-/** The four providers Baton reads. */
+/** The providers Baton reads (each described by one entry of the registry in `providers`). */
 export type Provider =
 /** Claude Code CLI JSONL transcripts. */
 "claude-code" |

@@ -102,7 +102,7 @@ fn entry(event: &Event) -> (String, String, Tone) {
             Plain,
         ),
         Payload::RecordStored(r) => (
-            crate::records::RECORD_STORED.into(),
+            crate::ledger::record::RECORD_STORED.into(),
             format!(
                 "Stored the record {}",
                 r.title.as_deref().unwrap_or("(untitled)")

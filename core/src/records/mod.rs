@@ -10,10 +10,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 mod stored;
-pub use stored::{
-    BlobRef, RECORD_STORED, RecordStored, StorePlan, StoredRecord, plan_store, sha256_hex,
-    stored_record, stored_records,
-};
+pub use stored::{StorePlan, StoredRecord, plan_store, stored_record, stored_records};
 
 /// The most a list returns at once, and how many it returns unless asked.
 pub const LIST_LIMIT_MAX: u32 = 200;

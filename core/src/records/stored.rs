@@ -6,7 +6,7 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{EventId, RECORDS_STREAM};
 use crate::ledger::event::{Actor, Event, MAX_EVENT_BYTES, Payload};
-pub use crate::ledger::record::{BlobRef, RECORD_STORED, RecordStored, sha256_hex};
+use crate::ledger::record::{BlobRef, RecordStored};
 use crate::records::Record;
 
 /// A record as the ledger holds it: everything but a blob's bytes, which the host reads.

@@ -61,7 +61,7 @@ pub(crate) fn fingerprint(parts: &[&[u8]]) -> u128 {
     (u128::from(a) << 64) | u128::from(b)
 }
 
-/// The providers Baton reads, each described by its entry in [`providers::REGISTRY`].
+/// The providers Baton reads (each described by one entry of the registry in `providers`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]

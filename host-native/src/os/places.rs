@@ -77,7 +77,9 @@ fn this_system() -> System {
 /// The folder a registry place is relative to.
 fn base(base: Base) -> Option<PathBuf> {
     match base {
-        Base::Home => home().or_else(|| Some(directories::BaseDirs::new()?.home_dir().into())),
+        // `HOME` where there is one (an unset `HOME` finds no folder); Windows has none.
+        Base::Home if cfg!(windows) => Some(directories::BaseDirs::new()?.home_dir().into()),
+        Base::Home => home(),
         Base::Data => Some(directories::BaseDirs::new()?.data_dir().into()),
         Base::Config => Some(directories::BaseDirs::new()?.config_dir().into()),
     }

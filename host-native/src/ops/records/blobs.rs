@@ -37,7 +37,7 @@ pub fn check_blobs(ledger: &Ledger) -> Vec<String> {
         };
         let problem = match crate::store::read_own_bytes(&path, 1 << 30) {
             None => "cannot be read as the ledger's own file (a link, a FIFO, another user's, or over 1 GiB)".to_owned(),
-            Some(bytes) if baton_core::records::sha256_hex(&bytes) != name => format!(
+            Some(bytes) if baton_core::ledger::record::sha256_hex(&bytes) != name => format!(
                 "holds {} bytes that are not the ones its name promises (altered or cut)",
                 bytes.len()
             ),

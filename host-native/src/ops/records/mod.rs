@@ -8,9 +8,10 @@ use crate::store::{Ledger, Snapshot};
 use baton_core::Error;
 use baton_core::ids::{RECORDS_STREAM, SessionId};
 use baton_core::ledger::event::Actor;
+use baton_core::ledger::record::BlobRef;
 use baton_core::ledger::store::LedgerView;
 use baton_core::records::{
-    BlobRef, IdQuery, Kind, Record, StoreRequest, StoredRecord, plan_store, stored_records,
+    IdQuery, Kind, Record, StoreRequest, StoredRecord, plan_store, stored_records,
 };
 use baton_core::transcripts::search::searchable_text;
 use rusqlite::{Connection, OptionalExtension, params};
