@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::error::ErrorCode;
+use crate::ledger::record::sha256_hex;
 
 fn id(n: u128) -> Uuid {
     Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0000 | n)
