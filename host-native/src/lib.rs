@@ -4,6 +4,7 @@
 //! | layer | folder | owns |
 //! |---|---|---|
 //! | 0 | [`os`] | the clock and ids, the person and git, zones, files and walks, the per-user folders, terminal text, the warnings sink |
+//! | 1 | [`config`] | the ledger's `config.toml`, parsed once per command, one failure policy |
 //! | 1 | [`store`] | the ledger's files: appends under a lock, snapshots, checkpoints, compaction, doctor |
 //! | 1 | [`index`] | the transcript index's SQLite file: schema, migrations, connections, its lock |
 //! | 2 | [`ops`] | one owner per operation: a core request with the steps around it, liveness, the mirror, usage, records, notes, sync |
@@ -38,6 +39,7 @@ pub(crate) fn human_bytes(bytes: u64) -> String {
     }
 }
 
+pub mod config;
 pub mod faces;
 pub mod index;
 pub mod ops;

@@ -20,7 +20,7 @@ const CORE: &[&[&str]] = &[
 /// The native host's layers, bottom to top.
 const HOST: &[&[&str]] = &[
     &["lib", "main", "os"],
-    &["store", "index"],
+    &["config", "store", "index"],
     &["ops"],
     &["faces"],
 ];

@@ -613,3 +613,40 @@ fn the_cli_inside_an_agent_is_that_agent() {
         "{actors:?}"
     );
 }
+
+/// One failure policy for `config.toml`: a file that is not TOML refuses a ledger command and
+/// a mirror command alike, naming the file, and writes nothing.
+#[test]
+fn a_config_that_is_not_toml_refuses_every_command_that_reads_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), "[mirror\npoll_secs = 3\n").unwrap();
+    let projects = tmp.path().join("projects");
+    std::fs::create_dir_all(&projects).unwrap();
+    for args in [
+        vec!["--json", "list"],
+        vec!["--json", "start", "--project", "p", "--agent", "codex"],
+        vec![
+            "--json",
+            "mirror",
+            "--claude-dir",
+            projects.to_str().unwrap(),
+        ],
+    ] {
+        let out = baton(&dir).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let json = json_of(&out);
+        assert_eq!(
+            json["error"]["code"], "INVALID_ARGUMENT",
+            "{args:?}: {json}"
+        );
+        assert!(
+            json["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("config.toml")),
+            "{args:?}: {json}"
+        );
+    }
+    assert!(!dir.join("events.ndjson").exists(), "nothing was written");
+}

@@ -5,6 +5,7 @@ mod architecture;
 mod ccusage;
 mod cli;
 mod concurrency;
+mod environment;
 mod faces;
 mod hook;
 mod hostile;

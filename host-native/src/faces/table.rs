@@ -66,12 +66,14 @@ fn colour_for(choice: ColorChoice, terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        ColorChoice::Auto => {
+            terminal && crate::os::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
     }
 }
 
 fn columns_env() -> Option<usize> {
-    std::env::var("COLUMNS")
+    crate::os::env::var("COLUMNS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&w| w >= 20)

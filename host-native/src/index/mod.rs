@@ -196,7 +196,7 @@ pub fn check_after_unclean_end(connection: &Connection, path: &Path) -> Result<(
 /// per user, found from any folder: it holds the whole machine's transcripts), else beside the
 /// ledger. An index an earlier Baton kept in the ledger's folder is moved to the user's.
 pub fn path_for(ledger_dir: &Path) -> PathBuf {
-    if let Some(path) = std::env::var_os("BATON_INDEX").filter(|v| !v.is_empty()) {
+    if let Some(path) = crate::os::env::var_os("BATON_INDEX").filter(|v| !v.is_empty()) {
         return PathBuf::from(path);
     }
     let Some(data) = crate::os::places::data_dir() else {

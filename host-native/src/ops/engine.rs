@@ -14,28 +14,15 @@ use serde::Deserialize;
 
 /// The tables of `config.toml` that hold this host's own settings rather than the workspace
 /// policy: `[mirror]` (the transcript mirror) and `[notes]` (session notes).
-pub const HOST_TABLES: [&str; 4] = ["mirror", "notes", "sync", "team"];
+pub use crate::config::HOST_TABLES;
 
 /// Reads `.baton/config.toml` (absent: the one-person defaults). The host's own tables
 /// ([`HOST_TABLES`]) are set aside; everything else is the policy, and an unknown key in it
 /// is an error (a misspelt `[members]` must not silently leave a workspace open).
 pub fn policy(ledger: &Ledger) -> Result<Policy, Error> {
-    let path = ledger.dir().join("config.toml");
-    let invalid = |e: &dyn std::fmt::Display| {
-        Error::invalid("config.toml", format!("{}: {e}", path.display()))
-            .with("path", path.display().to_string())
-    };
-    match crate::store::read_own_text(&path) {
-        Ok(text) => {
-            let mut table: toml::Table = toml::from_str(&text).map_err(|e| invalid(&e))?;
-            for host_table in HOST_TABLES {
-                table.remove(host_table);
-            }
-            Policy::deserialize(table).map_err(|e| invalid(&e))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Policy::default()),
-        Err(e) => Err(crate::store::own_file_error("read", &path, e)),
-    }
+    let config = crate::config::ConfigFile::read(ledger.dir())?;
+    Policy::deserialize(config.policy_part())
+        .map_err(|e| crate::config::ConfigFile::invalid(config.path(), &e))
 }
 
 /// Fills in what a request leaves out and only the host knows, the same way for every native

@@ -130,7 +130,7 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
 
 /// The idle threshold: `BATON_IDLE_AFTER` (`90s`, `20m`, `2h`), else the core's default.
 pub fn idle_after_seconds() -> Option<u64> {
-    let text = std::env::var("BATON_IDLE_AFTER").ok()?;
+    let text = crate::os::env::var("BATON_IDLE_AFTER").ok()?;
     baton_core::time::parse_duration_seconds("BATON_IDLE_AFTER", &text).ok()
 }
 

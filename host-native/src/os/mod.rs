@@ -2,6 +2,7 @@
 //! the person (`system`), time zones, files and walks, the per-user folders (`places`), what is
 //! said to a terminal, and warnings as a sink the faces own.
 
+pub mod env;
 pub mod files;
 pub mod places;
 pub mod processes;

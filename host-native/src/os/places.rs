@@ -30,7 +30,7 @@ pub fn cache_dir() -> Option<PathBuf> {
 
 /// The home folder, when `HOME` names one (an empty `HOME` names none).
 pub(crate) fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
+    crate::os::env::var_os("HOME")
         .filter(|home| !home.is_empty())
         .map(PathBuf::from)
 }
@@ -41,7 +41,7 @@ pub(crate) fn home() -> Option<PathBuf> {
 pub fn provider_dirs(provider: Provider) -> Vec<PathBuf> {
     let homes = provider.entry().homes;
     if let Some(moved) = homes.moved
-        && let Some(value) = std::env::var_os(moved.variable).filter(|v| !v.is_empty())
+        && let Some(value) = crate::os::env::var_os(moved.variable).filter(|v| !v.is_empty())
     {
         let folders: Vec<PathBuf> = if moved.list {
             value

@@ -7,7 +7,7 @@ use baton_core::Timestamp;
 
 /// The current time, or `BATON_NOW` when set.
 pub fn now() -> Result<Timestamp, baton_core::Error> {
-    match std::env::var("BATON_NOW") {
+    match crate::os::env::var("BATON_NOW") {
         Ok(pinned) if !pinned.trim().is_empty() => Timestamp::parse(pinned.trim()),
         _ => Ok(Timestamp::from_millis(
             chrono::Utc::now().timestamp_millis(),
@@ -31,7 +31,11 @@ pub fn host_name() -> String {
 pub fn person() -> String {
     ["BATON_ACTOR", "USER", "LOGNAME"]
         .iter()
-        .find_map(|var| std::env::var(var).ok().filter(|v| !v.trim().is_empty()))
+        .find_map(|var| {
+            crate::os::env::var(var)
+                .ok()
+                .filter(|v| !v.trim().is_empty())
+        })
         .map_or_else(|| "local".to_owned(), |v| v.trim().to_owned())
 }
 
@@ -40,8 +44,8 @@ pub fn person() -> String {
 /// `CODEX_SANDBOX` or `CODEX_SANDBOX_NETWORK_DISABLED` (Codex), `GEMINI_CLI` (Gemini CLI),
 /// `CURSOR_AGENT` (Cursor's agent). `None` at a person's own terminal.
 pub fn calling_agent() -> Option<String> {
-    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
-    if let Some(name) = std::env::var("BATON_AGENT")
+    let set = |name: &str| crate::os::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    if let Some(name) = crate::os::env::var("BATON_AGENT")
         .ok()
         .map(|v| v.trim().to_lowercase())
         .filter(|v| !v.is_empty())

@@ -80,7 +80,7 @@ fn parse(name: &str) -> Result<HostZone, Error> {
 /// This machine's zone: `TZ` when it names one, else the zone `/etc/localtime` links to,
 /// else the system's rules without a name.
 fn local() -> HostZone {
-    if let Ok(tz) = std::env::var("TZ") {
+    if let Ok(tz) = crate::os::env::var("TZ") {
         let tz = tz.trim_start_matches(':');
         if let Ok(zone) = parse(tz) {
             return zone;

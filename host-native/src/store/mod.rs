@@ -178,7 +178,7 @@ pub struct Ledger {
 pub fn discover(start: &Path) -> PathBuf {
     use std::os::unix::fs::MetadataExt;
     let device = fs::metadata(start).map(|m| m.dev()).ok();
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = crate::os::env::var_os("HOME").map(PathBuf::from);
     for dir in start.ancestors() {
         if device.is_some() && fs::metadata(dir).map(|m| m.dev()).ok() != device {
             break;

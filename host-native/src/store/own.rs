@@ -87,7 +87,7 @@ fn effective_uid() -> Option<u32> {
 
 /// Whether `dir` is listed in `BATON_TRUSTED_DIRS` (`:`-separated; `*` trusts every folder).
 fn trusted(dir: &Path) -> bool {
-    let Some(list) = std::env::var_os("BATON_TRUSTED_DIRS") else {
+    let Some(list) = crate::os::env::var_os("BATON_TRUSTED_DIRS") else {
         return false;
     };
     let canonical = std::fs::canonicalize(dir).ok();

@@ -20,7 +20,7 @@ pub(crate) fn mirror(cli: &crate::faces::cli::Cli, args: &MirrorArgs) -> Result<
     let settings = crate::ops::mirror::settings::resolved(
         &flags,
         crate::faces::cli::ledger_dir(cli).as_deref(),
-    );
+    )?;
     let mut mirror = Mirror::open(&path)?;
     if args.follow {
         let watch = if args.poll {

@@ -245,7 +245,7 @@ fn statusline(args: &args::StatuslineArgs, color: table::ColorChoice) -> i32 {
     let segments = args
         .segments
         .clone()
-        .or_else(|| std::env::var("BATON_STATUSLINE_SEGMENTS").ok())
+        .or_else(|| crate::os::env::var("BATON_STATUSLINE_SEGMENTS").ok())
         .filter(|s| !s.trim().is_empty())
         .unwrap_or_else(|| crate::faces::statusline::DEFAULT_SEGMENTS.to_owned());
     let options = crate::faces::statusline::Options {
@@ -256,7 +256,11 @@ fn statusline(args: &args::StatuslineArgs, color: table::ColorChoice) -> i32 {
             .collect(),
         width: args
             .width
-            .or_else(|| std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()))
+            .or_else(|| {
+                crate::os::env::var("COLUMNS")
+                    .ok()
+                    .and_then(|c| c.parse().ok())
+            })
             .unwrap_or(120)
             .max(10),
         // Claude Code shows colours though stdout is a pipe: on unless NO_COLOR or --color
@@ -264,7 +268,9 @@ fn statusline(args: &args::StatuslineArgs, color: table::ColorChoice) -> i32 {
         colour: match color {
             table::ColorChoice::Always => true,
             table::ColorChoice::Never => false,
-            table::ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            table::ColorChoice::Auto => {
+                crate::os::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
         },
     };
     crate::faces::statusline::run(&input, &options)
@@ -423,7 +429,7 @@ pub(crate) fn ledger_for(cli: &Cli) -> Result<Ledger, Error> {
             store::discover(&cwd)
         }
     };
-    let fsync_env_off = std::env::var("BATON_FSYNC").is_ok_and(|v| v == "0" || v == "off");
+    let fsync_env_off = crate::os::env::var("BATON_FSYNC").is_ok_and(|v| v == "0" || v == "off");
     Ok(Ledger::new(dir, !(cli.no_fsync || fsync_env_off)))
 }
 

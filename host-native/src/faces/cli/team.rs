@@ -20,7 +20,7 @@ fn team_url(cli: &Cli, server: &TeamServer) -> Result<String, Error> {
     if let Some(url) = TeamSettings::read(ledger.dir())?.url(&["team", "sync"]) {
         return Ok(url);
     }
-    std::env::var("BATON_SYNC_URL").map_err(|_| {
+    crate::os::env::var("BATON_SYNC_URL").map_err(|_| {
         Error::invalid(
             "from",
             "say which server to read: --from postgres://USER@HOST/DATABASE, BATON_TEAM_URL, or url under [team] in .baton/config.toml",

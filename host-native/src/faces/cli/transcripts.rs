@@ -466,7 +466,7 @@ pub(crate) fn remove(
     }
     let mut mirror = crate::ops::mirror::Mirror::open(&path)?;
     let now = crate::os::system::now()?.millis();
-    let by = std::env::var("USER").ok();
+    let by = crate::os::env::var("USER").ok();
     let removal = crate::ops::mirror::upkeep::remove(&mut mirror, row.id, now, by.as_deref())?;
     Ok(Output {
         human: format!(

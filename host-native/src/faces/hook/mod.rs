@@ -102,7 +102,7 @@ struct CodexNotify {
 /// The project folder: `$CLAUDE_PROJECT_DIR` (Claude Code), else the hook's `cwd`, else here.
 fn project_dir(agent: Agent, input: &HookInput) -> PathBuf {
     let pinned = match agent {
-        Agent::ClaudeCode => std::env::var_os("CLAUDE_PROJECT_DIR"),
+        Agent::ClaudeCode => crate::os::env::var_os("CLAUDE_PROJECT_DIR"),
         Agent::Codex => None,
     };
     pinned
@@ -116,11 +116,11 @@ fn project_dir(agent: Agent, input: &HookInput) -> PathBuf {
 /// The ledger of a project folder: `BATON_DIR` when set, else the nearest `.baton/` at or
 /// above it (so a session started in a sub-folder uses the project's), else one made in it.
 fn ledger_of(project: &Path) -> Ledger {
-    let dir = std::env::var_os("BATON_DIR")
+    let dir = crate::os::env::var_os("BATON_DIR")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::store::discover(project));
-    let fsync_off = std::env::var("BATON_FSYNC").is_ok_and(|v| v == "0" || v == "off");
+    let fsync_off = crate::os::env::var("BATON_FSYNC").is_ok_and(|v| v == "0" || v == "off");
     Ledger::new(dir, !fsync_off)
 }
 

@@ -151,10 +151,10 @@ fn fallback(problem: &str) -> String {
 /// The project's ledger, when it has one (never made here): `BATON_DIR`, else the nearest
 /// `.baton/` at or above the project folder.
 fn ledger_of(input: &Input) -> Option<Ledger> {
-    if let Some(dir) = std::env::var_os("BATON_DIR").filter(|v| !v.is_empty()) {
+    if let Some(dir) = crate::os::env::var_os("BATON_DIR").filter(|v| !v.is_empty()) {
         return Some(Ledger::new(PathBuf::from(dir), false));
     }
-    let start = std::env::var_os("CLAUDE_PROJECT_DIR")
+    let start = crate::os::env::var_os("CLAUDE_PROJECT_DIR")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| {

@@ -168,7 +168,7 @@ pub fn open_for_query(
     ledger_dir: Option<&Path>,
 ) -> Result<rusqlite::Connection, Error> {
     if sync {
-        let settings = settings::resolved(&settings::Flags::default(), ledger_dir);
+        let settings = settings::resolved(&settings::Flags::default(), ledger_dir)?;
         Mirror::open(path)?.pass(
             &settings.sources(),
             settings.pass_options(settings.backfill, true),

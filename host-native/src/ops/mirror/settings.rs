@@ -277,51 +277,39 @@ pub fn resolve(flags: &Flags, context: &Context<'_>, warnings: &mut Vec<String>)
 }
 
 /// Resolves the settings on this machine: its environment, the ledger's `config.toml` (a
-/// file that does not parse is warned about and left out), its default folders.
+/// file that is not TOML refuses the command, see [`crate::config`]), its default folders.
 pub fn on_this_machine(
     flags: &Flags,
     ledger_dir: Option<&std::path::Path>,
     warnings: &mut Vec<String>,
-) -> Settings {
-    let config: Option<toml::Table> = ledger_dir.and_then(|dir| {
-        let path = dir.join("config.toml");
-        let text = crate::store::read_own_text(&path).ok()?;
-        match toml::from_str::<toml::Table>(&text) {
-            Ok(table) => match table.get("mirror") {
-                Some(toml::Value::Table(mirror)) => Some(mirror.clone()),
-                _ => None,
-            },
-            Err(err) => {
-                warnings.push(format!(
-                    "{} does not parse ({}): its [mirror] settings are not used",
-                    path.display(),
-                    err.message()
-                ));
-                None
-            }
-        }
-    });
-    let env = |name: &str| std::env::var(name).ok();
+) -> Result<Settings, baton_core::Error> {
+    let config = ledger_dir
+        .map(crate::config::ConfigFile::read)
+        .transpose()?;
+    let env = |name: &str| crate::os::env::var(name).ok();
     let context = Context {
         env: &env,
-        config: config.as_ref(),
+        config: config.as_deref().and_then(|c| c.table("mirror")),
         defaults: Provider::ALL
             .into_iter()
             .map(|p| (p, crate::os::places::provider_dirs(p)))
             .collect(),
     };
-    resolve(flags, &context, warnings)
+    Ok(resolve(flags, &context, warnings))
 }
 
 /// The mirror's settings on this machine ([`on_this_machine`]), each value that was not obeyed
 /// said through the warnings sink.
-pub fn resolved(flags: &Flags, ledger_dir: Option<&std::path::Path>) -> Settings {
+pub fn resolved(
+    flags: &Flags,
+    ledger_dir: Option<&std::path::Path>,
+) -> Result<Settings, baton_core::Error> {
     let mut warnings = Vec::new();
-    let settings = on_this_machine(flags, ledger_dir, &mut warnings);
+    let settings = on_this_machine(flags, ledger_dir, &mut warnings)?;
     for warning in &warnings {
         crate::os::warnings::warn(warning);
     }
-    settings
+    Ok(settings)
 }
 
 #[cfg(test)]

@@ -53,20 +53,16 @@ fn switch_off(text: &str) -> Option<bool> {
     }
 }
 
-/// The `[notes]` table of the ledger's `config.toml`, if any.
+/// The `[notes]` table of the ledger's `config.toml`, if any. A file that is not TOML has
+/// already refused the command that ran before notes are written; here it is said, and the
+/// defaults are used.
 fn config_table(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<toml::Table> {
-    let path = ledger.dir().join("config.toml");
-    let text = crate::store::read_own_text(&path).ok()?;
-    match toml::from_str::<toml::Table>(&text) {
-        Ok(table) => match table.get("notes") {
-            Some(toml::Value::Table(notes)) => Some(notes.clone()),
-            _ => None,
-        },
+    match crate::config::ConfigFile::read(ledger.dir()) {
+        Ok(config) => config.table("notes").cloned(),
         Err(err) => {
             warnings.push(format!(
-                "{} does not parse ({}): its [notes] settings are not used",
-                path.display(),
-                err.message()
+                "its [notes] settings are not used: {}",
+                err.message
             ));
             None
         }
@@ -78,7 +74,11 @@ fn config_table(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<toml::Tab
 pub fn resolve(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<Vault> {
     let choice = CHOICE.get().cloned().unwrap_or_default();
     let config = config_table(ledger, warnings);
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let env = |name: &str| {
+        crate::os::env::var(name)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+    };
     let off = if choice.off {
         true
     } else if let Some(text) = env("BATON_NOTES") {

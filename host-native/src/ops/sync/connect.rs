@@ -28,17 +28,14 @@ pub struct TeamSettings(toml::Table);
 impl TeamSettings {
     /// Reads them from the ledger at `dir`.
     pub fn read(dir: &Path) -> Result<TeamSettings, Error> {
-        let path = dir.join("config.toml");
-        let text = match crate::store::read_own_text(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(TeamSettings::default());
+        let config = crate::config::ConfigFile::read(dir)?;
+        let mut table = toml::Table::new();
+        for name in ["sync", "team"] {
+            if let Some(own) = config.table(name) {
+                table.insert(name.to_owned(), toml::Value::Table(own.clone()));
             }
-            Err(e) => return Err(crate::store::own_file_error("read", &path, e)),
-        };
-        text.parse()
-            .map(TeamSettings)
-            .map_err(|e| Error::invalid("config.toml", format!("{}: {e}", path.display())))
+        }
+        Ok(TeamSettings(table))
     }
 
     /// `key` under the first of `tables` that has it.
@@ -77,7 +74,7 @@ pub fn block_on<T>(
 /// server's certificate checked against the system's roots and `sslrootcert=FILE` if given;
 /// otherwise it is plain.
 pub async fn connect(url: &str) -> Result<tokio_postgres::Client, Error> {
-    let env_mode = std::env::var("PGSSLMODE").ok();
+    let env_mode = crate::os::env::var("PGSSLMODE").ok();
     let (url_for_client, tls) = tls_settings(url, env_mode.as_deref())?;
     let mut config = connection_config(&url_for_client)?;
     // Said here, not left to the URL: asked for, TLS is required; not asked for, not tried.
@@ -257,10 +254,12 @@ pub(crate) fn connection_config(url: &str) -> Result<tokio_postgres::Config, Err
         .parse()
         .map_err(|e| Error::invalid("to", format!("{}: {e}", redacted(url))))?;
     if config.get_password().is_none() {
-        let password = std::env::var("PGPASSWORD").ok().or_else(|| {
-            let file = std::env::var_os("PGPASSFILE")
+        let password = crate::os::env::var("PGPASSWORD").ok().or_else(|| {
+            let file = crate::os::env::var_os("PGPASSFILE")
                 .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pgpass")))?;
+                .or_else(|| {
+                    crate::os::env::var_os("HOME").map(|h| Path::new(&h).join(".pgpass"))
+                })?;
             let text = crate::os::files::read_regular_text(file, 1 << 20).ok()?;
             let host = match config.get_hosts().first() {
                 Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),

@@ -25,7 +25,7 @@ const BATCH: usize = 1_000;
 /// The most of one file read per transaction (a longer line is read whole all the same);
 /// `BATON_SYNC_CHUNK_BYTES` makes it smaller, for tests.
 fn chunk_bytes() -> u64 {
-    std::env::var("BATON_SYNC_CHUNK_BYTES")
+    crate::os::env::var("BATON_SYNC_CHUNK_BYTES")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
         .filter(|&n| n > 0)
@@ -97,7 +97,7 @@ pub fn machine_id(ledger: &Ledger) -> Result<uuid::Uuid, Error> {
 
 /// The name this machine goes by in team views: `BATON_MACHINE_NAME`, else its host name.
 fn machine_name() -> String {
-    std::env::var("BATON_MACHINE_NAME")
+    crate::os::env::var("BATON_MACHINE_NAME")
         .ok()
         .map(|name| name.trim().to_owned())
         .filter(|name| !name.is_empty())
