@@ -5,7 +5,7 @@ use crate::commands::params::AttentionDoneParams;
 use crate::error::{Error, Result};
 use crate::ids::WORKSPACE_STREAM;
 use crate::ledger::store::LedgerView;
-use crate::lifecycle::liveness;
+use crate::lifecycle::verdict;
 use crate::lifecycle::workspace::{AttentionItem, Workspace};
 
 /// The attention items still open, most urgent first: an agent-gone item whose session has
@@ -15,7 +15,7 @@ pub(crate) fn open_attention(view: &dyn LedgerView) -> Result<Vec<AttentionItem>
     let mut items = ws.attention;
     let mut ended = std::collections::HashMap::new();
     for item in &items {
-        if item.topic.as_deref() == Some(liveness::AGENT_GONE) {
+        if item.topic.as_deref() == Some(verdict::AGENT_GONE) {
             let live = view
                 .history(item.session_id)?
                 .and_then(|h| h.session())

@@ -17,8 +17,8 @@ use crate::ledger::activity::HealthTrigger;
 use crate::ledger::event::Payload;
 use crate::ledger::liveness::Liveness;
 use crate::ledger::store::LedgerView;
-use crate::lifecycle::liveness;
 use crate::lifecycle::timeline::timeline;
+use crate::lifecycle::verdict;
 use crate::lifecycle::workspace::{AttentionItem, Permission, Workspace};
 use crate::names;
 
@@ -175,14 +175,14 @@ fn observed_verdicts(
 ) -> Result<
     Vec<(
         crate::ledger::session::Session,
-        liveness::Verdict,
+        verdict::Verdict,
         bool,
         usize,
     )>,
 > {
     let idle_after = p
         .idle_after_seconds
-        .unwrap_or(liveness::DEFAULT_IDLE_AFTER_SECONDS);
+        .unwrap_or(verdict::DEFAULT_IDLE_AFTER_SECONDS);
     let mut out = Vec::new();
     for (index, observation) in p.observations.iter().enumerate() {
         let id = SessionId::parse_v7("session_id", &observation.session_id)?;
@@ -193,12 +193,11 @@ fn observed_verdicts(
         if !session.is_live() {
             continue;
         }
-        let verdict =
-            liveness::classify(&session, &observation.evidence, p.observed_at, idle_after);
+        let verdict = verdict::classify(&session, &observation.evidence, p.observed_at, idle_after);
         // Evidence gathered before the ledger moved on is not recorded over it.
         let current = session.liveness.as_ref().map(|l| l.at);
         let stale = observation.as_of.is_some_and(|seen| seen != current);
-        let change = !stale && liveness::is_transition(&session, &verdict, &observation.evidence);
+        let change = !stale && verdict::is_transition(&session, &verdict, &observation.evidence);
         out.push((session, verdict, change, index));
     }
     Ok(out)
@@ -249,7 +248,7 @@ pub(super) fn observe(view: &dyn LedgerView, p: &ObserveParams, ctx: &Context) -
                             session.path,
                             verdict.reason.trim_end_matches('.')
                         ),
-                        topic: Some(liveness::AGENT_GONE.to_owned()),
+                        topic: Some(verdict::AGENT_GONE.to_owned()),
                     }),
                 );
             }
@@ -257,7 +256,7 @@ pub(super) fn observe(view: &dyn LedgerView, p: &ObserveParams, ctx: &Context) -
             if was_gone && verdict.state.is_running() {
                 for item in workspace.attention.iter().filter(|item| {
                     item.session_id == session.session_id
-                        && item.topic.as_deref() == Some(liveness::AGENT_GONE)
+                        && item.topic.as_deref() == Some(verdict::AGENT_GONE)
                 }) {
                     batch.push(
                         WORKSPACE_STREAM,

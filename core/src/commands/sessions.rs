@@ -457,7 +457,7 @@ pub(crate) fn end(
     );
     for item in ws.attention.iter().filter(|item| {
         item.session_id == id
-            && item.topic.as_deref() == Some(crate::lifecycle::liveness::AGENT_GONE)
+            && item.topic.as_deref() == Some(crate::lifecycle::verdict::AGENT_GONE)
     }) {
         batch.push(
             crate::ids::WORKSPACE_STREAM,

@@ -1,6 +1,6 @@
 //! The wire form of liveness: whether a live work session's agent is still running (`live`,
 //! `idle`, `gone`, `unknown`), and the evidence an observation rests on. The rules that turn
-//! evidence into a state are `lifecycle::liveness`; this module only names the facts.
+//! evidence into a state are `lifecycle::verdict`; this module only names the facts.
 
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};

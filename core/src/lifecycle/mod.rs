@@ -3,6 +3,6 @@
 
 pub mod collisions;
 pub mod health;
-pub mod liveness;
 pub mod timeline;
+pub mod verdict;
 pub mod workspace;

@@ -35,7 +35,7 @@ pub struct Frame {
 
 /// Works out one frame.
 pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
-    let liveness = crate::ops::liveness::check(ledger)?;
+    let liveness = crate::ops::agents::check(ledger)?;
     let (live, all) = if ledger.dir().is_dir() {
         let snapshot = ledger.snapshot()?;
         (snapshot.live_sessions()?, snapshot.all_sessions()?)

@@ -48,7 +48,7 @@ pub fn run(
     if matches!(
         request,
         Request::List(_) | Request::Show(_) | Request::Attention
-    ) && let Err(err) = crate::ops::liveness::check(ledger)
+    ) && let Err(err) = crate::ops::agents::check(ledger)
     {
         warn(&format!("could not check whether agents still run: {err}"));
     }
@@ -65,11 +65,8 @@ pub fn run(
     if agent
         && let (Request::Start(_), Ok(Response::Action(action))) = (&request, &result)
         && let Some(process) = crate::os::processes::agent_process()
-        && let Err(err) = crate::ops::liveness::tie_process(
-            ledger,
-            &action.session.session_id.to_string(),
-            process,
-        )
+        && let Err(err) =
+            crate::ops::agents::tie_process(ledger, &action.session.session_id.to_string(), process)
     {
         warn(&format!(
             "could not tie the agent's process to its session: {err}"

@@ -3,10 +3,10 @@
 //! records, notes, team sync, the analyzer on the command line and the wasm embedding. Nothing
 //! here prints: warnings and progress go to the sink the faces own.
 
+pub mod agents;
 pub mod analyze;
 pub mod command;
 pub mod engine;
-pub mod liveness;
 pub mod mirror;
 pub mod notes;
 pub mod records;

@@ -23,7 +23,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     // What a person reads about live sessions says whether their agents still run: look first
     // (recording what changed), and say so when looking fails.
     let check_liveness = || {
-        crate::ops::liveness::check(&ledger)
+        crate::ops::agents::check(&ledger)
             .map_err(|err| {
                 crate::os::warnings::warn(&format!(
                     "could not check whether agents still run: {err}"
@@ -362,7 +362,7 @@ fn liveness_findings(answer: &baton_core::commands::LivenessAnswer) -> Result<Ve
         .iter()
         .filter(|s| s.state == Liveness::Unknown)
         .filter(|s| {
-            baton_core::lifecycle::liveness::reapable(
+            baton_core::lifecycle::verdict::reapable(
                 s.state,
                 s.last_activity_at,
                 now,
@@ -388,12 +388,12 @@ fn reap(
     person: Option<String>,
 ) -> Result<Output, Error> {
     use baton_core::commands::EndParams;
-    use baton_core::lifecycle::liveness::{reapable, reaped_summary};
+    use baton_core::lifecycle::verdict::{reapable, reaped_summary};
     let older_than = args.older_than;
     let answer = if args.dry_run {
-        crate::ops::liveness::assess(ledger)?
+        crate::ops::agents::assess(ledger)?
     } else {
-        crate::ops::liveness::check(ledger)?
+        crate::ops::agents::check(ledger)?
     };
     let now = crate::os::system::now()?;
     let chosen: Vec<_> = answer
@@ -422,7 +422,7 @@ fn reap(
             else {
                 continue;
             };
-            let fresh = crate::ops::liveness::verdict_now(&session)?;
+            let fresh = crate::ops::agents::verdict_now(&session)?;
             if !reapable(fresh.state, fresh.last_activity_at, now, older_than) {
                 human.push(format!("  {} kept: {}", chosen.path, fresh.reason));
                 kept.push(serde_json::json!({

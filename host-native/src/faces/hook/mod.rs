@@ -357,7 +357,7 @@ fn tie(ledger: &Ledger, session: &baton_core::ledger::session::Session, agent_id
     if session.liveness.as_ref().and_then(|l| l.process) == Some(process) {
         return String::new();
     }
-    crate::ops::liveness::tie_process(ledger, &session.session_id.to_string(), process).map_or_else(
+    crate::ops::agents::tie_process(ledger, &session.session_id.to_string(), process).map_or_else(
         |err| format!("; its process is not tied: {err}"),
         |()| format!("; process {} tied to it", process.0),
     )

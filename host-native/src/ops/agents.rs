@@ -188,18 +188,18 @@ fn classify_all(
 }
 
 /// One session's liveness as the evidence says now, recording nothing.
-pub fn verdict_now(session: &Session) -> Result<baton_core::lifecycle::liveness::Verdict, Error> {
+pub fn verdict_now(session: &Session) -> Result<baton_core::lifecycle::verdict::Verdict, Error> {
     let observation = gather(std::slice::from_ref(session));
     let evidence = observation
         .into_iter()
         .next()
         .map(|o| o.evidence)
         .unwrap_or_default();
-    Ok(baton_core::lifecycle::liveness::classify(
+    Ok(baton_core::lifecycle::verdict::classify(
         session,
         &evidence,
         crate::os::system::now()?,
-        idle_after_seconds().unwrap_or(baton_core::lifecycle::liveness::DEFAULT_IDLE_AFTER_SECONDS),
+        idle_after_seconds().unwrap_or(baton_core::lifecycle::verdict::DEFAULT_IDLE_AFTER_SECONDS),
     ))
 }
 
