@@ -423,28 +423,16 @@ pub struct ClaudeTail {
 /// them (a line still being written waits for the next read), and counts their responses:
 /// what a hook records at a turn's end and the status line adds to the index's tallies.
 pub fn claude_tail(path: &str, from: u64, limit: u64) -> std::io::Result<ClaudeTail> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = crate::os::files::open_regular_io(std::path::Path::new(path))?;
-    let size = file.metadata()?.len();
+    let read = crate::os::files::whole_lines_after(std::path::Path::new(path), from, limit)?;
     let mut tail = ClaudeTail {
         entries: Vec::new(),
-        end: from,
-        size,
+        end: read.end,
+        size: read.size,
     };
-    if size <= from {
-        return Ok(tail);
+    if !read.bytes.is_empty() {
+        let mut reader = baton_core::transcripts::usage::claude_code::ClaudeCodeUsage::new();
+        reader.push_bytes(&read.bytes);
+        tail.entries = reader.finish().0;
     }
-    file.seek(SeekFrom::Start(from))?;
-    let mut chunk = Vec::new();
-    file.take((size - from).min(limit))
-        .read_to_end(&mut chunk)?;
-    let Some(last_newline) = chunk.iter().rposition(|&b| b == b'\n') else {
-        return Ok(tail);
-    };
-    chunk.truncate(last_newline + 1);
-    let mut reader = baton_core::transcripts::usage::claude_code::ClaudeCodeUsage::new();
-    reader.push_bytes(&chunk);
-    tail.entries = reader.finish().0;
-    tail.end = from + chunk.len() as u64;
     Ok(tail)
 }

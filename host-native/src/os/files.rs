@@ -180,6 +180,45 @@ pub fn read_regular(path: impl AsRef<Path>, max: u64) -> Result<Vec<u8>, Error> 
     Ok(bytes)
 }
 
+/// A file's whole lines past a byte offset: what [`whole_lines_after`] read.
+#[derive(Debug, Default)]
+pub struct WholeLines {
+    /// The lines, each with its newline.
+    pub bytes: Vec<u8>,
+    /// Where the last whole line read ends (the offset read from, when none was).
+    pub end: u64,
+    /// The file's size when it was read.
+    pub size: u64,
+}
+
+/// The one reader of "whole lines after a cursor": `path`'s lines from byte `from`, at most
+/// `limit` bytes of them, a regular file only (see [`open_regular`]). A line still being
+/// written (no newline yet) is left for the next read.
+pub fn whole_lines_after(path: &Path, from: u64, limit: u64) -> std::io::Result<WholeLines> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = open_regular_io(path)?;
+    let size = file.metadata()?.len();
+    let mut read = WholeLines {
+        bytes: Vec::new(),
+        end: from,
+        size,
+    };
+    if size <= from {
+        return Ok(read);
+    }
+    file.seek(SeekFrom::Start(from))?;
+    file.take((size - from).min(limit))
+        .read_to_end(&mut read.bytes)?;
+    read.bytes.truncate(whole_lines_len(&read.bytes));
+    read.end = from + read.bytes.len() as u64;
+    Ok(read)
+}
+
+/// How many of `bytes` are whole lines: up to and including the last newline (0 with none).
+pub fn whole_lines_len(bytes: &[u8]) -> usize {
+    bytes.iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1)
+}
+
 /// As [`read_regular`], as text (bytes that are not UTF-8 become U+FFFD).
 pub fn read_regular_text(path: impl AsRef<Path>, max: u64) -> Result<String, Error> {
     read_regular(path, max).map(|bytes| match String::from_utf8(bytes) {

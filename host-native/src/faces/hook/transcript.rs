@@ -27,14 +27,13 @@ pub(super) fn goal_from_transcript(
     if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
         return String::new();
     }
-    let Ok(mut bytes) = crate::os::files::read_regular(path, 4 << 20) else {
+    let Ok(read) = crate::os::files::whole_lines_after(path, 0, 4 << 20) else {
         return String::new();
     };
-    let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
+    if read.bytes.is_empty() {
         return String::new();
-    };
-    bytes.truncate(end + 1);
-    let Ok(ingested) = FileIngest::read_all(transcript, &bytes) else {
+    }
+    let Ok(ingested) = FileIngest::read_all(transcript, &read.bytes) else {
         return String::new();
     };
     let title = ingested.parts.into_iter().find_map(|part| match part {
@@ -116,11 +115,12 @@ pub(super) fn record_codex_usage(
     if recorded == Some(meta.len()) {
         return Ok(String::new());
     }
-    let mut bytes = crate::os::files::read_regular(&path, 512 << 20)?;
-    let Some(last_newline) = bytes.iter().rposition(|&b| b == b'\n') else {
+    let bytes = crate::os::files::whole_lines_after(&path, 0, 512 << 20)
+        .map_err(|e| Error::store_io("read", &source, e))?
+        .bytes;
+    if bytes.is_empty() {
         return Ok(String::new());
-    };
-    bytes.truncate(last_newline + 1);
+    }
     let offset = bytes.len() as u64;
     if recorded == Some(offset) {
         return Ok(String::new());

@@ -151,10 +151,7 @@ fn samples_of(files: &[&Path]) -> Vec<Vec<u8>> {
         {
             continue;
         }
-        let complete = head
-            .iter()
-            .rposition(|b| *b == b'\n')
-            .map_or(0, |at| at + 1);
+        let complete = crate::os::files::whole_lines_len(&head);
         samples.extend(
             head[..complete]
                 .split(|b| *b == b'\n')

@@ -258,7 +258,8 @@ async fn sync_file(
             start = 0;
             tail = ledger.read_history_tail(path, 0, chunk)?;
         }
-        let Some(last_newline) = tail.bytes.iter().rposition(|&b| b == b'\n') else {
+        let whole_len = crate::os::files::whole_lines_len(&tail.bytes);
+        let Some(last_newline) = whole_len.checked_sub(1) else {
             // Nothing whole past the cursor: done, unless one line is longer than a chunk.
             let more = start + (tail.bytes.len() as u64) < tail.len;
             if more && !tail.bytes.is_empty() {
