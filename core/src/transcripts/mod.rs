@@ -9,6 +9,7 @@
 
 pub mod conversation;
 pub mod export_files;
+pub mod filters;
 pub mod ingest;
 pub mod inspect;
 pub mod lines;

@@ -216,7 +216,10 @@ pub fn whole_lines_after(path: &Path, from: u64, limit: u64) -> std::io::Result<
 
 /// How many of `bytes` are whole lines: up to and including the last newline (0 with none).
 pub fn whole_lines_len(bytes: &[u8]) -> usize {
-    bytes.iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1)
+    bytes
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |at| at + 1)
 }
 
 /// As [`read_regular`], as text (bytes that are not UTF-8 become U+FFFD).

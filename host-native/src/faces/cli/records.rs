@@ -117,14 +117,11 @@ pub(crate) fn transcripts_listing(
     args: &TranscriptsListArgs,
     include: Include,
 ) -> Result<Output, Error> {
-    let zone = crate::os::zone::resolve(None)?;
-    let filters = crate::ops::mirror::query::Filters::from_words(
-        None,
-        args.filters.project.as_deref(),
-        args.filters.since.as_deref(),
-        args.filters.until.as_deref(),
-        &zone,
-    )?;
+    let filters =
+        crate::ops::mirror::query::Filters::read(&crate::ops::mirror::query::TranscriptFilter {
+            provider: None,
+            ..args.filters.filter()
+        })?;
     let ledger = crate::faces::cli::ledger_for(cli)?;
     let index = index_path(cli, &args.index.location)?;
     if args.index.sync {

@@ -8,20 +8,13 @@ use crate::faces::cli::args::{
 use crate::faces::cli::{Output, index_path, open_query, to_json};
 use crate::faces::present::Reader;
 use crate::faces::table::{Column, Fit, Table, shorten};
-use crate::ops::mirror::query::Filters;
+use crate::ops::mirror::query::{Filters, TranscriptFilter};
 use baton_core::Error;
 
 use baton_core::analyzer::charts::scale::thousands;
 
 fn query_filters(filters: &TranscriptFilters) -> Result<Filters, Error> {
-    let zone = crate::os::zone::resolve(None)?;
-    Filters::from_words(
-        filters.provider.as_deref(),
-        filters.project.as_deref(),
-        filters.since.as_deref(),
-        filters.until.as_deref(),
-        &zone,
-    )
+    Filters::read(&filters.filter())
 }
 
 /// `millis` on this machine's clock, or `-`.
@@ -70,14 +63,10 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
                 None
             });
         if let Some((_, connection)) = opened {
-            let zone = crate::os::zone::resolve(None)?;
-            let filters = Filters::from_words(
-                None,
-                args.filters.project.as_deref(),
-                args.filters.since.as_deref(),
-                args.filters.until.as_deref(),
-                &zone,
-            )?;
+            let filters = Filters::read(&TranscriptFilter {
+                provider: None,
+                ..args.filters.filter()
+            })?;
             let listing = crate::ops::mirror::query::ListingQuery {
                 include,
                 limit: i64::from(args.limit),

@@ -398,29 +398,18 @@ impl BatonMcp {
     async fn get_usage(&self, params: Parameters<GetUsage>) -> Result<CallToolResult, ErrorData> {
         Ok(self
             .read_index(params, |p, connection, path| {
-                use baton_core::transcripts::Provider;
+                use baton_core::transcripts::filters::{DayWindow, usage_provider};
                 let zone = crate::os::zone::resolve(None)?;
-                let day = |field: &str, text: &Option<String>, end: bool| {
-                    text.as_deref()
-                        .map(|d| baton_core::time::parse_day_in(field, d, end, &zone))
-                        .transpose()
+                let providers = p.provider.as_deref().map(usage_provider).transpose()?;
+                let days = DayWindow {
+                    since: p.since.clone(),
+                    until: p.until.clone(),
                 };
-                let providers = match p.provider.as_deref() {
-                    None => Vec::new(),
-                    Some(name) => match Provider::named(name).filter(|p| p.has_usage()) {
-                        Some(provider) => vec![provider],
-                        None => {
-                            return Err(Error::invalid(
-                                "provider",
-                                format!("`{name}`: usage is kept for claude_code and codex"),
-                            ));
-                        }
-                    },
-                };
+                let (since, until) = days.resolve(&zone)?;
                 let options = crate::ops::usage::UsageOptions {
-                    providers,
-                    since: day("since", &p.since, false)?,
-                    until: day("until", &p.until, true)?,
+                    providers: providers.into_iter().collect(),
+                    since,
+                    until,
                     ..crate::ops::usage::UsageOptions::everything(
                         p.group_by.as_deref().unwrap_or("daily").parse()?,
                         zone.clone(),
@@ -445,14 +434,14 @@ impl BatonMcp {
 fn transcript_filters(
     filters: &TranscriptFilters,
 ) -> Result<crate::ops::mirror::query::Filters, Error> {
-    let zone = crate::os::zone::resolve(None)?;
-    crate::ops::mirror::query::Filters::from_words(
-        filters.provider.as_deref(),
-        filters.project.as_deref(),
-        filters.since.as_deref(),
-        filters.until.as_deref(),
-        &zone,
-    )
+    crate::ops::mirror::query::Filters::read(&crate::ops::mirror::query::TranscriptFilter {
+        provider: filters.provider.clone(),
+        project: filters.project.clone(),
+        days: baton_core::transcripts::filters::DayWindow {
+            since: filters.since.clone(),
+            until: filters.until.clone(),
+        },
+    })
 }
 
 /// A transcript tool's answer: its text (a human line, or the Markdown asked for), then its

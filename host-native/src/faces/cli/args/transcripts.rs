@@ -166,6 +166,20 @@ pub(crate) struct TranscriptFilters {
     pub(crate) until: Option<String>,
 }
 
+impl TranscriptFilters {
+    /// The filters as the core reads them.
+    pub(crate) fn filter(&self) -> baton_core::transcripts::filters::TranscriptFilter {
+        baton_core::transcripts::filters::TranscriptFilter {
+            provider: self.provider.clone(),
+            project: self.project.clone(),
+            days: baton_core::transcripts::filters::DayWindow {
+                since: self.since.clone(),
+                until: self.until.clone(),
+            },
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub(crate) enum TranscriptsCommand {
     /// Conversations kept, newest first
@@ -403,13 +417,11 @@ impl UsageWindow {
         baton_core::Error,
     > {
         let zone = crate::os::zone::resolve(self.timezone.as_deref())?;
-        let day = |field: &str, text: &Option<String>, end: bool| {
-            text.as_deref()
-                .map(|d| baton_core::time::parse_day_in(field, d, end, &zone))
-                .transpose()
+        let days = baton_core::transcripts::filters::DayWindow {
+            since: self.since.clone(),
+            until: self.until.clone(),
         };
-        let since = day("since", &self.since, false)?;
-        let until = day("until", &self.until, true)?;
+        let (since, until) = days.resolve(&zone)?;
         Ok((zone, since, until))
     }
 }

@@ -3,6 +3,7 @@
 
 use baton_core::Error;
 use baton_core::transcripts::Provider;
+pub use baton_core::transcripts::filters::TranscriptFilter;
 use baton_core::transcripts::search::Field;
 use rusqlite::{Connection, params};
 use serde::Serialize;
@@ -83,34 +84,17 @@ pub struct Filters {
 }
 
 impl Filters {
-    /// Filters as a person or an agent writes them: a provider by its name (`claude_code` or
-    /// `claude-code`, …), days as `YYYY-MM-DD` in `zone` (`until` included).
-    pub fn from_words(
-        provider: Option<&str>,
-        project: Option<&str>,
-        since: Option<&str>,
-        until: Option<&str>,
-        zone: &dyn baton_core::time::Zone,
-    ) -> Result<Filters, Error> {
-        let provider = provider
-            .map(|name| match Provider::named(name) {
-                Some(provider) => Ok(provider.key().to_owned()),
-                None => Err(Error::invalid(
-                    "provider",
-                    format!("`{name}` is none of claude_code, codex, chatgpt, claude_ai"),
-                )
-                .with("provider", name)),
-            })
-            .transpose()?;
-        let day = |field: &str, text: Option<&str>, end: bool| {
-            text.map(|d| baton_core::time::parse_day_in(field, d, end, zone).map(|t| t.millis()))
-                .transpose()
-        };
+    /// Filters as a person or an agent writes them, read by the core's rule
+    /// ([`TranscriptFilter::resolve`]): a provider by its name (`claude_code` or
+    /// `claude-code`, …), days as `YYYY-MM-DD` in this machine's zone (`until` included).
+    pub fn read(filter: &TranscriptFilter) -> Result<Filters, Error> {
+        let zone = crate::os::zone::resolve(None)?;
+        let read = filter.resolve(&zone)?;
         Ok(Filters {
-            provider,
-            project: project.map(str::to_owned),
-            since: day("since", since, false)?,
-            until: day("until", until, true)?,
+            provider: read.provider.map(|p| p.key().to_owned()),
+            project: read.project,
+            since: read.since.map(|t| t.millis()),
+            until: read.until.map(|t| t.millis()),
         })
     }
 }
