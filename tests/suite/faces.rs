@@ -147,13 +147,23 @@ fn face_sources(face: &str) -> Vec<(String, String)> {
     found
 }
 
-/// The body of the MCP tool `tool`: from its `async fn` to the next tool.
+/// The body of the MCP tool `tool`: from its `async fn` to the next tool, or its row in the
+/// `session_tools!` table (whose rows all run through `tool_body!`, which the macro's
+/// definition must call; then the body is said to be `tool_body!`).
 fn tool_body(sources: &[(String, String)], tool: &str) -> Option<String> {
     sources.iter().find_map(|(_, text)| {
-        let start = text.find(&format!("async fn {tool}("))?;
-        let rest = &text[start..];
-        let end = rest.find("#[tool(").unwrap_or(rest.len());
-        Some(rest[..end].to_owned())
+        if let Some(start) = text.find(&format!("async fn {tool}(")) {
+            let rest = &text[start..];
+            let end = rest.find("#[tool(").unwrap_or(rest.len());
+            return Some(rest[..end].to_owned());
+        }
+        let table = text.find("session_tools! {\n")?;
+        let row = text[table..].find(&format!("\n    {tool}("))?;
+        let definition = text.find("macro_rules! session_tools")?;
+        let calls = text[definition..table].contains("tool_body!(");
+        let rest = &text[table + row..];
+        let end = rest.find(";\n").unwrap_or(rest.len());
+        Some(format!("{}{}", &rest[..end], if calls { " tool_body!" } else { "" }))
     })
 }
 
