@@ -154,6 +154,16 @@ fn wants(options: &UsageOptions, provider: Provider) -> bool {
     options.providers.is_empty() || options.providers.contains(&provider)
 }
 
+/// The provider of a row whose first column names it, when the report asks for it.
+fn asked_provider(
+    row: &rusqlite::Row,
+    path: &Path,
+    options: &UsageOptions,
+) -> Result<Option<Provider>, Error> {
+    let name = row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or("");
+    Ok(provider_of(name).filter(|p| wants(options, *p)))
+}
+
 /// The provider of an index key; a key of no provider with usage is none (never taken for
 /// Claude Code's).
 fn provider_of(name: &str) -> Option<Provider> {
@@ -269,13 +279,9 @@ fn slot_entries(
     let mut last_day: Option<(i64, Option<i64>)> = None;
     let empty: Arc<str> = Arc::from("");
     while let Some(row) = rows.next().map_err(sql(path))? {
-        let Some(provider) = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""))
-        else {
+        let Some(provider) = asked_provider(row, path, options)? else {
             continue;
         };
-        if !wants(options, provider) {
-            continue;
-        }
         let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
         let slot = n(1)?;
         let start = slot.saturating_mul(tally::SLOT_MILLIS);
@@ -459,13 +465,9 @@ fn counted_rows(
     // Each Claude Code session's clues to its project, with where each was read.
     let mut clues: HashMap<Arc<str>, Vec<Clue>> = HashMap::new();
     while let Some(row) = rows.next().map_err(sql(path))? {
-        let Some(provider) = provider_of(row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or(""))
-        else {
+        let Some(provider) = asked_provider(row, path, options)? else {
             continue;
         };
-        if !wants(options, provider) {
-            continue;
-        }
         let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
         let entry = entry_of(row, path, provider, &names)?;
         if provider == Provider::ClaudeCode {

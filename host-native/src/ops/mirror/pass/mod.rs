@@ -266,18 +266,13 @@ pub fn run(
             mark_gone(connection, &shown)
                 .map(|gone| stats.missing += gone)
                 .map_err(sql(index_path))
-        } else if source.provider.entry().kind == Kind::Export {
-            sync_export(
-                connection,
-                index_path,
-                source,
-                masker,
-                options,
-                &mut packer,
-                &mut stats,
-            )
         } else {
-            sync(
+            // An export is read whole; an agent's transcript window by window.
+            let read = match source.provider.entry().kind {
+                Kind::Export => sync_export,
+                Kind::Agent => sync,
+            };
+            read(
                 connection,
                 index_path,
                 source,
