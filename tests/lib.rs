@@ -68,6 +68,16 @@ pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Asserts a command succeeded; when it did not, says `what` it was and all it printed.
+pub fn assert_success(output: &Output, what: std::fmt::Arguments<'_>) {
+    assert!(
+        output.status.success(),
+        "{what}: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Runs a command and parses the JSON object on the last stdout line.
 pub fn json_of(output: &Output) -> Value {
     let stdout = String::from_utf8_lossy(&output.stdout);

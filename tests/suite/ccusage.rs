@@ -4,7 +4,7 @@
 //! their daily costs within a cent (both price from LiteLLM's table, one-hour cache writes
 //! and the newest models included).
 
-use baton_tests::{baton, json_of};
+use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,11 +34,7 @@ fn ccusage(args: &[&str], env: (&str, &Path)) -> Value {
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "ccusage: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, format_args!("ccusage"));
     serde_json::from_slice(&out.stdout).expect("ccusage JSON")
 }
 

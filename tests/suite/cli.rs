@@ -1,7 +1,7 @@
 //! The `baton` CLI contract, end to end through the real binary: output shape, exit statuses,
 //! environment defaults, ledger discovery, and bad input that writes nothing.
 
-use baton_tests::{baton, baton_bin, json_of, redact_ids};
+use baton_tests::{assert_success, baton, baton_bin, json_of, redact_ids};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -530,11 +530,7 @@ fn demo_under_json_prints_one_object_and_narrates_on_stderr() {
         .args(["--json", "demo", "--port", "0", "--serve-seconds", "1"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, format_args!(""));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();

@@ -2,7 +2,7 @@
 //! and ends; appends racing repeated compactions; a writer killed with SIGKILL.
 
 use baton_core::ledger::event::{Line, decode_line};
-use baton_tests::{baton, fold_dir, json_of};
+use baton_tests::{assert_success, baton, fold_dir, json_of};
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -438,11 +438,7 @@ fn all_at_once(
         .into_iter()
         .map(|child| {
             let out = child.wait_with_output().unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stdout)
-            );
+            assert_success(&out, format_args!(""));
             json_of(&out)
         })
         .collect()

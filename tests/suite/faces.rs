@@ -163,7 +163,11 @@ fn tool_body(sources: &[(String, String)], tool: &str) -> Option<String> {
         let calls = text[definition..table].contains("tool_body!(");
         let rest = &text[table + row..];
         let end = rest.find(";\n").unwrap_or(rest.len());
-        Some(format!("{}{}", &rest[..end], if calls { " tool_body!" } else { "" }))
+        Some(format!(
+            "{}{}",
+            &rest[..end],
+            if calls { " tool_body!" } else { "" }
+        ))
     })
 }
 

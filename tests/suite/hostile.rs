@@ -2,7 +2,7 @@
 //! characters in goals, summaries, pause reasons and transcript text never reach a terminal
 //! raw, and names that would read as something else are refused.
 
-use baton_tests::{baton, json_of};
+use baton_tests::{assert_success, baton, json_of};
 
 /// Bytes a terminal acts on: ESC (cursor moves, `ESC ] 52` clipboard writes), BEL, and the
 /// right-to-left override, as UTF-8.
@@ -109,11 +109,7 @@ fn ledger_with_a_session(dir: &std::path::Path) -> String {
         .args(["--json", "start", "--project", "demo", "--agent", "claude"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert_success(&out, format_args!(""));
     json_of(&out)["session_id"].as_str().unwrap().to_owned()
 }
 
@@ -227,11 +223,7 @@ fn a_ledger_owned_by_another_user_is_read_but_not_written_unless_trusted() {
     assert_eq!(std::fs::read(dir.join("events.ndjson")).unwrap(), before);
     // Reading it is not (a colleague's ledger, a read-only mount).
     let out = baton(&dir).args(["--json", "list"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert_success(&out, format_args!(""));
     assert_eq!(json_of(&out)["total"], 1);
     // Trusted, it is written to.
     let out = baton(&dir)
@@ -239,11 +231,7 @@ fn a_ledger_owned_by_another_user_is_read_but_not_written_unless_trusted() {
         .args(start)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert_success(&out, format_args!(""));
 }
 
 #[test]
@@ -264,11 +252,7 @@ fn discovery_never_climbs_above_the_home_folder() {
         .args(["--json", "start", "--project", "app", "--agent", "claude"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert_success(&out, format_args!(""));
     assert!(project.join(".baton/events.ndjson").is_file());
     assert_eq!(
         std::fs::read_dir(&planted).unwrap().count(),
@@ -345,11 +329,7 @@ fn compaction_waits_for_readers_instead_of_refusing() {
     std::thread::sleep(std::time::Duration::from_millis(200));
     let out = baton(&dir).args(["--json", "compact"]).output().unwrap();
     reader.wait().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert_success(&out, format_args!(""));
 }
 
 #[test]
@@ -362,11 +342,7 @@ fn a_change_report_snapshots_health_only_where_it_changes_it() {
         .args(["--json", "depend", &ids[1], "--on", "src/search.rs"])
         .output()
         .unwrap();
-    assert!(
-        depended.status.success(),
-        "{}",
-        String::from_utf8_lossy(&depended.stdout)
-    );
+    assert_success(&depended, format_args!(""));
     let lines = || {
         std::fs::read_to_string(dir.join("events.ndjson"))
             .unwrap()
@@ -378,11 +354,7 @@ fn a_change_report_snapshots_health_only_where_it_changes_it() {
         .args(["--json", "report", &ids[0], "--changed", "src/search.rs"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert_success(&out, format_args!(""));
     // The change, one collision, and two health snapshots (the reporter's and the affected
     // session's), not one for each of the 20 live sessions.
     assert_eq!(lines() - before, 4);
@@ -482,11 +454,7 @@ fn a_checkpoint_with_a_flipped_byte_is_dropped_and_rebuilt() {
     std::fs::write(&path, &bytes).unwrap();
     for args in [vec!["--json", "show", &ids[0]], vec!["--json", "list"]] {
         let out = baton(&dir).args(&args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        assert_success(&out, format_args!("{args:?}"));
     }
     let listed = json_of(&baton(&dir).args(["--json", "list"]).output().unwrap());
     assert_eq!(listed["total"], 5);
@@ -583,11 +551,7 @@ fn a_read_only_ledger_is_read() {
     assert!(remounted.success());
     for args in [vec!["--json", "list"], vec!["--json", "doctor"]] {
         let out = baton(&dir).args(&args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        assert_success(&out, format_args!("{args:?}"));
     }
     let out = baton(&dir)
         .args(["--json", "start", "--project", "demo", "--agent", "x"])
@@ -676,11 +640,7 @@ fn a_fifo_at_every_path_baton_reads_never_blocks_it() {
                 &input.to_string(),
                 &format!("hook {event} on {transcript}"),
             );
-            assert!(
-                out.status.success(),
-                "{event}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            assert_success(&out, format_args!("{event}"));
         }
         let input = serde_json::json!({
             "session_id": "claude-fifo",
@@ -731,11 +691,7 @@ fn a_fifo_at_every_path_baton_reads_never_blocks_it() {
         "",
         "start",
     );
-    assert!(
-        started.status.success(),
-        "{}",
-        String::from_utf8_lossy(&started.stderr)
-    );
+    assert_success(&started, format_args!(""));
     for args in [
         &["list"][..],
         &["doctor"],
@@ -776,11 +732,7 @@ fn a_linked_folder_in_the_ledger_s_vault_takes_no_note() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, format_args!(""));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("symbolic link"), "{stderr}");
     let written: Vec<_> = walk(&outside);

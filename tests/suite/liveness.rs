@@ -3,7 +3,7 @@
 //! the hook that has since died, Codex's writer lock held and released, and nothing at all.
 //! Transitions are ledger events; only `baton reap` ends a session.
 
-use baton_tests::{baton, json_of};
+use baton_tests::{assert_success, baton, json_of};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::{Child, Command};
@@ -40,11 +40,7 @@ impl Machine {
 
     fn json(&self, args: &[&str]) -> Value {
         let output = self.baton().arg("--json").args(args).output().unwrap();
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output, format_args!("{args:?}"));
         json_of(&output)
     }
 

@@ -7,6 +7,7 @@ use baton::index;
 use baton::ops::mirror::pass::{PassStats, Source};
 use baton::ops::mirror::{mirror_once, query};
 use baton_core::transcripts::search::Field;
+use baton_tests::assert_success;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -795,12 +796,7 @@ fn usage_both_ways(
             .args(args)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "usage {asked:?} {args:?}: {}{}",
-            String::from_utf8_lossy(&out.stderr),
-            String::from_utf8_lossy(&out.stdout)
-        );
+        assert_success(&out, format_args!("usage {asked:?} {args:?}"));
         String::from_utf8(out.stdout).unwrap()
     };
     let from_files = run(&[
@@ -830,11 +826,7 @@ fn mirror_folders(
         .arg(index)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, format_args!(""));
 }
 
 /// `usage --index` gives the same report, byte for byte, as a read of the files: on every

@@ -8,6 +8,7 @@ use baton::ops::mirror::pass::{PassOptions, PassStats, Source, discover};
 use baton::ops::mirror::{Mirror, query};
 use baton_core::analyzer::Analyzer;
 use baton_core::transcripts::Provider;
+use baton_tests::assert_success;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -420,11 +421,7 @@ fn removing_sizing_compacting_and_syncing_from_the_command_line() {
     };
     let json = |args: &[&str]| {
         let out = baton(&[&["--json"], args].concat());
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out, format_args!("{args:?}"));
         baton_tests::json_of(&out)
     };
     json(&["mirror"]);

@@ -5,7 +5,7 @@
 //! person's bytes survive 100 re-renders, nothing new means no write, and the ledger (never
 //! the notes) decides which session an implicit end picks.
 
-use baton_tests::{baton, json_of};
+use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -40,12 +40,7 @@ impl Place {
 
     fn ok(&self, args: &[&str]) -> Value {
         let output = self.cmd(args).output().unwrap();
-        assert!(
-            output.status.success(),
-            "{args:?}: {}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output, format_args!("{args:?}"));
         json_of(&output)
     }
 
@@ -76,12 +71,7 @@ impl Place {
 
 fn wait_ok(child: Child) -> Value {
     let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output, format_args!(""));
     json_of(&output)
 }
 

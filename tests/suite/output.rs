@@ -2,7 +2,7 @@
 //! output (colour on, a pinned width) is pinned by snapshot; a real terminal (a pty from
 //! `script`) gets colour and `NO_COLOR` takes it away.
 
-use baton_tests::{baton, json_of, redact_ids};
+use baton_tests::{assert_success, baton, json_of, redact_ids};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -33,11 +33,7 @@ impl World {
                 .args(args)
                 .output()
                 .unwrap();
-            assert!(
-                out.status.success(),
-                "{args:?}: {}",
-                String::from_utf8_lossy(&out.stdout)
-            );
+            assert_success(&out, format_args!("{args:?}"));
             json_of(&out)
         };
         let mut ids = Vec::new();

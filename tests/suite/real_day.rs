@@ -3,7 +3,9 @@
 //! the per-user index is found from every project, a hook's session and the agent's MCP calls
 //! are one work session, and the attention list empties.
 
-use baton_tests::{McpClient, baton, default_index, json_of, output_with_stdin, user_folders};
+use baton_tests::{
+    McpClient, assert_success, baton, default_index, json_of, output_with_stdin, user_folders,
+};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,12 +14,7 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
 
 fn run(ledger: &Path, args: &[&str]) -> Value {
     let output = baton(ledger).arg("--json").args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output, format_args!("{args:?}"));
     json_of(&output)
 }
 
@@ -57,11 +54,7 @@ fn git(repo: &Path, args: &[&str]) -> String {
         .args(args)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output, format_args!("git {args:?}"));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
@@ -249,11 +242,7 @@ fn a_projects_old_index_moves_to_the_users_folder_once_and_every_project_shares_
     };
     let run = |ledger: &Path, args: &[&str]| {
         let output = baton(ledger).arg("--json").args(args).output().unwrap();
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output, format_args!("{args:?}"));
         json_of(&output)
     };
     // What an earlier Baton made: the index inside the project.

@@ -6,7 +6,7 @@
 use baton_core::ledger::event::Actor;
 use baton_core::records::{Record, plan_store};
 use baton_core::time::Timestamp;
-use baton_tests::{baton, json_of};
+use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use uuid::Uuid;
@@ -18,12 +18,7 @@ fn run(dir: &Path, args: &[&str]) -> std::process::Output {
 /// The JSON answer of a command that must succeed.
 fn ok(dir: &Path, args: &[&str]) -> Value {
     let output = run(dir, &[&["--json"], args].concat());
-    assert!(
-        output.status.success(),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output, format_args!("{args:?}"));
     json_of(&output)
 }
 
@@ -80,11 +75,7 @@ fn mirror_fixtures(dir: &Path, codex: bool) {
             codex_dir.to_str().unwrap(),
         ],
     );
-    assert!(
-        mirrored.status.success(),
-        "{}",
-        String::from_utf8_lossy(&mirrored.stderr)
-    );
+    assert_success(&mirrored, format_args!(""));
 }
 
 fn record(id: Uuid, at_ms: i64, provider: Option<&str>, content: &str) -> Record {
@@ -810,11 +801,7 @@ fn records_stored_by_many_processes_at_once_are_all_kept_once() {
         .collect();
     for child in children {
         let output = child.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output, format_args!(""));
     }
     let listing = ok(&dir, &["record", "list", "--limit", "200"]);
     assert_eq!(listing["total"], 13);

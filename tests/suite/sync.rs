@@ -9,6 +9,7 @@
 //!
 //! Ignored in a plain `cargo test` (no server); `./run test` runs them with `--ignored`.
 
+use baton_tests::assert_success;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -126,11 +127,7 @@ fn run(dir: &Path, args: &[&str]) -> serde_json::Value {
         .args(args)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, format_args!("{args:?}"));
     baton_tests::json_of(&out)
 }
 
@@ -237,11 +234,7 @@ fn three_machines_sync_at_once_with_kills_and_every_event_lands_once() {
     // A last clean sync of each machine, then each event is on the server exactly once.
     for dir in &machines {
         let report = sync_command(dir, &url).output().unwrap();
-        assert!(
-            report.status.success(),
-            "{}",
-            String::from_utf8_lossy(&report.stderr)
-        );
+        assert_success(&report, format_args!(""));
     }
     let mut expected = 0;
     for dir in &machines {
@@ -496,11 +489,7 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
         .args(["--json", "team", "init", "--from", &owner])
         .output()
         .unwrap();
-    assert!(
-        init.status.success(),
-        "{}",
-        String::from_utf8_lossy(&init.stderr)
-    );
+    assert_success(&init, format_args!(""));
     let setup: String = setup
         .lines()
         .filter(|l| !l.trim_start().starts_with("--"))
@@ -516,11 +505,7 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
     // Each machine syncs as its own role: no right to create tables is needed.
     for (dir, role) in [(&a, &laptop_a), (&b, &laptop_b)] {
         let out = sync_command(dir, &as_user(&owner, role)).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out, format_args!(""));
     }
     let machine_a = machine_of(&a);
     let as_b = as_user(&owner, &laptop_b);
@@ -793,11 +778,7 @@ fn sync_and_team_views_use_tls_when_the_url_asks_and_check_the_certificate() {
             .current_dir(tmp.path())
             .output()
             .expect("openssl runs");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out, format_args!("openssl {args:?}"));
     };
     openssl(&[
         "req",
@@ -905,20 +886,12 @@ fn sync_and_team_views_use_tls_when_the_url_asks_and_check_the_certificate() {
     with_tls("stop");
     std::fs::write(&hba, before).unwrap();
     plain("start");
-    assert!(
-        synced.status.success(),
-        "{}",
-        String::from_utf8_lossy(&synced.stderr)
-    );
+    assert_success(&synced, format_args!(""));
     assert_eq!(
         baton_tests::json_of(&synced)["inserted"],
         event_ids(&dir).len()
     );
-    assert!(
-        listed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&listed.stderr)
-    );
+    assert_success(&listed, format_args!(""));
     assert_eq!(baton_tests::json_of(&listed)["total"], 1);
     let said = |out: &std::process::Output| {
         let text = format!(
@@ -1007,11 +980,7 @@ fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
         };
         let sync_usage = || {
             let out = sync_command(&dir, &url).arg("--usage").output().unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            assert_success(&out, format_args!(""));
             baton_tests::json_of(&out)["usage"].clone()
         };
         mirror(false);
@@ -1330,11 +1299,7 @@ fn compaction_between_syncs_and_small_chunks_killed_midway_lose_nothing() {
     let mut last = sync_command(&dir, &url);
     small_chunks(&mut last);
     let out = last.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, format_args!(""));
     let on_server: std::collections::BTreeSet<String> = psql("SELECT event_id FROM baton_events")
         .into_iter()
         .collect();

@@ -1,6 +1,6 @@
 //! `baton usage --json` equals the truth the generator wrote, on trees full of traps.
 
-use baton_tests::{baton, json_of};
+use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::process::Command;
 
@@ -26,11 +26,7 @@ fn usage_json_equals_the_generators_truth() {
         .arg(out.join("codex/sessions"))
         .output()
         .unwrap();
-    assert!(
-        report.status.success(),
-        "{}",
-        String::from_utf8_lossy(&report.stdout)
-    );
+    assert_success(&report, format_args!(""));
     let report = json_of(&report);
     let fields = [
         "input_tokens",
@@ -193,11 +189,7 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
         .arg(&fixtures)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, format_args!(""));
     let report = json_of(&out);
     assert_eq!(
         report["files"].as_array().unwrap().len(),
@@ -596,11 +588,7 @@ fn analyze_reads_an_unzipped_export_folder_and_skips_its_side_files() {
             .arg(fixtures.join(folder))
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out, format_args!(""));
         let report = json_of(&out);
         let files = report["files"].as_array().unwrap();
         assert_eq!(files.len(), 1, "{folder}: {files:?}");
@@ -682,11 +670,7 @@ fn symlink_loops_fifos_and_second_names_in_a_transcript_folder_change_nothing() 
             ])
             .arg(&sessions);
         let out = baton_tests::output_within(command, 60);
-        assert!(
-            out.status.success(),
-            "{what}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out, format_args!("{what}"));
         let report = json_of(&out);
         (
             report["totals"].clone(),

@@ -3,7 +3,7 @@
 //! (never when two sessions fit), a hand-off chain's total, and, without the mirror, the usage
 //! the hook records in the ledger (read on from the last offset, counted once).
 
-use baton_tests::{baton, json_of};
+use baton_tests::{assert_success, baton, json_of};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,11 +17,7 @@ fn run(ledger: &Path, now: Option<&str>, args: &[&str]) -> Value {
         command.env("BATON_NOW", now);
     }
     let output = command.arg("--json").args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output, format_args!("{args:?}"));
     json_of(&output)
 }
 
