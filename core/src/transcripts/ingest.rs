@@ -17,7 +17,7 @@ use crate::transcripts::conversation::{
     ClaudeCodeReader, CodexReader, Conversation, Parsed, ReadOptions, parse_chatgpt_with,
     parse_claude_ai,
 };
-use crate::transcripts::lines::{BOM, LineSplitter};
+use crate::transcripts::lines::{BOM, LineReader, LineSplitter, feed};
 use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
 use crate::transcripts::usage::codex::CodexUsage;
 use crate::transcripts::zip::{EntryReader, ZipEntry};
@@ -129,24 +129,18 @@ impl Decoder {
             }
             Decoder::ClaudeCode {
                 lines,
-                conversations,
-                usage,
-            } => lines.push(chunk, |line| {
-                if let Some(reader) = conversations {
-                    reader.push_line(line);
-                }
-                usage.push_line(line);
-            }),
+                conversations: c,
+                usage: u,
+            } => {
+                feed_agent(lines, chunk, c.as_deref_mut().map(|r| r as _), &mut **u);
+            }
             Decoder::Codex {
                 lines,
-                conversations,
-                usage,
-            } => lines.push(chunk, |line| {
-                if let Some(reader) = conversations {
-                    reader.push_line(line);
-                }
-                usage.push_line(line);
-            }),
+                conversations: c,
+                usage: u,
+            } => {
+                feed_agent(lines, chunk, c.as_deref_mut().map(|r| r as _), &mut **u);
+            }
             Decoder::Export {
                 provider,
                 options,
@@ -215,17 +209,11 @@ impl Decoder {
             Decoder::Head(_) => return Err(Error::internal("a file's format was left undecided")),
             Decoder::ClaudeCode {
                 mut lines,
-                mut conversations,
+                conversations,
                 mut usage,
             } => {
-                lines.finish(|line| {
-                    if let Some(reader) = conversations.as_mut() {
-                        reader.push_line(line);
-                    }
-                    usage.push_line(line);
-                });
-                let mut parsed: Parsed = conversations.map(|r| r.finish()).unwrap_or_default();
-                parsed.stats.too_long += lines.too_long();
+                let finish = ClaudeCodeReader::finish;
+                let parsed = finish_agent(&mut lines, conversations, &mut *usage, finish);
                 Decoded::Conversations {
                     format: FileFormat::ClaudeCode,
                     parsed,
@@ -236,18 +224,12 @@ impl Decoder {
             }
             Decoder::Codex {
                 mut lines,
-                mut conversations,
+                conversations,
                 mut usage,
             } => {
-                lines.finish(|line| {
-                    if let Some(reader) = conversations.as_mut() {
-                        reader.push_line(line);
-                    }
-                    usage.push_line(line);
-                });
+                let parsed =
+                    finish_agent(&mut lines, conversations, &mut *usage, CodexReader::finish);
                 let (entries, usage_stats) = usage.finish();
-                let mut parsed: Parsed = conversations.map(|r| r.finish()).unwrap_or_default();
-                parsed.stats.too_long += lines.too_long();
                 Decoded::Conversations {
                     format: FileFormat::Codex,
                     parsed,
@@ -589,5 +571,38 @@ impl FileIngest {
             ingest.push(chunk)?;
         }
         ingest.finish()
+    }
+}
+
+/// An agent transcript's last line, when it has no newline, to its readers (see
+/// [`feed_agent`]); then its conversations, when they were read.
+fn finish_agent<C: LineReader>(
+    lines: &mut LineSplitter,
+    mut conversations: Option<Box<C>>,
+    usage: &mut dyn LineReader,
+    finish: impl FnOnce(C) -> Parsed,
+) -> Parsed {
+    lines.finish(|line| {
+        if let Some(reader) = conversations.as_mut() {
+            reader.push_line(line);
+        }
+        usage.push_line(line);
+    });
+    let mut parsed = conversations.map(|r| finish(*r)).unwrap_or_default();
+    parsed.stats.too_long += lines.too_long();
+    parsed
+}
+
+/// An agent transcript's chunk to its usage reader and, when conversations are read too, to
+/// its conversation reader.
+fn feed_agent(
+    lines: &mut LineSplitter,
+    chunk: &[u8],
+    conversations: Option<&mut dyn LineReader>,
+    usage: &mut dyn LineReader,
+) {
+    match conversations {
+        Some(reader) => feed(lines, chunk, &mut [reader, usage]),
+        None => feed(lines, chunk, &mut [usage]),
     }
 }

@@ -6,6 +6,23 @@
 /// after it are read. The mirror keeps to the same bound.
 pub const MAX_LINE_BYTES: usize = 32 << 20;
 
+/// Anything that reads a transcript one line at a time: each agent's conversation reader and
+/// usage reader, fed by one [`LineSplitter`] however the bytes arrive.
+pub trait LineReader {
+    /// Reads one whole line (without its newline).
+    fn push_line(&mut self, line: &[u8]);
+}
+
+/// Feeds `chunk`'s whole lines to `readers`, in order (a line split across chunks waits for
+/// its end).
+pub fn feed(lines: &mut LineSplitter, chunk: &[u8], readers: &mut [&mut dyn LineReader]) {
+    lines.push(chunk, |line| {
+        for reader in readers.iter_mut() {
+            reader.push_line(line);
+        }
+    });
+}
+
 /// Splits bytes arriving in chunks into lines. A `\r` before the newline and a UTF-8 byte order
 /// mark at the start of a line (an editor's, or one per file of files joined together) are
 /// dropped, and a line that is empty or only whitespace is skipped: it holds nothing, so no

@@ -8,7 +8,6 @@ use crate::transcripts::conversation::title::blocks_prompt_title;
 use crate::transcripts::conversation::{
     Block, Conversation, Message, Parsed, Role, anthropic_blocks, text_of, time,
 };
-use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Provider, parse_line};
 use serde::Deserialize;
 use serde_json::Value;
@@ -35,13 +34,11 @@ const CLAUDE_CODE_KINDS: &[&str] = &[
 /// Claude Code JSONL: one conversation per `sessionId`; sidechain lines stay in it, hung off
 /// the tool call that started their thread.
 pub fn parse_claude_code(bytes: &[u8]) -> Parsed {
-    let mut reader = ClaudeCodeReader::default();
-    let mut lines = LineSplitter::new();
-    lines.push(bytes, |line| reader.push_line(line));
-    lines.finish(|line| reader.push_line(line));
-    let mut parsed = reader.finish();
-    parsed.stats.too_long += lines.too_long();
-    parsed
+    crate::transcripts::conversation::read_lines(
+        ClaudeCodeReader::default(),
+        bytes,
+        ClaudeCodeReader::finish,
+    )
 }
 
 /// Builds Claude Code conversations from lines fed one at a time (the browser feeds chunks).
@@ -316,5 +313,11 @@ impl ClaudeCodeReader {
             self.parsed.conversations.push(conversation);
         }
         self.parsed
+    }
+}
+
+impl crate::transcripts::lines::LineReader for ClaudeCodeReader {
+    fn push_line(&mut self, line: &[u8]) {
+        ClaudeCodeReader::push_line(self, line);
     }
 }

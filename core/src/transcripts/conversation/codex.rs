@@ -4,18 +4,11 @@
 
 use crate::transcripts::conversation::title::prompt_title;
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role, text_of, time};
-use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Provider, parse_line};
 use serde_json::Value;
 /// Codex rollouts (current envelope and the older bare-item layout): one conversation.
 pub fn parse_codex(bytes: &[u8]) -> Parsed {
-    let mut reader = CodexReader::default();
-    let mut lines = LineSplitter::new();
-    lines.push(bytes, |line| reader.push_line(line));
-    lines.finish(|line| reader.push_line(line));
-    let mut parsed = reader.finish();
-    parsed.stats.too_long += lines.too_long();
-    parsed
+    crate::transcripts::conversation::read_lines(CodexReader::default(), bytes, CodexReader::finish)
 }
 
 /// Builds a Codex conversation from lines fed one at a time (the browser feeds chunks).
@@ -239,5 +232,11 @@ impl CodexReader {
         self.conversation.seal();
         self.parsed.conversations.push(self.conversation);
         self.parsed
+    }
+}
+
+impl crate::transcripts::lines::LineReader for CodexReader {
+    fn push_line(&mut self, line: &[u8]) {
+        CodexReader::push_line(self, line);
     }
 }

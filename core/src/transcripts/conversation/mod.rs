@@ -395,3 +395,18 @@ pub(crate) fn anthropic_blocks(content: &Value) -> Vec<Block> {
         _ => Vec::new(),
     }
 }
+
+/// The conversations a whole agent transcript holds, read line by line by `reader` (a line
+/// over the splitter's bound is passed over and counted).
+pub(crate) fn read_lines<R: crate::transcripts::lines::LineReader>(
+    mut reader: R,
+    bytes: &[u8],
+    finish: impl FnOnce(R) -> Parsed,
+) -> Parsed {
+    let mut lines = crate::transcripts::lines::LineSplitter::new();
+    crate::transcripts::lines::feed(&mut lines, bytes, &mut [&mut reader]);
+    lines.finish(|line| reader.push_line(line));
+    let mut parsed = finish(reader);
+    parsed.stats.too_long += lines.too_long();
+    parsed
+}

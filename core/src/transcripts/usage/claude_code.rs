@@ -569,3 +569,9 @@ pub fn project_of<'a>(responses: impl IntoIterator<Item = ProjectClue<'a>>) -> O
         None => folder.map(str::to_owned),
     }
 }
+
+impl crate::transcripts::lines::LineReader for ClaudeCodeUsage {
+    fn push_line(&mut self, line: &[u8]) {
+        ClaudeCodeUsage::push_line(self, line);
+    }
+}

@@ -315,3 +315,9 @@ impl CodexUsage {
         (self.entries, self.stats)
     }
 }
+
+impl crate::transcripts::lines::LineReader for CodexUsage {
+    fn push_line(&mut self, line: &[u8]) {
+        CodexUsage::push_line(self, line);
+    }
+}
