@@ -54,8 +54,9 @@ pub fn default_index(dir: &Path) -> PathBuf {
         .join("index.sqlite")
 }
 
-/// Runs a command with `input` on its stdin (stdout and stderr captured) and waits for it.
-pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
+/// Starts a command with `input` written to its stdin, which is then closed (stdout and
+/// stderr captured).
+pub fn spawn_with_stdin(command: &mut Command, input: &[u8]) -> std::process::Child {
     use std::io::Write;
     let mut child = command
         .stdin(std::process::Stdio::piped())
@@ -64,8 +65,15 @@ pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
         .spawn()
         .unwrap();
     // A command that exits without reading leaves a closed pipe: not the test's concern.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input);
+    }
+    child
+}
+
+/// Runs a command with `input` on its stdin (stdout and stderr captured) and waits for it.
+pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
+    spawn_with_stdin(command, input).wait_with_output().unwrap()
 }
 
 /// Asserts a command succeeded; when it did not, says `what` it was and all it printed.
@@ -351,4 +359,23 @@ impl Drop for McpClient {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The Rust sources under `dir`, every folder deep, sorted.
+#[allow(clippy::disallowed_methods)]
+pub fn rust_sources_under(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, into: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, into);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                into.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(dir, &mut found);
+    found.sort();
+    found
 }

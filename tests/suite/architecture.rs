@@ -4,7 +4,7 @@
 //! size where it starts doing two jobs. Each rule is also shown failing on a planted violation.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const MAX_LINES: usize = 600;
 
@@ -34,18 +34,6 @@ struct Source {
     text: String,
 }
 
-#[allow(clippy::disallowed_methods)]
-fn walk(dir: &Path, into: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            walk(&path, into);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            into.push(path);
-        }
-    }
-}
-
 fn module_of(file: &str) -> Module {
     let mut parts: Vec<String> = file
         .trim_end_matches(".rs")
@@ -66,10 +54,7 @@ fn crate_sources(krate: &str) -> Vec<Source> {
         .join("..")
         .join(krate)
         .join("src");
-    let mut paths = Vec::new();
-    walk(&root, &mut paths);
-    paths.sort();
-    paths
+    baton_tests::rust_sources_under(&root)
         .into_iter()
         .map(|p| {
             let file = p

@@ -4,24 +4,12 @@
 
 use baton::os::env::ENVIRONMENT;
 use baton_core::transcripts::providers::{Kind, REGISTRY};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[allow(clippy::disallowed_methods)]
 fn host_sources() -> Vec<(String, String)> {
-    fn walk(dir: &Path, into: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, into);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                into.push(path);
-            }
-        }
-    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../host-native/src");
-    let mut paths = Vec::new();
-    walk(&root, &mut paths);
-    paths
+    baton_tests::rust_sources_under(&root)
         .into_iter()
         .map(|p| {
             let name = p.strip_prefix(&root).unwrap().display().to_string();

@@ -4,7 +4,6 @@
 
 use baton_tests::{baton, json_of, output_with_stdin};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::Path;
 use std::process::Stdio;
 
@@ -132,21 +131,14 @@ fn from_a_sub_folder_it_uses_the_projects_ledger_and_clear_hands_off() {
     command
         .env_remove("BATON_DIR")
         .current_dir(&deep)
-        .args(["hook", "claude-code"])
-        .stdin(Stdio::piped());
-    let mut child = command.spawn().unwrap();
+        .args(["hook", "claude-code"]);
     let input = event(
         "c-2",
         "SessionEnd",
         json!({"reason": "logout", "cwd": deep}),
     );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    assert!(child.wait().unwrap().success());
+    let ended = output_with_stdin(&mut command, input.as_bytes());
+    assert!(ended.status.success());
     assert!(!deep.join(".baton").exists());
     let second = sessions(&project)
         .into_iter()

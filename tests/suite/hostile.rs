@@ -567,16 +567,7 @@ fn a_read_only_ledger_is_read() {
 /// Runs `command` with `input` on stdin; its output, or a failure naming `what` when it has
 /// not finished in 20 s (a command blocked on a FIFO never would; each is killed then).
 fn finishes(mut command: std::process::Command, input: &str, what: &str) -> std::process::Output {
-    use std::io::Write;
-    let mut child = command
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
+    let mut child = baton_tests::spawn_with_stdin(&mut command, input.as_bytes());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while child.try_wait().unwrap().is_none() {
         if std::time::Instant::now() > deadline {

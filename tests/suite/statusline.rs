@@ -4,7 +4,6 @@
 
 use baton_tests::{baton, json_of};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
@@ -47,14 +46,7 @@ impl Project {
     }
 
     fn spawn(&self, input: &str, args: &[&str]) -> Child {
-        let mut child = self.command(args).spawn().unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        child
+        baton_tests::spawn_with_stdin(&mut self.command(args), input.as_bytes())
     }
 
     /// The line printed and the exit status.

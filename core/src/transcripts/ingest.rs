@@ -12,12 +12,13 @@ use crate::error::{Error, Result};
 
 pub use crate::transcripts::FileFormat;
 use crate::transcripts::conversation::exports::read_export_item;
+use crate::transcripts::conversation::finish_agent;
 use crate::transcripts::conversation::splitter::{ArraySplitter, SplitMode};
 use crate::transcripts::conversation::{
     ClaudeCodeReader, CodexReader, Conversation, Parsed, ReadOptions, parse_chatgpt_with,
     parse_claude_ai,
 };
-use crate::transcripts::lines::{BOM, LineReader, LineSplitter, feed};
+use crate::transcripts::lines::{BOM, LineSplitter, feed_agent};
 use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
 use crate::transcripts::usage::codex::CodexUsage;
 use crate::transcripts::zip::{EntryReader, ZipEntry};
@@ -571,38 +572,5 @@ impl FileIngest {
             ingest.push(chunk)?;
         }
         ingest.finish()
-    }
-}
-
-/// An agent transcript's last line, when it has no newline, to its readers (see
-/// [`feed_agent`]); then its conversations, when they were read.
-fn finish_agent<C: LineReader>(
-    lines: &mut LineSplitter,
-    mut conversations: Option<Box<C>>,
-    usage: &mut dyn LineReader,
-    finish: impl FnOnce(C) -> Parsed,
-) -> Parsed {
-    lines.finish(|line| {
-        if let Some(reader) = conversations.as_mut() {
-            reader.push_line(line);
-        }
-        usage.push_line(line);
-    });
-    let mut parsed = conversations.map(|r| finish(*r)).unwrap_or_default();
-    parsed.stats.too_long += lines.too_long();
-    parsed
-}
-
-/// An agent transcript's chunk to its usage reader and, when conversations are read too, to
-/// its conversation reader.
-fn feed_agent(
-    lines: &mut LineSplitter,
-    chunk: &[u8],
-    conversations: Option<&mut dyn LineReader>,
-    usage: &mut dyn LineReader,
-) {
-    match conversations {
-        Some(reader) => feed(lines, chunk, &mut [reader, usage]),
-        None => feed(lines, chunk, &mut [usage]),
     }
 }

@@ -121,6 +121,20 @@ pub(crate) fn first_line(bytes: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
+/// An agent transcript's chunk to its usage reader and, when conversations are read too, to
+/// its conversation reader.
+pub(crate) fn feed_agent(
+    lines: &mut LineSplitter,
+    chunk: &[u8],
+    conversations: Option<&mut dyn LineReader>,
+    usage: &mut dyn LineReader,
+) {
+    match conversations {
+        Some(reader) => feed(lines, chunk, &mut [reader, usage]),
+        None => feed(lines, chunk, &mut [usage]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

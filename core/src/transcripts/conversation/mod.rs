@@ -410,3 +410,22 @@ pub(crate) fn read_lines<R: crate::transcripts::lines::LineReader>(
     parsed.stats.too_long += lines.too_long();
     parsed
 }
+
+/// An agent transcript's last line, when it has no newline, to its readers (see
+/// [`crate::transcripts::lines::feed_agent`]); then its conversations, when they were read.
+pub(crate) fn finish_agent<C: crate::transcripts::lines::LineReader>(
+    lines: &mut crate::transcripts::lines::LineSplitter,
+    mut conversations: Option<Box<C>>,
+    usage: &mut dyn crate::transcripts::lines::LineReader,
+    finish: impl FnOnce(C) -> Parsed,
+) -> Parsed {
+    lines.finish(|line| {
+        if let Some(reader) = conversations.as_mut() {
+            reader.push_line(line);
+        }
+        usage.push_line(line);
+    });
+    let mut parsed = conversations.map(|r| finish(*r)).unwrap_or_default();
+    parsed.stats.too_long += lines.too_long();
+    parsed
+}
