@@ -2,6 +2,8 @@
 //! stdio, fsync off, p50 and p99 over 1,000 pairs (target p99 ≤ 5 ms). Prints figures.
 //! Run: `cargo bench -p baton --bench mcp_roundtrip`.
 
+mod common;
+
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -11,15 +13,7 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join("baton");
-    if !bin.exists() {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", "baton"])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
+    let bin = common::release_baton();
     let tmp = tempfile::tempdir().unwrap();
     let mut child = Command::new(&bin)
         .arg("--dir")

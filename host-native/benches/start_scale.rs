@@ -7,6 +7,8 @@
 //! Run: `cargo bench -p baton --bench start_scale` (BATON_BENCH_EVENTS overrides the count).
 
 use baton_core::ledger::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
+mod common;
+
 use baton_core::{EventId, SessionId, Timestamp};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,16 +16,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn baton_bin() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let bin = exe.parent().unwrap().parent().unwrap().join("baton");
-    if !bin.exists() {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", "baton"])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    bin
+    common::release_baton()
 }
 
 fn write_history(dir: &Path, events: usize) {

@@ -3,7 +3,6 @@
 //! Then one change (a new session) and how long until the frame that shows it.
 //! Run: `cargo bench -p baton-tests --bench watch`. Prints figures.
 
-use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -51,11 +50,7 @@ fn main() {
         .spawn()
         .unwrap();
     let frames = || {
-        let mut text = String::new();
-        std::fs::File::open(&out)
-            .unwrap()
-            .read_to_string(&mut text)
-            .unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
         text.matches("baton watch ·").count()
     };
     while frames() == 0 {

@@ -2,7 +2,6 @@
 //! a session starts and none while nothing changes.
 
 use baton_tests::{baton, json_of};
-use std::io::Read;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -51,12 +50,7 @@ fn a_new_session_brings_a_frame_and_quiet_brings_none() {
         .spawn()
         .unwrap();
     let frames = || {
-        let mut text = String::new();
-        std::fs::File::open(&out)
-            .unwrap()
-            .read_to_string(&mut text)
-            .unwrap();
-        text
+        std::fs::read_to_string(&out).unwrap()
     };
     let wait_for = |what: &dyn Fn(&str) -> bool| {
         let started = Instant::now();
