@@ -65,14 +65,9 @@ fn refuse_confusable_mix(field: &str, raw: &str, name: &str) -> Result<()> {
 /// The longest name, in bytes, that Baton accepts.
 pub const MAX_NAME_BYTES: usize = 128;
 
-/// Checks a project or agent name and returns it trimmed.
-pub(crate) fn safe_name(field: &str, raw: &str) -> Result<String> {
-    let normalized: String = raw.trim().nfkc().collect();
-    let name = normalized.as_str();
-    let refuse = |problem: &str| Err(Error::invalid(field, problem).with("value", raw));
-    if name.is_empty() {
-        return refuse("must not be empty");
-    }
+/// `Ok` when `name` fits [`MAX_NAME_BYTES`]; else `INVALID_ARGUMENT` with its size and the
+/// limit.
+fn within_limit(field: &str, name: &str) -> Result<()> {
     if name.len() > MAX_NAME_BYTES {
         return Err(Error::invalid(
             field,
@@ -81,6 +76,18 @@ pub(crate) fn safe_name(field: &str, raw: &str) -> Result<String> {
         .with("limit", MAX_NAME_BYTES)
         .with("size", name.len()));
     }
+    Ok(())
+}
+
+/// Checks a project or agent name and returns it trimmed.
+pub(crate) fn safe_name(field: &str, raw: &str) -> Result<String> {
+    let normalized: String = raw.trim().nfkc().collect();
+    let name = normalized.as_str();
+    let refuse = |problem: &str| Err(Error::invalid(field, problem).with("value", raw));
+    if name.is_empty() {
+        return refuse("must not be empty");
+    }
+    within_limit(field, name)?;
     if name.contains('/') || name.contains('\\') {
         return refuse("must not contain `/` or `\\`");
     }
@@ -152,14 +159,7 @@ pub fn label(field: &str, raw: &str) -> Result<String> {
     if name.is_empty() {
         return Err(Error::invalid(field, "must not be empty").with("value", raw));
     }
-    if name.len() > MAX_NAME_BYTES {
-        return Err(Error::invalid(
-            field,
-            format!("is {} bytes; the limit is {MAX_NAME_BYTES}", name.len()),
-        )
-        .with("limit", MAX_NAME_BYTES)
-        .with("size", name.len()));
-    }
+    within_limit(field, name)?;
     if name.chars().any(char::is_control) {
         return Err(
             Error::invalid(field, "must not contain NUL or control characters").with("value", raw),

@@ -49,9 +49,7 @@ fn a_new_session_brings_a_frame_and_quiet_brings_none() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let frames = || {
-        std::fs::read_to_string(&out).unwrap()
-    };
+    let frames = || std::fs::read_to_string(&out).unwrap();
     let wait_for = |what: &dyn Fn(&str) -> bool| {
         let started = Instant::now();
         while started.elapsed() < Duration::from_secs(20) {

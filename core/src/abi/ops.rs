@@ -39,6 +39,13 @@ const fn field(name: &'static str, required: bool, meaning: &'static str) -> Abi
     }
 }
 
+/// The `analyzer` field every analyzer op takes.
+const ANALYZER: AbiField = field(
+    "analyzer",
+    true,
+    "The name the host gave the analyzer at `analyzer_open`.",
+);
+
 /// Every op, in the order the docs list them.
 pub const OPS: &[AbiOp] = &[
     AbiOp {
@@ -155,11 +162,7 @@ pub const OPS: &[AbiOp] = &[
         name: "analyzer_begin",
         summary: "Starts a file in the analyzer: a Claude Code or Codex session, a ChatGPT or claude.ai export (JSON or its `.zip`), or a `.baton` ledger, told apart by content. A file begun before and not finished is dropped.",
         fields: &[
-            field(
-                "analyzer",
-                true,
-                "The name the host gave the analyzer at `analyzer_open`.",
-            ),
+            ANALYZER,
             field(
                 "name",
                 true,
@@ -172,11 +175,7 @@ pub const OPS: &[AbiOp] = &[
         name: "analyzer_push",
         summary: "Feeds the next chunk of the file begun last, in order. Chunks may split lines and characters anywhere; the page pushes 4 MiB at a time. On an error the file is dropped and nothing of it is kept.",
         fields: &[
-            field(
-                "analyzer",
-                true,
-                "The name the host gave the analyzer at `analyzer_open`.",
-            ),
+            ANALYZER,
             field("text", false, "The chunk as text (a transcript is UTF-8)."),
             field(
                 "base64",
@@ -189,32 +188,20 @@ pub const OPS: &[AbiOp] = &[
     AbiOp {
         name: "analyzer_finish",
         summary: "Finishes the file begun last (unpacking an archive if it is one) and answers what it added: format, conversations, messages, ledger lines, and the counts of what was read and passed over.",
-        fields: &[field(
-            "analyzer",
-            true,
-            "The name the host gave the analyzer at `analyzer_open`.",
-        )],
+        fields: &[ANALYZER],
         example: r#"{"op":"analyzer_finish","analyzer":"editor"}"#,
     },
     AbiOp {
         name: "analyzer_files",
         summary: "The files the analyzer holds, in the order they were finished.",
-        fields: &[field(
-            "analyzer",
-            true,
-            "The name the host gave the analyzer at `analyzer_open`.",
-        )],
+        fields: &[ANALYZER],
         example: r#"{"op":"analyzer_files","analyzer":"editor"}"#,
     },
     AbiOp {
         name: "analyzer_usage",
         summary: "Usage rows from the transcripts pushed in: tokens by kind and cost, each assistant response counted once however often it was logged, grouped by `daily`, `weekly`, `monthly`, `session`, `model` or `project` (days in UTC), with totals. `csv: true` answers the same report as CSV text.",
         fields: &[
-            field(
-                "analyzer",
-                true,
-                "The name the host gave the analyzer at `analyzer_open`.",
-            ),
+            ANALYZER,
             field(
                 "group_by",
                 true,
@@ -232,11 +219,7 @@ pub const OPS: &[AbiOp] = &[
         name: "analyzer_overview",
         summary: "The headline figures of everything loaded: conversations, messages, providers, models, messages per day and the length histogram. `charts_width` adds the charts as SVG text drawn that many pixels wide.",
         fields: &[
-            field(
-                "analyzer",
-                true,
-                "The name the host gave the analyzer at `analyzer_open`.",
-            ),
+            ANALYZER,
             field(
                 "charts_width",
                 false,
@@ -249,11 +232,7 @@ pub const OPS: &[AbiOp] = &[
         name: "analyzer_list",
         summary: "A page of the conversation list, searched, filtered and sorted: `query.search` keeps the conversations where every word appears (title, project or any message, case-insensitive) and gives each row a snippet of where it matched.",
         fields: &[
-            field(
-                "analyzer",
-                true,
-                "The name the host gave the analyzer at `analyzer_open`.",
-            ),
+            ANALYZER,
             field(
                 "query",
                 false,
@@ -266,11 +245,7 @@ pub const OPS: &[AbiOp] = &[
         name: "analyzer_view",
         summary: "One conversation as a person reads it: the active branch (or the one through the message `through` names), messages in order with their tool calls and results. `markdown: true` answers it as Markdown text.",
         fields: &[
-            field(
-                "analyzer",
-                true,
-                "The name the host gave the analyzer at `analyzer_open`.",
-            ),
+            ANALYZER,
             field("index", true, "The conversation's `index` from the list."),
             field(
                 "through",
@@ -284,21 +259,13 @@ pub const OPS: &[AbiOp] = &[
     AbiOp {
         name: "analyzer_work",
         summary: "The work sessions of the ledgers pushed in (`.baton/events.ndjson`), in hand-off order with health, liveness and the cost of the transcripts tied to them, and the workspace's missions, decisions and open attention items.",
-        fields: &[field(
-            "analyzer",
-            true,
-            "The name the host gave the analyzer at `analyzer_open`.",
-        )],
+        fields: &[ANALYZER],
         example: r#"{"op":"analyzer_work","analyzer":"editor"}"#,
     },
     AbiOp {
         name: "analyzer_close",
         summary: "Closes the analyzer and frees all it held.",
-        fields: &[field(
-            "analyzer",
-            true,
-            "The name the host gave the analyzer at `analyzer_open`.",
-        )],
+        fields: &[ANALYZER],
         example: r#"{"op":"analyzer_close","analyzer":"editor"}"#,
     },
 ];

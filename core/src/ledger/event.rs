@@ -490,17 +490,9 @@ mod tests {
             at: Timestamp::parse("2026-07-18T20:00:00.000Z").unwrap(),
             actor: Actor::agent("claude"),
             payload: Payload::Started(Started {
-                project: "demo".into(),
-                agent: "claude".into(),
                 client_name: Some("claude-code".into()),
                 goal: Some("Implement \"search\"".into()),
-                parent_session_id: None,
-                run_id: None,
-                work_item_id: None,
-                attempt_id: None,
-                provider_session_id: None,
-                mission: None,
-                commit: None,
+                ..Started::new("demo", "claude")
             }),
         }
     }

@@ -21,17 +21,8 @@ fn payload() -> impl Strategy<Value = Payload> {
     prop_oneof![
         (0..3u8, 0..3u8, proptest::option::of("[a-z ]{0,12}")).prop_map(|(p, a, goal)| {
             Payload::Started(Started {
-                project: format!("p{p}"),
-                agent: format!("a{a}"),
-                client_name: None,
                 goal,
-                parent_session_id: None,
-                run_id: None,
-                work_item_id: None,
-                attempt_id: None,
-                provider_session_id: None,
-                mission: None,
-                commit: None,
+                ..Started::new(format!("p{p}"), format!("a{a}"))
             })
         }),
         Just(Payload::Resumed(Resumed::default())),

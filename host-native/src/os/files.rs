@@ -66,15 +66,7 @@ fn walk(
         };
         let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         entries.sort();
-        let names: Vec<String> = entries
-            .iter()
-            .map(|p| {
-                p.file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned()
-            })
-            .collect();
+        let names: Vec<String> = entries.iter().map(|p| name_of(p)).collect();
         let skipped = skipped_export_files(&names);
         let mut subfolders = Vec::new();
         for (path, skip) in entries.into_iter().zip(skipped) {
@@ -178,6 +170,14 @@ pub fn read_regular(path: impl AsRef<Path>, max: u64) -> Result<Vec<u8>, Error> 
         .read_to_end(&mut bytes)
         .map_err(|e| Error::store_io("read", &path.display().to_string(), e))?;
     Ok(bytes)
+}
+
+/// A path's last part as text (`""` for none; bytes that are not UTF-8 become U+FFFD).
+pub fn name_of(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// A file's whole lines past a byte offset: what [`whole_lines_after`] read.

@@ -117,12 +117,7 @@ impl Ledger {
         let sealed_logs: Vec<String> = self
             .sealed_paths()?
             .iter()
-            .map(|p| {
-                p.file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned()
-            })
+            .map(|p| crate::os::files::name_of(p))
             .collect();
         let session_lock_files = fs::read_dir(self.path(super::SESSION_LOCKS))
             .map(|d| d.count())
