@@ -379,3 +379,18 @@ pub fn rust_sources_under(dir: &Path) -> Vec<PathBuf> {
     found.sort();
     found
 }
+
+/// `baton mirror` of Claude Code's `claude_dir` alone: every other provider pointed nowhere.
+pub fn mirror_only(claude_dir: &str) -> [&str; 9] {
+    [
+        "mirror",
+        "--claude-dir",
+        claude_dir,
+        "--codex-dir",
+        "/nonexistent",
+        "--chatgpt-dir",
+        "/nonexistent",
+        "--claude-ai-dir",
+        "/nonexistent",
+    ]
+}

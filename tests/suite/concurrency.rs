@@ -236,14 +236,8 @@ fn appends_racing_repeated_compactions_lose_nothing_acknowledged() {
     assert_eq!(acked.len(), 3800);
     assert!(compactions >= 5, "only {compactions} compactions ran");
     // Once more after the writers stopped, then check both the raw files and the CLI.
-    assert!(
-        baton(&dir)
-            .arg("compact")
-            .output()
-            .unwrap()
-            .status
-            .success()
-    );
+    let compacted = baton(&dir).arg("compact").output().unwrap();
+    assert_success(&compacted, format_args!("compact"));
     let fold = fold_dir(&dir);
     let folded: HashSet<String> = fold
         .histories()
@@ -329,14 +323,8 @@ fn a_torn_last_line_never_corrupts_the_next_append() {
         "the fragment is one counted line"
     );
     // Compaction keeps the fragment byte for byte.
-    assert!(
-        baton(&dir)
-            .arg("compact")
-            .output()
-            .unwrap()
-            .status
-            .success()
-    );
+    let compacted = baton(&dir).arg("compact").output().unwrap();
+    assert_success(&compacted, format_args!("compact"));
     let preserved = std::fs::read_to_string(dir.join("archive/preserved.ndjson")).unwrap();
     assert!(preserved.contains(r#""id":"019c0000-0000-7000-8000-0000000"#));
 }
@@ -407,14 +395,8 @@ fn a_running_compaction_makes_another_wait_its_turn() {
     let appended = Command::new(WRITER).arg(&dir).arg("3").output().unwrap();
     assert!(appended.status.success());
     drop(lock);
-    assert!(
-        baton(&dir)
-            .arg("compact")
-            .output()
-            .unwrap()
-            .status
-            .success()
-    );
+    let compacted = baton(&dir).arg("compact").output().unwrap();
+    assert_success(&compacted, format_args!("compact"));
 }
 
 /// Runs `count` copies of a `baton --json` command at once; their JSON answers.

@@ -179,17 +179,7 @@ fn malformed_input_a_missing_transcript_and_a_locked_index_still_print_a_line() 
     let index = baton_tests::default_index(&p.ledger());
     {
         let mirror = baton(&p.ledger())
-            .args([
-                "mirror",
-                "--claude-dir",
-                "/nonexistent",
-                "--codex-dir",
-                "/nonexistent",
-                "--chatgpt-dir",
-                "/nonexistent",
-                "--claude-ai-dir",
-                "/nonexistent",
-            ])
+            .args(baton_tests::mirror_only("/nonexistent"))
             .output()
             .unwrap();
         assert!(mirror.status.success());

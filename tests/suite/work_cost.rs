@@ -216,17 +216,7 @@ fn without_an_id_a_transcript_goes_to_the_one_session_of_its_project_agent_and_t
     run(
         &ledger,
         None,
-        &[
-            "mirror",
-            "--claude-dir",
-            tmp.path().join("projects").to_str().unwrap(),
-            "--codex-dir",
-            "/nonexistent",
-            "--chatgpt-dir",
-            "/nonexistent",
-            "--claude-ai-dir",
-            "/nonexistent",
-        ],
+        &baton_tests::mirror_only(tmp.path().join("projects").to_str().unwrap()),
     );
     let shown = run(&ledger, None, &["show", &first]);
     assert_eq!(shown["cost"]["input_tokens"], 1000, "{shown}");

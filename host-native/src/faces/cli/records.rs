@@ -131,17 +131,13 @@ pub(crate) fn transcripts_listing(
     let listing = crate::ops::records::list(
         &connection,
         &index,
-        &ListingQuery {
+        &ListingQuery::of(
             include,
-            limit: i64::from(args.limit),
-            offset: i64::from(args.offset),
-            provider: args.filters.provider.clone(),
-            agent_id: None,
-            project: filters.project,
-            since: filters.since,
-            until: filters.until,
-            ledger: crate::ops::records::ledger_key(ledger.dir()),
-        },
+            filters,
+            args.filters.provider.clone(),
+            crate::ops::records::ledger_key(ledger.dir()),
+            (i64::from(args.limit), i64::from(args.offset)),
+        ),
     )?;
     listing_output(cli, &listing, i64::from(args.offset), include)
 }

@@ -67,17 +67,13 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
                 provider: None,
                 ..args.filters.filter()
             })?;
-            let listing = crate::ops::mirror::query::ListingQuery {
+            let listing = crate::ops::mirror::query::ListingQuery::of(
                 include,
-                limit: i64::from(args.limit),
-                offset: 0,
-                provider: args.filters.provider.clone(),
-                agent_id: None,
-                project: filters.project,
-                since: filters.since,
-                until: filters.until,
-                ledger: crate::ops::records::ledger_key(ledger.dir()),
-            };
+                filters,
+                args.filters.provider.clone(),
+                crate::ops::records::ledger_key(ledger.dir()),
+                (i64::from(args.limit), 0),
+            );
             stored = Some(crate::ops::records::search(
                 &connection,
                 &index,

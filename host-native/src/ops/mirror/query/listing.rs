@@ -28,6 +28,30 @@ pub struct ListingQuery {
     pub ledger: String,
 }
 
+impl ListingQuery {
+    /// The listing of `include`d rows of the ledger `ledger` (see [`Self::ledger`]) that
+    /// `filters` pick, `provider` as given: `limit` rows after `offset`, no agent asked for.
+    pub fn of(
+        include: Include,
+        filters: Filters,
+        provider: Option<String>,
+        ledger: String,
+        (limit, offset): (i64, i64),
+    ) -> ListingQuery {
+        ListingQuery {
+            include,
+            limit,
+            offset,
+            provider,
+            agent_id: None,
+            project: filters.project,
+            since: filters.since,
+            until: filters.until,
+            ledger,
+        }
+    }
+}
+
 /// One row of a listing; `origin` says where it came from.
 #[derive(Debug, Clone, Serialize)]
 pub struct ListedItem {
