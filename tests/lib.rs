@@ -394,3 +394,16 @@ pub fn mirror_only(claude_dir: &str) -> [&str; 9] {
         "/nonexistent",
     ]
 }
+
+/// The arguments of a start on the project `demo` by `agent` with `goal`.
+pub fn start_demo<'a>(agent: &'a str, goal: &'a str) -> [&'a str; 7] {
+    [
+        "start",
+        "--project",
+        "demo",
+        "--agent",
+        agent,
+        "--goal",
+        goal,
+    ]
+}

@@ -18,16 +18,8 @@ fn escape_sequences_from_the_ledger_and_transcripts_never_reach_the_terminal() {
     let dir = tmp.path().join(".baton");
     let hostile = "fix \u{1b}]52;c;ZXZpbA==\u{7} the \u{1b}[2J build \u{202e}txt.exe";
     let started = baton(&dir)
-        .args([
-            "--json",
-            "start",
-            "--project",
-            "demo",
-            "--agent",
-            "claude",
-            "--goal",
-            hostile,
-        ])
+        .arg("--json")
+        .args(baton_tests::start_demo("claude", hostile))
         .output()
         .unwrap();
     assert!(started.status.success());

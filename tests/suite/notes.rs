@@ -53,15 +53,7 @@ impl Place {
     }
 
     fn start(&self, agent: &str, goal: &str) -> (String, PathBuf) {
-        let started = self.ok(&[
-            "start",
-            "--project",
-            "demo",
-            "--agent",
-            agent,
-            "--goal",
-            goal,
-        ]);
+        let started = self.ok(&baton_tests::start_demo(agent, goal));
         (
             started["session_id"].as_str().unwrap().to_owned(),
             PathBuf::from(started["note"]["file"].as_str().unwrap()),
@@ -102,15 +94,8 @@ fn eight_starts_in_one_minute_make_eight_notes_and_none_is_overwritten() {
     let place = Place::new();
     let children: Vec<Child> = (0..8)
         .map(|n| {
-            let mut cmd = place.cmd(&[
-                "start",
-                "--project",
-                "demo",
-                "--agent",
-                "claude",
-                "--goal",
-                &format!("goal {n}"),
-            ]);
+            let goal = format!("goal {n}");
+            let mut cmd = place.cmd(&baton_tests::start_demo("claude", &goal));
             // One minute for all of them: the plain name fits only one.
             cmd.env("BATON_NOW", "2026-07-18T20:00:30Z")
                 .stdout(Stdio::piped())

@@ -45,18 +45,7 @@ impl World {
             ("codex", "Fix the flaky login test"),
             ("cursor", "Write the release notes"),
         ] {
-            let started = run(
-                T0,
-                &[
-                    "start",
-                    "--project",
-                    "demo",
-                    "--agent",
-                    agent,
-                    "--goal",
-                    goal,
-                ],
-            );
+            let started = run(T0, &baton_tests::start_demo(agent, goal));
             ids.push(started["session_id"].as_str().unwrap().to_owned());
         }
         run(T0, &["pause", &ids[1], "--reason", "wrong branch"]);

@@ -10,15 +10,7 @@ fn once_and_json_give_one_frame_of_the_live_sessions() {
     let tmp = tempfile::tempdir().unwrap();
     let ledger = tmp.path().join(".baton");
     let started = baton(&ledger)
-        .args([
-            "start",
-            "--project",
-            "demo",
-            "--agent",
-            "claude",
-            "--goal",
-            "Ship it",
-        ])
+        .args(baton_tests::start_demo("claude", "Ship it"))
         .output()
         .unwrap();
     assert!(started.status.success());
@@ -62,15 +54,7 @@ fn a_new_session_brings_a_frame_and_quiet_brings_none() {
     };
     assert!(wait_for(&|t| t.contains("No live work sessions")));
     let started = baton(&ledger)
-        .args([
-            "start",
-            "--project",
-            "demo",
-            "--agent",
-            "codex",
-            "--goal",
-            "Watch me",
-        ])
+        .args(baton_tests::start_demo("codex", "Watch me"))
         .output()
         .unwrap();
     assert!(started.status.success());
