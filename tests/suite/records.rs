@@ -632,15 +632,20 @@ fn the_markdown_export_is_the_snapshot_byte_for_byte() {
     );
 }
 
+/// Mirrors the fixtures; the provider id of the newest conversation kept.
+fn newest_mirrored(dir: &Path) -> String {
+    mirror_fixtures(dir, false);
+    let conversations = ok(dir, &["transcripts", "list", "--limit", "1"]);
+    conversations["conversations"][0]["provider_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 #[test]
 fn search_finds_records_and_messages_and_a_session_lists_what_links_to_it() {
     let (_tmp, dir) = ledger();
-    mirror_fixtures(&dir, false);
-    let conversations = ok(&dir, &["transcripts", "list", "--limit", "1"]);
-    let anchor = conversations["conversations"][0]["provider_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let anchor = newest_mirrored(&dir);
     let started = ok(
         &dir,
         &[
@@ -740,12 +745,7 @@ fn search_finds_records_and_messages_and_a_session_lists_what_links_to_it() {
 #[test]
 fn a_session_whose_attempt_id_is_a_provider_session_id_links_to_that_conversation() {
     let (_tmp, dir) = ledger();
-    mirror_fixtures(&dir, false);
-    let conversations = ok(&dir, &["transcripts", "list", "--limit", "1"]);
-    let anchor = conversations["conversations"][0]["provider_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let anchor = newest_mirrored(&dir);
     // What the README's Claude Code hook does: Claude's session id as the attempt id.
     let started = ok(
         &dir,

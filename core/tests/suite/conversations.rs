@@ -14,7 +14,7 @@ use proptest::prelude::*;
 /// side chains inline and does not count them as forks). A Claude Code message written twice
 /// counts once, and non-message lines are climbed past, so active branches are whole.
 #[allow(clippy::type_complexity)]
-const EXPECTED: &[(&str, Provider, usize, usize, usize, usize, usize, usize)] = &[
+pub(crate) const EXPECTED: &[(&str, Provider, usize, usize, usize, usize, usize, usize)] = &[
     (
         "claude-code/claude-code-log-edge_cases.jsonl",
         Provider::ClaudeCode,

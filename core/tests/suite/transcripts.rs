@@ -214,46 +214,16 @@ fn codex_files_without_token_counts_have_no_usage() {
 
 #[test]
 fn formats_are_detected_by_content() {
-    let cases = [
-        (
-            "claude-code/spotter-v2.1.38-short.jsonl",
-            Provider::ClaudeCode,
-        ),
-        (
-            "claude-code/sniffly-v1.0.17-ff71dbed-a4f2-4284-a4fc-fe2fb90de929.jsonl",
-            Provider::ClaudeCode,
-        ),
+    // Every fixture of the conversation tests, and a few more of the agents'.
+    let more = [
         (
             "claude-code/ccusage-usage-only-chat.jsonl",
             Provider::ClaudeCode,
         ),
         ("codex/ccusage-session-alpha.jsonl", Provider::Codex),
-        (
-            "codex/simonw-claude-code-transcripts-sample_codex_session-v0.77.0.jsonl",
-            Provider::Codex,
-        ),
-        ("codex/agentsview-function_calls.jsonl", Provider::Codex),
-        (
-            "chatgpt/pkuppens-real-2023-06-export-subset3.json",
-            Provider::Chatgpt,
-        ),
-        (
-            "chatgpt/ai-chat-md-export-examples-conversations.json",
-            Provider::Chatgpt,
-        ),
-        (
-            "claude-ai/claude-chat-viewer-testdata-conversations.json",
-            Provider::ClaudeAi,
-        ),
-        (
-            "claude-ai/ai-chat-md-export-examples-conversations.json",
-            Provider::ClaudeAi,
-        ),
-        (
-            "claude-ai/claude-chat-viewer-claude-bakery-chat-API-single.json",
-            Provider::ClaudeAi,
-        ),
     ];
+    let every = crate::conversations::EXPECTED.iter().map(|e| (e.0, e.1));
+    let cases: Vec<(&str, Provider)> = every.chain(more).collect();
     for (file, provider) in cases {
         assert_eq!(detect(&fixture(file)).unwrap(), provider, "{file}");
     }
