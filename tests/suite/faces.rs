@@ -147,9 +147,9 @@ fn face_sources(face: &str) -> Vec<(String, String)> {
     found
 }
 
-/// The body of the MCP tool `tool`: from its `async fn` to the next tool, or its row in the
-/// `session_tools!` table (whose rows all run through `tool_body!`, which the macro's
-/// definition must call; then the body is said to be `tool_body!`).
+/// The body of the MCP tool `tool`: from its `async fn` to the next tool, or its row in a
+/// `…_tools!` table (to the next row). A row of a table whose macro runs every row through
+/// `tool_body!` (the session tools) is said to end in `tool_body!`.
 fn tool_body(sources: &[(String, String)], tool: &str) -> Option<String> {
     sources.iter().find_map(|(_, text)| {
         if let Some(start) = text.find(&format!("async fn {tool}(")) {
@@ -157,12 +157,21 @@ fn tool_body(sources: &[(String, String)], tool: &str) -> Option<String> {
             let end = rest.find("#[tool(").unwrap_or(rest.len());
             return Some(rest[..end].to_owned());
         }
-        let table = text.find("session_tools! {\n")?;
-        let row = text[table..].find(&format!("\n    {tool}("))?;
-        let definition = text.find("macro_rules! session_tools")?;
-        let calls = text[definition..table].contains("tool_body!(");
-        let rest = &text[table + row..];
-        let end = rest.find(";\n").unwrap_or(rest.len());
+        let row = text.find(&format!("\n    {tool}("))? + 1;
+        let table = text[..row].rfind("_tools! {\n")?;
+        let name = &text[text[..table].rfind('\n')? + 1..table];
+        let rest = &text[row..];
+        let next_row = rest
+            .match_indices("\n    ")
+            .find(|(at, _)| rest[at + 5..].starts_with(|c: char| c.is_ascii_lowercase()));
+        let end = next_row
+            .map(|(at, _)| at)
+            .or_else(|| rest.find("\n}\n"))
+            .unwrap_or(rest.len());
+        let definition = text.find(&format!("macro_rules! {name}_tools"))?;
+        let definition = &text[definition..];
+        let definition = &definition[..definition.find("\n}\n").unwrap_or(definition.len())];
+        let calls = definition.contains("tool_body!(");
         Some(format!(
             "{}{}",
             &rest[..end],

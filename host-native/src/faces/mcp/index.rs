@@ -146,7 +146,57 @@ struct SessionExport {
     format: Option<String>,
 }
 
-#[tool_router(router = index_tools, vis = "pub(super)")]
+/// Each tool over the transcript index in one row: its name and arguments, annotations,
+/// description, and the read it makes of the index (run off the async threads by
+/// [`BatonMcp::read_index`]). rmcp's router must see every `#[tool]` fn, so the whole impl is
+/// written here.
+macro_rules! transcript_tools {
+    ($(
+        $name:ident($params:ty) [$($annotations:tt)*]
+            $description:tt
+            => |$p:ident, $connection:ident, $path:ident| $body:block
+    )*) => {
+        #[tool_router(router = transcript_tools, vis = "pub(super)")]
+        impl BatonMcp {
+            $(
+                #[tool(description = $description, annotations($($annotations)*))]
+                async fn $name(
+                    &self,
+                    params: Parameters<$params>,
+                ) -> Result<CallToolResult, ErrorData> {
+                    Ok(self.read_index(params, |$p, $connection, $path| $body).await)
+                }
+            )*
+        }
+    };
+}
+
+/// Each records tool in one row, as [`transcript_tools!`]: the work gets the tool's
+/// arguments, the ledger and the index, off the async threads ([`BatonMcp::records_call`]).
+macro_rules! record_tools {
+    ($(
+        $name:ident($params:ty) [$($annotations:tt)*]
+            $description:tt
+            => |$p:ident, $ledger:ident, $index:ident| $body:block
+    )*) => {
+        #[tool_router(router = record_tools, vis = "pub(super)")]
+        impl BatonMcp {
+            $(
+                #[tool(description = $description, annotations($($annotations)*))]
+                async fn $name(
+                    &self,
+                    params: Parameters<$params>,
+                ) -> Result<CallToolResult, ErrorData> {
+                    let $ledger = self.ledger.clone();
+                    let $index = self.index_path();
+                    Ok(self.records_call(params, move |$p| $body).await)
+                }
+            )*
+        }
+    };
+}
+
+#[tool_router(router = store_tools, vis = "pub(super)")]
 impl BatonMcp {
     #[tool(
         description = "Keep a session record (summary, review, hand-off, transcript) verbatim.",
@@ -188,246 +238,179 @@ impl BatonMcp {
             })
             .await)
     }
+}
 
-    #[tool(
-        description = "Stored records, newest first, with a total.",
-        annotations(read_only_hint = true)
-    )]
-    async fn session_list(
-        &self,
-        params: Parameters<SessionList>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let ledger = self.ledger.clone();
-        let index = self.index_path();
-        Ok(self
-            .records_call(params, move |p| {
-                let query = baton_core::records::ListQuery::parse(
-                    p.limit,
-                    p.offset,
-                    p.provider,
-                    p.agent_id,
-                    p.since.as_deref(),
-                )?;
-                let include = crate::ops::records::include_of(
-                    p.include.as_deref(),
-                    baton_core::records::Include::Stored,
-                )?;
-                let listing = crate::ops::records::list_records(&ledger, &index, query, include)?;
-                Ok((
-                    format!("[ok] {} of {} row(s)", listing.items.len(), listing.total),
-                    serde_json::to_value(&listing).unwrap_or_default(),
-                ))
-            })
-            .await)
-    }
+record_tools! {
+    session_list(SessionList) [read_only_hint = true]
+        "Stored records, newest first, with a total."
+        => |p, ledger, index| {
+            let query = baton_core::records::ListQuery::parse(
+                p.limit,
+                p.offset,
+                p.provider,
+                p.agent_id,
+                p.since.as_deref(),
+            )?;
+            let include = crate::ops::records::include_of(
+                p.include.as_deref(),
+                baton_core::records::Include::Stored,
+            )?;
+            let listing = crate::ops::records::list_records(&ledger, &index, query, include)?;
+            Ok((
+                format!("[ok] {} of {} row(s)", listing.items.len(), listing.total),
+                serde_json::to_value(&listing).unwrap_or_default(),
+            ))
+        }
+    session_resume(SessionResume) [read_only_hint = true]
+        "One stored record in full, with its links."
+        => |p, ledger, index| {
+            let query = baton_core::records::IdQuery::parse(&p.id)?;
+            let (snapshot, connection) = crate::ops::records::open_synced(&ledger, &index)?;
+            let record = crate::ops::records::resolve(
+                &connection,
+                &index,
+                &snapshot,
+                ledger.dir(),
+                &query,
+            )?;
+            let links = crate::ops::records::links_of(
+                &connection,
+                &index,
+                &snapshot,
+                ledger.dir(),
+                &record,
+            )?;
+            let mut json = serde_json::to_value(&record).unwrap_or_default();
+            json["links"] = serde_json::to_value(&links).unwrap_or_default();
+            Ok((
+                format!(
+                    "[ok] the record {} ({} bytes)",
+                    record.id,
+                    record.content.len()
+                ),
+                serde_json::json!({ "record": json }),
+            ))
+        }
+    session_export(SessionExport) [read_only_hint = true]
+        "One stored record as json or markdown."
+        => |p, ledger, index| {
+            // The format is checked before the id is looked up.
+            let format = baton_core::records::ExportFormat::parse(p.format.as_deref())?;
+            let query = baton_core::records::IdQuery::parse(&p.id)?;
+            let (snapshot, connection) = crate::ops::records::open_synced(&ledger, &index)?;
+            let record = crate::ops::records::resolve(
+                &connection,
+                &index,
+                &snapshot,
+                ledger.dir(),
+                &query,
+            )?;
+            let document = crate::ops::records::export_document(&record, format);
+            Ok((
+                document.clone(),
+                serde_json::json!({
+                    "id": record.id.to_string(),
+                    "format": format,
+                    "document": document,
+                }),
+            ))
+        }
+}
 
-    #[tool(
-        description = "One stored record in full, with its links.",
-        annotations(read_only_hint = true)
-    )]
-    async fn session_resume(
-        &self,
-        params: Parameters<SessionResume>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let ledger = self.ledger.clone();
-        let index = self.index_path();
-        Ok(self
-            .records_call(params, move |p| {
-                let query = baton_core::records::IdQuery::parse(&p.id)?;
-                let (snapshot, connection) = crate::ops::records::open_synced(&ledger, &index)?;
-                let record = crate::ops::records::resolve(
-                    &connection,
-                    &index,
-                    &snapshot,
-                    ledger.dir(),
-                    &query,
-                )?;
-                let links = crate::ops::records::links_of(
-                    &connection,
-                    &index,
-                    &snapshot,
-                    ledger.dir(),
-                    &record,
-                )?;
-                let mut json = serde_json::to_value(&record).unwrap_or_default();
-                json["links"] = serde_json::to_value(&links).unwrap_or_default();
-                Ok((
-                    format!(
-                        "[ok] the record {} ({} bytes)",
-                        record.id,
-                        record.content.len()
-                    ),
-                    serde_json::json!({ "record": json }),
-                ))
-            })
-            .await)
-    }
-
-    #[tool(
-        description = "One stored record as json or markdown.",
-        annotations(read_only_hint = true)
-    )]
-    async fn session_export(
-        &self,
-        params: Parameters<SessionExport>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let ledger = self.ledger.clone();
-        let index = self.index_path();
-        Ok(self
-            .records_call(params, move |p| {
-                // The format is checked before the id is looked up.
-                let format = baton_core::records::ExportFormat::parse(p.format.as_deref())?;
-                let query = baton_core::records::IdQuery::parse(&p.id)?;
-                let (snapshot, connection) = crate::ops::records::open_synced(&ledger, &index)?;
-                let record = crate::ops::records::resolve(
-                    &connection,
-                    &index,
-                    &snapshot,
-                    ledger.dir(),
-                    &query,
-                )?;
-                let document = crate::ops::records::export_document(&record, format);
-                Ok((
-                    document.clone(),
-                    serde_json::json!({
-                        "id": record.id.to_string(),
-                        "format": format,
-                        "document": document,
-                    }),
-                ))
-            })
-            .await)
-    }
-
-    #[tool(
-        description = "Search the kept transcripts (baton mirror keeps them): ranked messages with snippets.",
-        annotations(read_only_hint = true)
-    )]
-    async fn search_transcripts(
-        &self,
-        params: Parameters<SearchTranscripts>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(self
-            .read_index(params, |p, connection, path| {
-                let fields = crate::ops::mirror::query::fields_named(p.fields.as_deref())?;
-                let filters = transcript_filters(&p.filters)?;
-                let page = crate::ops::mirror::query::search(
-                    connection,
-                    path,
-                    &p.query,
-                    &fields,
-                    &filters,
-                    i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
-                    160,
-                )?;
-                Ok((
-                    format!(
-                        "[ok] {} of {} matching message(s)",
-                        page.hits.len(),
-                        page.total
-                    ),
-                    serde_json::to_value(&page).unwrap_or_default(),
-                ))
-            })
-            .await)
-    }
-
-    #[tool(
-        description = "The kept transcripts, newest first, with a total for paging.",
-        annotations(read_only_hint = true)
-    )]
-    async fn list_transcripts(
-        &self,
-        params: Parameters<ListTranscripts>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(self
-            .read_index(params, |p, connection, path| {
-                let filters = transcript_filters(&p.filters)?;
-                let page = crate::ops::mirror::query::list(
-                    connection,
-                    path,
-                    &filters,
-                    i64::from(p.limit.unwrap_or(20).clamp(1, 500)),
-                    i64::from(p.offset.unwrap_or(0)),
-                )?;
-                Ok((
-                    format!(
-                        "[ok] {} of {} conversation(s)",
-                        page.conversations.len(),
-                        page.total
-                    ),
-                    serde_json::to_value(&page).unwrap_or_default(),
-                ))
-            })
-            .await)
-    }
-
-    #[tool(
-        description = "One kept transcript as Markdown (the active branch unless all_branches).",
-        annotations(read_only_hint = true)
-    )]
-    async fn get_transcript(
-        &self,
-        params: Parameters<GetTranscript>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(self
-            .read_index(params, |p, connection, path| {
-                use crate::ops::mirror::query::Branches;
-                let branches = if p.all_branches {
-                    Branches::All
-                } else {
-                    Branches::Active
-                };
-                let shown =
-                    crate::ops::mirror::query::show(connection, path, &p.reference, branches)?;
-                Ok((
-                    shown.markdown.trim_end().to_owned(),
-                    serde_json::json!({
-                        "conversation": serde_json::to_value(&shown.row).unwrap_or_default(),
-                        "branches": shown.branches,
-                    }),
-                ))
-            })
-            .await)
-    }
-
-    #[tool(
-        description = "Token usage and cost from the kept transcripts, by day, week, month, session, model or project.",
-        annotations(read_only_hint = true)
-    )]
-    async fn get_usage(&self, params: Parameters<GetUsage>) -> Result<CallToolResult, ErrorData> {
-        Ok(self
-            .read_index(params, |p, connection, path| {
-                use baton_core::transcripts::filters::{DayWindow, usage_provider};
-                let zone = crate::os::zone::resolve(None)?;
-                let providers = p.provider.as_deref().map(usage_provider).transpose()?;
-                let days = DayWindow {
-                    since: p.since.clone(),
-                    until: p.until.clone(),
-                };
-                let (since, until) = days.resolve(&zone)?;
-                let options = crate::ops::usage::UsageOptions {
-                    providers: providers.into_iter().collect(),
-                    since,
-                    until,
-                    ..crate::ops::usage::UsageOptions::everything(
-                        p.group_by.as_deref().unwrap_or("daily").parse()?,
-                        zone.clone(),
-                    )
-                };
-                let report = crate::ops::mirror::usage::report(connection, path, &options)?;
-                let json = serde_json::to_value(&report).unwrap_or_default();
-                Ok((
-                    format!(
-                        "[ok] usage from the index: {} row(s), ${:.2} in all",
-                        json["rows"].as_array().map_or(0, Vec::len),
-                        json["totals"]["cost_usd"].as_f64().unwrap_or(0.0)
-                    ),
-                    json,
-                ))
-            })
-            .await)
-    }
+transcript_tools! {
+    search_transcripts(SearchTranscripts) [read_only_hint = true]
+        "Search the kept transcripts (baton mirror keeps them): ranked messages with snippets."
+        => |p, connection, path| {
+            let fields = crate::ops::mirror::query::fields_named(p.fields.as_deref())?;
+            let filters = transcript_filters(&p.filters)?;
+            let page = crate::ops::mirror::query::search(
+                connection,
+                path,
+                &p.query,
+                &fields,
+                &filters,
+                i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
+                160,
+            )?;
+            Ok((
+                format!(
+                    "[ok] {} of {} matching message(s)",
+                    page.hits.len(),
+                    page.total
+                ),
+                serde_json::to_value(&page).unwrap_or_default(),
+            ))
+        }
+    list_transcripts(ListTranscripts) [read_only_hint = true]
+        "The kept transcripts, newest first, with a total for paging."
+        => |p, connection, path| {
+            let filters = transcript_filters(&p.filters)?;
+            let page = crate::ops::mirror::query::list(
+                connection,
+                path,
+                &filters,
+                i64::from(p.limit.unwrap_or(20).clamp(1, 500)),
+                i64::from(p.offset.unwrap_or(0)),
+            )?;
+            Ok((
+                format!(
+                    "[ok] {} of {} conversation(s)",
+                    page.conversations.len(),
+                    page.total
+                ),
+                serde_json::to_value(&page).unwrap_or_default(),
+            ))
+        }
+    get_transcript(GetTranscript) [read_only_hint = true]
+        "One kept transcript as Markdown (the active branch unless all_branches)."
+        => |p, connection, path| {
+            use crate::ops::mirror::query::Branches;
+            let branches = if p.all_branches {
+                Branches::All
+            } else {
+                Branches::Active
+            };
+            let shown =
+                crate::ops::mirror::query::show(connection, path, &p.reference, branches)?;
+            Ok((
+                shown.markdown.trim_end().to_owned(),
+                serde_json::json!({
+                    "conversation": serde_json::to_value(&shown.row).unwrap_or_default(),
+                    "branches": shown.branches,
+                }),
+            ))
+        }
+    get_usage(GetUsage) [read_only_hint = true]
+        "Token usage and cost from the kept transcripts, by day, week, month, session, model or project."
+        => |p, connection, path| {
+            use baton_core::transcripts::filters::{DayWindow, usage_provider};
+            let zone = crate::os::zone::resolve(None)?;
+            let providers = p.provider.as_deref().map(usage_provider).transpose()?;
+            let days = DayWindow {
+                since: p.since.clone(),
+                until: p.until.clone(),
+            };
+            let (since, until) = days.resolve(&zone)?;
+            let options = crate::ops::usage::UsageOptions {
+                providers: providers.into_iter().collect(),
+                since,
+                until,
+                ..crate::ops::usage::UsageOptions::everything(
+                    p.group_by.as_deref().unwrap_or("daily").parse()?,
+                    zone.clone(),
+                )
+            };
+            let report = crate::ops::mirror::usage::report(connection, path, &options)?;
+            let json = serde_json::to_value(&report).unwrap_or_default();
+            Ok((
+                format!(
+                    "[ok] usage from the index: {} row(s), ${:.2} in all",
+                    json["rows"].as_array().map_or(0, Vec::len),
+                    json["totals"]["cost_usd"].as_f64().unwrap_or(0.0)
+                ),
+                json,
+            ))
+        }
 }
 
 /// The transcript tools' filters, checked.

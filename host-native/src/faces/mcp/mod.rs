@@ -176,7 +176,11 @@ impl BatonMcp {
             ledger,
             index: None,
             gate: Arc::default(),
-            tool_router: Self::session_tools() + Self::attention_tools() + Self::index_tools(),
+            tool_router: Self::session_tools()
+                + Self::attention_tools()
+                + Self::store_tools()
+                + Self::record_tools()
+                + Self::transcript_tools(),
         }
     }
 
