@@ -158,7 +158,7 @@ fn tool_body(sources: &[(String, String)], tool: &str) -> Option<String> {
             return Some(rest[..end].to_owned());
         }
         let row = text.find(&format!("\n    {tool}("))? + 1;
-        let table = text[..row].rfind("_tools! {\n")?;
+        let table = text[..row].rfind("_tools! {")?;
         let name = &text[text[..table].rfind('\n')? + 1..table];
         let rest = &text[row..];
         let next_row = rest

@@ -146,17 +146,18 @@ struct SessionExport {
     format: Option<String>,
 }
 
-/// Each tool over the transcript index in one row: its name and arguments, annotations,
-/// description, and the read it makes of the index (run off the async threads by
-/// [`BatonMcp::read_index`]). rmcp's router must see every `#[tool]` fn, so the whole impl is
-/// written here.
-macro_rules! transcript_tools {
-    ($(
+/// Each tool over the transcript index or the records in one row: its name and arguments,
+/// annotations, description, and its work, run off the async threads by the method named
+/// after `via` ([`BatonMcp::read_index`]: the index open for reading, and its path;
+/// [`BatonMcp::records_call`]: the ledger and the index's path). rmcp's router must see every
+/// `#[tool]` fn, so the whole impl is written here.
+macro_rules! off_thread_tools {
+    ($router:ident via $runner:ident: $(
         $name:ident($params:ty) [$($annotations:tt)*]
             $description:tt
-            => |$p:ident, $connection:ident, $path:ident| $body:block
+            => |$p:ident, $first:ident, $second:ident| $body:block
     )*) => {
-        #[tool_router(router = transcript_tools, vis = "pub(super)")]
+        #[tool_router(router = $router, vis = "pub(super)")]
         impl BatonMcp {
             $(
                 #[tool(description = $description, annotations($($annotations)*))]
@@ -164,32 +165,7 @@ macro_rules! transcript_tools {
                     &self,
                     params: Parameters<$params>,
                 ) -> Result<CallToolResult, ErrorData> {
-                    Ok(self.read_index(params, |$p, $connection, $path| $body).await)
-                }
-            )*
-        }
-    };
-}
-
-/// Each records tool in one row, as [`transcript_tools!`]: the work gets the tool's
-/// arguments, the ledger and the index, off the async threads ([`BatonMcp::records_call`]).
-macro_rules! record_tools {
-    ($(
-        $name:ident($params:ty) [$($annotations:tt)*]
-            $description:tt
-            => |$p:ident, $ledger:ident, $index:ident| $body:block
-    )*) => {
-        #[tool_router(router = record_tools, vis = "pub(super)")]
-        impl BatonMcp {
-            $(
-                #[tool(description = $description, annotations($($annotations)*))]
-                async fn $name(
-                    &self,
-                    params: Parameters<$params>,
-                ) -> Result<CallToolResult, ErrorData> {
-                    let $ledger = self.ledger.clone();
-                    let $index = self.index_path();
-                    Ok(self.records_call(params, move |$p| $body).await)
+                    Ok(self.$runner(params, move |$p, $first, $second| $body).await)
                 }
             )*
         }
@@ -207,18 +183,16 @@ impl BatonMcp {
         params: Parameters<SessionStore>,
         client: Client,
     ) -> Result<CallToolResult, ErrorData> {
-        let ledger = self.ledger.clone();
-        let index = self.index_path();
         Ok(self
-            .records_call(params, move |p| {
+            .records_call(params, move |p, ledger, index| {
                 let acting = engine::Acting {
                     actor: None,
                     person: None,
                     caller: client.caller(),
                 };
                 let record = crate::ops::records::store(
-                    &ledger,
-                    &index,
+                    ledger,
+                    index,
                     baton_core::records::StoreRequest {
                         content: Some(p.content),
                         title: p.title,
@@ -240,7 +214,7 @@ impl BatonMcp {
     }
 }
 
-record_tools! {
+off_thread_tools! { record_tools via records_call:
     session_list(SessionList) [read_only_hint = true]
         "Stored records, newest first, with a total."
         => |p, ledger, index| {
@@ -255,7 +229,7 @@ record_tools! {
                 p.include.as_deref(),
                 baton_core::records::Include::Stored,
             )?;
-            let listing = crate::ops::records::list_records(&ledger, &index, query, include)?;
+            let listing = crate::ops::records::list_records(ledger, index, query, include)?;
             Ok((
                 format!("[ok] {} of {} row(s)", listing.items.len(), listing.total),
                 serde_json::to_value(&listing).unwrap_or_default(),
@@ -265,17 +239,17 @@ record_tools! {
         "One stored record in full, with its links."
         => |p, ledger, index| {
             let query = baton_core::records::IdQuery::parse(&p.id)?;
-            let (snapshot, connection) = crate::ops::records::open_synced(&ledger, &index)?;
+            let (snapshot, connection) = crate::ops::records::open_synced(ledger, index)?;
             let record = crate::ops::records::resolve(
                 &connection,
-                &index,
+                index,
                 &snapshot,
                 ledger.dir(),
                 &query,
             )?;
             let links = crate::ops::records::links_of(
                 &connection,
-                &index,
+                index,
                 &snapshot,
                 ledger.dir(),
                 &record,
@@ -297,10 +271,10 @@ record_tools! {
             // The format is checked before the id is looked up.
             let format = baton_core::records::ExportFormat::parse(p.format.as_deref())?;
             let query = baton_core::records::IdQuery::parse(&p.id)?;
-            let (snapshot, connection) = crate::ops::records::open_synced(&ledger, &index)?;
+            let (snapshot, connection) = crate::ops::records::open_synced(ledger, index)?;
             let record = crate::ops::records::resolve(
                 &connection,
-                &index,
+                index,
                 &snapshot,
                 ledger.dir(),
                 &query,
@@ -317,7 +291,7 @@ record_tools! {
         }
 }
 
-transcript_tools! {
+off_thread_tools! { transcript_tools via read_index:
     search_transcripts(SearchTranscripts) [read_only_hint = true]
         "Search the kept transcripts (baton mirror keeps them): ranked messages with snippets."
         => |p, connection, path| {
@@ -494,13 +468,14 @@ impl BatonMcp {
     async fn records_call<P, F>(&self, params: Parameters<P>, work: F) -> CallToolResult
     where
         P: Send + 'static,
-        F: FnOnce(P) -> Result<(String, Value), Error> + Send + 'static,
+        F: FnOnce(P, &Ledger, &std::path::Path) -> Result<(String, Value), Error> + Send + 'static,
     {
         let p = match params.0 {
             Ok(p) => p,
             Err(err) => return answer(Err(err)),
         };
-        let outcome = tokio::task::spawn_blocking(move || work(p))
+        let (ledger, index) = (self.ledger.clone(), self.index_path());
+        let outcome = tokio::task::spawn_blocking(move || work(p, &ledger, &index))
             .await
             .unwrap_or_else(|e| Err(Error::internal(format!("the tool task failed: {e}"))));
         index_answer(outcome)
