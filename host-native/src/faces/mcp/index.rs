@@ -230,10 +230,7 @@ off_thread_tools! { record_tools via records_call:
                 baton_core::records::Include::Stored,
             )?;
             let listing = crate::ops::records::list_records(ledger, index, query, include)?;
-            Ok((
-                format!("[ok] {} of {} row(s)", listing.items.len(), listing.total),
-                serde_json::to_value(&listing).unwrap_or_default(),
-            ))
+            Ok(page_answer(listing.items.len(), listing.total, "row(s)", &listing))
         }
     session_resume(SessionResume) [read_only_hint = true]
         "One stored record in full, with its links."
@@ -306,14 +303,7 @@ off_thread_tools! { transcript_tools via read_index:
                 i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
                 160,
             )?;
-            Ok((
-                format!(
-                    "[ok] {} of {} matching message(s)",
-                    page.hits.len(),
-                    page.total
-                ),
-                serde_json::to_value(&page).unwrap_or_default(),
-            ))
+            Ok(page_answer(page.hits.len(), page.total, "matching message(s)", &page))
         }
     list_transcripts(ListTranscripts) [read_only_hint = true]
         "The kept transcripts, newest first, with a total for paging."
@@ -326,14 +316,7 @@ off_thread_tools! { transcript_tools via read_index:
                 i64::from(p.limit.unwrap_or(20).clamp(1, 500)),
                 i64::from(p.offset.unwrap_or(0)),
             )?;
-            Ok((
-                format!(
-                    "[ok] {} of {} conversation(s)",
-                    page.conversations.len(),
-                    page.total
-                ),
-                serde_json::to_value(&page).unwrap_or_default(),
-            ))
+            Ok(page_answer(page.conversations.len(), page.total, "conversation(s)", &page))
         }
     get_transcript(GetTranscript) [read_only_hint = true]
         "One kept transcript as Markdown (the active branch unless all_branches)."
@@ -399,6 +382,19 @@ fn transcript_filters(
             until: filters.until.clone(),
         },
     })
+}
+
+/// A page's answer: `[ok] <shown> of <total> <what>`, and the page as JSON.
+fn page_answer(
+    shown: usize,
+    total: impl std::fmt::Display,
+    what: &str,
+    page: &impl serde::Serialize,
+) -> (String, Value) {
+    (
+        format!("[ok] {shown} of {total} {what}"),
+        serde_json::to_value(page).unwrap_or_default(),
+    )
 }
 
 /// A transcript tool's answer: its text (a human line, or the Markdown asked for), then its
