@@ -81,12 +81,11 @@ fn mirror_fixtures(dir: &Path, codex: bool) {
 fn record(id: Uuid, at_ms: i64, provider: Option<&str>, content: &str) -> Record {
     Record {
         id,
-        title: Some(format!("record at {at_ms}")),
-        provider: provider.map(str::to_owned),
-        provider_session_id: None,
-        tags: Vec::new(),
-        work_session: None,
-        agent_id: None,
+        about: baton_core::records::RecordAbout {
+            title: Some(format!("record at {at_ms}")),
+            provider: provider.map(str::to_owned),
+            ..Default::default()
+        },
         created_at: Timestamp::from_millis(at_ms),
         updated_at: Timestamp::from_millis(at_ms),
         content: content.to_owned(),
@@ -236,14 +235,14 @@ fn a_thousand_records_page_newest_first_with_exact_totals_under_sparse_filters()
     }
     let common: Vec<String> = expected
         .iter()
-        .filter(|r| r.provider.as_deref() == Some("common"))
+        .filter(|r| r.about.provider.as_deref() == Some("common"))
         .map(|r| r.id.to_string())
         .collect();
     assert_eq!(seen, common);
     // A sparse filter: 11 rare records among 1,001, the page cut from them alone.
     let rare: Vec<String> = expected
         .iter()
-        .filter(|r| r.provider.as_deref() == Some("rare"))
+        .filter(|r| r.about.provider.as_deref() == Some("rare"))
         .map(|r| r.id.to_string())
         .collect();
     assert_eq!(rare.len(), 11);

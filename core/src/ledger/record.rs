@@ -59,13 +59,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex
 }
 
-/// The data of a `record_stored` event: the record, its content inline or a blob reference.
-/// The record's creation time is the event's.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What is said about a record besides its content, kept with it in the ledger and answered
+/// with it: its title, provider, the provider's session id, tags, the work session it is
+/// attached to and the agent that stored it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct RecordStored {
-    /// The record's id.
-    pub record_id: Uuid,
+pub struct RecordAbout {
     /// Its title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -84,6 +83,18 @@ pub struct RecordStored {
     /// The agent that stored it (the legacy `agent_id` property lists filter on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,
+}
+
+/// The data of a `record_stored` event: the record, its content inline or a blob reference.
+/// The record's creation time is the event's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RecordStored {
+    /// The record's id.
+    pub record_id: Uuid,
+    /// What is said about it.
+    #[serde(flatten)]
+    pub about: RecordAbout,
     /// The content, when it fits the line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,

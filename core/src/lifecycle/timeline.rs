@@ -105,7 +105,7 @@ fn entry(event: &Event) -> (String, String, Tone) {
             crate::ledger::record::RECORD_STORED.into(),
             format!(
                 "Stored the record {}",
-                r.title.as_deref().unwrap_or("(untitled)")
+                r.about.title.as_deref().unwrap_or("(untitled)")
             ),
             Plain,
         ),

@@ -5,6 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
+pub use crate::ledger::record::RecordAbout;
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -25,24 +26,10 @@ pub const PREFIX_MIN: usize = 8;
 pub struct Record {
     /// Its id (a UUIDv7 minted by the host).
     pub id: Uuid,
-    /// Its title, when it has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// The provider it came from (`claude_code`, `codex`, `openai`…), when said.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provider: Option<String>,
-    /// The provider's own session id (its continuity anchor), when said.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provider_session_id: Option<String>,
-    /// Its tags, in the order given.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tags: Vec<String>,
-    /// The work session it is attached to, when it is.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub work_session: Option<SessionId>,
-    /// The agent that stored it, when an agent did (the legacy property lists filter on).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent_id: Option<String>,
+    /// What is said about it: title, provider, the provider's session id, tags, work
+    /// session, the agent that stored it.
+    #[serde(flatten)]
+    pub about: RecordAbout,
     /// When it was stored.
     pub created_at: Timestamp,
     /// When it last changed.
@@ -140,12 +127,14 @@ impl StoreRequest {
         }
         Ok(Record {
             id,
-            title,
-            provider,
-            provider_session_id,
-            tags,
-            work_session,
-            agent_id: None,
+            about: RecordAbout {
+                title,
+                provider,
+                provider_session_id,
+                tags,
+                work_session,
+                agent_id: None,
+            },
             created_at: now,
             updated_at: now,
             content,
@@ -418,22 +407,22 @@ impl ExportFormat {
 /// last byte), under `## Content`.
 pub fn markdown(record: &Record) -> String {
     let id = record.id.to_string();
-    let heading = match &record.title {
+    let heading = match &record.about.title {
         Some(title) => title.clone(),
         None => format!("Session {}", &id[..8]),
     };
     let shown = |value: &Option<String>| value.clone().unwrap_or_else(|| "(none)".to_owned());
-    let tags = if record.tags.is_empty() {
+    let tags = if record.about.tags.is_empty() {
         "(none)".to_owned()
     } else {
-        record.tags.join(", ")
+        record.about.tags.join(", ")
     };
     let mut out = format!("# {heading}\n\n");
     out.push_str(&format!("- id: {id}\n"));
-    out.push_str(&format!("- provider: {}\n", shown(&record.provider)));
+    out.push_str(&format!("- provider: {}\n", shown(&record.about.provider)));
     out.push_str(&format!(
         "- provider_session_id: {}\n",
-        shown(&record.provider_session_id)
+        shown(&record.about.provider_session_id)
     ));
     out.push_str(&format!("- created_at: {}\n", record.created_at));
     out.push_str(&format!("- updated_at: {}\n", record.updated_at));

@@ -63,12 +63,7 @@ pub struct StorePlan {
 pub fn plan_store(record: &Record, event_id: EventId, actor: Actor) -> Result<StorePlan> {
     let data = RecordStored {
         record_id: record.id,
-        title: record.title.clone(),
-        provider: record.provider.clone(),
-        provider_session_id: record.provider_session_id.clone(),
-        tags: record.tags.clone(),
-        work_session: record.work_session,
-        agent_id: record.agent_id.clone(),
+        about: record.about.clone(),
         content: Some(record.content.clone()),
         content_blob: None,
     };
@@ -119,12 +114,7 @@ pub fn stored_record(event: &Event) -> Option<StoredRecord> {
     Some(StoredRecord {
         record: Record {
             id: data.record_id,
-            title: data.title.clone(),
-            provider: data.provider.clone(),
-            provider_session_id: data.provider_session_id.clone(),
-            tags: data.tags.clone(),
-            work_session: data.work_session,
-            agent_id: data.agent_id.clone(),
+            about: data.about.clone(),
             created_at: event.at,
             updated_at: event.at,
             content: data.content.clone().unwrap_or_default(),

@@ -79,8 +79,8 @@ fn each_optional_field_given_blank_is_refused_by_its_name() {
     }
     .into_record(id(2), now, None)
     .unwrap();
-    assert_eq!(trimmed.title.as_deref(), Some("PR #610 review"));
-    assert_eq!(trimmed.tags, vec!["a".to_owned()]);
+    assert_eq!(trimmed.about.title.as_deref(), Some("PR #610 review"));
+    assert_eq!(trimmed.about.tags, vec!["a".to_owned()]);
     // A tag or provider that reads as another name is refused, naming it.
     for (field, asked) in [
         (
@@ -212,22 +212,21 @@ fn markdown_has_the_heading_the_metadata_and_the_content_verbatim() {
     let at = Timestamp::from_millis(1_780_000_000_000);
     let titled = Record {
         id: id(0x42),
-        title: Some("PR #610 review session".into()),
-        provider: Some("claude_code".into()),
-        provider_session_id: Some("5c1e0000-aaaa-4bbb-8ccc-000000000001".into()),
-        tags: vec!["review".into(), "hand-off".into()],
-        work_session: None,
-        agent_id: None,
+        about: RecordAbout {
+            title: Some("PR #610 review session".into()),
+            provider: Some("claude_code".into()),
+            provider_session_id: Some("5c1e0000-aaaa-4bbb-8ccc-000000000001".into()),
+            tags: vec!["review".into(), "hand-off".into()],
+            work_session: None,
+            agent_id: None,
+        },
         created_at: at,
         updated_at: Timestamp::from_millis(1_780_000_360_000),
         content: "Looked at the diff.\n\n```sh\ncargo test\n```\nno trailing newline".into(),
     };
     insta::assert_snapshot!("record_markdown_titled", markdown(&titled));
     let untitled = Record {
-        title: None,
-        provider: None,
-        provider_session_id: None,
-        tags: Vec::new(),
+        about: RecordAbout::default(),
         ..titled
     };
     let text = markdown(&untitled);
@@ -245,7 +244,7 @@ fn record_of(content: &str, title: Option<&str>) -> Record {
     }
     .into_record(id(7), Timestamp::from_millis(1_780_000_000_000), None)
     .unwrap();
-    record.agent_id = Some("claude".into());
+    record.about.agent_id = Some("claude".into());
     record
 }
 

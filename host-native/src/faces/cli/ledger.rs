@@ -312,7 +312,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                         output.human.push_str(&format!(
                             "\n  record {} {} ({})",
                             record.id,
-                            record.title.as_deref().unwrap_or("(untitled)"),
+                            record.about.title.as_deref().unwrap_or("(untitled)"),
                             reader.clock(record.created_at)
                         ));
                     }

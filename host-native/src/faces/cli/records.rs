@@ -85,6 +85,7 @@ pub(crate) fn store(cli: &crate::faces::cli::Cli, args: &RecordStoreArgs) -> Res
             record.id,
             crate::human_bytes(record.content.len() as u64),
             record
+                .about
                 .work_session
                 .map(|s| format!(", attached to the work session {s}"))
                 .unwrap_or_default(),
@@ -281,17 +282,17 @@ pub(crate) fn get(cli: &crate::faces::cli::Cli, args: &RecordGetArgs) -> Result<
     let reader = Reader::for_stdout(cli.color, &zone)?;
     let mut human = format!(
         "[ok] {}\n  id: {}\n  stored: {}\n",
-        record.title.as_deref().unwrap_or("(untitled)"),
+        record.about.title.as_deref().unwrap_or("(untitled)"),
         record.id,
         reader.clock(record.created_at)
     );
     for (label, value) in [
-        ("provider", record.provider.clone()),
-        ("provider session", record.provider_session_id.clone()),
-        ("stored by", record.agent_id.clone()),
+        ("provider", record.about.provider.clone()),
+        ("provider session", record.about.provider_session_id.clone()),
+        ("stored by", record.about.agent_id.clone()),
         (
             "tags",
-            (!record.tags.is_empty()).then(|| record.tags.join(", ")),
+            (!record.about.tags.is_empty()).then(|| record.about.tags.join(", ")),
         ),
     ] {
         if let Some(value) = value {
@@ -303,7 +304,7 @@ pub(crate) fn get(cli: &crate::faces::cli::Cli, args: &RecordGetArgs) -> Result<
             "  work session: {} ({}, {}, {})\n",
             session.session_id, session.project, session.agent, session.status
         ));
-    } else if let Some(id) = record.work_session {
+    } else if let Some(id) = record.about.work_session {
         human.push_str(&format!("  work session: {id} (not in this ledger)\n"));
     }
     for conversation in &links.mirrored {

@@ -139,7 +139,7 @@ pub fn links_of(
     ledger_dir: &Path,
     record: &Record,
 ) -> Result<Links, Error> {
-    let work_session = match record.work_session {
+    let work_session = match record.about.work_session {
         Some(id) => snapshot.session(id)?.map(|s| LinkedSession {
             session_id: s.session_id.to_string(),
             project: s.project,
@@ -148,7 +148,7 @@ pub fn links_of(
         }),
         None => None,
     };
-    let mirrored = match &record.provider_session_id {
+    let mirrored = match &record.about.provider_session_id {
         Some(anchor) => {
             crate::ops::mirror::query::conversations_with_anchor(connection, index_path, anchor)?
         }
@@ -166,8 +166,8 @@ pub fn links_of(
         .query_map(
             params![
                 record.id.simple().to_string(),
-                record.provider_session_id,
-                record.work_session.map(|s| s.to_string()),
+                record.about.provider_session_id,
+                record.about.work_session.map(|s| s.to_string()),
                 ledger_key(ledger_dir)
             ],
             |r| r.get::<_, String>(0),
@@ -217,7 +217,7 @@ pub fn linked_to_session(
         .map_err(sql(index_path))?;
     let mut anchors: Vec<&str> = records
         .iter()
-        .filter_map(|r| r.provider_session_id.as_deref())
+        .filter_map(|r| r.about.provider_session_id.as_deref())
         .chain(session.attempt_id.as_deref())
         .chain(session.provider_session_id.as_deref())
         .collect();

@@ -55,7 +55,7 @@ pub fn store(
     }
     let now = crate::os::system::now()?;
     let mut record = request.into_record(crate::os::system::new_uuid(), now, work_session)?;
-    record.agent_id = acting.caller.agent_name().map(str::to_owned);
+    record.about.agent_id = acting.caller.agent_name().map(str::to_owned);
     let actor = acting
         .actor
         .clone()
@@ -81,7 +81,7 @@ pub fn store(
     ledger.append_lines(&[line])?;
     let indexed = (|| -> Result<(), Error> {
         let mut mirror = crate::ops::mirror::Mirror::open(index_path)?;
-        let project = project_of(&snapshot, record.work_session)?;
+        let project = project_of(&snapshot, record.about.work_session)?;
         // What the ledger now holds, as the next query's check will find it (another writer
         // in between only costs that query a full check).
         let before = ledger_records(&snapshot)?;

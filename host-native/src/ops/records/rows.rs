@@ -12,7 +12,7 @@ pub(super) fn insert(
     blob: Option<&BlobRef>,
     project: Option<&str>,
 ) -> Result<(), Error> {
-    let tags = serde_json::to_string(&record.tags).unwrap_or_else(|_| "[]".to_owned());
+    let tags = serde_json::to_string(&record.about.tags).unwrap_or_else(|_| "[]".to_owned());
     let added = connection
         .prepare_cached(
             "INSERT INTO records (hex, created_at, updated_at, title, provider,
@@ -26,12 +26,12 @@ pub(super) fn insert(
                 record.id.simple().to_string(),
                 record.created_at.millis(),
                 record.updated_at.millis(),
-                record.title,
-                record.provider,
-                record.provider_session_id,
-                record.agent_id,
+                record.about.title,
+                record.about.provider,
+                record.about.provider_session_id,
+                record.about.agent_id,
                 tags,
-                record.work_session.map(|s| s.to_string()),
+                record.about.work_session.map(|s| s.to_string()),
                 project,
                 record.content,
                 // A blob's size as its reference says: a damaged blob's record is kept
@@ -49,7 +49,7 @@ pub(super) fn insert(
             .and_then(|mut s| {
                 s.execute(params![
                     row,
-                    searchable_text(record.title.as_deref().unwrap_or("")),
+                    searchable_text(record.about.title.as_deref().unwrap_or("")),
                     searchable_text(&record.content)
                 ])
             })
@@ -157,7 +157,7 @@ pub fn sync(
                     continue;
                 }
                 let blob = stored.blob.clone();
-                let session = stored.record.work_session;
+                let session = stored.record.about.work_session;
                 let record = match with_content(ledger, stored.clone()) {
                     Ok(record) => record,
                     Err(err) => {
@@ -229,14 +229,16 @@ pub(super) fn read_record(r: &rusqlite::Row) -> rusqlite::Result<Record> {
         id: uuid::Uuid::try_parse(&hex).unwrap_or_default(),
         created_at: baton_core::time::Timestamp::from_millis(r.get(1)?),
         updated_at: baton_core::time::Timestamp::from_millis(r.get(2)?),
-        title: r.get(3)?,
-        provider: r.get(4)?,
-        provider_session_id: r.get(5)?,
-        agent_id: r.get(6)?,
-        tags: serde_json::from_str(&tags).unwrap_or_default(),
-        work_session: work_session
-            .and_then(|s| uuid::Uuid::try_parse(&s).ok())
-            .map(SessionId),
+        about: baton_core::records::RecordAbout {
+            title: r.get(3)?,
+            provider: r.get(4)?,
+            provider_session_id: r.get(5)?,
+            agent_id: r.get(6)?,
+            tags: serde_json::from_str(&tags).unwrap_or_default(),
+            work_session: work_session
+                .and_then(|s| uuid::Uuid::try_parse(&s).ok())
+                .map(SessionId),
+        },
         content: r.get(9)?,
     })
 }
