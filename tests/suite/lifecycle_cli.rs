@@ -17,6 +17,14 @@ fn ok(dir: &Path, args: &[&str]) -> Value {
     json
 }
 
+/// The id of a new session of the project `p` by `agent`.
+fn started(dir: &Path, agent: &str) -> String {
+    ok(dir, &["start", "--project", "p", "--agent", agent])["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 fn code_of(dir: &Path, args: &[&str]) -> String {
     let (code, json) = run(dir, args);
     assert_eq!(code, 1, "{args:?}: {json}");
@@ -118,10 +126,7 @@ fn gating_goes_role_then_client_then_mission() {
 fn pause_is_pulled_on_the_next_brief_and_unpause_forces_a_rebrief() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(".baton");
-    let id = ok(&dir, &["start", "--project", "p", "--agent", "a"])["session_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = started(&dir, "a");
     ok(&dir, &["pause", &id, "--reason", "stop: wrong branch"]);
     let shown = ok(&dir, &["show", &id]);
     assert_eq!(shown["session"]["status"], "paused");
@@ -162,14 +167,8 @@ fn pause_is_pulled_on_the_next_brief_and_unpause_forces_a_rebrief() {
 fn ending_closes_collisions_as_stale_and_the_timeline_shows_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(".baton");
-    let a = ok(&dir, &["start", "--project", "p", "--agent", "claude"])["session_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let b = ok(&dir, &["start", "--project", "p", "--agent", "codex"])["session_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let a = started(&dir, "claude");
+    let b = started(&dir, "codex");
     ok(&dir, &["depend", &a, "--on", "src/api.rs"]);
     let report = ok(
         &dir,
@@ -220,14 +219,8 @@ fn doctor_is_healthy_after_workspace_events() {
         ],
     );
     ok(&dir, &["decision", "record", "Use UTC days everywhere"]);
-    let a = ok(&dir, &["start", "--project", "p", "--agent", "claude"])["session_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let b = ok(&dir, &["start", "--project", "p", "--agent", "codex"])["session_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let a = started(&dir, "claude");
+    let b = started(&dir, "codex");
     ok(&dir, &["depend", &a, "--on", "src/api.rs"]);
     ok(
         &dir,

@@ -104,14 +104,20 @@ fn malformed_requests_get_errors_and_the_server_keeps_serving() {
     assert!(server.is_running(), "the server exited");
 }
 
+/// An MCP server over the ledger of a project folder `app`, in a folder of its own.
+fn server_in_app() -> (tempfile::TempDir, std::path::PathBuf, McpClient) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(&dir).unwrap();
+    let server = McpClient::start(&dir, "raw-test");
+    (tmp, dir, server)
+}
+
 /// A session started over MCP has its client's process tied to it (this test is the client),
 /// and `get_work_session` answers what it cost once its usage is recorded.
 #[test]
 fn a_session_started_over_mcp_is_live_and_get_work_session_gives_its_cost() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("app/.baton");
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut server = McpClient::start(&dir, "raw-test");
+    let (tmp, dir, mut server) = server_in_app();
     let started = server.call_id(
         2,
         "start_work_session",
@@ -155,10 +161,7 @@ fn a_session_started_over_mcp_is_live_and_get_work_session_gives_its_cost() {
 
 #[test]
 fn end_work_session_takes_the_legacy_session_note_and_answers_with_the_note() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("app/.baton");
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut server = McpClient::start(&dir, "raw-test");
+    let (_tmp, dir, mut server) = server_in_app();
     let started = server.call_id(
         2,
         "start_work_session",
