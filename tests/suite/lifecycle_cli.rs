@@ -25,6 +25,23 @@ fn started(dir: &Path, agent: &str) -> String {
         .to_owned()
 }
 
+/// A start on the mission `CLAIM-142` of project `p`, by `who` with `client`.
+fn mission_start<'a>(who: &'a str, client: &'a str) -> [&'a str; 11] {
+    [
+        "--as",
+        who,
+        "start",
+        "--project",
+        "p",
+        "--agent",
+        "a",
+        "--client",
+        client,
+        "--mission",
+        "CLAIM-142",
+    ]
+}
+
 fn code_of(dir: &Path, args: &[&str]) -> String {
     let (code, json) = run(dir, args);
     assert_eq!(code, 1, "{args:?}: {json}");
@@ -60,24 +77,7 @@ fn gating_goes_role_then_client_then_mission() {
         ],
     );
     assert_eq!(added["clauses"].as_array().unwrap().len(), 2);
-    let start = |who: &str, client: &str| {
-        code_of(
-            &dir,
-            &[
-                "--as",
-                who,
-                "start",
-                "--project",
-                "p",
-                "--agent",
-                "a",
-                "--client",
-                client,
-                "--mission",
-                "CLAIM-142",
-            ],
-        )
-    };
+    let start = |who: &str, client: &str| code_of(&dir, &mission_start(who, client));
     assert_eq!(start("guest", "cursor"), "PERMISSION_DENIED");
     assert_eq!(start("nobody", "cursor"), "PERMISSION_DENIED");
     assert_eq!(start("dev", "cursor"), "CLIENT_NOT_APPROVED");
@@ -87,22 +87,7 @@ fn gating_goes_role_then_client_then_mission() {
         "PERMISSION_DENIED"
     );
     ok(&dir, &["--as", "lead", "mission", "approve", "CLAIM-142"]);
-    let started = ok(
-        &dir,
-        &[
-            "--as",
-            "dev",
-            "start",
-            "--project",
-            "p",
-            "--agent",
-            "a",
-            "--client",
-            "codex",
-            "--mission",
-            "CLAIM-142",
-        ],
-    );
+    let started = ok(&dir, &mission_start("dev", "codex"));
     assert_eq!(started["status"], "working");
     assert_eq!(
         started["briefing"]["mission"]["clauses"][0],
