@@ -1,59 +1,79 @@
-//! The JSON exports' outer shape: an array of conversations, split one item at a time so a
-//! whole export is never one tree in memory.
+//! The JSON exports' outer shape: an array of conversations (or a wrapper, or one), split one
+//! item at a time by the one splitter, so a whole export is never one tree in memory.
 
+use crate::transcripts::conversation::splitter::{ArraySplitter, SplitMode};
 use crate::transcripts::conversation::{
     Parsed, ReadOptions, chatgpt_conversation, claude_ai_conversation,
 };
-use crate::transcripts::{Provider, ReadStats, repair_lone_surrogates};
+use crate::transcripts::{Provider, repair_lone_surrogates};
 use serde_json::Value;
 
-/// Calls `visit` with each conversation of a JSON export held in memory — an array, or one
-/// object — one at a time, so the export is never one JSON tree. (`{"conversations": […]}`
-/// wrappers are read whole.) The ingest splits exports arriving in chunks itself.
-pub(crate) fn for_each_export_item(
-    reader: impl std::io::Read,
-    stats: &mut ReadStats,
-    mut visit: impl FnMut(Value),
-) {
-    use serde::de::{Deserializer as _, SeqAccess, Visitor};
-    struct Items<'v, F: FnMut(Value)>(&'v mut F);
-    impl<'de, F: FnMut(Value)> Visitor<'de> for Items<'_, F> {
-        type Value = u64;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("an array of conversations or one conversation")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<u64, A::Error> {
-            let mut n = 0;
-            while let Some(item) = seq.next_element::<Value>()? {
-                (self.0)(item);
-                n += 1;
+/// An export that does not read to its end, with the conversations read before the damage.
+#[derive(Debug)]
+pub struct Damaged<'a> {
+    /// The conversations read before the damage, each as its own JSON text.
+    pub read: Vec<&'a [u8]>,
+    /// What is wrong, in words.
+    pub why: String,
+}
+
+/// The one splitter of a JSON export held in memory: each conversation as its own JSON text,
+/// in order — the items of its array (split by the [`ArraySplitter`] the ingest also uses for
+/// exports arriving in chunks, so the export is never one JSON tree), the items of a
+/// `{"conversations": [...]}` wrapper, or the one conversation it is. A byte order mark is
+/// passed over.
+pub fn split_export(bytes: &[u8]) -> Result<Vec<&[u8]>, Damaged<'_>> {
+    use serde_json::value::RawValue;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut splitter = ArraySplitter::default();
+    let base = bytes.as_ptr() as usize;
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    // One push of the whole buffer: every item is a slice of it, found by its offset.
+    splitter.push(bytes, &mut |item| {
+        spans.push(((item.as_ptr() as usize).wrapping_sub(base), item.len()));
+    });
+    let read: Vec<&[u8]> = spans
+        .into_iter()
+        .filter_map(|(at, len)| bytes.get(at..at.checked_add(len)?))
+        .collect();
+    match splitter.mode {
+        SplitMode::Done => Ok(read),
+        SplitMode::Whole => {
+            #[derive(serde::Deserialize)]
+            struct Wrapped<'a> {
+                #[serde(borrow)]
+                conversations: Vec<&'a RawValue>,
             }
-            Ok(n)
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(
-            self,
-            map: A,
-        ) -> std::result::Result<u64, A::Error> {
-            let value: serde_json::Map<String, Value> =
-                serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
-            match value.get("conversations") {
-                Some(Value::Array(items)) => {
-                    for item in items {
-                        (self.0)(item.clone());
-                    }
-                    Ok(items.len() as u64)
-                }
-                _ => {
-                    (self.0)(Value::Object(value));
-                    Ok(1)
-                }
+            match serde_json::from_slice::<Wrapped>(bytes) {
+                Ok(wrapped) => Ok(wrapped
+                    .conversations
+                    .into_iter()
+                    .map(|item| item.get().as_bytes())
+                    .collect()),
+                Err(_) => match serde_json::from_slice::<&RawValue>(bytes) {
+                    Ok(one) if one.get().starts_with('{') => Ok(vec![one.get().as_bytes()]),
+                    Ok(_) => Err(Damaged {
+                        read: Vec::new(),
+                        why: "it is neither an array of conversations nor one".to_owned(),
+                    }),
+                    Err(err) => Err(Damaged {
+                        read: Vec::new(),
+                        why: err.to_string(),
+                    }),
+                },
             }
         }
-    }
-    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(reader));
-    if de.deserialize_any(Items(&mut visit)).is_err() {
-        // A truncated or damaged export: what was read before the damage is kept.
-        stats.malformed += 1;
+        _ => Err(Damaged {
+            why: if read.is_empty() {
+                "it holds no JSON array or object".to_owned()
+            } else {
+                format!(
+                    "it ends inside its array, after {} conversation(s)",
+                    read.len()
+                )
+            },
+            read,
+        }),
     }
 }
 
@@ -70,7 +90,17 @@ pub(crate) fn export_items(bytes: &[u8], parsed: &mut Parsed) -> Vec<Value> {
         parsed.stats.repaired_surrogates += 1;
     }
     let input: &[u8] = repaired.as_deref().unwrap_or(&text);
-    for_each_export_item(input, &mut parsed.stats, |item| items.push(item));
+    let elements = split_export(input).unwrap_or_else(|damaged| {
+        // A truncated or damaged export: what was read before the damage is kept.
+        parsed.stats.malformed += 1;
+        damaged.read
+    });
+    for element in elements {
+        match serde_json::from_slice::<Value>(element) {
+            Ok(item) => items.push(item),
+            Err(_) => parsed.stats.malformed += 1,
+        }
+    }
     items
 }
 
@@ -103,4 +133,30 @@ pub(crate) fn read_export_item(
         _ => chatgpt_conversation(&value, options),
     };
     parsed.conversations.extend(conversation);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_export_is_split_whatever_its_outer_shape() {
+        let array = b"\xEF\xBB\xBF[{\"a\": [1, {\"b\": \"]\"}]}, {\"c\": 2}]";
+        assert_eq!(
+            split_export(array).unwrap(),
+            vec![&b"{\"a\": [1, {\"b\": \"]\"}]}"[..], &b"{\"c\": 2}"[..]]
+        );
+        let wrapped = br#"{"conversations": [{"x": 1}, {"y": 2}]}"#;
+        assert_eq!(
+            split_export(wrapped).unwrap(),
+            vec![&br#"{"x": 1}"#[..], &br#"{"y": 2}"#[..]]
+        );
+        let one = br#"{"uuid": "c1", "chat_messages": []}"#;
+        assert_eq!(split_export(one).unwrap(), vec![&one[..]]);
+        let cut = br#"[{"x": 1}, {"y": "#;
+        let damaged = split_export(cut).unwrap_err();
+        assert_eq!(damaged.read, vec![&br#"{"x": 1}"#[..]]);
+        assert!(damaged.why.contains("after 1 conversation"), "{}", damaged.why);
+        assert!(split_export(b"42").is_err());
+    }
 }

@@ -26,6 +26,7 @@ pub(crate) use claude_ai::claude_ai_conversation;
 pub use claude_ai::parse_claude_ai;
 pub use claude_code::{ClaudeCodeReader, parse_claude_code};
 pub use codex::{CodexReader, CodexState, parse_codex};
+pub use exports::{Damaged, split_export};
 use serde::{Deserialize, Serialize};
 
 /// Who wrote a message.

@@ -78,9 +78,13 @@ pub(super) fn sync_export(
         let text = String::from_utf8_lossy(&masked);
         let repaired = baton_core::transcripts::repair_lone_surrogates(text.as_bytes());
         let masked = repaired.as_deref().unwrap_or(text.as_bytes());
-        for item in split_export(masked).map_err(|e| {
-            Error::invalid("export", format!("it does not read as an export: {e}"))
-                .with("path", shown.clone())
+        let elements = baton_core::transcripts::conversation::split_export(masked);
+        for item in elements.map_err(|damaged| {
+            Error::invalid(
+                "export",
+                format!("it does not read as an export: {}", damaged.why),
+            )
+            .with("path", shown.clone())
         })? {
             let mut wrapped = Vec::with_capacity(item.len() + 2);
             wrapped.push(b'[');
@@ -242,32 +246,4 @@ pub(super) fn export_documents(
         ));
     }
     Ok(documents)
-}
-
-/// An export's conversations, each as its own JSON text: the items of its array, of a
-/// `{"conversations": [...]}` wrapper, or the one conversation it is.
-pub(super) fn split_export(bytes: &[u8]) -> Result<Vec<&[u8]>, serde_json::Error> {
-    use serde_json::value::RawValue;
-    #[derive(serde::Deserialize)]
-    struct Wrapped<'a> {
-        #[serde(borrow)]
-        conversations: Vec<&'a RawValue>,
-    }
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    pub(super) fn raw(items: Vec<&RawValue>) -> Vec<&[u8]> {
-        items
-            .into_iter()
-            .map(|item| item.get().as_bytes())
-            .collect()
-    }
-    match serde_json::from_slice::<Vec<&RawValue>>(bytes) {
-        Ok(items) => Ok(raw(items)),
-        Err(err) => match serde_json::from_slice::<Wrapped>(bytes) {
-            Ok(wrapped) => Ok(raw(wrapped.conversations)),
-            Err(_) => match serde_json::from_slice::<&RawValue>(bytes) {
-                Ok(one) if one.get().starts_with('{') => Ok(vec![one.get().as_bytes()]),
-                _ => Err(err),
-            },
-        },
-    }
 }
