@@ -27,8 +27,29 @@ pub struct ConfigFile {
     table: toml::Table,
 }
 
-/// What a parsed file was read from: its size and time of change, when it exists.
-type Seen = Option<(u64, Option<SystemTime>)>;
+/// What a parsed file was read from, when it exists: its size, time of change and (on Unix)
+/// its device, inode and status-change time, so a same-size edit or a file renamed over it
+/// within the clock's step is seen.
+type Seen = Option<(u64, Option<SystemTime>, [i64; 4])>;
+
+/// The file's identity beyond its size and time: device, inode and status-change time.
+fn identity(meta: &std::fs::Metadata) -> [i64; 4] {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        [
+            meta.dev() as i64,
+            meta.ino() as i64,
+            meta.ctime(),
+            meta.ctime_nsec(),
+        ]
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        [0; 4]
+    }
+}
 
 /// The files this process parsed, by path, with what each was read from.
 type Parsed = Mutex<HashMap<PathBuf, (Seen, Arc<ConfigFile>)>>;
@@ -44,7 +65,7 @@ impl ConfigFile {
         let path = ledger_dir.join(FILE);
         let seen: Seen = std::fs::symlink_metadata(&path)
             .ok()
-            .map(|m| (m.len(), m.modified().ok()));
+            .map(|m| (m.len(), m.modified().ok(), identity(&m)));
         if let Some((was, file)) = parsed()
             .lock()
             .unwrap_or_else(|p| p.into_inner())

@@ -77,10 +77,15 @@ fn source(file: &str, text: &str) -> Source {
     }
 }
 
-/// The code of a file before its tests, without comments.
+/// The code of a file before its test module, without comments.
 fn code(text: &str) -> String {
-    text.lines()
-        .take_while(|line| line.trim() != "#[cfg(test)]")
+    let lines: Vec<&str> = text.lines().collect();
+    let tests = lines
+        .windows(2)
+        .position(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim_start().starts_with("mod "))
+        .unwrap_or(lines.len());
+    lines[..tests]
+        .iter()
         .map(|line| line.split("//").next().unwrap_or(""))
         .collect::<Vec<_>>()
         .join("\n")

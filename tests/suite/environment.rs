@@ -36,7 +36,8 @@ fn names_after(text: &str, pattern: &str) -> Vec<String> {
 /// `BATON_…` string, and the mirror's per-provider ones the registry spells.
 fn read_by_the_host() -> Vec<String> {
     let mut names = Vec::new();
-    for (_, text) in host_sources() {
+    // The table itself names every variable: it is what is checked, not evidence of a read.
+    for (_, text) in host_sources().into_iter().filter(|(f, _)| f != "os/env.rs") {
         for pattern in ["env::var(", "env::var_os(", "env = "] {
             names.extend(names_after(&text, pattern));
         }
@@ -82,7 +83,11 @@ fn every_variable_the_host_reads_is_in_the_table() {
 
 #[test]
 fn every_variable_of_the_table_is_read_and_in_the_readme() {
-    let sources: String = host_sources().into_iter().map(|(_, t)| t).collect();
+    let sources: String = host_sources()
+        .into_iter()
+        .filter(|(file, _)| file != "os/env.rs")
+        .map(|(_, text)| text)
+        .collect();
     #[allow(clippy::disallowed_methods)]
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
@@ -95,7 +100,7 @@ fn every_variable_of_the_table_is_read_and_in_the_readme() {
     let derived = read_by_the_host();
     for variable in ENVIRONMENT {
         let quoted = format!("\"{}\"", variable.name);
-        let named = sources.matches(&quoted).count() > 1 || derived.contains(&variable.name.into());
+        let named = sources.contains(&quoted) || derived.contains(&variable.name.into());
         // XDG folders are read by the `directories` crate, not by name.
         assert!(
             named || variable.name.starts_with("XDG_"),
@@ -118,7 +123,12 @@ fn only_os_env_reads_the_environment() {
         .filter(|(_, text)| {
             text.lines().any(|line| {
                 let code = line.split("//").next().unwrap_or("");
-                code.contains("std::env::var") || code.contains("std::env::vars")
+                ["env::var(", "env::var_os(", "env::vars(", "env::vars_os("]
+                    .iter()
+                    .any(|call| {
+                        code.match_indices(call)
+                            .any(|(at, _)| !code[..at].ends_with("os::"))
+                    })
             })
         })
         .map(|(name, _)| name)

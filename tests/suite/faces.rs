@@ -112,11 +112,11 @@ const SHARED: &[(&str, &str, &str, &str)] = &[
 /// store's writes.
 const BELOW_THE_OWNERS: &[&str] = &[
     "engine::run(",
-    "engine::run_as(",
-    "engine::run_deferred(",
-    "engine::fill_defaults(",
-    "engine::join_calling_agents_session(",
-    "liveness::tie_process(",
+    "tie_process(",
+    "run_deferred(",
+    "run_as(",
+    "join_calling_agents_session(",
+    "fill_defaults(",
     "commands::execute(",
     "commands::prepare(",
     "commands::run(",
@@ -263,11 +263,15 @@ fn a_face_reaching_below_the_owners_is_found() {
     let mut sources = face_sources("cli");
     sources.push((
         "cli/planted.rs".to_owned(),
-        "fn f() { let _ = engine::run_as(&ledger, &request, &acting); }".to_owned(),
+        "fn f() { let _ = engine::run_as(&ledger, &request, &acting); }\nfn g() { engine::run(); }"
+            .to_owned(),
     ));
     assert_eq!(
         reaches_below(&sources),
-        vec!["cli/planted.rs:1: engine::run_as("]
+        vec![
+            "cli/planted.rs:1: run_as(",
+            "cli/planted.rs:2: engine::run("
+        ]
     );
     let planted = [(
         "mcp/planted.rs".to_owned(),

@@ -81,7 +81,7 @@ fn mirror_fixtures(dir: &Path, codex: bool) {
 fn record(id: Uuid, at_ms: i64, provider: Option<&str>, content: &str) -> Record {
     Record {
         id,
-        about: baton_core::records::RecordAbout {
+        about: baton_core::ledger::record::RecordAbout {
             title: Some(format!("record at {at_ms}")),
             provider: provider.map(str::to_owned),
             ..Default::default()

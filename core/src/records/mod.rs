@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::ids::SessionId;
-pub use crate::ledger::record::RecordAbout;
+use crate::ledger::record::RecordAbout;
 use crate::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;

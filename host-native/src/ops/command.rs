@@ -1,5 +1,5 @@
 //! One core request from any face, with the steps every face takes around it alike: whether
-//! the agents of live sessions still run (before a list, a show or the attention list), what
+//! the agents of live sessions still run (before a list, a show or the attention items), what
 //! only the host knows filled in, a start or end from inside an agent's session pointed at the
 //! work session its hook opened, the run itself (notes brought up to date after), the calling
 //! agent's process tied to a session it started, and what one shown session cost. The CLI and
@@ -47,7 +47,7 @@ pub fn run(
     // Sessions are read with whether their agents still run.
     if matches!(
         request,
-        Request::List(_) | Request::Show(_) | Request::Attention
+        Request::List(_) | Request::Show(_) | Request::Attention | Request::AttentionDone(_)
     ) && let Err(err) = crate::ops::agents::check(ledger)
     {
         warn(&format!("could not check whether agents still run: {err}"));

@@ -1,5 +1,6 @@
-//! Runs core commands against the filesystem ledger: the one place the native hosts (CLI and,
-//! later, MCP) turn a request into locked reads, appends and an answer.
+//! Runs core commands against the filesystem ledger: a request turned into locked reads,
+//! appends and an answer. Faces reach it through [`crate::ops::command`], which takes the steps
+//! around it.
 
 use crate::os::system;
 use crate::store::Ledger;

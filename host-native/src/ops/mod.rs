@@ -1,7 +1,8 @@
-//! The host's operations, one owner each, that every face calls: running a core request with
-//! the steps around it (`engine`), liveness, the transcript mirror, usage and what work cost,
-//! records, notes, team sync, the analyzer on the command line and the wasm embedding. Nothing
-//! here prints: warnings and progress go to the sink the faces own.
+//! The host's operations, one owner each, that every face calls: a core request with the
+//! steps around it (`command`, over `engine`), whether agents still run (`agents`), the
+//! transcript mirror, usage and what work cost, records, notes, team sync, the analyzer on the
+//! command line and the wasm embedding. Warnings go to the sink the faces own; the only
+//! drawing here is the progress bar of a long read.
 
 pub mod agents;
 pub mod analyze;

@@ -1,6 +1,6 @@
 //! `baton usage`: finds Claude Code and Codex files, reads them in parallel through the core's
-//! ingest in chunks (never a whole file in memory), and prints the core's report. A progress bar goes to
-//! stderr when it is a terminal and the work is long.
+//! ingest in chunks (never a whole file in memory), and makes the core's report (the faces
+//! print it). A progress bar goes to stderr when it is a terminal and the work is long.
 
 use baton_core::transcripts::ingest::{Decoded, FileIngest};
 use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;

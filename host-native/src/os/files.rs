@@ -1,6 +1,6 @@
-//! Finding the input files of `baton usage`, `baton inspect` and `baton analyze` under
-//! folders, reading each in the core's chunk size, and the one progress bar they draw on a
-//! terminal while they read.
+//! Files Baton did not create: finding the inputs of `baton usage`, `inspect` and `analyze`
+//! under folders, reading a path only when it is a regular file, the one reader of whole lines
+//! after a cursor, reads in the core's chunk size, and the one progress bar drawn while reading.
 
 use baton_core::Error;
 use baton_core::transcripts::export_files::skipped_export_files;

@@ -1,6 +1,7 @@
-//! The ground every other module stands on, calling nothing above it: the clock, fresh ids and
-//! the person (`system`), time zones, files and walks, the per-user folders (`places`), what is
-//! said to a terminal, and warnings as a sink the faces own.
+//! The ground every other module stands on, calling nothing above it: the clock, fresh ids,
+//! the person, the calling agent and git (`system`), the environment (`env`), time zones, files
+//! and walks, the per-user and agents' folders (`places`), processes, what is said to a
+//! terminal, and warnings as a sink the faces own.
 
 pub mod env;
 pub mod files;

@@ -1,4 +1,5 @@
-//! The outside world the core may not touch: the clock and fresh ids.
+//! The outside world the core may not touch: the clock, fresh ids, this host's name, the person
+//! acting, the coding agent whose shell runs Baton, and the repository's HEAD.
 //!
 //! `BATON_NOW` pins the clock (ISO 8601) for tests and replays; without it the system clock is
 //! used. Ids are UUIDv7 from the system clock and the OS random source.

@@ -23,8 +23,11 @@ pub struct Damaged<'a> {
 /// `{"conversations": [...]}` wrapper, or the one conversation it is. A byte order mark is
 /// passed over.
 pub fn split_export(bytes: &[u8]) -> Result<Vec<&[u8]>, Damaged<'_>> {
-    use serde_json::value::RawValue;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    // An object (a wrapper, or one conversation) is read as it is: no copy into the splitter.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        return split_object(bytes);
+    }
     let mut splitter = ArraySplitter::default();
     let base = bytes.as_ptr() as usize;
     let mut spans: Vec<(usize, usize)> = Vec::new();
@@ -38,41 +41,41 @@ pub fn split_export(bytes: &[u8]) -> Result<Vec<&[u8]>, Damaged<'_>> {
         .collect();
     match splitter.mode {
         SplitMode::Done => Ok(read),
-        SplitMode::Whole => {
-            #[derive(serde::Deserialize)]
-            struct Wrapped<'a> {
-                #[serde(borrow)]
-                conversations: Vec<&'a RawValue>,
-            }
-            match serde_json::from_slice::<Wrapped>(bytes) {
-                Ok(wrapped) => Ok(wrapped
-                    .conversations
-                    .into_iter()
-                    .map(|item| item.get().as_bytes())
-                    .collect()),
-                Err(_) => match serde_json::from_slice::<&RawValue>(bytes) {
-                    Ok(one) if one.get().starts_with('{') => Ok(vec![one.get().as_bytes()]),
-                    Ok(_) => Err(Damaged {
-                        read: Vec::new(),
-                        why: "it is neither an array of conversations nor one".to_owned(),
-                    }),
-                    Err(err) => Err(Damaged {
-                        read: Vec::new(),
-                        why: err.to_string(),
-                    }),
-                },
-            }
-        }
-        _ => Err(Damaged {
-            why: if read.is_empty() {
-                "it holds no JSON array or object".to_owned()
-            } else {
-                format!(
-                    "it ends inside its array, after {} conversation(s)",
-                    read.len()
-                )
-            },
+        SplitMode::Start | SplitMode::Whole => Err(Damaged {
             read,
+            why: "it holds no JSON array or object".to_owned(),
+        }),
+        SplitMode::Between | SplitMode::InItem => Err(Damaged {
+            why: format!(
+                "it ends inside its array, after {} conversation(s)",
+                read.len()
+            ),
+            read,
+        }),
+    }
+}
+
+/// The conversations of an export that is one JSON object: a `{"conversations": [...]}`
+/// wrapper's items, or the object itself.
+fn split_object(bytes: &[u8]) -> Result<Vec<&[u8]>, Damaged<'_>> {
+    use serde_json::value::RawValue;
+    #[derive(serde::Deserialize)]
+    struct Wrapped<'a> {
+        #[serde(borrow)]
+        conversations: Vec<&'a RawValue>,
+    }
+    if let Ok(wrapped) = serde_json::from_slice::<Wrapped>(bytes) {
+        return Ok(wrapped
+            .conversations
+            .into_iter()
+            .map(|item| item.get().as_bytes())
+            .collect());
+    }
+    match serde_json::from_slice::<&RawValue>(bytes) {
+        Ok(one) => Ok(vec![one.get().as_bytes()]),
+        Err(err) => Err(Damaged {
+            read: Vec::new(),
+            why: err.to_string(),
         }),
     }
 }
@@ -156,7 +159,17 @@ mod tests {
         let cut = br#"[{"x": 1}, {"y": "#;
         let damaged = split_export(cut).unwrap_err();
         assert_eq!(damaged.read, vec![&br#"{"x": 1}"#[..]]);
-        assert!(damaged.why.contains("after 1 conversation"), "{}", damaged.why);
+        assert!(
+            damaged.why.contains("after 1 conversation"),
+            "{}",
+            damaged.why
+        );
         assert!(split_export(b"42").is_err());
+        let unopened = split_export(b"[").unwrap_err();
+        assert!(
+            unopened.why.contains("after 0 conversation"),
+            "{}",
+            unopened.why
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! The ledger's commands on the command line: sessions, the lifecycle and the workspace, run
-//! through the engine against the filesystem ledger.
+//! The ledger's commands on the command line: sessions, the lifecycle and the workspace, each
+//! run through `ops::command::run` against the filesystem ledger.
 
 use crate::faces::cli::args::{
     AmbiguityCommand, Cli, Command, ConstitutionCommand, DecisionCommand, MissionCommand,

@@ -437,7 +437,7 @@ pub(crate) fn ledger_for(cli: &Cli) -> Result<Ledger, Error> {
 fn notes(cli: &Cli, command: &args::NotesCommand) -> Result<Output, Error> {
     let ledger = ledger_for(cli)?;
     let mut warnings = Vec::new();
-    let vault = crate::ops::notes::settings::resolve(&ledger, &mut warnings);
+    let vault = crate::ops::notes::settings::resolve(&ledger, &mut warnings)?;
     for warning in &warnings {
         crate::os::warnings::warn(warning);
     }

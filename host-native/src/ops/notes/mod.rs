@@ -145,7 +145,12 @@ pub fn after_command(ledger: &Ledger, response: &mut baton_core::commands::Respo
         return;
     }
     let mut warnings = Vec::new();
-    let Some(vault) = settings::resolve(ledger, &mut warnings) else {
+    // The command is recorded: a config that cannot be read is said, and no note is written.
+    let resolved = settings::resolve(ledger, &mut warnings).unwrap_or_else(|err| {
+        warnings.push(format!("no note was written: {}", err.message));
+        None
+    });
+    let Some(vault) = resolved else {
         for warning in warnings {
             crate::os::warnings::warn(&warning);
         }
@@ -250,7 +255,7 @@ pub fn session_of_note(ledger: &Ledger, path: &str) -> Result<String, Error> {
         vec![given.to_path_buf()]
     } else {
         let mut c = Vec::new();
-        if let Some(vault) = settings::resolve(ledger, &mut warnings) {
+        if let Some(vault) = settings::resolve(ledger, &mut warnings)? {
             c.push(vault.root.join(given));
         }
         c.push(given.to_path_buf());

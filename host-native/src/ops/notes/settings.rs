@@ -53,27 +53,22 @@ fn switch_off(text: &str) -> Option<bool> {
     }
 }
 
-/// The `[notes]` table of the ledger's `config.toml`, if any. A file that is not TOML has
-/// already refused the command that ran before notes are written; here it is said, and the
-/// defaults are used.
-fn config_table(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<toml::Table> {
-    match crate::config::ConfigFile::read(ledger.dir()) {
-        Ok(config) => config.table("notes").cloned(),
-        Err(err) => {
-            warnings.push(format!(
-                "its [notes] settings are not used: {}",
-                err.message
-            ));
-            None
-        }
-    }
+/// The `[notes]` table of the ledger's `config.toml`, if any (a file that is not TOML is
+/// refused, see [`crate::config`]).
+fn config_table(ledger: &Ledger) -> Result<Option<toml::Table>, baton_core::Error> {
+    Ok(crate::config::ConfigFile::read(ledger.dir())?
+        .table("notes")
+        .cloned())
 }
 
 /// The vault for `ledger`, or `None` when notes are switched off. A setting that makes no
-/// sense is warned about and its default used.
-pub fn resolve(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<Vault> {
+/// sense is warned about and its default used; a `config.toml` that is not TOML is refused.
+pub fn resolve(
+    ledger: &Ledger,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Vault>, baton_core::Error> {
     let choice = CHOICE.get().cloned().unwrap_or_default();
-    let config = config_table(ledger, warnings);
+    let config = config_table(ledger)?;
     let env = |name: &str| {
         crate::os::env::var(name)
             .ok()
@@ -101,7 +96,7 @@ pub fn resolve(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<Vault> {
         }
     };
     if off {
-        return None;
+        return Ok(None);
     }
     // A relative vault in config.toml is the project's: beside the ledger's folder.
     let project = ledger.dir().parent().map(PathBuf::from).unwrap_or_default();
@@ -142,11 +137,11 @@ pub fn resolve(ledger: &Ledger, warnings: &mut Vec<String>) -> Option<Vault> {
     let test_pause = env("BATON_TEST_NOTE_PAUSE_MS")
         .and_then(|ms| ms.trim().parse::<u64>().ok())
         .map(Duration::from_millis);
-    Some(Vault {
+    Ok(Some(Vault {
         root,
         state: ledger.dir().join("notes"),
         quiet,
         inside_ledger,
         test_pause,
-    })
+    }))
 }

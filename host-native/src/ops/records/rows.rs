@@ -229,7 +229,7 @@ pub(super) fn read_record(r: &rusqlite::Row) -> rusqlite::Result<Record> {
         id: uuid::Uuid::try_parse(&hex).unwrap_or_default(),
         created_at: baton_core::time::Timestamp::from_millis(r.get(1)?),
         updated_at: baton_core::time::Timestamp::from_millis(r.get(2)?),
-        about: baton_core::records::RecordAbout {
+        about: baton_core::ledger::record::RecordAbout {
             title: r.get(3)?,
             provider: r.get(4)?,
             provider_session_id: r.get(5)?,

@@ -78,6 +78,13 @@ pub(super) fn sync_export(
         let text = String::from_utf8_lossy(&masked);
         let repaired = baton_core::transcripts::repair_lone_surrogates(text.as_bytes());
         let masked = repaired.as_deref().unwrap_or(text.as_bytes());
+        // Nothing is kept unless the whole file reads: it is JSON to its end, then split.
+        if let Err(err) = serde_json::from_slice::<serde::de::IgnoredAny>(masked) {
+            return Err(
+                Error::invalid("export", format!("it does not read as an export: {err}"))
+                    .with("path", shown.clone()),
+            );
+        }
         let elements = baton_core::transcripts::conversation::split_export(masked);
         for item in elements.map_err(|damaged| {
             Error::invalid(
