@@ -333,3 +333,53 @@ fn a_forked_rollout_does_not_count_its_parent_s_copied_events_again() {
     let (entries, _) = reader.finish();
     assert_eq!(sums(&entries)[..2], [500, 70]);
 }
+
+/// One tally over many files counts as each provider means it: a Claude Code response logged
+/// in two files (a resumed session) once, each Codex rollout on its own; tallies of two
+/// threads merge to the same count, and a file that could not be read is said.
+#[test]
+fn a_usage_tally_counts_each_provider_as_it_means_it() {
+    use baton_core::transcripts::usage::tally::UsageTally;
+    let claude = fixture("claude-code/ccusage-usage-only-chat.jsonl");
+    let codex = fixture("codex/ccusage-session-alpha.jsonl");
+    let read = |tally: &mut UsageTally, provider: Provider, name: &str, bytes: &[u8]| {
+        let mut ingest = tally.ingest(provider, name);
+        let pushed = ingest.push(bytes);
+        let (added, result) = tally.absorb(ingest, pushed);
+        result.unwrap();
+        added
+    };
+    let mut one = UsageTally::new();
+    let first = read(
+        &mut one,
+        Provider::ClaudeCode,
+        "a/projects/p/s1.jsonl",
+        &claude,
+    );
+    assert!(first > 0);
+    read(
+        &mut one,
+        Provider::ClaudeCode,
+        "a/projects/p/s2.jsonl",
+        &claude,
+    );
+    read(&mut one, Provider::Codex, "rollout-1.jsonl", &codex);
+    let mut other = UsageTally::new();
+    read(&mut other, Provider::Codex, "rollout-2.jsonl", &codex);
+    other.count_unreadable();
+    one.merge(other);
+    let (entries, skipped) = one.finish();
+    let claude_alone = {
+        let mut reader = ClaudeCodeUsage::new();
+        reader.push_bytes(&claude);
+        reader.finish().0
+    };
+    let codex_alone = {
+        let mut reader = CodexUsage::new("rollout");
+        reader.push_bytes(&codex);
+        reader.finish().0
+    };
+    assert_eq!(entries.len(), claude_alone.len() + 2 * codex_alone.len());
+    assert_eq!(skipped["duplicate_responses"], claude_alone.len() as u64);
+    assert_eq!(skipped["unreadable_files"], 1);
+}

@@ -2,16 +2,14 @@
 //! ingest in chunks (never a whole file in memory), and makes the core's report (the faces
 //! print it). A progress bar goes to stderr when it is a terminal and the work is long.
 
-use baton_core::transcripts::ingest::{Decoded, FileIngest};
-use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
+use baton_core::transcripts::usage::tally::UsageTally;
 use baton_core::transcripts::usage::{
     CostMode, GroupBy, MissingSource, PriceTable, ReportOptions, UsageReport, aggregate,
-    skipped_counts,
 };
 use baton_core::transcripts::{Provider, UsageEntry};
 use baton_core::{Error, Timestamp};
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// What to read and how to report it.
@@ -141,54 +139,13 @@ fn missing_sources(sources: &[Source], usage_lines: &[u64]) -> Vec<MissingSource
         .collect()
 }
 
-/// Reads one Codex rollout through the core's ingest, for its usage only.
-fn read_codex_usage(path: &Path, progress: impl FnMut(u64)) -> Result<Decoded, Error> {
-    let mut ingest = FileIngest::usage_only(&path.display().to_string(), Provider::Codex);
-    crate::os::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress)?;
-    let ingested = ingest.finish()?;
-    ingested
-        .parts
-        .into_iter()
-        .next()
-        .ok_or_else(|| Error::internal("a transcript was read into nothing"))
-}
-
-/// Reads one Claude Code transcript through the core's ingest into the worker's reader (one
-/// reader across files counts a response once). On a read error the lines read before stay
-/// counted, and the error is returned.
-fn read_claude_usage(
-    path: &Path,
-    reader: &mut Box<ClaudeCodeUsage>,
-    progress: impl FnMut(u64),
-) -> Result<(), Error> {
-    reader.set_project_folder(
-        baton_core::transcripts::usage::claude_code::project_folder_of(&path.to_string_lossy()),
-    );
-    let taken = std::mem::take(reader);
-    let mut ingest = FileIngest::claude_usage_continuing(&path.display().to_string(), taken);
-    if let Err(e) = crate::os::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress) {
-        *reader = ingest.into_claude_usage().unwrap_or_default();
-        return Err(e);
-    }
-    match ingest.finish()?.parts.into_iter().next() {
-        Some(Decoded::Conversations {
-            claude_usage: Some(back),
-            ..
-        }) => {
-            *reader = back;
-            Ok(())
-        }
-        _ => Err(Error::internal("a Claude Code reader was not handed back")),
-    }
-}
-
 #[derive(Default)]
 struct WorkerResult {
     /// Lines carrying usage read, per source.
     usage_lines: Vec<u64>,
-    claude: Box<ClaudeCodeUsage>,
-    codex: Vec<UsageEntry>,
-    codex_stats: Vec<baton_core::transcripts::ReadStats>,
+    /// What this worker counted.
+    tally: UsageTally,
+    /// The files it could not read, each with why.
     unreadable: Vec<String>,
 }
 
@@ -200,27 +157,10 @@ pub fn prices(options: &UsageOptions) -> Result<PriceTable, Error> {
     })
 }
 
-/// What was read, counted into the report: the Claude Code responses (each once), the Codex
-/// entries with each file's stats, and how many files could not be read.
-#[derive(Debug)]
-pub struct Counted {
-    /// Every Claude Code response read (deduplicated as they were offered).
-    pub claude: ClaudeCodeUsage,
-    /// The Codex deltas.
-    pub codex: Vec<UsageEntry>,
-    /// What each Codex file held.
-    pub codex_stats: Vec<baton_core::transcripts::ReadStats>,
-    /// Files that could not be read.
-    pub unreadable: u64,
-}
-
 /// The report of what was read (the one path from readers to report, for the files and for
 /// the index alike).
-pub fn report_of(counted: Counted, options: &UsageOptions, prices: &PriceTable) -> UsageReport {
-    let (claude_entries, claude_stats) = counted.claude.finish();
-    let skipped = skipped_counts(&claude_stats, &counted.codex_stats, counted.unreadable);
-    let mut entries = counted.codex;
-    entries.extend(claude_entries);
+pub fn report_of(tally: UsageTally, options: &UsageOptions, prices: &PriceTable) -> UsageReport {
+    let (entries, skipped) = tally.finish();
     report_of_entries(entries, skipped, options, prices)
 }
 
@@ -321,35 +261,19 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                         let Some((provider, path, source)) = files.get(i) else {
                             return result;
                         };
-                        let claude_before = result
-                            .claude
-                            .stats
-                            .lines
-                            .saturating_sub(result.claude.stats.without_usage);
                         let progress = |n| {
                             done_bytes.fetch_add(n, Ordering::Relaxed);
                         };
-                        let read = match provider {
-                            Provider::Codex => read_codex_usage(path, progress).map(|part| {
-                                if let Decoded::Conversations {
-                                    usage, usage_stats, ..
-                                } = part
-                                {
-                                    result.usage_lines[*source] += usage.len() as u64;
-                                    result.codex.extend(usage);
-                                    result.codex_stats.push(usage_stats);
-                                }
-                            }),
-                            _ => {
-                                let read = read_claude_usage(path, &mut result.claude, progress);
-                                let stats = &result.claude.stats;
-                                result.usage_lines[*source] += stats
-                                    .lines
-                                    .saturating_sub(stats.without_usage)
-                                    .saturating_sub(claude_before);
-                                read
-                            }
-                        };
+                        // The tally reads each file as its provider counts it.
+                        let name = path.display().to_string();
+                        let mut ingest = result.tally.ingest(*provider, &name);
+                        let read = crate::os::files::read_in_chunks(
+                            path,
+                            |chunk| ingest.push(chunk),
+                            progress,
+                        );
+                        let (added, read) = result.tally.absorb(ingest, read);
+                        result.usage_lines[*source] += added;
                         if let Err(e) = read {
                             // As before the ingest: the path, then what went wrong.
                             let cause = e.details.get("cause").and_then(|c| c.as_str());
@@ -358,6 +282,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                                 path.display(),
                                 cause.unwrap_or(&e.message)
                             ));
+                            result.tally.count_unreadable();
                         }
                         done_files.fetch_add(1, Ordering::Relaxed);
                     }
@@ -370,10 +295,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         }
         results
     });
-    let mut claude = ClaudeCodeUsage::new();
-    let mut entries = Vec::new();
-    let mut codex_stats = Vec::new();
-    let mut unreadable = 0;
+    let mut tally = UsageTally::new();
     let mut usage_lines = vec![0u64; sources.len()];
     for result in &results {
         for (total, n) in usage_lines.iter_mut().zip(&result.usage_lines) {
@@ -389,21 +311,13 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         crate::os::warnings::warn(&source.describe());
     }
     for result in results {
-        claude.merge(*result.claude);
-        entries.extend(result.codex);
-        codex_stats.extend(result.codex_stats);
-        unreadable += result.unreadable.len() as u64;
+        tally.merge(result.tally);
         for message in result.unreadable {
             crate::os::warnings::warn(&format!("skipped {message}"));
         }
     }
-    let counted = Counted {
-        claude,
-        codex: entries,
-        codex_stats,
-        unreadable,
-    };
-    let mut report = report_of(counted, options, &prices);
+
+    let mut report = report_of(tally, options, &prices);
     report.missing_sources = missing;
     Ok(report)
 }

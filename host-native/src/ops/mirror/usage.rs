@@ -7,13 +7,14 @@
 //! core's counting, as a read of the files does.
 
 use super::tally;
-use crate::ops::usage::{Counted, UsageOptions};
+use crate::ops::usage::UsageOptions;
 use baton_core::Error;
 use baton_core::Timestamp;
 use baton_core::time::Zone;
 use baton_core::tokens::TokenTotals;
-use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_of};
-use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport, skipped_counts};
+use baton_core::transcripts::usage::claude_code::{Response, project_of};
+use baton_core::transcripts::usage::tally::UsageTally;
+use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport};
 use baton_core::transcripts::{Provider, ReadStats, UsageEntry};
 use rusqlite::{Connection, OptionalExtension};
 use std::collections::HashMap;
@@ -193,8 +194,7 @@ fn skipped(
     path: &Path,
     options: &UsageOptions,
 ) -> Result<std::collections::BTreeMap<String, u64>, Error> {
-    let mut claude = ReadStats::default();
-    let mut codex = ReadStats::default();
+    let mut tally = UsageTally::new();
     let mut statement = connection
         .prepare(
             "SELECT provider, lines, without_usage, malformed, repaired_surrogates, duplicates,
@@ -217,13 +217,11 @@ fn skipped(
             // Lines too long to keep are in `skipped_lines`, not in the usage tallies.
             too_long: 0,
         };
-        match Provider::named(&provider).filter(|p| wants(options, *p)) {
-            Some(Provider::ClaudeCode) => claude.add(&stats),
-            Some(Provider::Codex) => codex.add(&stats),
-            _ => {}
+        if let Some(provider) = Provider::named(&provider).filter(|p| wants(options, *p)) {
+            tally.add_stats(provider, stats);
         }
     }
-    Ok(skipped_counts(&claude, &[codex], 0))
+    Ok(tally.finish().1)
 }
 
 /// The entries of the tallies' slots, one per slot, model, tier and kind of cost, when they
@@ -517,8 +515,7 @@ fn replayed(
     prices: &PriceTable,
 ) -> Result<UsageReport, Error> {
     let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
-    let mut claude = ClaudeCodeUsage::new();
-    let mut codex_stats = Vec::new();
+    let mut tally = UsageTally::new();
     let mut sources = connection
         .prepare("SELECT provider, usage_stats, usage_pending FROM sources ORDER BY provider, path")
         .map_err(sql(path))?;
@@ -540,16 +537,13 @@ fn replayed(
         let mut stats = stats_of(stats);
         // An unfinished last line counts as it stands, as in a read of the file.
         stats.add(&stats_of(pending));
-        match Provider::named(&provider).filter(|p| wants(*p)) {
-            Some(Provider::ClaudeCode) => claude.add_stats(&stats),
-            Some(Provider::Codex) => codex_stats.push(stats),
-            _ => {}
+        if let Some(provider) = Provider::named(&provider).filter(|p| wants(*p)) {
+            tally.add_stats(provider, stats);
         }
     }
     // Every name once, as the entries will share it.
     let names = names(connection, path)?;
     let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
-    let mut codex = Vec::new();
     let mut statement = connection
         .prepare(
             "SELECT s.provider, u.at, u.session, u.project, u.model, u.input_tokens,
@@ -574,23 +568,17 @@ fn replayed(
         }
         let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
         let entry = entry_of(row, path, provider, &names)?;
-        match provider {
-            Provider::Codex => codex.push(entry),
-            _ => claude.replay(Response {
+        tally.replay(
+            provider,
+            Response {
                 entry,
                 folder: name(id(13)?),
                 sidechain: row.get(14).map_err(sql(path))?,
                 relayed: row.get(15).map_err(sql(path))?,
                 key: key(row.get(16).map_err(sql(path))?),
                 message_id: key(row.get(17).map_err(sql(path))?),
-            }),
-        }
+            },
+        );
     }
-    let counted = Counted {
-        claude,
-        codex,
-        codex_stats,
-        unreadable: 0,
-    };
-    Ok(crate::ops::usage::report_of(counted, options, prices))
+    Ok(crate::ops::usage::report_of(tally, options, prices))
 }
