@@ -95,6 +95,11 @@ pub struct Gives {
     pub every_timestamp: bool,
     /// Appended to while the agent works (read by what was added), rather than replaced whole.
     pub appended: bool,
+    /// Its first line sets what every later line means (Codex's session line): a transcript
+    /// followed from its end reads it first.
+    pub first_line_sets_state: bool,
+    /// The start of its transcripts' file names, when they have one (`rollout-`).
+    pub file_prefix: Option<&'static str>,
 }
 
 /// One provider's entry.
@@ -150,6 +155,8 @@ const AGENT: Gives = Gives {
     tokens: true,
     every_timestamp: true,
     appended: true,
+    first_line_sets_state: false,
+    file_prefix: None,
 };
 
 /// What an export gives.
@@ -157,6 +164,8 @@ const EXPORT: Gives = Gives {
     tokens: false,
     every_timestamp: false,
     appended: false,
+    first_line_sets_state: false,
+    file_prefix: None,
 };
 
 /// Every provider, in the order reports list them.
@@ -197,7 +206,11 @@ pub const REGISTRY: [Entry; 4] = [
             }),
         },
         setting: "CODEX",
-        gives: AGENT,
+        gives: Gives {
+            first_line_sets_state: true,
+            file_prefix: Some("rollout-"),
+            ..AGENT
+        },
     },
     Entry {
         provider: Provider::Chatgpt,
@@ -230,6 +243,17 @@ pub const REGISTRY: [Entry; 4] = [
         gives: EXPORT,
     },
 ];
+
+/// The agent whose transcript a file named `name` is, by the start of its name: an agent
+/// whose files have a prefix of their own when the name has it, else the agent whose files have
+/// none (Claude Code, named by its session id).
+pub fn agent_of_transcript(name: &str) -> Option<Provider> {
+    let agents = || REGISTRY.iter().filter(|e| e.kind == Kind::Agent);
+    agents()
+        .find(|e| e.gives.file_prefix.is_some_and(|p| name.starts_with(p)))
+        .or_else(|| agents().find(|e| e.gives.file_prefix.is_none()))
+        .map(|e| e.provider)
+}
 
 impl Entry {
     /// Whether a file of this name is one of its sources: a transcript by its ending; for an
@@ -283,5 +307,13 @@ mod tests {
         assert!(chatgpt.wants_file("export.zip"));
         assert!(chatgpt.wants_file("conversations.json"));
         assert!(!chatgpt.wants_file("user.json"));
+        assert_eq!(
+            agent_of_transcript("rollout-2026-07-18T20-00-00-0199.jsonl"),
+            Some(Provider::Codex)
+        );
+        assert_eq!(
+            agent_of_transcript("0199c0de.jsonl"),
+            Some(Provider::ClaudeCode)
+        );
     }
 }

@@ -169,7 +169,6 @@ pub fn of_sessions(
 /// never older than its ledger's. Only those files are read, from the index's cursor on; a
 /// failure leaves the index as it was (the ledger's figures then stand in).
 fn catch_up(connection: &rusqlite::Connection, index: &std::path::Path, sessions: &[&Session]) {
-    use baton_core::transcripts::Provider;
     let mut behind: Vec<crate::ops::mirror::pass::Source> = Vec::new();
     for source in sessions.iter().flat_map(|s| &s.usage_sources) {
         let cursor: Option<i64> = connection
@@ -183,14 +182,10 @@ fn catch_up(connection: &rusqlite::Connection, index: &std::path::Path, sessions
             continue;
         }
         let path = std::path::PathBuf::from(&source.source);
-        // Codex names its rollouts `rollout-…jsonl`; what else a hook counted is Claude Code's.
-        let rollout = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("rollout-"));
-        let provider = if rollout {
-            Provider::Codex
-        } else {
-            Provider::ClaudeCode
+        // Whose transcript a hook counted, by its name (Codex's `rollout-…`, else Claude Code's).
+        let name = crate::os::files::name_of(&path);
+        let Some(provider) = baton_core::transcripts::providers::agent_of_transcript(&name) else {
+            continue;
         };
         if !crate::ops::mirror::pass::wanted(provider, &path) {
             continue;

@@ -378,7 +378,9 @@ pub(super) fn follow_from_end(
     file.seek(SeekFrom::Start(tail_from)).map_err(read_err)?;
     file.read_exact(&mut tail).map_err(read_err)?;
     let (mut reader_state, mut usage_state) = (None, None);
-    if source.provider == Provider::Codex {
+    // An agent whose readers keep a state from its first line (Codex's session line) has it
+    // read now: the lines followed from here belong to that session.
+    if source.provider.entry().gives.first_line_sets_state {
         file.seek(SeekFrom::Start(0)).map_err(read_err)?;
         let mut first = Vec::new();
         std::io::BufRead::read_until(
@@ -389,12 +391,12 @@ pub(super) fn follow_from_end(
         .map_err(read_err)?;
         if first.ends_with(b"\n") && (first.len() as u64) <= cursor {
             let line = first.strip_suffix(b"\n").unwrap_or(&first);
-            let mut reader = CodexReader::default();
-            reader.push_line(line);
-            reader_state = serde_json::to_string(&reader.state()).ok();
-            let mut usage = CodexUsage::new(session_name(&shown));
-            usage.push_line(line);
-            usage_state = serde_json::to_string(&usage.state()).ok();
+            (reader_state, usage_state) =
+                baton_core::transcripts::conversation::states_after_first_line(
+                    source.provider,
+                    &shown,
+                    line,
+                );
         }
     }
     connection
