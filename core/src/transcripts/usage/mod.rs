@@ -4,6 +4,7 @@
 //! the micro-dollar), so the same entries give the same figures natively and in wasm, and
 //! entries summed first cost what they cost one by one.
 
+pub mod appended;
 pub mod claude_code;
 pub mod codex;
 mod csv;

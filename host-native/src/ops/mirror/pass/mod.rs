@@ -11,12 +11,10 @@
 use baton_core::Error;
 use baton_core::transcripts::Provider;
 use baton_core::transcripts::conversation::Conversation;
-use baton_core::transcripts::ingest::session_name;
 use baton_core::transcripts::providers::{Kind, REGISTRY};
 use baton_core::transcripts::search::indexed_fields;
 use baton_core::transcripts::secrets::Masker;
-use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_folder_of};
-use baton_core::transcripts::usage::codex::{CodexUsage, CodexUsageState};
+use baton_core::transcripts::usage::claude_code::Response;
 use baton_core::transcripts::{ReadStats, UsageEntry};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::io::{Read, Seek, SeekFrom};

@@ -1,50 +1,21 @@
 //! The usage a pass reads from a source's lines, and its rows in the index.
 
 use super::*;
+use baton_core::transcripts::usage::appended::AppendedUsage;
 
-/// The usage a source's new lines record, one row per line (before deduplication, which a
-/// report does over every row), and what the lines held.
-pub(super) enum UsageReader {
-    Claude {
-        reader: ClaudeCodeUsage,
-        base: ReadStats,
-        /// This pass's responses by line offset, stored together (see `store_batch`).
-        batch: Vec<(i64, Response)>,
-    },
-    Codex {
-        reader: CodexUsage,
-        base: ReadStats,
-    },
-}
+/// The usage a source's new lines record, one row per line (the core's reader for its
+/// provider: [`AppendedUsage`]), stored as it comes.
+pub(super) struct UsageReader(AppendedUsage);
 
 impl UsageReader {
     /// Continues from what the index knew of the source (`None`: from its start).
     pub(super) fn new(source: &Source, shown: &str, before: Option<&Known>) -> UsageReader {
-        let base: ReadStats = before
-            .and_then(|k| k.usage_stats.as_deref())
-            .and_then(|s| serde_json::from_str(s).ok())
-            .unwrap_or_default();
-        match source.provider {
-            Provider::Codex => {
-                let state: Option<CodexUsageState> = before
-                    .and_then(|k| k.usage_state.as_deref())
-                    .and_then(|s| serde_json::from_str(s).ok());
-                let reader = match state {
-                    Some(state) => CodexUsage::continuing(state),
-                    None => CodexUsage::new(session_name(shown)),
-                };
-                UsageReader::Codex { reader, base }
-            }
-            _ => {
-                let mut reader = ClaudeCodeUsage::collecting();
-                reader.set_project_folder(project_folder_of(shown));
-                UsageReader::Claude {
-                    reader,
-                    base,
-                    batch: Vec::new(),
-                }
-            }
-        }
+        UsageReader(AppendedUsage::continuing(
+            source.provider,
+            shown,
+            before.and_then(|k| k.usage_stats.as_deref()),
+            before.and_then(|k| k.usage_state.as_deref()),
+        ))
     }
 
     /// Reads one line; stores the usage it records (a Claude Code response waits for the
@@ -57,54 +28,19 @@ impl UsageReader {
         offset: i64,
         line: &[u8],
     ) -> rusqlite::Result<()> {
-        match self {
-            UsageReader::Claude { reader, batch, .. } => {
-                reader.push_line(line);
-                batch.extend(reader.take_collected().into_iter().map(|r| (offset, r)));
-                Ok(())
-            }
-            UsageReader::Codex { reader, .. } => {
-                reader.push_line(line);
-                let rows: Vec<(UsageEntry, Option<Response>)> = reader
-                    .take_entries()
-                    .into_iter()
-                    .map(|e| (e, None))
-                    .collect();
-                store_usage(transaction, packer, source_id, offset, &rows)
-            }
-        }
+        let rows = self.0.push_line(offset, line);
+        store_usage(transaction, packer, source_id, offset, &rows)
     }
 
-    /// Stores this pass's Claude Code responses, less those the core's rule already drops
-    /// among them (the copies of a response Claude Code writes once per content block, with
-    /// the final count on the last): a response one of its own file's later lines beats
-    /// never counts, whatever other files hold, so its row would only take room. Each left
-    /// out counts as a duplicate in the source's stats, as a read of the file counts it.
+    /// Stores this pass's held responses that can count ([`AppendedUsage::take_held`]).
     pub(super) fn store_batch(
         &mut self,
         transaction: &rusqlite::Transaction,
         packer: &mut Packer,
         source_id: i64,
     ) -> rusqlite::Result<()> {
-        let UsageReader::Claude { reader, batch, .. } = self else {
-            return Ok(());
-        };
-        let batch = std::mem::take(batch);
-        let kept =
-            ClaudeCodeUsage::counted_positions(batch.iter().map(|(_, r)| r.clone()).collect());
-        reader.stats.duplicates += (batch.len() - kept.len()) as u64;
-        let mut kept = kept.into_iter().peekable();
-        for (at, (offset, response)) in batch.into_iter().enumerate() {
-            if kept.peek() == Some(&at) {
-                kept.next();
-                store_usage(
-                    transaction,
-                    packer,
-                    source_id,
-                    offset,
-                    &[(response.entry.clone(), Some(response))],
-                )?;
-            }
+        for (offset, row) in self.0.take_held() {
+            store_usage(transaction, packer, source_id, offset, &[row])?;
         }
         Ok(())
     }
@@ -123,44 +59,15 @@ impl UsageReader {
         let Some(line) = baton_core::transcripts::lines::whole_line(line) else {
             return Ok(None);
         };
-        let (rows, stats): (Vec<(UsageEntry, Option<Response>)>, ReadStats) = match self {
-            UsageReader::Claude { reader, .. } => {
-                let mut reader = reader.clone();
-                reader.stats = ReadStats::default();
-                reader.push_line(line);
-                let rows = reader
-                    .take_collected()
-                    .into_iter()
-                    .map(|r| (r.entry.clone(), Some(r)))
-                    .collect();
-                (rows, reader.stats)
-            }
-            UsageReader::Codex { reader, .. } => {
-                let mut reader = CodexUsage::continuing(reader.state());
-                reader.push_line(line);
-                let rows = reader
-                    .take_entries()
-                    .into_iter()
-                    .map(|e| (e, None))
-                    .collect();
-                (rows, reader.stats)
-            }
-        };
+        let (rows, stats) = self.0.provisional(line);
         store_usage(transaction, packer, source_id, offset, &rows)?;
         Ok(Some(stats_json(&stats)))
     }
 
-    /// What the source's lines held so far, and where the Codex reader stopped (JSON).
+    /// What the source's lines held so far, and where its reader stopped (JSON).
     pub(super) fn finish(self) -> (Option<String>, Option<String>) {
-        let (mut base, stats, state) = match self {
-            UsageReader::Claude { reader, base, .. } => (base, reader.stats, None),
-            UsageReader::Codex { reader, base } => {
-                let state = serde_json::to_string(&reader.state()).ok();
-                (base, reader.stats, state)
-            }
-        };
-        base.add(&stats);
-        (Some(stats_json(&base)), state)
+        let (stats, state) = self.0.finish();
+        (Some(stats_json(&stats)), state)
     }
 }
 
