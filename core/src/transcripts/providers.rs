@@ -100,6 +100,9 @@ pub struct Gives {
     pub first_line_sets_state: bool,
     /// The start of its transcripts' file names, when they have one (`rollout-`).
     pub file_prefix: Option<&'static str>,
+    /// A session's project is settled from clues spread over its lines (working folders and
+    /// the folder its transcript sits in), not read from one line (Claude Code).
+    pub project_from_clues: bool,
 }
 
 /// One provider's entry.
@@ -157,6 +160,7 @@ const AGENT: Gives = Gives {
     appended: true,
     first_line_sets_state: false,
     file_prefix: None,
+    project_from_clues: false,
 };
 
 /// What an export gives.
@@ -166,6 +170,7 @@ const EXPORT: Gives = Gives {
     appended: false,
     first_line_sets_state: false,
     file_prefix: None,
+    project_from_clues: false,
 };
 
 /// Every provider, in the order reports list them.
@@ -187,7 +192,10 @@ pub const REGISTRY: [Entry; 4] = [
             }),
         },
         setting: "CLAUDE",
-        gives: AGENT,
+        gives: Gives {
+            project_from_clues: true,
+            ..AGENT
+        },
     },
     Entry {
         provider: Provider::Codex,

@@ -468,7 +468,7 @@ fn counted_rows(
         };
         let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
         let entry = entry_of(row, path, provider, &names)?;
-        if provider == Provider::ClaudeCode {
+        if provider.entry().gives.project_from_clues {
             let source: i64 = row.get(14).map_err(sql(path))?;
             clues.entry(entry.session.clone()).or_default().push(Clue {
                 read_at: (
@@ -498,7 +498,7 @@ fn counted_rows(
         })
         .collect();
     for CountedRow { entry, .. } in &mut entries {
-        if entry.provider == Provider::ClaudeCode {
+        if entry.provider.entry().gives.project_from_clues {
             entry.project = projects.get(&entry.session).cloned().flatten();
         }
     }
