@@ -110,7 +110,7 @@ impl Decoder {
             Provider::Codex => Decoder::Codex {
                 lines: LineSplitter::new(),
                 conversations: with_conversations.then(Box::default),
-                usage: Box::new(CodexUsage::new(session_name(name))),
+                usage: Box::new(CodexUsage::new(crate::transcripts::session_name(name))),
             },
             _ => Decoder::ClaudeCode {
                 lines: LineSplitter::new(),
@@ -274,14 +274,6 @@ impl Decoder {
             Decoder::Zip(_) => return Ok(Finished::Archive),
         }))
     }
-}
-
-/// The file name without folders and extension: Codex's session name until its metadata.
-/// The session a transcript file names before its lines say: the file's name without its
-/// folder and extension.
-pub fn session_name(name: &str) -> &str {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    base.rsplit_once('.').map_or(base, |(stem, _)| stem)
 }
 
 /// Unpacking an archive, one entry and one slice at a time.

@@ -10,6 +10,7 @@
 pub mod conversation;
 pub mod export_files;
 pub mod filters;
+pub mod follow;
 pub mod ingest;
 pub mod inspect;
 pub mod lines;
@@ -17,6 +18,7 @@ pub mod providers;
 pub mod search;
 pub mod secrets;
 pub mod snippets;
+pub mod tally;
 pub mod usage;
 pub mod zip;
 
@@ -112,6 +114,13 @@ impl Provider {
     pub fn has_usage(self) -> bool {
         self.entry().gives.tokens
     }
+}
+
+/// The session a transcript file names before its lines say: the file's name without its
+/// folder and extension.
+pub fn session_name(name: &str) -> &str {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    base.rsplit_once('.').map_or(base, |(stem, _)| stem)
 }
 
 /// What a file turned out to be.

@@ -339,7 +339,7 @@ fn a_forked_rollout_does_not_count_its_parent_s_copied_events_again() {
 /// threads merge to the same count, and a file that could not be read is said.
 #[test]
 fn a_usage_tally_counts_each_provider_as_it_means_it() {
-    use baton_core::transcripts::usage::tally::UsageTally;
+    use baton_core::transcripts::tally::UsageTally;
     let claude = fixture("claude-code/ccusage-usage-only-chat.jsonl");
     let codex = fixture("codex/ccusage-session-alpha.jsonl");
     let read = |tally: &mut UsageTally, provider: Provider, name: &str, bytes: &[u8]| {

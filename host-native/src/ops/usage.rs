@@ -2,7 +2,7 @@
 //! ingest in chunks (never a whole file in memory), and makes the core's report (the faces
 //! print it). A progress bar goes to stderr when it is a terminal and the work is long.
 
-use baton_core::transcripts::usage::tally::UsageTally;
+use baton_core::transcripts::tally::UsageTally;
 use baton_core::transcripts::usage::{
     CostMode, GroupBy, MissingSource, PriceTable, ReportOptions, UsageReport, aggregate,
 };

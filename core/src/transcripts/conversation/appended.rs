@@ -33,30 +33,3 @@ pub fn read_appended<L: AsRef<[u8]>>(
         }
     }
 }
-
-/// The readers' states after `first`, the first line of an agent's transcript named `name`,
-/// for a transcript followed from its end: the conversation reader's and the usage reader's,
-/// as [`read_appended`] and the usage readers take them back. `(None, None)` for an agent
-/// whose lines stand alone (Claude Code); Codex's session line names the session every later
-/// line belongs to.
-pub fn states_after_first_line(
-    provider: Provider,
-    name: &str,
-    first: &[u8],
-) -> (Option<String>, Option<String>) {
-    match provider {
-        Provider::Codex => {
-            let mut reader = CodexReader::default();
-            reader.push_line(first);
-            let mut usage = crate::transcripts::usage::codex::CodexUsage::new(
-                crate::transcripts::ingest::session_name(name),
-            );
-            usage.push_line(first);
-            (
-                serde_json::to_string(&reader.state()).ok(),
-                serde_json::to_string(&usage.state()).ok(),
-            )
-        }
-        Provider::ClaudeCode | Provider::Chatgpt | Provider::ClaudeAi => (None, None),
-    }
-}

@@ -19,7 +19,7 @@ pub(crate) mod splitter;
 pub mod title;
 pub(crate) mod tree;
 
-pub use appended::{read_appended, states_after_first_line};
+pub use appended::read_appended;
 pub(crate) use chatgpt::chatgpt_conversation;
 pub use chatgpt::{parse_chatgpt, parse_chatgpt_with};
 pub(crate) use claude_ai::claude_ai_conversation;

@@ -3,7 +3,6 @@
 //! report does over every row): each agent's reader, chosen by its provider, its state and
 //! what its lines held carried between reads as text.
 
-use crate::transcripts::ingest::session_name;
 use crate::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_folder_of};
 use crate::transcripts::usage::codex::{CodexUsage, CodexUsageState};
 use crate::transcripts::{Provider, ReadStats, UsageEntry};
@@ -51,7 +50,7 @@ impl AppendedUsage {
                     state.and_then(|s| serde_json::from_str(s).ok());
                 let reader = match state {
                     Some(state) => CodexUsage::continuing(state),
-                    None => CodexUsage::new(session_name(name)),
+                    None => CodexUsage::new(crate::transcripts::session_name(name)),
                 };
                 AppendedUsage::Codex { reader, base }
             }

@@ -9,7 +9,6 @@ pub mod claude_code;
 pub mod codex;
 mod csv;
 pub mod prices;
-pub mod tally;
 pub mod work;
 
 pub use prices::{CostMode, DEFAULT_PRICES, LongContextPrice, ModelPrice, PriceTable};

@@ -391,12 +391,11 @@ pub(super) fn follow_from_end(
         .map_err(read_err)?;
         if first.ends_with(b"\n") && (first.len() as u64) <= cursor {
             let line = first.strip_suffix(b"\n").unwrap_or(&first);
-            (reader_state, usage_state) =
-                baton_core::transcripts::conversation::states_after_first_line(
-                    source.provider,
-                    &shown,
-                    line,
-                );
+            (reader_state, usage_state) = baton_core::transcripts::follow::states_after_first_line(
+                source.provider,
+                &shown,
+                line,
+            );
         }
     }
     connection
