@@ -21,6 +21,30 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+/// The columns every query of usage rows reads first, in the order `entry_of` takes them.
+macro_rules! usage_columns {
+    () => {
+        "s.provider, u.at, u.session, u.project, u.model, u.input_tokens, u.output_tokens,
+         u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
+         u.cache_creation_1h_tokens, u.request_context_tokens, u.recorded_cost_micro_usd,
+         u.folder"
+    };
+}
+
+/// The names the index keeps once (see [`names`]), and a statement over usage rows that reads
+/// [`usage_columns!`] first, then `rest` (more columns, its `FROM` and the rest).
+fn usage_query<'c>(
+    connection: &'c Connection,
+    path: &Path,
+    rest: &str,
+) -> Result<(HashMap<i64, Arc<str>>, rusqlite::Statement<'c>), Error> {
+    let names = names(connection, path)?;
+    let statement = connection
+        .prepare(&format!("SELECT {}, {rest}", usage_columns!()))
+        .map_err(sql(path))?;
+    Ok((names, statement))
+}
+
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |e| crate::index::failure("read the index", path, e)
 }
@@ -421,20 +445,16 @@ fn counted_rows(
     path: &Path,
     options: &UsageOptions,
 ) -> Result<Vec<CountedRow>, Error> {
-    let names = names(connection, path)?;
+    let (names, mut statement) = usage_query(
+        connection,
+        path,
+        "u.source, u.offset, u.dedup_key
+                 FROM sources s JOIN usage u ON u.source = s.id
+                 WHERE u.counted = 1
+                   AND (?1 IS NULL OR u.at >= ?1 OR u.session IN (
+                        SELECT id FROM names WHERE text IN (SELECT value FROM json_each(?2))))",
+    )?;
     let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
-    let mut statement = connection
-        .prepare(
-            "SELECT s.provider, u.at, u.session, u.project, u.model, u.input_tokens,
-                    u.output_tokens, u.cache_creation_tokens, u.cache_read_tokens,
-                    u.reasoning_tokens, u.cache_creation_1h_tokens, u.request_context_tokens,
-                    u.recorded_cost_micro_usd, u.folder, u.source, u.offset, u.dedup_key
-             FROM sources s JOIN usage u ON u.source = s.id
-             WHERE u.counted = 1
-               AND (?1 IS NULL OR u.at >= ?1 OR u.session IN (
-                    SELECT id FROM names WHERE text IN (SELECT value FROM json_each(?2))))",
-        )
-        .map_err(sql(path))?;
     // Each Claude Code source's place in a read of the folders (by path), for the order of a
     // session's clues; sorting the few clues of each session beats sorting every row.
     let mut paths: Vec<(String, i64)> = connection
@@ -542,19 +562,14 @@ fn replayed(
         }
     }
     // Every name once, as the entries will share it.
-    let names = names(connection, path)?;
+    let (names, mut statement) = usage_query(
+        connection,
+        path,
+        "u.sidechain, u.relayed, u.dedup_key, u.message_key
+                 FROM usage u JOIN sources s ON s.id = u.source
+                 ORDER BY s.provider, s.path, u.offset",
+    )?;
     let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
-    let mut statement = connection
-        .prepare(
-            "SELECT s.provider, u.at, u.session, u.project, u.model, u.input_tokens,
-                    u.output_tokens, u.cache_creation_tokens, u.cache_read_tokens,
-                    u.reasoning_tokens, u.cache_creation_1h_tokens, u.request_context_tokens,
-                    u.recorded_cost_micro_usd, u.folder, u.sidechain, u.relayed, u.dedup_key,
-                    u.message_key
-             FROM usage u JOIN sources s ON s.id = u.source
-             ORDER BY s.provider, s.path, u.offset",
-        )
-        .map_err(sql(path))?;
     let mut rows = statement.query([]).map_err(sql(path))?;
     // A stored key is a fingerprint's first 64 bits; equal keys stay equal.
     let key = |k: Option<i64>| k.map(|k| u128::from(k as u64) << 64);
