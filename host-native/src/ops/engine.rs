@@ -13,12 +13,8 @@ use baton_core::lifecycle::workspace::Policy;
 use baton_core::{EventId, SessionId};
 use serde::Deserialize;
 
-/// The tables of `config.toml` that hold this host's own settings rather than the workspace
-/// policy: `[mirror]` (the transcript mirror) and `[notes]` (session notes).
-pub use crate::config::HOST_TABLES;
-
 /// Reads `.baton/config.toml` (absent: the one-person defaults). The host's own tables
-/// ([`HOST_TABLES`]) are set aside; everything else is the policy, and an unknown key in it
+/// ([`crate::config::HOST_TABLES`]) are set aside; everything else is the policy, and an unknown key in it
 /// is an error (a misspelt `[members]` must not silently leave a workspace open).
 pub fn policy(ledger: &Ledger) -> Result<Policy, Error> {
     let config = crate::config::ConfigFile::read(ledger.dir())?;

@@ -207,7 +207,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     if let Some(snapshot) = &answered.snapshot {
         engine::refresh(&ledger, snapshot);
     }
-    let extras = answered.extras;
+    let (extras, snapshot) = (answered.extras, answered.snapshot);
     let response = answered.result?;
     let zone = crate::os::zone::resolve(None)?;
     let reader = crate::faces::present::Reader::for_stdout(cli_color, &zone)?;
@@ -260,7 +260,11 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         }
         Response::List(list) if list_cost => {
             use baton_core::ledger::store::LedgerView;
-            let all = ledger.snapshot()?.all_sessions()?;
+            // The view the list was answered from, not a second read of the ledger.
+            let all = match &snapshot {
+                Some(snapshot) => snapshot.all_sessions()?,
+                None => ledger.snapshot()?.all_sessions()?,
+            };
             let ids: Vec<_> = list.sessions.iter().map(|s| s.session_id).collect();
             let costs = crate::ops::work_cost::of_sessions(&ledger, &index, &all, &ids)?;
             output.human = crate::faces::present::session_list(list, &reader, Some(&costs), None);
