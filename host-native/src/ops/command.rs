@@ -44,6 +44,14 @@ pub fn run(
     acting: &Acting,
     client: Option<&str>,
 ) -> Answered {
+    // A config that cannot be read refuses the command once, before any step says it too.
+    if let Err(err) = crate::config::ConfigFile::read(ledger.dir()) {
+        return Answered {
+            result: Err(err),
+            extras: Extras::default(),
+            snapshot: None,
+        };
+    }
     // Sessions are read with whether their agents still run.
     if matches!(
         request,
