@@ -3,7 +3,7 @@
 
 LiteLLM (the table ccusage also prices with) ships the table inside its PyPI wheel as
 `litellm/model_prices_and_context_window_backup.json`. This script downloads the wheel with
-pip (no install), keeps the models Claude Code, Codex and the chat exports name, converts
+pip (no install), keeps the models the agents Baton reads name, converts
 per-token prices to US dollars per million tokens, and writes Baton's table with the source
 and the date in it.
 
@@ -13,6 +13,10 @@ and the date in it.
 
 Which ids are kept:
 - every `anthropic` and `openai` chat/responses model under its own id;
+- Google's Gemini models (Gemini CLI) under their plain id: `gemini/gemini-2.5-pro` as
+  `gemini-2.5-pro`; the Gemini API's own entry before Vertex AI's;
+- Alibaba's Qwen models (Qwen Code) under their plain id: `dashscope/qwen3.7-max` as
+  `qwen3.7-max`;
 - Claude models that LiteLLM now lists only through Amazon Bedrock
   (`anthropic.claude-opus-4-1-20250805-v1:0`, `us.anthropic.…`) under their first-party id
   (`claude-opus-4-1-20250805`), unless the first-party id is listed itself.
@@ -52,6 +56,14 @@ CLASSES = {
     "cache_read": "cache_read_input_token_cost",
     "cache_write_5m": "cache_creation_input_token_cost",
     "cache_write_1h": "cache_creation_input_token_cost_above_1hr",
+}
+# Providers whose models are kept under their plain id: the prefix LiteLLM writes before it,
+# the start every kept id has, and the provider whose entry wins when two list an id.
+GEMINI = ("gemini/", ("gemini-",), "gemini")
+FIRST_PARTY = {
+    "gemini": GEMINI,
+    "vertex_ai-language-models": GEMINI,
+    "dashscope": ("dashscope/", ("qwen", "qwq"), "dashscope"),
 }
 TIER = re.compile(r"^input_cost_per_token_above_(\d+)k_tokens$")
 
@@ -129,6 +141,14 @@ def main():
             continue
         if provider in ("anthropic", "openai") and "/" not in key and ":" not in key:
             models[key] = price
+            continue
+        plain = FIRST_PARTY.get(provider)
+        if plain is not None:
+            name = key.split("/", 1)[1] if key.startswith(plain[0]) else key
+            if "/" not in name and ":" not in name and name.startswith(plain[1]):
+                # The first-party API's entry wins over a cloud's copy of it.
+                if provider == plain[2] or name not in derived:
+                    derived[name] = price
             continue
         match = BEDROCK_CLAUDE.match(key)
         if match and str(provider).startswith("bedrock"):

@@ -1,6 +1,8 @@
 //! Shared helpers for the cross-host tests: find the binaries, run them with a clean
 //! environment, and read a ledger back.
 
+pub mod agents;
+
 use baton_core::ledger::fold::Fold;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

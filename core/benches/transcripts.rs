@@ -1,10 +1,12 @@
-//! Parser throughput, MB/s on one core: the Claude Code and Codex usage readers and the
-//! ChatGPT and claude.ai export parsers (streamed, one conversation at a time), over
-//! synthetic lines shaped like real ones (several content blocks per response, progress lines
-//! without usage, cumulative Codex token counts).
+//! Parser throughput, MB/s on one core: the Claude Code, Codex, Gemini CLI and Qwen Code usage
+//! readers, the Gemini CLI and Qwen Code conversation readers, and the ChatGPT and claude.ai
+//! export parsers (streamed, one conversation at a time), over synthetic lines shaped like real
+//! ones (several content blocks per response, progress lines without usage, cumulative Codex
+//! token counts, Gemini messages written again with their tool calls, Qwen's telemetry
+//! records before each response).
 
 use baton_core::transcripts::Provider;
-use baton_core::transcripts::ingest::CHUNK_BYTES;
+use baton_core::transcripts::ingest::{CHUNK_BYTES, FileIngest};
 use baton_core::transcripts::inspect::Inspector;
 use baton_core::transcripts::usage::claude_code::ClaudeCodeUsage;
 use baton_core::transcripts::usage::codex::CodexUsage;
@@ -30,6 +32,50 @@ fn codex_text() -> Vec<u8> {
         total += 1000 + t % 977;
         writeln!(text, r#"{{"timestamp":"2026-05-13T09:{:02}:{:02}.000Z","type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"Working on it; running the tests next and then fixing what fails."}}]}}}}"#, t / 60 % 60, t % 60).unwrap();
         writeln!(text, r#"{{"timestamp":"2026-05-13T09:{:02}:{:02}.000Z","type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{total},"cached_input_tokens":{},"output_tokens":{},"reasoning_output_tokens":{},"total_tokens":{}}},"last_token_usage":{{"input_tokens":1000,"cached_input_tokens":200,"output_tokens":100,"reasoning_output_tokens":40,"total_tokens":1100}},"model_context_window":272000}},"rate_limits":{{"primary":{{"used_percent":12.0,"window_minutes":300}}}}}}}}"#, t / 60 % 60, t % 60, total / 5, total / 10, total / 25, total + total / 10).unwrap();
+    }
+    text.into_bytes()
+}
+
+fn gemini_text() -> Vec<u8> {
+    let mut text = String::from(
+        "{\"sessionId\":\"s1\",\"projectHash\":\"ab\",\"startTime\":\"2026-08-20T09:00:00.000Z\",\"lastUpdated\":\"2026-08-20T09:00:00.000Z\",\"kind\":\"main\"}\n",
+    );
+    for t in 0..15_000u64 {
+        let at = format!(
+            "2026-08-20T{:02}:{:02}:{:02}.000Z",
+            9 + t / 3600 % 12,
+            t / 60 % 60,
+            t % 60
+        );
+        writeln!(text, r#"{{"id":"u{t}","timestamp":"{at}","type":"user","content":[{{"text":"Please run the tests again and tell me what fails this time."}}]}}"#).unwrap();
+        writeln!(text, r#"{{"$set":{{"lastUpdated":"{at}"}}}}"#).unwrap();
+        let message = format!(
+            r#""id":"g{t}","timestamp":"{at}","type":"gemini","content":"","thoughts":[{{"subject":"Running tests","description":"I will run the test suite.","timestamp":"{at}"}}],"tokens":{{"input":{},"output":120,"cached":9000,"thoughts":40,"tool":0,"total":{}}},"model":"gemini-2.5-pro""#,
+            12_000 + t,
+            12_160 + t
+        );
+        writeln!(text, "{{{message}}}").unwrap();
+        writeln!(text, r#"{{{message},"toolCalls":[{{"id":"c{t}","name":"run_shell_command","args":{{"command":"cargo test"}},"result":[{{"functionResponse":{{"id":"c{t}","name":"run_shell_command","response":{{"output":"test result: ok. 12 passed; 0 failed"}}}}}}],"status":"success","timestamp":"{at}"}}]}}"#).unwrap();
+    }
+    text.into_bytes()
+}
+
+fn qwen_text() -> Vec<u8> {
+    let mut text = String::new();
+    for t in 0..15_000u64 {
+        let at = format!(
+            "2026-08-20T{:02}:{:02}:{:02}.000Z",
+            9 + t / 3600 % 12,
+            t / 60 % 60,
+            t % 60
+        );
+        let base = format!(
+            r#""sessionId":"q1","timestamp":"{at}","cwd":"/home/dev/app","version":"0.24.4","gitBranch":"main""#
+        );
+        writeln!(text, r#"{{"uuid":"u{t}","parentUuid":"r{}",{base},"type":"user","message":{{"role":"user","parts":[{{"text":"Please run the tests again."}}]}},"systemPayload":{{"displayText":"Please run the tests again."}}}}"#, t.saturating_sub(1)).unwrap();
+        writeln!(text, r#"{{"uuid":"s{t}","parentUuid":"u{t}",{base},"type":"system","subtype":"ui_telemetry","systemPayload":{{"uiEvent":{{"event.name":"qwen-code.api_response","event.timestamp":"{at}","model":"qwen3.7-max","input_token_count":{},"output_token_count":160,"cached_content_token_count":9000,"thoughts_token_count":40,"total_token_count":{},"auth_type":"openai"}}}}}}"#, 12_000 + t, 12_160 + t).unwrap();
+        writeln!(text, r#"{{"uuid":"a{t}","parentUuid":"s{t}",{base},"type":"assistant","model":"qwen3.7-max","message":{{"role":"model","parts":[{{"text":"I will run them.","thought":true}},{{"functionCall":{{"id":"c{t}","name":"run_shell_command","args":{{"command":"cargo test"}}}}}}]}},"usageMetadata":{{"promptTokenCount":{},"candidatesTokenCount":160,"cachedContentTokenCount":9000,"thoughtsTokenCount":40,"totalTokenCount":{}}}}}"#, 12_000 + t, 12_160 + t).unwrap();
+        writeln!(text, r#"{{"uuid":"r{t}","parentUuid":"a{t}",{base},"type":"tool_result","message":{{"role":"user","parts":[{{"functionResponse":{{"id":"c{t}","name":"run_shell_command","response":{{"output":"test result: ok. 12 passed"}}}}}}]}},"toolCallResult":{{"callId":"c{t}","status":"success"}}}}"#).unwrap();
     }
     text.into_bytes()
 }
@@ -113,7 +159,34 @@ fn bench(c: &mut Criterion) {
             black_box(reader.finish().0.len())
         })
     });
+    for (name, provider, path, text) in [
+        (
+            "gemini_usage",
+            Provider::Gemini,
+            "tmp/app/chats/session-1.jsonl",
+            gemini_text(),
+        ),
+        (
+            "qwen_usage",
+            Provider::Qwen,
+            "projects/app/chats/q1.jsonl",
+            qwen_text(),
+        ),
+    ] {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut ingest = FileIngest::usage_only(path, provider);
+                for chunk in black_box(text.as_slice()).chunks(CHUNK_BYTES) {
+                    ingest.push(chunk).unwrap();
+                }
+                black_box(ingest.finish().unwrap().parts.len())
+            })
+        });
+    }
     for (name, _provider, text) in [
+        ("gemini_conversations", Provider::Gemini, gemini_text()),
+        ("qwen_conversations", Provider::Qwen, qwen_text()),
         ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
         ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),
         (
@@ -125,7 +198,7 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {
             b.iter(|| {
-                let mut inspector = Inspector::new("export.json");
+                let mut inspector = Inspector::new("transcript");
                 for chunk in black_box(text.as_slice()).chunks(CHUNK_BYTES) {
                     inspector.push(chunk).unwrap();
                 }

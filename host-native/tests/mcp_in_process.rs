@@ -667,7 +667,7 @@ async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
     let (error, _, bad) = call(
         peer,
         "search_transcripts",
-        json!({"query": "x", "provider": "gemini"}),
+        json!({"query": "x", "provider": "nonesuch"}),
     )
     .await;
     assert!(error);

@@ -638,6 +638,10 @@ export type Provider =
 "claude-code" |
 /** OpenAI Codex CLI rollouts. */
 "codex" |
+/** Google Gemini CLI session logs. */
+"gemini" |
+/** Qwen Code session transcripts. */
+"qwen" |
 /** ChatGPT data export `conversations.json`. */
 "chatgpt" |
 /** claude.ai data export `conversations.json`. */
@@ -1051,6 +1055,10 @@ export type FileFormat =
 "claude_code" |
 /** Codex rollout JSONL. */
 "codex" |
+/** Gemini CLI session log (or its older one-document session). */
+"gemini" |
+/** Qwen Code session JSONL. */
+"qwen" |
 /** ChatGPT export. */
 "chatgpt" |
 /** claude.ai export. */

@@ -290,7 +290,7 @@ pub fn input_extensions() -> Vec<String> {
 /// side files beside its conversations file), one flag per path: the core's rule.
 #[wasm_bindgen(js_name = skippedExportFiles)]
 pub fn skipped_export_files(paths: Vec<String>) -> Vec<u8> {
-    baton_core::transcripts::export_files::skipped_export_files(&paths)
+    baton_core::transcripts::providers::skipped_files(&paths)
         .into_iter()
         .map(u8::from)
         .collect()

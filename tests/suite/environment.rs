@@ -58,7 +58,7 @@ fn read_by_the_host() -> Vec<String> {
         if entry.kind == Kind::Export {
             names.push(format!("BATON_MIRROR_{word}_MAX_BYTES"));
         }
-        if let Some(moved) = entry.homes.moved {
+        for moved in entry.homes.moved {
             names.push(moved.variable.to_owned());
         }
     }

@@ -1,6 +1,7 @@
 //! The cross-host tests, one binary (one link of wasmtime, not eight): each module names what
 //! it proves (see `tests/README.md`).
 
+mod agents;
 mod architecture;
 mod ccusage;
 mod cli;

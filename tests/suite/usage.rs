@@ -193,8 +193,8 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
     let report = json_of(&out);
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        22,
-        "every fixture file, an unzipped export's side files passed over"
+        36,
+        "every fixture file, an unzipped export's side files and Qwen Code's sidecars passed over"
     );
     assert_eq!(report["errors"].as_array().unwrap().len(), 0);
     assert!(
@@ -315,9 +315,10 @@ fn inspect_and_analyze_agree_on_every_fixture_and_generated_export_zipped_or_not
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
         &mut files,
     );
-    // An unzipped export's side files hold no conversations: both commands pass them over.
+    // An unzipped export's side files and an agent's sidecars hold no conversations: both
+    // commands pass them over.
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    let skipped = baton_core::transcripts::export_files::skipped_export_files(&names);
+    let skipped = baton_core::transcripts::providers::skipped_files(&names);
     let mut skipped = skipped.into_iter();
     files.retain(|_| !skipped.next().unwrap_or(false));
     for export in ["chatgpt", "claude-ai"] {

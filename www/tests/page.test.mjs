@@ -118,8 +118,8 @@ test("every fixture format through the folder picker, and the same figures as th
   // The CLI walks the folder by the same core rule (an export's side files are passed over).
   const native = nativeAnalyze(fixtures);
   assert.deepEqual(overview, native.overview);
-  for (const format of ["claude_code", "codex", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
-  assert.ok(overview.usage.total_tokens > 0, "Claude Code and Codex usage counted");
+  for (const format of ["claude_code", "codex", "gemini", "qwen", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
+  assert.ok(overview.usage.total_tokens > 0, "the agents' usage counted");
   assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
   assert.ok(await page.$("#chart-models svg rect"), "the per-model chart is drawn");
   assert.ok(await page.$("#chart-tokens svg rect"), "the token chart is drawn");
@@ -135,6 +135,27 @@ test("every fixture format through the folder picker, and the same figures as th
   assert.deepEqual(shown.sort(), listed.sort());
   assert.ok(listed.some(([title]) => title === "/init"), "a slash command reads as itself");
   page.checkOffline();
+});
+
+test("a Gemini CLI and a Qwen Code folder: the generator's usage and sessions, as the CLI reads them", async () => {
+  const truth = JSON.parse(readFileSync(join(root, "tests/vectors/agents-truth.json"), "utf8"));
+  for (const agent of ["gemini", "qwen"]) {
+    const page = await openPage();
+    await load(page, "#folder", join(fixtures, agent));
+    const overview = await overviewOf(page);
+    const sum = (field) => truth[agent].by_day_model.reduce((n, row) => n + row[field], 0);
+    for (const field of ["input_tokens", "output_tokens", "cache_read_tokens", "reasoning_tokens"]) {
+      assert.equal(overview.usage[field], sum(field), `${agent}: ${field}`);
+    }
+    assert.equal(overview.conversations, truth[agent].conversations.length, agent);
+    assert.ok(overview.formats[agent] > 0, agent);
+    assert.deepEqual(overview, nativeAnalyze(join(fixtures, agent)).overview, `${agent}: one core, one answer`);
+    while (await page.isVisible("#more")) await page.click("#more");
+    const titles = await page.$$eval("#list tbody tr button", (buttons) => buttons.map((b) => b.textContent));
+    assert.deepEqual(titles.sort(), truth[agent].conversations.map((c) => c.title).sort(), agent);
+    await page.screenshot({ path: join(shots, `agent-${agent}.png`), fullPage: true });
+    page.checkOffline();
+  }
 });
 
 test("search, open a branched conversation, switch branch, export Markdown", async () => {
@@ -434,7 +455,8 @@ test("the usage table has `baton usage`'s rows for the same files, and downloads
   const page = await openPage();
   await load(page, "#folder", fixtures);
   const usage = (group, ...more) => execFileSync(baton, ["usage", group, "--timezone", "UTC",
-    "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(fixtures, "codex"), ...more],
+    "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(fixtures, "codex"),
+    "--gemini-dir", join(fixtures, "gemini"), "--qwen-dir", join(fixtures, "qwen"), ...more],
   { env: { PATH: process.env.PATH, HOME: tmp } }).toString();
   for (const group of ["daily", "model", "project", "monthly"]) {
     await page.selectOption("#usage-group", group);

@@ -69,6 +69,7 @@ pub struct Analyzer {
     rows: Vec<ConversationRow>,
     claude_usage: ClaudeCodeUsage,
     codex_usage: Vec<UsageEntry>,
+    keyed_usage: crate::transcripts::usage::keyed::KeyedRows,
     ledger_bytes: Vec<u8>,
     ledger: MemoryLedger,
     files: Vec<FileSummary>,
@@ -102,6 +103,7 @@ impl Analyzer {
             rows: Vec::new(),
             claude_usage: ClaudeCodeUsage::new(),
             codex_usage: Vec::new(),
+            keyed_usage: Default::default(),
             ledger_bytes: Vec::new(),
             ledger: MemoryLedger::from_ndjson(b""),
             files: Vec::new(),
@@ -179,6 +181,7 @@ impl Analyzer {
                     parsed,
                     claude_usage,
                     usage,
+                    keyed_usage,
                     ..
                 } => {
                     summary.conversations += parsed.conversations.len() as u64;
@@ -211,6 +214,9 @@ impl Analyzer {
                         self.claude_usage.merge(*reader);
                     }
                     self.codex_usage.extend(usage);
+                    if let Some(rows) = keyed_usage {
+                        self.keyed_usage.merge(*rows);
+                    }
                 }
                 Decoded::Ledger(bytes) => {
                     summary.ledger_lines += bytes.split(|&b| b == b'\n').count() as u64;

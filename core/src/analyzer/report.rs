@@ -62,6 +62,7 @@ impl Analyzer {
     pub(crate) fn usage_entries(&self) -> Vec<UsageEntry> {
         let (mut entries, _) = self.claude_usage.clone().finish();
         entries.extend(self.codex_usage.iter().cloned());
+        entries.extend(self.keyed_usage.clone().into_entries());
         entries
     }
 

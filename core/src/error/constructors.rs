@@ -354,14 +354,13 @@ impl Error {
         .with("client_name", name)
     }
 
-    /// `UNKNOWN_FORMAT`: what the file starts with.
-    pub fn unknown_format(seen: &str) -> Error {
+    /// `UNKNOWN_FORMAT`: what the file starts with, and what Baton reads (`Claude Code, Codex
+    /// or … transcript`, named by the caller from the registry).
+    pub fn unknown_format(seen: &str, read: &str) -> Error {
         let seen = excerpt(seen);
         Error::new(
             ErrorCode::UnknownFormat,
-            format!(
-                "not a Claude Code transcript, Codex rollout, ChatGPT or claude.ai export (it starts with `{seen}`)"
-            ),
+            format!("not a {read} (it starts with `{seen}`)"),
         )
         .with("seen", seen)
     }

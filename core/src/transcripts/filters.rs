@@ -88,6 +88,15 @@ impl TranscriptFilter {
     }
 }
 
+/// Names as a sentence lists them: `a, b and c`.
+fn spoken_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The provider a usage request names: only one whose files keep token usage.
 pub fn usage_provider(name: &str) -> Result<Provider> {
     Provider::named(name)
@@ -100,7 +109,7 @@ pub fn usage_provider(name: &str) -> Result<Provider> {
                 .collect();
             Error::invalid(
                 "provider",
-                format!("`{name}`: usage is kept for {}", keys.join(" and ")),
+                format!("`{name}`: usage is kept for {}", spoken_list(&keys)),
             )
         })
 }
@@ -131,13 +140,13 @@ mod tests {
         let err = bad.resolve(&UtcZone).unwrap_err();
         assert!(
             err.message
-                .contains("claude_code, codex, chatgpt, claude_ai")
+                .contains("claude_code, codex, gemini, qwen, chatgpt, claude_ai")
         );
         assert_eq!(usage_provider("Codex").unwrap(), Provider::Codex);
         let err = usage_provider("chatgpt").unwrap_err();
         assert!(
             err.message
-                .ends_with("usage is kept for claude_code and codex")
+                .ends_with("usage is kept for claude_code, codex, gemini and qwen")
         );
     }
 }

@@ -11,10 +11,13 @@ pub mod conversation;
 pub mod export_files;
 pub mod filters;
 pub mod follow;
+pub mod gemini;
 pub mod ingest;
 pub mod inspect;
 pub mod lines;
 pub mod providers;
+pub mod qwen;
+pub mod readers;
 pub mod search;
 pub mod secrets;
 pub mod snippets;
@@ -27,6 +30,7 @@ use crate::ledger::event::{Line, decode_line};
 use crate::time::Timestamp;
 use crate::tokens::TokenTotals;
 use crate::transcripts::lines::first_line;
+use crate::transcripts::providers::{Kind, REGISTRY};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -73,6 +77,10 @@ pub enum Provider {
     ClaudeCode,
     /// OpenAI Codex CLI rollouts.
     Codex,
+    /// Google Gemini CLI session logs.
+    Gemini,
+    /// Qwen Code session transcripts.
+    Qwen,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -81,9 +89,11 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 4] = [
+    pub const ALL: [Provider; 6] = [
         Provider::ClaudeCode,
         Provider::Codex,
+        Provider::Gemini,
+        Provider::Qwen,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];
@@ -132,6 +142,10 @@ pub enum FileFormat {
     ClaudeCode,
     /// Codex rollout JSONL.
     Codex,
+    /// Gemini CLI session log (or its older one-document session).
+    Gemini,
+    /// Qwen Code session JSONL.
+    Qwen,
     /// ChatGPT export.
     Chatgpt,
     /// claude.ai export.
@@ -146,6 +160,8 @@ impl FileFormat {
         match self {
             FileFormat::ClaudeCode => "claude_code",
             FileFormat::Codex => "codex",
+            FileFormat::Gemini => "gemini",
+            FileFormat::Qwen => "qwen",
             FileFormat::Chatgpt => "chatgpt",
             FileFormat::ClaudeAi => "claude_ai",
             FileFormat::BatonLedger => "baton_ledger",
@@ -158,6 +174,8 @@ impl From<Provider> for FileFormat {
         match p {
             Provider::ClaudeCode => FileFormat::ClaudeCode,
             Provider::Codex => FileFormat::Codex,
+            Provider::Gemini => FileFormat::Gemini,
+            Provider::Qwen => FileFormat::Qwen,
             Provider::Chatgpt => FileFormat::Chatgpt,
             Provider::ClaudeAi => FileFormat::ClaudeAi,
         }
@@ -360,6 +378,44 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
     if trimmed.starts_with('{') && text.contains("\"chat_messages\"") {
         return Ok(Provider::ClaudeAi);
     }
+    // An older Gemini CLI session: one document, pretty-printed, its session first.
+    if trimmed.starts_with('{') {
+        let second = trimmed.lines().nth(1).unwrap_or("").trim_start();
+        if second.starts_with("\"sessionId\"") && text.contains("\"projectHash\"") {
+            return Ok(Provider::Gemini);
+        }
+    }
+    if let Some(agent) = agent_of_records(text.lines().filter(|l| !l.trim().is_empty()).take(5)) {
+        return Ok(agent);
+    }
+    Err(Error::unknown_format(first_line, &formats_read()))
+}
+
+/// What Baton reads, as an error says it: `Claude Code, Codex, … transcript, nor a ChatGPT
+/// export or a claude.ai export`, from the registry.
+pub fn formats_read() -> String {
+    let titles = |kind: Kind| -> Vec<&str> {
+        REGISTRY
+            .iter()
+            .filter(|e| e.kind == kind)
+            .map(|e| e.title)
+            .collect()
+    };
+    let or = |names: Vec<&str>| match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    format!(
+        "{} transcript, nor a {}",
+        or(titles(Kind::Agent)),
+        or(titles(Kind::Export))
+    )
+}
+
+/// The agent whose JSONL records these first few lines are: each line read as JSON where it
+/// is whole (what keys it has decides), else by the keys it shows.
+fn agent_of_records<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Provider> {
     let codex_markers = [
         "\"session_meta\"",
         "\"turn_context\"",
@@ -373,16 +429,51 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
         "\"parentUuid\"",
         "\"file-history-snapshot\"",
     ];
-    // JSONL: the first few records decide (an old Codex rollout opens with a bare header).
-    for line in text.lines().filter(|l| !l.trim().is_empty()).take(5) {
+    // Keys only Qwen Code writes beside the ids it shares with Claude Code; keys only a
+    // Gemini CLI log has.
+    let qwen_markers = ["\"systemPayload\"", "\"usageMetadata\"", "\"provenance\""];
+    let gemini_markers = ["\"projectHash\"", "\"$rewindTo\"", "\"$set\""];
+    for line in lines {
+        if let Ok(serde_json::Value::Object(record)) = serde_json::from_str(line) {
+            let has = |key: &str| record.contains_key(key);
+            // A Gemini CLI message (a log read from its middle opens with one): an `id`, a
+            // kind of its own and `content`, none of the ids the other agents write.
+            let gemini_message = record.get("id").is_some_and(serde_json::Value::is_string)
+                && record
+                    .get("type")
+                    .and_then(serde_json::Value::as_str)
+                    .is_some_and(|t| matches!(t, "user" | "gemini" | "info" | "warning" | "error"))
+                && has("content")
+                && !has("uuid")
+                && !has("sessionId");
+            if has("projectHash") || has("$set") || has("$rewindTo") || gemini_message {
+                return Some(Provider::Gemini);
+            }
+            if has("uuid")
+                && has("sessionId")
+                && (record.get("message").is_some_and(|m| m["parts"].is_array())
+                    || has("systemPayload")
+                    || has("usageMetadata")
+                    || has("provenance"))
+            {
+                return Some(Provider::Qwen);
+            }
+        } else {
+            if gemini_markers.iter().any(|m| line.contains(m)) {
+                return Some(Provider::Gemini);
+            }
+            if line.contains("\"uuid\"") && qwen_markers.iter().any(|m| line.contains(m)) {
+                return Some(Provider::Qwen);
+            }
+        }
         if claude_markers.iter().any(|m| line.contains(m)) {
-            return Ok(Provider::ClaudeCode);
+            return Some(Provider::ClaudeCode);
         }
         if codex_markers.iter().any(|m| line.contains(m)) {
-            return Ok(Provider::Codex);
+            return Some(Provider::Codex);
         }
     }
-    Err(Error::unknown_format(first_line))
+    None
 }
 
 /// Whether the first line of `head` is a Baton ledger line; an error for a ledger written by

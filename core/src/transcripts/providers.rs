@@ -4,8 +4,9 @@
 //! cannot give. Hosts iterate [`REGISTRY`] (through [`Provider::entry`]) rather than naming
 //! providers; the readers themselves are the core's, dispatched on [`Provider`] by the ingest.
 //!
-//! Adding an agent is one folder of readers under `transcripts/`, one [`Provider`] variant, one
-//! entry here, and its fixtures.
+//! Adding an agent is one folder of readers under `transcripts/` (a conversation reader and a
+//! usage reader, fed whole lines, able to stop and go on), one [`Provider`] variant, one entry
+//! here, one arm in [`crate::transcripts::readers::readers`], and its fixtures.
 
 use crate::transcripts::Provider;
 
@@ -60,8 +61,9 @@ pub struct Homes {
     pub macos: &'static [Place],
     /// On Windows.
     pub windows: &'static [Place],
-    /// The variable that moves them, when the provider reads one.
-    pub moved: Option<Moved>,
+    /// The variables that move them, the first set winning (none when the provider reads
+    /// none).
+    pub moved: &'static [Moved],
 }
 
 /// The operating systems a host may run on, for [`Homes::on`].
@@ -103,7 +105,32 @@ pub struct Gives {
     /// A session's project is settled from clues spread over its lines (working folders and
     /// the folder its transcript sits in), not read from one line (Claude Code).
     pub project_from_clues: bool,
+    /// A message is written again whole whenever it changes, with the same id: the last copy
+    /// replaces the earlier ones (Gemini CLI).
+    pub replaced_by_id: bool,
 }
+
+/// Which files under a provider's folders are its transcripts, beyond their endings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Names {
+    /// A folder every transcript sits in, at any depth (Gemini CLI keeps logs of its own
+    /// beside its sessions, which are all under `chats/`).
+    pub within: Option<&'static str>,
+    /// Endings of files that are not transcripts though they sit beside them and end like
+    /// one or like an export (Qwen Code's `<session>.ledger.jsonl` and `.runtime.json`).
+    pub not_ending: &'static [&'static str],
+    /// The agent's own folder (`.gemini`), which holds its settings, credentials and logs as
+    /// well as its transcripts: a file found under it is read only when it is one of the
+    /// transcripts under its default places.
+    pub own_folder: Option<&'static str>,
+}
+
+/// Any file with one of the provider's endings.
+const ANY_NAME: Names = Names {
+    within: None,
+    not_ending: &[],
+    own_folder: None,
+};
 
 /// One provider's entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +152,11 @@ pub struct Entry {
     pub setting: &'static str,
     /// What its files hold.
     pub gives: Gives,
+    /// Which files are its transcripts.
+    pub names: Names,
+    /// The starts of the agent names a work session records for it (`baton start --agent`,
+    /// the hooks): a transcript is tied to a work session of a fitting agent.
+    pub agent_names: &'static [&'static str],
 }
 
 const CLAUDE_HOME: &[Place] = &[
@@ -141,6 +173,16 @@ const CLAUDE_HOME: &[Place] = &[
 const CODEX_HOME: &[Place] = &[Place {
     base: Base::Home,
     path: ".codex/sessions",
+}];
+
+const GEMINI_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".gemini/tmp",
+}];
+
+const QWEN_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".qwen/projects",
 }];
 
 const CHATGPT_HOME: &[Place] = &[Place {
@@ -161,6 +203,7 @@ const AGENT: Gives = Gives {
     first_line_sets_state: false,
     file_prefix: None,
     project_from_clues: false,
+    replaced_by_id: false,
 };
 
 /// What an export gives.
@@ -171,10 +214,11 @@ const EXPORT: Gives = Gives {
     first_line_sets_state: false,
     file_prefix: None,
     project_from_clues: false,
+    replaced_by_id: false,
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 4] = [
+pub const REGISTRY: [Entry; 6] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -185,17 +229,19 @@ pub const REGISTRY: [Entry; 4] = [
             linux: CLAUDE_HOME,
             macos: CLAUDE_HOME,
             windows: CLAUDE_HOME,
-            moved: Some(Moved {
+            moved: &[Moved {
                 variable: "CLAUDE_CONFIG_DIR",
                 list: true,
                 below: "projects",
-            }),
+            }],
         },
         setting: "CLAUDE",
         gives: Gives {
             project_from_clues: true,
             ..AGENT
         },
+        names: ANY_NAME,
+        agent_names: &["claude"],
     },
     Entry {
         provider: Provider::Codex,
@@ -207,11 +253,11 @@ pub const REGISTRY: [Entry; 4] = [
             linux: CODEX_HOME,
             macos: CODEX_HOME,
             windows: CODEX_HOME,
-            moved: Some(Moved {
+            moved: &[Moved {
                 variable: "CODEX_HOME",
                 list: false,
                 below: "sessions",
-            }),
+            }],
         },
         setting: "CODEX",
         gives: Gives {
@@ -219,6 +265,69 @@ pub const REGISTRY: [Entry; 4] = [
             file_prefix: Some("rollout-"),
             ..AGENT
         },
+        names: ANY_NAME,
+        agent_names: &["codex"],
+    },
+    Entry {
+        provider: Provider::Gemini,
+        key: "gemini",
+        title: "Gemini CLI",
+        kind: Kind::Agent,
+        extensions: &["jsonl", "json"],
+        homes: Homes {
+            linux: GEMINI_HOME,
+            macos: GEMINI_HOME,
+            windows: GEMINI_HOME,
+            moved: &[Moved {
+                variable: "GEMINI_CLI_HOME",
+                list: false,
+                below: ".gemini/tmp",
+            }],
+        },
+        setting: "GEMINI",
+        gives: Gives {
+            first_line_sets_state: true,
+            replaced_by_id: true,
+            ..AGENT
+        },
+        names: Names {
+            within: Some("chats"),
+            not_ending: &[],
+            own_folder: Some(".gemini"),
+        },
+        agent_names: &["gemini"],
+    },
+    Entry {
+        provider: Provider::Qwen,
+        key: "qwen",
+        title: "Qwen Code",
+        kind: Kind::Agent,
+        extensions: &["jsonl"],
+        homes: Homes {
+            linux: QWEN_HOME,
+            macos: QWEN_HOME,
+            windows: QWEN_HOME,
+            moved: &[
+                Moved {
+                    variable: "QWEN_RUNTIME_DIR",
+                    list: false,
+                    below: "projects",
+                },
+                Moved {
+                    variable: "QWEN_HOME",
+                    list: false,
+                    below: "projects",
+                },
+            ],
+        },
+        setting: "QWEN",
+        gives: AGENT,
+        names: Names {
+            within: None,
+            not_ending: &[".ledger.jsonl", ".runtime.json"],
+            own_folder: Some(".qwen"),
+        },
+        agent_names: &["qwen"],
     },
     Entry {
         provider: Provider::Chatgpt,
@@ -230,10 +339,12 @@ pub const REGISTRY: [Entry; 4] = [
             linux: CHATGPT_HOME,
             macos: CHATGPT_HOME,
             windows: CHATGPT_HOME,
-            moved: None,
+            moved: &[],
         },
         setting: "CHATGPT",
         gives: EXPORT,
+        names: ANY_NAME,
+        agent_names: &[],
     },
     Entry {
         provider: Provider::ClaudeAi,
@@ -245,10 +356,12 @@ pub const REGISTRY: [Entry; 4] = [
             linux: CLAUDE_AI_HOME,
             macos: CLAUDE_AI_HOME,
             windows: CLAUDE_AI_HOME,
-            moved: None,
+            moved: &[],
         },
         setting: "CLAUDE_AI",
         gives: EXPORT,
+        names: ANY_NAME,
+        agent_names: &[],
     },
 ];
 
@@ -263,16 +376,66 @@ pub fn agent_of_transcript(name: &str) -> Option<Provider> {
         .map(|e| e.provider)
 }
 
+/// Whether a host walking folders a person named passes over the file at `path` (`/` or `\`
+/// separated): a file that ends like an agent's transcript but is its bookkeeping
+/// (`.ledger.jsonl`), and a file under an agent's own folder (`.gemini/…`) that is not one of
+/// its transcripts (its settings, credentials, logs and usage files).
+pub fn passed_over(path: &str) -> bool {
+    let folders: Vec<&str> = path.split(['/', '\\']).filter(|f| !f.is_empty()).collect();
+    REGISTRY
+        .iter()
+        .filter(|e| e.kind == Kind::Agent)
+        .any(|entry| {
+            let name = folders.last().copied().unwrap_or("");
+            if entry.names.not_ending.iter().any(|e| name.ends_with(e)) {
+                return true;
+            }
+            let Some(own) = entry.names.own_folder else {
+                return false;
+            };
+            let Some(at) = folders.iter().position(|f| *f == own) else {
+                return false;
+            };
+            let below = folders[at..].join("/");
+            let in_a_home = entry.homes.linux.iter().any(|place| {
+                below
+                    .strip_prefix(place.path)
+                    .is_some_and(|rest| rest.starts_with('/'))
+            });
+            !(in_a_home && entry.wants_file(path))
+        })
+}
+
+/// Which of `paths` (files found under folders a person named) a host passes over: an
+/// export's side files and a ledger's state
+/// ([`crate::transcripts::export_files::skipped_export_files`]), and an agent's files that are
+/// not its transcripts ([`passed_over`]). One flag per path, in order.
+pub fn skipped_files<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
+    let mut skipped = crate::transcripts::export_files::skipped_export_files(paths);
+    for (flag, path) in skipped.iter_mut().zip(paths) {
+        *flag |= passed_over(path.as_ref());
+    }
+    skipped
+}
+
 impl Entry {
-    /// Whether a file of this name is one of its sources: a transcript by its ending; for an
-    /// export, a zip archive or a conversations file (`conversations.json`, or a numbered part
-    /// of a large export).
-    pub fn wants_file(&self, name: &str) -> bool {
+    /// Whether the file at `path` (`/` or `\` separated, from the provider's folder or whole)
+    /// is one of its sources: a transcript by its ending and the folders its transcripts sit
+    /// in; for an export, a zip archive or a conversations file (`conversations.json`, or a
+    /// numbered part of a large export).
+    pub fn wants_file(&self, path: &str) -> bool {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
         match self.kind {
-            Kind::Agent => self
-                .extensions
-                .iter()
-                .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.'))),
+            Kind::Agent => {
+                let ends = self
+                    .extensions
+                    .iter()
+                    .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.')));
+                let within = self.names.within.is_none_or(|folder| {
+                    path.split(['/', '\\']).rev().skip(1).any(|f| f == folder)
+                });
+                ends && within && !self.names.not_ending.iter().any(|e| name.ends_with(e))
+            }
             Kind::Export => {
                 name.ends_with(".zip")
                     || crate::transcripts::export_files::is_conversations_entry(name)
@@ -323,5 +486,22 @@ mod tests {
             agent_of_transcript("0199c0de.jsonl"),
             Some(Provider::ClaudeCode)
         );
+        let gemini = Provider::Gemini.entry();
+        assert!(gemini.wants_file("/h/.gemini/tmp/app/chats/session-2026-08-21T16-16-3f2a.jsonl"));
+        assert!(gemini.wants_file("app\\chats\\3f2a\\agent.jsonl"));
+        assert!(!gemini.wants_file("/h/.gemini/tmp/app/logs/session-3f2a.jsonl"));
+        assert!(!gemini.wants_file("/h/.gemini/tmp/chats"));
+        let qwen = Provider::Qwen.entry();
+        assert!(qwen.wants_file("p/chats/69f0814a-8bfc-4c8e-93d3-05757f17b96f.jsonl"));
+        assert!(!qwen.wants_file("p/chats/69f0814a.ledger.jsonl"));
+        assert!(passed_over(".gemini/oauth_creds.json"));
+        assert!(passed_over("me/.gemini/tmp/app/logs/session-1.jsonl"));
+        assert!(!passed_over("me/.gemini/tmp/app/chats/session-1.jsonl"));
+        assert!(passed_over(".qwen/usage/token-usage-2026-08.jsonl"));
+        assert!(passed_over("projects/p/chats/69f0814a.ledger.jsonl"));
+        assert!(passed_over("projects/p/chats/69f0814a.runtime.json"));
+        assert!(!passed_over(".qwen/projects/p/chats/69f0814a.jsonl"));
+        assert!(!passed_over(".claude/projects/p/s.jsonl"));
+        assert!(!passed_over("exports/conversations.json"));
     }
 }

@@ -1,12 +1,14 @@
 //! Usage read from many files into one count, each response counted as its provider means it:
 //! Claude Code's once across every file (a resumed or forked session logs a response again),
-//! each Codex rollout's cumulative totals as deltas of its own. A host hands every file (or
+//! each Codex rollout's cumulative totals as deltas of its own, the keyed rows of the agents
+//! read through the shared readers (Gemini CLI, Qwen Code) once per key across every file. A host hands every file (or
 //! every row its index kept) to a tally, merges the tallies of its threads, and never asks
 //! which provider counts how.
 
 use crate::error::Result;
 use crate::transcripts::ingest::{Decoded, FileIngest};
 use crate::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_folder_of};
+use crate::transcripts::usage::keyed::KeyedRows;
 use crate::transcripts::usage::skipped_counts;
 use crate::transcripts::{Provider, ReadStats, UsageEntry};
 use std::collections::BTreeMap;
@@ -18,6 +20,8 @@ pub struct UsageTally {
     claude: Box<ClaudeCodeUsage>,
     /// The entries of the providers whose files count alone (Codex).
     entries: Vec<UsageEntry>,
+    /// The rows keyed by their response, one per key.
+    keyed: KeyedRows,
     /// What each of those files held.
     file_stats: Vec<ReadStats>,
     /// Files that could not be read.
@@ -40,9 +44,7 @@ impl UsageTally {
                 reader.set_project_folder(project_folder_of(name));
                 FileIngest::claude_usage_continuing(name, reader)
             }
-            Provider::Codex | Provider::Chatgpt | Provider::ClaudeAi => {
-                FileIngest::usage_only(name, provider)
-            }
+            _ => FileIngest::usage_only(name, provider),
         }
     }
 
@@ -70,10 +72,17 @@ impl UsageTally {
                 (self.claude_lines().saturating_sub(before), Ok(()))
             }
             Some(Decoded::Conversations {
-                usage, usage_stats, ..
+                usage,
+                keyed_usage,
+                usage_stats,
+                ..
             }) => {
-                let added = usage.len() as u64;
+                let mut added = usage.len() as u64;
                 self.entries.extend(usage);
+                if let Some(rows) = keyed_usage {
+                    added += rows.len() as u64;
+                    self.keyed.merge(*rows);
+                }
                 self.file_stats.push(usage_stats);
                 (added, Ok(()))
             }
@@ -94,11 +103,10 @@ impl UsageTally {
 
     /// Counts a response an index kept, as its provider counts it.
     pub fn replay(&mut self, provider: Provider, response: Response) {
-        match provider {
-            Provider::ClaudeCode => self.claude.replay(response),
-            Provider::Codex | Provider::Chatgpt | Provider::ClaudeAi => {
-                self.entries.push(response.entry);
-            }
+        match (provider, response.key) {
+            (Provider::ClaudeCode, _) => self.claude.replay(response),
+            (_, Some(key)) => self.keyed.add(response.entry, key),
+            (_, None) => self.entries.push(response.entry),
         }
     }
 
@@ -107,9 +115,7 @@ impl UsageTally {
     pub fn add_stats(&mut self, provider: Provider, stats: ReadStats) {
         match provider {
             Provider::ClaudeCode => self.claude.add_stats(&stats),
-            Provider::Codex | Provider::Chatgpt | Provider::ClaudeAi => {
-                self.file_stats.push(stats);
-            }
+            _ => self.file_stats.push(stats),
         }
     }
 
@@ -117,6 +123,7 @@ impl UsageTally {
     pub fn merge(&mut self, other: UsageTally) {
         self.claude.merge(*other.claude);
         self.entries.extend(other.entries);
+        self.keyed.merge(other.keyed);
         self.file_stats.extend(other.file_stats);
         self.unreadable += other.unreadable;
     }
@@ -124,9 +131,16 @@ impl UsageTally {
     /// Every response counted, and the report's `skipped` section.
     pub fn finish(self) -> (Vec<UsageEntry>, BTreeMap<String, u64>) {
         let (claude, claude_stats) = self.claude.finish();
-        let skipped = skipped_counts(&claude_stats, &self.file_stats, self.unreadable);
+        let mut file_stats = self.file_stats;
+        // Rows a later read of the same response replaced, across files.
+        file_stats.push(ReadStats {
+            duplicates: self.keyed.replaced,
+            ..ReadStats::default()
+        });
+        let skipped = skipped_counts(&claude_stats, &file_stats, self.unreadable);
         let mut entries = self.entries;
         entries.extend(claude);
+        entries.extend(self.keyed.into_entries());
         (entries, skipped)
     }
 }

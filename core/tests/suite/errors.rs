@@ -65,7 +65,7 @@ fn every_error_code_reads_as_pinned() {
             "the blob is missing",
         ),
         Error::run_refused(id, "it carried the prompt's text"),
-        Error::unknown_format("just some notes"),
+        Error::unknown_format("just some notes", &baton_core::transcripts::formats_read()),
         Error::empty_file("notes.jsonl"),
         Error::export_side_file("export/user.json"),
         Error::ledger_too_new(json!(2)),

@@ -1,5 +1,6 @@
 //! The core's tests, one binary: each module names what it proves (see `tests/README.md`).
 
+mod agents;
 mod analysis;
 mod analyzer;
 mod conversations;

@@ -67,7 +67,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
     // Files named together are judged as the page judges a pick: an export's other files
     // beside its conversations file are passed over.
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    let skipped = baton_core::transcripts::export_files::skipped_export_files(&names);
+    let skipped = baton_core::transcripts::providers::skipped_files(&names);
     let files: Vec<PathBuf> = files
         .into_iter()
         .zip(skipped)

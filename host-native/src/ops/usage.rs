@@ -1,4 +1,4 @@
-//! `baton usage`: finds Claude Code and Codex files, reads them in parallel through the core's
+//! `baton usage`: finds every agent's transcripts (the registry's), reads them in parallel through the core's
 //! ingest in chunks (never a whole file in memory), and makes the core's report (the faces
 //! print it). A progress bar goes to stderr when it is a terminal and the work is long.
 
@@ -107,23 +107,35 @@ fn find_transcripts(sources: &mut [Source]) -> Vec<(Provider, PathBuf, usize)> {
     let mut files = Vec::new();
     for (index, source) in sources.iter_mut().enumerate() {
         let mut found = Vec::new();
-        crate::os::files::files_under(&source.path, source.provider.entry().extensions, &mut found);
+        let entry = source.provider.entry();
+        crate::os::files::files_under(&source.path, entry.extensions, &mut found);
+        // A file named on the command line is read whatever its name; under a folder, only
+        // the agent's transcripts (Gemini CLI keeps logs of its own beside them).
+        if source.path.is_dir() {
+            found.retain(|path| entry.wants_file(&path.to_string_lossy()));
+        }
         source.files = found.len();
         files.extend(found.into_iter().map(|p| (source.provider, p, index)));
     }
     files
 }
 
-/// The sources that gave nothing: explicit ones always, defaults when their provider found
-/// nothing in any source. `usage_lines` counts, per source, the lines read that carry usage.
+/// The sources that gave nothing: explicit ones always; defaults when their provider found
+/// nothing in any source, except a default folder that does not exist while another agent's
+/// gave usage (that agent is simply not used here: saying so on every run is noise).
+/// `usage_lines` counts, per source, the lines read that carry usage.
 fn missing_sources(sources: &[Source], usage_lines: &[u64]) -> Vec<MissingSource> {
     let gave = |i: usize| usage_lines.get(i).is_some_and(|n| *n > 0);
     let provider_gave =
         |p: Provider| (0..sources.len()).any(|i| sources[i].provider == p && gave(i));
+    let any_gave = (0..sources.len()).any(gave);
     sources
         .iter()
         .enumerate()
-        .filter(|(i, s)| !gave(*i) && (s.explicit || !provider_gave(s.provider)))
+        .filter(|(i, s)| {
+            !gave(*i)
+                && (s.explicit || (!provider_gave(s.provider) && (!any_gave || s.path.exists())))
+        })
         .map(|(_, s)| MissingSource {
             provider: s.provider,
             path: s.path.display().to_string(),

@@ -92,6 +92,22 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Codex out of the mirror",
     ),
     v(
+        "BATON_MIRROR_GEMINI_DIR",
+        "Gemini CLI folders the mirror reads (`--gemini-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_GEMINI_ENABLED",
+        "`false` leaves Gemini CLI out of the mirror",
+    ),
+    v(
+        "BATON_MIRROR_QWEN_DIR",
+        "Qwen Code folders the mirror reads (`--qwen-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_QWEN_ENABLED",
+        "`false` leaves Qwen Code out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),
@@ -152,6 +168,18 @@ pub const ENVIRONMENT: &[Variable] = &[
         "Claude Code's own folders (comma-separated), read as Claude Code reads it",
     ),
     v("CODEX_HOME", "Codex's own folder, read as Codex reads it"),
+    v(
+        "GEMINI_CLI_HOME",
+        "the home Gemini CLI keeps `.gemini` in, read as Gemini CLI reads it",
+    ),
+    v(
+        "QWEN_RUNTIME_DIR",
+        "where Qwen Code keeps its sessions, read as Qwen Code reads it",
+    ),
+    v(
+        "QWEN_HOME",
+        "Qwen Code's own folder, read as Qwen Code reads it",
+    ),
     v(
         "CLAUDE_PROJECT_DIR",
         "the project a Claude Code hook or status line runs for",

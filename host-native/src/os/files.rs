@@ -3,15 +3,15 @@
 //! after a cursor, reads in the core's chunk size, and the one progress bar drawn while reading.
 
 use baton_core::Error;
-use baton_core::transcripts::export_files::skipped_export_files;
 use baton_core::transcripts::ingest::CHUNK_BYTES;
+use baton_core::transcripts::providers::skipped_files;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Adds the files under `root` whose extension is one of `extensions`, walking folders in
 /// name order. In a folder that is an unzipped export (it holds a conversations file), the
 /// export's side files (`projects.json`, `users.json`, `user.json`, …) are passed over, as the
-/// core's [`skipped_export_files`] decides.
+/// core's [`skipped_files`] decides.
 ///
 /// The walk is safe on any tree: it never follows a symbolic link to a folder (so `ln -s .
 /// loop` neither loops nor counts twice), takes a linked file only when it resolves inside
@@ -67,7 +67,7 @@ fn walk(
         let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         entries.sort();
         let names: Vec<String> = entries.iter().map(|p| name_of(p)).collect();
-        let skipped = skipped_export_files(&names);
+        let skipped = skipped_files(&names);
         let mut subfolders = Vec::new();
         for (path, skip) in entries.into_iter().zip(skipped) {
             let Ok(link) = std::fs::symlink_metadata(&path) else {

@@ -40,9 +40,12 @@ pub(crate) fn home() -> Option<PathBuf> {
 /// `projects/`; `CODEX_HOME` with `sessions/`), else its default places on this system.
 pub fn provider_dirs(provider: Provider) -> Vec<PathBuf> {
     let homes = provider.entry().homes;
-    if let Some(moved) = homes.moved
-        && let Some(value) = crate::os::env::var_os(moved.variable).filter(|v| !v.is_empty())
-    {
+    // The first variable set wins (Qwen Code's runtime folder before its home).
+    let set = homes.moved.iter().find_map(|moved| {
+        let value = crate::os::env::var_os(moved.variable).filter(|v| !v.is_empty())?;
+        Some((moved, value))
+    });
+    if let Some((moved, value)) = set {
         let folders: Vec<PathBuf> = if moved.list {
             value
                 .to_string_lossy()

@@ -1,6 +1,7 @@
-//! One normalized model of a conversation for all four formats, and the readers that build it:
+//! One normalized model of a conversation for every format, and the readers that build it:
 //! Claude Code and Codex JSONL (fed line by line), ChatGPT and claude.ai exports (JSON, one
-//! conversation at a time). Branches are kept: every message keeps its parent, and the active
+//! conversation at a time); the newer agents' readers build it too (`transcripts::gemini`,
+//! `transcripts::qwen`). Branches are kept: every message keeps its parent, and the active
 //! branch is the path from the export's current leaf. Unknown record kinds are counted, never
 //! fatal.
 
@@ -8,18 +9,17 @@ use crate::time::Timestamp;
 use crate::transcripts::{Provider, ReadStats};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-mod appended;
 mod chatgpt;
 mod claude_ai;
 mod claude_code;
 mod codex;
 pub(crate) mod exports;
+pub(crate) mod parts;
 mod sidechains;
 pub(crate) mod splitter;
 pub mod title;
 pub(crate) mod tree;
 
-pub use appended::read_appended;
 pub(crate) use chatgpt::chatgpt_conversation;
 pub use chatgpt::{parse_chatgpt, parse_chatgpt_with};
 pub(crate) use claude_ai::claude_ai_conversation;
@@ -157,7 +157,7 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    fn new(provider: Provider, id: impl Into<String>) -> Conversation {
+    pub(crate) fn new(provider: Provider, id: impl Into<String>) -> Conversation {
         Conversation {
             provider,
             id: id.into(),
@@ -233,7 +233,7 @@ impl Conversation {
         self.seal();
     }
 
-    fn seal(&mut self) {
+    pub(crate) fn seal(&mut self) {
         let times = self.messages.iter().filter_map(|m| m.at);
         self.started_at = self.started_at.or(times.clone().min());
         self.updated_at = self.updated_at.max(times.max());
@@ -325,7 +325,7 @@ impl Parsed {
 pub const UNKNOWN_SAMPLES_PER_KIND: usize = 5;
 
 impl Parsed {
-    fn unknown(&mut self, kind: String, raw: &[u8]) {
+    pub(crate) fn unknown(&mut self, kind: String, raw: &[u8]) {
         let samples = self.unknown_samples.entry(kind.clone()).or_default();
         if samples.len() < UNKNOWN_SAMPLES_PER_KIND {
             samples.push(String::from_utf8_lossy(raw).into_owned());

@@ -4,10 +4,10 @@
 //! the micro-dollar), so the same entries give the same figures natively and in wasm, and
 //! entries summed first cost what they cost one by one.
 
-pub mod appended;
 pub mod claude_code;
 pub mod codex;
 mod csv;
+pub mod keyed;
 pub mod prices;
 pub mod work;
 
@@ -238,12 +238,7 @@ pub struct MissingSource {
 impl MissingSource {
     /// What a person reads about it.
     pub fn describe(&self) -> String {
-        let whose = match self.provider {
-            Provider::Codex => "Codex",
-            Provider::ClaudeCode => "Claude Code",
-            Provider::Chatgpt => "ChatGPT",
-            Provider::ClaudeAi => "claude.ai",
-        };
+        let whose = self.provider.entry().title;
         match self.reason.as_str() {
             "not_found" => format!("no {whose} transcripts: {} does not exist", self.path),
             "no_usage" => format!(

@@ -53,11 +53,11 @@ pub struct TranscriptLink {
 
 /// The agent names a provider's transcripts can belong to.
 fn agent_fits(provider: Provider, agent: &str) -> bool {
-    match provider {
-        Provider::ClaudeCode => agent.starts_with("claude"),
-        Provider::Codex => agent.starts_with("codex"),
-        Provider::Chatgpt | Provider::ClaudeAi => false,
-    }
+    provider
+        .entry()
+        .agent_names
+        .iter()
+        .any(|name| agent.starts_with(name))
 }
 
 /// The last folder of a working directory: the project name a work session records.

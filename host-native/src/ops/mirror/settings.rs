@@ -324,6 +324,8 @@ mod tests {
                 vec![PathBuf::from("/home/u/.claude/projects")],
             ),
             (P::Codex, vec![PathBuf::from("/home/u/.codex/sessions")]),
+            (P::Gemini, vec![PathBuf::from("/home/u/.gemini/tmp")]),
+            (P::Qwen, vec![PathBuf::from("/home/u/.qwen/projects")]),
             (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
             (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
         ])
@@ -346,7 +348,7 @@ mod tests {
     }
 
     #[test]
-    fn defaults_read_both_agents_every_two_seconds_with_backfill() {
+    fn defaults_read_every_agent_every_two_seconds_with_backfill() {
         let (settings, warnings) = resolve_with(&[], "", Flags::default());
         assert_eq!(
             settings,

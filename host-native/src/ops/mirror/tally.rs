@@ -9,6 +9,7 @@ use baton_core::Timestamp;
 use baton_core::tokens::TokenTotals;
 use baton_core::transcripts::usage::PriceTable;
 use baton_core::transcripts::usage::claude_code::{ClaudeCodeUsage, Response};
+use baton_core::transcripts::usage::keyed::{KeyedRows, Named};
 use baton_core::transcripts::{Provider, UsageEntry};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::BTreeSet;
@@ -329,6 +330,8 @@ struct Row {
     source: i64,
     offset: i64,
     counted: bool,
+    /// What it names (the keyed rows' rule asks).
+    named: Named,
     response: Response,
 }
 
@@ -338,7 +341,7 @@ fn settle_message(connection: &Connection, message: i64) -> rusqlite::Result<()>
     let mut statement = connection.prepare_cached(
         "SELECT u.source, u.offset, u.counted, u.at, u.input_tokens, u.output_tokens,
                 u.cache_creation_tokens, u.cache_read_tokens, u.sidechain, u.relayed,
-                u.dedup_key, s.provider, s.path
+                u.dedup_key, s.provider, s.path, u.model IS NOT NULL, u.project IS NOT NULL
          FROM usage u JOIN sources s ON s.id = u.source
          WHERE u.message_key = ?1",
     )?;
@@ -351,6 +354,10 @@ fn settle_message(connection: &Connection, message: i64) -> rusqlite::Result<()>
                 source: r.get(0)?,
                 offset: r.get(1)?,
                 counted: r.get(2)?,
+                named: Named {
+                    model: r.get(13)?,
+                    project: r.get(14)?,
+                },
                 response: Response {
                     // Only what the rule compares: tokens' total, sidechain, relay, keys.
                     entry: UsageEntry {
@@ -381,10 +388,18 @@ fn settle_message(connection: &Connection, message: i64) -> rusqlite::Result<()>
         .collect::<rusqlite::Result<_>>()?;
     // In the order a read of the folders meets them (sorted here: a message id has few rows).
     rows.sort_by(|a, b| a.read_at.cmp(&b.read_at));
-    let counted: BTreeSet<usize> =
+    // Claude Code's rule, else the keyed rows' (one per key: a message id's rows share one).
+    let claude = rows
+        .first()
+        .is_some_and(|r| r.read_at.0 == Provider::ClaudeCode.key());
+    let counted: BTreeSet<usize> = if claude {
         ClaudeCodeUsage::counted_positions(rows.iter().map(|r| r.response.clone()).collect())
             .into_iter()
-            .collect();
+            .collect()
+    } else {
+        let named: Vec<Named> = rows.iter().map(|r| r.named).collect();
+        KeyedRows::counted_position(&named).into_iter().collect()
+    };
     let mut update = connection
         .prepare_cached("UPDATE usage SET counted = ?3 WHERE source = ?1 AND offset = ?2")?;
     for (at, row) in rows.iter().enumerate() {

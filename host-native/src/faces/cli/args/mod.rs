@@ -36,7 +36,7 @@ pub(crate) use transcripts::*;
   baton start --project demo --agent claude --goal 'Implement search'
   baton list                          # live sessions; --all adds ended ones
   baton end 33a39086 --summary 'Search done'   # the short id `list` shows
-  baton usage                         # tokens and cost from Claude Code and Codex
+  baton usage                         # tokens and cost from every agent's transcripts
   baton --json list --all             # exactly one JSON object, for programs
 
 Human text on a terminal (tables, colour unless NO_COLOR or --color never), the same text without colour into a pipe, exactly one JSON object with --json; errors and warnings on stderr.
@@ -340,20 +340,20 @@ How Baton knows: a hook or the MCP server ties the agent's process to its sessio
     #[command(after_help = "Examples:
   baton decision record \"No ORMs: plain SQL with rusqlite\"")]
     Decision(DecisionCommand),
-    /// Token usage and estimated cost from Claude Code and Codex transcripts
+    /// Token usage and estimated cost from every agent's transcripts
     #[command(after_help = "Examples:
-  baton usage                       # by day, Claude Code and Codex
+  baton usage                       # by day: Claude Code, Codex, Gemini CLI, Qwen Code
   baton usage monthly --provider codex --since 2026-01-01
   baton usage model --json
   baton usage session --claude-dir ~/backup/.claude/projects
   baton usage daily --timezone UTC --cost-mode calculate
   baton usage monthly --csv > usage.csv   # for a spreadsheet
 
-One meaning for every provider: input excludes cached input, cache_read is the cached input, output includes reasoning and reasoning is that part of it. Days are this machine's unless --timezone says otherwise. A response Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas. Prices: LiteLLM's table, shipped (see its date in --json); a model it does not list is named under the table and costs nothing.")]
+One meaning for every provider: input excludes cached input, cache_read is the cached input, output includes reasoning and reasoning is that part of it. Days are this machine's unless --timezone says otherwise. A response Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas; a Gemini CLI message written again counts once, as does a Qwen Code response written in its telemetry and in its transcript. Prices: LiteLLM's table, shipped (see its date in --json); a model it does not list is named under the table and costs nothing.")]
     Usage(UsageArgs),
     /// Keep agents' transcripts in the index (.baton/index.sqlite), reading only what was appended
     #[command(after_help = "Examples:
-  baton mirror                              # Claude Code, Codex and dropped exports, one pass
+  baton mirror                              # every agent's transcripts and dropped exports
   baton mirror --follow                     # and keep every change as it is written
   baton mirror --claude-dir ~/backup/.claude/projects --index /tmp/index.sqlite
   baton mirror --chatgpt-dir ~/Downloads/chatgpt   # the export .zip as downloaded, or unzipped
@@ -361,7 +361,7 @@ One meaning for every provider: input excludes cached input, cache_read is the c
 
 A file is checked by its identity (device, inode, size, mtime) and a hash of the 4 KiB before its cursor; a grown file is read from its cursor, only its complete lines. A file that shrank, was replaced or had its start rewritten is read again. A file deleted by its tool (Claude Code removes sessions after cleanupPeriodDays) keeps its rows. An export is read whole when it changes (at most 256 MiB unless BATON_MIRROR_CHATGPT_MAX_BYTES or BATON_MIRROR_CLAUDE_AI_MAX_BYTES says more); a conversation a newer export no longer holds is kept. A file that cannot be read is set aside, and tried again only once it changes.
 
-Settings: a flag, else BATON_MIRROR_* in the environment, else the [mirror] table of .baton/config.toml (claude_dirs, codex_dirs, chatgpt_dirs, claude_ai_dirs, claude|codex|chatgpt|claude_ai = false, poll_secs, backfill, chatgpt_max_bytes, claude_ai_max_bytes).")]
+Settings: a flag, else BATON_MIRROR_* in the environment, else the [mirror] table of .baton/config.toml (claude_dirs, codex_dirs, gemini_dirs, qwen_dirs, chatgpt_dirs, claude_ai_dirs, claude|codex|gemini|qwen|chatgpt|claude_ai = false, poll_secs, backfill, chatgpt_max_bytes, claude_ai_max_bytes).")]
     Mirror(MirrorArgs),
     /// Search the kept transcripts: every word must appear (text, thinking, tool calls)
     #[command(after_help = "Examples:

@@ -25,8 +25,9 @@ pub(crate) enum IndexUpkeep {
 
 #[derive(Debug, Args)]
 pub(crate) struct AnalyzeArgs {
-    /// Files or folders: Claude Code or Codex .jsonl, ChatGPT or claude.ai conversations.json
-    /// or the export's .zip, Baton ledgers (.ndjson)
+    /// Files or folders: Claude Code, Codex, Gemini CLI or Qwen Code transcripts (.jsonl, or
+    /// Gemini's older .json), ChatGPT or claude.ai conversations.json or the export's .zip,
+    /// Baton ledgers (.ndjson)
     #[arg(required = true)]
     pub(crate) paths: Vec<PathBuf>,
     /// Write the charts (activity, models, tokens, lengths) as SVG files into this folder
@@ -85,6 +86,14 @@ pub(crate) struct MirrorArgs {
     /// ~/.codex/sessions]
     #[arg(long = "codex-dir", value_name = "DIR")]
     pub(crate) codex_dirs: Vec<PathBuf>,
+    /// Gemini CLI sessions folder [default: BATON_MIRROR_GEMINI_DIR, else
+    /// $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]
+    #[arg(long = "gemini-dir", value_name = "DIR")]
+    pub(crate) gemini_dirs: Vec<PathBuf>,
+    /// Qwen Code projects folder [default: BATON_MIRROR_QWEN_DIR, else $QWEN_RUNTIME_DIR/projects,
+    /// else $QWEN_HOME/projects, else ~/.qwen/projects]
+    #[arg(long = "qwen-dir", value_name = "DIR")]
+    pub(crate) qwen_dirs: Vec<PathBuf>,
     /// Folder where ChatGPT exports are dropped (conversations.json or the .zip as downloaded)
     /// [default: BATON_MIRROR_CHATGPT_DIR, else ~/.chatgpt/exports]
     #[arg(long = "chatgpt-dir", value_name = "DIR")]
@@ -117,6 +126,8 @@ impl MirrorArgs {
         [
             (Provider::ClaudeCode, &self.claude_dirs),
             (Provider::Codex, &self.codex_dirs),
+            (Provider::Gemini, &self.gemini_dirs),
+            (Provider::Qwen, &self.qwen_dirs),
             (Provider::Chatgpt, &self.chatgpt_dirs),
             (Provider::ClaudeAi, &self.claude_ai_dirs),
         ]
@@ -379,7 +390,8 @@ pub(crate) struct TranscriptsListArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct InspectArgs {
-    /// Claude Code or Codex .jsonl, ChatGPT or claude.ai conversations.json
+    /// Claude Code, Codex, Gemini CLI or Qwen Code transcripts, ChatGPT or claude.ai
+    /// conversations.json
     #[arg(required = true)]
     pub(crate) files: Vec<PathBuf>,
 }
@@ -443,6 +455,13 @@ pub(crate) struct UsageArgs {
     /// Codex sessions folder [default: $CODEX_HOME/sessions, else ~/.codex/sessions]
     #[arg(long = "codex-dir", value_name = "DIR")]
     pub(crate) codex_dirs: Vec<PathBuf>,
+    /// Gemini CLI sessions folder [default: $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]
+    #[arg(long = "gemini-dir", value_name = "DIR")]
+    pub(crate) gemini_dirs: Vec<PathBuf>,
+    /// Qwen Code projects folder [default: $QWEN_RUNTIME_DIR/projects, else
+    /// $QWEN_HOME/projects, else ~/.qwen/projects]
+    #[arg(long = "qwen-dir", value_name = "DIR")]
+    pub(crate) qwen_dirs: Vec<PathBuf>,
     /// A price table (JSON, the shape of the shipped one) to use instead of the shipped one
     #[arg(long, value_name = "FILE")]
     pub(crate) prices: Option<PathBuf>,
@@ -455,7 +474,7 @@ pub(crate) struct UsageArgs {
         num_args = 0..=1,
         require_equals = true,
         default_missing_value = "",
-        conflicts_with_all = ["claude_dirs", "codex_dirs"]
+        conflicts_with_all = ["claude_dirs", "codex_dirs", "gemini_dirs", "qwen_dirs"]
     )]
     pub(crate) index: Option<String>,
     /// With --index: bring the index up to date first (one mirror pass, reading only what
@@ -478,6 +497,8 @@ impl UsageArgs {
         [
             (Provider::ClaudeCode, &self.claude_dirs),
             (Provider::Codex, &self.codex_dirs),
+            (Provider::Gemini, &self.gemini_dirs),
+            (Provider::Qwen, &self.qwen_dirs),
         ]
         .into_iter()
         .filter(|(_, dirs)| !dirs.is_empty())
@@ -546,7 +567,11 @@ pub(crate) enum ProviderArg {
     ClaudeCode,
     /// Codex only
     Codex,
-    /// Both
+    /// Gemini CLI only
+    Gemini,
+    /// Qwen Code only
+    Qwen,
+    /// Every agent
     All,
 }
 
@@ -556,6 +581,8 @@ impl ProviderArg {
         match self {
             ProviderArg::ClaudeCode => vec![Provider::ClaudeCode],
             ProviderArg::Codex => vec![Provider::Codex],
+            ProviderArg::Gemini => vec![Provider::Gemini],
+            ProviderArg::Qwen => vec![Provider::Qwen],
             ProviderArg::All => Vec::new(),
         }
     }

@@ -9,10 +9,10 @@ pub fn wanted(provider: Provider, path: &Path) -> bool {
     wanted_by_name(provider, path) && !is_link(path)
 }
 
-/// The name half of [`wanted`].
+/// The name half of [`wanted`]: its ending, and for an agent that keeps other files beside its
+/// transcripts, the folders it sits in.
 pub(super) fn wanted_by_name(provider: Provider, path: &Path) -> bool {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    provider.entry().wants_file(&name)
+    provider.entry().wants_file(&path.to_string_lossy())
 }
 
 /// Whether `path` is a symbolic link. The mirror reads no link: one out of its folder could

@@ -208,6 +208,7 @@ pub(super) fn store_conversation(
     let conversation_id: i64 = transaction
         .prepare_cached("SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2")?
         .query_row(params![provider.key(), conversation.id], |row| row.get(0))?;
+    let replaced_by_id = provider.entry().gives.replaced_by_id;
     let mut added = 0;
     for message in &conversation.messages {
         let fields = indexed_fields(message);
@@ -229,7 +230,7 @@ pub(super) fn store_conversation(
         .join("\n");
         // Compressed when that makes it smaller (a blob), else kept as it is (text).
         let packed = packer.pack(provider, excerpt.as_bytes());
-        let excerpt = if excerpt.is_empty() {
+        let excerpt_value = if excerpt.is_empty() {
             rusqlite::types::Value::Null
         } else if packed.len() < excerpt.len() {
             rusqlite::types::Value::Blob(packed)
@@ -250,13 +251,42 @@ pub(super) fn store_conversation(
                 crate::wire_name(&message.role),
                 millis(message.at),
                 model,
-                excerpt
+                excerpt_value
             ])?;
-        if inserted == 0 {
+        let rowid = if inserted == 1 {
+            added += 1;
+            transaction.last_insert_rowid()
+        } else if replaced_by_id {
+            // A later copy of a message already kept: it replaces the kept one in its place.
+            let Some(rowid) = transaction
+                .prepare_cached(
+                    "SELECT id FROM messages WHERE conversation = ?1 AND message_id = ?2",
+                )?
+                .query_row(params![conversation_id, message.id], |r| r.get::<_, i64>(0))
+                .optional()?
+            else {
+                continue;
+            };
+            transaction
+                .prepare_cached(
+                    "UPDATE messages SET source = ?2, role = ?3, at = ?4, model = ?5, excerpt = ?6
+                     WHERE id = ?1",
+                )?
+                .execute(params![
+                    rowid,
+                    source_id,
+                    crate::wire_name(&message.role),
+                    millis(message.at),
+                    model,
+                    excerpt_value
+                ])?;
+            transaction
+                .prepare_cached("DELETE FROM messages_fts WHERE rowid = ?1")?
+                .execute([rowid])?;
+            rowid
+        } else {
             continue;
-        }
-        added += 1;
-        let rowid = transaction.last_insert_rowid();
+        };
         if !fields.is_empty() {
             transaction
                 .prepare_cached(

@@ -1,10 +1,10 @@
 //! The usage a pass reads from a source's lines, and its rows in the index.
 
 use super::*;
-use baton_core::transcripts::usage::appended::AppendedUsage;
+use baton_core::transcripts::follow::AppendedUsage;
 
-/// The usage a source's new lines record, one row per line (the core's reader for its
-/// provider: [`AppendedUsage`]), stored as it comes.
+/// The usage a source's new lines record (the core's reader for its provider:
+/// [`AppendedUsage`]), stored as it comes.
 pub(super) struct UsageReader(AppendedUsage);
 
 impl UsageReader {
@@ -81,7 +81,9 @@ pub(super) fn stats_json(stats: &ReadStats) -> String {
     value.to_string()
 }
 
-/// Stores the usage rows of the line at `offset`.
+/// Stores the usage rows of the line at `offset`: the first at the line's offset, each after it
+/// one byte further (a line is longer than the rows it holds, so no row meets the next
+/// line's; a Gemini CLI line that rewrites the message list holds several).
 pub(super) fn store_usage(
     transaction: &rusqlite::Transaction,
     packer: &mut Packer,
@@ -89,9 +91,8 @@ pub(super) fn store_usage(
     offset: i64,
     rows: &[(UsageEntry, Option<Response>)],
 ) -> rusqlite::Result<()> {
-    // One row per line: of two a line gave (none of the readers gives two), the last. No row
-    // is at this offset yet: the pass removed its source's rows from its cursor on.
-    for (entry, response) in rows.iter().rev().take(1) {
+    // No row is at these offsets yet: the pass removed its source's rows from its cursor on.
+    for (place, (entry, response)) in (offset..).zip(rows) {
         if packer.is_removed(transaction, entry.provider.key(), &entry.session)? {
             continue;
         }
@@ -114,7 +115,7 @@ pub(super) fn store_usage(
             )?
             .execute(params![
                 source_id,
-                offset,
+                place,
                 entry.at.millis(),
                 session,
                 project,

@@ -280,8 +280,9 @@ impl Window<'_> {
         };
         let (usage_stats, usage_state) = usage.finish();
         // What the lines hold.
-        let (parsed, next_state) = baton_core::transcripts::conversation::read_appended(
+        let (parsed, next_state) = baton_core::transcripts::follow::read_appended(
             source.provider,
+            shown,
             reader_state.as_deref(),
             &lines,
         );

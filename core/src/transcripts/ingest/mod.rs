@@ -1,5 +1,5 @@
 //! The one ingest every host feeds: a file's bytes pushed in chunks, its format found from its
-//! head (Claude Code, Codex, ChatGPT, claude.ai, a Baton ledger, or a ZIP export), JSONL split
+//! head (an agent's transcript, a ChatGPT or claude.ai export, a Baton ledger, or a ZIP export), JSONL split
 //! into lines by [`LineSplitter`], exports split one
 //! conversation at a time, archives unpacked a slice at a time through `pump`. `baton usage`,
 //! `baton inspect`, `baton analyze` and the page all read files through it (the mirror will
@@ -11,20 +11,19 @@
 use crate::error::{Error, Result};
 
 pub use crate::transcripts::FileFormat;
-use crate::transcripts::conversation::exports::read_export_item;
-use crate::transcripts::conversation::finish_agent;
-use crate::transcripts::conversation::splitter::{ArraySplitter, SplitMode};
-use crate::transcripts::conversation::{
-    ClaudeCodeReader, CodexReader, Conversation, Parsed, ReadOptions, parse_chatgpt_with,
-    parse_claude_ai,
-};
-use crate::transcripts::lines::{BOM, LineSplitter, feed_agent};
+use crate::transcripts::Provider;
+use crate::transcripts::conversation::{Conversation, ReadOptions};
+use crate::transcripts::lines::LineSplitter;
+use crate::transcripts::providers::Kind;
 use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
-use crate::transcripts::usage::codex::CodexUsage;
 use crate::transcripts::zip::{EntryReader, ZipEntry};
-use crate::transcripts::{Provider, ReadStats, UsageEntry, detect};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
+
+mod decoder;
+
+pub use decoder::Decoded;
+use decoder::{Decoder, Finished};
 
 /// How many bytes decide a file's format.
 pub(crate) const HEAD_BYTES: usize = 64 * 1024;
@@ -39,241 +38,6 @@ pub struct Progress {
     pub processed: u64,
     /// Work in all, in bytes (0 when unknown).
     pub total: u64,
-}
-
-/// Reads one stream of bytes whose format is found from its head.
-enum Decoder {
-    Head(Vec<u8>),
-    ClaudeCode {
-        lines: LineSplitter,
-        conversations: Option<Box<ClaudeCodeReader>>,
-        usage: Box<ClaudeCodeUsage>,
-    },
-    Codex {
-        lines: LineSplitter,
-        conversations: Option<Box<CodexReader>>,
-        usage: Box<CodexUsage>,
-    },
-    Export {
-        provider: Provider,
-        options: ReadOptions,
-        splitter: ArraySplitter,
-        parsed: Parsed,
-        /// Conversations handed over early by [`FileIngest::take_conversations`].
-        taken: u64,
-    },
-    Ledger(Vec<u8>),
-    Zip(Vec<u8>),
-}
-
-/// How a decoder ended: with what its bytes held, or on an archive (which the pump unpacks at
-/// the top and refuses inside another). Made once per file and moved at once: no box needed.
-#[allow(clippy::large_enum_variant)]
-enum Finished {
-    Part(Decoded),
-    Archive,
-}
-
-/// What one file (or one archive entry) held.
-#[derive(Debug)]
-pub enum Decoded {
-    /// A transcript or an export.
-    Conversations {
-        /// Its format.
-        format: FileFormat,
-        /// Its conversations (none when only usage was read).
-        parsed: Parsed,
-        /// A Claude Code file's usage reader, to merge with others' (responses repeat across
-        /// files, so Claude Code usage is counted once all files are in).
-        claude_usage: Option<Box<ClaudeCodeUsage>>,
-        /// A Codex rollout's usage entries.
-        usage: Vec<UsageEntry>,
-        /// What the Codex usage reader skipped.
-        usage_stats: ReadStats,
-    },
-    /// A Baton ledger's bytes.
-    Ledger(Vec<u8>),
-}
-
-impl Decoder {
-    /// Moves the conversations finished so far (an export's, one by one) into `out`.
-    fn take_conversations(&mut self, out: &mut Vec<Conversation>) {
-        if let Decoder::Export { parsed, taken, .. } = self {
-            *taken += parsed.conversations.len() as u64;
-            out.append(&mut parsed.conversations);
-        }
-    }
-
-    /// A JSONL transcript's decoder; `with_conversations` off reads usage only.
-    fn transcript(provider: Provider, name: &str, with_conversations: bool) -> Decoder {
-        match provider {
-            Provider::Codex => Decoder::Codex {
-                lines: LineSplitter::new(),
-                conversations: with_conversations.then(Box::default),
-                usage: Box::new(CodexUsage::new(crate::transcripts::session_name(name))),
-            },
-            _ => Decoder::ClaudeCode {
-                lines: LineSplitter::new(),
-                conversations: with_conversations.then(Box::default),
-                usage: Box::default(),
-            },
-        }
-    }
-
-    fn push(&mut self, chunk: &[u8], name: &str, options: ReadOptions) -> Result<()> {
-        match self {
-            Decoder::Head(head) => {
-                head.extend_from_slice(chunk);
-                if head.len() >= HEAD_BYTES {
-                    self.decide(name, options)?;
-                }
-            }
-            Decoder::ClaudeCode {
-                lines,
-                conversations: c,
-                usage: u,
-            } => {
-                feed_agent(lines, chunk, c.as_deref_mut().map(|r| r as _), &mut **u);
-            }
-            Decoder::Codex {
-                lines,
-                conversations: c,
-                usage: u,
-            } => {
-                feed_agent(lines, chunk, c.as_deref_mut().map(|r| r as _), &mut **u);
-            }
-            Decoder::Export {
-                provider,
-                options,
-                splitter,
-                parsed,
-                ..
-            } => {
-                let (provider, options) = (*provider, *options);
-                splitter.push(chunk, &mut |item| {
-                    read_export_item(provider, item, options, parsed);
-                });
-            }
-            Decoder::Ledger(bytes) | Decoder::Zip(bytes) => bytes.extend_from_slice(chunk),
-        }
-        Ok(())
-    }
-
-    /// Decides the format from the head collected so far, then replays it.
-    fn decide(&mut self, name: &str, options: ReadOptions) -> Result<()> {
-        let Decoder::Head(head) = self else {
-            return Ok(());
-        };
-        let mut head = std::mem::take(head);
-        // A byte order mark opens some files an editor saved: it is no part of any format.
-        if head.starts_with(BOM) {
-            head.drain(..BOM.len());
-        }
-        *self = if crate::transcripts::zip::is_zip(&head) {
-            Decoder::Zip(Vec::new())
-        } else if crate::transcripts::ledger_head(&head)? {
-            Decoder::Ledger(Vec::new())
-        } else {
-            let detected = detect(&head).map_err(|e| {
-                if crate::transcripts::export_files::export_member(name)
-                    == crate::transcripts::export_files::ExportMember::Sidecar
-                {
-                    Error::export_side_file(name)
-                } else {
-                    e.with("file", name)
-                }
-            });
-            match detected? {
-                provider @ (Provider::ClaudeCode | Provider::Codex) => {
-                    Decoder::transcript(provider, name, true)
-                }
-                provider => Decoder::Export {
-                    provider,
-                    options,
-                    splitter: ArraySplitter::default(),
-                    parsed: Parsed::default(),
-                    taken: 0,
-                },
-            }
-        };
-        self.push(&head, name, options)
-    }
-
-    fn finish(mut self, name: &str, options: ReadOptions) -> Result<Finished> {
-        if let Decoder::Head(head) = &self {
-            if head.iter().all(u8::is_ascii_whitespace) {
-                return Err(Error::empty_file(name));
-            }
-            self.decide(name, options)?;
-        }
-        Ok(Finished::Part(match self {
-            Decoder::Head(_) => return Err(Error::internal("a file's format was left undecided")),
-            Decoder::ClaudeCode {
-                mut lines,
-                conversations,
-                mut usage,
-            } => {
-                let finish = ClaudeCodeReader::finish;
-                let parsed = finish_agent(&mut lines, conversations, &mut *usage, finish);
-                Decoded::Conversations {
-                    format: FileFormat::ClaudeCode,
-                    parsed,
-                    claude_usage: Some(usage),
-                    usage: Vec::new(),
-                    usage_stats: ReadStats::default(),
-                }
-            }
-            Decoder::Codex {
-                mut lines,
-                conversations,
-                mut usage,
-            } => {
-                let parsed =
-                    finish_agent(&mut lines, conversations, &mut *usage, CodexReader::finish);
-                let (entries, usage_stats) = usage.finish();
-                Decoded::Conversations {
-                    format: FileFormat::Codex,
-                    parsed,
-                    claude_usage: None,
-                    usage: entries,
-                    usage_stats,
-                }
-            }
-            Decoder::Export {
-                provider,
-                options,
-                splitter,
-                mut parsed,
-                taken,
-            } => {
-                match splitter.mode {
-                    SplitMode::Whole => {
-                        let whole = match provider {
-                            Provider::ClaudeAi => parse_claude_ai(&splitter.whole),
-                            _ => parse_chatgpt_with(&splitter.whole, options),
-                        };
-                        parsed.conversations.extend(whole.conversations);
-                        parsed.stats.malformed += whole.stats.malformed;
-                        parsed.stats.repaired_surrogates += whole.stats.repaired_surrogates;
-                    }
-                    SplitMode::Done => {}
-                    // The array never closed: the file was cut short. What came before stays.
-                    _ => parsed.stats.malformed += 1,
-                }
-                parsed.stats.lines =
-                    parsed.conversations.len() as u64 + taken + parsed.stats.malformed;
-                Decoded::Conversations {
-                    format: provider.into(),
-                    parsed,
-                    claude_usage: None,
-                    usage: Vec::new(),
-                    usage_stats: ReadStats::default(),
-                }
-            }
-            Decoder::Ledger(bytes) => Decoded::Ledger(bytes),
-            Decoder::Zip(_) => return Ok(Finished::Archive),
-        }))
-    }
 }
 
 /// Unpacking an archive, one entry and one slice at a time.
@@ -374,16 +138,16 @@ impl FileIngest {
         }
     }
 
-    /// Starts reading a Claude Code or Codex transcript known by where it was found, for its
-    /// token usage only (no conversations are built). Exports carry no usage: for them this
+    /// Starts reading an agent's transcript known by where it was found, for its token usage
+    /// only (no conversations are built). Exports carry no usage: for them this
     /// is [`FileIngest::new`].
     pub fn usage_only(name: &str, provider: Provider) -> FileIngest {
-        match provider {
-            Provider::ClaudeCode | Provider::Codex => FileIngest {
+        match provider.entry().kind {
+            Kind::Agent => FileIngest {
                 decoder: Some(Decoder::transcript(provider, name, false)),
                 ..FileIngest::new(name)
             },
-            Provider::Chatgpt | Provider::ClaudeAi => FileIngest::new(name),
+            Kind::Export => FileIngest::new(name),
         }
     }
 

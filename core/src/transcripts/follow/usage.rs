@@ -1,13 +1,14 @@
 //! The usage of lines appended to one agent transcript, read on from where the last read
-//! stopped, as rows a host keeps (one per line that records usage, before the deduplication a
-//! report does over every row): each agent's reader, chosen by its provider, its state and
-//! what its lines held carried between reads as text.
+//! stopped, as rows a host keeps (those of each line that records usage, before the
+//! deduplication a report does over every row): each agent's reader, chosen by its provider,
+//! its state and what its lines held carried between reads as text.
 
 use crate::transcripts::usage::claude_code::{ClaudeCodeUsage, Response, project_folder_of};
 use crate::transcripts::usage::codex::{CodexUsage, CodexUsageState};
 use crate::transcripts::{Provider, ReadStats, UsageEntry};
 
-/// One usage row: the entry, and for Claude Code the response the cross-file rule compares.
+/// One usage row: the entry, and the response the cross-file rule compares (Claude Code's, and
+/// the keyed rows of the agents read through [`crate::transcripts::readers`]).
 pub type Row = (UsageEntry, Option<Response>);
 
 /// The usage reader of one transcript, continued across reads.
@@ -30,6 +31,30 @@ pub enum AppendedUsage {
         /// What earlier reads' lines held.
         base: ReadStats,
     },
+    /// An agent read through the shared readers: rows keyed by their response.
+    Keyed {
+        /// The reader.
+        reader: Box<dyn crate::transcripts::readers::Usage>,
+        /// How to make another (for a line read without taking it).
+        readers: crate::transcripts::readers::Readers,
+        /// The transcript's path.
+        path: String,
+        /// What earlier reads' lines held.
+        base: ReadStats,
+    },
+}
+
+/// A keyed row as the rows of the cross-file rule are: the key names the response.
+fn keyed_row((entry, key): (UsageEntry, u128)) -> Row {
+    let response = Response {
+        entry: entry.clone(),
+        folder: None,
+        sidechain: false,
+        relayed: false,
+        key: Some(key),
+        message_id: Some(key),
+    };
+    (entry, Some(response))
 }
 
 impl AppendedUsage {
@@ -44,6 +69,14 @@ impl AppendedUsage {
         let base: ReadStats = stats
             .and_then(|s| serde_json::from_str(s).ok())
             .unwrap_or_default();
+        if let Some(readers) = crate::transcripts::readers::readers(provider) {
+            return AppendedUsage::Keyed {
+                reader: (readers.usage)(name, state),
+                readers,
+                path: name.to_owned(),
+                base,
+            };
+        }
         match provider {
             Provider::Codex => {
                 let state: Option<CodexUsageState> =
@@ -54,7 +87,7 @@ impl AppendedUsage {
                 };
                 AppendedUsage::Codex { reader, base }
             }
-            Provider::ClaudeCode | Provider::Chatgpt | Provider::ClaudeAi => {
+            _ => {
                 let mut reader = ClaudeCodeUsage::collecting();
                 reader.set_project_folder(project_folder_of(name));
                 AppendedUsage::ClaudeCode {
@@ -82,6 +115,10 @@ impl AppendedUsage {
                     .into_iter()
                     .map(|e| (e, None))
                     .collect()
+            }
+            AppendedUsage::Keyed { reader, .. } => {
+                reader.push_line(line);
+                reader.take_rows().into_iter().map(keyed_row).collect()
             }
         }
     }
@@ -135,6 +172,18 @@ impl AppendedUsage {
                     .collect();
                 (rows, reader.stats)
             }
+            AppendedUsage::Keyed {
+                reader,
+                readers,
+                path,
+                ..
+            } => {
+                let mut reader = (readers.usage)(path, reader.state().as_deref());
+                reader.push_line(line);
+                reader.end();
+                let rows = reader.take_rows().into_iter().map(keyed_row).collect();
+                (rows, reader.stats())
+            }
         }
     }
 
@@ -147,6 +196,7 @@ impl AppendedUsage {
                 let state = serde_json::to_string(&reader.state()).ok();
                 (base, reader.stats, state)
             }
+            AppendedUsage::Keyed { reader, base, .. } => (base, reader.stats(), reader.state()),
         };
         base.add(&stats);
         (base, state)

@@ -1,0 +1,327 @@
+//! A file's decoder: its head decides its format, then its bytes go to that format's reader
+//! (an agent's lines, an export's conversations one at a time, a ledger's bytes) until it ends.
+
+use super::HEAD_BYTES;
+use crate::error::{Error, Result};
+use crate::transcripts::FileFormat;
+use crate::transcripts::conversation::exports::read_export_item;
+use crate::transcripts::conversation::finish_agent;
+use crate::transcripts::conversation::splitter::{ArraySplitter, SplitMode};
+use crate::transcripts::conversation::{
+    ClaudeCodeReader, CodexReader, Conversation, Parsed, ReadOptions, parse_chatgpt_with,
+    parse_claude_ai,
+};
+use crate::transcripts::lines::{BOM, LineSplitter, feed_agent};
+use crate::transcripts::providers::Kind;
+use crate::transcripts::readers::{Conversations, Usage};
+use crate::transcripts::usage::claude_code::ClaudeCodeUsage;
+use crate::transcripts::usage::codex::CodexUsage;
+use crate::transcripts::usage::keyed::KeyedRows;
+use crate::transcripts::{Provider, ReadStats, UsageEntry, detect};
+
+/// Reads one stream of bytes whose format is found from its head.
+pub(super) enum Decoder {
+    Head(Vec<u8>),
+    ClaudeCode {
+        lines: LineSplitter,
+        conversations: Option<Box<ClaudeCodeReader>>,
+        usage: Box<ClaudeCodeUsage>,
+    },
+    Codex {
+        lines: LineSplitter,
+        conversations: Option<Box<CodexReader>>,
+        usage: Box<CodexUsage>,
+    },
+    /// An agent read through the shared readers ([`crate::transcripts::readers`]).
+    Keyed {
+        provider: Provider,
+        lines: LineSplitter,
+        conversations: Option<Box<dyn Conversations>>,
+        usage: Box<dyn Usage>,
+        rows: Box<KeyedRows>,
+    },
+    Export {
+        provider: Provider,
+        options: ReadOptions,
+        splitter: ArraySplitter,
+        parsed: Parsed,
+        /// Conversations handed over early by [`FileIngest::take_conversations`].
+        taken: u64,
+    },
+    Ledger(Vec<u8>),
+    Zip(Vec<u8>),
+}
+
+/// How a decoder ended: with what its bytes held, or on an archive (which the pump unpacks at
+/// the top and refuses inside another). Made once per file and moved at once: no box needed.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Finished {
+    Part(Decoded),
+    Archive,
+}
+
+/// What one file (or one archive entry) held. Made once per file and moved to its reader at
+/// once, like [`Finished`]: no box needed.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Decoded {
+    /// A transcript or an export.
+    Conversations {
+        /// Its format.
+        format: FileFormat,
+        /// Its conversations (none when only usage was read).
+        parsed: Parsed,
+        /// A Claude Code file's usage reader, to merge with others' (responses repeat across
+        /// files, so Claude Code usage is counted once all files are in).
+        claude_usage: Option<Box<ClaudeCodeUsage>>,
+        /// A Codex rollout's usage entries.
+        usage: Vec<UsageEntry>,
+        /// The usage rows of an agent whose rows are keyed by their response, one per key (a
+        /// response its other files repeat counts once when the rows are merged).
+        keyed_usage: Option<Box<KeyedRows>>,
+        /// What the Codex usage reader skipped.
+        usage_stats: ReadStats,
+    },
+    /// A Baton ledger's bytes.
+    Ledger(Vec<u8>),
+}
+
+impl Decoder {
+    /// Moves the conversations finished so far (an export's, one by one) into `out`.
+    pub(super) fn take_conversations(&mut self, out: &mut Vec<Conversation>) {
+        if let Decoder::Export { parsed, taken, .. } = self {
+            *taken += parsed.conversations.len() as u64;
+            out.append(&mut parsed.conversations);
+        }
+    }
+
+    /// A JSONL transcript's decoder; `with_conversations` off reads usage only.
+    pub(super) fn transcript(provider: Provider, name: &str, with_conversations: bool) -> Decoder {
+        if let Some(readers) = crate::transcripts::readers::readers(provider) {
+            return Decoder::Keyed {
+                provider,
+                lines: LineSplitter::new(),
+                conversations: with_conversations.then(|| (readers.conversations)(name, None)),
+                usage: (readers.usage)(name, None),
+                rows: Box::default(),
+            };
+        }
+        match provider {
+            Provider::Codex => Decoder::Codex {
+                lines: LineSplitter::new(),
+                conversations: with_conversations.then(Box::default),
+                usage: Box::new(CodexUsage::new(crate::transcripts::session_name(name))),
+            },
+            _ => Decoder::ClaudeCode {
+                lines: LineSplitter::new(),
+                conversations: with_conversations.then(Box::default),
+                usage: Box::default(),
+            },
+        }
+    }
+
+    pub(super) fn push(&mut self, chunk: &[u8], name: &str, options: ReadOptions) -> Result<()> {
+        match self {
+            Decoder::Head(head) => {
+                head.extend_from_slice(chunk);
+                if head.len() >= HEAD_BYTES {
+                    self.decide(name, options)?;
+                }
+            }
+            Decoder::ClaudeCode {
+                lines,
+                conversations: c,
+                usage: u,
+            } => {
+                feed_agent(lines, chunk, c.as_deref_mut().map(|r| r as _), &mut **u);
+            }
+            Decoder::Codex {
+                lines,
+                conversations: c,
+                usage: u,
+            } => {
+                feed_agent(lines, chunk, c.as_deref_mut().map(|r| r as _), &mut **u);
+            }
+            Decoder::Keyed {
+                lines,
+                conversations: c,
+                usage: u,
+                rows,
+                ..
+            } => {
+                feed_agent(lines, chunk, c.as_deref_mut().map(|r| r as _), &mut **u);
+                for (entry, key) in u.take_rows() {
+                    rows.add(entry, key);
+                }
+            }
+            Decoder::Export {
+                provider,
+                options,
+                splitter,
+                parsed,
+                ..
+            } => {
+                let (provider, options) = (*provider, *options);
+                splitter.push(chunk, &mut |item| {
+                    read_export_item(provider, item, options, parsed);
+                });
+            }
+            Decoder::Ledger(bytes) | Decoder::Zip(bytes) => bytes.extend_from_slice(chunk),
+        }
+        Ok(())
+    }
+
+    /// Decides the format from the head collected so far, then replays it.
+    pub(super) fn decide(&mut self, name: &str, options: ReadOptions) -> Result<()> {
+        let Decoder::Head(head) = self else {
+            return Ok(());
+        };
+        let mut head = std::mem::take(head);
+        // A byte order mark opens some files an editor saved: it is no part of any format.
+        if head.starts_with(BOM) {
+            head.drain(..BOM.len());
+        }
+        *self = if crate::transcripts::zip::is_zip(&head) {
+            Decoder::Zip(Vec::new())
+        } else if crate::transcripts::ledger_head(&head)? {
+            Decoder::Ledger(Vec::new())
+        } else {
+            let detected = detect(&head).map_err(|e| {
+                if crate::transcripts::export_files::export_member(name)
+                    == crate::transcripts::export_files::ExportMember::Sidecar
+                {
+                    Error::export_side_file(name)
+                } else {
+                    e.with("file", name)
+                }
+            });
+            match detected? {
+                provider if provider.entry().kind == Kind::Agent => {
+                    Decoder::transcript(provider, name, true)
+                }
+                provider => Decoder::Export {
+                    provider,
+                    options,
+                    splitter: ArraySplitter::default(),
+                    parsed: Parsed::default(),
+                    taken: 0,
+                },
+            }
+        };
+        self.push(&head, name, options)
+    }
+
+    pub(super) fn finish(mut self, name: &str, options: ReadOptions) -> Result<Finished> {
+        if let Decoder::Head(head) = &self {
+            if head.iter().all(u8::is_ascii_whitespace) {
+                return Err(Error::empty_file(name));
+            }
+            self.decide(name, options)?;
+        }
+        Ok(Finished::Part(match self {
+            Decoder::Head(_) => return Err(Error::internal("a file's format was left undecided")),
+            Decoder::ClaudeCode {
+                mut lines,
+                conversations,
+                mut usage,
+            } => {
+                let finish = ClaudeCodeReader::finish;
+                let parsed = finish_agent(&mut lines, conversations, &mut *usage, finish);
+                Decoded::Conversations {
+                    format: FileFormat::ClaudeCode,
+                    parsed,
+                    claude_usage: Some(usage),
+                    usage: Vec::new(),
+                    keyed_usage: None,
+                    usage_stats: ReadStats::default(),
+                }
+            }
+            Decoder::Codex {
+                mut lines,
+                conversations,
+                mut usage,
+            } => {
+                let parsed =
+                    finish_agent(&mut lines, conversations, &mut *usage, CodexReader::finish);
+                let (entries, usage_stats) = usage.finish();
+                Decoded::Conversations {
+                    format: FileFormat::Codex,
+                    parsed,
+                    claude_usage: None,
+                    usage: entries,
+                    keyed_usage: None,
+                    usage_stats,
+                }
+            }
+            Decoder::Keyed {
+                provider,
+                mut lines,
+                conversations,
+                mut usage,
+                mut rows,
+            } => {
+                let mut parsed = Parsed::default();
+                match conversations {
+                    Some(mut reader) => {
+                        lines.finish(|line| {
+                            reader.push_line(line);
+                            usage.push_line(line);
+                        });
+                        parsed = reader.finish();
+                    }
+                    None => lines.finish(|line| usage.push_line(line)),
+                }
+                parsed.stats.too_long += lines.too_long();
+                usage.end();
+                for (entry, key) in usage.take_rows() {
+                    rows.add(entry, key);
+                }
+                let mut usage_stats = usage.stats();
+                usage_stats.too_long += lines.too_long();
+                usage_stats.duplicates += std::mem::take(&mut rows.replaced);
+                Decoded::Conversations {
+                    format: provider.into(),
+                    parsed,
+                    claude_usage: None,
+                    usage: Vec::new(),
+                    keyed_usage: Some(rows),
+                    usage_stats,
+                }
+            }
+            Decoder::Export {
+                provider,
+                options,
+                splitter,
+                mut parsed,
+                taken,
+            } => {
+                match splitter.mode {
+                    SplitMode::Whole => {
+                        let whole = match provider {
+                            Provider::ClaudeAi => parse_claude_ai(&splitter.whole),
+                            _ => parse_chatgpt_with(&splitter.whole, options),
+                        };
+                        parsed.conversations.extend(whole.conversations);
+                        parsed.stats.malformed += whole.stats.malformed;
+                        parsed.stats.repaired_surrogates += whole.stats.repaired_surrogates;
+                    }
+                    SplitMode::Done => {}
+                    // The array never closed: the file was cut short. What came before stays.
+                    _ => parsed.stats.malformed += 1,
+                }
+                parsed.stats.lines =
+                    parsed.conversations.len() as u64 + taken + parsed.stats.malformed;
+                Decoded::Conversations {
+                    format: provider.into(),
+                    parsed,
+                    claude_usage: None,
+                    usage: Vec::new(),
+                    keyed_usage: None,
+                    usage_stats: ReadStats::default(),
+                }
+            }
+            Decoder::Ledger(bytes) => Decoded::Ledger(bytes),
+            Decoder::Zip(_) => return Ok(Finished::Archive),
+        }))
+    }
+}

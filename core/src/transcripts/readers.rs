@@ -1,0 +1,111 @@
+//! The agents read through one pair of readers (Gemini CLI, Qwen Code, and each agent added
+//! after them): a conversation reader and a usage reader per file, both fed whole lines, both
+//! able to stop and go on from a state kept as text, the usage reader giving rows keyed by
+//! their response ([`crate::transcripts::usage::keyed`]). The ingest, the tally, a transcript
+//! followed as it grows and the mirror ask [`readers`] and never name these agents.
+
+use crate::transcripts::conversation::Parsed;
+use crate::transcripts::gemini::{GeminiReader, GeminiUsage};
+use crate::transcripts::lines::LineReader;
+use crate::transcripts::qwen::{QwenReader, QwenUsage};
+use crate::transcripts::{Provider, ReadStats, UsageEntry};
+
+/// An agent's conversation reader.
+pub trait Conversations: LineReader + std::fmt::Debug + Send {
+    /// Where it is, to go on later (JSON).
+    fn state(&self) -> Option<String>;
+    /// The conversations read.
+    fn finish(self: Box<Self>) -> Parsed;
+}
+
+/// An agent's usage reader.
+pub trait Usage: LineReader + std::fmt::Debug + Send {
+    /// The rows read since the last call, each with its response's key.
+    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)>;
+    /// What its lines held.
+    fn stats(&self) -> ReadStats;
+    /// Where it is, to go on later (JSON).
+    fn state(&self) -> Option<String>;
+    /// The file ended: what it left unfinished is read (its rows then taken).
+    fn end(&mut self) {}
+}
+
+/// How an agent's files are read.
+#[derive(Debug, Clone, Copy)]
+pub struct Readers {
+    /// The conversation reader of the file at a path, going on from a state.
+    pub conversations: fn(&str, Option<&str>) -> Box<dyn Conversations>,
+    /// The usage reader of the file at a path, going on from a state.
+    pub usage: fn(&str, Option<&str>) -> Box<dyn Usage>,
+}
+
+/// The readers of `provider`'s files, when it is read through them (Claude Code and Codex
+/// have readers of their own, the exports are read whole).
+pub fn readers(provider: Provider) -> Option<Readers> {
+    match provider {
+        Provider::Gemini => Some(Readers {
+            conversations: |path, state| Box::new(GeminiReader::new(path, parse(state))),
+            usage: |path, state| Box::new(GeminiUsage::new(path, parse(state))),
+        }),
+        Provider::Qwen => Some(Readers {
+            conversations: |_, state| {
+                Box::new(QwenReader::continuing(parse(state).unwrap_or_default()))
+            },
+            usage: |_, _| Box::new(QwenUsage::new()),
+        }),
+        Provider::ClaudeCode | Provider::Codex | Provider::Chatgpt | Provider::ClaudeAi => None,
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(state: Option<&str>) -> Option<T> {
+    state.and_then(|s| serde_json::from_str(s).ok())
+}
+
+fn json<T: serde::Serialize>(state: &T) -> Option<String> {
+    serde_json::to_string(state).ok()
+}
+
+impl Conversations for GeminiReader {
+    fn state(&self) -> Option<String> {
+        json(&GeminiReader::state(self))
+    }
+    fn finish(self: Box<Self>) -> Parsed {
+        GeminiReader::finish(*self)
+    }
+}
+
+impl Conversations for QwenReader {
+    fn state(&self) -> Option<String> {
+        json(&QwenReader::state(self))
+    }
+    fn finish(self: Box<Self>) -> Parsed {
+        QwenReader::finish(*self)
+    }
+}
+
+impl Usage for GeminiUsage {
+    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        GeminiUsage::take_rows(self)
+    }
+    fn stats(&self) -> ReadStats {
+        self.stats.clone()
+    }
+    fn state(&self) -> Option<String> {
+        json(&GeminiUsage::state(self))
+    }
+    fn end(&mut self) {
+        GeminiUsage::finish(self);
+    }
+}
+
+impl Usage for QwenUsage {
+    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        QwenUsage::take_rows(self)
+    }
+    fn stats(&self) -> ReadStats {
+        self.stats.clone()
+    }
+    fn state(&self) -> Option<String> {
+        None
+    }
+}

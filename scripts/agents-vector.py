@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Writes tests/vectors/analyzer-agents.requests.ndjson: the Gemini CLI and Qwen Code fixtures
+(tests/fixtures/gemini, qwen) pushed through the analyzer ABI in 4 KiB chunks, then usage by day
+and model, the list, a search for the planted word and a view. Run from anywhere:
+`python3 scripts/agents-vector.py REPO`, then
+`BATON_UPDATE_VECTORS=1 cargo test -p baton-tests --test suite -- wasm::golden` writes the answers."""
+import base64, json, os, sys
+root = sys.argv[1]  # repo root
+fixtures = os.path.join(root, "tests/fixtures")
+out = []
+A = "agents"
+out.append({"op": "analyzer_open", "analyzer": A})
+files = []
+for agent in ["gemini", "qwen"]:
+    for d, _, names in os.walk(os.path.join(fixtures, agent)):
+        for n in names:
+            if n.endswith(".jsonl") or n.endswith(".json"):
+                files.append(os.path.join(d, n))
+files.sort()
+for f in files:
+    rel = os.path.relpath(f, fixtures)
+    # Qwen Code's sidecars: a host passes them over (`providers::skipped_files`).
+    if rel.endswith(".ledger.jsonl") or rel.endswith(".runtime.json"):
+        continue
+    data = open(f, "rb").read()
+    out.append({"op": "analyzer_begin", "analyzer": A, "name": rel})
+    for i in range(0, len(data), 4096):
+        out.append({"op": "analyzer_push", "analyzer": A, "base64": base64.b64encode(data[i:i+4096]).decode()})
+    out.append({"op": "analyzer_finish", "analyzer": A})
+out.append({"op": "analyzer_usage", "analyzer": A, "group_by": "daily"})
+out.append({"op": "analyzer_usage", "analyzer": A, "group_by": "model"})
+out.append({"op": "analyzer_list", "analyzer": A, "query": {}})
+out.append({"op": "analyzer_list", "analyzer": A, "query": {"search": "zanzibarquux"}})
+out.append({"op": "analyzer_view", "analyzer": A, "index": 0, "markdown": True})
+out.append({"op": "analyzer_close", "analyzer": A})
+with open(os.path.join(root, "tests/vectors/analyzer-agents.requests.ndjson"), "w") as w:
+    for r in out:
+        w.write(json.dumps(r, separators=(",", ":")) + "\n")
+print(len(out), "requests")

@@ -1,0 +1,81 @@
+//! Writes Gemini CLI and Qwen Code session trees in the agents' own layouts, with every trap
+//! their sources show, and the truth they must give (`truth.json`: tokens by day and model,
+//! conversations with titles and tool calls, the planted word).
+//!
+//! Usage: `agent-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--truth FILE]`. `OUT_DIR`
+//! stands for a home folder: it gets `.gemini/tmp/…` and `.qwen/projects/…` (with Qwen Code's
+//! `.qwen/usage/` beside), so `HOME=OUT_DIR baton usage` finds them where the agents keep
+//! them. The truth goes to `OUT_DIR/truth.json` unless `--truth` names another file. `--mb`
+//! adds sessions until each agent's tree holds about M megabytes (for benchmarks).
+
+use baton_tests::agents::{Truth, gemini, qwen};
+use std::path::PathBuf;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut out: Option<PathBuf> = None;
+    let (mut sessions, mut seed, mut mb) = (6usize, 42u64, 0u64);
+    let mut truth_file: Option<PathBuf> = None;
+    while let Some(arg) = args.next() {
+        let mut number = |name: &str| -> u64 {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| fail(&format!("{name} needs a number")))
+        };
+        match arg.as_str() {
+            "--sessions" => sessions = number("--sessions") as usize,
+            "--seed" => seed = number("--seed"),
+            "--mb" => mb = number("--mb"),
+            "--truth" => truth_file = args.next().map(PathBuf::from),
+            "-h" | "--help" => {
+                println!("agent-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--truth FILE]");
+                return;
+            }
+            other if out.is_none() && !other.starts_with('-') => out = Some(other.into()),
+            other => fail(&format!("unknown argument `{other}`")),
+        }
+    }
+    let out = out.unwrap_or_else(|| fail("name the folder to write (agent-gen OUT_DIR)"));
+    let sessions = sessions.max(3);
+    let grow = |write: &dyn Fn(usize) -> Truth| -> Truth {
+        let mut count = sessions;
+        loop {
+            let truth = write(count);
+            if mb == 0 || truth.bytes >= mb << 20 {
+                return truth;
+            }
+            // Scale to the size asked, with a little over.
+            let per = (truth.bytes / count as u64).max(1);
+            count = ((mb << 20) / per + 3) as usize;
+        }
+    };
+    let gemini_root = out.join(".gemini").join("tmp");
+    let qwen_root = out.join(".qwen").join("projects");
+    let gemini = grow(&|n| {
+        let _ = std::fs::remove_dir_all(&gemini_root);
+        gemini::tree(&gemini_root, n, seed)
+    });
+    let qwen = grow(&|n| {
+        let _ = std::fs::remove_dir_all(out.join(".qwen"));
+        qwen::tree(&qwen_root, n, seed)
+    });
+    let truth = serde_json::json!({"gemini": gemini.to_json(), "qwen": qwen.to_json()});
+    let text = serde_json::to_string_pretty(&truth).unwrap_or_default();
+    let truth_file = truth_file.unwrap_or_else(|| out.join("truth.json"));
+    if let Err(err) = std::fs::write(&truth_file, text + "\n") {
+        fail(&format!("cannot write truth.json: {err}"));
+    }
+    println!(
+        "wrote {} Gemini CLI sessions ({} bytes) and {} Qwen Code sessions ({} bytes) under {}",
+        gemini.conversations.len(),
+        gemini.bytes,
+        qwen.conversations.len(),
+        qwen.bytes,
+        out.display()
+    );
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("agent-gen: {message}");
+    std::process::exit(2)
+}

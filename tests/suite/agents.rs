@@ -1,0 +1,432 @@
+//! Gemini CLI and Qwen Code sessions, generated in the agents' own layouts with the traps
+//! their sources show (`baton_tests::agents`), give the generator's truth through every face:
+//! `usage` from the files and from the index, `analyze`, search and `transcripts show`; a
+//! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
+//! messages.
+
+use baton_tests::agents::{PLANTED, Tokens, Truth, gemini, qwen};
+use baton_tests::{assert_success, baton, json_of};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One agent's generated tree: its key, the flag that names its folder, the folder, its truth.
+struct Agent {
+    key: &'static str,
+    flag: &'static str,
+    root: PathBuf,
+    truth: Truth,
+}
+
+fn agents(tmp: &Path) -> Vec<Agent> {
+    let gemini_root = tmp.join(".gemini/tmp");
+    let qwen_root = tmp.join(".qwen/projects");
+    vec![
+        Agent {
+            key: "gemini",
+            flag: "--gemini-dir",
+            truth: gemini::tree(&gemini_root, 7, 3),
+            root: gemini_root,
+        },
+        Agent {
+            key: "qwen",
+            flag: "--qwen-dir",
+            truth: qwen::tree(&qwen_root, 7, 5),
+            root: qwen_root,
+        },
+    ]
+}
+
+fn run(dir: &Path, args: &[&str]) -> Value {
+    let output = baton(dir).args(args).output().unwrap();
+    assert_success(&output, format_args!("baton {}", args.join(" ")));
+    json_of(&output)
+}
+
+/// A report's rows by key, as the truth counts them.
+fn rows_of(report: &Value) -> BTreeMap<String, Tokens> {
+    report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            let n = |field: &str| row[field].as_u64().unwrap();
+            let tokens = Tokens {
+                input: n("input_tokens"),
+                output: n("output_tokens"),
+                cache_read: n("cache_read_tokens"),
+                reasoning: n("reasoning_tokens"),
+            };
+            assert_eq!(n("cache_creation_tokens"), 0, "{row}");
+            (row["key"].as_str().unwrap().to_owned(), tokens)
+        })
+        .collect()
+}
+
+fn mirror(dir: &Path, agent: &Agent, index: &Path) -> Command {
+    let mut command = baton(dir);
+    command
+        .arg("mirror")
+        .arg(agent.flag)
+        .arg(&agent.root)
+        .arg("--index")
+        .arg(index);
+    command
+}
+
+#[test]
+fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    for agent in agents(tmp.path()) {
+        let root = agent.root.to_str().unwrap();
+        let index = tmp.path().join(format!("{}.sqlite", agent.key));
+        let index_flag = format!("--index={}", index.display());
+        let by = |group: &str, from_index: bool| {
+            let mut args = vec!["--json", "usage", group, "--provider", agent.key];
+            if from_index {
+                args.push(&index_flag);
+            } else {
+                args.extend([agent.flag, root]);
+            }
+            rows_of(&run(&dir, &args))
+        };
+        assert_eq!(
+            by("daily", false),
+            agent.truth.by_day(),
+            "{}: daily",
+            agent.key
+        );
+        assert_eq!(
+            by("model", false),
+            agent.truth.by_model(),
+            "{}: models",
+            agent.key
+        );
+        let mirrored = mirror(&dir, &agent, &index).output().unwrap();
+        assert_success(&mirrored, format_args!("mirror {}", agent.key));
+        assert_eq!(
+            by("daily", true),
+            agent.truth.by_day(),
+            "{}: daily, index",
+            agent.key
+        );
+        assert_eq!(
+            by("model", true),
+            agent.truth.by_model(),
+            "{}: models, index",
+            agent.key
+        );
+        // A model the price table does not know is said to be unpriced, never costed at $0.
+        let report = run(&dir, &["--json", "usage", "model", agent.flag, root]);
+        let unpriced: Vec<&str> = report["unpriced_models"]
+            .as_array()
+            .map(|m| m.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let unknown = if agent.key == "gemini" {
+            gemini::MODELS[2]
+        } else {
+            qwen::MODELS[1]
+        };
+        assert!(unpriced.contains(&unknown), "{}: {report}", agent.key);
+        assert!(report["totals"]["cost_usd"].as_f64().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    for agent in agents(tmp.path()) {
+        let report = run(
+            &dir,
+            &[
+                "--json",
+                "analyze",
+                agent.root.to_str().unwrap(),
+                "--list",
+                "1000",
+            ],
+        );
+        let mut listed: Vec<(String, u64)> = report["conversations"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["title"].as_str().unwrap().to_owned(),
+                    r["tool_calls"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let mut expected: Vec<(String, u64)> = agent
+            .truth
+            .conversations
+            .values()
+            .map(|c| (c.title.clone(), c.tool_calls as u64))
+            .collect();
+        listed.sort();
+        expected.sort();
+        assert_eq!(listed, expected, "{}", agent.key);
+        let usage = &report["overview"]["usage"];
+        let total: Tokens = agent
+            .truth
+            .by_day()
+            .values()
+            .fold(Tokens::default(), |mut t, d| {
+                t.input += d.input;
+                t.output += d.output;
+                t.cache_read += d.cache_read;
+                t.reasoning += d.reasoning;
+                t
+            });
+        assert_eq!(usage["input_tokens"], total.input, "{}: {usage}", agent.key);
+        assert_eq!(usage["output_tokens"], total.output, "{}", agent.key);
+        assert_eq!(
+            usage["cache_read_tokens"], total.cache_read,
+            "{}",
+            agent.key
+        );
+    }
+}
+
+#[test]
+fn search_finds_the_planted_word_and_show_renders_the_session() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    for agent in agents(tmp.path()) {
+        let index = tmp.path().join(format!("{}.sqlite", agent.key));
+        assert_success(
+            &mirror(&dir, &agent, &index).output().unwrap(),
+            format_args!("mirror"),
+        );
+        let index_flag = index.to_str().unwrap();
+        let found = run(&dir, &["--json", "search", PLANTED, "--index", index_flag]);
+        let hits = found["hits"].as_array().unwrap();
+        // Qwen's `/branch` fork copies the prompt that holds the word: a hit in each session.
+        let expected = if agent.key == "qwen" { 2 } else { 1 };
+        assert_eq!(hits.len(), expected, "{}: {found}", agent.key);
+        let session = hits[0]["conversation"]["provider_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            agent.truth.conversations.contains_key(&session),
+            "{}: {found}",
+            agent.key
+        );
+        let shown = baton(&dir)
+            .args(["transcripts", "show", &session, "--index", index_flag])
+            .output()
+            .unwrap();
+        assert_success(&shown, format_args!("show {session}"));
+        let text = String::from_utf8_lossy(&shown.stdout);
+        assert!(text.contains(PLANTED), "{}: {text}", agent.key);
+        let listed = run(
+            &dir,
+            &[
+                "--json",
+                "transcripts",
+                "list",
+                "--index",
+                index_flag,
+                "--limit",
+                "100",
+            ],
+        );
+        let rows = listed["conversations"].as_array().unwrap();
+        assert_eq!(
+            rows.len(),
+            agent.truth.conversations.len(),
+            "{}: {listed}",
+            agent.key
+        );
+    }
+}
+
+/// `baton mirror` killed (SIGKILL, a real process) at random points, then run to the end,
+/// leaves the index one clean run leaves.
+#[test]
+fn a_mirror_of_the_agents_killed_anywhere_ends_as_one_clean_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let gemini_root = tmp.path().join(".gemini/tmp");
+    let qwen_root = tmp.path().join(".qwen/projects");
+    gemini::tree(&gemini_root, 60, 9);
+    qwen::tree(&qwen_root, 60, 9);
+    let mirror = |index: &Path| {
+        let mut command = baton(&dir);
+        command
+            .arg("mirror")
+            .arg("--gemini-dir")
+            .arg(&gemini_root)
+            .arg("--qwen-dir")
+            .arg(&qwen_root)
+            .arg("--index")
+            .arg(index)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        command
+    };
+    let contents = |index: &Path| -> Vec<String> {
+        let usage = run(
+            &dir,
+            &[
+                "--json",
+                "usage",
+                "session",
+                &format!("--index={}", index.display()),
+            ],
+        );
+        let listed = run(
+            &dir,
+            &[
+                "--json",
+                "transcripts",
+                "list",
+                "--index",
+                index.to_str().unwrap(),
+                "--limit",
+                "1000",
+            ],
+        );
+        vec![
+            usage["rows"].to_string(),
+            listed["conversations"].to_string(),
+        ]
+    };
+    let clean = tmp.path().join("clean.sqlite");
+    assert!(mirror(&clean).status().unwrap().success());
+    let killed = tmp.path().join("killed.sqlite");
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..12 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut child = mirror(&killed).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5 + seed % 80));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+    }
+    assert!(mirror(&killed).status().unwrap().success());
+    assert_eq!(contents(&killed), contents(&clean));
+}
+
+/// Lines appended to a Gemini CLI log (a new prompt and response, then the response written
+/// again with its tool call) and to a Qwen Code transcript add exactly those messages: the
+/// copy replaces the message it repeats, and its usage counts once.
+#[test]
+fn lines_appended_later_add_exactly_their_messages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let root = tmp.path().join("gemini/tmp/app/chats");
+    let file = root.join("session-2026-08-20T09-00-3f2a9c1e.jsonl");
+    let start = r#"{"sessionId":"3f2a9c1e-0000-4000-8000-000000000001","projectHash":"ab","startTime":"2026-08-20T09:00:00.000Z","lastUpdated":"2026-08-20T09:00:00.000Z","kind":"main"}
+{"id":"u1","timestamp":"2026-08-20T09:00:01.000Z","type":"user","content":[{"text":"first prompt"}]}
+{"id":"g1","timestamp":"2026-08-20T09:00:02.000Z","type":"gemini","content":"first answer","tokens":{"input":100,"output":10,"cached":40,"thoughts":5,"tool":0,"total":115},"model":"gemini-2.5-pro"}
+"#;
+    baton_tests::agents::write(&file, start.as_bytes());
+    let index = tmp.path().join("index.sqlite");
+    let index_flag = index.to_str().unwrap().to_owned();
+    let pass = || {
+        let output = baton(&dir)
+            .args(["--json", "mirror", "--gemini-dir"])
+            .arg(tmp.path().join("gemini/tmp"))
+            .args(["--index", &index_flag])
+            .output()
+            .unwrap();
+        assert_success(&output, format_args!("mirror"));
+        json_of(&output)
+    };
+    let messages = |pass: &Value| pass["pass"]["messages"].as_u64().unwrap_or(u64::MAX);
+    assert_eq!(messages(&pass()), 2);
+    let appended = r#"{"id":"u2","timestamp":"2026-08-20T09:01:00.000Z","type":"user","content":[{"text":"second prompt"}]}
+{"id":"g2","timestamp":"2026-08-20T09:01:02.000Z","type":"gemini","content":"","tokens":{"input":200,"output":20,"cached":0,"thoughts":0,"tool":0,"total":220},"model":"gemini-2.5-pro"}
+"#;
+    let again = r#"{"id":"g2","timestamp":"2026-08-20T09:01:02.000Z","type":"gemini","content":"","tokens":{"input":200,"output":20,"cached":0,"thoughts":0,"tool":0,"total":220},"model":"gemini-2.5-pro","toolCalls":[{"id":"c1","name":"read_file","args":{"path":"a"},"result":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"appendedword"}}}],"status":"success"}]}
+"#;
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.extend_from_slice(appended.as_bytes());
+    std::fs::write(&file, &bytes).unwrap();
+    assert_eq!(messages(&pass()), 2, "a prompt and a response");
+    bytes.extend_from_slice(again.as_bytes());
+    std::fs::write(&file, &bytes).unwrap();
+    assert_eq!(
+        messages(&pass()),
+        0,
+        "a copy replaces the message it repeats"
+    );
+    let found = run(
+        &dir,
+        &["--json", "search", "appendedword", "--index", &index_flag],
+    );
+    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
+    let usage = run(
+        &dir,
+        &["--json", "usage", "daily", &format!("--index={index_flag}")],
+    );
+    assert_eq!(usage["totals"]["input_tokens"], 60 + 200, "{usage}");
+    assert_eq!(usage["totals"]["output_tokens"], 15 + 20, "{usage}");
+}
+
+/// The fixtures (`tests/fixtures/gemini`, `qwen`) through the ABI: the golden vector
+/// `analyzer-agents` (answered alike natively and in wasm, `wasm.rs` holds that) counts the
+/// tokens the generator's truth says, and lists every session once.
+#[test]
+fn the_abi_counts_the_fixtures_as_their_truth_says() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let truth: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("vectors/agents-truth.json")).unwrap(),
+    )
+    .unwrap();
+    let answers =
+        std::fs::read_to_string(root.join("vectors/analyzer-agents.answers.ndjson")).unwrap();
+    let requests =
+        std::fs::read_to_string(root.join("vectors/analyzer-agents.requests.ndjson")).unwrap();
+    let asked: Vec<Value> = requests
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let answered: Vec<Value> = answers
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let answer_to = |op: &str, group: Option<&str>| -> &Value {
+        let at = asked
+            .iter()
+            .position(|r| r["op"] == op && group.is_none_or(|g| r["group_by"] == g))
+            .unwrap();
+        &answered[at]["ok"]
+    };
+    let sum = |field: &str| -> u64 {
+        ["gemini", "qwen"]
+            .iter()
+            .flat_map(|agent| truth[agent]["by_day_model"].as_array().unwrap())
+            .map(|row| row[field].as_u64().unwrap())
+            .sum()
+    };
+    let daily = answer_to("analyzer_usage", Some("daily"));
+    for field in [
+        "input_tokens",
+        "output_tokens",
+        "cache_read_tokens",
+        "reasoning_tokens",
+    ] {
+        assert_eq!(
+            daily["totals"][field].as_u64().unwrap(),
+            sum(field),
+            "{field}"
+        );
+    }
+    let sessions: usize = ["gemini", "qwen"]
+        .iter()
+        .map(|agent| truth[agent]["conversations"].as_array().unwrap().len())
+        .sum();
+    let listed = answer_to("analyzer_list", None);
+    assert_eq!(
+        listed["total"].as_u64().unwrap() as usize,
+        sessions,
+        "{listed}"
+    );
+}
