@@ -243,7 +243,13 @@ function renderOverview(o, charts, width) {
   $("fig-last").textContent = day(o.last_at);
   $("fig-formats").textContent = Object.entries(o.formats).map(([f, n]) => `${FORMATS[f] || f} (${n})`).join(", ") || "—";
   $("fig-tokens").textContent = o.usage ? number(o.usage.total_tokens) : "—";
-  $("fig-cost").textContent = o.usage ? `$${o.usage.cost_usd.toFixed(2)}` : "—";
+  const cost = o.usage ? costText(o.usage, o.unpriced_models) : "—";
+  $("fig-cost").textContent = /^[0-9]/.test(cost) ? `$${cost}` : cost;
+  // A model the price table does not know is said, never costed at $0 as if that were a fact.
+  $("unpriced-line").hidden = !o.unpriced_models.length;
+  $("unpriced-line").textContent = o.unpriced_models.length
+    ? `No price for: ${o.unpriced_models.join(", ")}. Costs marked * leave them out; the cost chart does not draw them.`
+    : "";
   $("fig-sessions").textContent = number(o.sessions);
   // Figures with nothing behind them are left out (a ledger alone has no messages or tokens).
   for (const id of ["fig-conversations", "fig-messages", "fig-first", "fig-last"]) $(id).parentElement.hidden = o.conversations === 0;
@@ -271,6 +277,15 @@ function renderOverview(o, charts, width) {
 
 // ---- usage table ---------------------------------------------------------------------------
 
+// A cost as the CLI's table shows it: `unpriced` when no model of the row has a price, a `*`
+// when some have none (the line under the overview names them).
+function costText(row, unpriced) {
+  const missing = row.models.filter((m) => unpriced.includes(m));
+  if (!missing.length) return row.cost_usd.toFixed(2);
+  if (missing.length === row.models.length && row.cost_usd === 0) return "unpriced";
+  return `${row.cost_usd.toFixed(2)}*`;
+}
+
 const USAGE_KEYS = { daily: "Day", weekly: "Week", monthly: "Month", model: "Model", project: "Project", session: "Session" };
 
 async function refreshUsage() {
@@ -284,7 +299,7 @@ async function refreshUsage() {
     tr.append(text(total ? "th" : "td", total ? "Total" : r.key, "key"),
       ...[t.input_tokens, t.output_tokens, t.cache_creation_tokens, t.cache_read_tokens, r.total_tokens]
         .map((n) => text("td", number(n), "num")),
-      text("td", r.cost_usd.toFixed(2), "num"),
+      text("td", costText(r, report.unpriced_models), "num"),
       text("td", total ? `${r.models.length} model(s)` : r.models.join(", "), "models"));
     return tr;
   };

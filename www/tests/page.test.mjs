@@ -150,6 +150,11 @@ test("a Gemini CLI and a Qwen Code folder: the generator's usage and sessions, a
     assert.equal(overview.conversations, truth[agent].conversations.length, agent);
     assert.ok(overview.formats[agent] > 0, agent);
     assert.deepEqual(overview, nativeAnalyze(join(fixtures, agent)).overview, `${agent}: one core, one answer`);
+    // Each tree holds a model the price table does not know: named, its cost never shown as $0.
+    assert.equal(overview.unpriced_models.length, 1, agent);
+    assert.match(await page.textContent("#unpriced-line"), new RegExp(`No price for: ${overview.unpriced_models[0]}`));
+    assert.match(await page.textContent("#fig-cost"), /^\$[0-9.]+\*$/);
+    assert.ok(!(await page.textContent("#chart-cost")).includes(overview.unpriced_models[0]), `${agent}: no $0 series`);
     while (await page.isVisible("#more")) await page.click("#more");
     const titles = await page.$$eval("#list tbody tr button", (buttons) => buttons.map((b) => b.textContent));
     assert.deepEqual(titles.sort(), truth[agent].conversations.map((c) => c.title).sort(), agent);
@@ -469,7 +474,8 @@ test("the usage table has `baton usage`'s rows for the same files, and downloads
     // What a person reads: one line per row and the total, with the CLI's figures.
     const cells = await page.$$eval("#usage-table tbody tr", (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
     assert.equal(cells.length, native.rows.length + 1);
-    assert.equal(cells.at(-1)[6], native.totals.cost_usd.toFixed(2));
+    // The fixtures hold models the price table does not know: the cost says so with a `*`.
+    assert.equal(cells.at(-1)[6], `${native.totals.cost_usd.toFixed(2)}*`);
     assert.equal(cells.at(-1)[5], native.totals.total_tokens.toLocaleString("en-US"));
   }
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#usage-csv")]);

@@ -177,9 +177,18 @@ impl Analyzer {
             // Nano-dollars: exact enough per response, and a u64 holds billions of dollars.
             let femto_per_nano = 1_000_000u128;
             let costs = costs_femto_usd(entries, &self.prices, CostMode::Auto);
+            // A model the price table does not know has no cost to draw (never a $0 series);
+            // the overview names it.
+            let priced = |e: &UsageEntry, femto: u128| {
+                femto > 0
+                    || e.model
+                        .as_deref()
+                        .is_some_and(|m| self.prices.price(m).is_some())
+            };
             let cost: Vec<(Timestamp, &str, u64)> = entries
                 .iter()
                 .zip(costs)
+                .filter(|(e, femto)| priced(e, *femto))
                 .map(|(e, femto)| {
                     let nano = u64::try_from(femto / femto_per_nano).unwrap_or(u64::MAX);
                     (e.at, Self::model_of(e), nano)

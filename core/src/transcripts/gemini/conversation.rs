@@ -59,6 +59,9 @@ pub struct GeminiReader {
 /// the context it sends before the first prompt.
 const NOT_A_NAME: &[&str] = &["/", "?", "<session_context>", "<hook_context>"];
 
+/// Openings of the context the CLI writes as a user turn: shown as the system's.
+const CONTEXT: &[&str] = &["<session_context>", "<hook_context>"];
+
 impl GeminiReader {
     /// A reader for the file at `path` (its folders say the project and, for a sub-agent's
     /// file, the session), continued from `state` when the lines before were read already.
@@ -165,7 +168,7 @@ impl GeminiReader {
     fn message(&mut self, value: &Value) {
         let id = value["id"].as_str().unwrap_or_default().to_owned();
         let kind = value["type"].as_str().unwrap_or_default();
-        let role = match kind {
+        let mut role = match kind {
             "user" => Role::User,
             "gemini" => Role::Assistant,
             "info" | "warning" | "error" => Role::System,
@@ -180,6 +183,14 @@ impl GeminiReader {
             Value::Null => &value["content"],
             display => display,
         };
+        // The context the CLI sends before the first prompt is no one's words.
+        if role == Role::User
+            && CONTEXT
+                .iter()
+                .any(|opening| text_of(shown).trim_start().starts_with(opening))
+        {
+            role = Role::System;
+        }
         let mut blocks = Vec::new();
         if role == Role::Assistant {
             for thought in value["thoughts"].as_array().into_iter().flatten() {

@@ -149,11 +149,38 @@ mod tests {
             .map(|e| e.tokens.output_tokens)
             .collect();
         assert_eq!(outputs, [3, 5]);
+        let model = |model: bool| Named {
+            model,
+            project: true,
+        };
+        let rule = [model(true), model(false), model(true), model(false)];
+        assert_eq!(KeyedRows::counted_position(&rule), Some(2));
         assert_eq!(
-            KeyedRows::counted_position(&[true, false, true, false]),
-            Some(2)
+            KeyedRows::counted_position(&[model(false), model(false)]),
+            Some(1)
         );
-        assert_eq!(KeyedRows::counted_position(&[false, false]), Some(1));
         assert_eq!(KeyedRows::counted_position(&[]), None);
+    }
+
+    #[test]
+    fn a_later_copy_without_the_project_gives_way() {
+        let mut rows = KeyedRows::new();
+        rows.add(row(1, Some("m")), 7);
+        let mut copy = row(2, Some("m"));
+        copy.project = None;
+        rows.add(copy, 7);
+        assert_eq!(rows.into_entries()[0].tokens.output_tokens, 1);
+        let project = |project: bool| Named {
+            model: true,
+            project,
+        };
+        assert_eq!(
+            KeyedRows::counted_position(&[project(true), project(false)]),
+            Some(0)
+        );
+        assert_eq!(
+            KeyedRows::counted_position(&[project(false), project(true)]),
+            Some(1)
+        );
     }
 }

@@ -270,7 +270,7 @@ pub(crate) fn usage_table_keyed(
             thousands(row.tokens.cache_creation_tokens).into(),
             thousands(row.tokens.cache_read_tokens).into(),
             thousands(row.total_tokens).into(),
-            format!("{:.2}", row.cost_usd).into(),
+            cost_cell(row, &report.unpriced_models).into(),
             models.into(),
         ]
     };
@@ -315,13 +315,28 @@ pub(crate) fn usage_table_keyed(
     out
 }
 
+/// A row's cost as the table shows it: no zero where no price is known. A row of models the
+/// price table does not know says `unpriced`; a row that holds one beside priced models
+/// marks its cost `*` (the note under the table names them).
+fn cost_cell(row: &UsageRow, unpriced: &[String]) -> String {
+    let is_unpriced = |model: &String| unpriced.contains(model);
+    let cost = format!("{:.2}", row.cost_usd);
+    if row.models.is_empty() || !row.models.iter().any(is_unpriced) {
+        cost
+    } else if row.models.iter().all(is_unpriced) && row.cost_usd == 0.0 {
+        "unpriced".to_owned()
+    } else {
+        format!("{cost}*")
+    }
+}
+
 /// What a usage report says under its table, each on its own line: the models with no price or
 /// priced through an alias, what was not counted, how work sessions were tied, whose costs.
 fn usage_notes(report: &UsageReport) -> String {
     let mut out = String::new();
     if !report.unpriced_models.is_empty() {
         out.push_str(&format!(
-            "\nno price for: {} (counted as $0; give prices with --prices FILE)",
+            "\nno price for: {} (* a cost without them; give prices with --prices FILE)",
             report.unpriced_models.join(", ")
         ));
     }
