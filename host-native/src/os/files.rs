@@ -64,16 +64,18 @@ fn walk(
         let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
         };
-        let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        entries.sort();
-        let names: Vec<String> = entries.iter().map(|p| name_of(p)).collect();
+        // The kind of each entry comes with the listing (no call per entry where the file
+        // system says it): a file whose name is not wanted is never looked at.
+        let mut entries: Vec<(PathBuf, Option<std::fs::FileType>)> = entries
+            .flatten()
+            .map(|e| (e.path(), e.file_type().ok()))
+            .collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let names: Vec<String> = entries.iter().map(|(p, _)| name_of(p)).collect();
         let skipped = skipped_files(&names);
         let mut subfolders = Vec::new();
-        for (path, skip) in entries.into_iter().zip(skipped) {
-            let Ok(link) = std::fs::symlink_metadata(&path) else {
-                continue;
-            };
-            if link.is_dir() {
+        for ((path, kind), skip) in entries.into_iter().zip(skipped) {
+            if kind.is_some_and(|k| k.is_dir()) {
                 subfolders.push(path);
                 continue;
             }
@@ -82,6 +84,16 @@ fn walk(
                     .extension()
                     .and_then(|e| e.to_str())
                     .is_some_and(|e| extensions.contains(&e));
+            if !wanted && kind.is_some() {
+                continue;
+            }
+            let Ok(link) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if link.is_dir() {
+                subfolders.push(path);
+                continue;
+            }
             if !wanted {
                 continue;
             }
