@@ -41,12 +41,7 @@ fn gemini_text() -> Vec<u8> {
         "{\"sessionId\":\"s1\",\"projectHash\":\"ab\",\"startTime\":\"2026-08-20T09:00:00.000Z\",\"lastUpdated\":\"2026-08-20T09:00:00.000Z\",\"kind\":\"main\"}\n",
     );
     for t in 0..15_000u64 {
-        let at = format!(
-            "2026-08-20T{:02}:{:02}:{:02}.000Z",
-            9 + t / 3600 % 12,
-            t / 60 % 60,
-            t % 60
-        );
+        let at = at_of(t);
         writeln!(text, r#"{{"id":"u{t}","timestamp":"{at}","type":"user","content":[{{"text":"Please run the tests again and tell me what fails this time."}}]}}"#).unwrap();
         writeln!(text, r#"{{"$set":{{"lastUpdated":"{at}"}}}}"#).unwrap();
         let message = format!(
@@ -60,15 +55,20 @@ fn gemini_text() -> Vec<u8> {
     text.into_bytes()
 }
 
+/// The `t`th second of a working day, as the agents write times.
+fn at_of(t: u64) -> String {
+    format!(
+        "2026-08-20T{:02}:{:02}:{:02}.000Z",
+        9 + t / 3600 % 12,
+        t / 60 % 60,
+        t % 60
+    )
+}
+
 fn qwen_text() -> Vec<u8> {
     let mut text = String::new();
     for t in 0..15_000u64 {
-        let at = format!(
-            "2026-08-20T{:02}:{:02}:{:02}.000Z",
-            9 + t / 3600 % 12,
-            t / 60 % 60,
-            t % 60
-        );
+        let at = at_of(t);
         let base = format!(
             r#""sessionId":"q1","timestamp":"{at}","cwd":"/home/dev/app","version":"0.24.4","gitBranch":"main""#
         );

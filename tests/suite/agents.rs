@@ -38,6 +38,13 @@ fn agents(tmp: &Path) -> Vec<Agent> {
     ]
 }
 
+/// A temporary folder, and the ledger folder in it.
+fn fresh() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    (tmp, dir)
+}
+
 fn run(dir: &Path, args: &[&str]) -> Value {
     let output = baton(dir).args(args).output().unwrap();
     assert_success(&output, format_args!("baton {}", args.join(" ")));
@@ -77,8 +84,7 @@ fn mirror(dir: &Path, agent: &Agent, index: &Path) -> Command {
 
 #[test]
 fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join(".baton");
+    let (tmp, dir) = fresh();
     for agent in agents(tmp.path()) {
         let root = agent.root.to_str().unwrap();
         let index = tmp.path().join(format!("{}.sqlite", agent.key));
@@ -92,32 +98,23 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
             }
             rows_of(&run(&dir, &args))
         };
-        assert_eq!(
-            by("daily", false),
-            agent.truth.by_day(),
-            "{}: daily",
-            agent.key
-        );
-        assert_eq!(
-            by("model", false),
-            agent.truth.by_model(),
-            "{}: models",
-            agent.key
-        );
-        let mirrored = mirror(&dir, &agent, &index).output().unwrap();
-        assert_success(&mirrored, format_args!("mirror {}", agent.key));
-        assert_eq!(
-            by("daily", true),
-            agent.truth.by_day(),
-            "{}: daily, index",
-            agent.key
-        );
-        assert_eq!(
-            by("model", true),
-            agent.truth.by_model(),
-            "{}: models, index",
-            agent.key
-        );
+        for from_index in [false, true] {
+            if from_index {
+                let mirrored = mirror(&dir, &agent, &index).output().unwrap();
+                assert_success(&mirrored, format_args!("mirror {}", agent.key));
+            }
+            let what = format!("{}, from the index: {from_index}", agent.key);
+            assert_eq!(
+                by("daily", from_index),
+                agent.truth.by_day(),
+                "{what}: daily"
+            );
+            assert_eq!(
+                by("model", from_index),
+                agent.truth.by_model(),
+                "{what}: models"
+            );
+        }
         // A model the price table does not know is said to be unpriced, never costed at $0.
         let report = run(&dir, &["--json", "usage", "model", agent.flag, root]);
         let unpriced: Vec<&str> = report["unpriced_models"]
@@ -136,8 +133,7 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
 
 #[test]
 fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join(".baton");
+    let (tmp, dir) = fresh();
     for agent in agents(tmp.path()) {
         let report = run(
             &dir,
@@ -193,8 +189,7 @@ fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
 
 #[test]
 fn search_finds_the_planted_word_and_show_renders_the_session() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join(".baton");
+    let (tmp, dir) = fresh();
     for agent in agents(tmp.path()) {
         let index = tmp.path().join(format!("{}.sqlite", agent.key));
         assert_success(
@@ -249,8 +244,7 @@ fn search_finds_the_planted_word_and_show_renders_the_session() {
 /// leaves the index one clean run leaves.
 #[test]
 fn a_mirror_of_the_agents_killed_anywhere_ends_as_one_clean_run() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join(".baton");
+    let (tmp, dir) = fresh();
     let gemini_root = tmp.path().join(".gemini/tmp");
     let qwen_root = tmp.path().join(".qwen/projects");
     gemini::tree(&gemini_root, 60, 9);
@@ -318,8 +312,7 @@ fn a_mirror_of_the_agents_killed_anywhere_ends_as_one_clean_run() {
 /// copy replaces the message it repeats, and its usage counts once.
 #[test]
 fn lines_appended_later_add_exactly_their_messages() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join(".baton");
+    let (tmp, dir) = fresh();
     let root = tmp.path().join("gemini/tmp/app/chats");
     let file = root.join("session-2026-08-20T09-00-3f2a9c1e.jsonl");
     let start = r#"{"sessionId":"3f2a9c1e-0000-4000-8000-000000000001","projectHash":"ab","startTime":"2026-08-20T09:00:00.000Z","lastUpdated":"2026-08-20T09:00:00.000Z","kind":"main"}

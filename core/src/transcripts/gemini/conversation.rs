@@ -3,7 +3,7 @@
 //! (the CLI writes each result again as a message of its own since v0.44: that copy is left
 //! out, so no result is counted twice); the session's summary as its title.
 
-use super::{Record, gemini_tokens, listed_messages, path_clues};
+use super::{Record, document_value, gemini_tokens, kept_in_document, listed_messages, path_clues};
 use crate::transcripts::conversation::parts::content_blocks;
 use crate::transcripts::conversation::title::prompt_title;
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role, text_of, time};
@@ -109,14 +109,7 @@ impl GeminiReader {
     pub fn push_line(&mut self, line: &[u8]) {
         self.parsed.stats.lines += 1;
         self.lines += 1;
-        if let Some(document) = self.document.as_mut() {
-            document.push(b'\n');
-            document.extend_from_slice(line);
-            return;
-        }
-        // An old-format file is one pretty-printed document: its first line is the brace.
-        if self.lines == 1 && line.trim_ascii() == b"{" {
-            self.document = Some(line.to_vec());
+        if kept_in_document(&mut self.document, self.lines, line) {
             return;
         }
         let Some(value) = parse_line::<Value>(line, &mut self.parsed.stats) else {
@@ -304,16 +297,11 @@ impl GeminiReader {
         self.parsed
     }
 
-    /// An old-format document, whole. The CLI writes it without a last newline, so a reader
-    /// of whole lines (the mirror) may not have its closing brace yet: it is supplied.
-    fn read_document(&mut self, mut document: Vec<u8>) {
-        let value = serde_json::from_slice::<Value>(&document).or_else(|_| {
-            document.extend_from_slice(b"\n}");
-            serde_json::from_slice::<Value>(&document)
-        });
-        match value {
-            Ok(value) if value.is_object() => self.take(&value, b"{}"),
-            _ => self.parsed.stats.malformed += 1,
+    /// An old-format document, whole.
+    fn read_document(&mut self, document: Vec<u8>) {
+        match document_value(document) {
+            Some(value) => self.take(&value, b"{}"),
+            None => self.parsed.stats.malformed += 1,
         }
     }
 }

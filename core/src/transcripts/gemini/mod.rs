@@ -76,6 +76,34 @@ pub(crate) fn gemini_tokens(tokens: &Value) -> Option<TokenTotals> {
     })
 }
 
+/// Keeps `line` (the file's `number`th) when it belongs to an old-format document, which is
+/// pretty-printed over many lines and read when the file ends: a first line that is a lone
+/// brace starts one. Whether it did.
+pub(crate) fn kept_in_document(document: &mut Option<Vec<u8>>, number: u64, line: &[u8]) -> bool {
+    if let Some(document) = document.as_mut() {
+        document.push(b'\n');
+        document.extend_from_slice(line);
+        return true;
+    }
+    if number == 1 && line.trim_ascii() == b"{" {
+        *document = Some(line.to_vec());
+        return true;
+    }
+    false
+}
+
+/// An old-format document, whole, as one object. The CLI writes it without a last newline, so
+/// a reader of whole lines (the mirror) may not have its closing brace yet: it is supplied.
+pub(crate) fn document_value(mut document: Vec<u8>) -> Option<Value> {
+    serde_json::from_slice::<Value>(&document)
+        .or_else(|_| {
+            document.extend_from_slice(b"\n}");
+            serde_json::from_slice::<Value>(&document)
+        })
+        .ok()
+        .filter(Value::is_object)
+}
+
 /// The folders of a path, `/` or `\` separated.
 fn folders(path: &str) -> Vec<&str> {
     path.split(['/', '\\']).filter(|p| !p.is_empty()).collect()

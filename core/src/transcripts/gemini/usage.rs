@@ -5,7 +5,7 @@
 //! once). A response a rewind or a rewritten message list took away still counts: it was
 //! billed.
 
-use super::{Record, gemini_tokens, listed_messages, path_clues};
+use super::{Record, document_value, gemini_tokens, kept_in_document, listed_messages, path_clues};
 use crate::transcripts::conversation::time;
 use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains, fingerprint};
 use serde::{Deserialize, Serialize};
@@ -89,13 +89,7 @@ impl GeminiUsage {
     pub fn push_line(&mut self, line: &[u8]) {
         self.stats.lines += 1;
         self.lines += 1;
-        if let Some(document) = self.document.as_mut() {
-            document.push(b'\n');
-            document.extend_from_slice(line);
-            return;
-        }
-        if self.lines == 1 && line.trim_ascii() == b"{" {
-            self.document = Some(line.to_vec());
+        if kept_in_document(&mut self.document, self.lines, line) {
             return;
         }
         let names_session = contains(line, b"\"sessionId\"") || contains(line, b"\"directories\"");
@@ -167,16 +161,12 @@ impl GeminiUsage {
 
     /// Reads what the file left unfinished (an old-format document, whole).
     pub fn finish(&mut self) {
-        let Some(mut document) = self.document.take() else {
+        let Some(document) = self.document.take() else {
             return;
         };
-        let value = serde_json::from_slice::<Value>(&document).or_else(|_| {
-            document.extend_from_slice(b"\n}");
-            serde_json::from_slice::<Value>(&document)
-        });
-        match value {
-            Ok(value) => self.take(&value),
-            Err(_) => self.stats.malformed += 1,
+        match document_value(document) {
+            Some(value) => self.take(&value),
+            None => self.stats.malformed += 1,
         }
     }
 }
