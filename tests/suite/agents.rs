@@ -4,7 +4,7 @@
 //! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
 //! messages.
 
-use baton_tests::agents::{PLANTED, Tokens, Truth, gemini, qwen};
+use baton_tests::agents::{PLANTED, Rng, Tokens, Truth, gemini, qwen};
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -49,6 +49,22 @@ fn run(dir: &Path, args: &[&str]) -> Value {
     let output = baton(dir).args(args).output().unwrap();
     assert_success(&output, format_args!("baton {}", args.join(" ")));
     json_of(&output)
+}
+
+/// The conversations an index keeps, as `transcripts list --json` gives them.
+fn listed(dir: &Path, index: &str) -> Value {
+    run(
+        dir,
+        &[
+            "--json",
+            "transcripts",
+            "list",
+            "--index",
+            index,
+            "--limit",
+            "1000",
+        ],
+    )
 }
 
 /// A report's rows by key, as the truth counts them.
@@ -218,18 +234,7 @@ fn search_finds_the_planted_word_and_show_renders_the_session() {
         assert_success(&shown, format_args!("show {session}"));
         let text = String::from_utf8_lossy(&shown.stdout);
         assert!(text.contains(PLANTED), "{}: {text}", agent.key);
-        let listed = run(
-            &dir,
-            &[
-                "--json",
-                "transcripts",
-                "list",
-                "--index",
-                index_flag,
-                "--limit",
-                "100",
-            ],
-        );
+        let listed = listed(&dir, index_flag);
         let rows = listed["conversations"].as_array().unwrap();
         assert_eq!(
             rows.len(),
@@ -273,18 +278,7 @@ fn a_mirror_of_the_agents_killed_anywhere_ends_as_one_clean_run() {
                 &format!("--index={}", index.display()),
             ],
         );
-        let listed = run(
-            &dir,
-            &[
-                "--json",
-                "transcripts",
-                "list",
-                "--index",
-                index.to_str().unwrap(),
-                "--limit",
-                "1000",
-            ],
-        );
+        let listed = listed(&dir, index.to_str().unwrap());
         vec![
             usage["rows"].to_string(),
             listed["conversations"].to_string(),
@@ -293,13 +287,10 @@ fn a_mirror_of_the_agents_killed_anywhere_ends_as_one_clean_run() {
     let clean = tmp.path().join("clean.sqlite");
     assert!(mirror(&clean).status().unwrap().success());
     let killed = tmp.path().join("killed.sqlite");
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for _ in 0..12 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
         let mut child = mirror(&killed).spawn().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(5 + seed % 80));
+        std::thread::sleep(std::time::Duration::from_millis(5 + rng.below(80)));
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
     }
