@@ -1049,22 +1049,8 @@ export type ExecuteAnswer = {
   human?: string | null;
 };
 
-/** What a file turned out to be. */
-export type FileFormat =
-/** Claude Code session JSONL. */
-"claude_code" |
-/** Codex rollout JSONL. */
-"codex" |
-/** Gemini CLI session log (or its older one-document session). */
-"gemini" |
-/** Qwen Code session JSONL. */
-"qwen" |
-/** ChatGPT export. */
-"chatgpt" |
-/** claude.ai export. */
-"claude_ai" |
-/** A Baton ledger (`events.ndjson`, an archive month). */
-"baton_ledger";
+/** What a file turned out to be: a provider's key (its transcript or export) or `baton_ledger`. */
+export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "chatgpt" | "claude_ai" | "baton_ledger";
 
 /** What one finished file added. */
 export type FileSummary = {

@@ -63,14 +63,6 @@ mod kebab_format {
     use crate::transcripts::ingest::FileFormat;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    const ALL: [FileFormat; 5] = [
-        FileFormat::ClaudeCode,
-        FileFormat::Codex,
-        FileFormat::Chatgpt,
-        FileFormat::ClaudeAi,
-        FileFormat::BatonLedger,
-    ];
-
     pub(super) fn name(format: FileFormat) -> String {
         format.as_str().replace('_', "-")
     }
@@ -81,7 +73,7 @@ mod kebab_format {
 
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FileFormat, D::Error> {
         let text = String::deserialize(d)?;
-        ALL.into_iter()
+        FileFormat::all()
             .find(|f| name(*f) == text)
             .ok_or_else(|| serde::de::Error::custom(format!("unknown format {text}")))
     }

@@ -133,23 +133,12 @@ pub fn session_name(name: &str) -> &str {
     base.rsplit_once('.').map_or(base, |(stem, _)| stem)
 }
 
-/// What a file turned out to be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
+/// What a file turned out to be: one provider's transcript or export, or a Baton ledger. In
+/// JSON, a name: the provider's key (`claude_code`, `gemini`) or `baton_ledger`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FileFormat {
-    /// Claude Code session JSONL.
-    ClaudeCode,
-    /// Codex rollout JSONL.
-    Codex,
-    /// Gemini CLI session log (or its older one-document session).
-    Gemini,
-    /// Qwen Code session JSONL.
-    Qwen,
-    /// ChatGPT export.
-    Chatgpt,
-    /// claude.ai export.
-    ClaudeAi,
+    /// A transcript or export of this provider.
+    Transcript(Provider),
     /// A Baton ledger (`events.ndjson`, an archive month).
     BatonLedger,
 }
@@ -158,27 +147,54 @@ impl FileFormat {
     /// Its name, as in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
-            FileFormat::ClaudeCode => "claude_code",
-            FileFormat::Codex => "codex",
-            FileFormat::Gemini => "gemini",
-            FileFormat::Qwen => "qwen",
-            FileFormat::Chatgpt => "chatgpt",
-            FileFormat::ClaudeAi => "claude_ai",
+            FileFormat::Transcript(provider) => provider.key(),
             FileFormat::BatonLedger => "baton_ledger",
         }
+    }
+
+    /// Every format, in the order reports list them.
+    pub fn all() -> impl Iterator<Item = FileFormat> {
+        Provider::ALL
+            .into_iter()
+            .map(FileFormat::Transcript)
+            .chain([FileFormat::BatonLedger])
     }
 }
 
 impl From<Provider> for FileFormat {
-    fn from(p: Provider) -> FileFormat {
-        match p {
-            Provider::ClaudeCode => FileFormat::ClaudeCode,
-            Provider::Codex => FileFormat::Codex,
-            Provider::Gemini => FileFormat::Gemini,
-            Provider::Qwen => FileFormat::Qwen,
-            Provider::Chatgpt => FileFormat::Chatgpt,
-            Provider::ClaudeAi => FileFormat::ClaudeAi,
-        }
+    fn from(provider: Provider) -> FileFormat {
+        FileFormat::Transcript(provider)
+    }
+}
+
+impl Serialize for FileFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for FileFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        FileFormat::all()
+            .find(|format| format.as_str() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown file format `{name}`")))
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for FileFormat {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FileFormat".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = FileFormat::all().map(FileFormat::as_str).collect();
+        schemars::json_schema!({
+            "description": "What a file turned out to be: a provider's key (its transcript or export) or `baton_ledger`.",
+            "type": "string",
+            "enum": names,
+        })
     }
 }
 

@@ -57,7 +57,14 @@ fn a_gemini_log_keeps_each_message_once_as_its_last_copy_wrote_it() {
     let text = lines(&gemini_session());
     assert_eq!(detect(text.as_bytes()).unwrap(), Provider::Gemini);
     let read = inspect(text.as_bytes()).unwrap();
-    assert_eq!(read.format, FileFormat::Gemini);
+    assert_eq!(read.format, FileFormat::Transcript(Provider::Gemini));
+    // `baton inspect --json` spells it `gemini`, and reads back what it wrote.
+    let json = serde_json::to_value(&read).unwrap();
+    assert_eq!(json["format"], "gemini");
+    assert_eq!(
+        serde_json::from_value::<baton_core::transcripts::inspect::Inspection>(json).unwrap(),
+        read
+    );
     assert_eq!(read.conversations, 1);
     // The context turn, two prompts and one response (the result's own record is left out).
     assert_eq!(read.messages, 4);

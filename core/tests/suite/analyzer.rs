@@ -5,6 +5,7 @@
 use crate::fixture;
 use baton_core::ErrorCode;
 use baton_core::analyzer::{Analyzer, FileFormat, ListQuery, is_conversations_entry, markdown};
+use baton_core::transcripts::Provider;
 use baton_core::transcripts::inspect::parse;
 use baton_core::transcripts::zip::write_zip;
 use proptest::prelude::*;
@@ -115,7 +116,7 @@ fn zipped_exports_read_like_the_json_inside_stored_or_deflated_or_split() {
             assert_eq!(analyzer.conversations(), plain.conversations());
             let file = &analyzer.files()[0];
             assert_eq!(file.archive.as_deref(), Some("zip"));
-            assert_eq!(file.format, FileFormat::Chatgpt);
+            assert_eq!(file.format, FileFormat::Transcript(Provider::Chatgpt));
         }
     }
     // Split exports: every conversations-NNN.json is read.
@@ -695,15 +696,13 @@ fn the_report_is_the_overview_and_the_charts_and_format_names_match_json() {
     let report = analyzer.report();
     assert_eq!(report.overview, analyzer.overview());
     assert_eq!(report.charts, analyzer.charts(960));
-    for format in [
-        FileFormat::ClaudeCode,
-        FileFormat::Codex,
-        FileFormat::Chatgpt,
-        FileFormat::ClaudeAi,
-        FileFormat::BatonLedger,
-    ] {
-        assert_eq!(serde_json::to_value(format).unwrap(), format.as_str());
+    for format in FileFormat::all() {
+        let json = serde_json::to_value(format).unwrap();
+        assert_eq!(json, format.as_str());
+        assert_eq!(serde_json::from_value::<FileFormat>(json).unwrap(), format);
     }
+    assert_eq!(FileFormat::all().count(), Provider::ALL.len() + 1);
+    assert!(serde_json::from_value::<FileFormat>("claude-code".into()).is_err());
 }
 
 #[test]

@@ -228,7 +228,7 @@ impl Decoder {
                 let finish = ClaudeCodeReader::finish;
                 let parsed = finish_agent(&mut lines, conversations, &mut *usage, finish);
                 Decoded::Conversations {
-                    format: FileFormat::ClaudeCode,
+                    format: Provider::ClaudeCode.into(),
                     parsed,
                     claude_usage: Some(usage),
                     usage: Vec::new(),
@@ -245,7 +245,7 @@ impl Decoder {
                     finish_agent(&mut lines, conversations, &mut *usage, CodexReader::finish);
                 let (entries, usage_stats) = usage.finish();
                 Decoded::Conversations {
-                    format: FileFormat::Codex,
+                    format: Provider::Codex.into(),
                     parsed,
                     claude_usage: None,
                     usage: entries,

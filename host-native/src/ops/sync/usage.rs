@@ -9,7 +9,6 @@ use super::connect::pg_error;
 use crate::ops::mirror::usage::{CountedRow, DAY_MS, DayDigest};
 use crate::store::Ledger;
 use baton_core::Error;
-use baton_core::transcripts::FileFormat;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -179,7 +178,7 @@ async fn server_days(
 /// a response without one (a Codex delta) by its session, time, model and tokens.
 fn key_of(row: &CountedRow) -> String {
     let e = &row.entry;
-    let provider = FileFormat::from(e.provider).as_str();
+    let provider = e.provider.key();
     match row.dedup_key {
         Some(key) => format!("{provider}/{:016x}", key as u64),
         None => format!(
@@ -205,9 +204,7 @@ async fn upsert(
     let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let entries = || batch.iter().map(|(_, row)| &row.entry);
     let keys: Vec<&str> = batch.iter().map(|(key, _)| key.as_str()).collect();
-    let providers: Vec<&str> = entries()
-        .map(|e| FileFormat::from(e.provider).as_str())
-        .collect();
+    let providers: Vec<&str> = entries().map(|e| e.provider.key()).collect();
     let sessions: Vec<&str> = entries().map(|e| &*e.session).collect();
     let ats: Vec<chrono::DateTime<chrono::Utc>> = entries().map(|e| utc(e.at.millis())).collect();
     let projects: Vec<Option<&str>> = entries().map(|e| e.project.as_deref()).collect();

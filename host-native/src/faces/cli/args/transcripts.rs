@@ -74,26 +74,56 @@ pub(crate) struct QueryIndex {
     pub(crate) sync: bool,
 }
 
+/// Where each coding agent keeps its transcripts, when not where it keeps them by default:
+/// one flag per agent, shared by `mirror` and `usage` (an agent added here is read by both).
+#[derive(Debug, Args)]
+#[group(id = "agent_dirs", multiple = true)]
+pub(crate) struct AgentDirs {
+    /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+    /// and ~/.config/claude/projects]
+    #[arg(long = "claude-dir", value_name = "DIR")]
+    pub(crate) claude_dirs: Vec<PathBuf>,
+    /// Codex sessions folder [default: $CODEX_HOME/sessions, else ~/.codex/sessions]
+    #[arg(long = "codex-dir", value_name = "DIR")]
+    pub(crate) codex_dirs: Vec<PathBuf>,
+    /// Gemini CLI sessions folder [default: $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]
+    #[arg(long = "gemini-dir", value_name = "DIR")]
+    pub(crate) gemini_dirs: Vec<PathBuf>,
+    /// Qwen Code projects folder [default: $QWEN_RUNTIME_DIR/projects, else
+    /// $QWEN_HOME/projects, else ~/.qwen/projects]
+    #[arg(long = "qwen-dir", value_name = "DIR")]
+    pub(crate) qwen_dirs: Vec<PathBuf>,
+}
+
+impl AgentDirs {
+    /// The folders the flags named, by provider.
+    pub(crate) fn folders(&self) -> std::collections::BTreeMap<Provider, Vec<PathBuf>> {
+        named([
+            (Provider::ClaudeCode, &self.claude_dirs),
+            (Provider::Codex, &self.codex_dirs),
+            (Provider::Gemini, &self.gemini_dirs),
+            (Provider::Qwen, &self.qwen_dirs),
+        ])
+    }
+}
+
+/// The providers a flag named at least one folder for.
+fn named<'a>(
+    flags: impl IntoIterator<Item = (Provider, &'a Vec<PathBuf>)>,
+) -> std::collections::BTreeMap<Provider, Vec<PathBuf>> {
+    flags
+        .into_iter()
+        .filter(|(_, dirs)| !dirs.is_empty())
+        .map(|(provider, dirs)| (provider, dirs.clone()))
+        .collect()
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct MirrorArgs {
     #[command(flatten)]
     pub(crate) location: IndexLocation,
-    /// Claude Code projects folder [default: BATON_MIRROR_CLAUDE_DIR, else CLAUDE_CONFIG_DIR/projects,
-    /// else ~/.claude/projects and ~/.config/claude/projects]
-    #[arg(long = "claude-dir", value_name = "DIR")]
-    pub(crate) claude_dirs: Vec<PathBuf>,
-    /// Codex sessions folder [default: BATON_MIRROR_CODEX_DIR, else $CODEX_HOME/sessions, else
-    /// ~/.codex/sessions]
-    #[arg(long = "codex-dir", value_name = "DIR")]
-    pub(crate) codex_dirs: Vec<PathBuf>,
-    /// Gemini CLI sessions folder [default: BATON_MIRROR_GEMINI_DIR, else
-    /// $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]
-    #[arg(long = "gemini-dir", value_name = "DIR")]
-    pub(crate) gemini_dirs: Vec<PathBuf>,
-    /// Qwen Code projects folder [default: BATON_MIRROR_QWEN_DIR, else $QWEN_RUNTIME_DIR/projects,
-    /// else $QWEN_HOME/projects, else ~/.qwen/projects]
-    #[arg(long = "qwen-dir", value_name = "DIR")]
-    pub(crate) qwen_dirs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) agents: AgentDirs,
     /// Folder where ChatGPT exports are dropped (conversations.json or the .zip as downloaded)
     /// [default: BATON_MIRROR_CHATGPT_DIR, else ~/.chatgpt/exports]
     #[arg(long = "chatgpt-dir", value_name = "DIR")]
@@ -123,18 +153,12 @@ pub(crate) struct MirrorArgs {
 impl MirrorArgs {
     /// The folders the flags named, by provider.
     pub(crate) fn folders(&self) -> std::collections::BTreeMap<Provider, Vec<PathBuf>> {
-        [
-            (Provider::ClaudeCode, &self.claude_dirs),
-            (Provider::Codex, &self.codex_dirs),
-            (Provider::Gemini, &self.gemini_dirs),
-            (Provider::Qwen, &self.qwen_dirs),
+        let mut folders = self.agents.folders();
+        folders.extend(named([
             (Provider::Chatgpt, &self.chatgpt_dirs),
             (Provider::ClaudeAi, &self.claude_ai_dirs),
-        ]
-        .into_iter()
-        .filter(|(_, dirs)| !dirs.is_empty())
-        .map(|(provider, dirs)| (provider, dirs.clone()))
-        .collect()
+        ]));
+        folders
     }
 }
 
@@ -448,20 +472,8 @@ pub(crate) struct UsageArgs {
     pub(crate) provider: ProviderArg,
     #[command(flatten)]
     pub(crate) window: UsageWindow,
-    /// Claude Code projects folder [default: CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
-    /// and ~/.config/claude/projects]
-    #[arg(long = "claude-dir", value_name = "DIR")]
-    pub(crate) claude_dirs: Vec<PathBuf>,
-    /// Codex sessions folder [default: $CODEX_HOME/sessions, else ~/.codex/sessions]
-    #[arg(long = "codex-dir", value_name = "DIR")]
-    pub(crate) codex_dirs: Vec<PathBuf>,
-    /// Gemini CLI sessions folder [default: $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp]
-    #[arg(long = "gemini-dir", value_name = "DIR")]
-    pub(crate) gemini_dirs: Vec<PathBuf>,
-    /// Qwen Code projects folder [default: $QWEN_RUNTIME_DIR/projects, else
-    /// $QWEN_HOME/projects, else ~/.qwen/projects]
-    #[arg(long = "qwen-dir", value_name = "DIR")]
-    pub(crate) qwen_dirs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) agents: AgentDirs,
     /// A price table (JSON, the shape of the shipped one) to use instead of the shipped one
     #[arg(long, value_name = "FILE")]
     pub(crate) prices: Option<PathBuf>,
@@ -474,7 +486,7 @@ pub(crate) struct UsageArgs {
         num_args = 0..=1,
         require_equals = true,
         default_missing_value = "",
-        conflicts_with_all = ["claude_dirs", "codex_dirs", "gemini_dirs", "qwen_dirs"]
+        conflicts_with = "agent_dirs"
     )]
     pub(crate) index: Option<String>,
     /// With --index: bring the index up to date first (one mirror pass, reading only what
@@ -494,16 +506,7 @@ pub(crate) struct UsageArgs {
 impl UsageArgs {
     /// The folders the flags named, by provider.
     pub(crate) fn folders(&self) -> std::collections::BTreeMap<Provider, Vec<PathBuf>> {
-        [
-            (Provider::ClaudeCode, &self.claude_dirs),
-            (Provider::Codex, &self.codex_dirs),
-            (Provider::Gemini, &self.gemini_dirs),
-            (Provider::Qwen, &self.qwen_dirs),
-        ]
-        .into_iter()
-        .filter(|(_, dirs)| !dirs.is_empty())
-        .map(|(provider, dirs)| (provider, dirs.clone()))
-        .collect()
+        self.agents.folders()
     }
 }
 
