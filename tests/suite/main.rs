@@ -20,6 +20,7 @@ mod notes;
 mod output;
 mod real_day;
 mod records;
+mod sqlite;
 mod statusline;
 mod store;
 mod sync;

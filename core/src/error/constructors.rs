@@ -487,6 +487,17 @@ impl Error {
         .with("problem", problem)
     }
 
+    /// `DATABASE_DAMAGED`.
+    pub fn database_damaged(problem: &str) -> Error {
+        Error::new(
+            ErrorCode::DatabaseDamaged,
+            format!(
+                "the SQLite database could not be read: {problem}; if its agent was writing it, it is read again on the next pass, else copy it again"
+            ),
+        )
+        .with("problem", problem)
+    }
+
     /// `STORE_BUSY`: another compaction holds the lock.
     pub fn compaction_running(holder: &str) -> Error {
         Error::new(

@@ -69,6 +69,7 @@ error_codes! {
     ArchiveDamaged => "ARCHIVE_DAMAGED", "A ZIP archive is truncated or corrupt (no end record, an entry past the end, a bad checksum); download the export again.";
     ArchiveUnsupported => "ARCHIVE_UNSUPPORTED", "A ZIP archive uses a feature Baton does not read (encryption, a compression other than deflate); unzip it and open conversations.json.";
     ArchiveTooLarge => "ARCHIVE_TOO_LARGE", "A ZIP entry would inflate past Baton's bounds (its size, or its size against its compressed size, is a zip bomb's); nothing of it was read.";
+    DatabaseDamaged => "DATABASE_DAMAGED", "An agent's SQLite database could not be read: a page or a row points past the file, a tree loops, or a value is cut (often a file caught mid-write; the next pass reads it again).";
     NoConversationsInArchive => "NO_CONVERSATIONS_IN_ARCHIVE", "A ZIP archive holds no conversations.json (or split conversations-NNN.json); the details list what it holds.";
     FileUnreadable => "FILE_UNREADABLE", "A chosen file could not be read (moved, deleted or no longer permitted since it was chosen); choose it again.";
     NoTranscripts => "NO_TRANSCRIPTS", "No transcript was found in any folder looked in; the details list each folder and why it gave nothing.";

@@ -21,6 +21,7 @@ pub mod readers;
 pub mod search;
 pub mod secrets;
 pub mod snippets;
+pub mod sqlite;
 pub mod tally;
 pub mod usage;
 pub mod zip;

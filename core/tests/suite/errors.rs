@@ -70,6 +70,7 @@ fn every_error_code_reads_as_pinned() {
         Error::export_side_file("export/user.json"),
         Error::ledger_too_new(json!(2)),
         Error::archive_damaged("no end of central directory"),
+        Error::database_damaged("page 9 is reached twice (a cycle)"),
         Error::nested_archive("export.zip"),
         Error::archive_too_large(
             "conversations.json",
