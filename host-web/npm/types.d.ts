@@ -643,6 +643,10 @@ export type Provider =
 "gemini" |
 /** Qwen Code session transcripts. */
 "qwen" |
+/** OpenCode's session database. */
+"opencode" |
+/** Kilo CLI's session database (OpenCode's, under Kilo's name). */
+"kilo" |
 /** ChatGPT data export `conversations.json`. */
 "chatgpt" |
 /** claude.ai data export `conversations.json`. */
@@ -1051,7 +1055,7 @@ export type ExecuteAnswer = {
 };
 
 /** What a file turned out to be: a provider's key (its transcript or export) or `baton_ledger`. */
-export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "chatgpt" | "claude_ai" | "baton_ledger";
+export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "chatgpt" | "claude_ai" | "baton_ledger";
 
 /** What one finished file added. */
 export type FileSummary = {

@@ -85,6 +85,7 @@ impl Session {
                 output: output + thoughts,
                 cache_read: cached,
                 reasoning: thoughts,
+                ..Tokens::default()
             },
         );
         json!({"input": input, "output": output, "cached": cached, "thoughts": thoughts, "tool": tool,

@@ -5,6 +5,7 @@
 //! `agent-gen` binary writes them for people and benchmarks.
 
 pub mod gemini;
+pub mod opencode;
 pub mod qwen;
 
 use serde_json::{Value, json};
@@ -23,15 +24,19 @@ pub struct Tokens {
     pub output: u64,
     /// Cached input read.
     pub cache_read: u64,
+    /// Input written to the cache.
+    pub cache_write: u64,
     /// The reasoning part of the output.
     pub reasoning: u64,
 }
 
 impl Tokens {
-    fn add(&mut self, other: Tokens) {
+    /// Adds `other`.
+    pub fn add(&mut self, other: Tokens) {
         self.input += other.input;
         self.output += other.output;
         self.cache_read += other.cache_read;
+        self.cache_write += other.cache_write;
         self.reasoning += other.reasoning;
     }
 }
@@ -93,6 +98,7 @@ impl Truth {
             .map(|((day, model), t)| {
                 json!({"day": day, "model": model, "input_tokens": t.input,
                     "output_tokens": t.output, "cache_read_tokens": t.cache_read,
+                    "cache_creation_tokens": t.cache_write,
                     "reasoning_tokens": t.reasoning})
             })
             .collect();

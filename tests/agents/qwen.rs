@@ -84,6 +84,7 @@ impl Session {
                 output: answer + thoughts,
                 cache_read: cached,
                 reasoning: thoughts,
+                ..Tokens::default()
             },
         );
         json!({"promptTokenCount": prompt, "candidatesTokenCount": candidates,

@@ -4,7 +4,7 @@
 //! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
 //! messages.
 
-use baton_tests::agents::{PLANTED, Rng, Tokens, Truth, gemini, qwen};
+use baton_tests::agents::{PLANTED, Rng, Tokens, Truth, gemini, opencode, qwen};
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -22,6 +22,8 @@ struct Agent {
 fn agents(tmp: &Path) -> Vec<Agent> {
     let gemini_root = tmp.join(".gemini/tmp");
     let qwen_root = tmp.join(".qwen/projects");
+    let opencode_root = tmp.join(".local/share/opencode");
+    let kilo_root = tmp.join(".local/share/kilo");
     vec![
         Agent {
             key: "gemini",
@@ -34,6 +36,18 @@ fn agents(tmp: &Path) -> Vec<Agent> {
             flag: "--qwen-dir",
             truth: qwen::tree(&qwen_root, 7, 5),
             root: qwen_root,
+        },
+        Agent {
+            key: "opencode",
+            flag: "--opencode-dir",
+            truth: opencode::tree(&opencode_root, 7, 9, false),
+            root: opencode_root,
+        },
+        Agent {
+            key: "kilo",
+            flag: "--kilo-dir",
+            truth: opencode::tree(&kilo_root, 5, 11, true),
+            root: kilo_root,
         },
     ]
 }
@@ -79,9 +93,9 @@ fn rows_of(report: &Value) -> BTreeMap<String, Tokens> {
                 input: n("input_tokens"),
                 output: n("output_tokens"),
                 cache_read: n("cache_read_tokens"),
+                cache_write: n("cache_creation_tokens"),
                 reasoning: n("reasoning_tokens"),
             };
-            assert_eq!(n("cache_creation_tokens"), 0, "{row}");
             (row["key"].as_str().unwrap().to_owned(), tokens)
         })
         .collect()
@@ -137,10 +151,10 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
             .as_array()
             .map(|m| m.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let unknown = if agent.key == "gemini" {
-            gemini::MODELS[2]
-        } else {
-            qwen::MODELS[1]
+        let unknown = match agent.key {
+            "gemini" => gemini::MODELS[2],
+            "qwen" => qwen::MODELS[1],
+            _ => opencode::MODELS[2],
         };
         assert!(unpriced.contains(&unknown), "{}: {report}", agent.key);
         assert!(report["totals"]["cost_usd"].as_f64().unwrap() > 0.0);
@@ -187,16 +201,18 @@ fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
             .by_day()
             .values()
             .fold(Tokens::default(), |mut t, d| {
-                t.input += d.input;
-                t.output += d.output;
-                t.cache_read += d.cache_read;
-                t.reasoning += d.reasoning;
+                t.add(*d);
                 t
             });
         assert_eq!(usage["input_tokens"], total.input, "{}: {usage}", agent.key);
         assert_eq!(usage["output_tokens"], total.output, "{}", agent.key);
         assert_eq!(
             usage["cache_read_tokens"], total.cache_read,
+            "{}",
+            agent.key
+        );
+        assert_eq!(
+            usage["cache_creation_tokens"], total.cache_write,
             "{}",
             agent.key
         );

@@ -192,23 +192,7 @@ impl Analyzer {
                         .sum::<u64>();
                     parsed.count_into(&mut summary.stats, &mut summary.unknown_kinds);
                     for c in parsed.conversations {
-                        // The same conversation from another file (a sub-agent's thread, its
-                        // parent session) is one conversation.
-                        let key = (c.provider, c.id.clone());
-                        let same = (!c.id.is_empty())
-                            .then(|| self.positions.get(&key).copied())
-                            .flatten();
-                        match same {
-                            Some(at) => {
-                                self.conversations[at].absorb(c);
-                                self.rows[at] = row_of(at, &self.conversations[at]);
-                            }
-                            None => {
-                                self.positions.insert(key, self.conversations.len());
-                                self.rows.push(row_of(self.conversations.len(), &c));
-                                self.conversations.push(c);
-                            }
-                        }
+                        self.add_conversation(c);
                     }
                     if let Some(reader) = claude_usage {
                         self.claude_usage.merge(*reader);
@@ -230,6 +214,27 @@ impl Analyzer {
         }
         self.files.push(summary.clone());
         Ok(summary)
+    }
+
+    /// Adds one conversation read elsewhere (a host keeps a database's conversations as they
+    /// were read). The same conversation from another file (a sub-agent's thread, its parent
+    /// session) is one conversation.
+    pub fn add_conversation(&mut self, c: Conversation) {
+        let key = (c.provider, c.id.clone());
+        let same = (!c.id.is_empty())
+            .then(|| self.positions.get(&key).copied())
+            .flatten();
+        match same {
+            Some(at) => {
+                self.conversations[at].absorb(c);
+                self.rows[at] = row_of(at, &self.conversations[at]);
+            }
+            None => {
+                self.positions.insert(key, self.conversations.len());
+                self.rows.push(row_of(self.conversations.len(), &c));
+                self.conversations.push(c);
+            }
+        }
     }
 
     /// Feeds a whole file at once: begin, push, finish.

@@ -15,6 +15,7 @@ pub mod gemini;
 pub mod ingest;
 pub mod inspect;
 pub mod lines;
+pub mod opencode;
 pub mod providers;
 pub mod qwen;
 pub mod readers;
@@ -82,6 +83,10 @@ pub enum Provider {
     Gemini,
     /// Qwen Code session transcripts.
     Qwen,
+    /// OpenCode's session database.
+    Opencode,
+    /// Kilo CLI's session database (OpenCode's, under Kilo's name).
+    Kilo,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -90,11 +95,13 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 6] = [
+    pub const ALL: [Provider; 8] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
         Provider::Qwen,
+        Provider::Opencode,
+        Provider::Kilo,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];
@@ -408,8 +415,8 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
     Err(Error::unknown_format(first_line, &formats_read()))
 }
 
-/// What Baton reads, as an error says it: `Claude Code, Codex, … transcript, nor a ChatGPT
-/// export or a claude.ai export`, from the registry.
+/// What Baton reads, as an error says it: `Claude Code, Codex, … transcript, nor an OpenCode
+/// or Kilo CLI database, nor a ChatGPT export or a claude.ai export`, from the registry.
 pub fn formats_read() -> String {
     let titles = |kind: Kind| -> Vec<&str> {
         REGISTRY
@@ -424,8 +431,9 @@ pub fn formats_read() -> String {
         None => String::new(),
     };
     format!(
-        "{} transcript, nor a {}",
+        "{} transcript, nor an {} database, nor a {}",
         or(titles(Kind::Agent)),
+        or(titles(Kind::Database)),
         or(titles(Kind::Export))
     )
 }

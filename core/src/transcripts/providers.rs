@@ -15,6 +15,9 @@ use crate::transcripts::Provider;
 pub enum Kind {
     /// A coding agent's transcripts, appended to as it works, in folders it keeps.
     Agent,
+    /// A coding agent's sessions in a SQLite database it rewrites in place (OpenCode, Kilo
+    /// CLI): read whole, with its write-ahead log, when either changes.
+    Database,
     /// A data export a person downloads (one `conversations.json`, zipped or not), read whole.
     Export,
 }
@@ -185,6 +188,16 @@ const QWEN_HOME: &[Place] = &[Place {
     path: ".qwen/projects",
 }];
 
+const OPENCODE_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".local/share/opencode",
+}];
+
+const KILO_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".local/share/kilo",
+}];
+
 const CHATGPT_HOME: &[Place] = &[Place {
     base: Base::Home,
     path: ".chatgpt/exports",
@@ -206,6 +219,13 @@ const AGENT: Gives = Gives {
     replaced_by_id: false,
 };
 
+/// What an agent's database gives: every message has its time, and rows are rewritten in
+/// place rather than appended.
+const DATABASE: Gives = Gives {
+    appended: false,
+    ..AGENT
+};
+
 /// What an export gives.
 const EXPORT: Gives = Gives {
     tokens: false,
@@ -218,7 +238,7 @@ const EXPORT: Gives = Gives {
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 6] = [
+pub const REGISTRY: [Entry; 8] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -330,6 +350,49 @@ pub const REGISTRY: [Entry; 6] = [
         agent_names: &["qwen"],
     },
     Entry {
+        provider: Provider::Opencode,
+        key: "opencode",
+        title: "OpenCode",
+        kind: Kind::Database,
+        extensions: &["db"],
+        // OpenCode keeps its data under the XDG folder on every system, Windows included.
+        homes: Homes {
+            linux: OPENCODE_HOME,
+            macos: OPENCODE_HOME,
+            windows: OPENCODE_HOME,
+            moved: &[Moved {
+                variable: "XDG_DATA_HOME",
+                list: false,
+                below: "opencode",
+            }],
+        },
+        setting: "OPENCODE",
+        gives: DATABASE,
+        names: ANY_NAME,
+        agent_names: &["opencode"],
+    },
+    Entry {
+        provider: Provider::Kilo,
+        key: "kilo",
+        title: "Kilo CLI",
+        kind: Kind::Database,
+        extensions: &["db"],
+        homes: Homes {
+            linux: KILO_HOME,
+            macos: KILO_HOME,
+            windows: KILO_HOME,
+            moved: &[Moved {
+                variable: "XDG_DATA_HOME",
+                list: false,
+                below: "kilo",
+            }],
+        },
+        setting: "KILO",
+        gives: DATABASE,
+        names: ANY_NAME,
+        agent_names: &["kilo"],
+    },
+    Entry {
         provider: Provider::Chatgpt,
         key: "chatgpt",
         title: "ChatGPT export",
@@ -436,6 +499,10 @@ impl Entry {
                 });
                 ends && within && !self.names.not_ending.iter().any(|e| name.ends_with(e))
             }
+            Kind::Database => self
+                .extensions
+                .iter()
+                .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.'))),
             Kind::Export => {
                 name.ends_with(".zip")
                     || crate::transcripts::export_files::is_conversations_entry(name)

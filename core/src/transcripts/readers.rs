@@ -53,7 +53,12 @@ pub fn readers(provider: Provider) -> Option<Readers> {
             },
             usage: |_, _| Box::new(QwenUsage::new()),
         }),
-        Provider::ClaudeCode | Provider::Codex | Provider::Chatgpt | Provider::ClaudeAi => None,
+        Provider::ClaudeCode
+        | Provider::Codex
+        | Provider::Opencode
+        | Provider::Kilo
+        | Provider::Chatgpt
+        | Provider::ClaudeAi => None,
     }
 }
 

@@ -108,6 +108,22 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Qwen Code out of the mirror",
     ),
     v(
+        "BATON_MIRROR_OPENCODE_DIR",
+        "OpenCode folders the mirror reads (`--opencode-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_OPENCODE_ENABLED",
+        "`false` leaves OpenCode out of the mirror",
+    ),
+    v(
+        "BATON_MIRROR_KILO_DIR",
+        "Kilo CLI folders the mirror reads (`--kilo-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_KILO_ENABLED",
+        "`false` leaves Kilo CLI out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),
@@ -154,7 +170,7 @@ pub const ENVIRONMENT: &[Variable] = &[
     v("LOGNAME", "the person, when `USER` says nothing either"),
     v(
         "XDG_DATA_HOME",
-        "the user's data folder, where the index is kept (Linux)",
+        "the user's data folder, where the index is kept (Linux), and where OpenCode and Kilo CLI keep their databases (every system, as they read it)",
     ),
     v(
         "XDG_CACHE_HOME",

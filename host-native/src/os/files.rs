@@ -38,6 +38,45 @@ pub fn regular_files_under(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, st
     found
 }
 
+/// The regular files directly in `root` (or `root` itself, when it is a file) with one of
+/// `extensions`, never through a link: a folder whose subfolders are not the agent's
+/// sessions (OpenCode's snapshots and logs beside its database).
+pub fn regular_files_in(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, std::fs::Metadata)> {
+    if let Ok(meta) = std::fs::metadata(root)
+        && meta.is_file()
+    {
+        return vec![(root.to_path_buf(), meta)];
+    }
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(PathBuf, std::fs::Metadata)> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|path| {
+            path.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| extensions.contains(&e))
+        })
+        .filter_map(|path| {
+            let meta = std::fs::symlink_metadata(&path).ok()?;
+            meta.is_file().then_some((path, meta))
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
+/// The write-ahead log beside a SQLite database (`<path>-wal`), when there is one to read: a
+/// regular file, never a link.
+pub fn log_beside(path: &Path) -> Option<Vec<u8>> {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-wal");
+    let log = PathBuf::from(name);
+    let meta = std::fs::symlink_metadata(&log).ok()?;
+    meta.is_file().then(|| std::fs::read(&log).ok()).flatten()
+}
+
 fn walk(
     root: &Path,
     extensions: &[&str],

@@ -50,6 +50,8 @@ pub(super) enum Decoder {
     },
     Ledger(Vec<u8>),
     Zip(Vec<u8>),
+    /// An agent's SQLite database, held whole (its pages are read in any order).
+    Database(Vec<u8>),
 }
 
 /// How a decoder ended: with what its bytes held, or on an archive (which the pump unpacks at
@@ -166,7 +168,9 @@ impl Decoder {
                     read_export_item(provider, item, options, parsed);
                 });
             }
-            Decoder::Ledger(bytes) | Decoder::Zip(bytes) => bytes.extend_from_slice(chunk),
+            Decoder::Ledger(bytes) | Decoder::Zip(bytes) | Decoder::Database(bytes) => {
+                bytes.extend_from_slice(chunk)
+            }
         }
         Ok(())
     }
@@ -183,6 +187,8 @@ impl Decoder {
         }
         *self = if crate::transcripts::zip::is_zip(&head) {
             Decoder::Zip(Vec::new())
+        } else if crate::transcripts::sqlite::is_sqlite(&head) {
+            Decoder::Database(Vec::new())
         } else if crate::transcripts::ledger_head(&head)? {
             Decoder::Ledger(Vec::new())
         } else {
@@ -211,7 +217,13 @@ impl Decoder {
         self.push(&head, name, options)
     }
 
-    pub(super) fn finish(mut self, name: &str, options: ReadOptions) -> Result<Finished> {
+    /// Ends the file; `log` is a database's write-ahead log, when the host found one beside it.
+    pub(super) fn finish(
+        mut self,
+        name: &str,
+        options: ReadOptions,
+        log: Option<&[u8]>,
+    ) -> Result<Finished> {
         if let Decoder::Head(head) = &self {
             if head.iter().all(u8::is_ascii_whitespace) {
                 return Err(Error::empty_file(name));
@@ -322,6 +334,46 @@ impl Decoder {
             }
             Decoder::Ledger(bytes) => Decoded::Ledger(bytes),
             Decoder::Zip(_) => return Ok(Finished::Archive),
+            Decoder::Database(bytes) => database(name, &bytes, log)?,
         }))
     }
+}
+
+/// What an agent's database holds, its write-ahead log laid over it when there is one (a file
+/// dropped alone has none: what the agent had not yet checkpointed is then not in it).
+fn database(name: &str, bytes: &[u8], log: Option<&[u8]>) -> Result<Decoded> {
+    use crate::transcripts::{opencode, sqlite};
+    let wal = match log {
+        Some(log) => Some(sqlite::Wal::parse(log).map_err(|e| e.with("file", name))?),
+        None => None,
+    };
+    let db = sqlite::Database::open(&bytes, wal.as_ref()).map_err(|e| e.with("file", name))?;
+    let Some(tables) = opencode::tables(&db).map_err(|e| e.with("file", name))? else {
+        return Err(Error::unknown_format(
+            "a SQLite database without OpenCode's session, message and part tables",
+            &crate::transcripts::formats_read(),
+        )
+        .with("file", name));
+    };
+    let store = opencode::read(&db, &tables).map_err(|e| e.with("file", name))?;
+    let provider = opencode::provider_of(name, &store);
+    let mut rows = Box::<KeyedRows>::default();
+    for (entry, key) in opencode::usage_rows(provider, &store) {
+        rows.add(entry, key);
+    }
+    let parsed = opencode::conversations(provider, &store);
+    let usage_stats = ReadStats {
+        lines: store.stats.lines,
+        malformed: store.stats.malformed,
+        duplicates: std::mem::take(&mut rows.replaced),
+        ..ReadStats::default()
+    };
+    Ok(Decoded::Conversations {
+        format: provider.into(),
+        parsed,
+        claude_usage: None,
+        usage: Vec::new(),
+        keyed_usage: Some(rows),
+        usage_stats,
+    })
 }

@@ -85,6 +85,8 @@ pub struct FileIngest {
     bytes: u64,
     decoder: Option<Decoder>,
     unzip: Option<Unzip>,
+    /// A database's write-ahead log, given by [`FileIngest::set_log`].
+    log: Option<Vec<u8>>,
 }
 
 impl std::fmt::Debug for FileIngest {
@@ -118,7 +120,7 @@ pub const CHUNK_BYTES: usize = 4 << 20;
 
 /// The file extensions hosts pick up when they walk a folder (a single file is read whatever
 /// its name: its format is found from its content).
-pub const INPUT_EXTENSIONS: [&str; 4] = ["jsonl", "json", "zip", "ndjson"];
+pub const INPUT_EXTENSIONS: [&str; 5] = ["jsonl", "json", "zip", "ndjson", "db"];
 
 impl FileIngest {
     /// Starts reading a file whose format is found from its content; everything is read.
@@ -135,6 +137,7 @@ impl FileIngest {
             bytes: 0,
             decoder: Some(Decoder::Head(Vec::new())),
             unzip: None,
+            log: None,
         }
     }
 
@@ -147,7 +150,8 @@ impl FileIngest {
                 decoder: Some(Decoder::transcript(provider, name, false)),
                 ..FileIngest::new(name)
             },
-            Kind::Export => FileIngest::new(name),
+            // A database and an export are read whole, conversations and all.
+            Kind::Database | Kind::Export => FileIngest::new(name),
         }
     }
 
@@ -173,6 +177,13 @@ impl FileIngest {
             Some(Decoder::ClaudeCode { usage, .. }) => Some(usage),
             _ => None,
         }
+    }
+
+    /// Gives the write-ahead log found beside a database file (`<name>-wal`): its committed
+    /// pages are read over the file's. A host reads the log before the file, so a checkpoint
+    /// between the two reads leaves pages the file also has. Ignored for other files.
+    pub fn set_log(&mut self, log: Vec<u8>) {
+        self.log = Some(log);
     }
 
     /// The file's name.
@@ -263,7 +274,7 @@ impl FileIngest {
             let entry_name = format!("{name}:{}", reader.entry().name);
             if n == 0 {
                 if let Some((_, decoder)) = unzip.reader.take() {
-                    match decoder.finish(&entry_name, self.options)? {
+                    match decoder.finish(&entry_name, self.options, None)? {
                         Finished::Part(part) => unzip.results.push(part),
                         Finished::Archive => {
                             return Err(Error::nested_archive(name));
@@ -301,11 +312,15 @@ impl FileIngest {
                 ingested.entries = unzip.entries.iter().map(|e| e.name.clone()).collect();
                 unzip.results
             }
-            (Some(decoder), None) => match decoder.finish(&name, self.options)? {
-                Finished::Part(part) => vec![part],
-                // The pump unpacks an archive before its decoder could finish.
-                Finished::Archive => return Err(Error::internal("an archive was not unpacked")),
-            },
+            (Some(decoder), None) => {
+                match decoder.finish(&name, self.options, self.log.as_deref())? {
+                    Finished::Part(part) => vec![part],
+                    // The pump unpacks an archive before its decoder could finish.
+                    Finished::Archive => {
+                        return Err(Error::internal("an archive was not unpacked"));
+                    }
+                }
+            }
             (None, None) => Vec::new(),
         };
         let mut formats = BTreeSet::new();

@@ -12,11 +12,13 @@ mod faces;
 mod sessions;
 mod team;
 mod transcripts;
+mod usage;
 
 pub(crate) use faces::*;
 pub(crate) use sessions::*;
 pub(crate) use team::*;
 pub(crate) use transcripts::*;
+pub(crate) use usage::*;
 
 /// Baton: the local-first ledger of coding agents' work sessions.
 ///
@@ -361,7 +363,7 @@ One meaning for every provider: input excludes cached input, cache_read is the c
 
 A file is checked by its identity (device, inode, size, mtime) and a hash of the 4 KiB before its cursor; a grown file is read from its cursor, only its complete lines. A file that shrank, was replaced or had its start rewritten is read again. A file deleted by its tool (Claude Code removes sessions after cleanupPeriodDays) keeps its rows. An export is read whole when it changes (at most 256 MiB unless BATON_MIRROR_CHATGPT_MAX_BYTES or BATON_MIRROR_CLAUDE_AI_MAX_BYTES says more); a conversation a newer export no longer holds is kept. A file that cannot be read is set aside, and tried again only once it changes.
 
-Settings: a flag, else BATON_MIRROR_* in the environment (BATON_MIRROR_CLAUDE_DIR, _CODEX_DIR, _GEMINI_DIR, _QWEN_DIR, _CHATGPT_DIR, _CLAUDE_AI_DIR, _POLL_SECS, _BACKFILL), else the [mirror] table of .baton/config.toml (claude_dirs, codex_dirs, gemini_dirs, qwen_dirs, chatgpt_dirs, claude_ai_dirs, claude|codex|gemini|qwen|chatgpt|claude_ai = false, poll_secs, backfill, chatgpt_max_bytes, claude_ai_max_bytes).")]
+Settings: a flag, else BATON_MIRROR_* in the environment (BATON_MIRROR_CLAUDE_DIR, _CODEX_DIR, _GEMINI_DIR, _QWEN_DIR, _OPENCODE_DIR, _KILO_DIR, _CHATGPT_DIR, _CLAUDE_AI_DIR, _POLL_SECS, _BACKFILL), else the [mirror] table of .baton/config.toml (claude_dirs, codex_dirs, gemini_dirs, qwen_dirs, opencode_dirs, kilo_dirs, chatgpt_dirs, claude_ai_dirs, claude|codex|gemini|qwen|opencode|kilo|chatgpt|claude_ai = false, poll_secs, backfill, chatgpt_max_bytes, claude_ai_max_bytes).")]
     Mirror(MirrorArgs),
     /// Search the kept transcripts: every word must appear (text, thinking, tool calls)
     #[command(after_help = "Examples:

@@ -27,14 +27,25 @@ pub(super) fn is_link(path: &Path) -> bool {
 pub fn discover(folders: &BTreeMap<Provider, Vec<PathBuf>>) -> Vec<Source> {
     let mut sources = Vec::new();
     for (provider, dirs) in folders {
+        let database = provider.entry().kind == Kind::Database;
         for dir in dirs {
-            let mut files = crate::os::files::regular_files_under(dir, provider.entry().extensions);
+            // A database sits in its agent's folder itself, beside folders of its own (git
+            // snapshots, logs) that are not walked.
+            let mut files = if database {
+                crate::os::files::regular_files_in(dir, provider.entry().extensions)
+            } else {
+                crate::os::files::regular_files_under(dir, provider.entry().extensions)
+            };
             files.retain(|(path, _)| wanted_by_name(*provider, path));
             files.sort_by(|a, b| a.0.cmp(&b.0));
             sources.extend(files.into_iter().map(|(path, meta)| Source {
+                seen: Some(if database {
+                    database_identity(&path, &meta)
+                } else {
+                    identity_of(&meta)
+                }),
                 path,
                 provider: *provider,
-                seen: Some(identity_of(&meta)),
             }));
         }
     }

@@ -21,6 +21,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+mod database;
 mod discover;
 mod export;
 mod packer;
@@ -28,6 +29,7 @@ mod store;
 mod usage_rows;
 mod window;
 
+use database::*;
 pub use discover::*;
 pub use export::*;
 pub use packer::*;
@@ -253,7 +255,7 @@ pub fn run(
         }
         let meta = std::fs::symlink_metadata(&source.path);
         if let Ok(meta) = &meta
-            && identities.get(&shown) == Some(&identity_of(meta))
+            && identities.get(&shown) == Some(&source_identity(source, meta))
         {
             present.insert(shown);
             progress(&stats);
@@ -265,9 +267,11 @@ pub fn run(
                 .map(|gone| stats.missing += gone)
                 .map_err(sql(index_path))
         } else {
-            // An export is read whole; an agent's transcript window by window.
+            // An export is read whole; a database by its sessions; an agent's transcript
+            // window by window.
             let read = match source.provider.entry().kind {
                 Kind::Export => sync_export,
+                Kind::Database => sync_database,
                 Kind::Agent => sync,
             };
             read(
@@ -294,7 +298,7 @@ pub fn run(
             }
             // Set aside under the identity it had before it was read: a file still being
             // written (an export being copied in) changes after that, and is tried again.
-            let read_as = meta.as_ref().ok().map(identity_of);
+            let read_as = meta.as_ref().ok().map(|m| source_identity(source, m));
             if set_aside(connection, source, &err.message, read_as).unwrap_or(true) {
                 crate::os::warnings::warn(&format!(
                     "mirror: {} was not read: {} (tried again when it changes)",
@@ -324,6 +328,14 @@ fn identity_of(meta: &std::fs::Metadata) -> Identity {
         meta.size() as i64,
         meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
     )
+}
+
+/// A source's identity: its file's, with a database's log folded in.
+fn source_identity(source: &Source, meta: &std::fs::Metadata) -> Identity {
+    match source.provider.entry().kind {
+        Kind::Database => database_identity(&source.path, meta),
+        _ => identity_of(meta),
+    }
 }
 
 /// The identity of every source read whole and in good standing (not missing, not set

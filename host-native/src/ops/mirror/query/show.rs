@@ -106,9 +106,21 @@ pub fn show(
             .map_err(|e| Error::internal(format!("a stored line would not inflate: {e}")))
     };
     let mut analyzer = baton_core::analyzer::Analyzer::new();
-    let export = baton_core::transcripts::Provider::named(&row.provider)
-        .is_some_and(|p| p.entry().kind == baton_core::transcripts::providers::Kind::Export);
-    if export {
+    use baton_core::transcripts::providers::Kind;
+    let kind = baton_core::transcripts::Provider::named(&row.provider).map(|p| p.entry().kind);
+    if kind == Some(Kind::Database) {
+        // A database's conversation is kept as it was read.
+        let raw: Vec<u8> = connection
+            .query_row(
+                "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",
+                [&row.provider, &row.provider_id],
+                |r| r.get(0),
+            )
+            .map_err(sql(path))?;
+        let conversation = serde_json::from_slice(&inflate(&raw)?)
+            .map_err(|e| Error::internal(format!("a kept conversation would not read: {e}")))?;
+        analyzer.add_conversation(conversation);
+    } else if kind == Some(Kind::Export) {
         let raw: Vec<u8> = connection
             .query_row(
                 "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",

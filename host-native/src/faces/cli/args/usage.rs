@@ -1,0 +1,181 @@
+//! The arguments of `baton usage` (and the window `baton team usage` shares): grouping,
+//! providers, days, costs, and where the transcripts are.
+
+use super::*;
+
+/// The days and costs of a usage report: `baton usage` and `baton team usage` alike.
+#[derive(Debug, Args)]
+pub(crate) struct UsageWindow {
+    /// First day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) since: Option<String>,
+    /// Last day counted (YYYY-MM-DD or YYYYMMDD, in --timezone)
+    #[arg(long, value_name = "DATE")]
+    pub(crate) until: Option<String>,
+    /// The zone of days, weeks and months: an IANA name (Europe/Paris) or UTC [default: this
+    /// machine's zone, from TZ or /etc/localtime]
+    #[arg(long, value_name = "ZONE")]
+    pub(crate) timezone: Option<String>,
+    /// Which cost to show: `auto` uses the cost a line records (old Claude Code `costUSD`)
+    /// and calculates the rest, `calculate` always prices the tokens, `display` shows only
+    /// recorded costs
+    #[arg(long, value_enum, default_value_t = CostModeArg::Auto)]
+    pub(crate) cost_mode: CostModeArg,
+}
+
+impl UsageWindow {
+    /// The zone, and the first and last instants counted, as given.
+    pub(crate) fn resolve(
+        &self,
+    ) -> Result<
+        (
+            crate::os::zone::HostZone,
+            Option<baton_core::Timestamp>,
+            Option<baton_core::Timestamp>,
+        ),
+        baton_core::Error,
+    > {
+        let zone = crate::os::zone::resolve(self.timezone.as_deref())?;
+        let days = baton_core::transcripts::filters::DayWindow {
+            since: self.since.clone(),
+            until: self.until.clone(),
+        };
+        let (since, until) = days.resolve(&zone)?;
+        Ok((zone, since, until))
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UsageArgs {
+    /// How to group rows
+    #[arg(value_enum, default_value_t = GroupByArg::Daily)]
+    pub(crate) group_by: GroupByArg,
+    /// Which transcripts to read
+    #[arg(long, value_enum, default_value_t = ProviderArg::All)]
+    pub(crate) provider: ProviderArg,
+    #[command(flatten)]
+    pub(crate) window: UsageWindow,
+    #[command(flatten)]
+    pub(crate) agents: AgentDirs,
+    /// A price table (JSON, the shape of the shipped one) to use instead of the shipped one
+    #[arg(long, value_name = "FILE")]
+    pub(crate) prices: Option<PathBuf>,
+    /// Count from the transcript index (`baton mirror` keeps it) instead of reading the
+    /// folders: fast, and it remembers transcripts whose files are gone. `--index=FILE` names
+    /// another index [default: BATON_INDEX, else index.sqlite in the ledger folder]
+    #[arg(
+        long = "index",
+        value_name = "FILE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        conflicts_with = "agent_dirs"
+    )]
+    pub(crate) index: Option<String>,
+    /// With --index: bring the index up to date first (one mirror pass, reading only what
+    /// changed)
+    #[arg(long, requires = "index")]
+    pub(crate) sync: bool,
+    /// With `session`: one row per work session of this ledger instead of per agent session,
+    /// each transcript tied by its provider session id, else by project, agent and time
+    #[arg(long)]
+    pub(crate) work: bool,
+    /// Print the rows as CSV (a header, a line per row, then `total`) for a spreadsheet;
+    /// `--json` still gives the one JSON object
+    #[arg(long)]
+    pub(crate) csv: bool,
+}
+
+impl UsageArgs {
+    /// The folders the flags named, by provider.
+    pub(crate) fn folders(&self) -> std::collections::BTreeMap<Provider, Vec<PathBuf>> {
+        self.agents.folders()
+    }
+}
+
+/// How `baton usage` groups its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum GroupByArg {
+    /// One row per day (in --timezone)
+    Daily,
+    /// One row per week, Monday first (in --timezone)
+    Weekly,
+    /// One row per month (in --timezone)
+    Monthly,
+    /// One row per provider session
+    Session,
+    /// One row per model
+    Model,
+    /// One row per project (each session's first working folder)
+    Project,
+}
+
+/// Which cost `baton usage` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CostModeArg {
+    /// Recorded cost where a line has one, else calculated
+    Auto,
+    /// Always calculated from tokens and prices
+    Calculate,
+    /// Only recorded costs
+    Display,
+}
+
+impl From<CostModeArg> for baton_core::transcripts::usage::CostMode {
+    fn from(mode: CostModeArg) -> Self {
+        use baton_core::transcripts::usage::CostMode;
+        match mode {
+            CostModeArg::Auto => CostMode::Auto,
+            CostModeArg::Calculate => CostMode::Calculate,
+            CostModeArg::Display => CostMode::Display,
+        }
+    }
+}
+
+impl From<GroupByArg> for GroupBy {
+    fn from(g: GroupByArg) -> GroupBy {
+        match g {
+            GroupByArg::Daily => GroupBy::Daily,
+            GroupByArg::Weekly => GroupBy::Weekly,
+            GroupByArg::Monthly => GroupBy::Monthly,
+            GroupByArg::Session => GroupBy::Session,
+            GroupByArg::Model => GroupBy::Model,
+            GroupByArg::Project => GroupBy::Project,
+        }
+    }
+}
+
+/// Which transcripts `baton usage` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ProviderArg {
+    /// Claude Code only (also spelt claude_code, as the index and JSON spell it)
+    #[value(alias = "claude_code")]
+    ClaudeCode,
+    /// Codex only
+    Codex,
+    /// Gemini CLI only
+    Gemini,
+    /// Qwen Code only
+    Qwen,
+    /// OpenCode only
+    Opencode,
+    /// Kilo CLI only
+    Kilo,
+    /// Every agent
+    All,
+}
+
+impl ProviderArg {
+    /// The providers it names (empty: all).
+    pub(crate) fn providers(self) -> Vec<Provider> {
+        match self {
+            ProviderArg::ClaudeCode => vec![Provider::ClaudeCode],
+            ProviderArg::Codex => vec![Provider::Codex],
+            ProviderArg::Gemini => vec![Provider::Gemini],
+            ProviderArg::Qwen => vec![Provider::Qwen],
+            ProviderArg::Opencode => vec![Provider::Opencode],
+            ProviderArg::Kilo => vec![Provider::Kilo],
+            ProviderArg::All => Vec::new(),
+        }
+    }
+}

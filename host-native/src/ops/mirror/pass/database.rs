@@ -1,0 +1,262 @@
+//! An agent's SQLite database (OpenCode, Kilo CLI) brought up to date: read by the core's
+//! reader from its bytes (the file and its write-ahead log), so no lock is taken and the agent
+//! writing it never waits; each top session whose high-water mark moved (its newest row write,
+//! its row count) stored again, the others left as they are.
+
+use super::*;
+use baton_core::transcripts::opencode;
+use baton_core::transcripts::sqlite::{Database, Wal};
+
+/// How often a read that met a checkpoint (the log restarted under it) is tried again.
+const TRIES: usize = 3;
+
+/// The log beside a database.
+fn wal_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-wal");
+    PathBuf::from(name)
+}
+
+/// A database's identity with its log's folded in: a write that reached only the log (most
+/// do, until a checkpoint) changes it too.
+pub(super) fn database_identity(path: &Path, meta: &std::fs::Metadata) -> Identity {
+    let (device, inode, size, mtime) = identity_of(meta);
+    match std::fs::symlink_metadata(wal_path(path)) {
+        Ok(wal) if wal.is_file() => {
+            let (_, _, wal_size, wal_mtime) = identity_of(&wal);
+            (
+                device,
+                inode,
+                size.wrapping_add(wal_size.wrapping_shl(32)),
+                mtime.max(wal_mtime),
+            )
+        }
+        _ => (device, inode, size, mtime),
+    }
+}
+
+/// The file's bytes and its committed log, read so that they belong together: the log is read
+/// again after the file, and a log restarted in between (a checkpoint moved its pages into the
+/// file) means the pair is read again.
+fn read_pair(path: &Path, shown: &str, stats: &mut PassStats) -> Result<(Vec<u8>, Wal), Error> {
+    let read_wal = || Wal::parse(&crate::os::files::log_beside(path).unwrap_or_default());
+    for _ in 0..TRIES {
+        let wal = read_wal()?;
+        let mut file = crate::os::files::open_regular(path)?;
+        stats.files_opened += 1;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| Error::store_io("read", shown, e))?;
+        stats.bytes_read += bytes.len() as u64;
+        let again = read_wal()?;
+        if again.generation() == wal.generation() {
+            return Ok((bytes, wal));
+        }
+    }
+    Err(Error::database_damaged(
+        "the agent checkpointed its log while it was read, three times running",
+    )
+    .with("transient", true))
+}
+
+/// Brings one database up to date.
+pub(super) fn sync_database(
+    connection: &mut Connection,
+    index_path: &Path,
+    source: &Source,
+    masker: &Masker,
+    _options: PassOptions,
+    packer: &mut Packer,
+    stats: &mut PassStats,
+) -> Result<(), Error> {
+    let shown = source.path.display().to_string();
+    let meta =
+        std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
+    if !meta.is_file() {
+        return Err(Error::store_unsafe(&shown, "is not a regular file"));
+    }
+    let identity = database_identity(&source.path, &meta);
+    let before = known(connection, packer, &shown).map_err(sql(index_path))?;
+    if before
+        .as_ref()
+        .is_some_and(|k| k.identity() == identity && !k.missing)
+    {
+        return Ok(());
+    }
+    let (bytes, wal) = read_pair(&source.path, &shown, stats)?;
+    let db = Database::open(&bytes, Some(&wal)).map_err(|e| e.with("transient", true))?;
+    let Some(tables) = opencode::tables(&db)? else {
+        return Err(Error::invalid(
+            "database",
+            "it has no session, message and part tables: not OpenCode's",
+        )
+        .with("path", shown));
+    };
+    // A page caught mid-write reads as damage: the next pass reads the file again.
+    let store = opencode::read(&db, &tables).map_err(|e| e.with("transient", true))?;
+    let provider = source.provider;
+    // The sessions whose mark moved since the last read.
+    let marks = store.marks();
+    let old_marks: std::collections::HashMap<String, (i64, u64)> = before
+        .as_ref()
+        .and_then(|k| k.usage_state.as_deref())
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or_default();
+    let changed: std::collections::HashSet<&str> = marks
+        .iter()
+        .filter(|(root, mark)| old_marks.get(*root) != Some(mark))
+        .map(|(root, _)| root.as_str())
+        .collect();
+    let mut parsed = opencode::conversations(provider, &store);
+    parsed
+        .conversations
+        .retain(|c| changed.contains(c.id.as_str()));
+    let rows: Vec<_> = opencode::usage_rows(provider, &store)
+        .into_iter()
+        .filter(|(entry, _)| changed.contains(&*entry.session))
+        .collect();
+    let (transaction, source_id) = begin_source(connection, index_path, before.as_ref(), source)?;
+    let mut forgotten = Vec::new();
+    for conversation in &mut parsed.conversations {
+        forgotten.extend(
+            forget_conversation(&transaction, packer, source_id, provider, &conversation.id)
+                .map_err(sql(index_path))?,
+        );
+        mask(masker, conversation);
+        stats.messages +=
+            store_conversation(&transaction, packer, source_id, provider, conversation)
+                .map_err(sql(index_path))?;
+        // Kept as read (secrets masked), for `transcripts show` and what comes after it.
+        let raw = serde_json::to_vec(&*conversation).unwrap_or_default();
+        transaction
+            .prepare_cached(
+                "INSERT INTO export_items (provider, provider_id, source, raw, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (provider, provider_id) DO UPDATE SET source = excluded.source,
+                     raw = excluded.raw, updated_at = excluded.updated_at",
+            )
+            .and_then(|mut statement| {
+                statement.execute(params![
+                    provider.key(),
+                    conversation.id,
+                    source_id,
+                    packer.pack(provider, &raw),
+                    conversation.updated_at.map(|t| t.millis())
+                ])
+            })
+            .map_err(sql(index_path))?;
+    }
+    // Each row at its own place past the source's others: a session stored again has had
+    // its rows removed above.
+    let first: i64 = transaction
+        .query_row(
+            "SELECT COALESCE(MAX(offset) + 1, 0) FROM usage WHERE source = ?1",
+            [source_id],
+            |r| r.get(0),
+        )
+        .map_err(sql(index_path))?;
+    for (offset, (entry, key)) in (first..).zip(rows) {
+        let response = Response {
+            entry: entry.clone(),
+            folder: None,
+            sidechain: false,
+            relayed: false,
+            key: Some(key),
+            message_id: Some(key),
+        };
+        store_usage(
+            &transaction,
+            packer,
+            source_id,
+            offset,
+            &[(entry, Some(response))],
+        )
+        .map_err(sql(index_path))?;
+    }
+    settle(&transaction, &forgotten, &parsed.conversations).map_err(sql(index_path))?;
+    let marks_json = serde_json::to_string(&marks).unwrap_or_default();
+    transaction
+        .execute(
+            "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?3,
+                 tail_hash = 0, missing = 0, rereads = rereads + ?5, quarantine = NULL,
+                 usage_stats = ?6, usage_state = ?7
+             WHERE id = ?8",
+            params![
+                identity.0,
+                identity.1,
+                identity.2,
+                identity.3,
+                i64::from(before.is_some()),
+                stats_json(&store.stats),
+                packer.pack_state(provider, Some(marks_json)),
+                source_id
+            ],
+        )
+        .map_err(sql(index_path))?;
+    if before.is_some() {
+        stats.rereads += 1;
+    }
+    transaction.commit().map_err(sql(index_path))?;
+    Ok(())
+}
+
+/// Removes what the index holds of one conversation read from `source_id`, before it is
+/// stored again; returns its row id (see [`settle`]).
+fn forget_conversation(
+    transaction: &rusqlite::Transaction,
+    packer: &mut Packer,
+    source_id: i64,
+    provider: Provider,
+    id: &str,
+) -> rusqlite::Result<Option<i64>> {
+    let Some(conversation): Option<i64> = transaction
+        .query_row(
+            "SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2",
+            params![provider.key(), id],
+            |r| r.get(0),
+        )
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    transaction.execute(
+        "DELETE FROM tool_calls WHERE conversation = ?1",
+        [conversation],
+    )?;
+    transaction.execute(
+        "DELETE FROM messages_fts WHERE rowid IN
+             (SELECT id FROM messages WHERE conversation = ?1 AND source = ?2)",
+        params![conversation, source_id],
+    )?;
+    transaction.execute(
+        "DELETE FROM messages WHERE conversation = ?1 AND source = ?2",
+        params![conversation, source_id],
+    )?;
+    let session = packer.name(transaction, Some(id))?;
+    packer.dirty.delete(
+        transaction,
+        "DELETE FROM usage WHERE source = ?1 AND session = ?2 RETURNING message_key",
+        params![source_id, session],
+    )?;
+    Ok(Some(conversation))
+}
+
+/// Masks the secrets in what a conversation's messages say, as the mirror does for every
+/// transcript before it is kept.
+fn mask(masker: &Masker, conversation: &mut Conversation) {
+    use baton_core::transcripts::conversation::Block;
+    let masked = |text: &mut String| {
+        let out = masker.mask_bytes(text.as_bytes());
+        *text = String::from_utf8_lossy(&out).into_owned();
+    };
+    for message in &mut conversation.messages {
+        for block in &mut message.blocks {
+            match block {
+                Block::Text { text } | Block::Thinking { text } => masked(text),
+                Block::ToolCall { input, .. } => masked(input),
+                Block::ToolResult { output, .. } => masked(output),
+                Block::Other { raw, .. } => masked(raw),
+            }
+        }
+    }
+}
