@@ -409,3 +409,28 @@ pub fn start_demo<'a>(agent: &'a str, goal: &'a str) -> [&'a str; 7] {
         goal,
     ]
 }
+
+/// A child process (a `baton mirror --follow`, a database writer), killed when dropped.
+#[derive(Debug)]
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits (up to 30 s) until `ready` holds; says what it last saw when it never does.
+pub fn eventually(what: &str, mut ready: impl FnMut() -> Result<(), String>) {
+    let started = std::time::Instant::now();
+    loop {
+        match ready() {
+            Ok(()) => return,
+            Err(seen) if started.elapsed() > std::time::Duration::from_secs(30) => {
+                panic!("{what}: still {seen}")
+            }
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
+}

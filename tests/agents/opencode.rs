@@ -356,7 +356,7 @@ impl Writer {
         self.db.execute_batch("PRAGMA foreign_keys=OFF").unwrap();
         self.db
             .execute(
-                "INSERT INTO part (id, message_id, session_id, time_created, time_updated, data)
+                "INSERT OR IGNORE INTO part (id, message_id, session_id, time_created, time_updated, data)
                  VALUES ('prt_cut', 'msg_none', 'ses_none', 1, 1, '{\"type\":\"te')",
                 [],
             )
@@ -366,6 +366,28 @@ impl Writer {
     /// The database's connection (a test keeps writing through it).
     pub fn connection(&self) -> &Connection {
         &self.db
+    }
+
+    /// Writes one more session (a prompt holding `word`, and a one-step answer), as the agent
+    /// does while a mirror follows it; answers its id.
+    pub fn one_more(&mut self, word: &str) -> String {
+        let mut session = self.session(&format!("About {word}"), "/home/dev/later", None);
+        self.prompt(&session, &format!("Tell me about {word}"));
+        self.response(&mut session, MODELS[0], 1, "Here it is.");
+        self.truth.conversations.insert(
+            session.id.clone(),
+            Listed {
+                id: session.id.clone(),
+                title: format!("About {word}"),
+                tool_calls: 0,
+            },
+        );
+        session.id
+    }
+
+    /// The truth so far.
+    pub fn truth(&self) -> &Truth {
+        &self.truth
     }
 
     /// Ends the writing: the truth, with the bytes the files hold.

@@ -370,7 +370,7 @@ fn lines_appended_later_add_exactly_their_messages() {
     assert_eq!(usage["totals"]["output_tokens"], 15 + 20, "{usage}");
 }
 
-/// The fixtures (`tests/fixtures/gemini`, `qwen`) through the ABI: the golden vector
+/// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`) through the ABI: the golden vector
 /// `analyzer-agents` (answered alike natively and in wasm, `wasm.rs` holds that) counts the
 /// tokens the generator's truth says, and lists every session once.
 #[test]
@@ -399,8 +399,9 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
             .unwrap();
         &answered[at]["ok"]
     };
+    const AGENTS: [&str; 4] = ["gemini", "qwen", "opencode", "kilo"];
     let sum = |field: &str| -> u64 {
-        ["gemini", "qwen"]
+        AGENTS
             .iter()
             .flat_map(|agent| truth[agent]["by_day_model"].as_array().unwrap())
             .map(|row| row[field].as_u64().unwrap())
@@ -411,6 +412,7 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
         "input_tokens",
         "output_tokens",
         "cache_read_tokens",
+        "cache_creation_tokens",
         "reasoning_tokens",
     ] {
         assert_eq!(
@@ -419,7 +421,7 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
             "{field}"
         );
     }
-    let sessions: usize = ["gemini", "qwen"]
+    let sessions: usize = AGENTS
         .iter()
         .map(|agent| truth[agent]["conversations"].as_array().unwrap().len())
         .sum();

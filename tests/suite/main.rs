@@ -17,6 +17,7 @@ mod mcp_raw;
 mod mirror;
 mod mirror_exports;
 mod notes;
+mod opencode;
 mod output;
 mod real_day;
 mod records;

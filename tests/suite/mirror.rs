@@ -991,34 +991,11 @@ fn usage_from_the_index_equals_a_read_of_the_files() {
     assert_ne!(files_now, before);
 }
 
-/// A `baton mirror --follow` process, killed when dropped.
-struct Following(std::process::Child);
-
-impl Drop for Following {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Waits (up to 30 s) until `ready` holds; says what it last saw when it never does.
-fn eventually(what: &str, mut ready: impl FnMut() -> Result<(), String>) {
-    let started = std::time::Instant::now();
-    loop {
-        match ready() {
-            Ok(()) => return,
-            Err(seen) if started.elapsed() > std::time::Duration::from_secs(30) => {
-                panic!("{what}: still {seen}")
-            }
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
-        }
-    }
-}
-
 /// While a real `baton mirror --follow` runs, a writer appends, leaves a line half written,
 /// truncates, renames over and rewrites a file's start at the same size: every complete line
 /// arrives once, the partial one only when finished, and each rewrite is read again.
 fn follow_sees_every_change(extra: &[&str]) {
+    use baton_tests::eventually;
     let tree = Tree::new();
     let projects = tree.root.parent().unwrap().to_path_buf();
     let child = baton_tests::baton(&tree.index.with_file_name(".baton"))
@@ -1035,7 +1012,7 @@ fn follow_sees_every_change(extra: &[&str]) {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let _following = Following(child);
+    let _following = baton_tests::Killed(child);
     eventually("the first pass", || {
         if tree.index.exists() && index::open(&tree.index, false).is_ok() {
             Ok(())

@@ -171,10 +171,6 @@ const HOST_ONLY_CODES: &[(&str, &str)] = &[
         "a host reads the files; the core is given bytes",
     ),
     ("NO_TRANSCRIPTS", "a host looks in folders"),
-    (
-        "DATABASE_DAMAGED",
-        "no ABI request reads an agent's database yet",
-    ),
     ("STORE_IO", "a host reads and writes the ledger"),
     ("STORE_UNSAFE", "a host opens the ledger's files"),
     ("STORE_BUSY", "a host takes the compaction lock"),

@@ -118,7 +118,7 @@ test("every fixture format through the folder picker, and the same figures as th
   // The CLI walks the folder by the same core rule (an export's side files are passed over).
   const native = nativeAnalyze(fixtures);
   assert.deepEqual(overview, native.overview);
-  for (const format of ["claude_code", "codex", "gemini", "qwen", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
+  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
   assert.ok(overview.usage.total_tokens > 0, "the agents' usage counted");
   assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
   assert.ok(await page.$("#chart-models svg rect"), "the per-model chart is drawn");
@@ -137,14 +137,14 @@ test("every fixture format through the folder picker, and the same figures as th
   page.checkOffline();
 });
 
-test("a Gemini CLI and a Qwen Code folder: the generator's usage and sessions, as the CLI reads them", async () => {
+test("a Gemini CLI, Qwen Code, OpenCode and Kilo CLI folder: the generator's usage and sessions, as the CLI reads them", async () => {
   const truth = JSON.parse(readFileSync(join(root, "tests/vectors/agents-truth.json"), "utf8"));
-  for (const agent of ["gemini", "qwen"]) {
+  for (const agent of ["gemini", "qwen", "opencode", "kilo"]) {
     const page = await openPage();
     await load(page, "#folder", join(fixtures, agent));
     const overview = await overviewOf(page);
     const sum = (field) => truth[agent].by_day_model.reduce((n, row) => n + row[field], 0);
-    for (const field of ["input_tokens", "output_tokens", "cache_read_tokens", "reasoning_tokens"]) {
+    for (const field of ["input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens", "reasoning_tokens"]) {
       assert.equal(overview.usage[field], sum(field), `${agent}: ${field}`);
     }
     assert.equal(overview.conversations, truth[agent].conversations.length, agent);
@@ -317,7 +317,7 @@ test("durations and accepted files come from the core, worded as the CLI words t
     Object.fromEntries(rows.map((r) => [r.dataset.id, r.cells[5].textContent])));
   assert.deepEqual(durations, { [a]: "1h 1s", [b]: "1h 30m" });
   assert.equal(await page.getAttribute("#file", "accept"),
-    ".jsonl,.json,.zip,.ndjson,application/zip,application/json,application/x-ndjson");
+    ".jsonl,.json,.zip,.ndjson,.db,application/zip,application/json,application/x-ndjson");
   page.checkOffline();
 });
 
@@ -461,7 +461,8 @@ test("the usage table has `baton usage`'s rows for the same files, and downloads
   await load(page, "#folder", fixtures);
   const usage = (group, ...more) => execFileSync(baton, ["usage", group, "--timezone", "UTC",
     "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(fixtures, "codex"),
-    "--gemini-dir", join(fixtures, "gemini"), "--qwen-dir", join(fixtures, "qwen"), ...more],
+    "--gemini-dir", join(fixtures, "gemini"), "--qwen-dir", join(fixtures, "qwen"),
+    "--opencode-dir", join(fixtures, "opencode"), "--kilo-dir", join(fixtures, "kilo"), ...more],
   { env: { PATH: process.env.PATH, HOME: tmp } }).toString();
   for (const group of ["daily", "model", "project", "monthly"]) {
     await page.selectOption("#usage-group", group);

@@ -123,6 +123,13 @@ impl Analyzer {
         self.pending = Some(FileIngest::with_options(name, self.options));
     }
 
+    /// Gives the file being loaded the write-ahead log found beside it (a database's
+    /// `<name>-wal`; see [`FileIngest::set_log`]).
+    pub fn set_log(&mut self, log: Vec<u8>) -> Result<()> {
+        self.pending()?.set_log(log);
+        Ok(())
+    }
+
     fn pending(&mut self) -> Result<&mut FileIngest> {
         self.pending.as_mut().ok_or_else(|| {
             Error::invalid(

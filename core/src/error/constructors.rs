@@ -492,7 +492,7 @@ impl Error {
         Error::new(
             ErrorCode::DatabaseDamaged,
             format!(
-                "the SQLite database could not be read: {problem}; if its agent was writing it, it is read again on the next pass, else copy it again"
+                "the SQLite database could not be read: {problem}; one read or copied while its agent wrote it can look so: read it again, or copy it with the agent stopped"
             ),
         )
         .with("problem", problem)

@@ -53,6 +53,17 @@ pub struct DataRow {
     pub data: Value,
 }
 
+/// Where a session stood when it was last read (see [`Store::marks`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Mark {
+    /// The newest write to any of its rows (ms).
+    pub newest: i64,
+    /// Its rows.
+    pub rows: u64,
+    /// The sum of its rows' write times.
+    pub written: i64,
+}
+
 /// What an OpenCode database holds, read whole.
 #[derive(Debug, Clone, Default)]
 pub struct Store {
@@ -156,7 +167,7 @@ pub fn read(db: &Database<'_>, [session, message, part]: &[Table; 3]) -> Result<
 
 impl Store {
     /// The session at the top of each session's chain of parents (itself for a top session;
-    /// a chain that loops stops where it would repeat).
+    /// for a chain that loops, the smallest id in the loop, whichever session it is read from).
     pub fn roots(&self) -> HashMap<&str, &str> {
         let parents: HashMap<&str, Option<&str>> = self
             .sessions
@@ -165,14 +176,18 @@ impl Store {
             .collect();
         let mut roots = HashMap::new();
         for session in &self.sessions {
+            let mut chain: Vec<&str> = vec![session.id.as_str()];
             let mut top = session.id.as_str();
-            let mut steps = 0;
             while let Some(Some(parent)) = parents.get(top) {
-                if steps > parents.len() || !parents.contains_key(parent) {
+                if !parents.contains_key(parent) {
                     break;
                 }
+                if let Some(at) = chain.iter().position(|s| s == parent) {
+                    top = chain[at..].iter().copied().min().unwrap_or(top);
+                    break;
+                }
+                chain.push(parent);
                 top = parent;
-                steps += 1;
             }
             roots.insert(session.id.as_str(), top);
         }
@@ -180,18 +195,21 @@ impl Store {
     }
 
     /// Each top session's high-water mark: the newest write to any of its messages or parts
-    /// (its sub-agents' included), and how many rows it has (a reverted message's rows are
-    /// deleted, which no time shows). A session whose mark moved is read again.
-    pub fn marks(&self) -> HashMap<String, (i64, u64)> {
+    /// (its sub-agents' included), how many rows it has (a reverted message's rows are
+    /// deleted, which no time shows) and the sum of their write times (a row rewritten at a
+    /// time older than the newest, as a clock set back makes, still moves it). A session whose
+    /// mark moved is read again.
+    pub fn marks(&self) -> HashMap<String, Mark> {
         let roots = self.roots();
-        let mut marks: HashMap<String, (i64, u64)> = HashMap::new();
+        let mut marks: HashMap<String, Mark> = HashMap::new();
         for row in self.messages.iter().chain(&self.parts) {
             let root = roots.get(row.session.as_str()).copied();
             let mark = marks
                 .entry(root.unwrap_or(row.session.as_str()).to_owned())
                 .or_default();
-            mark.0 = mark.0.max(row.updated);
-            mark.1 += 1;
+            mark.newest = mark.newest.max(row.updated);
+            mark.rows += 1;
+            mark.written = mark.written.wrapping_add(row.updated);
         }
         marks
     }

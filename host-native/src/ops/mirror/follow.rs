@@ -68,11 +68,14 @@ impl Changes {
             EventKind::Access(_) => {}
             _ => {
                 for path in event.paths {
-                    if path
-                        .extension()
-                        .is_some_and(|e| e == "jsonl" || e == "json" || e == "zip")
-                    {
+                    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+                    if matches!(extension, "jsonl" | "json" | "zip" | "db") {
                         files.insert(path);
+                    } else if let Some(database) = database_of_log(&path, extension) {
+                        // A write that reached a database's log: the database changed.
+                        files.insert(database);
+                    } else if extension == "db-shm" {
+                        // SQLite's shared memory: it changes on every read; never a source.
                     } else if !path.is_file() {
                         // A folder made, moved or removed: its files are not named one by one.
                         *self = Changes::Everything;
@@ -82,6 +85,18 @@ impl Changes {
             }
         }
     }
+}
+
+/// The database whose log (`<db>-wal`, or a rollback journal `<db>-journal`) `path` is.
+fn database_of_log(path: &std::path::Path, extension: &str) -> Option<PathBuf> {
+    if !matches!(extension, "db-wal" | "db-journal") {
+        return None;
+    }
+    let name = path.to_string_lossy();
+    let database = name
+        .strip_suffix("-wal")
+        .or_else(|| name.strip_suffix("-journal"))?;
+    Some(PathBuf::from(database))
 }
 
 /// The sources the changed files are, by the folder each lies under.

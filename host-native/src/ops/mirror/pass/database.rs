@@ -97,7 +97,7 @@ pub(super) fn sync_database(
     let provider = source.provider;
     // The sessions whose mark moved since the last read.
     let marks = store.marks();
-    let old_marks: std::collections::HashMap<String, (i64, u64)> = before
+    let old_marks: std::collections::HashMap<String, opencode::Mark> = before
         .as_ref()
         .and_then(|k| k.usage_state.as_deref())
         .and_then(|s| serde_json::from_str(s).ok())

@@ -1,0 +1,257 @@
+//! OpenCode's database while the agent uses it: rows written while `baton mirror --follow`
+//! runs arrive once each (a new session, a part rewritten in place); a process holding the
+//! write lock neither blocks a pass nor is blocked by it, and what it has not committed is not
+//! read; a database with hostile rows, or cut short, gets counts and codes, never a panic.
+
+use baton_tests::agents::opencode::{self, Writer};
+use baton_tests::{Killed, assert_success, baton, eventually, json_of};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Counts rows of the index (opened read-only, beside the mirror writing it).
+fn count(index: &Path, sql: &str) -> i64 {
+    let Ok(db) =
+        rusqlite::Connection::open_with_flags(index, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return -1;
+    };
+    db.query_row(sql, [], |r| r.get(0)).unwrap_or(-1)
+}
+
+const MESSAGES: &str = "SELECT count(*) FROM messages m JOIN conversations c
+    ON c.id = m.conversation WHERE c.provider = 'opencode'";
+const DISTINCT: &str = "SELECT count(DISTINCT m.message_id) FROM messages m JOIN conversations c
+    ON c.id = m.conversation WHERE c.provider = 'opencode'";
+
+fn hits(index: &Path, word: &str) -> i64 {
+    count(
+        index,
+        &format!("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH '{word}'"),
+    )
+}
+
+#[test]
+fn rows_written_while_the_mirror_follows_arrive_once_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("opencode");
+    let path = root.join("opencode.db");
+    let mut writer = Writer::create(&path, 21, false);
+    writer.sessions(3);
+    let in_db = |sql: &str| -> i64 { writer_count(&path, sql) };
+    let first = in_db("SELECT count(*) FROM message");
+    let index = tmp.path().join("index.sqlite");
+    let child = baton(&tmp.path().join(".baton"))
+        .args(["mirror", "--follow", "--opencode-dir"])
+        .arg(&root)
+        .arg("--index")
+        .arg(&index)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _following = Killed(child);
+    let messages = |expected: i64| {
+        let index = index.clone();
+        move || {
+            let (n, ids) = (count(&index, MESSAGES), count(&index, DISTINCT));
+            if n == expected && ids == n {
+                Ok(())
+            } else {
+                Err(format!("{n} message(s), {ids} distinct"))
+            }
+        }
+    };
+    eventually("the first pass", messages(first));
+    std::thread::sleep(std::time::Duration::from_millis(500));
+
+    // A new session: a prompt and an answer, written to the log (no checkpoint yet).
+    writer.one_more("laterword");
+    eventually("the new session", messages(first + 2));
+    eventually("the new session found", || {
+        match hits(&index, "laterword") {
+            1 => Ok(()),
+            n => Err(format!("{n} hit(s)")),
+        }
+    });
+
+    // A part rewritten in place (text written when the stream ends), stamped a moment older
+    // than its last write (a clock set back): no new message, the new words found.
+    writer
+        .connection()
+        .execute(
+            "UPDATE part SET data = json_set(data, '$.text', 'Here it is, rewrittenword.'),
+                 time_updated = time_updated - 1
+             WHERE id = (SELECT id FROM part WHERE data LIKE '%Here it is.%'
+                 ORDER BY id DESC LIMIT 1)",
+            [],
+        )
+        .unwrap();
+    eventually("the rewritten part", || {
+        match (hits(&index, "rewrittenword"), count(&index, MESSAGES)) {
+            (1, n) if n == first + 2 => Ok(()),
+            (h, n) => Err(format!("{h} hit(s), {n} message(s)")),
+        }
+    });
+    // Usage from the index is the truth, the new session's response counted once.
+    let truth = writer.truth().by_day();
+    let report = json_of(
+        &baton(&tmp.path().join(".baton"))
+            .args(["--json", "usage", "daily", "--provider", "opencode"])
+            .arg(format!("--index={}", index.display()))
+            .output()
+            .unwrap(),
+    );
+    let input: u64 = truth.values().map(|t| t.input).sum();
+    assert_eq!(report["totals"]["input_tokens"], input, "{report}");
+}
+
+/// Counts rows of the agent's database through SQLite (another connection, as a reader).
+fn writer_count(path: &Path, sql: &str) -> i64 {
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn a_process_holding_the_write_lock_neither_blocks_a_pass_nor_is_blocked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("opencode");
+    let truth = opencode::tree(&root, 4, 23, false);
+    let path = root.join("opencode.db");
+    let sessions = truth.conversations.len() as u64;
+    // The agent: the write lock taken, a session written, not yet committed.
+    let mut holder = Command::new(env!("CARGO_BIN_EXE_db-holder"))
+        .arg(&path)
+        .arg(
+            "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,
+                 time_updated) VALUES ('ses_uncommitted', 'global', 's', '/x', 'Uncommitted', '1',
+                 1, 1);",
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = std::io::BufReader::new(holder.stdout.take().unwrap());
+    let mut line = String::new();
+    said.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "holding");
+    let mut stdin = holder.stdin.take().unwrap();
+    let holder = Killed(holder);
+    // A pass, and `usage` from the files, while the lock is held: both end, without the
+    // uncommitted session.
+    let index = tmp.path().join("index.sqlite");
+    let dir = tmp.path().join(".baton");
+    let mut pass = baton(&dir);
+    pass.args(["--json", "mirror", "--opencode-dir"])
+        .arg(&root)
+        .arg("--index")
+        .arg(&index);
+    let passed = baton_tests::output_within(pass, 60);
+    assert_success(&passed, format_args!("mirror while the lock is held"));
+    assert_eq!(
+        json_of(&passed)["pass"]["failed"],
+        0,
+        "{}",
+        json_of(&passed)
+    );
+    let listed = json_of(
+        &baton(&dir)
+            .args(["--json", "transcripts", "list", "--index"])
+            .arg(&index)
+            .output()
+            .unwrap(),
+    );
+    let rows = listed["conversations"].as_array().unwrap();
+    assert_eq!(rows.len() as u64, sessions, "{listed}");
+    assert!(!listed.to_string().contains("Uncommitted"));
+    // The agent commits after the reads: nothing of Baton's held it up.
+    writeln!(stdin, "commit").unwrap();
+    line.clear();
+    said.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "committed");
+    drop(holder);
+}
+
+#[test]
+fn hostile_rows_and_a_cut_database_get_counts_and_codes_never_a_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("opencode");
+    let truth = opencode::tree(&root, 3, 29, false);
+    let path = root.join("opencode.db");
+    {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        db.execute_batch(
+            "PRAGMA foreign_keys=OFF;
+             INSERT INTO session (id, project_id, parent_id, slug, directory, title, version,
+                 time_created, time_updated)
+             VALUES ('ses_a', 'global', 'ses_b', 's', '/x', 'A', '1', 1, 1),
+                    ('ses_b', 'global', 'ses_a', 's', '/x', 'B', '1', 1, 1);
+             INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES
+                 ('msg_1', 'ses_a', 1, 1, 'null'),
+                 ('msg_2', 'ses_a', 1, 1, '[1,2]'),
+                 ('msg_4', 'ses_a', 1, 1, '{\"role\":\"assistant\",\"tokens\":\"many\",
+                     \"cost\":\"free\",\"time\":{\"created\":\"soon\"},\"modelID\":7}'),
+                 ('msg_5', 'ses_b', 1, 1, '{\"role\":\"assistant\",\"tokens\":{\"input\":-5,
+                     \"output\":1e300,\"cache\":[]}}');
+             INSERT INTO part (id, message_id, session_id, time_created, time_updated, data)
+             VALUES ('prt_1', 'msg_4', 'ses_a', 1, 1, '{\"type\":\"tool\",\"state\":7}'),
+                    ('prt_2', 'msg_4', 'ses_a', 1, 1, '{\"type\":\"step-finish\",\"tokens\":{}}'),
+                    ('prt_3', 'msg_5', 'ses_b', 1, 1, '{\"type\":\"text\",\"text\":{}}');",
+        )
+        .unwrap();
+        db.execute(
+            "INSERT INTO message (id, session_id, time_created, time_updated, data)
+             VALUES ('msg_3', 'ses_a', 1, 1, ?1)",
+            [format!(
+                "{{\"role\":\"user\",\"big\":\"{}\"}}",
+                "x".repeat(3 << 20)
+            )],
+        )
+        .unwrap();
+        db.execute(
+            "UPDATE message SET data = 12 WHERE id = (SELECT min(id) FROM message)",
+            [],
+        )
+        .unwrap();
+    }
+    let dir = tmp.path().join(".baton");
+    let analyzed = baton(&dir)
+        .args(["--json", "analyze", path.to_str().unwrap(), "--list", "100"])
+        .output()
+        .unwrap();
+    assert_success(&analyzed, format_args!("analyze the hostile database"));
+    let report = json_of(&analyzed);
+    let file = &report["files"][0];
+    assert!(file["stats"]["malformed"].as_u64().unwrap() >= 3, "{file}");
+    // The generated sessions are all there, and the cycle's two are one conversation.
+    let listed = report["conversations"]["rows"].as_array().unwrap().len();
+    assert_eq!(listed, truth.conversations.len() + 1, "{report}");
+
+    // Cut anywhere: a code, never a panic.
+    let bytes = std::fs::read(&path).unwrap();
+    let mut damaged = 0;
+    for cut in [100, 4096, bytes.len() / 3, bytes.len() / 2, bytes.len() - 1] {
+        let cut_path = tmp.path().join(format!("cut-{cut}.db"));
+        std::fs::write(&cut_path, &bytes[..cut]).unwrap();
+        let output = baton(&dir)
+            .args(["--json", "inspect", cut_path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let code = output.status.code();
+        assert!(
+            code == Some(0) || code == Some(1),
+            "cut at {cut}: {output:?}"
+        );
+        if code == Some(1) {
+            let answer = json_of(&output);
+            let error = answer["error"]["code"]
+                .as_str()
+                .or(answer["files"][0]["error"]["code"].as_str())
+                .unwrap_or_default()
+                .to_owned();
+            assert_eq!(error, "DATABASE_DAMAGED", "cut at {cut}: {answer}");
+            damaged += 1;
+        }
+    }
+    assert!(damaged >= 1, "a database cut to its header is damaged");
+}
