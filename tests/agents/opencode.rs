@@ -296,8 +296,11 @@ impl Writer {
         );
     }
 
-    /// Writes `count` sessions and answers the truth.
+    /// Writes `count` sessions, in one transaction.
     pub fn sessions(&mut self, count: usize) {
+        self.db
+            .execute_batch("PRAGMA foreign_keys=OFF; BEGIN")
+            .unwrap();
         for n in 0..count {
             let cwd = format!("/home/dev/app{}", n % 3);
             let prompt = if n == 1 {
@@ -352,8 +355,7 @@ impl Writer {
             );
         }
         // A row cut mid-write by something else: its JSON does not read (and its message is
-        // gone).
-        self.db.execute_batch("PRAGMA foreign_keys=OFF").unwrap();
+        // gone: the foreign keys are off for this writer).
         self.db
             .execute(
                 "INSERT OR IGNORE INTO part (id, message_id, session_id, time_created, time_updated, data)
@@ -361,6 +363,7 @@ impl Writer {
                 [],
             )
             .unwrap();
+        self.db.execute_batch("COMMIT").unwrap();
     }
 
     /// The database's connection (a test keeps writing through it).

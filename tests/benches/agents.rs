@@ -1,8 +1,10 @@
-//! The mirror on each newer agent's generated history (Gemini CLI, Qwen Code; 100 MB each by
-//! default, `BATON_BENCH_MB` overrides): a backfill pass per agent (throughput, peak memory),
-//! then a pass with nothing changed over both trees together (target: at most 100 ms for
-//! 5,000 sessions), and `usage --index daily`. Whole `baton` processes, start-up included.
-//! Run: `cargo bench -p baton-tests --bench agents`. Prints figures.
+//! The mirror on each newer agent's generated history (Gemini CLI, Qwen Code, OpenCode, Kilo
+//! CLI; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
+//! (throughput, peak memory), then a pass with nothing changed over every tree together
+//! (target: at most 100 ms for 5,000 sessions), and `usage --index daily`. Whole `baton`
+//! processes, start-up included. Before them, the core's reading of an OpenCode database in
+//! this process, on one core (MiB/s). Run: `cargo bench -p baton-tests --bench agents`.
+//! Prints figures.
 
 use std::process::Command;
 use std::time::Duration;
@@ -44,16 +46,19 @@ fn main() {
             .args(args)
             .arg(format!("--index={}", index.display()));
         // One agent's backfill reads that agent's tree only: the other's is switched off.
-        for word in ["GEMINI", "QWEN"] {
+        for word in ["GEMINI", "QWEN", "OPENCODE", "KILO"] {
             if only.is_some_and(|o| o != word) {
                 cmd.env(format!("BATON_MIRROR_{word}_ENABLED"), "0");
             }
         }
         cmd
     };
+    parse_database(&home.join(".local/share/opencode/opencode.db"));
     for (agent, key, word, dir) in [
         ("Gemini CLI", "gemini", "GEMINI", ".gemini/tmp"),
         ("Qwen Code", "qwen", "QWEN", ".qwen/projects"),
+        ("OpenCode", "opencode", "OPENCODE", ".local/share/opencode"),
+        ("Kilo CLI", "kilo", "KILO", ".local/share/kilo"),
     ] {
         let bytes = bytes_under(&home.join(dir));
         let measured = baton_tests::bench::measure(&mut run(&["mirror"], Some(word)));
@@ -67,7 +72,10 @@ fn main() {
             measured.peak_mb
         );
     }
-    let all = sessions("gemini") + sessions("qwen");
+    let all: usize = ["gemini", "qwen", "opencode", "kilo"]
+        .into_iter()
+        .map(sessions)
+        .sum();
     let mut quiet = Vec::new();
     let mut peak: f64 = 0.0;
     for _ in 0..9 {
@@ -77,7 +85,7 @@ fn main() {
     }
     quiet.sort();
     println!(
-        "a pass with nothing changed over both trees ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=19 makes about 5,000)",
+        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=19 makes about 5,000)",
         ms(quiet[4]),
         ms(quiet[7])
     );
@@ -87,8 +95,36 @@ fn main() {
     }
     daily.sort();
     println!(
-        "usage --index daily over both: median {:.1} ms",
+        "usage --index daily over every agent: median {:.1} ms",
         ms(daily[4])
+    );
+}
+
+/// The core's reading of a database held in memory: the tables, every row's JSON, the
+/// conversations and the usage rows, on this thread (the median of 5).
+fn parse_database(path: &std::path::Path) {
+    use baton_core::transcripts::{Provider, opencode, sqlite};
+    let bytes = std::fs::read(path).unwrap();
+    let mut took = Vec::new();
+    let mut counted = (0, 0);
+    for _ in 0..5 {
+        let started = std::time::Instant::now();
+        let db = sqlite::Database::open(&bytes, None).unwrap();
+        let tables = opencode::tables(&db).unwrap().unwrap();
+        let store = opencode::read(&db, &tables).unwrap();
+        let conversations = opencode::conversations(Provider::Opencode, &store);
+        let rows = opencode::usage_rows(Provider::Opencode, &store);
+        took.push(started.elapsed());
+        counted = (conversations.conversations.len(), rows.len());
+    }
+    took.sort();
+    println!(
+        "OpenCode database read by the core, one core: {:.1} MB in {:.0} ms ({:.0} MiB/s; {} conversations, {} usage rows)",
+        bytes.len() as f64 / 1e6,
+        ms(took[2]),
+        bytes.len() as f64 / (1 << 20) as f64 / took[2].as_secs_f64(),
+        counted.0,
+        counted.1
     );
 }
 
@@ -114,7 +150,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
                 stack.push(path);
             } else if path
                 .extension()
-                .is_some_and(|e| e == "jsonl" || e == "json")
+                .is_some_and(|e| e == "jsonl" || e == "json" || e == "db")
             {
                 found.push(path);
             }

@@ -236,6 +236,11 @@ impl Inspector {
         }
     }
 
+    /// Gives the write-ahead log found beside a database (see [`FileIngest::set_log`]).
+    pub fn set_log(&mut self, log: Vec<u8>) {
+        self.ingest.set_log(log);
+    }
+
     /// Feeds the next chunk.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
         self.ingest.push(chunk)?;

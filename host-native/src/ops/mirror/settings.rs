@@ -326,6 +326,11 @@ mod tests {
             (P::Codex, vec![PathBuf::from("/home/u/.codex/sessions")]),
             (P::Gemini, vec![PathBuf::from("/home/u/.gemini/tmp")]),
             (P::Qwen, vec![PathBuf::from("/home/u/.qwen/projects")]),
+            (
+                P::Opencode,
+                vec![PathBuf::from("/home/u/.local/share/opencode")],
+            ),
+            (P::Kilo, vec![PathBuf::from("/home/u/.local/share/kilo")]),
             (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
             (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
         ])
