@@ -255,3 +255,29 @@ fn hostile_rows_and_a_cut_database_get_counts_and_codes_never_a_panic() {
     }
     assert!(damaged >= 1, "a database cut to its header is damaged");
 }
+
+#[test]
+fn each_response_shows_the_tokens_of_all_its_steps() {
+    // The message keeps only its last step's tokens; the reader shows the sum of the steps,
+    // so the responses of a database add up to its usage.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("opencode");
+    let truth = opencode::tree(&root, 5, 31, false);
+    let bytes = std::fs::read(root.join("opencode.db")).unwrap();
+    let ingested =
+        baton_core::transcripts::ingest::FileIngest::read_all("opencode.db", &bytes).unwrap();
+    let Some(baton_core::transcripts::ingest::Decoded::Conversations { parsed, .. }) =
+        ingested.parts.into_iter().next()
+    else {
+        panic!("no conversations")
+    };
+    let mut shown = baton_core::tokens::TokenTotals::default();
+    for message in parsed.conversations.iter().flat_map(|c| &c.messages) {
+        if let Some(tokens) = &message.tokens {
+            shown.add(tokens);
+        }
+    }
+    let billed: u64 = truth.by_day().values().map(|t| t.input).sum();
+    let output: u64 = truth.by_day().values().map(|t| t.output).sum();
+    assert_eq!((shown.input_tokens, shown.output_tokens), (billed, output));
+}

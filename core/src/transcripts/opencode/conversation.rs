@@ -6,6 +6,7 @@
 
 use super::{DataRow, Store};
 use crate::Timestamp;
+use crate::tokens::TokenTotals;
 use crate::transcripts::conversation::title::prompt_title;
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role};
 use crate::transcripts::{Provider, opencode::usage::tokens_of};
@@ -120,9 +121,27 @@ fn message_of(
             .flatten(),
         side_chain,
         tokens: assistant
-            .then(|| tokens_of(&data["tokens"]))
+            .then(|| response_tokens(data, parts))
             .filter(|t| t.input_tokens + t.output_tokens + t.cache_read_tokens > 0),
     }
+}
+
+/// A response's tokens: the sum of its steps (the message's own are only its last step's),
+/// else the message's.
+fn response_tokens(data: &Value, parts: Option<&Vec<&DataRow>>) -> TokenTotals {
+    let mut steps = parts
+        .into_iter()
+        .flatten()
+        .filter(|p| p.data["type"] == "step-finish")
+        .map(|p| tokens_of(&p.data["tokens"]))
+        .peekable();
+    if steps.peek().is_none() {
+        return tokens_of(&data["tokens"]);
+    }
+    steps.fold(TokenTotals::default(), |mut sum, t| {
+        sum.add(&t);
+        sum
+    })
 }
 
 /// The blocks one part gives.
