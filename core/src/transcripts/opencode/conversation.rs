@@ -16,8 +16,8 @@ use std::collections::HashMap;
 /// The titles OpenCode gives a session before it names it.
 const PLACEHOLDER_TITLES: &[&str] = &["New session - ", "Child session - "];
 
-/// Part kinds that are the agent's bookkeeping, not what was said.
-const BOOKKEEPING: &[&str] = &["step-start", "step-finish", "snapshot", "patch"];
+/// Part kinds that are the agent's bookkeeping, not what was said (the others are not read).
+const NOT_SHOWN: &[&str] = &["step-finish"];
 
 /// The conversations of a database's sessions.
 pub fn conversations(provider: Provider, store: &Store) -> Parsed {
@@ -177,7 +177,7 @@ fn blocks_of(part: &Value, blocks: &mut Vec<Block>) {
             raw: serde_json::json!({"mime": part["mime"], "filename": part["filename"]})
                 .to_string(),
         }),
-        kind if BOOKKEEPING.contains(&kind) || kind == "text" => {}
+        kind if NOT_SHOWN.contains(&kind) || kind == "text" => {}
         kind => blocks.push(Block::Other {
             kind: kind.to_owned(),
             raw: part.to_string(),

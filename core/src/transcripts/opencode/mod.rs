@@ -146,10 +146,13 @@ pub fn read(db: &Database<'_>, [session, message, part]: &[Table; 3]) -> Result<
                 .as_bytes()
                 .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
                 .filter(Value::is_object);
-            let Some(parsed) = parsed else {
+            let Some(mut parsed) = parsed else {
                 store.stats.malformed += 1;
                 return Ok(ControlFlow::Continue(()));
             };
+            if !slim(&mut parsed) {
+                return Ok(ControlFlow::Continue(()));
+            }
             into.push(DataRow {
                 id: text(&row, id).unwrap_or_default(),
                 message: text(&row, of_message).unwrap_or_default(),
@@ -163,6 +166,33 @@ pub fn read(db: &Database<'_>, [session, message, part]: &[Table; 3]) -> Result<
         into.sort_by(|a, b| (a.created, &a.id).cmp(&(b.created, &b.id)));
     }
     Ok(store)
+}
+
+/// Part kinds that are the agent's own bookkeeping: never shown, never billed.
+const BOOKKEEPING: &[&str] = &["step-start", "snapshot", "patch"];
+
+/// Drops from a row's JSON what no view reads and what can be large (a tool's metadata holds
+/// whole files before and after an edit, a user message the system prompt and the diffs of
+/// its summary); false for a bookkeeping part, which is not kept at all.
+fn slim(data: &mut Value) -> bool {
+    let kind = data["type"].as_str().unwrap_or_default();
+    if BOOKKEEPING.contains(&kind) {
+        return false;
+    }
+    if let Some(object) = data.as_object_mut() {
+        for field in ["metadata", "system", "tools", "snapshot"] {
+            object.remove(field);
+        }
+        if let Some(summary) = object.get_mut("summary").and_then(Value::as_object_mut) {
+            summary.remove("diffs");
+        }
+        if let Some(state) = object.get_mut("state").and_then(Value::as_object_mut) {
+            state.remove("metadata");
+            state.remove("attachments");
+            state.remove("raw");
+        }
+    }
+    true
 }
 
 impl Store {

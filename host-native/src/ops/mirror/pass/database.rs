@@ -5,7 +5,7 @@
 
 use super::*;
 use baton_core::transcripts::opencode;
-use baton_core::transcripts::sqlite::{Database, Wal};
+use baton_core::transcripts::sqlite::{Database, PageSource, Wal};
 
 /// How often a read that met a checkpoint (the log restarted under it) is tried again.
 const TRIES: usize = 3;
@@ -35,22 +35,54 @@ pub(super) fn database_identity(path: &Path, meta: &std::fs::Metadata) -> Identi
     }
 }
 
-/// The file's bytes and its committed log, read so that they belong together: the log is read
-/// again after the file, and a log restarted in between (a checkpoint moved its pages into the
-/// file) means the pair is read again.
-fn read_pair(path: &Path, shown: &str, stats: &mut PassStats) -> Result<(Vec<u8>, Wal), Error> {
+/// A database file read page by page as the core asks (never whole: a 100 MB database costs
+/// the pages being read, not its size).
+struct FilePages {
+    file: std::fs::File,
+    size: u64,
+}
+
+impl PageSource for FilePages {
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> baton_core::Result<()> {
+        use std::os::unix::fs::FileExt;
+        self.file
+            .read_exact_at(buf, offset)
+            .map_err(|e| Error::database_damaged(&format!("{} bytes at {offset}: {e}", buf.len())))
+    }
+}
+
+/// The database's rows, read with its committed log laid over the file so that the two belong
+/// together: the log is read again after the rows, and a log restarted in between (a
+/// checkpoint moved its pages into the file) means the rows are read again.
+fn read_store(
+    path: &Path,
+    shown: &str,
+    stats: &mut PassStats,
+) -> Result<Option<opencode::Store>, Error> {
     let read_wal = || Wal::parse(&crate::os::files::log_beside(path).unwrap_or_default());
     for _ in 0..TRIES {
         let wal = read_wal()?;
-        let mut file = crate::os::files::open_regular(path)?;
+        let file = crate::os::files::open_regular(path)?;
+        let size = file
+            .metadata()
+            .map_err(|e| Error::store_io("read", shown, e))?
+            .len();
         stats.files_opened += 1;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map_err(|e| Error::store_io("read", shown, e))?;
-        stats.bytes_read += bytes.len() as u64;
-        let again = read_wal()?;
-        if again.generation() == wal.generation() {
-            return Ok((bytes, wal));
+        let pages = FilePages { file, size };
+        // A page caught mid-write reads as damage: the next pass reads the file again.
+        let transient = |e: Error| e.with("transient", true);
+        let db = Database::open(&pages, Some(&wal)).map_err(transient)?;
+        let Some(tables) = opencode::tables(&db).map_err(transient)? else {
+            return Ok(None);
+        };
+        let store = opencode::read(&db, &tables).map_err(transient)?;
+        stats.bytes_read += size;
+        if read_wal()?.generation() == wal.generation() {
+            return Ok(Some(store));
         }
     }
     Err(Error::database_damaged(
@@ -83,17 +115,13 @@ pub(super) fn sync_database(
     {
         return Ok(());
     }
-    let (bytes, wal) = read_pair(&source.path, &shown, stats)?;
-    let db = Database::open(&bytes, Some(&wal)).map_err(|e| e.with("transient", true))?;
-    let Some(tables) = opencode::tables(&db)? else {
+    let Some(store) = read_store(&source.path, &shown, stats)? else {
         return Err(Error::invalid(
             "database",
             "it has no session, message and part tables: not OpenCode's",
         )
         .with("path", shown));
     };
-    // A page caught mid-write reads as damage: the next pass reads the file again.
-    let store = opencode::read(&db, &tables).map_err(|e| e.with("transient", true))?;
     let provider = source.provider;
     // The sessions whose mark moved since the last read.
     let marks = store.marks();
