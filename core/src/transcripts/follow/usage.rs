@@ -46,14 +46,7 @@ pub enum AppendedUsage {
 
 /// A keyed row as the rows of the cross-file rule are: the key names the response.
 fn keyed_row((entry, key): (UsageEntry, u128)) -> Row {
-    let response = Response {
-        entry: entry.clone(),
-        folder: None,
-        sidechain: false,
-        relayed: false,
-        key: Some(key),
-        message_id: Some(key),
-    };
+    let response = Response::keyed(&entry, key);
     (entry, Some(response))
 }
 

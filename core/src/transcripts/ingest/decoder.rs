@@ -290,15 +290,7 @@ impl Decoder {
                 }
                 let mut usage_stats = usage.stats();
                 usage_stats.too_long += lines.too_long();
-                usage_stats.duplicates += std::mem::take(&mut rows.replaced);
-                Decoded::Conversations {
-                    format: provider.into(),
-                    parsed,
-                    claude_usage: None,
-                    usage: Vec::new(),
-                    keyed_usage: Some(rows),
-                    usage_stats,
-                }
+                keyed(provider, parsed, rows, usage_stats)
             }
             Decoder::Export {
                 provider,
@@ -365,15 +357,26 @@ fn database(name: &str, bytes: &[u8], log: Option<&[u8]>) -> Result<Decoded> {
     let usage_stats = ReadStats {
         lines: store.stats.lines,
         malformed: store.stats.malformed,
-        duplicates: std::mem::take(&mut rows.replaced),
         ..ReadStats::default()
     };
-    Ok(Decoded::Conversations {
+    Ok(keyed(provider, parsed, rows, usage_stats))
+}
+
+/// What an agent read through keyed rows held: its conversations and its rows, the rows a
+/// later one of the same key replaced counted as duplicates.
+fn keyed(
+    provider: Provider,
+    parsed: Parsed,
+    mut rows: Box<KeyedRows>,
+    mut usage_stats: ReadStats,
+) -> Decoded {
+    usage_stats.duplicates += std::mem::take(&mut rows.replaced);
+    Decoded::Conversations {
         format: provider.into(),
         parsed,
         claude_usage: None,
         usage: Vec::new(),
         keyed_usage: Some(rows),
         usage_stats,
-    })
+    }
 }

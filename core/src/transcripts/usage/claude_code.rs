@@ -49,6 +49,21 @@ pub struct Response {
     pub message_id: Option<u128>,
 }
 
+impl Response {
+    /// A row keyed by its response (an agent read through keyed rows): the key names the
+    /// message, nothing else is known of it.
+    pub fn keyed(entry: &UsageEntry, key: u128) -> Response {
+        Response {
+            entry: entry.clone(),
+            folder: None,
+            sidechain: false,
+            relayed: false,
+            key: Some(key),
+            message_id: Some(key),
+        }
+    }
+}
+
 /// A response being counted, with its place among those offered (see
 /// [`ClaudeCodeUsage::counted_positions`]).
 #[derive(Debug, Clone)]

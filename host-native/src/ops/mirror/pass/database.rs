@@ -101,9 +101,7 @@ pub(super) fn sync_database(
     packer: &mut Packer,
     stats: &mut PassStats,
 ) -> Result<(), Error> {
-    let shown = source.path.display().to_string();
-    let meta =
-        std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
+    let (shown, meta) = looked_at(source)?;
     if !meta.is_file() {
         return Err(Error::store_unsafe(&shown, "is not a regular file"));
     }
@@ -156,22 +154,7 @@ pub(super) fn sync_database(
                 .map_err(sql(index_path))?;
         // Kept as read (secrets masked), for `transcripts show` and what comes after it.
         let raw = serde_json::to_vec(&*conversation).unwrap_or_default();
-        transaction
-            .prepare_cached(
-                "INSERT INTO export_items (provider, provider_id, source, raw, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (provider, provider_id) DO UPDATE SET source = excluded.source,
-                     raw = excluded.raw, updated_at = excluded.updated_at",
-            )
-            .and_then(|mut statement| {
-                statement.execute(params![
-                    provider.key(),
-                    conversation.id,
-                    source_id,
-                    packer.pack(provider, &raw),
-                    conversation.updated_at.map(|t| t.millis())
-                ])
-            })
+        keep_item(&transaction, packer, source_id, conversation, &raw, false)
             .map_err(sql(index_path))?;
     }
     // Each row at its own place past the source's others: a session stored again has had
@@ -184,14 +167,7 @@ pub(super) fn sync_database(
         )
         .map_err(sql(index_path))?;
     for (offset, (entry, key)) in (first..).zip(rows) {
-        let response = Response {
-            entry: entry.clone(),
-            folder: None,
-            sidechain: false,
-            relayed: false,
-            key: Some(key),
-            message_id: Some(key),
-        };
+        let response = Response::keyed(&entry, key);
         store_usage(
             &transaction,
             packer,
@@ -205,27 +181,22 @@ pub(super) fn sync_database(
     let marks_json = serde_json::to_string(&marks).unwrap_or_default();
     transaction
         .execute(
-            "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?3,
-                 tail_hash = 0, missing = 0, rereads = rereads + ?5, quarantine = NULL,
-                 usage_stats = ?6, usage_state = ?7
-             WHERE id = ?8",
+            "UPDATE sources SET usage_stats = ?1, usage_state = ?2 WHERE id = ?3",
             params![
-                identity.0,
-                identity.1,
-                identity.2,
-                identity.3,
-                i64::from(before.is_some()),
                 stats_json(&store.stats),
                 packer.pack_state(provider, Some(marks_json)),
                 source_id
             ],
         )
         .map_err(sql(index_path))?;
-    if before.is_some() {
-        stats.rereads += 1;
-    }
-    transaction.commit().map_err(sql(index_path))?;
-    Ok(())
+    read_whole(
+        transaction,
+        index_path,
+        source_id,
+        identity,
+        before.is_some(),
+        stats,
+    )
 }
 
 /// Removes what the index holds of one conversation read from `source_id`, before it is

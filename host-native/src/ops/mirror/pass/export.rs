@@ -17,9 +17,7 @@ pub(super) fn sync_export(
     packer: &mut Packer,
     stats: &mut PassStats,
 ) -> Result<(), Error> {
-    let shown = source.path.display().to_string();
-    let meta =
-        std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
+    let (shown, meta) = looked_at(source)?;
     let identity = identity_of(&meta);
     let size = meta.size();
     let before = known(connection, packer, &shown).map_err(sql(index_path))?;
@@ -133,24 +131,7 @@ pub(super) fn sync_export(
         .map_err(sql(index_path))?;
         // The newest copy is kept (an older export read later does not replace it), and its
         // title is the conversation's: a conversation renamed in the provider is renamed here.
-        let updated_at = conversation.updated_at.map(|t| t.millis());
-        let newest = transaction
-            .prepare_cached(
-                "INSERT INTO export_items (provider, provider_id, source, raw, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (provider, provider_id) DO UPDATE SET source = excluded.source,
-                     raw = excluded.raw, updated_at = excluded.updated_at
-                 WHERE coalesce(excluded.updated_at, 0) >= coalesce(export_items.updated_at, 0)",
-            )
-            .and_then(|mut statement| {
-                statement.execute(params![
-                    provider,
-                    conversation.id,
-                    source_id,
-                    packer.pack(source.provider, raw),
-                    updated_at
-                ])
-            })
+        let newest = keep_item(&transaction, packer, source_id, conversation, raw, true)
             .map_err(sql(index_path))?;
         if newest > 0
             && let Some(title) = conversation
@@ -171,6 +152,59 @@ pub(super) fn sync_export(
         }
         stats.export_conversations += 1;
     }
+    read_whole(
+        transaction,
+        index_path,
+        source_id,
+        identity,
+        before.is_some(),
+        stats,
+    )
+}
+
+/// Keeps one conversation as read whole (an export's item, a database's session), for
+/// `transcripts show`; with `newest_only`, an older copy does not replace a newer one (an
+/// older export read later). Answers whether it was kept.
+pub(super) fn keep_item(
+    transaction: &rusqlite::Transaction,
+    packer: &mut Packer,
+    source_id: i64,
+    conversation: &Conversation,
+    raw: &[u8],
+    newest_only: bool,
+) -> rusqlite::Result<usize> {
+    let provider = conversation.provider;
+    let statement = if newest_only {
+        "INSERT INTO export_items (provider, provider_id, source, raw, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (provider, provider_id) DO UPDATE SET source = excluded.source,
+             raw = excluded.raw, updated_at = excluded.updated_at
+         WHERE coalesce(excluded.updated_at, 0) >= coalesce(export_items.updated_at, 0)"
+    } else {
+        "INSERT INTO export_items (provider, provider_id, source, raw, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (provider, provider_id) DO UPDATE SET source = excluded.source,
+             raw = excluded.raw, updated_at = excluded.updated_at"
+    };
+    transaction.prepare_cached(statement)?.execute(params![
+        provider.key(),
+        conversation.id,
+        source_id,
+        packer.pack(provider, raw),
+        conversation.updated_at.map(|t| t.millis())
+    ])
+}
+
+/// Ends the read of a source read whole: its identity and cursor (its size) recorded, a
+/// re-read counted, the transaction committed.
+pub(super) fn read_whole(
+    transaction: rusqlite::Transaction,
+    index_path: &Path,
+    source_id: i64,
+    identity: Identity,
+    reread: bool,
+    stats: &mut PassStats,
+) -> Result<(), Error> {
     transaction
         .execute(
             "UPDATE sources SET device = ?1, inode = ?2, size = ?3, mtime_ns = ?4, cursor = ?3,
@@ -181,16 +215,15 @@ pub(super) fn sync_export(
                 identity.1,
                 identity.2,
                 identity.3,
-                i64::from(before.is_some()),
+                i64::from(reread),
                 source_id
             ],
         )
         .map_err(sql(index_path))?;
-    if before.is_some() {
+    if reread {
         stats.rereads += 1;
     }
-    transaction.commit().map_err(sql(index_path))?;
-    Ok(())
+    transaction.commit().map_err(sql(index_path))
 }
 
 /// The id a conversation that names none is kept under: made from when it started and its

@@ -330,6 +330,14 @@ fn identity_of(meta: &std::fs::Metadata) -> Identity {
     )
 }
 
+/// A source's name as shown, and what its file is now (never through a link).
+fn looked_at(source: &Source) -> Result<(String, std::fs::Metadata), Error> {
+    let shown = source.path.display().to_string();
+    let meta =
+        std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
+    Ok((shown, meta))
+}
+
 /// A source's identity: its file's, with a database's log folded in.
 fn source_identity(source: &Source, meta: &std::fs::Metadata) -> Identity {
     match source.provider.entry().kind {

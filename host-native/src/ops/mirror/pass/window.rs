@@ -15,9 +15,7 @@ pub(super) fn sync(
     packer: &mut Packer,
     stats: &mut PassStats,
 ) -> Result<(), Error> {
-    let shown = source.path.display().to_string();
-    let meta =
-        std::fs::symlink_metadata(&source.path).map_err(|e| Error::store_io("read", &shown, e))?;
+    let (shown, meta) = looked_at(source)?;
     let mut file = None;
     let mut windows = 0u32;
     loop {

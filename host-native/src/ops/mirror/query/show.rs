@@ -108,8 +108,9 @@ pub fn show(
     let mut analyzer = baton_core::analyzer::Analyzer::new();
     use baton_core::transcripts::providers::Kind;
     let kind = baton_core::transcripts::Provider::named(&row.provider).map(|p| p.entry().kind);
-    if kind == Some(Kind::Database) {
-        // A database's conversation is kept as it was read.
+    let read_whole = matches!(kind, Some(Kind::Database | Kind::Export));
+    if read_whole {
+        // An export's item, or a database's conversation, is kept as it was read.
         let raw: Vec<u8> = connection
             .query_row(
                 "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",
@@ -117,21 +118,17 @@ pub fn show(
                 |r| r.get(0),
             )
             .map_err(sql(path))?;
-        let conversation = serde_json::from_slice(&inflate(&raw)?)
-            .map_err(|e| Error::internal(format!("a kept conversation would not read: {e}")))?;
-        analyzer.add_conversation(conversation);
-    } else if kind == Some(Kind::Export) {
-        let raw: Vec<u8> = connection
-            .query_row(
-                "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",
-                [&row.provider, &row.provider_id],
-                |r| r.get(0),
-            )
-            .map_err(sql(path))?;
-        let mut bytes = b"[".to_vec();
-        bytes.extend_from_slice(&inflate(&raw)?);
-        bytes.push(b']');
-        analyzer.add_file("conversations.json", &bytes)?;
+        let raw = inflate(&raw)?;
+        if kind == Some(Kind::Database) {
+            let conversation = serde_json::from_slice(&raw)
+                .map_err(|e| Error::internal(format!("a kept conversation would not read: {e}")))?;
+            analyzer.add_conversation(conversation);
+        } else {
+            let mut bytes = b"[".to_vec();
+            bytes.extend_from_slice(&raw);
+            bytes.push(b']');
+            analyzer.add_file("conversations.json", &bytes)?;
+        }
     } else {
         let mut sources = connection
             .prepare(
