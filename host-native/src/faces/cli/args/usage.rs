@@ -50,8 +50,9 @@ pub(crate) struct UsageArgs {
     /// How to group rows
     #[arg(value_enum, default_value_t = GroupByArg::Daily)]
     pub(crate) group_by: GroupByArg,
-    /// Which transcripts to read
-    #[arg(long, value_enum, default_value_t = ProviderArg::All)]
+    /// Which agent's transcripts to read: all, or one (claude-code, codex, gemini, qwen,
+    /// opencode, kilo; claude_code spelt either way)
+    #[arg(long, value_name = "AGENT", default_value = "all", value_parser = provider_arg)]
     pub(crate) provider: ProviderArg,
     #[command(flatten)]
     pub(crate) window: UsageWindow,
@@ -145,37 +146,24 @@ impl From<GroupByArg> for GroupBy {
     }
 }
 
-/// Which transcripts `baton usage` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ProviderArg {
-    /// Claude Code only (also spelt claude_code, as the index and JSON spell it)
-    #[value(alias = "claude_code")]
-    ClaudeCode,
-    /// Codex only
-    Codex,
-    /// Gemini CLI only
-    Gemini,
-    /// Qwen Code only
-    Qwen,
-    /// OpenCode only
-    Opencode,
-    /// Kilo CLI only
-    Kilo,
-    /// Every agent
-    All,
-}
+/// Which agents `baton usage` reads: every one, or the one named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ProviderArg(Option<Provider>);
 
 impl ProviderArg {
     /// The providers it names (empty: all).
     pub(crate) fn providers(self) -> Vec<Provider> {
-        match self {
-            ProviderArg::ClaudeCode => vec![Provider::ClaudeCode],
-            ProviderArg::Codex => vec![Provider::Codex],
-            ProviderArg::Gemini => vec![Provider::Gemini],
-            ProviderArg::Qwen => vec![Provider::Qwen],
-            ProviderArg::Opencode => vec![Provider::Opencode],
-            ProviderArg::Kilo => vec![Provider::Kilo],
-            ProviderArg::All => Vec::new(),
-        }
+        self.0.into_iter().collect()
     }
+}
+
+/// `--provider`'s value: `all`, or an agent that keeps usage, spelt as the registry spells it
+/// (`claude-code` or `claude_code`); the core's message lists them when it is neither.
+fn provider_arg(text: &str) -> Result<ProviderArg, String> {
+    if text.trim().eq_ignore_ascii_case("all") {
+        return Ok(ProviderArg(None));
+    }
+    baton_core::transcripts::filters::usage_provider(text)
+        .map(|provider| ProviderArg(Some(provider)))
+        .map_err(|err| err.message)
 }

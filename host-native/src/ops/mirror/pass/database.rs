@@ -189,14 +189,8 @@ pub(super) fn sync_database(
             ],
         )
         .map_err(sql(index_path))?;
-    read_whole(
-        transaction,
-        index_path,
-        source_id,
-        identity,
-        before.is_some(),
-        stats,
-    )
+    let done = (source_id, identity, before.is_some());
+    read_whole(transaction, index_path, done, stats)
 }
 
 /// Removes what the index holds of one conversation read from `source_id`, before it is

@@ -152,14 +152,8 @@ pub(super) fn sync_export(
         }
         stats.export_conversations += 1;
     }
-    read_whole(
-        transaction,
-        index_path,
-        source_id,
-        identity,
-        before.is_some(),
-        stats,
-    )
+    let done = (source_id, identity, before.is_some());
+    read_whole(transaction, index_path, done, stats)
 }
 
 /// Keeps one conversation as read whole (an export's item, a database's session), for
@@ -195,14 +189,13 @@ pub(super) fn keep_item(
     ])
 }
 
-/// Ends the read of a source read whole: its identity and cursor (its size) recorded, a
-/// re-read counted, the transaction committed.
+/// Ends the read of a source read whole (its row, its identity now, whether it was read
+/// before): its identity and cursor (its size) recorded, a re-read counted, the transaction
+/// committed.
 pub(super) fn read_whole(
     transaction: rusqlite::Transaction,
     index_path: &Path,
-    source_id: i64,
-    identity: Identity,
-    reread: bool,
+    (source_id, identity, reread): (i64, Identity, bool),
     stats: &mut PassStats,
 ) -> Result<(), Error> {
     transaction
