@@ -27,9 +27,7 @@ pub fn feed(
 ) -> Result<baton_core::analyzer::FileSummary, Error> {
     analyzer.begin(&path.display().to_string());
     // A database's log, read before it, so what the agent has not checkpointed is in.
-    if path.extension().is_some_and(|e| e == "db")
-        && let Some(log) = crate::os::files::log_beside(path)
-    {
+    if let Some(log) = crate::os::files::log_beside(path) {
         analyzer.set_log(log)?;
     }
     let read = crate::os::files::read_in_chunks(path, |chunk| analyzer.push(chunk), progress);

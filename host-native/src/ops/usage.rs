@@ -2,7 +2,6 @@
 //! ingest in chunks (never a whole file in memory), and makes the core's report (the faces
 //! print it). A progress bar goes to stderr when it is a terminal and the work is long.
 
-use baton_core::transcripts::providers::Kind;
 use baton_core::transcripts::tally::UsageTally;
 use baton_core::transcripts::usage::{
     CostMode, GroupBy, MissingSource, PriceTable, ReportOptions, UsageReport, aggregate,
@@ -281,9 +280,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                         let name = path.display().to_string();
                         let mut ingest = result.tally.ingest(*provider, &name);
                         // A database's log, read before it (see `FileIngest::set_log`).
-                        if provider.entry().kind == Kind::Database
-                            && let Some(log) = crate::os::files::log_beside(path)
-                        {
+                        if let Some(log) = crate::os::files::log_beside(path) {
                             ingest.set_log(log);
                         }
                         let read = crate::os::files::read_in_chunks(

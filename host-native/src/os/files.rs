@@ -67,12 +67,20 @@ pub fn regular_files_in(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, std::
     found
 }
 
-/// The write-ahead log beside a SQLite database (`<path>-wal`), when there is one to read: a
-/// regular file, never a link.
-pub fn log_beside(path: &Path) -> Option<Vec<u8>> {
+/// Where a SQLite database keeps its write-ahead log: `<path>-wal`.
+pub fn log_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push("-wal");
-    let log = PathBuf::from(name);
+    PathBuf::from(name)
+}
+
+/// The write-ahead log beside a SQLite database (a `.db` file), when there is one to read: a
+/// regular file, never a link. Any other file has none (and costs no look).
+pub fn log_beside(path: &Path) -> Option<Vec<u8>> {
+    if path.extension().is_none_or(|e| e != "db") {
+        return None;
+    }
+    let log = log_path(path);
     let meta = std::fs::symlink_metadata(&log).ok()?;
     meta.is_file().then(|| std::fs::read(&log).ok()).flatten()
 }

@@ -196,6 +196,20 @@ fn slim(data: &mut Value) -> bool {
 }
 
 impl Store {
+    /// Keeps only the sessions under the top sessions `roots` (themselves and their children)
+    /// and their rows: what a reader builds from is then only what changed.
+    pub fn keep_only(&mut self, roots: &std::collections::HashSet<String>) {
+        let kept: std::collections::HashSet<String> = self
+            .roots()
+            .into_iter()
+            .filter(|(_, root)| roots.contains(*root))
+            .map(|(session, _)| session.to_owned())
+            .collect();
+        self.sessions.retain(|s| kept.contains(&s.id));
+        self.messages.retain(|m| kept.contains(&m.session));
+        self.parts.retain(|p| kept.contains(&p.session));
+    }
+
     /// The session at the top of each session's chain of parents (itself for a top session;
     /// for a chain that loops, the smallest id in the loop, whichever session it is read from).
     pub fn roots(&self) -> HashMap<&str, &str> {

@@ -75,13 +75,9 @@ impl Wal {
         Ok(wal)
     }
 
-    /// The page size the log was written with (0 for an empty log).
+    /// The page size the log was written with.
     pub(super) fn page_size(&self) -> u32 {
-        if self.newest.is_empty() {
-            0
-        } else {
-            self.page_size
-        }
+        self.page_size
     }
 
     /// The database's size in pages after the last committed transaction.

@@ -18,9 +18,7 @@ pub(crate) fn inspect_file(
 ) -> Result<baton_core::transcripts::inspect::Inspection, Error> {
     use baton_core::transcripts::inspect::Inspector;
     let mut inspector = Inspector::new(&path.display().to_string());
-    if path.extension().is_some_and(|e| e == "db")
-        && let Some(log) = crate::os::files::log_beside(path)
-    {
+    if let Some(log) = crate::os::files::log_beside(path) {
         inspector.set_log(log);
     }
     crate::os::files::read_in_chunks(path, |chunk| inspector.push(chunk), |_| {})?;

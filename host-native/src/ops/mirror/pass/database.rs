@@ -10,18 +10,11 @@ use baton_core::transcripts::sqlite::{Database, PageSource, Wal};
 /// How often a read that met a checkpoint (the log restarted under it) is tried again.
 const TRIES: usize = 3;
 
-/// The log beside a database.
-fn wal_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push("-wal");
-    PathBuf::from(name)
-}
-
 /// A database's identity with its log's folded in: a write that reached only the log (most
 /// do, until a checkpoint) changes it too.
 pub(super) fn database_identity(path: &Path, meta: &std::fs::Metadata) -> Identity {
     let (device, inode, size, mtime) = identity_of(meta);
-    match std::fs::symlink_metadata(wal_path(path)) {
+    match std::fs::symlink_metadata(crate::os::files::log_path(path)) {
         Ok(wal) if wal.is_file() => {
             let (_, _, wal_size, wal_mtime) = identity_of(&wal);
             (
@@ -113,7 +106,7 @@ pub(super) fn sync_database(
     {
         return Ok(());
     }
-    let Some(store) = read_store(&source.path, &shown, stats)? else {
+    let Some(mut store) = read_store(&source.path, &shown, stats)? else {
         return Err(Error::invalid(
             "database",
             "it has no session, message and part tables: not OpenCode's",
@@ -128,19 +121,15 @@ pub(super) fn sync_database(
         .and_then(|k| k.usage_state.as_deref())
         .and_then(|s| serde_json::from_str(s).ok())
         .unwrap_or_default();
-    let changed: std::collections::HashSet<&str> = marks
+    let changed: std::collections::HashSet<String> = marks
         .iter()
         .filter(|(root, mark)| old_marks.get(*root) != Some(mark))
-        .map(|(root, _)| root.as_str())
+        .map(|(root, _)| root.clone())
         .collect();
+    // Only what changed is built: an unchanged session costs its mark, nothing more.
+    store.keep_only(&changed);
     let mut parsed = opencode::conversations(provider, &store);
-    parsed
-        .conversations
-        .retain(|c| changed.contains(c.id.as_str()));
-    let rows: Vec<_> = opencode::usage_rows(provider, &store)
-        .into_iter()
-        .filter(|(entry, _)| changed.contains(&*entry.session))
-        .collect();
+    let rows = opencode::usage_rows(provider, &store);
     let (transaction, source_id) = begin_source(connection, index_path, before.as_ref(), source)?;
     let mut forgotten = Vec::new();
     for conversation in &mut parsed.conversations {
