@@ -19,7 +19,8 @@ struct Agent {
     truth: Truth,
 }
 
-fn agents(tmp: &Path) -> Vec<Agent> {
+/// Every agent's tree under `tmp`, each of about `sessions` sessions.
+fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
     let gemini_root = tmp.join(".gemini/tmp");
     let qwen_root = tmp.join(".qwen/projects");
     let opencode_root = tmp.join(".local/share/opencode");
@@ -28,25 +29,25 @@ fn agents(tmp: &Path) -> Vec<Agent> {
         Agent {
             key: "gemini",
             flag: "--gemini-dir",
-            truth: gemini::tree(&gemini_root, 7, 3),
+            truth: gemini::tree(&gemini_root, sessions, 3),
             root: gemini_root,
         },
         Agent {
             key: "qwen",
             flag: "--qwen-dir",
-            truth: qwen::tree(&qwen_root, 7, 5),
+            truth: qwen::tree(&qwen_root, sessions, 5),
             root: qwen_root,
         },
         Agent {
             key: "opencode",
             flag: "--opencode-dir",
-            truth: opencode::tree(&opencode_root, 7, 9, false),
+            truth: opencode::tree(&opencode_root, sessions, 9, false),
             root: opencode_root,
         },
         Agent {
             key: "kilo",
             flag: "--kilo-dir",
-            truth: opencode::tree(&kilo_root, 5, 11, true),
+            truth: opencode::tree(&kilo_root, sessions - 2, 11, true),
             root: kilo_root,
         },
     ]
@@ -115,7 +116,7 @@ fn mirror(dir: &Path, agent: &Agent, index: &Path) -> Command {
 #[test]
 fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
     let (tmp, dir) = fresh();
-    for agent in agents(tmp.path()) {
+    for agent in agents(tmp.path(), 7) {
         let root = agent.root.to_str().unwrap();
         let index = tmp.path().join(format!("{}.sqlite", agent.key));
         let index_flag = format!("--index={}", index.display());
@@ -164,7 +165,7 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
 #[test]
 fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
     let (tmp, dir) = fresh();
-    for agent in agents(tmp.path()) {
+    for agent in agents(tmp.path(), 7) {
         let report = run(
             &dir,
             &[
@@ -222,7 +223,7 @@ fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
 #[test]
 fn search_finds_the_planted_word_and_show_renders_the_session() {
     let (tmp, dir) = fresh();
-    for agent in agents(tmp.path()) {
+    for agent in agents(tmp.path(), 7) {
         let index = tmp.path().join(format!("{}.sqlite", agent.key));
         assert_success(
             &mirror(&dir, &agent, &index).output().unwrap(),
@@ -266,18 +267,14 @@ fn search_finds_the_planted_word_and_show_renders_the_session() {
 #[test]
 fn a_mirror_of_the_agents_killed_anywhere_ends_as_one_clean_run() {
     let (tmp, dir) = fresh();
-    let gemini_root = tmp.path().join(".gemini/tmp");
-    let qwen_root = tmp.path().join(".qwen/projects");
-    gemini::tree(&gemini_root, 60, 9);
-    qwen::tree(&qwen_root, 60, 9);
+    let agents = agents(tmp.path(), 40);
     let mirror = |index: &Path| {
         let mut command = baton(&dir);
+        command.arg("mirror");
+        for agent in &agents {
+            command.arg(agent.flag).arg(&agent.root);
+        }
         command
-            .arg("mirror")
-            .arg("--gemini-dir")
-            .arg(&gemini_root)
-            .arg("--qwen-dir")
-            .arg(&qwen_root)
             .arg("--index")
             .arg(index)
             .stdout(std::process::Stdio::null())
