@@ -1,16 +1,16 @@
-//! Writes Gemini CLI and Qwen Code session trees, and OpenCode and Kilo CLI databases, in the
+//! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, and OpenCode and Kilo CLI databases, in the
 //! agents' own layouts, with every trap their sources show, and the truth they must give
 //! (`truth.json`: tokens by day and model, conversations with titles and tool calls, the
 //! planted word).
 //!
 //! Usage: `agent-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--truth FILE]`. `OUT_DIR`
 //! stands for a home folder: it gets `.gemini/tmp/…`, `.qwen/projects/…` (with Qwen Code's
-//! `.qwen/usage/` beside) and `.local/share/{opencode,kilo}/`, so `HOME=OUT_DIR baton usage`
+//! `.qwen/usage/` beside), `.local/share/{opencode,kilo}/` and `.copilot/session-state/`, so `HOME=OUT_DIR baton usage`
 //! finds them where the agents keep them. The truth goes to `OUT_DIR/truth.json` unless
 //! `--truth` names another file. `--mb` adds sessions until each agent's tree holds about M
 //! megabytes (for benchmarks).
 
-use baton_tests::agents::{Truth, gemini, opencode, qwen};
+use baton_tests::agents::{Truth, copilot, gemini, opencode, qwen};
 use std::path::PathBuf;
 
 fn main() {
@@ -65,8 +65,13 @@ fn main() {
     let kilo_root = out.join(".local/share/kilo");
     let opencode = grow(&|n| opencode::tree(&opencode_root, n, seed, false));
     let kilo = grow(&|n| opencode::tree(&kilo_root, n, seed, true));
+    let copilot_root = out.join(".copilot").join("session-state");
+    let copilot = grow(&|n| {
+        let _ = std::fs::remove_dir_all(&copilot_root);
+        copilot::tree(&copilot_root, n, seed)
+    });
     let truth = serde_json::json!({"gemini": gemini.to_json(), "qwen": qwen.to_json(),
-        "opencode": opencode.to_json(), "kilo": kilo.to_json()});
+        "opencode": opencode.to_json(), "kilo": kilo.to_json(), "copilot_cli": copilot.to_json()});
     let text = serde_json::to_string_pretty(&truth).unwrap_or_default();
     let truth_file = truth_file.unwrap_or_else(|| out.join("truth.json"));
     if let Err(err) = std::fs::write(&truth_file, text + "\n") {
@@ -74,7 +79,8 @@ fn main() {
     }
     println!(
         "wrote {} Gemini CLI sessions ({} bytes), {} Qwen Code sessions ({} bytes), {} OpenCode \
-         sessions ({} bytes) and {} Kilo CLI sessions ({} bytes) under {}",
+         sessions ({} bytes), {} Kilo CLI sessions ({} bytes) and {} Copilot CLI sessions ({} \
+         bytes) under {}",
         gemini.conversations.len(),
         gemini.bytes,
         qwen.conversations.len(),
@@ -83,6 +89,8 @@ fn main() {
         opencode.bytes,
         kilo.conversations.len(),
         kilo.bytes,
+        copilot.conversations.len(),
+        copilot.bytes,
         out.display()
     );
 }

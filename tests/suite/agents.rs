@@ -4,7 +4,7 @@
 //! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
 //! messages.
 
-use baton_tests::agents::{PLANTED, Rng, Tokens, Truth, gemini, opencode, qwen};
+use baton_tests::agents::{PLANTED, Rng, Tokens, Truth, copilot, gemini, opencode, qwen};
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -25,6 +25,7 @@ fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
     let qwen_root = tmp.join(".qwen/projects");
     let opencode_root = tmp.join(".local/share/opencode");
     let kilo_root = tmp.join(".local/share/kilo");
+    let copilot_root = tmp.join(".copilot/session-state");
     vec![
         Agent {
             key: "gemini",
@@ -49,6 +50,12 @@ fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
             flag: "--kilo-dir",
             truth: opencode::tree(&kilo_root, sessions - 2, 11, true),
             root: kilo_root,
+        },
+        Agent {
+            key: "copilot_cli",
+            flag: "--copilot-cli-dir",
+            truth: copilot::tree(&copilot_root, sessions, 13),
+            root: copilot_root,
         },
     ]
 }
@@ -155,6 +162,7 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
         let unknown = match agent.key {
             "gemini" => gemini::MODELS[2],
             "qwen" => qwen::MODELS[1],
+            "copilot_cli" => copilot::MODELS[3],
             _ => opencode::MODELS[2],
         };
         assert!(unpriced.contains(&unknown), "{}: {report}", agent.key);
@@ -396,7 +404,7 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
             .unwrap();
         &answered[at]["ok"]
     };
-    const AGENTS: [&str; 4] = ["gemini", "qwen", "opencode", "kilo"];
+    const AGENTS: [&str; 5] = ["gemini", "qwen", "opencode", "kilo", "copilot_cli"];
     let sum = |field: &str| -> u64 {
         AGENTS
             .iter()

@@ -118,7 +118,7 @@ test("every fixture format through the folder picker, and the same figures as th
   // The CLI walks the folder by the same core rule (an export's side files are passed over).
   const native = nativeAnalyze(fixtures);
   assert.deepEqual(overview, native.overview);
-  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
+  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "copilot_cli", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
   assert.ok(overview.usage.total_tokens > 0, "the agents' usage counted");
   assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
   assert.ok(await page.$("#chart-models svg rect"), "the per-model chart is drawn");
@@ -137,11 +137,13 @@ test("every fixture format through the folder picker, and the same figures as th
   page.checkOffline();
 });
 
-test("a Gemini CLI, Qwen Code, OpenCode and Kilo CLI folder: the generator's usage and sessions, as the CLI reads them", async () => {
+test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI and Copilot CLI folder: the generator's usage and sessions, as the CLI reads them", async () => {
   const truth = JSON.parse(readFileSync(join(root, "tests/vectors/agents-truth.json"), "utf8"));
-  for (const agent of ["gemini", "qwen", "opencode", "kilo"]) {
+  const folder = { copilot_cli: "copilot-cli" };
+  for (const agent of ["gemini", "qwen", "opencode", "kilo", "copilot_cli"]) {
     const page = await openPage();
-    await load(page, "#folder", join(fixtures, agent));
+    const dir = join(fixtures, folder[agent] || agent);
+    await load(page, "#folder", dir);
     const overview = await overviewOf(page);
     const sum = (field) => truth[agent].by_day_model.reduce((n, row) => n + row[field], 0);
     for (const field of ["input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens", "reasoning_tokens"]) {
@@ -149,7 +151,7 @@ test("a Gemini CLI, Qwen Code, OpenCode and Kilo CLI folder: the generator's usa
     }
     assert.equal(overview.conversations, truth[agent].conversations.length, agent);
     assert.ok(overview.formats[agent] > 0, agent);
-    assert.deepEqual(overview, nativeAnalyze(join(fixtures, agent)).overview, `${agent}: one core, one answer`);
+    assert.deepEqual(overview, nativeAnalyze(dir).overview, `${agent}: one core, one answer`);
     // Each tree holds a model the price table does not know: named, its cost never shown as $0.
     assert.equal(overview.unpriced_models.length, 1, agent);
     assert.match(await page.textContent("#unpriced-line"), new RegExp(`No price for: ${overview.unpriced_models[0]}`));
@@ -462,7 +464,8 @@ test("the usage table has `baton usage`'s rows for the same files, and downloads
   const usage = (group, ...more) => execFileSync(baton, ["usage", group, "--timezone", "UTC",
     "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(fixtures, "codex"),
     "--gemini-dir", join(fixtures, "gemini"), "--qwen-dir", join(fixtures, "qwen"),
-    "--opencode-dir", join(fixtures, "opencode"), "--kilo-dir", join(fixtures, "kilo"), ...more],
+    "--opencode-dir", join(fixtures, "opencode"), "--kilo-dir", join(fixtures, "kilo"),
+    "--copilot-cli-dir", join(fixtures, "copilot-cli"), ...more],
   { env: { PATH: process.env.PATH, HOME: tmp } }).toString();
   for (const group of ["daily", "model", "project", "monthly"]) {
     await page.selectOption("#usage-group", group);

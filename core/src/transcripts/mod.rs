@@ -8,6 +8,7 @@
 //! held in memory. Nothing here panics on any input; unreadable lines are counted.
 
 pub mod conversation;
+pub mod copilot;
 pub mod export_files;
 pub mod filters;
 pub mod follow;
@@ -87,6 +88,8 @@ pub enum Provider {
     Opencode,
     /// Kilo CLI's session database (OpenCode's, under Kilo's name).
     Kilo,
+    /// GitHub Copilot CLI session event logs.
+    CopilotCli,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -95,13 +98,14 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 8] = [
+    pub const ALL: [Provider; 9] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
         Provider::Qwen,
         Provider::Opencode,
         Provider::Kilo,
+        Provider::CopilotCli,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];
@@ -458,6 +462,12 @@ fn agent_of_records<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Provider
     // Gemini CLI log has.
     let qwen_markers = ["\"systemPayload\"", "\"usageMetadata\"", "\"provenance\""];
     let gemini_markers = ["\"projectHash\"", "\"$rewindTo\"", "\"$set\""];
+    let copilot_markers = [
+        "\"type\":\"session.start\"",
+        "\"producer\":\"copilot-agent\"",
+        "\"type\":\"user.message\"",
+        "\"type\":\"assistant.message\"",
+    ];
     for line in lines {
         if let Ok(serde_json::Value::Object(record)) = serde_json::from_str(line) {
             let has = |key: &str| record.contains_key(key);
@@ -474,6 +484,16 @@ fn agent_of_records<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Provider
             if has("projectHash") || has("$set") || has("$rewindTo") || gemini_message {
                 return Some(Provider::Gemini);
             }
+            // A Copilot CLI event: a dotted kind (`session.start`, `user.message`) with its
+            // `data` object; no other agent writes dots in its kinds.
+            if record
+                .get("type")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|t| t.contains('.') && !t.starts_with('$'))
+                && record.get("data").is_some_and(serde_json::Value::is_object)
+            {
+                return Some(Provider::CopilotCli);
+            }
             if has("uuid")
                 && has("sessionId")
                 && (record.get("message").is_some_and(|m| m["parts"].is_array())
@@ -489,6 +509,9 @@ fn agent_of_records<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Provider
             }
             if line.contains("\"uuid\"") && qwen_markers.iter().any(|m| line.contains(m)) {
                 return Some(Provider::Qwen);
+            }
+            if copilot_markers.iter().any(|m| line.contains(m)) {
+                return Some(Provider::CopilotCli);
             }
         }
         if claude_markers.iter().any(|m| line.contains(m)) {

@@ -10,6 +10,10 @@
 
 use crate::transcripts::Provider;
 
+mod files;
+
+pub use files::{agent_of_transcript, passed_over, skipped_files};
+
 /// What kind of source a provider's files are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -126,6 +130,10 @@ pub struct Names {
     /// well as its transcripts: a file found under it is read only when it is one of the
     /// transcripts under its default places.
     pub own_folder: Option<&'static str>,
+    /// The one name its transcripts have (Copilot CLI's `events.jsonl`: a session's folder
+    /// also keeps files the agent worked on), else a session id's, a UUID (its early flat
+    /// layout, `<session>.jsonl`).
+    pub only_named: Option<&'static str>,
 }
 
 /// Any file with one of the provider's endings.
@@ -133,6 +141,7 @@ const ANY_NAME: Names = Names {
     within: None,
     not_ending: &[],
     own_folder: None,
+    only_named: None,
 };
 
 /// One provider's entry.
@@ -198,6 +207,11 @@ const KILO_HOME: &[Place] = &[Place {
     path: ".local/share/kilo",
 }];
 
+const COPILOT_CLI_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".copilot/session-state",
+}];
+
 const CHATGPT_HOME: &[Place] = &[Place {
     base: Base::Home,
     path: ".chatgpt/exports",
@@ -238,7 +252,7 @@ const EXPORT: Gives = Gives {
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 8] = [
+pub const REGISTRY: [Entry; 9] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -314,6 +328,7 @@ pub const REGISTRY: [Entry; 8] = [
             within: Some("chats"),
             not_ending: &[],
             own_folder: Some(".gemini"),
+            only_named: None,
         },
         agent_names: &["gemini"],
     },
@@ -346,6 +361,7 @@ pub const REGISTRY: [Entry; 8] = [
             within: None,
             not_ending: &[".ledger.jsonl", ".runtime.json"],
             own_folder: Some(".qwen"),
+            only_named: None,
         },
         agent_names: &["qwen"],
     },
@@ -393,6 +409,35 @@ pub const REGISTRY: [Entry; 8] = [
         agent_names: &["kilo"],
     },
     Entry {
+        provider: Provider::CopilotCli,
+        key: "copilot_cli",
+        title: "Copilot CLI",
+        kind: Kind::Agent,
+        extensions: &["jsonl"],
+        homes: Homes {
+            linux: COPILOT_CLI_HOME,
+            macos: COPILOT_CLI_HOME,
+            windows: COPILOT_CLI_HOME,
+            moved: &[Moved {
+                variable: "COPILOT_HOME",
+                list: false,
+                below: "session-state",
+            }],
+        },
+        setting: "COPILOT_CLI",
+        gives: Gives {
+            first_line_sets_state: true,
+            ..AGENT
+        },
+        names: Names {
+            within: None,
+            not_ending: &[],
+            own_folder: Some(".copilot"),
+            only_named: Some("events.jsonl"),
+        },
+        agent_names: &["copilot"],
+    },
+    Entry {
         provider: Provider::Chatgpt,
         key: "chatgpt",
         title: "ChatGPT export",
@@ -428,89 +473,6 @@ pub const REGISTRY: [Entry; 8] = [
     },
 ];
 
-/// The agent whose transcript a file named `name` is, by the start of its name: an agent
-/// whose files have a prefix of their own when the name has it, else the agent whose files have
-/// none (Claude Code, named by its session id).
-pub fn agent_of_transcript(name: &str) -> Option<Provider> {
-    let agents = || REGISTRY.iter().filter(|e| e.kind == Kind::Agent);
-    agents()
-        .find(|e| e.gives.file_prefix.is_some_and(|p| name.starts_with(p)))
-        .or_else(|| agents().find(|e| e.gives.file_prefix.is_none()))
-        .map(|e| e.provider)
-}
-
-/// Whether a host walking folders a person named passes over the file at `path` (`/` or `\`
-/// separated): a file that ends like an agent's transcript but is its bookkeeping
-/// (`.ledger.jsonl`), and a file under an agent's own folder (`.gemini/…`) that is not one of
-/// its transcripts (its settings, credentials, logs and usage files).
-pub fn passed_over(path: &str) -> bool {
-    let folders: Vec<&str> = path.split(['/', '\\']).filter(|f| !f.is_empty()).collect();
-    REGISTRY
-        .iter()
-        .filter(|e| e.kind == Kind::Agent)
-        .any(|entry| {
-            let name = folders.last().copied().unwrap_or("");
-            if entry.names.not_ending.iter().any(|e| name.ends_with(e)) {
-                return true;
-            }
-            let Some(own) = entry.names.own_folder else {
-                return false;
-            };
-            let Some(at) = folders.iter().position(|f| *f == own) else {
-                return false;
-            };
-            let below = folders[at..].join("/");
-            let in_a_home = entry.homes.linux.iter().any(|place| {
-                below
-                    .strip_prefix(place.path)
-                    .is_some_and(|rest| rest.starts_with('/'))
-            });
-            !(in_a_home && entry.wants_file(path))
-        })
-}
-
-/// Which of `paths` (files found under folders a person named) a host passes over: an
-/// export's side files and a ledger's state
-/// ([`crate::transcripts::export_files::skipped_export_files`]), and an agent's files that are
-/// not its transcripts ([`passed_over`]). One flag per path, in order.
-pub fn skipped_files<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
-    let mut skipped = crate::transcripts::export_files::skipped_export_files(paths);
-    for (flag, path) in skipped.iter_mut().zip(paths) {
-        *flag |= passed_over(path.as_ref());
-    }
-    skipped
-}
-
-impl Entry {
-    /// Whether the file at `path` (`/` or `\` separated, from the provider's folder or whole)
-    /// is one of its sources: a transcript by its ending and the folders its transcripts sit
-    /// in; for an export, a zip archive or a conversations file (`conversations.json`, or a
-    /// numbered part of a large export).
-    pub fn wants_file(&self, path: &str) -> bool {
-        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-        match self.kind {
-            Kind::Agent => {
-                let ends = self
-                    .extensions
-                    .iter()
-                    .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.')));
-                let within = self.names.within.is_none_or(|folder| {
-                    path.split(['/', '\\']).rev().skip(1).any(|f| f == folder)
-                });
-                ends && within && !self.names.not_ending.iter().any(|e| name.ends_with(e))
-            }
-            Kind::Database => self
-                .extensions
-                .iter()
-                .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.'))),
-            Kind::Export => {
-                name.ends_with(".zip")
-                    || crate::transcripts::export_files::is_conversations_entry(name)
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,42 +495,5 @@ mod tests {
             }
             assert_eq!(Provider::named(a.key), Some(a.provider));
         }
-    }
-
-    #[test]
-    fn files_are_recognised_by_kind() {
-        let claude = Provider::ClaudeCode.entry();
-        assert!(claude.wants_file("0199.jsonl"));
-        assert!(!claude.wants_file("notes.json"));
-        assert!(!claude.wants_file("jsonl"));
-        let chatgpt = Provider::Chatgpt.entry();
-        assert!(chatgpt.wants_file("export.zip"));
-        assert!(chatgpt.wants_file("conversations.json"));
-        assert!(!chatgpt.wants_file("user.json"));
-        assert_eq!(
-            agent_of_transcript("rollout-2026-07-18T20-00-00-0199.jsonl"),
-            Some(Provider::Codex)
-        );
-        assert_eq!(
-            agent_of_transcript("0199c0de.jsonl"),
-            Some(Provider::ClaudeCode)
-        );
-        let gemini = Provider::Gemini.entry();
-        assert!(gemini.wants_file("/h/.gemini/tmp/app/chats/session-2026-08-21T16-16-3f2a.jsonl"));
-        assert!(gemini.wants_file("app\\chats\\3f2a\\agent.jsonl"));
-        assert!(!gemini.wants_file("/h/.gemini/tmp/app/logs/session-3f2a.jsonl"));
-        assert!(!gemini.wants_file("/h/.gemini/tmp/chats"));
-        let qwen = Provider::Qwen.entry();
-        assert!(qwen.wants_file("p/chats/69f0814a-8bfc-4c8e-93d3-05757f17b96f.jsonl"));
-        assert!(!qwen.wants_file("p/chats/69f0814a.ledger.jsonl"));
-        assert!(passed_over(".gemini/oauth_creds.json"));
-        assert!(passed_over("me/.gemini/tmp/app/logs/session-1.jsonl"));
-        assert!(!passed_over("me/.gemini/tmp/app/chats/session-1.jsonl"));
-        assert!(passed_over(".qwen/usage/token-usage-2026-08.jsonl"));
-        assert!(passed_over("projects/p/chats/69f0814a.ledger.jsonl"));
-        assert!(passed_over("projects/p/chats/69f0814a.runtime.json"));
-        assert!(!passed_over(".qwen/projects/p/chats/69f0814a.jsonl"));
-        assert!(!passed_over(".claude/projects/p/s.jsonl"));
-        assert!(!passed_over("exports/conversations.json"));
     }
 }

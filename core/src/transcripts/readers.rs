@@ -1,10 +1,11 @@
-//! The agents read through one pair of readers (Gemini CLI, Qwen Code, and each agent added
+//! The agents read through one pair of readers (Gemini CLI, Qwen Code, Copilot CLI, and each agent added
 //! after them): a conversation reader and a usage reader per file, both fed whole lines, both
 //! able to stop and go on from a state kept as text, the usage reader giving rows keyed by
 //! their response ([`crate::transcripts::usage::keyed`]). The ingest, the tally, a transcript
 //! followed as it grows and the mirror ask [`readers`] and never name these agents.
 
 use crate::transcripts::conversation::Parsed;
+use crate::transcripts::copilot::{CopilotReader, CopilotUsage};
 use crate::transcripts::gemini::{GeminiReader, GeminiUsage};
 use crate::transcripts::lines::LineReader;
 use crate::transcripts::qwen::{QwenReader, QwenUsage};
@@ -53,6 +54,10 @@ pub fn readers(provider: Provider) -> Option<Readers> {
             },
             usage: |_, _| Box::new(QwenUsage::new()),
         }),
+        Provider::CopilotCli => Some(Readers {
+            conversations: |path, state| Box::new(CopilotReader::new(path, parse(state))),
+            usage: |path, state| Box::new(CopilotUsage::new(path, parse(state))),
+        }),
         Provider::ClaudeCode
         | Provider::Codex
         | Provider::Opencode
@@ -85,6 +90,27 @@ impl Conversations for QwenReader {
     }
     fn finish(self: Box<Self>) -> Parsed {
         QwenReader::finish(*self)
+    }
+}
+
+impl Conversations for CopilotReader {
+    fn state(&self) -> Option<String> {
+        json(&CopilotReader::state(self))
+    }
+    fn finish(self: Box<Self>) -> Parsed {
+        CopilotReader::finish(*self)
+    }
+}
+
+impl Usage for CopilotUsage {
+    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        CopilotUsage::take_rows(self)
+    }
+    fn stats(&self) -> ReadStats {
+        self.stats.clone()
+    }
+    fn state(&self) -> Option<String> {
+        json(&CopilotUsage::state(self))
     }
 }
 

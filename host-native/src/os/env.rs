@@ -124,6 +124,14 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Kilo CLI out of the mirror",
     ),
     v(
+        "BATON_MIRROR_COPILOT_CLI_DIR",
+        "Copilot CLI folders the mirror reads (`--copilot-cli-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_COPILOT_CLI_ENABLED",
+        "`false` leaves Copilot CLI out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),
@@ -195,6 +203,10 @@ pub const ENVIRONMENT: &[Variable] = &[
     v(
         "QWEN_HOME",
         "Qwen Code's own folder, read as Qwen Code reads it",
+    ),
+    v(
+        "COPILOT_HOME",
+        "Copilot CLI's own folder, read as Copilot CLI reads it",
     ),
     v(
         "CLAUDE_PROJECT_DIR",

@@ -180,6 +180,17 @@ fn alias_candidates(model: &str) -> Vec<String> {
     if let Some(rest) = id.strip_suffix("-thinking") {
         id = rest.to_owned();
     }
+    // Copilot writes Claude's versions with dots (`claude-sonnet-4.6`) and marks the long
+    // context and internal variants after them (`-1m`, `-1m-internal`).
+    if id.starts_with("claude-") {
+        id = id.replace('.', "-");
+    }
+    for variant in ["-1m-internal", "-1m"] {
+        if let Some(rest) = id.strip_suffix(variant) {
+            id = rest.to_owned();
+            break;
+        }
+    }
     let mut out = vec![id.clone()];
     if let Some(undated) = without_date(&id) {
         out.push(undated.to_owned());
@@ -326,6 +337,9 @@ mod tests {
     fn aliases_take_wrappers_and_dates_off_and_nothing_else() {
         let ids = |m: &str| alias_candidates(m);
         assert_eq!(ids("claude-opus-4-7-thinking"), ["claude-opus-4-7"]);
+        assert_eq!(ids("claude-sonnet-4.6"), ["claude-sonnet-4-6"]);
+        assert_eq!(ids("claude-opus-4.7-1m-internal"), ["claude-opus-4-7"]);
+        assert_eq!(ids("gpt-5.4"), ["gpt-5.4"]);
         assert_eq!(
             ids("anthropic/claude-sonnet-4-5-20250929"),
             ["claude-sonnet-4-5-20250929", "claude-sonnet-4-5"]

@@ -331,6 +331,10 @@ mod tests {
                 vec![PathBuf::from("/home/u/.local/share/opencode")],
             ),
             (P::Kilo, vec![PathBuf::from("/home/u/.local/share/kilo")]),
+            (
+                P::CopilotCli,
+                vec![PathBuf::from("/home/u/.copilot/session-state")],
+            ),
             (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
             (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
         ])

@@ -344,14 +344,14 @@ How Baton knows: a hook or the MCP server ties the agent's process to its sessio
     Decision(DecisionCommand),
     /// Token usage and estimated cost from every agent's transcripts
     #[command(after_help = "Examples:
-  baton usage                       # by day: Claude Code, Codex, Gemini CLI, Qwen Code
+  baton usage                       # by day, every agent found
   baton usage monthly --provider codex --since 2026-01-01
   baton usage model --json
   baton usage session --claude-dir ~/backup/.claude/projects
   baton usage daily --timezone UTC --cost-mode calculate
   baton usage monthly --csv > usage.csv   # for a spreadsheet
 
-One meaning for every provider: input excludes cached input, cache_read is the cached input, output includes reasoning and reasoning is that part of it. Days are this machine's unless --timezone says otherwise. A response Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas; a Gemini CLI message written again counts once, as does a Qwen Code response written in its telemetry and in its transcript. Prices: LiteLLM's table, shipped (see its date in --json); a model it does not list is named under the table and costs nothing.")]
+One meaning for every provider: input excludes cached input, cache_read is the cached input, output includes reasoning and reasoning is that part of it. Days are this machine's unless --timezone says otherwise. A response Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas; a Gemini CLI message written again counts once, as does a Qwen Code response written in its telemetry and in its transcript; Copilot CLI's tokens are its runs' totals, at each run's end (its credits are shown in the session, not as dollars). Prices: LiteLLM's table, shipped (see its date in --json); a model it does not list is named under the table and costs nothing.")]
     Usage(UsageArgs),
     /// Keep agents' transcripts in the index (.baton/index.sqlite), reading only what was appended
     #[command(after_help = "Examples:
@@ -363,7 +363,7 @@ One meaning for every provider: input excludes cached input, cache_read is the c
 
 A file is checked by its identity (device, inode, size, mtime) and a hash of the 4 KiB before its cursor; a grown file is read from its cursor, only its complete lines. A file that shrank, was replaced or had its start rewritten is read again. A file deleted by its tool (Claude Code removes sessions after cleanupPeriodDays) keeps its rows. An export is read whole when it changes (at most 256 MiB unless BATON_MIRROR_CHATGPT_MAX_BYTES or BATON_MIRROR_CLAUDE_AI_MAX_BYTES says more); a conversation a newer export no longer holds is kept. A file that cannot be read is set aside, and tried again only once it changes.
 
-Settings: a flag, else BATON_MIRROR_* in the environment (BATON_MIRROR_CLAUDE_DIR, _CODEX_DIR, _GEMINI_DIR, _QWEN_DIR, _OPENCODE_DIR, _KILO_DIR, _CHATGPT_DIR, _CLAUDE_AI_DIR, _POLL_SECS, _BACKFILL), else the [mirror] table of .baton/config.toml (claude_dirs, codex_dirs, gemini_dirs, qwen_dirs, opencode_dirs, kilo_dirs, chatgpt_dirs, claude_ai_dirs, claude|codex|gemini|qwen|opencode|kilo|chatgpt|claude_ai = false, poll_secs, backfill, chatgpt_max_bytes, claude_ai_max_bytes).")]
+Settings: a flag, else BATON_MIRROR_* in the environment (BATON_MIRROR_CLAUDE_DIR, _CODEX_DIR, _GEMINI_DIR, _QWEN_DIR, _OPENCODE_DIR, _KILO_DIR, _COPILOT_CLI_DIR, _CHATGPT_DIR, _CLAUDE_AI_DIR, _POLL_SECS, _BACKFILL), else the [mirror] table of .baton/config.toml (claude_dirs, codex_dirs, gemini_dirs, qwen_dirs, opencode_dirs, kilo_dirs, copilot_cli_dirs, chatgpt_dirs, claude_ai_dirs, claude|codex|gemini|qwen|opencode|kilo|copilot_cli|chatgpt|claude_ai = false, poll_secs, backfill, chatgpt_max_bytes, claude_ai_max_bytes).")]
     Mirror(MirrorArgs),
     /// Search the kept transcripts: every word must appear (text, thinking, tool calls)
     #[command(after_help = "Examples:

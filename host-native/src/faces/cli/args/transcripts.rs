@@ -101,6 +101,10 @@ pub(crate) struct AgentDirs {
     /// ~/.local/share/kilo]
     #[arg(long = "kilo-dir", value_name = "DIR")]
     pub(crate) kilo_dirs: Vec<PathBuf>,
+    /// Copilot CLI sessions folder [default: $COPILOT_HOME/session-state, else
+    /// ~/.copilot/session-state]
+    #[arg(long = "copilot-cli-dir", value_name = "DIR")]
+    pub(crate) copilot_cli_dirs: Vec<PathBuf>,
 }
 
 impl AgentDirs {
@@ -113,6 +117,7 @@ impl AgentDirs {
             (Provider::Qwen, &self.qwen_dirs),
             (Provider::Opencode, &self.opencode_dirs),
             (Provider::Kilo, &self.kilo_dirs),
+            (Provider::CopilotCli, &self.copilot_cli_dirs),
         ])
     }
 }
