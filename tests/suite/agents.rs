@@ -375,7 +375,76 @@ fn lines_appended_later_add_exactly_their_messages() {
     assert_eq!(usage["totals"]["output_tokens"], 15 + 20, "{usage}");
 }
 
-/// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`) through the ABI: the golden vector
+/// A Copilot CLI session resumed after a pass (its run's events appended to `events.jsonl`)
+/// adds exactly that run's messages, and its shutdown's tokens count once, however many
+/// passes read the file.
+#[test]
+fn a_copilot_run_appended_later_adds_its_messages_and_its_tokens_once() {
+    let (tmp, dir) = fresh();
+    let root = tmp.path().join(".copilot/session-state");
+    let truth = copilot::tree(&root, 4, 17);
+    let index = tmp.path().join("index.sqlite");
+    let index_flag = index.to_str().unwrap().to_owned();
+    let pass = || {
+        let output = baton(&dir)
+            .args(["--json", "mirror", "--copilot-cli-dir"])
+            .arg(&root)
+            .args(["--index", &index_flag])
+            .output()
+            .unwrap();
+        assert_success(&output, format_args!("mirror"));
+        json_of(&output)
+    };
+    let messages = |pass: &Value| pass["pass"]["messages"].as_u64().unwrap_or(u64::MAX);
+    assert!(messages(&pass()) > 0);
+    let session = truth.conversations.keys().next().unwrap().clone();
+    let file = root.join(&session).join("events.jsonl");
+    let file = if file.exists() {
+        file
+    } else {
+        root.join(format!("{session}.jsonl"))
+    };
+    let tokens = Tokens {
+        input: 700,
+        output: 90,
+        cache_read: 5000,
+        cache_write: 300,
+        reasoning: 10,
+    };
+    let at = baton_tests::agents::START_MILLIS + 30 * 3_600_000;
+    let lines = copilot::appended_run(&session, "appendedword", "gpt-5.4", tokens, at);
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    for line in &lines {
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    std::fs::write(&file, text).unwrap();
+    // The prompt, the response and the run's end; the resume is no message.
+    assert_eq!(messages(&pass()), 3);
+    assert_eq!(messages(&pass()), 0);
+    let found = run(
+        &dir,
+        &["--json", "search", "appendedword", "--index", &index_flag],
+    );
+    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
+    let usage = run(
+        &dir,
+        &["--json", "usage", "daily", &format!("--index={index_flag}")],
+    );
+    let day = baton_tests::agents::day_of(at + 3000);
+    let row = usage["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"] == day.as_str())
+        .unwrap_or_else(|| panic!("{day}: {usage}"));
+    let before = truth.by_day().get(&day).copied().unwrap_or_default();
+    assert_eq!(row["input_tokens"], before.input + 700, "{usage}");
+    assert_eq!(row["cache_read_tokens"], before.cache_read + 5000, "{usage}");
+    assert_eq!(row["output_tokens"], before.output + 90, "{usage}");
+}
+
+/// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`, `copilot-cli`) through the ABI: the golden vector
 /// `analyzer-agents` (answered alike natively and in wasm, `wasm.rs` holds that) counts the
 /// tokens the generator's truth says, and lists every session once.
 #[test]
