@@ -649,6 +649,8 @@ export type Provider =
 "kilo" |
 /** GitHub Copilot CLI session event logs. */
 "copilot-cli" |
+/** Amp's thread documents. */
+"amp" |
 /** ChatGPT data export `conversations.json`. */
 "chatgpt" |
 /** claude.ai data export `conversations.json`. */
@@ -1057,7 +1059,7 @@ export type ExecuteAnswer = {
 };
 
 /** What a file turned out to be: a provider's key (its transcript or export) or `baton_ledger`. */
-export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "copilot_cli" | "chatgpt" | "claude_ai" | "baton_ledger";
+export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "copilot_cli" | "amp" | "chatgpt" | "claude_ai" | "baton_ledger";
 
 /** What one finished file added. */
 export type FileSummary = {

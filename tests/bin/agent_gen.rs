@@ -1,16 +1,16 @@
-//! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, and OpenCode and Kilo CLI databases, in the
+//! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, Amp threads, and OpenCode and Kilo CLI databases, in the
 //! agents' own layouts, with every trap their sources show, and the truth they must give
 //! (`truth.json`: tokens by day and model, conversations with titles and tool calls, the
 //! planted word).
 //!
 //! Usage: `agent-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--truth FILE]`. `OUT_DIR`
 //! stands for a home folder: it gets `.gemini/tmp/…`, `.qwen/projects/…` (with Qwen Code's
-//! `.qwen/usage/` beside), `.local/share/{opencode,kilo}/` and `.copilot/session-state/`, so `HOME=OUT_DIR baton usage`
+//! `.qwen/usage/` beside), `.local/share/{opencode,kilo,amp}/` and `.copilot/session-state/`, so `HOME=OUT_DIR baton usage`
 //! finds them where the agents keep them. The truth goes to `OUT_DIR/truth.json` unless
 //! `--truth` names another file. `--mb` adds sessions until each agent's tree holds about M
 //! megabytes (for benchmarks).
 
-use baton_tests::agents::{Truth, copilot, gemini, opencode, qwen};
+use baton_tests::agents::{Truth, amp, copilot, gemini, opencode, qwen};
 use std::path::PathBuf;
 
 fn main() {
@@ -70,29 +70,39 @@ fn main() {
         let _ = std::fs::remove_dir_all(&copilot_root);
         copilot::tree(&copilot_root, n, seed)
     });
-    let truth = serde_json::json!({"gemini": gemini.to_json(), "qwen": qwen.to_json(),
-        "opencode": opencode.to_json(), "kilo": kilo.to_json(), "copilot_cli": copilot.to_json()});
+    let amp_root = out.join(".local/share/amp/threads");
+    let amp = grow(&|n| {
+        let _ = std::fs::remove_dir_all(&amp_root);
+        amp::tree(&amp_root, n, seed)
+    });
+    let written = [
+        ("gemini", "Gemini CLI sessions", &gemini),
+        ("qwen", "Qwen Code sessions", &qwen),
+        ("opencode", "OpenCode sessions", &opencode),
+        ("kilo", "Kilo CLI sessions", &kilo),
+        ("copilot_cli", "Copilot CLI sessions", &copilot),
+        ("amp", "Amp threads", &amp),
+    ];
+    let truth: serde_json::Map<String, serde_json::Value> = written
+        .iter()
+        .map(|(key, _, truth)| ((*key).to_owned(), truth.to_json()))
+        .collect();
     let text = serde_json::to_string_pretty(&truth).unwrap_or_default();
     let truth_file = truth_file.unwrap_or_else(|| out.join("truth.json"));
     if let Err(err) = std::fs::write(&truth_file, text + "\n") {
         fail(&format!("cannot write truth.json: {err}"));
     }
-    println!(
-        "wrote {} Gemini CLI sessions ({} bytes), {} Qwen Code sessions ({} bytes), {} OpenCode \
-         sessions ({} bytes), {} Kilo CLI sessions ({} bytes) and {} Copilot CLI sessions ({} \
-         bytes) under {}",
-        gemini.conversations.len(),
-        gemini.bytes,
-        qwen.conversations.len(),
-        qwen.bytes,
-        opencode.conversations.len(),
-        opencode.bytes,
-        kilo.conversations.len(),
-        kilo.bytes,
-        copilot.conversations.len(),
-        copilot.bytes,
-        out.display()
-    );
+    let counts: Vec<String> = written
+        .iter()
+        .map(|(_, what, truth)| {
+            format!(
+                "{} {what} ({} bytes)",
+                truth.conversations.len(),
+                truth.bytes
+            )
+        })
+        .collect();
+    println!("wrote {} under {}", counts.join(", "), out.display());
 }
 
 fn fail(message: &str) -> ! {

@@ -4,7 +4,7 @@
 //! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
 //! messages.
 
-use baton_tests::agents::{PLANTED, Rng, Tokens, Truth, copilot, gemini, opencode, qwen};
+use baton_tests::agents::{PLANTED, Rng, Tokens, Truth, amp, copilot, gemini, opencode, qwen};
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -21,42 +21,40 @@ struct Agent {
 
 /// Every agent's tree under `tmp`, each of about `sessions` sessions.
 fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
-    let gemini_root = tmp.join(".gemini/tmp");
-    let qwen_root = tmp.join(".qwen/projects");
-    let opencode_root = tmp.join(".local/share/opencode");
-    let kilo_root = tmp.join(".local/share/kilo");
-    let copilot_root = tmp.join(".copilot/session-state");
+    let agent = |key, flag, folder: &str, write: &dyn Fn(&Path) -> Truth| {
+        let root = tmp.join(folder);
+        Agent {
+            key,
+            flag,
+            truth: write(&root),
+            root,
+        }
+    };
     vec![
-        Agent {
-            key: "gemini",
-            flag: "--gemini-dir",
-            truth: gemini::tree(&gemini_root, sessions, 3),
-            root: gemini_root,
-        },
-        Agent {
-            key: "qwen",
-            flag: "--qwen-dir",
-            truth: qwen::tree(&qwen_root, sessions, 5),
-            root: qwen_root,
-        },
-        Agent {
-            key: "opencode",
-            flag: "--opencode-dir",
-            truth: opencode::tree(&opencode_root, sessions, 9, false),
-            root: opencode_root,
-        },
-        Agent {
-            key: "kilo",
-            flag: "--kilo-dir",
-            truth: opencode::tree(&kilo_root, sessions - 2, 11, true),
-            root: kilo_root,
-        },
-        Agent {
-            key: "copilot_cli",
-            flag: "--copilot-cli-dir",
-            truth: copilot::tree(&copilot_root, sessions, 13),
-            root: copilot_root,
-        },
+        agent("gemini", "--gemini-dir", ".gemini/tmp", &|r| {
+            gemini::tree(r, sessions, 3)
+        }),
+        agent("qwen", "--qwen-dir", ".qwen/projects", &|r| {
+            qwen::tree(r, sessions, 5)
+        }),
+        agent(
+            "opencode",
+            "--opencode-dir",
+            ".local/share/opencode",
+            &|r| opencode::tree(r, sessions, 9, false),
+        ),
+        agent("kilo", "--kilo-dir", ".local/share/kilo", &|r| {
+            opencode::tree(r, sessions - 2, 11, true)
+        }),
+        agent(
+            "copilot_cli",
+            "--copilot-cli-dir",
+            ".copilot/session-state",
+            &|r| copilot::tree(r, sessions, 13),
+        ),
+        agent("amp", "--amp-dir", ".local/share/amp/threads", &|r| {
+            amp::tree(r, sessions, 19)
+        }),
     ]
 }
 
@@ -71,6 +69,29 @@ fn run(dir: &Path, args: &[&str]) -> Value {
     let output = baton(dir).args(args).output().unwrap();
     assert_success(&output, format_args!("baton {}", args.join(" ")));
     json_of(&output)
+}
+
+/// One `baton mirror` pass over `root` (the folder `flag` names) into the index at `index`;
+/// answers its JSON.
+fn mirror_pass(dir: &Path, flag: &str, root: &Path, index: &str) -> Value {
+    let output = baton(dir)
+        .args(["--json", "mirror", flag])
+        .arg(root)
+        .args(["--index", index])
+        .output()
+        .unwrap();
+    assert_success(&output, format_args!("mirror"));
+    json_of(&output)
+}
+
+/// Asserts that the index at `index` finds `word` in one message; answers its daily usage.
+fn found_once_and_usage(dir: &Path, word: &str, index: &str) -> Value {
+    let found = run(dir, &["--json", "search", word, "--index", index]);
+    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
+    run(
+        dir,
+        &["--json", "usage", "daily", &format!("--index={index}")],
+    )
 }
 
 /// The conversations an index keeps, as `transcripts list --json` gives them.
@@ -163,6 +184,7 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
             "gemini" => gemini::MODELS[2],
             "qwen" => qwen::MODELS[1],
             "copilot_cli" => copilot::MODELS[3],
+            "amp" => amp::MODELS[2],
             _ => opencode::MODELS[2],
         };
         assert!(unpriced.contains(&unknown), "{}: {report}", agent.key);
@@ -334,16 +356,8 @@ fn lines_appended_later_add_exactly_their_messages() {
     baton_tests::agents::write(&file, start.as_bytes());
     let index = tmp.path().join("index.sqlite");
     let index_flag = index.to_str().unwrap().to_owned();
-    let pass = || {
-        let output = baton(&dir)
-            .args(["--json", "mirror", "--gemini-dir"])
-            .arg(tmp.path().join("gemini/tmp"))
-            .args(["--index", &index_flag])
-            .output()
-            .unwrap();
-        assert_success(&output, format_args!("mirror"));
-        json_of(&output)
-    };
+    let gemini_root = tmp.path().join("gemini/tmp");
+    let pass = || mirror_pass(&dir, "--gemini-dir", &gemini_root, &index_flag);
     let messages = |pass: &Value| pass["pass"]["messages"].as_u64().unwrap_or(u64::MAX);
     assert_eq!(messages(&pass()), 2);
     let appended = r#"{"id":"u2","timestamp":"2026-08-20T09:01:00.000Z","type":"user","content":[{"text":"second prompt"}]}
@@ -362,15 +376,7 @@ fn lines_appended_later_add_exactly_their_messages() {
         0,
         "a copy replaces the message it repeats"
     );
-    let found = run(
-        &dir,
-        &["--json", "search", "appendedword", "--index", &index_flag],
-    );
-    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
-    let usage = run(
-        &dir,
-        &["--json", "usage", "daily", &format!("--index={index_flag}")],
-    );
+    let usage = found_once_and_usage(&dir, "appendedword", &index_flag);
     assert_eq!(usage["totals"]["input_tokens"], 60 + 200, "{usage}");
     assert_eq!(usage["totals"]["output_tokens"], 15 + 20, "{usage}");
 }
@@ -385,16 +391,7 @@ fn a_copilot_run_appended_later_adds_its_messages_and_its_tokens_once() {
     let truth = copilot::tree(&root, 4, 17);
     let index = tmp.path().join("index.sqlite");
     let index_flag = index.to_str().unwrap().to_owned();
-    let pass = || {
-        let output = baton(&dir)
-            .args(["--json", "mirror", "--copilot-cli-dir"])
-            .arg(&root)
-            .args(["--index", &index_flag])
-            .output()
-            .unwrap();
-        assert_success(&output, format_args!("mirror"));
-        json_of(&output)
-    };
+    let pass = || mirror_pass(&dir, "--copilot-cli-dir", &root, &index_flag);
     let messages = |pass: &Value| pass["pass"]["messages"].as_u64().unwrap_or(u64::MAX);
     assert!(messages(&pass()) > 0);
     let session = truth.conversations.keys().next().unwrap().clone();
@@ -422,15 +419,7 @@ fn a_copilot_run_appended_later_adds_its_messages_and_its_tokens_once() {
     // The prompt, the response and the run's end; the resume is no message.
     assert_eq!(messages(&pass()), 3);
     assert_eq!(messages(&pass()), 0);
-    let found = run(
-        &dir,
-        &["--json", "search", "appendedword", "--index", &index_flag],
-    );
-    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
-    let usage = run(
-        &dir,
-        &["--json", "usage", "daily", &format!("--index={index_flag}")],
-    );
+    let usage = found_once_and_usage(&dir, "appendedword", &index_flag);
     let day = baton_tests::agents::day_of(at + 3000);
     let row = usage["rows"]
         .as_array()
@@ -440,11 +429,70 @@ fn a_copilot_run_appended_later_adds_its_messages_and_its_tokens_once() {
         .unwrap_or_else(|| panic!("{day}: {usage}"));
     let before = truth.by_day().get(&day).copied().unwrap_or_default();
     assert_eq!(row["input_tokens"], before.input + 700, "{usage}");
-    assert_eq!(row["cache_read_tokens"], before.cache_read + 5000, "{usage}");
+    assert_eq!(
+        row["cache_read_tokens"],
+        before.cache_read + 5000,
+        "{usage}"
+    );
     assert_eq!(row["output_tokens"], before.output + 90, "{usage}");
 }
 
-/// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`, `copilot-cli`) through the ABI: the golden vector
+/// An Amp thread Amp rewrote whole with one more response is read again whole: the index
+/// then holds the thread's messages once each (none twice), and the new response's tokens
+/// count once.
+#[test]
+fn an_amp_thread_rewritten_whole_is_kept_once_with_its_new_response() {
+    let (tmp, dir) = fresh();
+    let root = tmp.path().join(".local/share/amp/threads");
+    amp::tree(&root, 3, 23);
+    let index = tmp.path().join("index.sqlite");
+    let index_flag = index.to_str().unwrap().to_owned();
+    let pass = || mirror_pass(&dir, "--amp-dir", &root, &index_flag);
+    pass();
+    let total = |field: &str| -> u64 {
+        let usage = run(
+            &dir,
+            &["--json", "usage", "daily", &format!("--index={index_flag}")],
+        );
+        usage["totals"][field].as_u64().unwrap()
+    };
+    let messages = || -> u64 {
+        let listed = listed(&dir, &index_flag);
+        listed["conversations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["messages"].as_u64().unwrap())
+            .sum()
+    };
+    let (before_messages, before_output) = (messages(), total("output_tokens"));
+    let file = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .min()
+        .unwrap();
+    let mut thread: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let messages_of = thread["messages"].as_array_mut().unwrap();
+    let next = messages_of.len();
+    messages_of.push(serde_json::json!({"role": "assistant", "messageId": next,
+        "content": [{"type": "text", "text": "rewrittenword"}],
+        "usage": {"model": "claude-sonnet-4-5", "timestamp": "2026-08-22T10:00:00.000Z",
+            "inputTokens": 11, "outputTokens": 77, "cacheCreationInputTokens": 0,
+            "cacheReadInputTokens": 0}}));
+    thread["v"] = serde_json::json!(999);
+    std::fs::write(&file, serde_json::to_string_pretty(&thread).unwrap()).unwrap();
+    pass();
+    pass();
+    assert_eq!(messages(), before_messages + 1);
+    assert_eq!(total("output_tokens"), before_output + 77);
+    let found = run(
+        &dir,
+        &["--json", "search", "rewrittenword", "--index", &index_flag],
+    );
+    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
+}
+
+/// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`, `copilot-cli`, `amp`) through the ABI: the golden vector
 /// `analyzer-agents` (answered alike natively and in wasm, `wasm.rs` holds that) counts the
 /// tokens the generator's truth says, and lists every session once.
 #[test]
@@ -473,7 +521,7 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
             .unwrap();
         &answered[at]["ok"]
     };
-    const AGENTS: [&str; 5] = ["gemini", "qwen", "opencode", "kilo", "copilot_cli"];
+    const AGENTS: [&str; 6] = ["gemini", "qwen", "opencode", "kilo", "copilot_cli", "amp"];
     let sum = |field: &str| -> u64 {
         AGENTS
             .iter()

@@ -7,6 +7,7 @@
 //! Readers are streaming: a host feeds lines as it reads them, so a file of any size is never
 //! held in memory. Nothing here panics on any input; unreadable lines are counted.
 
+pub mod amp;
 pub mod conversation;
 pub mod copilot;
 pub mod export_files;
@@ -90,6 +91,8 @@ pub enum Provider {
     Kilo,
     /// GitHub Copilot CLI session event logs.
     CopilotCli,
+    /// Amp's thread documents.
+    Amp,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -98,7 +101,7 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 9] = [
+    pub const ALL: [Provider; 10] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
@@ -106,6 +109,7 @@ impl Provider {
         Provider::Opencode,
         Provider::Kilo,
         Provider::CopilotCli,
+        Provider::Amp,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];
@@ -406,6 +410,9 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
     if trimmed.starts_with('{') && text.contains("\"chat_messages\"") {
         return Ok(Provider::ClaudeAi);
     }
+    if amp::looks_like_thread(text) {
+        return Ok(Provider::Amp);
+    }
     // An older Gemini CLI session: one document, pretty-printed, its session first.
     if trimmed.starts_with('{') {
         let second = trimmed.lines().nth(1).unwrap_or("").trim_start();
@@ -435,9 +442,10 @@ pub fn formats_read() -> String {
         None => String::new(),
     };
     format!(
-        "{} transcript, nor an {} database, nor a {}",
+        "{} transcript, nor an {} database, nor an {} thread, nor a {}",
         or(titles(Kind::Agent)),
         or(titles(Kind::Database)),
+        or(titles(Kind::Document)),
         or(titles(Kind::Export))
     )
 }

@@ -22,6 +22,9 @@ pub enum Kind {
     /// A coding agent's sessions in a SQLite database it rewrites in place (OpenCode, Kilo
     /// CLI): read whole, with its write-ahead log, when either changes.
     Database,
+    /// A coding agent's sessions each kept in one JSON document it rewrites whole as it
+    /// changes (Amp's threads): read whole, through the agent's readers, when it changes.
+    Document,
     /// A data export a person downloads (one `conversations.json`, zipped or not), read whole.
     Export,
 }
@@ -212,6 +215,11 @@ const COPILOT_CLI_HOME: &[Place] = &[Place {
     path: ".copilot/session-state",
 }];
 
+const AMP_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".local/share/amp/threads",
+}];
+
 const CHATGPT_HOME: &[Place] = &[Place {
     base: Base::Home,
     path: ".chatgpt/exports",
@@ -252,7 +260,7 @@ const EXPORT: Gives = Gives {
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 9] = [
+pub const REGISTRY: [Entry; 10] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -436,6 +444,32 @@ pub const REGISTRY: [Entry; 9] = [
             only_named: Some("events.jsonl"),
         },
         agent_names: &["copilot"],
+    },
+    Entry {
+        provider: Provider::Amp,
+        key: "amp",
+        title: "Amp",
+        kind: Kind::Document,
+        extensions: &["json"],
+        // Amp keeps its data under the XDG folder on macOS too.
+        homes: Homes {
+            linux: AMP_HOME,
+            macos: AMP_HOME,
+            windows: AMP_HOME,
+            moved: &[Moved {
+                variable: "XDG_DATA_HOME",
+                list: false,
+                below: "amp/threads",
+            }],
+        },
+        setting: "AMP",
+        gives: Gives {
+            appended: false,
+            file_prefix: Some("T-"),
+            ..AGENT
+        },
+        names: ANY_NAME,
+        agent_names: &["amp"],
     },
     Entry {
         provider: Provider::Chatgpt,

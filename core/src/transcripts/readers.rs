@@ -4,6 +4,7 @@
 //! their response ([`crate::transcripts::usage::keyed`]). The ingest, the tally, a transcript
 //! followed as it grows and the mirror ask [`readers`] and never name these agents.
 
+use crate::transcripts::amp::{AmpReader, AmpUsage};
 use crate::transcripts::conversation::Parsed;
 use crate::transcripts::copilot::{CopilotReader, CopilotUsage};
 use crate::transcripts::gemini::{GeminiReader, GeminiUsage};
@@ -58,6 +59,10 @@ pub fn readers(provider: Provider) -> Option<Readers> {
             conversations: |path, state| Box::new(CopilotReader::new(path, parse(state))),
             usage: |path, state| Box::new(CopilotUsage::new(path, parse(state))),
         }),
+        Provider::Amp => Some(Readers {
+            conversations: |path, _| Box::new(AmpReader::new(path)),
+            usage: |path, _| Box::new(AmpUsage::new(path)),
+        }),
         Provider::ClaudeCode
         | Provider::Codex
         | Provider::Opencode
@@ -111,6 +116,30 @@ impl Usage for CopilotUsage {
     }
     fn state(&self) -> Option<String> {
         json(&CopilotUsage::state(self))
+    }
+}
+
+impl Conversations for AmpReader {
+    fn state(&self) -> Option<String> {
+        None
+    }
+    fn finish(self: Box<Self>) -> Parsed {
+        AmpReader::finish(*self)
+    }
+}
+
+impl Usage for AmpUsage {
+    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        AmpUsage::take_rows(self)
+    }
+    fn stats(&self) -> ReadStats {
+        self.stats.clone()
+    }
+    fn state(&self) -> Option<String> {
+        None
+    }
+    fn end(&mut self) {
+        AmpUsage::end(self);
     }
 }
 

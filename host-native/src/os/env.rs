@@ -132,6 +132,14 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Copilot CLI out of the mirror",
     ),
     v(
+        "BATON_MIRROR_AMP_DIR",
+        "Amp threads folders the mirror reads (`--amp-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_AMP_ENABLED",
+        "`false` leaves Amp out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),

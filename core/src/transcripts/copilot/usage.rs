@@ -62,11 +62,6 @@ impl CopilotUsage {
         }
     }
 
-    /// The rows read since the last call, each with its key.
-    pub fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        std::mem::take(&mut self.rows)
-    }
-
     /// Feeds one line (without its newline).
     pub fn push_line(&mut self, line: &[u8]) {
         self.stats.lines += 1;
@@ -132,6 +127,11 @@ impl CopilotUsage {
             };
             self.rows.push((entry, key));
         }
+    }
+
+    /// The rows read since the last call, each with its key.
+    pub fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        std::mem::take(&mut self.rows)
     }
 }
 

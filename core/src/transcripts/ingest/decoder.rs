@@ -202,7 +202,7 @@ impl Decoder {
                 }
             });
             match detected? {
-                provider if provider.entry().kind == Kind::Agent => {
+                provider if matches!(provider.entry().kind, Kind::Agent | Kind::Document) => {
                     Decoder::transcript(provider, name, true)
                 }
                 provider => Decoder::Export {

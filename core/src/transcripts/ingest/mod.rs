@@ -146,7 +146,7 @@ impl FileIngest {
     /// is [`FileIngest::new`].
     pub fn usage_only(name: &str, provider: Provider) -> FileIngest {
         match provider.entry().kind {
-            Kind::Agent => FileIngest {
+            Kind::Agent | Kind::Document => FileIngest {
                 decoder: Some(Decoder::transcript(provider, name, false)),
                 ..FileIngest::new(name)
             },

@@ -83,6 +83,13 @@ impl Entry {
                 });
                 ends && within && named && !self.names.not_ending.iter().any(|e| name.ends_with(e))
             }
+            Kind::Document => {
+                self.gives.file_prefix.is_none_or(|p| name.starts_with(p))
+                    && self
+                        .extensions
+                        .iter()
+                        .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.')))
+            }
             Kind::Database => self
                 .extensions
                 .iter()
@@ -143,6 +150,9 @@ mod tests {
         assert!(!copilot.wants_file("/h/.copilot/session-state/3f2a/files/data.jsonl"));
         assert!(!copilot.wants_file("/h/.copilot/otel/trace.jsonl"));
         assert!(passed_over("h/.copilot/otel/trace.jsonl"));
+        let amp = Provider::Amp.entry();
+        assert!(amp.wants_file("/h/.local/share/amp/threads/T-019ca26f-aaaa.json"));
+        assert!(!amp.wants_file("/h/.local/share/amp/threads/settings.json"));
         assert!(!passed_over("h/.copilot/session-state/3f2a/events.jsonl"));
     }
 }

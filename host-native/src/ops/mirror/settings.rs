@@ -335,6 +335,10 @@ mod tests {
                 P::CopilotCli,
                 vec![PathBuf::from("/home/u/.copilot/session-state")],
             ),
+            (
+                P::Amp,
+                vec![PathBuf::from("/home/u/.local/share/amp/threads")],
+            ),
             (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
             (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
         ])

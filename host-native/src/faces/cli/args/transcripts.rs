@@ -105,6 +105,10 @@ pub(crate) struct AgentDirs {
     /// ~/.copilot/session-state]
     #[arg(long = "copilot-cli-dir", value_name = "DIR")]
     pub(crate) copilot_cli_dirs: Vec<PathBuf>,
+    /// Amp threads folder [default: $XDG_DATA_HOME/amp/threads, else
+    /// ~/.local/share/amp/threads]
+    #[arg(long = "amp-dir", value_name = "DIR")]
+    pub(crate) amp_dirs: Vec<PathBuf>,
 }
 
 impl AgentDirs {
@@ -118,6 +122,7 @@ impl AgentDirs {
             (Provider::Opencode, &self.opencode_dirs),
             (Provider::Kilo, &self.kilo_dirs),
             (Provider::CopilotCli, &self.copilot_cli_dirs),
+            (Provider::Amp, &self.amp_dirs),
         ])
     }
 }

@@ -84,6 +84,44 @@ fn read_store(
     .with("transient", true))
 }
 
+/// A source read whole that changed since it was last read: its name, what its file is now,
+/// what the index knew of it, and its identity now.
+pub(super) struct Changed {
+    pub(super) shown: String,
+    pub(super) meta: std::fs::Metadata,
+    pub(super) before: Option<Known>,
+    pub(super) identity: Identity,
+}
+
+/// Looks at a source read whole (`identity` says what its identity is): `None` when it is
+/// unchanged since it was read, an error when it is no regular file.
+pub(super) fn changed_whole(
+    connection: &Connection,
+    index_path: &Path,
+    packer: &mut Packer,
+    source: &Source,
+    identity: impl Fn(&std::fs::Metadata) -> Identity,
+) -> Result<Option<Changed>, Error> {
+    let (shown, meta) = looked_at(source)?;
+    if !meta.is_file() {
+        return Err(Error::store_unsafe(&shown, "is not a regular file"));
+    }
+    let identity = identity(&meta);
+    let before = known(connection, packer, &shown).map_err(sql(index_path))?;
+    if before
+        .as_ref()
+        .is_some_and(|k| k.identity() == identity && !k.missing)
+    {
+        return Ok(None);
+    }
+    Ok(Some(Changed {
+        shown,
+        meta,
+        before,
+        identity,
+    }))
+}
+
 /// Brings one database up to date.
 pub(super) fn sync_database(
     connection: &mut Connection,
@@ -94,18 +132,16 @@ pub(super) fn sync_database(
     packer: &mut Packer,
     stats: &mut PassStats,
 ) -> Result<(), Error> {
-    let (shown, meta) = looked_at(source)?;
-    if !meta.is_file() {
-        return Err(Error::store_unsafe(&shown, "is not a regular file"));
-    }
-    let identity = database_identity(&source.path, &meta);
-    let before = known(connection, packer, &shown).map_err(sql(index_path))?;
-    if before
-        .as_ref()
-        .is_some_and(|k| k.identity() == identity && !k.missing)
-    {
+    let identity = |meta: &std::fs::Metadata| database_identity(&source.path, meta);
+    let Some(Changed {
+        shown,
+        before,
+        identity,
+        ..
+    }) = changed_whole(connection, index_path, packer, source, identity)?
+    else {
         return Ok(());
-    }
+    };
     let Some(mut store) = read_store(&source.path, &shown, stats)? else {
         return Err(Error::invalid(
             "database",
@@ -128,9 +164,53 @@ pub(super) fn sync_database(
         .collect();
     // Only what changed is built: an unchanged session costs its mark, nothing more.
     store.keep_only(&changed);
-    let mut parsed = opencode::conversations(provider, &store);
+    let parsed = opencode::conversations(provider, &store);
     let rows = opencode::usage_rows(provider, &store);
-    let (transaction, source_id) = begin_source(connection, index_path, before.as_ref(), source)?;
+    let marks_json = serde_json::to_string(&marks).unwrap_or_default();
+    let read = WholeRead {
+        parsed,
+        rows,
+        stats: &store.stats,
+        state: Some(marks_json),
+        identity,
+        before: before.as_ref(),
+    };
+    store_read(connection, index_path, source, masker, packer, stats, read)
+}
+
+/// What reading a whole source gave: its conversations (only those to store again), their
+/// usage rows with their keys, what the read met, the state to keep, the file's identity and
+/// what the index knew of it.
+pub(super) struct WholeRead<'a> {
+    pub(super) parsed: baton_core::transcripts::conversation::Parsed,
+    pub(super) rows: Vec<(baton_core::transcripts::UsageEntry, u128)>,
+    pub(super) stats: &'a baton_core::transcripts::ReadStats,
+    pub(super) state: Option<String>,
+    pub(super) identity: Identity,
+    pub(super) before: Option<&'a Known>,
+}
+
+/// Stores what a whole read gave, in one transaction: each conversation read replaces what
+/// the index held of it (its messages, tool calls and usage rows), kept as read for `show`.
+pub(super) fn store_read(
+    connection: &mut Connection,
+    index_path: &Path,
+    source: &Source,
+    masker: &Masker,
+    packer: &mut Packer,
+    stats: &mut PassStats,
+    read: WholeRead<'_>,
+) -> Result<(), Error> {
+    let WholeRead {
+        mut parsed,
+        rows,
+        stats: read_stats,
+        state,
+        identity,
+        before,
+    } = read;
+    let provider = source.provider;
+    let (transaction, source_id) = begin_source(connection, index_path, before, source)?;
     let mut forgotten = Vec::new();
     for conversation in &mut parsed.conversations {
         forgotten.extend(
@@ -167,13 +247,12 @@ pub(super) fn sync_database(
         .map_err(sql(index_path))?;
     }
     settle(&transaction, &forgotten, &parsed.conversations).map_err(sql(index_path))?;
-    let marks_json = serde_json::to_string(&marks).unwrap_or_default();
     transaction
         .execute(
             "UPDATE sources SET usage_stats = ?1, usage_state = ?2 WHERE id = ?3",
             params![
-                stats_json(&store.stats),
-                packer.pack_state(provider, Some(marks_json)),
+                stats_json(read_stats),
+                packer.pack_state(provider, state),
                 source_id
             ],
         )

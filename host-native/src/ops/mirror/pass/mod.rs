@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 mod database;
 mod discover;
+mod document;
 mod export;
 mod packer;
 mod store;
@@ -31,6 +32,7 @@ mod window;
 
 use database::*;
 pub use discover::*;
+use document::sync_document;
 pub use export::*;
 pub use packer::*;
 use store::*;
@@ -272,6 +274,7 @@ pub fn run(
             let read = match source.provider.entry().kind {
                 Kind::Export => sync_export,
                 Kind::Database => sync_database,
+                Kind::Document => sync_document,
                 Kind::Agent => sync,
             };
             read(

@@ -108,9 +108,9 @@ pub fn show(
     let mut analyzer = baton_core::analyzer::Analyzer::new();
     use baton_core::transcripts::providers::Kind;
     let kind = baton_core::transcripts::Provider::named(&row.provider).map(|p| p.entry().kind);
-    let read_whole = matches!(kind, Some(Kind::Database | Kind::Export));
+    let read_whole = matches!(kind, Some(Kind::Database | Kind::Document | Kind::Export));
     if read_whole {
-        // An export's item, or a database's conversation, is kept as it was read.
+        // An export's item, or a database's or a document's conversation, is kept as read.
         let raw: Vec<u8> = connection
             .query_row(
                 "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",
@@ -119,7 +119,7 @@ pub fn show(
             )
             .map_err(sql(path))?;
         let raw = inflate(&raw)?;
-        if kind == Some(Kind::Database) {
+        if matches!(kind, Some(Kind::Database | Kind::Document)) {
             let conversation = serde_json::from_slice(&raw)
                 .map_err(|e| Error::internal(format!("a kept conversation would not read: {e}")))?;
             analyzer.add_conversation(conversation);

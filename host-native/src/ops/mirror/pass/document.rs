@@ -1,0 +1,79 @@
+//! An agent's session kept as one JSON document it rewrites whole (Amp's threads) brought up
+//! to date: read whole when its identity changed, through the agent's readers, its
+//! conversation and usage rows replacing what the index held of it.
+
+use super::database::{Changed, WholeRead, changed_whole, store_read};
+use super::*;
+
+/// The largest document read (a thread of this size is set aside, and said so).
+const MAX_DOCUMENT_BYTES: u64 = 256 << 20;
+
+/// Brings one document up to date.
+pub(super) fn sync_document(
+    connection: &mut Connection,
+    index_path: &Path,
+    source: &Source,
+    masker: &Masker,
+    _options: PassOptions,
+    packer: &mut Packer,
+    stats: &mut PassStats,
+) -> Result<(), Error> {
+    let Some(Changed {
+        shown,
+        meta,
+        before,
+        identity,
+    }) = changed_whole(connection, index_path, packer, source, identity_of)?
+    else {
+        return Ok(());
+    };
+    if meta.size() > MAX_DOCUMENT_BYTES {
+        return Err(Error::invalid(
+            "document",
+            format!("it is over {} MiB", MAX_DOCUMENT_BYTES >> 20),
+        )
+        .with("path", shown));
+    }
+    let bytes = {
+        use std::io::Read as _;
+        let mut file = crate::os::files::open_regular(&source.path)?;
+        let mut bytes = Vec::with_capacity(meta.size() as usize);
+        file.read_to_end(&mut bytes)
+            .map_err(|e| Error::store_io("read", &shown, e))?;
+        bytes
+    };
+    stats.files_opened += 1;
+    stats.bytes_read += bytes.len() as u64;
+    let Some(readers) = baton_core::transcripts::readers::readers(source.provider) else {
+        return Err(Error::internal(format!(
+            "no readers for {}",
+            source.provider.key()
+        )));
+    };
+    let name = source.path.to_string_lossy();
+    let mut conversations = (readers.conversations)(&name, None);
+    let mut usage = (readers.usage)(&name, None);
+    let mut lines = baton_core::transcripts::lines::LineSplitter::new();
+    let mut feed = |line: &[u8]| {
+        conversations.push_line(line);
+        usage.push_line(line);
+    };
+    lines.push(&bytes, &mut feed);
+    lines.finish(&mut feed);
+    usage.end();
+    let parsed = conversations.finish();
+    if parsed.conversations.is_empty() {
+        // Caught mid-write, or not the agent's: tried again when it changes.
+        return Err(Error::invalid("document", "it holds no whole thread").with("path", shown));
+    }
+    let read_stats = usage.stats();
+    let read = WholeRead {
+        parsed,
+        rows: usage.take_rows(),
+        stats: &read_stats,
+        state: None,
+        identity,
+        before: before.as_ref(),
+    };
+    store_read(connection, index_path, source, masker, packer, stats, read)
+}
