@@ -27,8 +27,8 @@ function text(tag, content, className) {
 const day = (t) => (t ? t.slice(0, 10) : "—");
 const when = (t) => (t ? t.replace("T", " ").slice(0, 16) : "");
 const number = (n) => new Intl.NumberFormat("en").format(n);
-const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", amp: "Amp", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
-const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", amp: "Amp", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
+const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", amp: "Amp", aider: "Aider", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
+const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", amp: "Amp", aider: "Aider", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
 
 function download(name, content, type) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -64,9 +64,11 @@ function groupsOf(files) {
 
 // The extensions a folder's files are picked by: the core's list, sent when the worker starts.
 let extensions = [];
+let names = []; // and the names an agent gives its files whatever their extension (Aider's)
 let markReady;
 const workerReady = new Promise((resolve) => { markReady = resolve; });
-const takes = (name) => extensions.some((e) => name.toLowerCase().endsWith("." + e));
+const takes = (name) => extensions.some((e) => name.toLowerCase().endsWith("." + e))
+  || names.includes(name.split("/").pop());
 
 let acked = 0;
 let ackWaiter = null;
@@ -750,6 +752,7 @@ worker.onmessage = (event) => {
   else if (msg.type === "loaded") loaded(msg);
   else if (msg.type === "ready") {
     extensions = msg.extensions;
+    names = msg.names || [];
     markReady();
     $("file").accept = [...extensions.map((e) => "." + e), "application/zip", "application/json", "application/x-ndjson"].join(",");
     call("version").then((v) => { $("version").textContent = `baton-core ${v}`; document.body.dataset.ready = "true"; });

@@ -1,6 +1,6 @@
 // The page's worker: owns the core (wasm), reads files in slices, feeds them to the analyzer
 // with progress, and answers the page's questions. The page's thread never parses anything.
-import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes, skippedExportFiles, renderMarkdown, fileUnreadable } from "./pkg/baton_web.js";
+import { initSync, Analyzer, version, humanDuration, inputExtensions, inputNames, chunkBytes, skippedExportFiles, renderMarkdown, fileUnreadable } from "./pkg/baton_web.js";
 import { wasmBytes } from "./pkg/wasm-bytes.js";
 
 const wasm = initSync({ module: wasmBytes });
@@ -243,4 +243,4 @@ onmessage = (event) => {
     });
   }
 };
-postMessage({ type: "ready", extensions: inputExtensions() });
+postMessage({ type: "ready", extensions: inputExtensions(), names: inputNames() });

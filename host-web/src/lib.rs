@@ -286,6 +286,15 @@ pub fn input_extensions() -> Vec<String> {
         .collect()
 }
 
+/// The file names the page also takes from a folder, whatever their extension (Aider's
+/// `.aider.chat.history.md`).
+#[wasm_bindgen(js_name = inputNames)]
+pub fn input_names() -> Vec<String> {
+    baton_core::transcripts::ingest::input_names()
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Which of the paths of files found in folders the page passes over (an unzipped export's
 /// side files beside its conversations file), one flag per path: the core's rule.
 #[wasm_bindgen(js_name = skippedExportFiles)]

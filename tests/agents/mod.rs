@@ -4,6 +4,7 @@
 //! search. The tests read these trees through every face and compare with the truth; the
 //! `agent-gen` binary writes them for people and benchmarks.
 
+pub mod aider;
 pub mod amp;
 pub mod copilot;
 pub mod gemini;

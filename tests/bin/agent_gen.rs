@@ -10,7 +10,7 @@
 //! `--truth` names another file. `--mb` adds sessions until each agent's tree holds about M
 //! megabytes (for benchmarks).
 
-use baton_tests::agents::{Truth, amp, copilot, gemini, opencode, qwen};
+use baton_tests::agents::{Truth, aider, amp, copilot, gemini, opencode, qwen};
 use std::path::PathBuf;
 
 fn main() {
@@ -75,6 +75,11 @@ fn main() {
         let _ = std::fs::remove_dir_all(&amp_root);
         amp::tree(&amp_root, n, seed)
     });
+    let aider_root = out.join("code");
+    let aider = grow(&|n| {
+        let _ = std::fs::remove_dir_all(&aider_root);
+        aider::tree(&aider_root, n, seed)
+    });
     let written = [
         ("gemini", "Gemini CLI sessions", &gemini),
         ("qwen", "Qwen Code sessions", &qwen),
@@ -82,6 +87,7 @@ fn main() {
         ("kilo", "Kilo CLI sessions", &kilo),
         ("copilot_cli", "Copilot CLI sessions", &copilot),
         ("amp", "Amp threads", &amp),
+        ("aider", "Aider runs", &aider),
     ];
     let truth: serde_json::Map<String, serde_json::Value> = written
         .iter()

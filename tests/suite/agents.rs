@@ -4,7 +4,9 @@
 //! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
 //! messages.
 
-use baton_tests::agents::{PLANTED, Rng, Tokens, Truth, amp, copilot, gemini, opencode, qwen};
+use baton_tests::agents::{
+    PLANTED, Rng, Tokens, Truth, aider, amp, copilot, gemini, opencode, qwen,
+};
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -54,6 +56,9 @@ fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
         ),
         agent("amp", "--amp-dir", ".local/share/amp/threads", &|r| {
             amp::tree(r, sessions, 19)
+        }),
+        agent("aider", "--aider-dir", "code", &|r| {
+            aider::tree(r, sessions, 29)
         }),
     ]
 }
@@ -185,6 +190,7 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
             "qwen" => qwen::MODELS[1],
             "copilot_cli" => copilot::MODELS[3],
             "amp" => amp::MODELS[2],
+            "aider" => aider::MODELS[2],
             _ => opencode::MODELS[2],
         };
         assert!(unpriced.contains(&unknown), "{}: {report}", agent.key);
@@ -492,7 +498,39 @@ fn an_amp_thread_rewritten_whole_is_kept_once_with_its_new_response() {
     assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
 }
 
-/// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`, `copilot-cli`, `amp`) through the ABI: the golden vector
+/// A run Aider appended to a history after a pass adds exactly its messages (its notes, the
+/// prompt, the reply, the notes after it) and its report's tokens, once.
+#[test]
+fn an_aider_run_appended_later_adds_its_messages_and_tokens_once() {
+    let (tmp, dir) = fresh();
+    let root = tmp.path().join("code");
+    aider::tree(&root, 3, 31);
+    let index = tmp.path().join("index.sqlite");
+    let index_flag = index.to_str().unwrap().to_owned();
+    let pass = || mirror_pass(&dir, "--aider-dir", &root, &index_flag);
+    let messages = |pass: &Value| pass["pass"]["messages"].as_u64().unwrap_or(u64::MAX);
+    assert!(messages(&pass()) > 0);
+    let before = run(
+        &dir,
+        &["--json", "usage", "daily", &format!("--index={index_flag}")],
+    );
+    let file = root.join("billing/.aider.chat.history.md");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(
+        "\n# aider chat started at 2026-08-20 23:00:00\n\n> Model: gpt-5 with diff edit format  \n\
+         \n#### now appendedword  \n\nDone.\n\n\
+         > Tokens: 1.5k sent, 250 received. Cost: $0.01 message, $0.01 session.  \n\
+         > Applied edit to app.py  \n",
+    );
+    std::fs::write(&file, text).unwrap();
+    assert_eq!(messages(&pass()), 4);
+    assert_eq!(messages(&pass()), 0);
+    let usage = found_once_and_usage(&dir, "appendedword", &index_flag);
+    let output = |usage: &Value| usage["totals"]["output_tokens"].as_u64().unwrap();
+    assert_eq!(output(&usage), output(&before) + 250, "{usage}");
+}
+
+/// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`, `copilot-cli`, `amp`, `aider`) through the ABI: the golden vector
 /// `analyzer-agents` (answered alike natively and in wasm, `wasm.rs` holds that) counts the
 /// tokens the generator's truth says, and lists every session once.
 #[test]
@@ -521,7 +559,15 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
             .unwrap();
         &answered[at]["ok"]
     };
-    const AGENTS: [&str; 6] = ["gemini", "qwen", "opencode", "kilo", "copilot_cli", "amp"];
+    const AGENTS: [&str; 7] = [
+        "gemini",
+        "qwen",
+        "opencode",
+        "kilo",
+        "copilot_cli",
+        "amp",
+        "aider",
+    ];
     let sum = |field: &str| -> u64 {
         AGENTS
             .iter()

@@ -593,6 +593,18 @@ export function inputExtensions() {
 }
 
 /**
+ * The file names the page also takes from a folder, whatever their extension (Aider's
+ * `.aider.chat.history.md`).
+ * @returns {string[]}
+ */
+export function inputNames() {
+    const ret = wasm.inputNames();
+    var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+    return v1;
+}
+
+/**
  * A message's Markdown as HTML the page may insert as is, its wrappers (a slash command,
  * injected context) shown as what they mean (see `baton_core::analyzer::safe_html`). Never
  * throws.

@@ -7,6 +7,7 @@
 //! Readers are streaming: a host feeds lines as it reads them, so a file of any size is never
 //! held in memory. Nothing here panics on any input; unreadable lines are counted.
 
+pub mod aider;
 pub mod amp;
 pub mod conversation;
 pub mod copilot;
@@ -93,6 +94,8 @@ pub enum Provider {
     CopilotCli,
     /// Amp's thread documents.
     Amp,
+    /// Aider's Markdown chat histories.
+    Aider,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -101,7 +104,7 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 10] = [
+    pub const ALL: [Provider; 11] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
@@ -110,6 +113,7 @@ impl Provider {
         Provider::Kilo,
         Provider::CopilotCli,
         Provider::Amp,
+        Provider::Aider,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];
@@ -409,6 +413,9 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
     }
     if trimmed.starts_with('{') && text.contains("\"chat_messages\"") {
         return Ok(Provider::ClaudeAi);
+    }
+    if first_line.starts_with("# aider chat started at ") {
+        return Ok(Provider::Aider);
     }
     if amp::looks_like_thread(text) {
         return Ok(Provider::Amp);

@@ -37,6 +37,8 @@ pub enum Base {
     /// The user's data folder (`~/.local/share`, `~/Library/Application Support`,
     /// `%APPDATA%`).
     Data,
+    /// The root of the git repository the host runs in (Aider keeps its history there).
+    Repository,
     /// The user's configuration folder (`~/.config`, `~/Library/Application Support`,
     /// `%APPDATA%`).
     Config,
@@ -137,6 +139,9 @@ pub struct Names {
     /// also keeps files the agent worked on), else a session id's, a UUID (its early flat
     /// layout, `<session>.jsonl`).
     pub only_named: Option<&'static str>,
+    /// Whether a file named by a session id (a UUID) is one too, whatever `only_named` says
+    /// (Copilot CLI's early flat layout).
+    pub or_session_named: bool,
 }
 
 /// Any file with one of the provider's endings.
@@ -145,6 +150,7 @@ const ANY_NAME: Names = Names {
     not_ending: &[],
     own_folder: None,
     only_named: None,
+    or_session_named: false,
 };
 
 /// One provider's entry.
@@ -220,6 +226,11 @@ const AMP_HOME: &[Place] = &[Place {
     path: ".local/share/amp/threads",
 }];
 
+const AIDER_HOME: &[Place] = &[Place {
+    base: Base::Repository,
+    path: "",
+}];
+
 const CHATGPT_HOME: &[Place] = &[Place {
     base: Base::Home,
     path: ".chatgpt/exports",
@@ -260,7 +271,7 @@ const EXPORT: Gives = Gives {
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 10] = [
+pub const REGISTRY: [Entry; 11] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -337,6 +348,7 @@ pub const REGISTRY: [Entry; 10] = [
             not_ending: &[],
             own_folder: Some(".gemini"),
             only_named: None,
+            or_session_named: false,
         },
         agent_names: &["gemini"],
     },
@@ -370,6 +382,7 @@ pub const REGISTRY: [Entry; 10] = [
             not_ending: &[".ledger.jsonl", ".runtime.json"],
             own_folder: Some(".qwen"),
             only_named: None,
+            or_session_named: false,
         },
         agent_names: &["qwen"],
     },
@@ -442,6 +455,7 @@ pub const REGISTRY: [Entry; 10] = [
             not_ending: &[],
             own_folder: Some(".copilot"),
             only_named: Some("events.jsonl"),
+            or_session_named: true,
         },
         agent_names: &["copilot"],
     },
@@ -470,6 +484,33 @@ pub const REGISTRY: [Entry; 10] = [
         },
         names: ANY_NAME,
         agent_names: &["amp"],
+    },
+    Entry {
+        provider: Provider::Aider,
+        key: "aider",
+        title: "Aider",
+        kind: Kind::Agent,
+        extensions: &["md"],
+        // Aider writes its history at the root of the repository it runs in.
+        homes: Homes {
+            linux: AIDER_HOME,
+            macos: AIDER_HOME,
+            windows: AIDER_HOME,
+            moved: &[],
+        },
+        setting: "AIDER",
+        gives: Gives {
+            every_timestamp: false,
+            ..AGENT
+        },
+        names: Names {
+            within: None,
+            not_ending: &[],
+            own_folder: None,
+            only_named: Some(".aider.chat.history.md"),
+            or_session_named: false,
+        },
+        agent_names: &["aider"],
     },
     Entry {
         provider: Provider::Chatgpt,

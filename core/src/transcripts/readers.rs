@@ -4,6 +4,7 @@
 //! their response ([`crate::transcripts::usage::keyed`]). The ingest, the tally, a transcript
 //! followed as it grows and the mirror ask [`readers`] and never name these agents.
 
+use crate::transcripts::aider::{AiderReader, AiderUsage};
 use crate::transcripts::amp::{AmpReader, AmpUsage};
 use crate::transcripts::conversation::Parsed;
 use crate::transcripts::copilot::{CopilotReader, CopilotUsage};
@@ -58,6 +59,10 @@ pub fn readers(provider: Provider) -> Option<Readers> {
         Provider::CopilotCli => Some(Readers {
             conversations: |path, state| Box::new(CopilotReader::new(path, parse(state))),
             usage: |path, state| Box::new(CopilotUsage::new(path, parse(state))),
+        }),
+        Provider::Aider => Some(Readers {
+            conversations: |path, state| Box::new(AiderReader::new(path, parse(state))),
+            usage: |path, state| Box::new(AiderUsage::new(path, parse(state))),
         }),
         Provider::Amp => Some(Readers {
             conversations: |path, _| Box::new(AmpReader::new(path)),
@@ -116,6 +121,27 @@ impl Usage for CopilotUsage {
     }
     fn state(&self) -> Option<String> {
         json(&CopilotUsage::state(self))
+    }
+}
+
+impl Conversations for AiderReader {
+    fn state(&self) -> Option<String> {
+        json(&AiderReader::state(self))
+    }
+    fn finish(self: Box<Self>) -> Parsed {
+        AiderReader::finish(*self)
+    }
+}
+
+impl Usage for AiderUsage {
+    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        AiderUsage::take_rows(self)
+    }
+    fn stats(&self) -> ReadStats {
+        self.stats.clone()
+    }
+    fn state(&self) -> Option<String> {
+        json(&AiderUsage::state(self))
     }
 }
 

@@ -140,6 +140,14 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Amp out of the mirror",
     ),
     v(
+        "BATON_MIRROR_AIDER_DIR",
+        "repositories (or folders of them) whose Aider history the mirror reads (`--aider-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_AIDER_ENABLED",
+        "`false` leaves Aider out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),

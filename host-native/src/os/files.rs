@@ -126,11 +126,14 @@ fn walk(
                 subfolders.push(path);
                 continue;
             }
+            let named =
+                |name: &str| baton_core::transcripts::ingest::input_names().any(|n| n == name);
             let wanted = !skip
-                && path
+                && (path
                     .extension()
                     .and_then(|e| e.to_str())
-                    .is_some_and(|e| extensions.contains(&e));
+                    .is_some_and(|e| extensions.contains(&e))
+                    || path.file_name().and_then(|n| n.to_str()).is_some_and(named));
             if !wanted && kind.is_some() {
                 continue;
             }

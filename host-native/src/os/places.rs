@@ -85,5 +85,20 @@ fn base(base: Base) -> Option<PathBuf> {
         Base::Home => home(),
         Base::Data => Some(directories::BaseDirs::new()?.data_dir().into()),
         Base::Config => Some(directories::BaseDirs::new()?.config_dir().into()),
+        Base::Repository => repository_root(),
+    }
+}
+
+/// The root of the git repository the current folder is in (the folder holding `.git`, a
+/// folder or a worktree's file), if any.
+pub(crate) fn repository_root() -> Option<PathBuf> {
+    let mut folder = std::env::current_dir().ok()?;
+    loop {
+        if folder.join(".git").exists() {
+            return Some(folder);
+        }
+        if !folder.pop() {
+            return None;
+        }
     }
 }

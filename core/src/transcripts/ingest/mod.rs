@@ -122,6 +122,15 @@ pub const CHUNK_BYTES: usize = 4 << 20;
 /// its name: its format is found from its content).
 pub const INPUT_EXTENSIONS: [&str; 5] = ["jsonl", "json", "zip", "ndjson", "db"];
 
+/// The file names hosts also pick up when they walk a folder, whatever their extension: the
+/// one name an agent gives its transcripts (Aider's `.aider.chat.history.md`), from the
+/// registry.
+pub fn input_names() -> impl Iterator<Item = &'static str> {
+    crate::transcripts::providers::REGISTRY
+        .iter()
+        .filter_map(|entry| entry.names.only_named)
+}
+
 impl FileIngest {
     /// Starts reading a file whose format is found from its content; everything is read.
     pub fn new(name: &str) -> FileIngest {

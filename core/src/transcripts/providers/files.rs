@@ -77,9 +77,10 @@ impl Entry {
                     .is_none_or(|folder| folders.any(|f| f == folder));
                 let named = self.names.only_named.is_none_or(|only| {
                     name == only
-                        || name
-                            .rsplit_once('.')
-                            .is_some_and(|(stem, _)| uuid::Uuid::try_parse(stem).is_ok())
+                        || (self.names.or_session_named
+                            && name
+                                .rsplit_once('.')
+                                .is_some_and(|(stem, _)| uuid::Uuid::try_parse(stem).is_ok()))
                 });
                 ends && within && named && !self.names.not_ending.iter().any(|e| name.ends_with(e))
             }
@@ -150,6 +151,10 @@ mod tests {
         assert!(!copilot.wants_file("/h/.copilot/session-state/3f2a/files/data.jsonl"));
         assert!(!copilot.wants_file("/h/.copilot/otel/trace.jsonl"));
         assert!(passed_over("h/.copilot/otel/trace.jsonl"));
+        let aider = Provider::Aider.entry();
+        assert!(aider.wants_file("/w/app/.aider.chat.history.md"));
+        assert!(!aider.wants_file("/w/app/README.md"));
+        assert!(!aider.wants_file("/w/app/0199c0de-0000-7000-8000-000000000001.md"));
         let amp = Provider::Amp.entry();
         assert!(amp.wants_file("/h/.local/share/amp/threads/T-019ca26f-aaaa.json"));
         assert!(!amp.wants_file("/h/.local/share/amp/threads/settings.json"));

@@ -69,7 +69,11 @@ impl Changes {
             _ => {
                 for path in event.paths {
                     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-                    if matches!(extension, "jsonl" | "json" | "zip" | "db") {
+                    let sources = baton_core::transcripts::providers::REGISTRY.iter();
+                    if sources
+                        .flat_map(|entry| entry.extensions)
+                        .any(|e| *e == extension)
+                    {
                         files.insert(path);
                     } else if let Some(database) = database_of_log(&path, extension) {
                         // A write that reached a database's log: the database changed.

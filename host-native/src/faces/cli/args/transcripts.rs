@@ -109,6 +109,10 @@ pub(crate) struct AgentDirs {
     /// ~/.local/share/amp/threads]
     #[arg(long = "amp-dir", value_name = "DIR")]
     pub(crate) amp_dirs: Vec<PathBuf>,
+    /// Repositories holding an Aider history (.aider.chat.history.md), or folders of them
+    /// [default: the repository this runs in]
+    #[arg(long = "aider-dir", value_name = "DIR")]
+    pub(crate) aider_dirs: Vec<PathBuf>,
 }
 
 impl AgentDirs {
@@ -123,6 +127,7 @@ impl AgentDirs {
             (Provider::Kilo, &self.kilo_dirs),
             (Provider::CopilotCli, &self.copilot_cli_dirs),
             (Provider::Amp, &self.amp_dirs),
+            (Provider::Aider, &self.aider_dirs),
         ])
     }
 }
