@@ -530,6 +530,42 @@ fn an_aider_run_appended_later_adds_its_messages_and_tokens_once() {
     assert_eq!(output(&usage), output(&before) + 250, "{usage}");
 }
 
+/// A repository is looked at for its Aider history at its root only (a copy inside its
+/// dependencies is not its history), where a folder of repositories is walked; the repository
+/// a command runs in is read without being named.
+#[test]
+fn an_aider_history_is_read_at_a_repositorys_root_only() {
+    let (tmp, dir) = fresh();
+    let code = tmp.path().join("code");
+    let truth = aider::tree(&code, 4, 37);
+    let repo = code.join("billing");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let nested = repo.join("node_modules/pkg/.aider.chat.history.md");
+    std::fs::create_dir_all(nested.parent().unwrap()).unwrap();
+    std::fs::copy(code.join("upload-client/.aider.chat.history.md"), &nested).unwrap();
+    let sessions = |args: &[&str], cwd: &Path| -> usize {
+        let output = baton(&dir)
+            .current_dir(cwd)
+            .args(["--json", "usage", "session"])
+            .args(args)
+            .env("HOME", tmp.path())
+            .output()
+            .unwrap();
+        assert_success(&output, format_args!("usage {args:?}"));
+        json_of(&output)["rows"].as_array().unwrap().len()
+    };
+    let in_billing = truth.conversations.len() / 2;
+    let repo_flag = repo.to_str().unwrap();
+    assert_eq!(
+        sessions(&["--aider-dir", repo_flag], tmp.path()),
+        in_billing
+    );
+    assert_eq!(sessions(&[], &repo.join("node_modules")), in_billing);
+    // A folder that is no repository is walked: both repositories, and the nested copy.
+    let code_flag = code.to_str().unwrap();
+    assert!(sessions(&["--aider-dir", code_flag], tmp.path()) > truth.conversations.len() - 1);
+}
+
 /// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`, `copilot-cli`, `amp`, `aider`) through the ABI: the golden vector
 /// `analyzer-agents` (answered alike natively and in wasm, `wasm.rs` holds that) counts the
 /// tokens the generator's truth says, and lists every session once.

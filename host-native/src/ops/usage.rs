@@ -108,7 +108,12 @@ fn find_transcripts(sources: &mut [Source]) -> Vec<(Provider, PathBuf, usize)> {
     for (index, source) in sources.iter_mut().enumerate() {
         let mut found = Vec::new();
         let entry = source.provider.entry();
-        crate::os::files::files_under(&source.path, entry.extensions, &mut found);
+        if crate::os::places::top_only(source.provider, &source.path) {
+            let top = crate::os::files::regular_files_in(&source.path, entry.extensions);
+            found.extend(top.into_iter().map(|(path, _)| path));
+        } else {
+            crate::os::files::files_under(&source.path, entry.extensions, &mut found);
+        }
         // A file named on the command line is read whatever its name; under a folder, only
         // the agent's transcripts (Gemini CLI keeps logs of its own beside them).
         if source.path.is_dir() {

@@ -5,7 +5,7 @@
 
 use baton_core::transcripts::Provider;
 use baton_core::transcripts::providers::{Base, System};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Baton's folder in the user's data folder: `$XDG_DATA_HOME/baton` (else
 /// `~/.local/share/baton`) on Linux, `~/Library/Application Support/baton` on macOS,
@@ -101,4 +101,16 @@ pub(crate) fn repository_root() -> Option<PathBuf> {
             return None;
         }
     }
+}
+
+/// Whether only the top of `dir` is looked at for `provider`'s files: a database sits in its
+/// agent's folder itself, beside folders of its own (git snapshots, logs) that are not
+/// walked; Aider writes its history at a repository's root, so a repository is looked at
+/// there only (never through its build and dependency folders), while a folder of
+/// repositories is walked.
+pub fn top_only(provider: Provider, dir: &Path) -> bool {
+    let entry = provider.entry();
+    entry.kind == baton_core::transcripts::providers::Kind::Database
+        || (entry.homes.linux.iter().any(|p| p.base == Base::Repository)
+            && dir.join(".git").exists())
 }

@@ -1,7 +1,6 @@
 //! Which files are sources: found under the agents' folders by name, never through a link.
 
 use super::*;
-use baton_core::transcripts::providers::Base;
 use std::collections::BTreeMap;
 
 /// Whether the mirror reads the file at `path` as `provider`'s (its registry entry says which
@@ -30,19 +29,7 @@ pub fn discover(folders: &BTreeMap<Provider, Vec<PathBuf>>) -> Vec<Source> {
     for (provider, dirs) in folders {
         let database = provider.entry().kind == Kind::Database;
         for dir in dirs {
-            // A database sits in its agent's folder itself, beside folders of its own (git
-            // snapshots, logs) that are not walked.
-            // Aider writes its history at a repository's root: a repository is looked at
-            // there only (never through its build and dependency folders); a folder of
-            // repositories is walked.
-            let at_root = provider
-                .entry()
-                .homes
-                .linux
-                .iter()
-                .any(|p| p.base == Base::Repository)
-                && dir.join(".git").exists();
-            let mut files = if database || at_root {
+            let mut files = if crate::os::places::top_only(*provider, dir) {
                 crate::os::files::regular_files_in(dir, provider.entry().extensions)
             } else {
                 crate::os::files::regular_files_under(dir, provider.entry().extensions)
