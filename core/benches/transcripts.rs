@@ -1,5 +1,5 @@
-//! Parser throughput, MB/s on one core: the Claude Code, Codex, Gemini CLI and Qwen Code usage
-//! readers, the Gemini CLI and Qwen Code conversation readers, and the ChatGPT and claude.ai
+//! Parser throughput, MB/s on one core: the Claude Code, Codex, Gemini CLI, Qwen Code, Copilot
+//! CLI, Amp and Aider usage readers, the newer agents' conversation readers, and the ChatGPT and claude.ai
 //! export parsers (streamed, one conversation at a time), over synthetic lines shaped like real
 //! ones (several content blocks per response, progress lines without usage, cumulative Codex
 //! token counts, Gemini messages written again with their tool calls, Qwen's telemetry
@@ -138,6 +138,42 @@ fn claude_ai_text() -> Vec<u8> {
     format!("[{}]", items.join(",")).into_bytes()
 }
 
+fn copilot_text() -> Vec<u8> {
+    let mut text = String::new();
+    writeln!(text, r#"{{"type":"session.start","data":{{"sessionId":"s1","version":1,"producer":"copilot-agent","copilotVersion":"1.0.102","startTime":"2026-08-20T09:00:00.000Z","context":{{"cwd":"/home/dev/app","branch":"main"}},"selectedModel":"claude-sonnet-4.6"}},"id":"e0","timestamp":"2026-08-20T09:00:00.000Z","parentId":null}}"#).unwrap();
+    for t in 0..20_000u64 {
+        let at = format!("2026-08-20T10:{:02}:{:02}.000Z", t / 60 % 60, t % 60);
+        writeln!(text, r#"{{"type":"user.message","data":{{"content":"run the tests and fix what fails","transformedContent":"<current_datetime>{at}</current_datetime> run the tests and fix what fails"}},"id":"u{t}","timestamp":"{at}","parentId":"e0"}}"#).unwrap();
+        writeln!(text, r#"{{"type":"assistant.message","data":{{"messageId":"m{t}","content":"I will run them.","model":"claude-sonnet-4.6","outputTokens":160,"toolRequests":[{{"toolCallId":"c{t}","name":"bash","arguments":{{"command":"cargo test"}}}}]}},"id":"a{t}","timestamp":"{at}","parentId":"u{t}"}}"#).unwrap();
+        writeln!(text, r#"{{"type":"tool.execution_complete","data":{{"toolCallId":"c{t}","success":true,"result":{{"content":"test result: ok. 12 passed"}}}},"id":"r{t}","timestamp":"{at}","parentId":"a{t}"}}"#).unwrap();
+        if t % 100 == 99 {
+            writeln!(text, r#"{{"type":"session.shutdown","data":{{"modelMetrics":{{"claude-sonnet-4.6":{{"usage":{{"inputTokens":900000,"outputTokens":16000,"cacheReadTokens":800000,"cacheWriteTokens":50000}}}}}},"totalNanoAiu":1750000000}},"id":"x{t}","timestamp":"{at}","parentId":"r{t}"}}"#).unwrap();
+        }
+    }
+    text.into_bytes()
+}
+
+fn amp_text() -> Vec<u8> {
+    let mut messages = Vec::new();
+    for t in 0..20_000u64 {
+        messages.push(format!(r#"{{"role":"user","messageId":{},"content":[{{"type":"text","text":"run the tests and fix what fails"}}],"meta":{{"sentAt":1787216400000}}}}"#, t * 3));
+        messages.push(format!(r#"{{"role":"assistant","messageId":{},"content":[{{"type":"thinking","thinking":"Run them first."}},{{"type":"tool_use","id":"toolu_{t}","name":"Bash","input":{{"cmd":"cargo test"}}}}],"usage":{{"model":"claude-sonnet-4-5","timestamp":"2026-08-20T10:00:00.000Z","inputTokens":12,"outputTokens":160,"cacheCreationInputTokens":900,"cacheReadInputTokens":40000,"totalInputTokens":40912,"maxInputTokens":968000}}}}"#, t * 3 + 1));
+        messages.push(format!(r#"{{"role":"user","messageId":{},"content":[{{"type":"tool_result","toolUseID":"toolu_{t}","run":{{"status":"done","result":{{"output":"test result: ok","exitCode":0}}}}}}]}}"#, t * 3 + 2));
+    }
+    format!(r#"{{"v":200,"id":"T-019ca26f-aaaa-bbbb-cccc-dddddddddddd","created":1787216400000,"title":"Tests","messages":[{}],"env":{{"initial":{{"trees":[{{"displayName":"app","uri":"file:///home/dev/app"}}]}}}}}}"#, messages.join(",")).into_bytes()
+}
+
+fn aider_text() -> Vec<u8> {
+    let mut text = String::new();
+    for run in 0..2000u64 {
+        write!(text, "\n# aider chat started at 2026-08-20 {:02}:{:02}:00\n\n> Aider v0.86.2  \n> Main model: anthropic/claude-sonnet-4-5 with diff edit format  \n", run / 60 % 24, run % 60).unwrap();
+        for _ in 0..10 {
+            text.push_str("\n#### run the tests and fix what fails  \n\nThe failing test waited on a clock; here is the change.\n\napp.py\n```python\n<<<<<<< SEARCH\n    sleep(1)\n=======\n    clock.advance(1)\n>>>>>>> REPLACE\n```\n\n> Tokens: 12k sent, 1.1k cache write, 9.6k cache hit, 160 received.\nCost: $0.01 message, $0.05 session.  \n> Applied edit to app.py  \n> Commit 1a2b3c4 fix: clock  \n");
+        }
+    }
+    text.into_bytes()
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("transcripts");
     group.sample_size(10);
@@ -172,6 +208,24 @@ fn bench(c: &mut Criterion) {
             "projects/app/chats/q1.jsonl",
             qwen_text(),
         ),
+        (
+            "copilot_cli_usage",
+            Provider::CopilotCli,
+            "session-state/s1/events.jsonl",
+            copilot_text(),
+        ),
+        (
+            "amp_usage",
+            Provider::Amp,
+            "threads/T-019ca26f-aaaa-bbbb-cccc-dddddddddddd.json",
+            amp_text(),
+        ),
+        (
+            "aider_usage",
+            Provider::Aider,
+            "app/.aider.chat.history.md",
+            aider_text(),
+        ),
     ] {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {
@@ -187,6 +241,13 @@ fn bench(c: &mut Criterion) {
     for (name, _provider, text) in [
         ("gemini_conversations", Provider::Gemini, gemini_text()),
         ("qwen_conversations", Provider::Qwen, qwen_text()),
+        (
+            "copilot_cli_conversations",
+            Provider::CopilotCli,
+            copilot_text(),
+        ),
+        ("amp_conversations", Provider::Amp, amp_text()),
+        ("aider_conversations", Provider::Aider, aider_text()),
         ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
         ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),
         (

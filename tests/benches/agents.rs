@@ -1,5 +1,5 @@
 //! The mirror on each newer agent's generated history (Gemini CLI, Qwen Code, OpenCode, Kilo
-//! CLI; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
+//! CLI, Copilot CLI, Amp, Aider; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
 //! (throughput, peak memory), then a pass with nothing changed over every tree together
 //! (target: at most 100 ms for 5,000 sessions), and `usage --index daily`. Whole `baton`
 //! processes, start-up included. Before them, the core's reading of an OpenCode database in
@@ -46,7 +46,15 @@ fn main() {
             .args(args)
             .arg(format!("--index={}", index.display()));
         // One agent's backfill reads that agent's tree only: the other's is switched off.
-        for word in ["GEMINI", "QWEN", "OPENCODE", "KILO"] {
+        for word in [
+            "GEMINI",
+            "QWEN",
+            "OPENCODE",
+            "KILO",
+            "COPILOT_CLI",
+            "AMP",
+            "AIDER",
+        ] {
             if only.is_some_and(|o| o != word) {
                 cmd.env(format!("BATON_MIRROR_{word}_ENABLED"), "0");
             }
@@ -58,6 +66,14 @@ fn main() {
         ("Qwen Code", "qwen", "QWEN", ".qwen/projects"),
         ("OpenCode", "opencode", "OPENCODE", ".local/share/opencode"),
         ("Kilo CLI", "kilo", "KILO", ".local/share/kilo"),
+        (
+            "Copilot CLI",
+            "copilot_cli",
+            "COPILOT_CLI",
+            ".copilot/session-state",
+        ),
+        ("Amp", "amp", "AMP", ".local/share/amp/threads"),
+        ("Aider", "aider", "AIDER", "code"),
     ] {
         let bytes = bytes_under(&home.join(dir));
         let measured = baton_tests::bench::measure(&mut run(&["mirror"], Some(word)));
@@ -71,10 +87,18 @@ fn main() {
             measured.peak_mb
         );
     }
-    let all: usize = ["gemini", "qwen", "opencode", "kilo"]
-        .into_iter()
-        .map(sessions)
-        .sum();
+    let all: usize = [
+        "gemini",
+        "qwen",
+        "opencode",
+        "kilo",
+        "copilot_cli",
+        "amp",
+        "aider",
+    ]
+    .into_iter()
+    .map(sessions)
+    .sum();
     let mut quiet = Vec::new();
     let mut peak: f64 = 0.0;
     for _ in 0..9 {
@@ -84,7 +108,7 @@ fn main() {
     }
     quiet.sort();
     println!(
-        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=9 makes about 5,000 over the four agents)",
+        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=5 makes about 5,000 over the seven agents)",
         ms(quiet[4]),
         ms(quiet[7])
     );
@@ -157,7 +181,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
                 stack.push(path);
             } else if path
                 .extension()
-                .is_some_and(|e| e == "jsonl" || e == "json" || e == "db")
+                .is_some_and(|e| e == "jsonl" || e == "json" || e == "db" || e == "md")
             {
                 found.push(path);
             }

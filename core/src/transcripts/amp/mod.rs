@@ -15,6 +15,7 @@ use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Rol
 use crate::transcripts::{
     Interner, Provider, ReadStats, Timestamp, UsageEntry, fingerprint, parse_line,
 };
+use serde::Deserialize;
 use serde_json::Value;
 
 /// A thread's lines, kept until the file ends (a document is read whole).
@@ -257,6 +258,32 @@ impl AmpReader {
     }
 }
 
+/// What usage reads of a thread (everything else, the messages' content first, is skipped).
+#[derive(Debug, Deserialize)]
+struct UsageThread {
+    #[serde(default)]
+    id: Value,
+    #[serde(default)]
+    created: Value,
+    #[serde(default)]
+    env: Value,
+    #[serde(default)]
+    messages: Vec<UsageMessage>,
+}
+
+/// What usage reads of a message.
+#[derive(Debug, Deserialize)]
+struct UsageMessage {
+    #[serde(default)]
+    role: Value,
+    #[serde(default, rename = "messageId")]
+    message_id: Value,
+    #[serde(default)]
+    usage: Value,
+    #[serde(default)]
+    meta: Value,
+}
+
 /// Reads an Amp thread's usage rows (fed its lines; read when the file ends).
 #[derive(Debug)]
 pub struct AmpUsage {
@@ -292,21 +319,23 @@ impl AmpUsage {
 
     /// The file ended: the thread is read.
     pub fn end(&mut self) {
-        let Some(thread) = self.document.take(&mut self.stats) else {
+        // Only what usage needs is read: the messages' content is passed over unparsed.
+        let bytes = std::mem::take(&mut self.document.bytes);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let Some(thread) = parse_line::<UsageThread>(&bytes, &mut self.stats) else {
+            self.stats.malformed += 1;
             return;
         };
-        let id = thread_id(&thread, &self.path);
+        let head = serde_json::json!({"id": thread.id, "env": thread.env});
+        let id = thread_id(&head, &self.path);
         let session = self.strings.get(&id);
-        let project = project_of(&thread).map(|p| self.strings.get(&p));
-        let created = thread["created"].as_i64().map(Timestamp::from_millis);
-        for (at, message) in thread["messages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let usage = &message["usage"];
-            if message["role"] != "assistant" || !usage.is_object() {
+        let project = project_of(&head).map(|p| self.strings.get(&p));
+        let created = thread.created.as_i64().map(Timestamp::from_millis);
+        for (at, message) in thread.messages.iter().enumerate() {
+            let usage = &message.usage;
+            if message.role != "assistant" || !usage.is_object() {
                 continue;
             }
             let model = usage["model"].as_str();
@@ -314,11 +343,12 @@ impl AmpUsage {
                 self.stats.without_usage += 1;
                 continue;
             };
-            let Some(when) = message_time(message).or(created) else {
+            let sent = message.meta["sentAt"].as_i64().map(Timestamp::from_millis);
+            let Some(when) = time(&usage["timestamp"]).or(sent).or(created) else {
                 self.stats.malformed += 1;
                 continue;
             };
-            let number = match &message["messageId"] {
+            let number = match &message.message_id {
                 Value::Null => at.to_string(),
                 n => text_of(n),
             };

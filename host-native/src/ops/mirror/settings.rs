@@ -339,6 +339,8 @@ mod tests {
                 P::Amp,
                 vec![PathBuf::from("/home/u/.local/share/amp/threads")],
             ),
+            // The repository the command runs in.
+            (P::Aider, vec![PathBuf::from("/home/u/code/app")]),
             (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
             (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
         ])
