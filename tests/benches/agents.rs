@@ -9,6 +9,17 @@
 use std::process::Command;
 use std::time::Duration;
 
+/// Each agent the generator writes: its name, its key, and where its tree sits under the home.
+const AGENTS: [(&str, &str, &str); 7] = [
+    ("Gemini CLI", "gemini", ".gemini/tmp"),
+    ("Qwen Code", "qwen", ".qwen/projects"),
+    ("OpenCode", "opencode", ".local/share/opencode"),
+    ("Kilo CLI", "kilo", ".local/share/kilo"),
+    ("Copilot CLI", "copilot_cli", ".copilot/session-state"),
+    ("Amp", "amp", ".local/share/amp/threads"),
+    ("Aider", "aider", "code"),
+];
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -47,38 +58,18 @@ fn main() {
             .env("BATON_MIRROR_AIDER_DIR", home.join("code"))
             .args(args)
             .arg(format!("--index={}", index.display()));
-        // One agent's backfill reads that agent's tree only: the other's is switched off.
-        for word in [
-            "GEMINI",
-            "QWEN",
-            "OPENCODE",
-            "KILO",
-            "COPILOT_CLI",
-            "AMP",
-            "AIDER",
-        ] {
-            if only.is_some_and(|o| o != word) {
+        // One agent's backfill reads that agent's tree only: the others are switched off.
+        for (_, key, _) in AGENTS {
+            if only.is_some_and(|o| o != key) {
+                let word = key.to_uppercase();
                 cmd.env(format!("BATON_MIRROR_{word}_ENABLED"), "0");
             }
         }
         cmd
     };
-    for (agent, key, word, dir) in [
-        ("Gemini CLI", "gemini", "GEMINI", ".gemini/tmp"),
-        ("Qwen Code", "qwen", "QWEN", ".qwen/projects"),
-        ("OpenCode", "opencode", "OPENCODE", ".local/share/opencode"),
-        ("Kilo CLI", "kilo", "KILO", ".local/share/kilo"),
-        (
-            "Copilot CLI",
-            "copilot_cli",
-            "COPILOT_CLI",
-            ".copilot/session-state",
-        ),
-        ("Amp", "amp", "AMP", ".local/share/amp/threads"),
-        ("Aider", "aider", "AIDER", "code"),
-    ] {
+    for (agent, key, dir) in AGENTS {
         let bytes = bytes_under(&home.join(dir));
-        let measured = baton_tests::bench::measure(&mut run(&["mirror"], Some(word)));
+        let measured = baton_tests::bench::measure(&mut run(&["mirror"], Some(key)));
         println!(
             "{agent}: backfill of {:.1} MB ({} sessions, {} files): {:.2} s ({:.1} MB/s), peak {:.0} MB",
             bytes as f64 / 1e6,
@@ -89,18 +80,7 @@ fn main() {
             measured.peak_mb
         );
     }
-    let all: usize = [
-        "gemini",
-        "qwen",
-        "opencode",
-        "kilo",
-        "copilot_cli",
-        "amp",
-        "aider",
-    ]
-    .into_iter()
-    .map(sessions)
-    .sum();
+    let all: usize = AGENTS.iter().map(|(_, key, _)| sessions(key)).sum();
     let mut quiet = Vec::new();
     let mut peak: f64 = 0.0;
     for _ in 0..9 {

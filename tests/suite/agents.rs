@@ -530,6 +530,36 @@ fn an_aider_run_appended_later_adds_its_messages_and_tokens_once() {
     assert_eq!(output(&usage), output(&before) + 250, "{usage}");
 }
 
+/// A history whose start was cut off (trimmed by hand: no run's heading before its first
+/// prompt) is read and shown whole, its last reply on the one branch. Once, the reader
+/// recursed until the stack ran out and `show` found nothing to render.
+#[test]
+fn an_aider_history_cut_before_its_first_heading_is_mirrored_and_shown() {
+    let (tmp, dir) = fresh();
+    let repo = tmp.path().join("trimmed");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(
+        repo.join(".aider.chat.history.md"),
+        "#### where is trimmedword handled  \n\nIn `app.py`.\n",
+    )
+    .unwrap();
+    let index = tmp.path().join("index.sqlite");
+    let index_flag = index.to_str().unwrap().to_owned();
+    assert_eq!(
+        mirror_pass(&dir, "--aider-dir", &repo, &index_flag)["pass"]["messages"],
+        2
+    );
+    found_once_and_usage(&dir, "trimmedword", &index_flag);
+    let shown = run(
+        &dir,
+        &["--json", "transcripts", "show", "1", "--index", &index_flag],
+    );
+    let messages = shown["transcript"]["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2, "{shown}");
+    assert_eq!(messages[1]["blocks"][0]["text"], "In `app.py`.");
+    assert_eq!(shown["active_branch"].as_array().unwrap().len(), 2);
+}
+
 /// A repository is looked at for its Aider history at its root only (a copy inside its
 /// dependencies is not its history), where a folder of repositories is walked; the repository
 /// a command runs in is read without being named.
@@ -595,19 +625,12 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
             .unwrap();
         &answered[at]["ok"]
     };
-    const AGENTS: [&str; 7] = [
-        "gemini",
-        "qwen",
-        "opencode",
-        "kilo",
-        "copilot_cli",
-        "amp",
-        "aider",
-    ];
+    // Every agent the generator wrote (the truth's keys), so one added later is counted here.
+    let agents = truth.as_object().unwrap();
     let sum = |field: &str| -> u64 {
-        AGENTS
-            .iter()
-            .flat_map(|agent| truth[agent]["by_day_model"].as_array().unwrap())
+        agents
+            .values()
+            .flat_map(|agent| agent["by_day_model"].as_array().unwrap())
             .map(|row| row[field].as_u64().unwrap())
             .sum()
     };
@@ -625,9 +648,9 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
             "{field}"
         );
     }
-    let sessions: usize = AGENTS
-        .iter()
-        .map(|agent| truth[agent]["conversations"].as_array().unwrap().len())
+    let sessions: usize = agents
+        .values()
+        .map(|agent| agent["conversations"].as_array().unwrap().len())
         .sum();
     let listed = answer_to("analyzer_list", None);
     assert_eq!(

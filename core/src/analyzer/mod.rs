@@ -123,6 +123,11 @@ impl Analyzer {
         self.pending = Some(FileIngest::with_options(name, self.options));
     }
 
+    /// Starts loading a file known to be `provider`'s (see [`FileIngest::known`]).
+    pub fn begin_known(&mut self, name: &str, provider: crate::transcripts::Provider) {
+        self.pending = Some(FileIngest::known(name, provider, self.options));
+    }
+
     /// Gives the file being loaded the write-ahead log found beside it (a database's
     /// `<name>-wal`; see [`FileIngest::set_log`]).
     pub fn set_log(&mut self, log: Vec<u8>) -> Result<()> {
@@ -247,6 +252,21 @@ impl Analyzer {
     /// Feeds a whole file at once: begin, push, finish.
     pub fn add_file(&mut self, name: &str, bytes: &[u8]) -> Result<FileSummary> {
         self.begin(name);
+        self.add_bytes(bytes)
+    }
+
+    /// Feeds a whole file known to be `provider`'s at once (see [`Analyzer::begin_known`]).
+    pub fn add_known_file(
+        &mut self,
+        name: &str,
+        provider: crate::transcripts::Provider,
+        bytes: &[u8],
+    ) -> Result<FileSummary> {
+        self.begin_known(name, provider);
+        self.add_bytes(bytes)
+    }
+
+    fn add_bytes(&mut self, bytes: &[u8]) -> Result<FileSummary> {
         for chunk in bytes.chunks(1 << 20) {
             self.push(chunk)?;
         }

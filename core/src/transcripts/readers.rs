@@ -85,113 +85,67 @@ fn json<T: serde::Serialize>(state: &T) -> Option<String> {
     serde_json::to_string(state).ok()
 }
 
-impl Conversations for GeminiReader {
-    fn state(&self) -> Option<String> {
-        json(&GeminiReader::state(self))
-    }
-    fn finish(self: Box<Self>) -> Parsed {
-        GeminiReader::finish(*self)
-    }
+/// `Conversations` for an agent's reader: its state kept as JSON, or none
+/// (`stateless`: it reads its file whole each time).
+macro_rules! conversations {
+    ($reader:ident) => {
+        impl Conversations for $reader {
+            fn state(&self) -> Option<String> {
+                json(&$reader::state(self))
+            }
+            fn finish(self: Box<Self>) -> Parsed {
+                $reader::finish(*self)
+            }
+        }
+    };
+    ($reader:ident, stateless) => {
+        impl Conversations for $reader {
+            fn state(&self) -> Option<String> {
+                None
+            }
+            fn finish(self: Box<Self>) -> Parsed {
+                $reader::finish(*self)
+            }
+        }
+    };
 }
 
-impl Conversations for QwenReader {
-    fn state(&self) -> Option<String> {
-        json(&QwenReader::state(self))
-    }
-    fn finish(self: Box<Self>) -> Parsed {
-        QwenReader::finish(*self)
-    }
+/// `Usage` for an agent's usage reader: its state kept as JSON (or none, `state = stateless`), and the
+/// method that reads what a file's end leaves unfinished where it has one (`end = …`).
+macro_rules! usage {
+    (@state $usage:ident) => {
+        fn state(&self) -> Option<String> {
+            json(&$usage::state(self))
+        }
+    };
+    (@state $usage:ident stateless) => {
+        fn state(&self) -> Option<String> {
+            None
+        }
+    };
+    ($usage:ident $(, state = $stateless:ident)? $(, end = $end:ident)?) => {
+        impl Usage for $usage {
+            fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+                $usage::take_rows(self)
+            }
+            fn stats(&self) -> ReadStats {
+                self.stats.clone()
+            }
+            usage!(@state $usage $($stateless)?);
+            $(fn end(&mut self) {
+                $usage::$end(self);
+            })?
+        }
+    };
 }
 
-impl Conversations for CopilotReader {
-    fn state(&self) -> Option<String> {
-        json(&CopilotReader::state(self))
-    }
-    fn finish(self: Box<Self>) -> Parsed {
-        CopilotReader::finish(*self)
-    }
-}
-
-impl Usage for CopilotUsage {
-    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        CopilotUsage::take_rows(self)
-    }
-    fn stats(&self) -> ReadStats {
-        self.stats.clone()
-    }
-    fn state(&self) -> Option<String> {
-        json(&CopilotUsage::state(self))
-    }
-}
-
-impl Conversations for AiderReader {
-    fn state(&self) -> Option<String> {
-        json(&AiderReader::state(self))
-    }
-    fn finish(self: Box<Self>) -> Parsed {
-        AiderReader::finish(*self)
-    }
-}
-
-impl Usage for AiderUsage {
-    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        AiderUsage::take_rows(self)
-    }
-    fn stats(&self) -> ReadStats {
-        self.stats.clone()
-    }
-    fn state(&self) -> Option<String> {
-        json(&AiderUsage::state(self))
-    }
-}
-
-impl Conversations for AmpReader {
-    fn state(&self) -> Option<String> {
-        None
-    }
-    fn finish(self: Box<Self>) -> Parsed {
-        AmpReader::finish(*self)
-    }
-}
-
-impl Usage for AmpUsage {
-    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        AmpUsage::take_rows(self)
-    }
-    fn stats(&self) -> ReadStats {
-        self.stats.clone()
-    }
-    fn state(&self) -> Option<String> {
-        None
-    }
-    fn end(&mut self) {
-        AmpUsage::end(self);
-    }
-}
-
-impl Usage for GeminiUsage {
-    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        GeminiUsage::take_rows(self)
-    }
-    fn stats(&self) -> ReadStats {
-        self.stats.clone()
-    }
-    fn state(&self) -> Option<String> {
-        json(&GeminiUsage::state(self))
-    }
-    fn end(&mut self) {
-        GeminiUsage::finish(self);
-    }
-}
-
-impl Usage for QwenUsage {
-    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        QwenUsage::take_rows(self)
-    }
-    fn stats(&self) -> ReadStats {
-        self.stats.clone()
-    }
-    fn state(&self) -> Option<String> {
-        None
-    }
-}
+conversations!(GeminiReader);
+conversations!(QwenReader);
+conversations!(CopilotReader);
+conversations!(AiderReader);
+conversations!(AmpReader, stateless);
+usage!(GeminiUsage, end = finish);
+usage!(QwenUsage, state = stateless);
+usage!(CopilotUsage);
+usage!(AiderUsage);
+usage!(AmpUsage, state = stateless, end = end);

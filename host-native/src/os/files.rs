@@ -102,6 +102,8 @@ fn walk(
         return;
     }
     let inside = std::fs::canonicalize(root).ok();
+    // The names taken whatever their extension, asked of the core once per walk.
+    let named: Vec<&str> = baton_core::transcripts::ingest::input_names().collect();
     // Links inside the root are taken last, so a file is found by its own name when it has
     // one here (a link sorted before its target does not hide the target).
     let mut links = Vec::new();
@@ -126,14 +128,15 @@ fn walk(
                 subfolders.push(path);
                 continue;
             }
-            let named =
-                |name: &str| baton_core::transcripts::ingest::input_names().any(|n| n == name);
             let wanted = !skip
                 && (path
                     .extension()
                     .and_then(|e| e.to_str())
                     .is_some_and(|e| extensions.contains(&e))
-                    || path.file_name().and_then(|n| n.to_str()).is_some_and(named));
+                    || path
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| named.contains(&n)));
             if !wanted && kind.is_some() {
                 continue;
             }

@@ -83,6 +83,11 @@ impl AiderReader {
     fn begin(&mut self, start: Option<Timestamp>) {
         self.flush();
         self.end_run();
+        self.open(start);
+    }
+
+    /// Opens a run (nothing read before it is ended here: see [`AiderReader::begin`]).
+    fn open(&mut self, start: Option<Timestamp>) {
         let id = run_id(start, self.project.as_deref());
         let mut conversation = Conversation::new(Provider::Aider, id.clone());
         conversation.project = self.project.clone();
@@ -103,7 +108,8 @@ impl AiderReader {
                 .iter()
                 .any(|m| matches!(m.role, Role::User | Role::Assistant))
         {
-            conversation.active_leaf = self.state.previous.clone();
+            // One line of messages: the last read (a block still open included) is its leaf.
+            conversation.active_leaf = conversation.messages.last().map(|m| m.id.clone());
             conversation.seal();
             self.parsed.conversations.push(conversation);
         }
@@ -112,12 +118,22 @@ impl AiderReader {
     /// Emits the block being read as a message (kept in the state too: the next read goes on
     /// with it, and the message it gives then replaces this one).
     fn emit(&mut self, done: bool) {
-        let Some((kind, lines)) = self.state.pending.clone() else {
+        // A block read to its end is taken; one still open stays pending.
+        let pending = if done {
+            self.state.pending.take()
+        } else {
+            self.state.pending.clone()
+        };
+        let Some((kind, lines)) = pending else {
             return;
         };
         if self.conversation.is_none() {
-            self.begin(None);
-            self.state.pending = Some((kind, lines.clone()));
+            // Lines before any run's heading (a history whose start was cut off): a run with
+            // no start of its own.
+            self.open(None);
+            if !done {
+                self.state.pending = Some((kind, lines.clone()));
+            }
         }
         let run = self.state.run.clone().unwrap_or_default();
         let id = format!("{run}:{}", self.state.messages);
@@ -187,7 +203,6 @@ impl AiderReader {
             });
         }
         if done {
-            self.state.pending = None;
             self.state.messages += 1;
             self.state.previous = Some(id);
         }
@@ -334,5 +349,37 @@ app.py
         assert!(
             matches!(&later_reply.blocks[0], Block::Text { text } if text.starts_with("The bug"))
         );
+    }
+
+    #[test]
+    fn a_history_cut_before_its_first_heading_is_one_run_with_no_start() {
+        // It once recursed until the stack ran out: the lines before any heading opened a run
+        // that flushed them again.
+        let cut = "#### hello there  \n\nThe reply.\n\n# aider chat started at 2026-08-21 10:00:00\n\n#### next  \n";
+        let mut whole = AiderReader::new("/w/app/.aider.chat.history.md", None);
+        for line in cut.lines() {
+            whole.push_line(line.as_bytes());
+        }
+        let parsed = whole.finish();
+        assert_eq!(parsed.conversations.len(), 2);
+        let first = &parsed.conversations[0];
+        assert_eq!(first.started_at, None);
+        assert_eq!(first.first_prompt.as_deref(), Some("hello there"));
+        let roles: Vec<Role> = first.messages.iter().map(|m| m.role).collect();
+        assert_eq!(roles, [Role::User, Role::Assistant]);
+        assert_eq!(
+            first.active_leaf.as_deref(),
+            Some(first.messages[1].id.as_str()),
+            "the reply still open is on the one branch"
+        );
+        // Read one line at a time, finishing after each (as a followed file is).
+        let mut state = None;
+        for line in cut.lines().take(2) {
+            let mut reader = AiderReader::new("/w/app/.aider.chat.history.md", state.take());
+            reader.push_line(line.as_bytes());
+            state = Some(reader.state());
+            let parsed = reader.finish();
+            assert_eq!(parsed.conversations.len(), 1);
+        }
     }
 }

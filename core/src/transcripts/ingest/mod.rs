@@ -150,6 +150,20 @@ impl FileIngest {
         }
     }
 
+    /// Starts reading a file already known to be `provider`'s (the mirror found it where that
+    /// agent keeps its transcripts): an agent's transcript is read by that agent's readers
+    /// whatever its first lines hold (a history whose start was cut off); anything else is
+    /// found from its content as [`FileIngest::with_options`] does.
+    pub fn known(name: &str, provider: Provider, options: ReadOptions) -> FileIngest {
+        match provider.entry().kind {
+            Kind::Agent | Kind::Document => FileIngest {
+                decoder: Some(Decoder::transcript(provider, name, true)),
+                ..FileIngest::with_options(name, options)
+            },
+            Kind::Database | Kind::Export => FileIngest::with_options(name, options),
+        }
+    }
+
     /// Starts reading an agent's transcript known by where it was found, for its token usage
     /// only (no conversations are built). Exports carry no usage: for them this
     /// is [`FileIngest::new`].

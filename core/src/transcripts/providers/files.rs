@@ -66,10 +66,7 @@ impl Entry {
         let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
         match self.kind {
             Kind::Agent => {
-                let ends = self
-                    .extensions
-                    .iter()
-                    .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.')));
+                let ends = self.has_extension(name);
                 let mut folders = path.split(['/', '\\']).rev().skip(1);
                 let within = self
                     .names
@@ -86,20 +83,21 @@ impl Entry {
             }
             Kind::Document => {
                 self.gives.file_prefix.is_none_or(|p| name.starts_with(p))
-                    && self
-                        .extensions
-                        .iter()
-                        .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.')))
+                    && self.has_extension(name)
             }
-            Kind::Database => self
-                .extensions
-                .iter()
-                .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.'))),
+            Kind::Database => self.has_extension(name),
             Kind::Export => {
                 name.ends_with(".zip")
                     || crate::transcripts::export_files::is_conversations_entry(name)
             }
         }
+    }
+
+    /// Whether the file name `name` ends in one of the entry's extensions (after a dot).
+    fn has_extension(&self, name: &str) -> bool {
+        self.extensions
+            .iter()
+            .any(|e| name.strip_suffix(e).is_some_and(|s| s.ends_with('.')))
     }
 }
 

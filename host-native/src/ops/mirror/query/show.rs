@@ -153,8 +153,12 @@ pub fn show(
                 bytes.extend_from_slice(&inflate(&raw.map_err(sql(path))?)?);
                 bytes.push(b'\n');
             }
-            // A file that no longer parses on its own still leaves the others to read.
-            let _ = analyzer.add_file(name, &bytes);
+            // Read as the agent's whatever its first lines hold (the mirror read it so); a
+            // file that no longer parses on its own still leaves the others to read.
+            let _ = match baton_core::transcripts::Provider::named(&row.provider) {
+                Some(provider) => analyzer.add_known_file(name, provider, &bytes),
+                None => analyzer.add_file(name, &bytes),
+            };
         }
     }
     let index = analyzer
