@@ -17,6 +17,7 @@ use crate::transcripts::{ReadStats, UsageEntry};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 pub mod charts;
+mod companions;
 pub mod export;
 mod list;
 mod reader;
@@ -74,6 +75,8 @@ pub struct Analyzer {
     ledger: MemoryLedger,
     files: Vec<FileSummary>,
     pending: Option<FileIngest>,
+    /// Files loaded to be given to the transcript beside them.
+    companions: companions::Companions,
     prices: PriceTable,
     options: ReadOptions,
 }
@@ -108,6 +111,7 @@ impl Analyzer {
             ledger: MemoryLedger::from_ndjson(b""),
             files: Vec::new(),
             pending: None,
+            companions: Default::default(),
             prices: PriceTable::shipped(),
             options: ReadOptions::default(),
         }
@@ -120,12 +124,22 @@ impl Analyzer {
 
     /// Starts a file (an unfinished one is dropped).
     pub fn begin(&mut self, name: &str) {
-        self.pending = Some(FileIngest::with_options(name, self.options));
+        self.start(FileIngest::with_options(name, self.options));
     }
 
     /// Starts loading a file known to be `provider`'s (see [`FileIngest::known`]).
     pub fn begin_known(&mut self, name: &str, provider: crate::transcripts::Provider) {
-        self.pending = Some(FileIngest::known(name, provider, self.options));
+        self.start(FileIngest::known(name, provider, self.options));
+    }
+
+    /// Starts `ingest`, or keeps its file to give the transcript beside it when it is a
+    /// companion ([`companions`]).
+    fn start(&mut self, mut ingest: FileIngest) {
+        self.pending = None;
+        if !self.companions.begin(ingest.name()) {
+            self.companions.give(&mut ingest);
+            self.pending = Some(ingest);
+        }
     }
 
     /// Gives the file being loaded the write-ahead log found beside it (a database's
@@ -146,6 +160,10 @@ impl Analyzer {
 
     /// Feeds the next chunk of the current file. On an error the file is dropped.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        if self.companions.loading() {
+            self.companions.push(chunk);
+            return Ok(());
+        }
         let result = self.pending()?.push(chunk);
         if result.is_err() {
             self.pending = None;
@@ -155,12 +173,20 @@ impl Analyzer {
 
     /// Drops the current file: nothing of it is kept.
     pub fn cancel(&mut self) {
+        self.companions.cancel();
         self.pending = None;
     }
 
     /// Does up to about `budget` bytes of the work left after the last chunk (unpacking an
     /// archive); `done` says when `finish` can be called.
     pub fn pump(&mut self, budget: usize) -> Result<Progress> {
+        if self.companions.loading() {
+            return Ok(Progress {
+                done: true,
+                processed: 0,
+                total: 0,
+            });
+        }
         let result = self.pending()?.pump(budget);
         if result.is_err() {
             self.pending = None;
@@ -170,6 +196,10 @@ impl Analyzer {
 
     /// Finishes the current file and adds what it holds. On an error nothing of it is kept.
     pub fn finish(&mut self) -> Result<FileSummary> {
+        if let Some(summary) = self.companions.finish() {
+            self.files.push(summary.clone());
+            return Ok(summary);
+        }
         let pending = self
             .pending
             .take()

@@ -180,3 +180,55 @@ mod tests {
         assert_eq!(split(&[b"\xEF\xBB", b"\xBF{}\n{}"]), vec!["{}", "{}"]);
     }
 }
+
+/// A document's lines, kept until its file ends (a whole JSON document an agent rewrites as
+/// it changes is read whole: Amp's threads, Cline's tasks).
+#[derive(Debug, Default)]
+pub(crate) struct Document {
+    bytes: Vec<u8>,
+    lines: u64,
+}
+
+impl Document {
+    /// Keeps one line (counted in `stats`).
+    pub(crate) fn push(&mut self, line: &[u8], stats: &mut crate::transcripts::ReadStats) {
+        stats.lines += 1;
+        self.lines += 1;
+        if self.lines > 1 {
+            self.bytes.push(b'\n');
+        }
+        self.bytes.extend_from_slice(line);
+    }
+
+    /// The document's bytes, `None` when it holds only blanks.
+    pub(crate) fn take_bytes(&mut self) -> Option<Vec<u8>> {
+        let bytes = std::mem::take(&mut self.bytes);
+        (!bytes.iter().all(u8::is_ascii_whitespace)).then_some(bytes)
+    }
+
+    /// The document when it is one JSON object (else counted malformed).
+    pub(crate) fn take_object(
+        &mut self,
+        stats: &mut crate::transcripts::ReadStats,
+    ) -> Option<serde_json::Value> {
+        let value = self.take_value(stats)?;
+        if !value.is_object() {
+            stats.malformed += 1;
+            return None;
+        }
+        Some(value)
+    }
+
+    /// The document as JSON (counted malformed when it is not).
+    pub(crate) fn take_value(
+        &mut self,
+        stats: &mut crate::transcripts::ReadStats,
+    ) -> Option<serde_json::Value> {
+        let bytes = self.take_bytes()?;
+        let value = crate::transcripts::parse_line::<serde_json::Value>(&bytes, stats);
+        if value.is_none() {
+            stats.malformed += 1;
+        }
+        value
+    }
+}

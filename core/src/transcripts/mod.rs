@@ -9,6 +9,7 @@
 
 pub mod aider;
 pub mod amp;
+pub mod cline;
 pub mod conversation;
 pub mod copilot;
 pub mod export_files;
@@ -96,6 +97,12 @@ pub enum Provider {
     Amp,
     /// Aider's Markdown chat histories.
     Aider,
+    /// Cline's tasks (the VS Code extension).
+    Cline,
+    /// Roo Code's tasks (the VS Code extension).
+    RooCode,
+    /// Kilo Code's tasks (the VS Code extension, before Kilo's CLI).
+    KiloCode,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -104,7 +111,7 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 11] = [
+    pub const ALL: [Provider; 14] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
@@ -114,6 +121,9 @@ impl Provider {
         Provider::CopilotCli,
         Provider::Amp,
         Provider::Aider,
+        Provider::Cline,
+        Provider::RooCode,
+        Provider::KiloCode,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];
@@ -401,6 +411,10 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let trimmed = text.trim_start();
+    // Before the exports: a panel message's text may quote an export's keys.
+    if let Some(product) = cline::looks_like_ui_messages(text) {
+        return Ok(product);
+    }
     if trimmed.starts_with('[') || trimmed.starts_with("{\"conversations\"") {
         if text.contains("\"mapping\"") || text.contains("\"current_node\"") {
             return Ok(Provider::Chatgpt);
@@ -449,7 +463,7 @@ pub fn formats_read() -> String {
         None => String::new(),
     };
     format!(
-        "{} transcript, nor an {} database, nor an {} thread, nor a {}",
+        "{} transcript, nor an {} database, nor an {} session file, nor a {}",
         or(titles(Kind::Agent)),
         or(titles(Kind::Database)),
         or(titles(Kind::Document)),

@@ -6,6 +6,7 @@
 
 use crate::transcripts::aider::{AiderReader, AiderUsage};
 use crate::transcripts::amp::{AmpReader, AmpUsage};
+use crate::transcripts::cline::{ClineReader, ClineUsage};
 use crate::transcripts::conversation::Parsed;
 use crate::transcripts::copilot::{CopilotReader, CopilotUsage};
 use crate::transcripts::gemini::{GeminiReader, GeminiUsage};
@@ -19,6 +20,8 @@ pub trait Conversations: LineReader + std::fmt::Debug + Send {
     fn state(&self) -> Option<String>;
     /// The conversations read.
     fn finish(self: Box<Self>) -> Parsed;
+    /// Gives a file found beside the one read (the registry's `companions`), whole.
+    fn companion(&mut self, _name: &str, _bytes: &[u8]) {}
 }
 
 /// An agent's usage reader.
@@ -31,6 +34,8 @@ pub trait Usage: LineReader + std::fmt::Debug + Send {
     fn state(&self) -> Option<String>;
     /// The file ended: what it left unfinished is read (its rows then taken).
     fn end(&mut self) {}
+    /// Gives a file found beside the one read (the registry's `companions`), whole.
+    fn companion(&mut self, _name: &str, _bytes: &[u8]) {}
 }
 
 /// How an agent's files are read.
@@ -67,6 +72,18 @@ pub fn readers(provider: Provider) -> Option<Readers> {
         Provider::Amp => Some(Readers {
             conversations: |path, _| Box::new(AmpReader::new(path)),
             usage: |path, _| Box::new(AmpUsage::new(path)),
+        }),
+        Provider::Cline => Some(Readers {
+            conversations: |path, _| Box::new(ClineReader::new(path, Provider::Cline)),
+            usage: |path, _| Box::new(ClineUsage::new(path, Provider::Cline)),
+        }),
+        Provider::RooCode => Some(Readers {
+            conversations: |path, _| Box::new(ClineReader::new(path, Provider::RooCode)),
+            usage: |path, _| Box::new(ClineUsage::new(path, Provider::RooCode)),
+        }),
+        Provider::KiloCode => Some(Readers {
+            conversations: |path, _| Box::new(ClineReader::new(path, Provider::KiloCode)),
+            usage: |path, _| Box::new(ClineUsage::new(path, Provider::KiloCode)),
         }),
         Provider::ClaudeCode
         | Provider::Codex
@@ -149,3 +166,33 @@ usage!(QwenUsage, state = stateless);
 usage!(CopilotUsage);
 usage!(AiderUsage);
 usage!(AmpUsage, state = stateless, end = end);
+
+impl Conversations for ClineReader {
+    fn state(&self) -> Option<String> {
+        None
+    }
+    fn finish(self: Box<Self>) -> Parsed {
+        ClineReader::finish(*self)
+    }
+    fn companion(&mut self, name: &str, bytes: &[u8]) {
+        ClineReader::companion(self, name, bytes);
+    }
+}
+
+impl Usage for ClineUsage {
+    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        ClineUsage::take_rows(self)
+    }
+    fn stats(&self) -> ReadStats {
+        self.stats.clone()
+    }
+    fn state(&self) -> Option<String> {
+        None
+    }
+    fn end(&mut self) {
+        ClineUsage::end(self);
+    }
+    fn companion(&mut self, name: &str, bytes: &[u8]) {
+        ClineUsage::companion(self, name, bytes);
+    }
+}

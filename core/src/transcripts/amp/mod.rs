@@ -12,44 +12,12 @@
 use crate::tokens::TokenTotals;
 use crate::transcripts::conversation::title::prompt_title;
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role, text_of, time};
+use crate::transcripts::lines::Document;
 use crate::transcripts::{
     Interner, Provider, ReadStats, Timestamp, UsageEntry, fingerprint, parse_line,
 };
 use serde::Deserialize;
 use serde_json::Value;
-
-/// A thread's lines, kept until the file ends (a document is read whole).
-#[derive(Debug, Default)]
-struct Document {
-    bytes: Vec<u8>,
-    lines: u64,
-}
-
-impl Document {
-    fn push(&mut self, line: &[u8], stats: &mut ReadStats) {
-        stats.lines += 1;
-        self.lines += 1;
-        if self.lines > 1 {
-            self.bytes.push(b'\n');
-        }
-        self.bytes.extend_from_slice(line);
-    }
-
-    /// The thread, when the document is one JSON object.
-    fn take(&mut self, stats: &mut ReadStats) -> Option<Value> {
-        let bytes = std::mem::take(&mut self.bytes);
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return None;
-        }
-        match parse_line::<Value>(&bytes, stats) {
-            Some(value) if value.is_object() => Some(value),
-            _ => {
-                stats.malformed += 1;
-                None
-            }
-        }
-    }
-}
 
 /// A response's tokens in Baton's one meaning; `None` for a placeholder that counts nothing.
 fn usage_tokens(usage: &Value, model: Option<&str>) -> Option<TokenTotals> {
@@ -195,7 +163,7 @@ impl AmpReader {
 
     /// The conversation.
     pub fn finish(mut self) -> Parsed {
-        let Some(thread) = self.document.take(&mut self.parsed.stats) else {
+        let Some(thread) = self.document.take_object(&mut self.parsed.stats) else {
             return self.parsed;
         };
         let id = thread_id(&thread, &self.path);
@@ -320,10 +288,9 @@ impl AmpUsage {
     /// The file ended: the thread is read.
     pub fn end(&mut self) {
         // Only what usage needs is read: the messages' content is passed over unparsed.
-        let bytes = std::mem::take(&mut self.document.bytes);
-        if bytes.iter().all(u8::is_ascii_whitespace) {
+        let Some(bytes) = self.document.take_bytes() else {
             return;
-        }
+        };
         let Some(thread) = parse_line::<UsageThread>(&bytes, &mut self.stats) else {
             self.stats.malformed += 1;
             return;

@@ -201,6 +201,13 @@ impl Decoder {
                     e.with("file", name)
                 }
             });
+            // Which of the extensions that share a task's format wrote it: its folder says.
+            let detected = detected.map(|p| match p {
+                Provider::Cline | Provider::RooCode => {
+                    crate::transcripts::cline::product_of(name, p)
+                }
+                p => p,
+            });
             match detected? {
                 provider if matches!(provider.entry().kind, Kind::Agent | Kind::Document) => {
                     Decoder::transcript(provider, name, true)
@@ -223,6 +230,7 @@ impl Decoder {
         name: &str,
         options: ReadOptions,
         log: Option<&[u8]>,
+        companions: &[(String, Vec<u8>)],
     ) -> Result<Finished> {
         if let Decoder::Head(head) = &self {
             if head.iter().all(u8::is_ascii_whitespace) {
@@ -273,6 +281,13 @@ impl Decoder {
                 mut rows,
             } => {
                 let mut parsed = Parsed::default();
+                let mut conversations = conversations;
+                for (name, bytes) in companions {
+                    usage.companion(name, bytes);
+                    if let Some(reader) = conversations.as_mut() {
+                        reader.companion(name, bytes);
+                    }
+                }
                 match conversations {
                     Some(mut reader) => {
                         lines.finish(|line| {

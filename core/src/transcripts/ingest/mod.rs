@@ -87,6 +87,8 @@ pub struct FileIngest {
     unzip: Option<Unzip>,
     /// A database's write-ahead log, given by [`FileIngest::set_log`].
     log: Option<Vec<u8>>,
+    /// Files found beside it, given by [`FileIngest::give_companion`].
+    companions: Vec<(String, Vec<u8>)>,
 }
 
 impl std::fmt::Debug for FileIngest {
@@ -147,6 +149,7 @@ impl FileIngest {
             decoder: Some(Decoder::Head(Vec::new())),
             unzip: None,
             log: None,
+            companions: Vec::new(),
         }
     }
 
@@ -207,6 +210,12 @@ impl FileIngest {
     /// between the two reads leaves pages the file also has. Ignored for other files.
     pub fn set_log(&mut self, log: Vec<u8>) {
         self.log = Some(log);
+    }
+
+    /// Gives a file found beside this one that its agent's readers read with it (the
+    /// registry's `companions`: a Cline task's model and workspace). Ignored for other files.
+    pub fn give_companion(&mut self, name: &str, bytes: Vec<u8>) {
+        self.companions.push((name.to_owned(), bytes));
     }
 
     /// The file's name.
@@ -297,7 +306,7 @@ impl FileIngest {
             let entry_name = format!("{name}:{}", reader.entry().name);
             if n == 0 {
                 if let Some((_, decoder)) = unzip.reader.take() {
-                    match decoder.finish(&entry_name, self.options, None)? {
+                    match decoder.finish(&entry_name, self.options, None, &[])? {
                         Finished::Part(part) => unzip.results.push(part),
                         Finished::Archive => {
                             return Err(Error::nested_archive(name));
@@ -336,7 +345,7 @@ impl FileIngest {
                 unzip.results
             }
             (Some(decoder), None) => {
-                match decoder.finish(&name, self.options, self.log.as_deref())? {
+                match decoder.finish(&name, self.options, self.log.as_deref(), &self.companions)? {
                     Finished::Part(part) => vec![part],
                     // The pump unpacks an archive before its decoder could finish.
                     Finished::Archive => {

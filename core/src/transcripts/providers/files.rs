@@ -57,6 +57,15 @@ pub fn skipped_files<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
     skipped
 }
 
+/// Whether the file at `path` is one an agent's readers are given beside its transcript (a
+/// registry entry's `companions`, by its name).
+pub fn is_companion(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    REGISTRY
+        .iter()
+        .any(|entry| entry.names.companions.contains(&name))
+}
+
 impl Entry {
     /// Whether the file at `path` (`/` or `\` separated, from the provider's folder or whole)
     /// is one of its sources: a transcript by its ending and the folders its transcripts sit

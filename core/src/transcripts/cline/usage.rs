@@ -1,0 +1,292 @@
+//! A Cline, Roo Code or Kilo Code task's usage: one row per request the panel recorded
+//! (`api_req_started`, a legacy `api_req_finished` folded into the request before it), in
+//! Baton's one meaning of its tokens, priced by its model and keeping the cost it recorded.
+
+use super::{Notes, kind_of, product_of, tagged_model, task_of, text_json, time_of};
+use crate::tokens::TokenTotals;
+use crate::transcripts::lines::Document;
+use crate::transcripts::{Interner, Provider, ReadStats, Timestamp, UsageEntry, fingerprint};
+use serde_json::Value;
+
+/// When Roo Code began to count the cache inside `tokensIn` (3.29.5, 2025-11-01), in
+/// milliseconds.
+const ROO_CACHE_INSIDE: i64 = 1_761_955_200_000;
+/// When Kilo Code did (4.119.0, 2025-11-12).
+const KILO_CACHE_INSIDE: i64 = 1_762_905_600_000;
+
+/// One request's counts as the panel wrote them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Request {
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub cache_writes: u64,
+    pub cache_reads: u64,
+    /// Its cost, in micro-dollars, when it recorded one.
+    pub cost_micro_usd: Option<u64>,
+}
+
+impl Request {
+    /// A request's counts, `None` when it counts nothing or says its usage is missing.
+    pub(crate) fn of(info: &Value) -> Option<Request> {
+        if info["usageMissing"] == true {
+            return None;
+        }
+        let count = |key: &str| info[key].as_u64().unwrap_or(0);
+        let request = Request {
+            tokens_in: count("tokensIn"),
+            tokens_out: count("tokensOut"),
+            cache_writes: count("cacheWrites"),
+            cache_reads: count("cacheReads"),
+            cost_micro_usd: info["cost"]
+                .as_f64()
+                .filter(|c| c.is_finite() && *c >= 0.0)
+                .map(crate::transcripts::usage::prices::micro_usd_of_dollars),
+        };
+        let counted = request.tokens_in + request.tokens_out + request.cache_writes;
+        (counted + request.cache_reads > 0).then_some(request)
+    }
+
+    /// Its tokens in Baton's one meaning (input without the cache), as `product` wrote them at
+    /// `at`.
+    pub(crate) fn tokens(&self, product: Provider, at: i64) -> TokenTotals {
+        let cache = self.cache_reads + self.cache_writes;
+        let since = match product {
+            Provider::RooCode => Some(ROO_CACHE_INSIDE),
+            Provider::KiloCode => Some(KILO_CACHE_INSIDE),
+            _ => None,
+        };
+        let inside = since.is_some_and(|since| at >= since) && self.tokens_in >= cache;
+        TokenTotals {
+            input_tokens: if inside {
+                self.tokens_in - cache
+            } else {
+                self.tokens_in
+            },
+            output_tokens: self.tokens_out,
+            cache_creation_tokens: self.cache_writes,
+            cache_read_tokens: self.cache_reads,
+            reasoning_tokens: 0,
+        }
+    }
+}
+
+/// The requests of a task's panel messages, in order: each with its time, its counts, the
+/// model it names (Cline's `modelInfo`, an older Roo request's environment details) and its
+/// place in the file. A legacy `api_req_finished` adds its counts to the request before it.
+pub(crate) fn requests(
+    messages: &[Value],
+    product: Provider,
+    notes: &mut Notes,
+) -> Vec<(i64, Request, usize)> {
+    let mut infos: Vec<(i64, Value, usize)> = Vec::new();
+    for (at, message) in messages.iter().enumerate() {
+        let (kind, what) = kind_of(message);
+        if kind != "say" || message["partial"] == true {
+            continue;
+        }
+        let when = time_of(message).map_or(0, Timestamp::millis);
+        let counted = match what {
+            "api_req_started" => true,
+            // Cline counts what a restore deleted and what its sub-agents used; Roo and
+            // Kilo leave their deleted requests out of the task's totals.
+            "deleted_api_reqs" | "subagent_usage" => product == Provider::Cline,
+            "api_req_finished" => {
+                if let (Some((_, last, _)), Value::Object(more)) =
+                    (infos.last_mut(), text_json(message))
+                    && let Some(last) = last.as_object_mut()
+                {
+                    last.extend(more);
+                }
+                false
+            }
+            _ => false,
+        };
+        if !counted {
+            continue;
+        }
+        let info = text_json(message);
+        if let Some(model) = message["modelInfo"]["modelId"].as_str() {
+            notes.note_model(when, model);
+        } else if let Some(model) = info["request"].as_str().and_then(tagged_model) {
+            notes.note_model(when, model);
+        }
+        infos.push((when, info, at));
+    }
+    infos
+        .into_iter()
+        .filter_map(|(when, info, at)| Request::of(&info).map(|r| (when, r, at)))
+        .collect()
+}
+
+/// Reads a task's usage rows (fed its panel file's lines and its companions; read when the
+/// file ends).
+#[derive(Debug)]
+pub struct ClineUsage {
+    path: String,
+    product: Provider,
+    document: Document,
+    notes: Notes,
+    strings: Interner,
+    rows: Vec<(UsageEntry, u128)>,
+    /// What was read.
+    pub stats: ReadStats,
+}
+
+impl ClineUsage {
+    /// The reader of `product`'s task whose panel file is at `path`.
+    pub fn new(path: &str, product: Provider) -> ClineUsage {
+        ClineUsage {
+            path: path.to_owned(),
+            product: product_of(path, product),
+            document: Document::default(),
+            notes: Notes::default(),
+            strings: Interner::default(),
+            rows: Vec::new(),
+            stats: ReadStats::default(),
+        }
+    }
+
+    /// Feeds one line (without its newline).
+    pub fn push_line(&mut self, line: &[u8]) {
+        self.document.push(line, &mut self.stats);
+    }
+
+    /// Gives a file beside the task's panel file ([`super::COMPANIONS`]).
+    pub fn companion(&mut self, name: &str, bytes: &[u8]) {
+        self.notes.add(name, bytes);
+    }
+
+    /// The rows read since the last call, each with its key.
+    pub fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        std::mem::take(&mut self.rows)
+    }
+
+    /// The file ended: the task is read.
+    pub fn end(&mut self) {
+        let Some(value) = self.document.take_value(&mut self.stats) else {
+            return;
+        };
+        let Some(messages) = value.as_array() else {
+            self.stats.malformed += 1;
+            return;
+        };
+        let task = task_of(&self.path);
+        let session = self.strings.get(&task);
+        let project = self.notes.project.clone().map(|p| self.strings.get(&p));
+        let key = self.product.key();
+        for (when, request, place) in requests(messages, self.product, &mut self.notes) {
+            let model = self.notes.model_at(when).map(|m| self.strings.get(m));
+            let entry = UsageEntry {
+                provider: self.product,
+                at: Timestamp::from_millis(when),
+                session: session.clone(),
+                project: project.clone(),
+                model,
+                tokens: request.tokens(self.product, when),
+                cache_creation_1h_tokens: 0,
+                request_context_tokens: None,
+                recorded_cost_micro_usd: request.cost_micro_usd,
+            };
+            let (stamp, place) = (when.to_string(), place.to_string());
+            let parts = [
+                key.as_bytes(),
+                task.as_bytes(),
+                stamp.as_bytes(),
+                place.as_bytes(),
+            ];
+            let key = fingerprint(&parts);
+            self.rows.push((entry, key));
+        }
+        self.stats.without_usage += self.stats.lines.saturating_sub(self.rows.len() as u64);
+    }
+}
+
+impl crate::transcripts::lines::LineReader for ClineUsage {
+    fn push_line(&mut self, line: &[u8]) {
+        ClineUsage::push_line(self, line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(path: &str, product: Provider, panel: &str, api: &str) -> Vec<UsageEntry> {
+        let mut usage = ClineUsage::new(path, product);
+        for line in panel.lines() {
+            usage.push_line(line.as_bytes());
+        }
+        usage.companion("api_conversation_history.json", api.as_bytes());
+        usage.end();
+        usage.take_rows().into_iter().map(|(e, _)| e).collect()
+    }
+
+    #[test]
+    fn roo_takes_the_cache_out_of_its_input_and_keeps_its_cost() {
+        // 2026-08-20: Roo's tokensIn holds the cache.
+        let panel = r#"[{"ts":1787216400000,"type":"say","say":"text","text":"go"},
+ {"ts":1787216401000,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"anthropic\",\"tokensIn\":12000,\"tokensOut\":50,\"cacheReads\":10000,\"cacheWrites\":500,\"cost\":0.0123}"},
+ {"ts":1787216402000,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"anthropic\"}"},
+ {"ts":1787216403000,"type":"say","say":"api_req_deleted","text":"{\"tokensIn\":9,\"tokensOut\":9}"}]"#;
+        let api =
+            r#"[{"role":"user","ts":1787216400500,"content":"<model>claude-sonnet-4-5</model>"}]"#;
+        let rows = read(
+            "/g/rooveterinaryinc.roo-cline/tasks/t1/ui_messages.json",
+            Provider::RooCode,
+            panel,
+            api,
+        );
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].provider, Provider::RooCode);
+        assert_eq!(rows[0].tokens.input_tokens, 1500);
+        assert_eq!(rows[0].tokens.cache_read_tokens, 10000);
+        assert_eq!(rows[0].model.as_deref(), Some("claude-sonnet-4-5"));
+        assert_eq!(rows[0].recorded_cost_micro_usd, Some(12300));
+        assert_eq!(&*rows[0].session, "t1");
+    }
+
+    #[test]
+    fn cline_counts_its_input_as_written_and_its_deleted_requests() {
+        let panel = r#"[{"ts":1000,"type":"say","say":"task","text":"go"},
+ {"ts":2000,"type":"say","say":"api_req_started","modelInfo":{"modelId":"claude-opus-4-1"},"text":"{\"tokensIn\":30,\"tokensOut\":5,\"cacheReads\":700}"},
+ {"ts":2500,"type":"say","say":"api_req_finished","text":"{\"tokensOut\":7}"},
+ {"ts":3000,"type":"say","say":"deleted_api_reqs","text":"{\"tokensIn\":4,\"tokensOut\":1}"},
+ {"ts":4000,"type":"say","say":"api_req_started","partial":true,"text":"{\"tokensIn\":99}"}]"#;
+        let rows = read(
+            "/x/saoudrizwan.claude-dev/tasks/1787/ui_messages.json",
+            Provider::Cline,
+            panel,
+            "[]",
+        );
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].tokens.input_tokens, 30);
+        assert_eq!(
+            rows[0].tokens.output_tokens, 7,
+            "the legacy finish replaces the count"
+        );
+        assert_eq!(rows[1].model.as_deref(), Some("claude-opus-4-1"));
+    }
+
+    #[test]
+    fn kilo_usage_missing_is_no_row_and_odd_files_no_panic() {
+        let panel = r#"[{"ts":1,"type":"say","say":"api_req_started","text":"{\"tokensIn\":0,\"usageMissing\":true}"}]"#;
+        assert!(
+            read(
+                "/k/kilocode.kilo-code/tasks/a/ui_messages.json",
+                Provider::KiloCode,
+                panel,
+                ""
+            )
+            .is_empty()
+        );
+        for odd in [
+            "{}",
+            "[1, \"x\", null]",
+            "[{\"type\":\"say\",\"say\":\"api_req_started\",\"text\":7}]",
+            "[",
+            "",
+        ] {
+            assert!(read("t/ui_messages.json", Provider::Cline, odd, "{").is_empty());
+        }
+    }
+}

@@ -1,0 +1,503 @@
+//! The registry's entries: each provider's name, files, default places, settings and what
+//! its files give, in [`crate::transcripts::Provider`]'s declaration order (a test holds it).
+
+use super::{Base, Entry, Gives, Homes, Kind, Moved, Names, Place};
+use crate::transcripts::Provider;
+
+/// Any file with one of the provider's endings.
+const ANY_NAME: Names = Names {
+    within: None,
+    not_ending: &[],
+    own_folder: None,
+    only_named: None,
+    or_session_named: false,
+    companions: &[],
+};
+
+const CLAUDE_HOME: &[Place] = &[
+    Place {
+        base: Base::Home,
+        path: ".claude/projects",
+    },
+    Place {
+        base: Base::Home,
+        path: ".config/claude/projects",
+    },
+];
+
+const CODEX_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".codex/sessions",
+}];
+
+const GEMINI_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".gemini/tmp",
+}];
+
+const QWEN_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".qwen/projects",
+}];
+
+const OPENCODE_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".local/share/opencode",
+}];
+
+const KILO_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".local/share/kilo",
+}];
+
+const COPILOT_CLI_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".copilot/session-state",
+}];
+
+const AMP_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".local/share/amp/threads",
+}];
+
+const AIDER_HOME: &[Place] = &[Place {
+    base: Base::Repository,
+    path: "",
+}];
+
+const CHATGPT_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".chatgpt/exports",
+}];
+
+const CLAUDE_AI_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".claude/exports",
+}];
+
+/// Where an editor extension keeps its tasks: `<editor>/User/globalStorage/<extension>/tasks`
+/// in the user's configuration folder, for each editor it runs in (VS Code and Insiders,
+/// VSCodium, Cursor, Windsurf), and, on Linux, a remote VS Code server's.
+macro_rules! editor_tasks {
+    ($extension:literal $(, $more:expr)*) => {
+        &[
+            Place {
+                base: Base::Config,
+                path: concat!("Code/User/globalStorage/", $extension, "/tasks"),
+            },
+            Place {
+                base: Base::Config,
+                path: concat!("Code - Insiders/User/globalStorage/", $extension, "/tasks"),
+            },
+            Place {
+                base: Base::Config,
+                path: concat!("VSCodium/User/globalStorage/", $extension, "/tasks"),
+            },
+            Place {
+                base: Base::Config,
+                path: concat!("Cursor/User/globalStorage/", $extension, "/tasks"),
+            },
+            Place {
+                base: Base::Config,
+                path: concat!("Windsurf/User/globalStorage/", $extension, "/tasks"),
+            },
+            $($more,)*
+        ]
+    };
+}
+
+/// A VS Code server's copy of an extension's tasks (Linux hosts of remote editors).
+macro_rules! server_tasks {
+    ($extension:literal) => {
+        Place {
+            base: Base::Home,
+            path: concat!(
+                ".vscode-server/data/User/globalStorage/",
+                $extension,
+                "/tasks"
+            ),
+        }
+    };
+}
+
+/// Cline's own folder when it runs outside an editor (its CLI, JetBrains).
+const CLINE_STANDALONE: Place = Place {
+    base: Base::Home,
+    path: ".cline/data/tasks",
+};
+
+/// The homes of an editor extension's tasks.
+macro_rules! extension_homes {
+    ($extension:literal $(, $more:expr)*) => {
+        Homes {
+            linux: editor_tasks!($extension, server_tasks!($extension) $(, $more)*),
+            macos: editor_tasks!($extension $(, $more)*),
+            windows: editor_tasks!($extension $(, $more)*),
+            moved: &[],
+        }
+    };
+}
+
+/// What an editor extension's task folder holds: the panel's file, read whole as it is
+/// rewritten, with the files beside it that give its model and workspace.
+const TASK_NAMES: Names = Names {
+    within: Some("tasks"),
+    not_ending: &[],
+    own_folder: None,
+    only_named: Some("ui_messages.json"),
+    or_session_named: false,
+    companions: &crate::transcripts::cline::COMPANIONS,
+};
+
+/// What a task's panel file gives.
+const TASK: Gives = Gives {
+    appended: false,
+    ..AGENT
+};
+
+/// What an agent's transcripts give.
+const AGENT: Gives = Gives {
+    tokens: true,
+    every_timestamp: true,
+    appended: true,
+    first_line_sets_state: false,
+    file_prefix: None,
+    project_from_clues: false,
+    replaced_by_id: false,
+};
+
+/// What an agent's database gives: every message has its time, and rows are rewritten in
+/// place rather than appended.
+const DATABASE: Gives = Gives {
+    appended: false,
+    ..AGENT
+};
+
+/// What an export gives.
+const EXPORT: Gives = Gives {
+    tokens: false,
+    every_timestamp: false,
+    appended: false,
+    first_line_sets_state: false,
+    file_prefix: None,
+    project_from_clues: false,
+    replaced_by_id: false,
+};
+
+/// Every provider, in the order reports list them.
+pub const REGISTRY: [Entry; 14] = [
+    Entry {
+        provider: Provider::ClaudeCode,
+        key: "claude_code",
+        title: "Claude Code",
+        kind: Kind::Agent,
+        extensions: &["jsonl"],
+        homes: Homes {
+            linux: CLAUDE_HOME,
+            macos: CLAUDE_HOME,
+            windows: CLAUDE_HOME,
+            moved: &[Moved {
+                variable: "CLAUDE_CONFIG_DIR",
+                list: true,
+                below: "projects",
+            }],
+        },
+        setting: "CLAUDE",
+        gives: Gives {
+            project_from_clues: true,
+            ..AGENT
+        },
+        names: ANY_NAME,
+        agent_names: &["claude"],
+    },
+    Entry {
+        provider: Provider::Codex,
+        key: "codex",
+        title: "Codex",
+        kind: Kind::Agent,
+        extensions: &["jsonl"],
+        homes: Homes {
+            linux: CODEX_HOME,
+            macos: CODEX_HOME,
+            windows: CODEX_HOME,
+            moved: &[Moved {
+                variable: "CODEX_HOME",
+                list: false,
+                below: "sessions",
+            }],
+        },
+        setting: "CODEX",
+        gives: Gives {
+            first_line_sets_state: true,
+            file_prefix: Some("rollout-"),
+            ..AGENT
+        },
+        names: ANY_NAME,
+        agent_names: &["codex"],
+    },
+    Entry {
+        provider: Provider::Gemini,
+        key: "gemini",
+        title: "Gemini CLI",
+        kind: Kind::Agent,
+        extensions: &["jsonl", "json"],
+        homes: Homes {
+            linux: GEMINI_HOME,
+            macos: GEMINI_HOME,
+            windows: GEMINI_HOME,
+            moved: &[Moved {
+                variable: "GEMINI_CLI_HOME",
+                list: false,
+                below: ".gemini/tmp",
+            }],
+        },
+        setting: "GEMINI",
+        gives: Gives {
+            first_line_sets_state: true,
+            replaced_by_id: true,
+            ..AGENT
+        },
+        names: Names {
+            within: Some("chats"),
+            not_ending: &[],
+            own_folder: Some(".gemini"),
+            only_named: None,
+            or_session_named: false,
+            companions: &[],
+        },
+        agent_names: &["gemini"],
+    },
+    Entry {
+        provider: Provider::Qwen,
+        key: "qwen",
+        title: "Qwen Code",
+        kind: Kind::Agent,
+        extensions: &["jsonl"],
+        homes: Homes {
+            linux: QWEN_HOME,
+            macos: QWEN_HOME,
+            windows: QWEN_HOME,
+            moved: &[
+                Moved {
+                    variable: "QWEN_RUNTIME_DIR",
+                    list: false,
+                    below: "projects",
+                },
+                Moved {
+                    variable: "QWEN_HOME",
+                    list: false,
+                    below: "projects",
+                },
+            ],
+        },
+        setting: "QWEN",
+        gives: AGENT,
+        names: Names {
+            within: None,
+            not_ending: &[".ledger.jsonl", ".runtime.json"],
+            own_folder: Some(".qwen"),
+            only_named: None,
+            or_session_named: false,
+            companions: &[],
+        },
+        agent_names: &["qwen"],
+    },
+    Entry {
+        provider: Provider::Opencode,
+        key: "opencode",
+        title: "OpenCode",
+        kind: Kind::Database,
+        extensions: &["db"],
+        // OpenCode keeps its data under the XDG folder on every system, Windows included.
+        homes: Homes {
+            linux: OPENCODE_HOME,
+            macos: OPENCODE_HOME,
+            windows: OPENCODE_HOME,
+            moved: &[Moved {
+                variable: "XDG_DATA_HOME",
+                list: false,
+                below: "opencode",
+            }],
+        },
+        setting: "OPENCODE",
+        gives: DATABASE,
+        names: ANY_NAME,
+        agent_names: &["opencode"],
+    },
+    Entry {
+        provider: Provider::Kilo,
+        key: "kilo",
+        title: "Kilo CLI",
+        kind: Kind::Database,
+        extensions: &["db"],
+        homes: Homes {
+            linux: KILO_HOME,
+            macos: KILO_HOME,
+            windows: KILO_HOME,
+            moved: &[Moved {
+                variable: "XDG_DATA_HOME",
+                list: false,
+                below: "kilo",
+            }],
+        },
+        setting: "KILO",
+        gives: DATABASE,
+        names: ANY_NAME,
+        agent_names: &["kilo"],
+    },
+    Entry {
+        provider: Provider::CopilotCli,
+        key: "copilot_cli",
+        title: "Copilot CLI",
+        kind: Kind::Agent,
+        extensions: &["jsonl"],
+        homes: Homes {
+            linux: COPILOT_CLI_HOME,
+            macos: COPILOT_CLI_HOME,
+            windows: COPILOT_CLI_HOME,
+            moved: &[Moved {
+                variable: "COPILOT_HOME",
+                list: false,
+                below: "session-state",
+            }],
+        },
+        setting: "COPILOT_CLI",
+        gives: Gives {
+            first_line_sets_state: true,
+            ..AGENT
+        },
+        names: Names {
+            within: None,
+            not_ending: &[],
+            own_folder: Some(".copilot"),
+            only_named: Some("events.jsonl"),
+            or_session_named: true,
+            companions: &[],
+        },
+        agent_names: &["copilot"],
+    },
+    Entry {
+        provider: Provider::Amp,
+        key: "amp",
+        title: "Amp",
+        kind: Kind::Document,
+        extensions: &["json"],
+        // Amp keeps its data under the XDG folder on macOS too.
+        homes: Homes {
+            linux: AMP_HOME,
+            macos: AMP_HOME,
+            windows: AMP_HOME,
+            moved: &[Moved {
+                variable: "XDG_DATA_HOME",
+                list: false,
+                below: "amp/threads",
+            }],
+        },
+        setting: "AMP",
+        gives: Gives {
+            appended: false,
+            file_prefix: Some("T-"),
+            ..AGENT
+        },
+        names: ANY_NAME,
+        agent_names: &["amp"],
+    },
+    Entry {
+        provider: Provider::Aider,
+        key: "aider",
+        title: "Aider",
+        kind: Kind::Agent,
+        extensions: &["md"],
+        // Aider writes its history at the root of the repository it runs in.
+        homes: Homes {
+            linux: AIDER_HOME,
+            macos: AIDER_HOME,
+            windows: AIDER_HOME,
+            moved: &[],
+        },
+        setting: "AIDER",
+        gives: Gives {
+            every_timestamp: false,
+            ..AGENT
+        },
+        names: Names {
+            within: None,
+            not_ending: &[],
+            own_folder: None,
+            only_named: Some(".aider.chat.history.md"),
+            or_session_named: false,
+            companions: &[],
+        },
+        agent_names: &["aider"],
+    },
+    Entry {
+        provider: Provider::Cline,
+        key: "cline",
+        title: "Cline",
+        kind: Kind::Document,
+        extensions: &["json"],
+        homes: extension_homes!("saoudrizwan.claude-dev", CLINE_STANDALONE),
+        setting: "CLINE",
+        gives: TASK,
+        names: TASK_NAMES,
+        agent_names: &["cline"],
+    },
+    Entry {
+        provider: Provider::RooCode,
+        key: "roo_code",
+        title: "Roo Code",
+        kind: Kind::Document,
+        extensions: &["json"],
+        homes: extension_homes!("rooveterinaryinc.roo-cline"),
+        setting: "ROO_CODE",
+        gives: TASK,
+        names: TASK_NAMES,
+        agent_names: &["roo"],
+    },
+    Entry {
+        provider: Provider::KiloCode,
+        key: "kilo_code",
+        title: "Kilo Code",
+        kind: Kind::Document,
+        extensions: &["json"],
+        homes: extension_homes!("kilocode.kilo-code"),
+        setting: "KILO_CODE",
+        gives: TASK,
+        names: TASK_NAMES,
+        agent_names: &["kilo-code", "kilocode"],
+    },
+    Entry {
+        provider: Provider::Chatgpt,
+        key: "chatgpt",
+        title: "ChatGPT export",
+        kind: Kind::Export,
+        extensions: &["json", "zip"],
+        homes: Homes {
+            linux: CHATGPT_HOME,
+            macos: CHATGPT_HOME,
+            windows: CHATGPT_HOME,
+            moved: &[],
+        },
+        setting: "CHATGPT",
+        gives: EXPORT,
+        names: ANY_NAME,
+        agent_names: &[],
+    },
+    Entry {
+        provider: Provider::ClaudeAi,
+        key: "claude_ai",
+        title: "claude.ai export",
+        kind: Kind::Export,
+        extensions: &["json", "zip"],
+        homes: Homes {
+            linux: CLAUDE_AI_HOME,
+            macos: CLAUDE_AI_HOME,
+            windows: CLAUDE_AI_HOME,
+            moved: &[],
+        },
+        setting: "CLAUDE_AI",
+        gives: EXPORT,
+        names: ANY_NAME,
+        agent_names: &[],
+    },
+];
