@@ -6,6 +6,7 @@
 
 pub mod aider;
 pub mod amp;
+pub mod cline;
 pub mod copilot;
 pub mod gemini;
 pub mod opencode;

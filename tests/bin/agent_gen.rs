@@ -1,16 +1,19 @@
-//! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, Amp threads, and OpenCode and Kilo CLI databases, in the
+//! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, Amp threads, Aider histories,
+//! Cline, Roo Code and Kilo Code tasks, and OpenCode and Kilo CLI databases, in the
 //! agents' own layouts, with every trap their sources show, and the truth they must give
 //! (`truth.json`: tokens by day and model, conversations with titles and tool calls, the
 //! planted word).
 //!
 //! Usage: `agent-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--truth FILE]`. `OUT_DIR`
 //! stands for a home folder: it gets `.gemini/tmp/…`, `.qwen/projects/…` (with Qwen Code's
-//! `.qwen/usage/` beside), `.local/share/{opencode,kilo,amp}/` and `.copilot/session-state/`, so `HOME=OUT_DIR baton usage`
+//! `.qwen/usage/` beside), `.local/share/{opencode,kilo,amp}/`, `.copilot/session-state/`, `code/` (Aider's
+//! repositories) and `.config/Code/User/globalStorage/<extension>/tasks/`, so `HOME=OUT_DIR baton usage`
 //! finds them where the agents keep them. The truth goes to `OUT_DIR/truth.json` unless
 //! `--truth` names another file. `--mb` adds sessions until each agent's tree holds about M
 //! megabytes (for benchmarks).
 
-use baton_tests::agents::{Truth, aider, amp, copilot, gemini, opencode, qwen};
+use baton_core::transcripts::Provider;
+use baton_tests::agents::{Truth, aider, amp, cline, copilot, gemini, opencode, qwen};
 use std::path::PathBuf;
 
 fn main() {
@@ -80,6 +83,16 @@ fn main() {
         let _ = std::fs::remove_dir_all(&aider_root);
         aider::tree(&aider_root, n, seed)
     });
+    let [cline_tasks, roo_tasks, kilo_tasks] =
+        [Provider::Cline, Provider::RooCode, Provider::KiloCode].map(|product| {
+            let root = out
+                .join(".config/Code/User/globalStorage")
+                .join(cline::extension(product));
+            grow(&|n| {
+                let _ = std::fs::remove_dir_all(&root);
+                cline::tree(&root, product, n, seed)
+            })
+        });
     let written = [
         ("gemini", "Gemini CLI sessions", &gemini),
         ("qwen", "Qwen Code sessions", &qwen),
@@ -88,6 +101,9 @@ fn main() {
         ("copilot_cli", "Copilot CLI sessions", &copilot),
         ("amp", "Amp threads", &amp),
         ("aider", "Aider runs", &aider),
+        ("cline", "Cline tasks", &cline_tasks),
+        ("roo_code", "Roo Code tasks", &roo_tasks),
+        ("kilo_code", "Kilo Code tasks", &kilo_tasks),
     ];
     let truth: serde_json::Map<String, serde_json::Value> = written
         .iter()

@@ -1,11 +1,13 @@
-//! Gemini CLI and Qwen Code sessions, generated in the agents' own layouts with the traps
+//! Every newer agent's sessions (Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Amp,
+//! Aider, Cline, Roo Code, Kilo Code), generated in the agents' own layouts with the traps
 //! their sources show (`baton_tests::agents`), give the generator's truth through every face:
 //! `usage` from the files and from the index, `analyze`, search and `transcripts show`; a
 //! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
 //! messages.
 
+use baton_core::transcripts::Provider;
 use baton_tests::agents::{
-    PLANTED, Rng, Tokens, Truth, aider, amp, copilot, gemini, opencode, qwen,
+    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, gemini, opencode, qwen,
 };
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
@@ -22,6 +24,11 @@ struct Agent {
 }
 
 /// Every agent's tree under `tmp`, each of about `sessions` sessions.
+/// Where each editor extension keeps its tasks, below the home (VS Code's, on Linux).
+const CLINE_HOME: &str = ".config/Code/User/globalStorage/saoudrizwan.claude-dev";
+const ROO_HOME: &str = ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline";
+const KILO_CODE_HOME: &str = ".config/Code/User/globalStorage/kilocode.kilo-code";
+
 fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
     let agent = |key, flag, folder: &str, write: &dyn Fn(&Path) -> Truth| {
         let root = tmp.join(folder);
@@ -59,6 +66,15 @@ fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
         }),
         agent("aider", "--aider-dir", "code", &|r| {
             aider::tree(r, sessions, 29)
+        }),
+        agent("cline", "--cline-dir", CLINE_HOME, &|r| {
+            cline::tree(r, Provider::Cline, sessions, 31)
+        }),
+        agent("roo_code", "--roo-code-dir", ROO_HOME, &|r| {
+            cline::tree(r, Provider::RooCode, sessions, 37)
+        }),
+        agent("kilo_code", "--kilo-code-dir", KILO_CODE_HOME, &|r| {
+            cline::tree(r, Provider::KiloCode, sessions, 41)
         }),
     ]
 }
@@ -191,6 +207,9 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
             "copilot_cli" => copilot::MODELS[3],
             "amp" => amp::MODELS[2],
             "aider" => aider::MODELS[2],
+            "cline" => cline::models(Provider::Cline)[2],
+            "roo_code" => cline::models(Provider::RooCode)[2],
+            "kilo_code" => cline::models(Provider::KiloCode)[2],
             _ => opencode::MODELS[2],
         };
         assert!(unpriced.contains(&unknown), "{}: {report}", agent.key);

@@ -148,6 +148,30 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Aider out of the mirror",
     ),
     v(
+        "BATON_MIRROR_CLINE_DIR",
+        "Cline tasks folders the mirror reads (`--cline-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_CLINE_ENABLED",
+        "`false` leaves Cline out of the mirror",
+    ),
+    v(
+        "BATON_MIRROR_ROO_CODE_DIR",
+        "Roo Code tasks folders the mirror reads (`--roo-code-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_ROO_CODE_ENABLED",
+        "`false` leaves Roo Code out of the mirror",
+    ),
+    v(
+        "BATON_MIRROR_KILO_CODE_DIR",
+        "Kilo Code tasks folders the mirror reads (`--kilo-code-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_KILO_CODE_ENABLED",
+        "`false` leaves Kilo Code out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),

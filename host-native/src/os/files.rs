@@ -85,6 +85,36 @@ pub fn log_beside(path: &Path) -> Option<Vec<u8>> {
     meta.is_file().then(|| std::fs::read(&log).ok()).flatten()
 }
 
+/// The largest companion read (a bigger one is passed over: its transcript is read without it).
+const MAX_COMPANION_BYTES: u64 = 256 << 20;
+
+/// The files beside `path` that `provider`'s readers are given with it (the registry's
+/// `companions`: a Cline task's model and workspace), each with its bytes; those absent,
+/// unreadable, not regular files or too big are left out.
+pub fn companions_beside(
+    provider: baton_core::transcripts::Provider,
+    path: &Path,
+) -> Vec<(String, Vec<u8>)> {
+    let Some(folder) = path.parent() else {
+        return Vec::new();
+    };
+    provider
+        .entry()
+        .names
+        .companions
+        .iter()
+        .filter_map(|name| {
+            let beside = folder.join(name);
+            let meta = std::fs::symlink_metadata(&beside).ok()?;
+            if !meta.is_file() || meta.len() > MAX_COMPANION_BYTES {
+                return None;
+            }
+            let bytes = std::fs::read(&beside).ok()?;
+            Some((beside.to_string_lossy().into_owned(), bytes))
+        })
+        .collect()
+}
+
 fn walk(
     root: &Path,
     extensions: &[&str],

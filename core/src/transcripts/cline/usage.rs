@@ -39,7 +39,9 @@ impl Request {
             cache_reads: count("cacheReads"),
             cost_micro_usd: info["cost"]
                 .as_f64()
-                .filter(|c| c.is_finite() && *c >= 0.0)
+                // A zero is what the extensions write for a model they have no price for:
+                // no cost recorded, the table decides (and names the model unpriced).
+                .filter(|c| c.is_finite() && *c > 0.0)
                 .map(crate::transcripts::usage::prices::micro_usd_of_dollars),
         };
         let counted = request.tokens_in + request.tokens_out + request.cache_writes;

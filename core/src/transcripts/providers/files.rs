@@ -74,7 +74,7 @@ impl Entry {
     pub fn wants_file(&self, path: &str) -> bool {
         let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
         match self.kind {
-            Kind::Agent => {
+            Kind::Agent | Kind::Document => {
                 let ends = self.has_extension(name);
                 let mut folders = path.split(['/', '\\']).rev().skip(1);
                 let within = self
@@ -88,11 +88,13 @@ impl Entry {
                                 .rsplit_once('.')
                                 .is_some_and(|(stem, _)| uuid::Uuid::try_parse(stem).is_ok()))
                 });
-                ends && within && named && !self.names.not_ending.iter().any(|e| name.ends_with(e))
-            }
-            Kind::Document => {
-                self.gives.file_prefix.is_none_or(|p| name.starts_with(p))
-                    && self.has_extension(name)
+                // A document's name may start as its agent names them (Amp's `T-`).
+                let prefixed = self.kind == Kind::Agent
+                    || self.gives.file_prefix.is_none_or(|p| name.starts_with(p));
+                ends && within
+                    && named
+                    && prefixed
+                    && !self.names.not_ending.iter().any(|e| name.ends_with(e))
             }
             Kind::Database => self.has_extension(name),
             Kind::Export => {
@@ -166,5 +168,16 @@ mod tests {
         assert!(amp.wants_file("/h/.local/share/amp/threads/T-019ca26f-aaaa.json"));
         assert!(!amp.wants_file("/h/.local/share/amp/threads/settings.json"));
         assert!(!passed_over("h/.copilot/session-state/3f2a/events.jsonl"));
+        let roo = Provider::RooCode.entry();
+        let tasks = "/h/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/019c";
+        assert!(roo.wants_file(&format!("{tasks}/ui_messages.json")));
+        assert!(!roo.wants_file(&format!("{tasks}/api_conversation_history.json")));
+        assert!(!roo.wants_file(&format!("{tasks}/ui_messages.json.tmp.17.ab.json")));
+        assert!(is_companion(&format!("{tasks}/history_item.json")));
+        assert!(!is_companion(&format!("{tasks}/ui_messages.json")));
+        // The files beside a task's panel file are its own: not passed over as another's.
+        assert!(!passed_over(
+            &format!("{tasks}/api_conversation_history.json")[1..]
+        ));
     }
 }

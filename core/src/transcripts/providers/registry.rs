@@ -141,7 +141,7 @@ macro_rules! extension_homes {
 /// What an editor extension's task folder holds: the panel's file, read whole as it is
 /// rewritten, with the files beside it that give its model and workspace.
 const TASK_NAMES: Names = Names {
-    within: Some("tasks"),
+    within: None,
     not_ending: &[],
     own_folder: None,
     only_named: Some("ui_messages.json"),

@@ -113,6 +113,18 @@ pub(crate) struct AgentDirs {
     /// [default: the repository this runs in]
     #[arg(long = "aider-dir", value_name = "DIR")]
     pub(crate) aider_dirs: Vec<PathBuf>,
+    /// Cline tasks folder (globalStorage/saoudrizwan.claude-dev/tasks) [default: each
+    /// editor's (VS Code, Insiders, VSCodium, Cursor, Windsurf), and ~/.cline/data/tasks]
+    #[arg(long = "cline-dir", value_name = "DIR")]
+    pub(crate) cline_dirs: Vec<PathBuf>,
+    /// Roo Code tasks folder (globalStorage/rooveterinaryinc.roo-cline/tasks, or the custom
+    /// storage path set in the editor) [default: each editor's]
+    #[arg(long = "roo-code-dir", value_name = "DIR")]
+    pub(crate) roo_code_dirs: Vec<PathBuf>,
+    /// Kilo Code tasks folder (globalStorage/kilocode.kilo-code/tasks) [default: each
+    /// editor's]
+    #[arg(long = "kilo-code-dir", value_name = "DIR")]
+    pub(crate) kilo_code_dirs: Vec<PathBuf>,
 }
 
 impl AgentDirs {
@@ -128,6 +140,9 @@ impl AgentDirs {
             (Provider::CopilotCli, &self.copilot_cli_dirs),
             (Provider::Amp, &self.amp_dirs),
             (Provider::Aider, &self.aider_dirs),
+            (Provider::Cline, &self.cline_dirs),
+            (Provider::RooCode, &self.roo_code_dirs),
+            (Provider::KiloCode, &self.kilo_code_dirs),
         ])
     }
 }

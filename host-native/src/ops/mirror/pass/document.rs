@@ -1,4 +1,5 @@
-//! An agent's session kept as one JSON document it rewrites whole (Amp's threads) brought up
+//! An agent's session kept as one JSON document it rewrites whole (Amp's threads, Cline's
+//! tasks with the files beside them) brought up
 //! to date: read whole when its identity changed, through the agent's readers, its
 //! conversation and usage rows replacing what the index held of it.
 
@@ -60,6 +61,10 @@ pub(super) fn sync_document(
     };
     lines.push(&bytes, &mut feed);
     lines.finish(&mut feed);
+    for (name, bytes) in crate::os::files::companions_beside(source.provider, &source.path) {
+        conversations.companion(&name, &bytes);
+        usage.companion(&name, &bytes);
+    }
     usage.end();
     let parsed = conversations.finish();
     if parsed.conversations.is_empty() {
