@@ -27,8 +27,8 @@ function text(tag, content, className) {
 const day = (t) => (t ? t.slice(0, 10) : "—");
 const when = (t) => (t ? t.replace("T", " ").slice(0, 16) : "");
 const number = (n) => new Intl.NumberFormat("en").format(n);
-const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", amp: "Amp", aider: "Aider", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
-const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", amp: "Amp", aider: "Aider", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
+const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", amp: "Amp", aider: "Aider", cline: "Cline", "roo-code": "Roo Code", "kilo-code": "Kilo Code", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
+const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", amp: "Amp", aider: "Aider", cline: "Cline", roo_code: "Roo Code", kilo_code: "Kilo Code", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
 
 function download(name, content, type) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -75,6 +75,9 @@ let ackWaiter = null;
 async function load(files) {
   await workerReady; // the extensions to pick files by come with it
   files = files.filter((f) => takes(f.name) || files.length === 1);
+  // In path order, as a native walk reads them: a Cline task's companion files come before
+  // the ui_messages.json they are read with (the core holds them until then).
+  files.sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
   if (files.length > 1) {
     // An unzipped export's side files (projects.json, user.json, …) are passed over: the core decides.
     const skipped = await call("skippedExportFiles", files.map(pathOf));

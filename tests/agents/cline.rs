@@ -138,10 +138,11 @@ fn merge(message: &mut Value, extra: Value) {
     }
 }
 
-/// Writes `sessions` tasks (at least 5 for every trap) of `product` under `root` (the
+/// Writes `sessions` tasks (at least 5, one for every trap) of `product` under `root` (the
 /// extension's `globalStorage/<extension>` folder: tasks in `root/tasks/<task>/`), and answers
 /// their truth.
 pub fn tree(root: &Path, product: Provider, sessions: usize, seed: u64) -> Truth {
+    let sessions = sessions.max(5);
     let mut truth = Truth::default();
     let mut rng = Rng::new(seed ^ 0x636c_696e ^ product as u64);
     let [first_model, second_model, unpriced] = models(product);

@@ -549,6 +549,96 @@ fn an_aider_run_appended_later_adds_its_messages_and_tokens_once() {
     assert_eq!(output(&usage), output(&before) + 250, "{usage}");
 }
 
+/// A Roo Code task its extension rewrote whole with one more request (its panel file and the
+/// conversation history beside it, which names the model): a pass then holds the task's
+/// messages once each, the new request's tokens once, under the model the companion names.
+#[test]
+fn a_roo_task_rewritten_whole_is_kept_once_with_its_new_request_and_model() {
+    let (tmp, dir) = fresh();
+    let root = tmp.path().join(ROO_HOME);
+    cline::tree(&root, Provider::RooCode, 5, 43);
+    let index = tmp.path().join("index.sqlite");
+    let index_flag = index.to_str().unwrap().to_owned();
+    let pass = || mirror_pass(&dir, "--roo-code-dir", &root, &index_flag);
+    assert!(pass()["pass"]["messages"].as_u64().unwrap() > 0);
+    let by_model = || {
+        run(
+            &dir,
+            &["--json", "usage", "model", &format!("--index={index_flag}")],
+        )
+    };
+    let output_of = |report: &Value, model: &str| -> u64 {
+        report["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["key"] == model)
+            .map_or(0, |r| r["output_tokens"].as_u64().unwrap())
+    };
+    let before = by_model();
+    let messages = || -> u64 {
+        let listed = listed(&dir, &index_flag);
+        listed["conversations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["messages"].as_u64().unwrap())
+            .sum()
+    };
+    let before_messages = messages();
+    let task = std::fs::read_dir(root.join("tasks"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .min()
+        .unwrap();
+    let read = |name: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(task.join(name)).unwrap()).unwrap()
+    };
+    let (mut panel, mut history) = (
+        read("ui_messages.json"),
+        read("api_conversation_history.json"),
+    );
+    let at = 1_787_400_000_000_i64;
+    history
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"role": "user", "ts": at,
+        "content": "<environment_details>\n<model>gpt-5</model>\n</environment_details>"}));
+    let panel_of = panel.as_array_mut().unwrap();
+    panel_of.push(
+        serde_json::json!({"ts": at + 10, "type": "say", "say": "api_req_started",
+        "text": "{\"tokensIn\":500,\"tokensOut\":77,\"cacheReads\":100,\"cost\":0.002}"}),
+    );
+    panel_of.push(
+        serde_json::json!({"ts": at + 20, "type": "say", "say": "text",
+        "text": "rewrittenword is fixed"}),
+    );
+    std::fs::write(
+        task.join("api_conversation_history.json"),
+        history.to_string(),
+    )
+    .unwrap();
+    std::fs::write(task.join("ui_messages.json"), panel.to_string()).unwrap();
+    pass();
+    assert_eq!(
+        pass()["pass"]["messages"],
+        0,
+        "a pass with nothing changed reads nothing"
+    );
+    assert_eq!(messages(), before_messages + 1);
+    let after = by_model();
+    assert_eq!(
+        output_of(&after, "gpt-5"),
+        output_of(&before, "gpt-5") + 77,
+        "{after}"
+    );
+    let found = run(
+        &dir,
+        &["--json", "search", "rewrittenword", "--index", &index_flag],
+    );
+    assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
+}
+
 /// A history whose start was cut off (trimmed by hand: no run's heading before its first
 /// prompt) is read and shown whole, its last reply on the one branch. Once, the reader
 /// recursed until the stack ran out and `show` found nothing to render.

@@ -55,6 +55,10 @@ pub struct Inspection {
     /// Lines of a Baton ledger.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub ledger_lines: u64,
+    /// Whether the file is one an agent keeps beside a transcript for its readers (a Cline
+    /// task's `api_conversation_history.json`): read with that transcript, nothing alone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub companion: bool,
 }
 
 /// `baton inspect` has always spelled formats as providers are spelled (kebab case), while the
@@ -82,6 +86,15 @@ mod kebab_format {
 impl Inspection {
     /// The line a person reads for this file (`shown` is how the host names it).
     pub fn human_line(&self, shown: &str) -> String {
+        if self.companion {
+            return format!(
+                "[ok] {shown}: kept by {} beside a task's ui_messages.json, which is read with it (inspect that file)",
+                match self.format {
+                    FileFormat::Transcript(provider) => provider.entry().title,
+                    FileFormat::BatonLedger => "an agent",
+                }
+            );
+        }
         format!(
             "[ok] {shown}: {}, {} conversation(s), {} message(s) ({} on active branches), {} tool call(s), {} malformed line(s){}{}",
             self.format_name(),
@@ -137,6 +150,7 @@ impl Inspection {
             stats: ReadStats::default(),
             unknown_kinds: BTreeMap::new(),
             ledger_lines: 0,
+            companion: false,
         }
     }
 
@@ -225,14 +239,29 @@ pub fn inspect(bytes: &[u8]) -> Result<Inspection> {
 pub struct Inspector {
     ingest: FileIngest,
     report: Inspection,
+    /// Set for a file kept beside a transcript for its readers (a Cline task's
+    /// `api_conversation_history.json`): it holds no conversation of its own, as the analyzer
+    /// reads it too.
+    companion: bool,
 }
 
 impl Inspector {
     /// Starts on a file whose format is found from its content.
     pub fn new(name: &str) -> Inspector {
+        let companion = crate::transcripts::providers::is_companion(name);
+        let format = match companion {
+            true => FileFormat::Transcript(crate::transcripts::cline::product_of(
+                name,
+                crate::transcripts::Provider::Cline,
+            )),
+            false => FileFormat::BatonLedger,
+        };
+        let mut report = Inspection::new(format);
+        report.companion = companion;
         Inspector {
             ingest: FileIngest::new(name),
-            report: Inspection::new(FileFormat::BatonLedger),
+            report,
+            companion,
         }
     }
 
@@ -243,6 +272,9 @@ impl Inspector {
 
     /// Feeds the next chunk.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        if self.companion {
+            return Ok(());
+        }
         self.ingest.push(chunk)?;
         for c in self.ingest.take_conversations() {
             self.report.add(&c);
@@ -252,6 +284,9 @@ impl Inspector {
 
     /// Finishes the file and returns its summary.
     pub fn finish(self) -> Result<Inspection> {
+        if self.companion {
+            return Ok(self.report);
+        }
         let ingested = self.ingest.finish()?;
         let mut report = self.report;
         report.format = ingested.format;

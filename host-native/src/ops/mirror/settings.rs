@@ -341,6 +341,25 @@ mod tests {
             ),
             // The repository the command runs in.
             (P::Aider, vec![PathBuf::from("/home/u/code/app")]),
+            // Each editor's extension folder (one named here for the test).
+            (
+                P::Cline,
+                vec![PathBuf::from(
+                    "/home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks",
+                )],
+            ),
+            (
+                P::RooCode,
+                vec![PathBuf::from(
+                    "/home/u/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks",
+                )],
+            ),
+            (
+                P::KiloCode,
+                vec![PathBuf::from(
+                    "/home/u/.config/Code/User/globalStorage/kilocode.kilo-code/tasks",
+                )],
+            ),
             (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
             (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
         ])
