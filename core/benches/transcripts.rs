@@ -1,5 +1,5 @@
 //! Parser throughput, MB/s on one core: the Claude Code, Codex, Gemini CLI, Qwen Code, Copilot
-//! CLI, Amp and Aider usage readers, the newer agents' conversation readers, and the ChatGPT and claude.ai
+//! CLI, Amp, Aider and Roo Code (Cline's and Kilo Code's reader) usage readers, the newer agents' conversation readers, and the ChatGPT and claude.ai
 //! export parsers (streamed, one conversation at a time), over synthetic lines shaped like real
 //! ones (several content blocks per response, progress lines without usage, cumulative Codex
 //! token counts, Gemini messages written again with their tool calls, Qwen's telemetry
@@ -163,6 +163,20 @@ fn amp_text() -> Vec<u8> {
     format!(r#"{{"v":200,"id":"T-019ca26f-aaaa-bbbb-cccc-dddddddddddd","created":1787216400000,"title":"Tests","messages":[{}],"env":{{"initial":{{"trees":[{{"displayName":"app","uri":"file:///home/dev/app"}}]}}}}}}"#, messages.join(",")).into_bytes()
 }
 
+/// A long Roo Code task's panel file (one task of 20,000 requests, each with its reply, a tool
+/// ask and a command's output), as the extension writes it: one JSON array on one line.
+fn roo_text() -> Vec<u8> {
+    let mut messages = vec![r#"{"ts":1787216400000,"type":"say","say":"text","text":"run the tests and fix what fails"}"#.to_owned()];
+    for t in 0..20_000u64 {
+        let at = 1_787_216_400_000 + t * 10;
+        messages.push(format!(r#"{{"ts":{},"type":"say","say":"api_req_started","text":"{{\"apiProtocol\":\"anthropic\",\"tokensIn\":41912,\"tokensOut\":160,\"cacheWrites\":900,\"cacheReads\":40000,\"cost\":0.0172}}"}}"#, at + 1));
+        messages.push(format!(r#"{{"ts":{},"type":"say","say":"text","text":"I will run them.","reasoning":"Run them first."}}"#, at + 2));
+        messages.push(format!(r#"{{"ts":{},"type":"ask","ask":"command","text":"cargo test"}}"#, at + 3));
+        messages.push(format!(r#"{{"ts":{},"type":"ask","ask":"command_output","text":"test result: ok. 12 passed"}}"#, at + 4));
+    }
+    format!("[{}]", messages.join(",")).into_bytes()
+}
+
 fn aider_text() -> Vec<u8> {
     let mut text = String::new();
     for run in 0..2000u64 {
@@ -226,6 +240,12 @@ fn bench(c: &mut Criterion) {
             "app/.aider.chat.history.md",
             aider_text(),
         ),
+        (
+            "roo_code_usage",
+            Provider::RooCode,
+            "globalStorage/rooveterinaryinc.roo-cline/tasks/t1/ui_messages.json",
+            roo_text(),
+        ),
     ] {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(name, |b| {
@@ -248,6 +268,7 @@ fn bench(c: &mut Criterion) {
         ),
         ("amp_conversations", Provider::Amp, amp_text()),
         ("aider_conversations", Provider::Aider, aider_text()),
+        ("roo_code_conversations", Provider::RooCode, roo_text()),
         ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
         ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),
         (

@@ -1,5 +1,5 @@
 //! The mirror on each newer agent's generated history (Gemini CLI, Qwen Code, OpenCode, Kilo
-//! CLI, Copilot CLI, Amp, Aider; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
+//! CLI, Copilot CLI, Amp, Aider, Cline, Roo Code, Kilo Code; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
 //! (throughput, peak memory), then a pass with nothing changed over every tree together
 //! (target: at most 100 ms for 5,000 sessions), and `usage --index daily`. Whole `baton`
 //! processes, start-up included. Before them, the core's reading of an OpenCode database in
@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// Each agent the generator writes: its name, its key, and where its tree sits under the home.
-const AGENTS: [(&str, &str, &str); 7] = [
+const AGENTS: [(&str, &str, &str); 10] = [
     ("Gemini CLI", "gemini", ".gemini/tmp"),
     ("Qwen Code", "qwen", ".qwen/projects"),
     ("OpenCode", "opencode", ".local/share/opencode"),
@@ -18,6 +18,21 @@ const AGENTS: [(&str, &str, &str); 7] = [
     ("Copilot CLI", "copilot_cli", ".copilot/session-state"),
     ("Amp", "amp", ".local/share/amp/threads"),
     ("Aider", "aider", "code"),
+    (
+        "Cline",
+        "cline",
+        ".config/Code/User/globalStorage/saoudrizwan.claude-dev",
+    ),
+    (
+        "Roo Code",
+        "roo_code",
+        ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline",
+    ),
+    (
+        "Kilo Code",
+        "kilo_code",
+        ".config/Code/User/globalStorage/kilocode.kilo-code",
+    ),
 ];
 
 fn ms(d: Duration) -> f64 {
@@ -90,7 +105,7 @@ fn main() {
     }
     quiet.sort();
     println!(
-        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=5 makes about 11,500 over the seven agents)",
+        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=5 makes about 13,000 over the ten agents)",
         ms(quiet[4]),
         ms(quiet[7])
     );

@@ -303,3 +303,53 @@ fn hostile_records_are_read_without_a_panic() {
         }
     }
 }
+
+/// Every agent read through the shared readers (Gemini CLI to Kilo Code) is given every
+/// hostile document and companion: deep nesting, wrong types, huge values, a document cut
+/// short. None panics; each reads on.
+#[test]
+fn every_readers_agent_takes_hostile_documents_without_a_panic() {
+    let deep = format!("{}1{}", "[".repeat(50_000), "]".repeat(50_000));
+    let huge = format!("[{{\"ts\":1,\"type\":\"say\",\"say\":\"text\",\"text\":\"{}\"}}]", "y".repeat(3 << 20));
+    let documents = [
+        deep.clone(),
+        huge,
+        r#"[{"ts":"soon","type":"say","say":"api_req_started","text":"{\"tokensIn\":-1,\"tokensOut\":1e300,\"cost\":\"free\"}"},
+            {"ts":2,"type":"ask","ask":"tool","text":"{\"tool\":5}"},
+            {"ts":3,"type":"say","say":"api_req_finished","text":"[1,2]"},
+            {"ts":4,"type":"ask","ask":"use_mcp_server","text":"not json"},
+            {"ts":5,"type":"say","say":"command_output","text":null},
+            {"ts":6,"type":"say","say":"text","reasoning":{"a":1},"modelInfo":"x"}]"#
+            .to_owned(),
+        r#"{"id":"T-1","messages":[{"role":"assistant","usage":{"inputTokens":"x"},"content":{"a":1}}]}"#.to_owned(),
+        "[{\"ts\":1,\"type\":\"say\",\"say\":\"task\",\"text\":\"cut".to_owned(),
+        "# aider chat started at 9999-99-99 99:99:99\n#### \n> Tokens: lots sent".to_owned(),
+    ];
+    let companions: [(&str, &[u8]); 4] = [
+        ("t/api_conversation_history.json", deep.as_bytes()),
+        ("t/api_conversation_history.json", br#"[{"role":"user","ts":"x","content":{"text":"<model></model>"}},7]"#),
+        ("t/task_metadata.json", br#"{"model_usage":[{"ts":"x","model_id":5},null]}"#),
+        ("t/history_item.json", br#"{"task":9,"workspace":["/w"]}"#),
+    ];
+    for provider in Provider::ALL {
+        let Some(readers) = readers(provider) else {
+            continue;
+        };
+        for document in &documents {
+            let path = "h/tasks/t/ui_messages.json";
+            let mut conversations = (readers.conversations)(path, None);
+            let mut usage = (readers.usage)(path, None);
+            for line in document.lines() {
+                conversations.push_line(line.as_bytes());
+                usage.push_line(line.as_bytes());
+            }
+            for (name, bytes) in companions {
+                conversations.companion(name, bytes);
+                usage.companion(name, bytes);
+            }
+            usage.end();
+            let _ = usage.take_rows();
+            let _ = conversations.finish();
+        }
+    }
+}

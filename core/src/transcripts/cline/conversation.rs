@@ -96,7 +96,8 @@ impl ClineReader {
         let id = task_of(&self.path);
         let mut conversation = Conversation::new(self.product, id.clone());
         conversation.started_at = messages.first().and_then(time_of);
-        let requests = requests(messages, self.product, &mut self.notes);
+        let said = messages.iter().map(super::usage::Said::of);
+        let requests = requests(said, self.product, &mut self.notes);
         conversation.project = self.notes.project.clone();
         let mut requests = requests.into_iter().peekable();
         let mut built = Built::default();

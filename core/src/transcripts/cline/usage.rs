@@ -2,7 +2,7 @@
 //! (`api_req_started`, a legacy `api_req_finished` folded into the request before it), in
 //! Baton's one meaning of its tokens, priced by its model and keeping the cost it recorded.
 
-use super::{Notes, kind_of, product_of, tagged_model, task_of, text_json, time_of};
+use super::{Notes, kind_of, product_of, tagged_model, task_of, time_of};
 use crate::tokens::TokenTotals;
 use crate::transcripts::lines::Document;
 use crate::transcripts::{Interner, Provider, ReadStats, Timestamp, UsageEntry, fingerprint};
@@ -72,29 +72,95 @@ impl Request {
     }
 }
 
+/// What the usage needs of one panel message, read from a parsed value or from the typed
+/// reading of a whole file (which skips every other field unparsed).
+pub(crate) struct Said<'a> {
+    kind: &'a str,
+    what: &'a str,
+    partial: bool,
+    when: i64,
+    text: Text<'a>,
+    model: Option<&'a str>,
+}
+
+/// A panel message's `text`, parsed only when its JSON is wanted.
+enum Text<'a> {
+    Value(&'a Value),
+    Raw(Option<&'a serde_json::value::RawValue>),
+}
+
+impl Text<'_> {
+    /// The JSON the text holds, `Null` when it holds none.
+    fn json(&self) -> Value {
+        let text: Option<std::borrow::Cow<'_, str>> = match self {
+            Text::Value(value) => value.as_str().map(std::borrow::Cow::Borrowed),
+            Text::Raw(raw) => raw.and_then(|raw| serde_json::from_str(raw.get()).ok()),
+        };
+        text.and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or(Value::Null)
+    }
+}
+
+impl<'a> Said<'a> {
+    /// A parsed panel message's.
+    pub(crate) fn of(message: &'a Value) -> Said<'a> {
+        let (kind, what) = kind_of(message);
+        Said {
+            kind,
+            what,
+            partial: message["partial"] == true,
+            when: time_of(message).map_or(0, Timestamp::millis),
+            text: Text::Value(&message["text"]),
+            model: message["modelInfo"]["modelId"].as_str(),
+        }
+    }
+}
+
+/// A panel message as the usage reads it, every field it does not need skipped unparsed.
+#[derive(serde::Deserialize)]
+struct Lite<'a> {
+    #[serde(default)]
+    ts: Option<i64>,
+    #[serde(default, rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    say: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    partial: Option<bool>,
+    #[serde(default, borrow)]
+    text: Option<&'a serde_json::value::RawValue>,
+    #[serde(default, rename = "modelInfo", borrow)]
+    model_info: Option<LiteModel<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct LiteModel<'a> {
+    #[serde(default, rename = "modelId", borrow)]
+    model_id: Option<std::borrow::Cow<'a, str>>,
+}
+
 /// The requests of a task's panel messages, in order: each with its time, its counts, the
 /// model it names (Cline's `modelInfo`, an older Roo request's environment details) and its
 /// place in the file. A legacy `api_req_finished` adds its counts to the request before it.
-pub(crate) fn requests(
-    messages: &[Value],
+pub(crate) fn requests<'a>(
+    messages: impl Iterator<Item = Said<'a>>,
     product: Provider,
     notes: &mut Notes,
 ) -> Vec<(i64, Request, usize)> {
     let mut infos: Vec<(i64, Value, usize)> = Vec::new();
-    for (at, message) in messages.iter().enumerate() {
-        let (kind, what) = kind_of(message);
-        if kind != "say" || message["partial"] == true {
+    for (at, said) in messages.enumerate() {
+        if said.kind != "say" || said.partial {
             continue;
         }
-        let when = time_of(message).map_or(0, Timestamp::millis);
-        let counted = match what {
+        let when = said.when;
+        let counted = match said.what {
             "api_req_started" => true,
             // Cline counts what a restore deleted and what its sub-agents used; Roo and
             // Kilo leave their deleted requests out of the task's totals.
             "deleted_api_reqs" | "subagent_usage" => product == Provider::Cline,
             "api_req_finished" => {
                 if let (Some((_, last, _)), Value::Object(more)) =
-                    (infos.last_mut(), text_json(message))
+                    (infos.last_mut(), said.text.json())
                     && let Some(last) = last.as_object_mut()
                 {
                     last.extend(more);
@@ -106,8 +172,8 @@ pub(crate) fn requests(
         if !counted {
             continue;
         }
-        let info = text_json(message);
-        if let Some(model) = message["modelInfo"]["modelId"].as_str() {
+        let info = said.text.json();
+        if let Some(model) = said.model {
             notes.note_model(when, model);
         } else if let Some(model) = info["request"].as_str().and_then(tagged_model) {
             notes.note_model(when, model);
@@ -118,6 +184,33 @@ pub(crate) fn requests(
         .into_iter()
         .filter_map(|(when, info, at)| Request::of(&info).map(|r| (when, r, at)))
         .collect()
+}
+
+/// The requests of a whole panel file: read typed (fast) when every message has the shape
+/// the extensions write, else as JSON values (a file with odd types is still read).
+fn requests_of_file(
+    bytes: &[u8],
+    product: Provider,
+    notes: &mut Notes,
+    stats: &mut ReadStats,
+) -> Option<Vec<(i64, Request, usize)>> {
+    if let Ok(lite) = serde_json::from_slice::<Vec<Lite<'_>>>(bytes) {
+        let said = lite.iter().map(|m| Said {
+            kind: m.kind.as_deref().unwrap_or(""),
+            what: m.say.as_deref().unwrap_or(""),
+            partial: m.partial == Some(true),
+            when: m.ts.unwrap_or(0),
+            text: Text::Raw(m.text),
+            model: m.model_info.as_ref().and_then(|i| i.model_id.as_deref()),
+        });
+        return Some(requests(said, product, notes));
+    }
+    let value = crate::transcripts::parse_line::<Value>(bytes, stats);
+    let Some(messages) = value.as_ref().and_then(Value::as_array) else {
+        stats.malformed += 1;
+        return None;
+    };
+    Some(requests(messages.iter().map(Said::of), product, notes))
 }
 
 /// Reads a task's usage rows (fed its panel file's lines and its companions; read when the
@@ -165,18 +258,19 @@ impl ClineUsage {
 
     /// The file ended: the task is read.
     pub fn end(&mut self) {
-        let Some(value) = self.document.take_value(&mut self.stats) else {
+        let Some(bytes) = self.document.take_bytes() else {
             return;
         };
-        let Some(messages) = value.as_array() else {
-            self.stats.malformed += 1;
+        let Some(requests) =
+            requests_of_file(&bytes, self.product, &mut self.notes, &mut self.stats)
+        else {
             return;
         };
         let task = task_of(&self.path);
         let session = self.strings.get(&task);
         let project = self.notes.project.clone().map(|p| self.strings.get(&p));
         let key = self.product.key();
-        for (when, request, place) in requests(messages, self.product, &mut self.notes) {
+        for (when, request, place) in requests {
             let model = self.notes.model_at(when).map(|m| self.strings.get(m));
             let entry = UsageEntry {
                 provider: self.product,
