@@ -171,7 +171,10 @@ fn roo_text() -> Vec<u8> {
         let at = 1_787_216_400_000 + t * 10;
         messages.push(format!(r#"{{"ts":{},"type":"say","say":"api_req_started","text":"{{\"apiProtocol\":\"anthropic\",\"tokensIn\":41912,\"tokensOut\":160,\"cacheWrites\":900,\"cacheReads\":40000,\"cost\":0.0172}}"}}"#, at + 1));
         messages.push(format!(r#"{{"ts":{},"type":"say","say":"text","text":"I will run them.","reasoning":"Run them first."}}"#, at + 2));
-        messages.push(format!(r#"{{"ts":{},"type":"ask","ask":"command","text":"cargo test"}}"#, at + 3));
+        messages.push(format!(
+            r#"{{"ts":{},"type":"ask","ask":"command","text":"cargo test"}}"#,
+            at + 3
+        ));
         messages.push(format!(r#"{{"ts":{},"type":"ask","ask":"command_output","text":"test result: ok. 12 passed"}}"#, at + 4));
     }
     format!("[{}]", messages.join(",")).into_bytes()

@@ -8,6 +8,7 @@ pub mod aider;
 pub mod amp;
 pub mod cline;
 pub mod copilot;
+pub mod copilot_chat;
 pub mod gemini;
 pub mod opencode;
 pub mod qwen;

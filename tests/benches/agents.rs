@@ -1,5 +1,5 @@
 //! The mirror on each newer agent's generated history (Gemini CLI, Qwen Code, OpenCode, Kilo
-//! CLI, Copilot CLI, Amp, Aider, Cline, Roo Code, Kilo Code; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
+//! CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
 //! (throughput, peak memory), then a pass with nothing changed over every tree together
 //! (target: at most 100 ms for 5,000 sessions), and `usage --index daily`. Whole `baton`
 //! processes, start-up included. Before them, the core's reading of an OpenCode database in
@@ -10,12 +10,17 @@ use std::process::Command;
 use std::time::Duration;
 
 /// Each agent the generator writes: its name, its key, and where its tree sits under the home.
-const AGENTS: [(&str, &str, &str); 10] = [
+const AGENTS: [(&str, &str, &str); 11] = [
     ("Gemini CLI", "gemini", ".gemini/tmp"),
     ("Qwen Code", "qwen", ".qwen/projects"),
     ("OpenCode", "opencode", ".local/share/opencode"),
     ("Kilo CLI", "kilo", ".local/share/kilo"),
     ("Copilot CLI", "copilot_cli", ".copilot/session-state"),
+    (
+        "Copilot Chat",
+        "copilot_chat",
+        ".config/Code/User/workspaceStorage",
+    ),
     ("Amp", "amp", ".local/share/amp/threads"),
     ("Aider", "aider", "code"),
     (
@@ -105,7 +110,7 @@ fn main() {
     }
     quiet.sort();
     println!(
-        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=5 makes about 13,000 over the ten agents)",
+        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=5 makes about 13,000 over the eleven agents)",
         ms(quiet[4]),
         ms(quiet[7])
     );

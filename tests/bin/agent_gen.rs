@@ -1,4 +1,4 @@
-//! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, Amp threads, Aider histories,
+//! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, Copilot Chat's (VS Code), Amp threads, Aider histories,
 //! Cline, Roo Code and Kilo Code tasks, and OpenCode and Kilo CLI databases, in the
 //! agents' own layouts, with every trap their sources show, and the truth they must give
 //! (`truth.json`: tokens by day and model, conversations with titles and tool calls, the
@@ -7,13 +7,16 @@
 //! Usage: `agent-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--truth FILE]`. `OUT_DIR`
 //! stands for a home folder: it gets `.gemini/tmp/…`, `.qwen/projects/…` (with Qwen Code's
 //! `.qwen/usage/` beside), `.local/share/{opencode,kilo,amp}/`, `.copilot/session-state/`, `code/` (Aider's
-//! repositories) and `.config/Code/User/globalStorage/<extension>/tasks/`, so `HOME=OUT_DIR baton usage`
+//! repositories), `.config/Code/User/workspaceStorage/` and
+//! `.config/Code/User/globalStorage/<extension>/tasks/`, so `HOME=OUT_DIR baton usage`
 //! finds them where the agents keep them. The truth goes to `OUT_DIR/truth.json` unless
 //! `--truth` names another file. `--mb` adds sessions until each agent's tree holds about M
 //! megabytes (for benchmarks).
 
 use baton_core::transcripts::Provider;
-use baton_tests::agents::{Truth, aider, amp, cline, copilot, gemini, opencode, qwen};
+use baton_tests::agents::{
+    Truth, aider, amp, cline, copilot, copilot_chat, gemini, opencode, qwen,
+};
 use std::path::PathBuf;
 
 fn main() {
@@ -73,6 +76,11 @@ fn main() {
         let _ = std::fs::remove_dir_all(&copilot_root);
         copilot::tree(&copilot_root, n, seed)
     });
+    let chat_root = out.join(".config/Code/User/workspaceStorage");
+    let chat = grow(&|n| {
+        let _ = std::fs::remove_dir_all(&chat_root);
+        copilot_chat::tree(&chat_root, n, seed)
+    });
     let amp_root = out.join(".local/share/amp/threads");
     let amp = grow(&|n| {
         let _ = std::fs::remove_dir_all(&amp_root);
@@ -99,6 +107,7 @@ fn main() {
         ("opencode", "OpenCode sessions", &opencode),
         ("kilo", "Kilo CLI sessions", &kilo),
         ("copilot_cli", "Copilot CLI sessions", &copilot),
+        ("copilot_chat", "Copilot Chat sessions", &chat),
         ("amp", "Amp threads", &amp),
         ("aider", "Aider runs", &aider),
         ("cline", "Cline tasks", &cline_tasks),

@@ -7,7 +7,7 @@
 
 use baton_core::transcripts::Provider;
 use baton_tests::agents::{
-    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, gemini, opencode, qwen,
+    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, copilot_chat, gemini, opencode, qwen,
 };
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
@@ -60,6 +60,12 @@ fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
             "--copilot-cli-dir",
             ".copilot/session-state",
             &|r| copilot::tree(r, sessions, 13),
+        ),
+        agent(
+            "copilot_chat",
+            "--copilot-chat-dir",
+            ".config/Code/User/workspaceStorage",
+            &|r| copilot_chat::tree(r, sessions, 17),
         ),
         agent("amp", "--amp-dir", ".local/share/amp/threads", &|r| {
             amp::tree(r, sessions, 19)
@@ -205,6 +211,7 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
             "gemini" => gemini::MODELS[2],
             "qwen" => qwen::MODELS[1],
             "copilot_cli" => copilot::MODELS[3],
+            "copilot_chat" => "oswe-vscode-prime",
             "amp" => amp::MODELS[2],
             "aider" => aider::MODELS[2],
             "cline" => cline::models(Provider::Cline)[2],

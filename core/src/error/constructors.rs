@@ -435,7 +435,7 @@ impl Error {
         Error::new(
             ErrorCode::NoTranscripts,
             format!(
-                "nothing to count: {looked}. Point --claude-dir at a `projects/` folder or --codex-dir at a `sessions/` folder"
+                "nothing to count: {looked}. Name an agent's folder with its flag (--claude-dir, --codex-dir, …: `baton usage --help` lists them)"
             ),
         )
         .with("missing_sources", missing)

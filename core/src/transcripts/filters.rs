@@ -139,12 +139,12 @@ mod tests {
         };
         let err = bad.resolve(&UtcZone).unwrap_err();
         assert!(err.message.contains(
-            "claude_code, codex, gemini, qwen, opencode, kilo, copilot_cli, amp, aider, cline, roo_code, kilo_code, chatgpt, claude_ai"
+            "claude_code, codex, gemini, qwen, opencode, kilo, copilot_cli, copilot_chat, amp, aider, cline, roo_code, kilo_code, chatgpt, claude_ai"
         ));
         assert_eq!(usage_provider("Codex").unwrap(), Provider::Codex);
         let err = usage_provider("chatgpt").unwrap_err();
         assert!(err.message.ends_with(
-            "usage is kept for claude_code, codex, gemini, qwen, opencode, kilo, copilot_cli, amp, aider, cline, roo_code and kilo_code"
+            "usage is kept for claude_code, codex, gemini, qwen, opencode, kilo, copilot_cli, copilot_chat, amp, aider, cline, roo_code and kilo_code"
         ));
     }
 }

@@ -12,6 +12,7 @@ pub mod amp;
 pub mod cline;
 pub mod conversation;
 pub mod copilot;
+pub mod copilot_chat;
 pub mod export_files;
 pub mod filters;
 pub mod follow;
@@ -93,6 +94,8 @@ pub enum Provider {
     Kilo,
     /// GitHub Copilot CLI session event logs.
     CopilotCli,
+    /// GitHub Copilot Chat's sessions in VS Code.
+    CopilotChat,
     /// Amp's thread documents.
     Amp,
     /// Aider's Markdown chat histories.
@@ -111,7 +114,7 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 14] = [
+    pub const ALL: [Provider; 15] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
@@ -119,6 +122,7 @@ impl Provider {
         Provider::Opencode,
         Provider::Kilo,
         Provider::CopilotCli,
+        Provider::CopilotChat,
         Provider::Amp,
         Provider::Aider,
         Provider::Cline,
@@ -433,6 +437,9 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
     }
     if amp::looks_like_thread(text) {
         return Ok(Provider::Amp);
+    }
+    if copilot_chat::looks_like_session(text) {
+        return Ok(Provider::CopilotChat);
     }
     // An older Gemini CLI session: one document, pretty-printed, its session first.
     if trimmed.starts_with('{') {

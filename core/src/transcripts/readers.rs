@@ -9,6 +9,7 @@ use crate::transcripts::amp::{AmpReader, AmpUsage};
 use crate::transcripts::cline::{ClineReader, ClineUsage};
 use crate::transcripts::conversation::Parsed;
 use crate::transcripts::copilot::{CopilotReader, CopilotUsage};
+use crate::transcripts::copilot_chat::{CopilotChatReader, CopilotChatUsage};
 use crate::transcripts::gemini::{GeminiReader, GeminiUsage};
 use crate::transcripts::lines::LineReader;
 use crate::transcripts::qwen::{QwenReader, QwenUsage};
@@ -68,6 +69,10 @@ pub fn readers(provider: Provider) -> Option<Readers> {
         Provider::Aider => Some(Readers {
             conversations: |path, state| Box::new(AiderReader::new(path, parse(state))),
             usage: |path, state| Box::new(AiderUsage::new(path, parse(state))),
+        }),
+        Provider::CopilotChat => Some(Readers {
+            conversations: |path, _| Box::new(CopilotChatReader::new(path)),
+            usage: |path, _| Box::new(CopilotChatUsage::new(path)),
         }),
         Provider::Amp => Some(Readers {
             conversations: |path, _| Box::new(AmpReader::new(path)),
@@ -161,11 +166,13 @@ conversations!(QwenReader);
 conversations!(CopilotReader);
 conversations!(AiderReader);
 conversations!(AmpReader, stateless);
+conversations!(CopilotChatReader, stateless);
 usage!(GeminiUsage, end = finish);
 usage!(QwenUsage, state = stateless);
 usage!(CopilotUsage);
 usage!(AiderUsage);
 usage!(AmpUsage, state = stateless, end = end);
+usage!(CopilotChatUsage, state = stateless, end = end);
 
 impl Conversations for ClineReader {
     fn state(&self) -> Option<String> {

@@ -310,7 +310,10 @@ fn hostile_records_are_read_without_a_panic() {
 #[test]
 fn every_readers_agent_takes_hostile_documents_without_a_panic() {
     let deep = format!("{}1{}", "[".repeat(50_000), "]".repeat(50_000));
-    let huge = format!("[{{\"ts\":1,\"type\":\"say\",\"say\":\"text\",\"text\":\"{}\"}}]", "y".repeat(3 << 20));
+    let huge = format!(
+        "[{{\"ts\":1,\"type\":\"say\",\"say\":\"text\",\"text\":\"{}\"}}]",
+        "y".repeat(3 << 20)
+    );
     let documents = [
         deep.clone(),
         huge,
@@ -327,8 +330,14 @@ fn every_readers_agent_takes_hostile_documents_without_a_panic() {
     ];
     let companions: [(&str, &[u8]); 4] = [
         ("t/api_conversation_history.json", deep.as_bytes()),
-        ("t/api_conversation_history.json", br#"[{"role":"user","ts":"x","content":{"text":"<model></model>"}},7]"#),
-        ("t/task_metadata.json", br#"{"model_usage":[{"ts":"x","model_id":5},null]}"#),
+        (
+            "t/api_conversation_history.json",
+            br#"[{"role":"user","ts":"x","content":{"text":"<model></model>"}},7]"#,
+        ),
+        (
+            "t/task_metadata.json",
+            br#"{"model_usage":[{"ts":"x","model_id":5},null]}"#,
+        ),
         ("t/history_item.json", br#"{"task":9,"workspace":["/w"]}"#),
     ];
     for provider in Provider::ALL {

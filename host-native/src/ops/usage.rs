@@ -229,7 +229,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     let files = find_transcripts(&mut sources);
     if files.is_empty() {
         let missing = missing_sources(&sources, &[]);
-        let described: Vec<String> = missing.iter().map(MissingSource::describe).collect();
+        let described = baton_core::transcripts::usage::describe_missing(&missing);
         return Err(Error::no_transcripts(
             &described,
             serde_json::to_value(&missing).unwrap_or_default(),

@@ -132,6 +132,14 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Copilot CLI out of the mirror",
     ),
     v(
+        "BATON_MIRROR_COPILOT_CHAT_DIR",
+        "Copilot Chat (VS Code) session folders the mirror reads (`--copilot-chat-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_COPILOT_CHAT_ENABLED",
+        "`false` leaves Copilot Chat out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_AMP_DIR",
         "Amp threads folders the mirror reads (`--amp-dir`)",
     ),

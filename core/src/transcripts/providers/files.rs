@@ -77,10 +77,15 @@ impl Entry {
             Kind::Agent | Kind::Document => {
                 let ends = self.has_extension(name);
                 let mut folders = path.split(['/', '\\']).rev().skip(1);
-                let within = self
-                    .names
-                    .within
-                    .is_none_or(|folder| folders.any(|f| f == folder));
+                // A folder named so, or whose name ends so (`emptyWindowChatSessions`).
+                let within = self.names.within.is_none_or(|folder| {
+                    folders.any(|f| {
+                        f == folder
+                            || (f.len() > folder.len()
+                                && f.to_ascii_lowercase()
+                                    .ends_with(&folder.to_ascii_lowercase()))
+                    })
+                });
                 let named = self.names.only_named.is_none_or(|only| {
                     name == only
                         || (self.names.or_session_named

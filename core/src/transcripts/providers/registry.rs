@@ -155,6 +155,41 @@ const TASK: Gives = Gives {
     ..AGENT
 };
 
+/// Where VS Code keeps each window's chat sessions (`workspaceStorage/<workspace>/chatSessions`,
+/// and `globalStorage/emptyWindowChatSessions` for a window with no folder), for VS Code,
+/// Insiders and VSCodium, and on Linux a remote VS Code server's.
+macro_rules! chat_sessions {
+    ($($more:expr),*) => {
+        &[
+            Place {
+                base: Base::Config,
+                path: "Code/User/workspaceStorage",
+            },
+            Place {
+                base: Base::Config,
+                path: "Code/User/globalStorage/emptyWindowChatSessions",
+            },
+            Place {
+                base: Base::Config,
+                path: "Code - Insiders/User/workspaceStorage",
+            },
+            Place {
+                base: Base::Config,
+                path: "Code - Insiders/User/globalStorage/emptyWindowChatSessions",
+            },
+            Place {
+                base: Base::Config,
+                path: "VSCodium/User/workspaceStorage",
+            },
+            Place {
+                base: Base::Config,
+                path: "VSCodium/User/globalStorage/emptyWindowChatSessions",
+            },
+            $($more,)*
+        ]
+    };
+}
+
 /// What an agent's transcripts give.
 const AGENT: Gives = Gives {
     tokens: true,
@@ -185,7 +220,7 @@ const EXPORT: Gives = Gives {
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 14] = [
+pub const REGISTRY: [Entry; 15] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -375,6 +410,38 @@ pub const REGISTRY: [Entry; 14] = [
             companions: &[],
         },
         agent_names: &["copilot"],
+    },
+    Entry {
+        provider: Provider::CopilotChat,
+        key: "copilot_chat",
+        title: "Copilot Chat",
+        kind: Kind::Document,
+        extensions: &["jsonl", "json"],
+        homes: Homes {
+            linux: chat_sessions!(Place {
+                base: Base::Home,
+                path: ".vscode-server/data/User/workspaceStorage",
+            }),
+            macos: chat_sessions!(),
+            windows: chat_sessions!(),
+            moved: &[],
+        },
+        setting: "COPILOT_CHAT",
+        gives: Gives {
+            appended: false,
+            ..AGENT
+        },
+        names: Names {
+            // `chatSessions`, and `emptyWindowChatSessions`: a workspace's folder also keeps
+            // other extensions' files.
+            within: Some("chatSessions"),
+            not_ending: &[],
+            own_folder: None,
+            only_named: None,
+            or_session_named: false,
+            companions: &[],
+        },
+        agent_names: &["copilot-chat", "vscode"],
     },
     Entry {
         provider: Provider::Amp,

@@ -250,6 +250,34 @@ impl MissingSource {
     }
 }
 
+/// What a person reads about the sources that gave nothing, in order: an agent whose every
+/// default folder is absent said once (an editor extension has a folder in each editor),
+/// the others one by one.
+pub fn describe_missing(missing: &[MissingSource]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    while at < missing.len() {
+        let provider = missing[at].provider;
+        let run = missing[at..]
+            .iter()
+            .take_while(|m| m.provider == provider && m.reason == "not_found")
+            .count();
+        if run > 1 {
+            lines.push(format!(
+                "no {} transcripts: {} does not exist, nor do the {} other folders it may use",
+                provider.entry().title,
+                missing[at].path,
+                run - 1
+            ));
+            at += run;
+        } else {
+            lines.push(missing[at].describe());
+            at += 1;
+        }
+    }
+    lines
+}
+
 /// How a report is made: rows, window, providers, prices and zone.
 #[derive(Debug)]
 pub struct ReportOptions<'a> {

@@ -341,6 +341,10 @@ mod tests {
             ),
             // The repository the command runs in.
             (P::Aider, vec![PathBuf::from("/home/u/code/app")]),
+            (
+                P::CopilotChat,
+                vec![PathBuf::from("/home/u/.config/Code/User/workspaceStorage")],
+            ),
             // Each editor's extension folder (one named here for the test).
             (
                 P::Cline,

@@ -105,6 +105,11 @@ pub(crate) struct AgentDirs {
     /// ~/.copilot/session-state]
     #[arg(long = "copilot-cli-dir", value_name = "DIR")]
     pub(crate) copilot_cli_dirs: Vec<PathBuf>,
+    /// Copilot Chat sessions: a VS Code workspaceStorage folder, or a chatSessions folder
+    /// [default: VS Code's, Insiders' and VSCodium's workspaceStorage and
+    /// emptyWindowChatSessions]
+    #[arg(long = "copilot-chat-dir", value_name = "DIR")]
+    pub(crate) copilot_chat_dirs: Vec<PathBuf>,
     /// Amp threads folder [default: $XDG_DATA_HOME/amp/threads, else
     /// ~/.local/share/amp/threads]
     #[arg(long = "amp-dir", value_name = "DIR")]
@@ -138,6 +143,7 @@ impl AgentDirs {
             (Provider::Opencode, &self.opencode_dirs),
             (Provider::Kilo, &self.kilo_dirs),
             (Provider::CopilotCli, &self.copilot_cli_dirs),
+            (Provider::CopilotChat, &self.copilot_chat_dirs),
             (Provider::Amp, &self.amp_dirs),
             (Provider::Aider, &self.aider_dirs),
             (Provider::Cline, &self.cline_dirs),

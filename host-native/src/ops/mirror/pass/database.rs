@@ -247,6 +247,9 @@ pub(super) fn store_read(
         .map_err(sql(index_path))?;
     }
     settle(&transaction, &forgotten, &parsed.conversations).map_err(sql(index_path))?;
+    // A response another source also holds (a session copied to a second folder) is counted
+    // once: the rows of each key touched are recounted, as a window's are.
+    packer.dirty.settle(&transaction).map_err(sql(index_path))?;
     transaction
         .execute(
             "UPDATE sources SET usage_stats = ?1, usage_state = ?2 WHERE id = ?3",
