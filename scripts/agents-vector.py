@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/vectors/analyzer-agents.requests.ndjson: the Gemini CLI, Qwen Code, OpenCode and
 Kilo CLI, Copilot CLI, Amp, Aider, Cline, Roo Code and Kilo Code fixtures (tests/fixtures/gemini, qwen,
-opencode, kilo, copilot-cli, amp, aider, cline, roo-code, kilo-code; a task's companions before its panel file, as a sorted walk gives them) pushed through the analyzer ABI in 4 KiB chunks, then usage by day
+opencode, kilo, copilot-cli, copilot-chat, amp, aider, cline, roo-code, kilo-code; a task's companions before its panel file, as a sorted walk gives them) pushed through the analyzer ABI in 4 KiB chunks, then usage by day
 and model, the list, a search for the planted word and a view. Run from anywhere:
 `python3 scripts/agents-vector.py REPO`, then
 `BATON_UPDATE_VECTORS=1 cargo test -p baton-tests --test suite -- wasm::golden` writes the answers."""
@@ -12,7 +12,7 @@ out = []
 A = "agents"
 out.append({"op": "analyzer_open", "analyzer": A})
 files = []
-for agent in ["gemini", "qwen", "opencode", "kilo", "copilot-cli", "amp", "aider", "cline", "roo-code", "kilo-code"]:
+for agent in ["gemini", "qwen", "opencode", "kilo", "copilot-cli", "copilot-chat", "amp", "aider", "cline", "roo-code", "kilo-code"]:
     for d, _, names in os.walk(os.path.join(fixtures, agent)):
         for n in names:
             if n.endswith(".jsonl") or n.endswith(".json") or n.endswith(".db") or n == ".aider.chat.history.md":
@@ -20,8 +20,8 @@ for agent in ["gemini", "qwen", "opencode", "kilo", "copilot-cli", "amp", "aider
 files.sort()
 for f in files:
     rel = os.path.relpath(f, fixtures)
-    # Qwen Code's sidecars: a host passes them over (`providers::skipped_files`).
-    if rel.endswith(".ledger.jsonl") or rel.endswith(".runtime.json"):
+    # Qwen Code's sidecars and VS Code's workspace.json: a host passes them over (`providers::skipped_files`).
+    if rel.endswith(".ledger.jsonl") or rel.endswith(".runtime.json") or rel.endswith("workspace.json"):
         continue
     data = open(f, "rb").read()
     out.append({"op": "analyzer_begin", "analyzer": A, "name": rel})

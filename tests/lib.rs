@@ -38,7 +38,9 @@ pub fn baton(dir: &Path) -> Command {
         .env("BATON_FSYNC", "0")
         .env("TZ", "UTC")
         .env("XDG_DATA_HOME", user.join("data"))
-        .env("XDG_CACHE_HOME", user.join("cache"));
+        .env("XDG_CACHE_HOME", user.join("cache"))
+        // The editors' folders (VS Code's chats, its extensions' tasks) are the test's too.
+        .env("XDG_CONFIG_HOME", user.join("config"));
     cmd
 }
 

@@ -144,7 +144,13 @@ fn merge(message: &mut Value, extra: Value) {
 pub fn tree(root: &Path, product: Provider, sessions: usize, seed: u64) -> Truth {
     let sessions = sessions.max(5);
     let mut truth = Truth::default();
-    let mut rng = Rng::new(seed ^ 0x636c_696e ^ product as u64);
+    // Each product's own stream (not its place in the provider list, which grows).
+    let salt = match product {
+        Provider::Cline => 1,
+        Provider::RooCode => 2,
+        _ => 3,
+    };
+    let mut rng = Rng::new(seed ^ 0x636c_696e ^ salt);
     let [first_model, second_model, unpriced] = models(product);
     for n in 0..sessions {
         // A Roo task from before its `tokensIn` held the cache (September 2025).

@@ -30,7 +30,7 @@ fn billed_name(model: &str) -> &str {
 pub fn tree(root: &Path, sessions: usize, seed: u64) -> Truth {
     let sessions = sessions.max(5);
     let mut truth = Truth::default();
-    let mut rng = Rng::new(seed ^ 0x0063_6861_74);
+    let mut rng = Rng::new(seed ^ 0x0000_6368_6174);
     for n in 0..sessions {
         let workspace = format!(
             "{:032x}",

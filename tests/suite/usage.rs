@@ -193,8 +193,8 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
     let report = json_of(&out);
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        86,
-        "every fixture file (OpenCode's and Kilo CLI's databases included), an unzipped export's side files, Qwen Code's sidecars and Copilot CLI's workspace files passed over (Amp's four threads and two Aider histories read; Cline's, Roo Code's and Kilo Code's 15 tasks, 38 files with their companions)"
+        92,
+        "every fixture file (OpenCode's and Kilo CLI's databases included), an unzipped export's side files, Qwen Code's sidecars and Copilot CLI's workspace files passed over (Amp's four threads and two Aider histories read; Cline's, Roo Code's and Kilo Code's 15 tasks, 38 files with their companions; Copilot Chat's six session files, its workspace.json files passed over)"
     );
     assert_eq!(report["errors"].as_array().unwrap().len(), 0);
     assert!(
@@ -476,13 +476,22 @@ fn a_source_that_gives_nothing_is_a_warning_and_nothing_at_all_is_no_transcripts
             serde_json::json!({"provider": "codex", "path": nowhere, "reason": "not_found"}),
         ]
     );
+    // Each named in the message: an agent's first absent folder, and how many more it has
+    // (an editor extension has one in each editor).
+    let mut said = std::collections::BTreeSet::new();
     for other in &missing[2..] {
         assert_eq!(other["reason"], "not_found", "{other}");
-        assert!(
-            message.contains(other["path"].as_str().unwrap()),
-            "{message}"
-        );
+        if said.insert(other["provider"].as_str().unwrap()) {
+            assert!(
+                message.contains(other["path"].as_str().unwrap()),
+                "{message}"
+            );
+        }
     }
+    assert!(
+        message.contains("nor do the 4 other folders it may use"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -118,7 +118,7 @@ test("every fixture format through the folder picker, and the same figures as th
   // The CLI walks the folder by the same core rule (an export's side files are passed over).
   const native = nativeAnalyze(fixtures);
   assert.deepEqual(overview, native.overview);
-  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "copilot_cli", "amp", "aider", "cline", "roo_code", "kilo_code", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
+  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "copilot_cli", "copilot_chat", "amp", "aider", "cline", "roo_code", "kilo_code", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
   assert.ok(overview.usage.total_tokens > 0, "the agents' usage counted");
   assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
   assert.ok(await page.$("#chart-models svg rect"), "the per-model chart is drawn");
@@ -137,9 +137,9 @@ test("every fixture format through the folder picker, and the same figures as th
   page.checkOffline();
 });
 
-test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Amp, Aider, Cline, Roo Code and Kilo Code folder: the generator's usage and sessions, as the CLI reads them", async () => {
+test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code and Kilo Code folder: the generator's usage and sessions, as the CLI reads them", async () => {
   const truth = JSON.parse(readFileSync(join(root, "tests/vectors/agents-truth.json"), "utf8"));
-  const folder = { copilot_cli: "copilot-cli", roo_code: "roo-code", kilo_code: "kilo-code" };
+  const folder = { copilot_cli: "copilot-cli", copilot_chat: "copilot-chat", roo_code: "roo-code", kilo_code: "kilo-code" };
   for (const agent of Object.keys(truth)) {
     const page = await openPage();
     const dir = join(fixtures, folder[agent] || agent);
@@ -465,7 +465,7 @@ test("the usage table has `baton usage`'s rows for the same files, and downloads
     "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(fixtures, "codex"),
     "--gemini-dir", join(fixtures, "gemini"), "--qwen-dir", join(fixtures, "qwen"),
     "--opencode-dir", join(fixtures, "opencode"), "--kilo-dir", join(fixtures, "kilo"),
-    "--copilot-cli-dir", join(fixtures, "copilot-cli"), "--amp-dir", join(fixtures, "amp"),
+    "--copilot-cli-dir", join(fixtures, "copilot-cli"), "--copilot-chat-dir", join(fixtures, "copilot-chat"), "--amp-dir", join(fixtures, "amp"),
     "--aider-dir", join(fixtures, "aider"), "--cline-dir", join(fixtures, "cline"),
     "--roo-code-dir", join(fixtures, "roo-code"), "--kilo-code-dir", join(fixtures, "kilo-code"), ...more],
   { env: { PATH: process.env.PATH, HOME: tmp } }).toString();

@@ -23,7 +23,7 @@ pub fn passed_over(path: &str) -> bool {
     let folders: Vec<&str> = path.split(['/', '\\']).filter(|f| !f.is_empty()).collect();
     REGISTRY
         .iter()
-        .filter(|e| e.kind == Kind::Agent)
+        .filter(|e| matches!(e.kind, Kind::Agent | Kind::Document))
         .any(|entry| {
             let name = folders.last().copied().unwrap_or("");
             if entry.names.not_ending.iter().any(|e| name.ends_with(e)) {

@@ -435,7 +435,8 @@ pub const REGISTRY: [Entry; 15] = [
             // `chatSessions`, and `emptyWindowChatSessions`: a workspace's folder also keeps
             // other extensions' files.
             within: Some("chatSessions"),
-            not_ending: &[],
+            // The folder a workspace's window had open, beside its `chatSessions`.
+            not_ending: &["workspace.json"],
             own_folder: None,
             only_named: None,
             or_session_named: false,
