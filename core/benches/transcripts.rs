@@ -1,5 +1,5 @@
 //! Parser throughput, MB/s on one core: the Claude Code, Codex, Gemini CLI, Qwen Code, Copilot
-//! CLI, Amp, Aider and Roo Code (Cline's and Kilo Code's reader) usage readers, the newer agents' conversation readers, and the ChatGPT and claude.ai
+//! CLI, Copilot Chat, Amp, Aider and Roo Code (Cline's and Kilo Code's reader) usage readers, the newer agents' conversation readers, and the ChatGPT and claude.ai
 //! export parsers (streamed, one conversation at a time), over synthetic lines shaped like real
 //! ones (several content blocks per response, progress lines without usage, cumulative Codex
 //! token counts, Gemini messages written again with their tool calls, Qwen's telemetry
@@ -163,6 +163,30 @@ fn amp_text() -> Vec<u8> {
     format!(r#"{{"v":200,"id":"T-019ca26f-aaaa-bbbb-cccc-dddddddddddd","created":1787216400000,"title":"Tests","messages":[{}],"env":{{"initial":{{"trees":[{{"displayName":"app","uri":"file:///home/dev/app"}}]}}}}}}"#, messages.join(",")).into_bytes()
 }
 
+/// A long Copilot Chat operation log: 3,000 requests, each appended, its response streamed in
+/// three rewrites of its tail, its result and state set (tokens in the result's metadata).
+fn copilot_chat_text() -> Vec<u8> {
+    let mut text = String::from(
+        r#"{"kind":0,"v":{"version":3,"sessionId":"s1","creationDate":1787216400000,"requests":[]}}"#,
+    );
+    text.push('\n');
+    for r in 0..3_000u64 {
+        let at = 1_787_216_400_000 + r * 1000;
+        writeln!(text, r#"{{"kind":2,"k":["requests"],"v":[{{"requestId":"request_{r}","timestamp":{at},"message":{{"text":"run the tests and fix what fails","parts":[]}},"modelId":"copilot/claude-sonnet-4.5","response":[],"modelState":{{"value":0}}}}]}}"#).unwrap();
+        for step in 1..=3 {
+            writeln!(text, r#"{{"kind":2,"k":["requests",{r},"response"],"v":[{{"value":"{}"}},{{"kind":"toolInvocationSerialized","toolId":"run_in_terminal","toolCallId":"c{r}","isComplete":true,"pastTenseMessage":{{"value":"Ran cargo test"}},"toolSpecificData":{{"kind":"terminal","commandLine":{{"original":"cargo test"}}}}}}],"i":0}}"#, "The failing test waited on a clock. ".repeat(step)).unwrap();
+        }
+        writeln!(text, r#"{{"kind":1,"k":["requests",{r},"result"],"v":{{"timings":{{"totalElapsed":9000}},"metadata":{{"promptTokens":41000,"outputTokens":160}}}}}}"#).unwrap();
+        writeln!(
+            text,
+            r#"{{"kind":1,"k":["requests",{r},"modelState"],"v":{{"value":1,"completedAt":{}}}}}"#,
+            at + 900
+        )
+        .unwrap();
+    }
+    text.into_bytes()
+}
+
 /// A long Roo Code task's panel file (one task of 20,000 requests, each with its reply, a tool
 /// ask and a command's output), as the extension writes it: one JSON array on one line.
 fn roo_text() -> Vec<u8> {
@@ -244,6 +268,12 @@ fn bench(c: &mut Criterion) {
             aider_text(),
         ),
         (
+            "copilot_chat_usage",
+            Provider::CopilotChat,
+            "workspaceStorage/w1/chatSessions/s1.jsonl",
+            copilot_chat_text(),
+        ),
+        (
             "roo_code_usage",
             Provider::RooCode,
             "globalStorage/rooveterinaryinc.roo-cline/tasks/t1/ui_messages.json",
@@ -272,6 +302,11 @@ fn bench(c: &mut Criterion) {
         ("amp_conversations", Provider::Amp, amp_text()),
         ("aider_conversations", Provider::Aider, aider_text()),
         ("roo_code_conversations", Provider::RooCode, roo_text()),
+        (
+            "copilot_chat_conversations",
+            Provider::CopilotChat,
+            copilot_chat_text(),
+        ),
         ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
         ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),
         (

@@ -58,27 +58,35 @@ pub(crate) fn read_session(bytes: &[u8], stats: &mut ReadStats) -> Option<Sessio
         if crate::transcripts::lines::is_blank(line) {
             continue;
         }
-        let Some(entry) = crate::transcripts::parse_line::<Value>(line, stats) else {
+        let Some(Value::Object(mut entry)) = crate::transcripts::parse_line::<Value>(line, stats)
+        else {
             stats.malformed += 1;
             continue;
         };
-        let path: Vec<Value> = entry["k"].as_array().cloned().unwrap_or_default();
-        match entry["kind"].as_u64() {
+        let path: Vec<Value> = match entry.remove("k") {
+            Some(Value::Array(path)) => path,
+            _ => Vec::new(),
+        };
+        // The value is moved out of the entry, never copied.
+        let value = entry.remove("v");
+        match entry.get("kind").and_then(Value::as_u64) {
             Some(0) => {
-                session.state = entry["v"].clone();
+                session.state = value.unwrap_or(Value::Null);
                 session.note_all();
                 started = true;
             }
             // Nothing before the first whole session can be applied (VS Code refuses it).
             _ if !started => stats.malformed += 1,
             Some(1) => {
-                let value = entry.get("v").cloned();
                 set(&mut session.state, &path, value);
-                session.note_at(&path);
+                // A list set whole: every request in it is noted.
+                session.note_at(&path, usize::MAX);
             }
             Some(2) => {
-                push(&mut session.state, &path, &entry["v"], entry["i"].as_u64());
-                session.note_at(&path);
+                let added = value.as_ref().and_then(Value::as_array).map_or(0, Vec::len);
+                let keep = entry.get("i").and_then(Value::as_u64);
+                push(&mut session.state, &path, value, keep);
+                session.note_at(&path, added);
             }
             Some(3) => set(&mut session.state, &path, None),
             _ => stats.malformed += 1,
@@ -140,7 +148,7 @@ fn set(root: &mut Value, path: &[Value], value: Option<Value>) {
 }
 
 /// Cuts the array at `path` to `keep` items (when given), then appends `items`.
-fn push(root: &mut Value, path: &[Value], items: &Value, keep: Option<u64>) {
+fn push(root: &mut Value, path: &[Value], items: Option<Value>, keep: Option<u64>) {
     let Some((last, parent)) = path.split_last() else {
         return;
     };
@@ -166,8 +174,8 @@ fn push(root: &mut Value, path: &[Value], items: &Value, keep: Option<u64>) {
         if let Some(keep) = keep.and_then(|k| usize::try_from(k).ok()) {
             list.truncate(keep);
         }
-        if let Value::Array(more) = items {
-            list.extend(more.iter().cloned());
+        if let Some(Value::Array(more)) = items {
+            list.extend(more);
         }
     }
 }
@@ -181,15 +189,22 @@ impl Session {
         }
     }
 
-    /// Notes the usage of the requests an operation at `path` touched.
-    fn note_at(&mut self, path: &[Value]) {
+    /// Notes the usage of the requests an operation at `path` touched (`added` of them
+    /// appended, when it appended to the list itself).
+    fn note_at(&mut self, path: &[Value], added: usize) {
         if path.first().and_then(Value::as_str) != Some("requests") {
             return;
         }
         match path.get(1).and_then(Value::as_u64) {
             Some(at) => self.note_request(at as usize),
-            // Requests appended: each is noted.
-            None => self.note_all(),
+            None if path.len() == 1 => {
+                // Requests appended: those are noted (the ones before were already).
+                let count = self.state["requests"].as_array().map_or(0, Vec::len);
+                for at in count.saturating_sub(added)..count {
+                    self.note_request(at);
+                }
+            }
+            None => {}
         }
     }
 
