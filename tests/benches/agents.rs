@@ -110,7 +110,7 @@ fn main() {
     }
     quiet.sort();
     println!(
-        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=5 makes about 13,000 over the eleven agents)",
+        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=2 makes about 7,700 over the eleven agents)",
         ms(quiet[4]),
         ms(quiet[7])
     );
