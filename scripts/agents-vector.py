@@ -20,8 +20,8 @@ for agent in ["gemini", "qwen", "opencode", "kilo", "copilot-cli", "copilot-chat
 files.sort()
 for f in files:
     rel = os.path.relpath(f, fixtures)
-    # Qwen Code's sidecars and VS Code's workspace.json: a host passes them over (`providers::skipped_files`).
-    if rel.endswith(".ledger.jsonl") or rel.endswith(".runtime.json") or rel.endswith("workspace.json"):
+    # Qwen Code's sidecars, VS Code's workspace.json, a Cline task's bookkeeping: a host passes them over (`providers::skipped_files`).
+    if rel.endswith(".ledger.jsonl") or rel.endswith(".runtime.json") or os.path.basename(rel) in ("workspace.json", "context_history.json", "settings.json"):
         continue
     data = open(f, "rb").read()
     out.append({"op": "analyzer_begin", "analyzer": A, "name": rel})

@@ -11,7 +11,8 @@
 //! `modelInfo` on its messages) and changed in the middle of a task; a legacy
 //! `api_req_finished` holding the counts; Cline's `deleted_api_reqs` counted and Roo's
 //! `api_req_deleted` not; a cancelled request's tokens counted; Kilo's `usageMissing`; a
-//! model the extension cannot price recorded at a cost of 0.
+//! model the extension cannot price recorded at a cost of 0; Roo's and Kilo's prompt (and its
+//! model) written to the history after the request starts; a quoted file holding a `<model>` tag.
 
 use super::{Listed, PLANTED, Rng, START_MILLIS, Tokens, Truth, title_of, write};
 use baton_core::transcripts::Provider;
@@ -69,7 +70,13 @@ impl Task {
             Provider::Cline => "<environment_details>\n# Current Working Directory (/home/dev/app) Files\nsrc/\n\n# Current Mode\nACT MODE\n</environment_details>".to_owned(),
             _ => format!("<environment_details>\n# Current Workspace Directory (/home/dev/app) Files\nsrc/\n\n# Current Mode\n<slug>code</slug>\n<name>💻 Code</name>\n<model>{model}</model>\n</environment_details>"),
         };
-        self.history.push(json!({"role": "user", "ts": self.at,
+        // Roo and Kilo add the prompt to the history after the panel says the request
+        // started (they load its context in between).
+        let written = match self.product {
+            Provider::Cline => self.at,
+            _ => self.at + 1000,
+        };
+        self.history.push(json!({"role": "user", "ts": written,
             "content": [{"type": "text", "text": text}, {"type": "text", "text": details}]}));
         if self.product == Provider::Cline && cline_model_in_metadata {
             self.model_usage
@@ -227,7 +234,8 @@ pub fn tree(root: &Path, product: Provider, sessions: usize, seed: u64) -> Truth
         // A task switched model in its middle.
         let later = if n % 3 == 1 { first_model } else { model };
         task.prompt(
-            "[execute_command for 'cargo build'] Result: error",
+            // A file the tool read holds a tag named like the model's: not the model.
+            "[read_file for 'pom.xml'] Result: <model>maven-pom</model>\n[execute_command for 'cargo build'] Result: error",
             later,
             !info_on_messages,
         );
@@ -303,6 +311,14 @@ pub fn tree(root: &Path, product: Provider, sessions: usize, seed: u64) -> Truth
         let mut title = title_of(&prompt);
         match product {
             Provider::Cline => {
+                // Cline's own bookkeeping beside the task: no transcript (passed over).
+                truth.bytes += write(&folder.join("context_history.json"), b"[]");
+                if n % 2 == 0 {
+                    truth.bytes += write(
+                        &folder.join("settings.json"),
+                        br#"{"mode":"act","autoApprovalSettings":{"enabled":false}}"#,
+                    );
+                }
                 let metadata = json!({"files_in_context": [], "model_usage": task.model_usage,
                     "environment_history": []});
                 truth.bytes += write(

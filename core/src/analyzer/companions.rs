@@ -1,6 +1,6 @@
 //! Files a transcript's readers are given with it (the registry's `companions`, beside it in
 //! its folder: a Cline task's model and workspace), held from when they are loaded until the
-//! transcript beside them is begun. Hosts load a folder's files in name order, so a task's
+//! transcript beside them is begun, and let go when a file of another folder begins. Hosts load a folder's files in name order, so a task's
 //! companions come before its `ui_messages.json`; those of another folder are let go.
 
 use super::FileSummary;
@@ -84,8 +84,12 @@ impl Companions {
         Some(summary)
     }
 
-    /// Gives `ingest` the companions kept for its folder.
+    /// Gives `ingest` the companions kept for its folder, when it is the transcript they go
+    /// with (a task's `ui_messages.json`; any other file of the folder takes none).
     pub(super) fn give(&mut self, ingest: &mut FileIngest) {
+        if !crate::transcripts::providers::takes_companions(ingest.name()) {
+            return;
+        }
         let folder = folder_of(ingest.name()).to_owned();
         for (name, bytes) in std::mem::take(&mut self.kept) {
             if folder_of(&name) == folder {

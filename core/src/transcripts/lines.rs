@@ -6,6 +6,10 @@
 /// after it are read. The mirror keeps to the same bound.
 pub const MAX_LINE_BYTES: usize = 32 << 20;
 
+/// The largest document read whole (an agent's session it rewrites as one JSON value, often
+/// on one line: a Cline task, a compacted Copilot Chat log, an Amp thread).
+pub const DOCUMENT_BYTES: usize = 256 << 20;
+
 /// Anything that reads a transcript one line at a time: each agent's conversation reader and
 /// usage reader, fed by one [`LineSplitter`] however the bytes arrive.
 pub trait LineReader {
@@ -30,6 +34,8 @@ pub fn feed(lines: &mut LineSplitter, chunk: &[u8], readers: &mut [&mut dyn Line
 /// newline. A line over [`MAX_LINE_BYTES`] is passed over.
 #[derive(Debug, Default, Clone)]
 pub struct LineSplitter {
+    /// The longest line taken, when not [`MAX_LINE_BYTES`].
+    limit: Option<usize>,
     carry: Vec<u8>,
     /// Inside a line already over the limit: its bytes are dropped up to its newline.
     dropping: bool,
@@ -64,6 +70,19 @@ impl LineSplitter {
         LineSplitter::default()
     }
 
+    /// A splitter taking lines of up to `limit` bytes (a document an agent writes on one
+    /// line, read whole: [`DOCUMENT_BYTES`]).
+    pub fn with_limit(limit: usize) -> LineSplitter {
+        LineSplitter {
+            limit: Some(limit),
+            ..LineSplitter::default()
+        }
+    }
+
+    fn limit(&self) -> usize {
+        self.limit.unwrap_or(MAX_LINE_BYTES)
+    }
+
     /// Hands every whole line of `chunk` (after what is carried from the last chunk) to
     /// `on_line`, and keeps the unfinished last line.
     pub fn push(&mut self, chunk: &[u8], mut on_line: impl FnMut(&[u8])) {
@@ -72,12 +91,12 @@ impl LineSplitter {
             if self.dropping {
                 self.dropping = false;
             } else if self.carry.is_empty() {
-                if nl > MAX_LINE_BYTES {
+                if nl > self.limit() {
                     self.too_long += 1;
                 } else {
                     emit(&rest[..nl], &mut on_line);
                 }
-            } else if self.carry.len() + nl > MAX_LINE_BYTES {
+            } else if self.carry.len() + nl > self.limit() {
                 self.too_long += 1;
                 self.carry = Vec::new();
             } else {
@@ -90,7 +109,7 @@ impl LineSplitter {
         if self.dropping {
             return;
         }
-        if self.carry.len() + rest.len() > MAX_LINE_BYTES {
+        if self.carry.len() + rest.len() > self.limit() {
             self.too_long += 1;
             self.dropping = true;
             self.carry = Vec::new();

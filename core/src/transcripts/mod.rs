@@ -470,7 +470,7 @@ pub fn formats_read() -> String {
         None => String::new(),
     };
     format!(
-        "{} transcript, nor an {} database, nor an {} session file, nor a {}",
+        "{} transcript, nor an {} database, nor a {} session file, nor a {}",
         or(titles(Kind::Agent)),
         or(titles(Kind::Database)),
         or(titles(Kind::Document)),

@@ -13,7 +13,7 @@ use crate::transcripts::Provider;
 mod files;
 mod registry;
 
-pub use files::{agent_of_transcript, is_companion, passed_over, skipped_files};
+pub use files::{agent_of_transcript, is_companion, passed_over, skipped_files, takes_companions};
 pub use registry::REGISTRY;
 
 /// What kind of source a provider's files are.
@@ -147,6 +147,10 @@ pub struct Names {
     /// Files beside each transcript that its readers are given too, read whole (a Cline
     /// task's folder keeps its model and workspace beside the panel's file).
     pub companions: &'static [&'static str],
+    /// Files the agent keeps beside its transcripts that are none (exact names): a host
+    /// walking a folder passes them over (VS Code's `workspace.json`, a Cline task's
+    /// `context_history.json`).
+    pub beside: &'static [&'static str],
 }
 
 /// One provider's entry.

@@ -1,7 +1,7 @@
 //! A Cline, Roo Code or Kilo Code task as a conversation, read from its panel file: the task's
 //! prompt and the person's feedback, the replies, reasoning, questions and results, the tools
 //! asked for (a file read or edit, a command, an MCP server's tool, the browser) with their
-//! output, and errors; each request's tokens on the message it led to.
+//! output, and errors; the tokens of the requests before a reply on that reply.
 
 use super::usage::requests;
 use super::{Notes, kind_of, product_of, task_of, text_json, time_of};
@@ -102,14 +102,15 @@ impl ClineReader {
         let mut requests = requests.into_iter().peekable();
         let mut built = Built::default();
         for (at, message) in messages.iter().enumerate() {
-            // A request's tokens go on the first reply after it.
-            while requests
-                .next_if(|(_, _, place)| *place < at)
-                .is_some_and(|(when, r, _)| {
-                    built.tokens = Some(r.tokens(self.product, when));
-                    true
-                })
-            {}
+            // The requests before a reply put their tokens on it (a retried or deleted one's
+            // add up with the one that answered).
+            while let Some((when, request, _)) = requests.next_if(|(_, _, place)| *place < at) {
+                let tokens = request.tokens(self.product, when);
+                built
+                    .tokens
+                    .get_or_insert_with(Default::default)
+                    .add(&tokens);
+            }
             if !message.is_object() {
                 self.parsed.stats.malformed += 1;
                 continue;
@@ -313,7 +314,7 @@ mod tests {
         );
         reader.companion(
             "api_conversation_history.json",
-            br#"[{"role":"user","ts":1,"content":"<model>glm-4.6</model>"}]"#,
+            br#"[{"role":"user","ts":1,"content":"<environment_details><model>glm-4.6</model></environment_details>"}]"#,
         );
         let parsed = reader.finish();
         let conversation = &parsed.conversations[0];

@@ -78,8 +78,13 @@ pub(crate) fn task_of(path: &str) -> String {
 /// What a task's companion files add.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Notes {
-    /// The models its requests used, each from when (milliseconds), in time order.
+    /// Models named at or before the requests they are for (Cline's metadata timeline, the
+    /// `modelInfo` on its messages), each from when (milliseconds).
     models: Vec<(i64, String)>,
+    /// Models named after the request they are for: the conversation history gets a
+    /// request's prompt (with `<model>` in its environment details) once the panel has said
+    /// the request started.
+    after: Vec<(i64, String)>,
     /// The folder it worked in.
     pub(crate) project: Option<String>,
     /// Its title (Roo's history item).
@@ -98,14 +103,14 @@ impl Notes {
                 for entry in value.as_array().into_iter().flatten() {
                     let at = entry["ts"].as_i64().unwrap_or(0);
                     if let Some(model) = entry["modelInfo"]["modelId"].as_str() {
-                        self.models.push((at, model.to_owned()));
+                        self.after.push((at, model.to_owned()));
                     }
                     if entry["role"] != "user" {
                         continue;
                     }
                     let text = text_of(&entry["content"]);
                     if let Some(model) = tagged_model(&text) {
-                        self.models.push((at, model.to_owned()));
+                        self.after.push((at, model.to_owned()));
                     }
                     if self.project.is_none() {
                         self.project = workspace_in(&text).map(str::to_owned);
@@ -128,32 +133,57 @@ impl Notes {
                     .as_str()
                     .and_then(crate::transcripts::conversation::title::prompt_title);
             }
-            _ => return,
+            _ => {}
         }
+        self.settle();
+    }
+
+    /// Puts the models named in time order (once, after they are all noted).
+    pub(crate) fn settle(&mut self) {
         self.models.sort_by_key(|(at, _)| *at);
+        self.after.sort_by_key(|(at, _)| *at);
     }
 
-    /// The model in use at `at`: the last one named before it, else the first named.
+    /// The model in use at `at`: the last one named at or before it, else the first named.
     pub(crate) fn model_at(&self, at: i64) -> Option<&str> {
-        let before = self.models.partition_point(|(when, _)| *when <= at);
-        let found = before
-            .checked_sub(1)
-            .map_or(self.models.first(), |i| self.models.get(i));
-        found.map(|(_, model)| model.as_str())
+        fn last(list: &[(i64, String)], at: i64) -> Option<&(i64, String)> {
+            let before = list.partition_point(|(when, _)| *when <= at);
+            before.checked_sub(1).map(|i| &list[i])
+        }
+        let found = match (last(&self.models, at), last(&self.after, at)) {
+            (Some(a), Some(b)) => Some(if a.0 >= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        let first = || match (self.models.first(), self.after.first()) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        found.or_else(first).map(|(_, model)| model.as_str())
     }
 
-    /// Notes a model named in the task's own file at `at`.
+    /// The model of a request said at `at` (the next one at `next`): the one its prompt named
+    /// once it was sent, else the one in use when it started.
+    pub(crate) fn model_for(&self, at: i64, next: i64) -> Option<&str> {
+        let from = self.after.partition_point(|(when, _)| *when < at);
+        match self.after.get(from) {
+            Some((when, model)) if *when < next => Some(model.as_str()),
+            _ => self.model_at(at),
+        }
+    }
+
+    /// Notes a model named in the task's own file at `at` ([`Notes::settle`] puts it in order).
     pub(crate) fn note_model(&mut self, at: i64, model: &str) {
-        let place = self.models.partition_point(|(when, _)| *when <= at);
-        self.models.insert(place, (at, model.to_owned()));
+        self.models.push((at, model.to_owned()));
     }
 }
 
-/// The model a prompt's environment details name (`<model>…</model>`, Roo and Kilo).
+/// The model a prompt's environment details name (`<model>…</model>` inside
+/// `<environment_details>`, Roo and Kilo; a file the prompt quotes may hold a tag so named).
 pub(crate) fn tagged_model(text: &str) -> Option<&str> {
-    let start = text.find("<model>")? + "<model>".len();
-    let end = text[start..].find("</model>")? + start;
-    let model = text[start..end].trim();
+    let details = &text[text.rfind("<environment_details>")?..];
+    let start = details.rfind("<model>")? + "<model>".len();
+    let end = details[start..].find("</model>")? + start;
+    let model = details[start..end].trim();
     (!model.is_empty() && model.len() < 200).then_some(model)
 }
 
@@ -221,7 +251,7 @@ mod tests {
             "t/api_conversation_history.json",
             br#"[{"role":"user","ts":100,"content":[{"type":"text","text":"<task>x</task>"},{"type":"text","text":"<environment_details>\n# Current Workspace Directory (/home/dev/app) Files\n# Current Mode\n<model>claude-sonnet-4-5</model>"}]},
                  {"role":"assistant","content":"ok"},
-                 {"role":"user","ts":500,"content":"<model>gpt-5</model>"}]"#,
+                 {"role":"user","ts":500,"content":"<environment_details><model>gpt-5</model></environment_details>"}]"#,
         );
         notes.add(
             "t/history_item.json",

@@ -1,5 +1,6 @@
 //! A Cline, Roo Code or Kilo Code task's usage: one row per request the panel recorded
-//! (`api_req_started`, a legacy `api_req_finished` folded into the request before it), in
+//! (`api_req_started`; a legacy `api_req_finished`'s counts replace those of the request
+//! before it), in
 //! Baton's one meaning of its tokens, priced by its model and keeping the cost it recorded.
 
 use super::{Notes, kind_of, product_of, tagged_model, task_of, time_of};
@@ -44,14 +45,18 @@ impl Request {
                 .filter(|c| c.is_finite() && *c > 0.0)
                 .map(crate::transcripts::usage::prices::micro_usd_of_dollars),
         };
-        let counted = request.tokens_in + request.tokens_out + request.cache_writes;
-        (counted + request.cache_reads > 0).then_some(request)
+        let counted = request
+            .tokens_in
+            .saturating_add(request.tokens_out)
+            .saturating_add(request.cache_writes)
+            .saturating_add(request.cache_reads);
+        (counted > 0).then_some(request)
     }
 
     /// Its tokens in Baton's one meaning (input without the cache), as `product` wrote them at
     /// `at`.
     pub(crate) fn tokens(&self, product: Provider, at: i64) -> TokenTotals {
-        let cache = self.cache_reads + self.cache_writes;
+        let cache = self.cache_reads.saturating_add(self.cache_writes);
         let since = match product {
             Provider::RooCode => Some(ROO_CACHE_INSIDE),
             Provider::KiloCode => Some(KILO_CACHE_INSIDE),
@@ -141,13 +146,16 @@ struct LiteModel<'a> {
 
 /// The requests of a task's panel messages, in order: each with its time, its counts, the
 /// model it names (Cline's `modelInfo`, an older Roo request's environment details) and its
-/// place in the file. A legacy `api_req_finished` adds its counts to the request before it.
+/// place in the file. A legacy `api_req_finished`'s counts replace those of the request before
+/// it.
 pub(crate) fn requests<'a>(
     messages: impl Iterator<Item = Said<'a>>,
     product: Provider,
     notes: &mut Notes,
 ) -> Vec<(i64, Request, usize)> {
     let mut infos: Vec<(i64, Value, usize)> = Vec::new();
+    // Where the last `api_req_started` is in `infos` (a legacy finish belongs to it).
+    let mut last_started: Option<usize> = None;
     for (at, said) in messages.enumerate() {
         if said.kind != "say" || said.partial {
             continue;
@@ -159,9 +167,10 @@ pub(crate) fn requests<'a>(
             // Kilo leave their deleted requests out of the task's totals.
             "deleted_api_reqs" | "subagent_usage" => product == Provider::Cline,
             "api_req_finished" => {
-                if let (Some((_, last, _)), Value::Object(more)) =
-                    (infos.last_mut(), said.text.json())
-                    && let Some(last) = last.as_object_mut()
+                if let (Some((_, last, _)), Value::Object(more)) = (
+                    last_started.and_then(|at| infos.get_mut(at)),
+                    said.text.json(),
+                ) && let Some(last) = last.as_object_mut()
                 {
                     last.extend(more);
                 }
@@ -173,6 +182,9 @@ pub(crate) fn requests<'a>(
             continue;
         }
         let info = said.text.json();
+        if said.what == "api_req_started" {
+            last_started = Some(infos.len());
+        }
         if let Some(model) = said.model {
             notes.note_model(when, model);
         } else if let Some(model) = info["request"].as_str().and_then(tagged_model) {
@@ -180,6 +192,7 @@ pub(crate) fn requests<'a>(
         }
         infos.push((when, info, at));
     }
+    notes.settle();
     infos
         .into_iter()
         .filter_map(|(when, info, at)| Request::of(&info).map(|r| (when, r, at)))
@@ -270,8 +283,13 @@ impl ClineUsage {
         let session = self.strings.get(&task);
         let project = self.notes.project.clone().map(|p| self.strings.get(&p));
         let key = self.product.key();
-        for (when, request, place) in requests {
-            let model = self.notes.model_at(when).map(|m| self.strings.get(m));
+        let starts: Vec<i64> = requests.iter().map(|(when, _, _)| *when).collect();
+        for (n, (when, request, place)) in requests.into_iter().enumerate() {
+            let next = starts.get(n + 1).copied().unwrap_or(i64::MAX);
+            let model = self
+                .notes
+                .model_for(when, next)
+                .map(|m| self.strings.get(m));
             let entry = UsageEntry {
                 provider: self.product,
                 at: Timestamp::from_millis(when),
@@ -324,8 +342,7 @@ mod tests {
  {"ts":1787216401000,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"anthropic\",\"tokensIn\":12000,\"tokensOut\":50,\"cacheReads\":10000,\"cacheWrites\":500,\"cost\":0.0123}"},
  {"ts":1787216402000,"type":"say","say":"api_req_started","text":"{\"apiProtocol\":\"anthropic\"}"},
  {"ts":1787216403000,"type":"say","say":"api_req_deleted","text":"{\"tokensIn\":9,\"tokensOut\":9}"}]"#;
-        let api =
-            r#"[{"role":"user","ts":1787216400500,"content":"<model>claude-sonnet-4-5</model>"}]"#;
+        let api = r#"[{"role":"user","ts":1787216400500,"content":"<environment_details><model>claude-sonnet-4-5</model></environment_details>"}]"#;
         let rows = read(
             "/g/rooveterinaryinc.roo-cline/tasks/t1/ui_messages.json",
             Provider::RooCode,
@@ -361,6 +378,23 @@ mod tests {
             "the legacy finish replaces the count"
         );
         assert_eq!(rows[1].model.as_deref(), Some("claude-opus-4-1"));
+    }
+
+    #[test]
+    fn roo_bills_each_request_to_the_model_its_prompt_named_after_it_started() {
+        let panel = r#"[{"ts":1000,"type":"say","say":"text","text":"go"},
+ {"ts":2000,"type":"say","say":"api_req_started","text":"{\"tokensIn\":10,\"tokensOut\":1}"},
+ {"ts":9000,"type":"say","say":"api_req_started","text":"{\"tokensIn\":20,\"tokensOut\":2}"}]"#;
+        let api = r#"[{"role":"user","ts":2500,"content":"<task>see <model>pom</model></task><environment_details><model>claude-sonnet-4-5</model></environment_details>"},
+ {"role":"user","ts":9400,"content":"<environment_details><model>gpt-5</model></environment_details>"}]"#;
+        let rows = read(
+            "/r/rooveterinaryinc.roo-cline/tasks/t/ui_messages.json",
+            Provider::RooCode,
+            panel,
+            api,
+        );
+        let models: Vec<_> = rows.iter().map(|r| r.model.as_deref()).collect();
+        assert_eq!(models, [Some("claude-sonnet-4-5"), Some("gpt-5")]);
     }
 
     #[test]

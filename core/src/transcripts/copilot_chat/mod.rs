@@ -24,7 +24,7 @@ use crate::transcripts::{Interner, Provider, ReadStats, Timestamp, UsageEntry, f
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The largest array index a log may name (a hostile `i` or path cannot make a huge array).
+/// The longest array a set may grow (an item is only ever added at the end).
 const MAX_INDEX: usize = 1 << 16;
 
 /// A session read whole: its final state, and every request's usage seen on the way.
@@ -136,11 +136,15 @@ fn set(root: &mut Value, path: &[Value], value: Option<Value>) {
             let Some(at) = n.as_u64().and_then(|n| usize::try_from(n).ok()) else {
                 return;
             };
-            if at < MAX_INDEX {
-                if items.len() <= at {
-                    items.resize(at + 1, Value::Null);
-                }
+            // An item replaced, or one added at the end: VS Code writes nothing else, and a
+            // hostile index makes no array longer than by one.
+            if at < items.len() {
                 items[at] = value.unwrap_or(Value::Null);
+            } else if at == items.len()
+                && at < MAX_INDEX
+                && let Some(value) = value
+            {
+                items.push(value);
             }
         }
         _ => {}

@@ -100,9 +100,16 @@ impl Decoder {
     /// A JSONL transcript's decoder; `with_conversations` off reads usage only.
     pub(super) fn transcript(provider: Provider, name: &str, with_conversations: bool) -> Decoder {
         if let Some(readers) = crate::transcripts::readers::readers(provider) {
+            // A document is read whole, its lines as long as it is.
+            let lines = match provider.entry().kind {
+                Kind::Document => {
+                    LineSplitter::with_limit(crate::transcripts::lines::DOCUMENT_BYTES)
+                }
+                _ => LineSplitter::new(),
+            };
             return Decoder::Keyed {
                 provider,
-                lines: LineSplitter::new(),
+                lines,
                 conversations: with_conversations.then(|| (readers.conversations)(name, None)),
                 usage: (readers.usage)(name, None),
                 rows: Box::default(),

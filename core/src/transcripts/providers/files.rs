@@ -26,7 +26,9 @@ pub fn passed_over(path: &str) -> bool {
         .filter(|e| matches!(e.kind, Kind::Agent | Kind::Document))
         .any(|entry| {
             let name = folders.last().copied().unwrap_or("");
-            if entry.names.not_ending.iter().any(|e| name.ends_with(e)) {
+            if entry.names.not_ending.iter().any(|e| name.ends_with(e))
+                || entry.names.beside.contains(&name)
+            {
                 return true;
             }
             let Some(own) = entry.names.own_folder else {
@@ -55,6 +57,15 @@ pub fn skipped_files<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
         *flag |= passed_over(path.as_ref());
     }
     skipped
+}
+
+/// Whether the file at `path` is one that is given the companions found beside it (a
+/// registry entry's `only_named` transcript, when the entry has companions).
+pub fn takes_companions(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    REGISTRY
+        .iter()
+        .any(|entry| !entry.names.companions.is_empty() && entry.names.only_named == Some(name))
 }
 
 /// Whether the file at `path` is one an agent's readers are given beside its transcript (a

@@ -12,6 +12,7 @@ const ANY_NAME: Names = Names {
     only_named: None,
     or_session_named: false,
     companions: &[],
+    beside: &[],
 };
 
 const CLAUDE_HOME: &[Place] = &[
@@ -147,6 +148,8 @@ const TASK_NAMES: Names = Names {
     only_named: Some("ui_messages.json"),
     or_session_named: false,
     companions: &crate::transcripts::cline::COMPANIONS,
+    // Cline's context tracking and task settings.
+    beside: &["context_history.json", "settings.json"],
 };
 
 /// What a task's panel file gives.
@@ -299,6 +302,7 @@ pub const REGISTRY: [Entry; 15] = [
             only_named: None,
             or_session_named: false,
             companions: &[],
+            beside: &[],
         },
         agent_names: &["gemini"],
     },
@@ -334,6 +338,7 @@ pub const REGISTRY: [Entry; 15] = [
             only_named: None,
             or_session_named: false,
             companions: &[],
+            beside: &[],
         },
         agent_names: &["qwen"],
     },
@@ -408,6 +413,7 @@ pub const REGISTRY: [Entry; 15] = [
             only_named: Some("events.jsonl"),
             or_session_named: true,
             companions: &[],
+            beside: &[],
         },
         agent_names: &["copilot"],
     },
@@ -435,12 +441,13 @@ pub const REGISTRY: [Entry; 15] = [
             // `chatSessions`, and `emptyWindowChatSessions`: a workspace's folder also keeps
             // other extensions' files.
             within: Some("chatSessions"),
-            // The folder a workspace's window had open, beside its `chatSessions`.
-            not_ending: &["workspace.json"],
+            not_ending: &[],
             own_folder: None,
             only_named: None,
             or_session_named: false,
             companions: &[],
+            // The folder a workspace's window had open, beside its `chatSessions`.
+            beside: &["workspace.json"],
         },
         agent_names: &["copilot-chat", "vscode"],
     },
@@ -495,6 +502,7 @@ pub const REGISTRY: [Entry; 15] = [
             only_named: Some(".aider.chat.history.md"),
             or_session_named: false,
             companions: &[],
+            beside: &[],
         },
         agent_names: &["aider"],
     },

@@ -230,7 +230,7 @@ pub struct MissingSource {
     pub provider: Provider,
     /// The folder.
     pub path: String,
-    /// `not_found` (no such folder or file), `no_transcripts` (no `.jsonl` file in it) or
+    /// `not_found` (no such folder or file), `no_transcripts` (no transcript file in it) or
     /// `no_usage` (its files hold no usage of this provider: another tool's folder?).
     pub reason: String,
 }
@@ -242,10 +242,20 @@ impl MissingSource {
         match self.reason.as_str() {
             "not_found" => format!("no {whose} transcripts: {} does not exist", self.path),
             "no_usage" => format!(
-                "no {whose} usage in {}: its .jsonl files hold none (is it another tool's folder?)",
+                "no {whose} usage in {}: its files hold none (is it another tool's folder?)",
                 self.path
             ),
-            _ => format!("no {whose} transcripts in {} (no .jsonl files)", self.path),
+            _ => format!(
+                "no {whose} transcripts in {} (no {} files)",
+                self.path,
+                self.provider
+                    .entry()
+                    .extensions
+                    .iter()
+                    .map(|e| format!(".{e}"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
         }
     }
 }

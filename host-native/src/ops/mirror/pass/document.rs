@@ -7,7 +7,7 @@ use super::database::{Changed, WholeRead, changed_whole, store_read};
 use super::*;
 
 /// The largest document read (a thread of this size is set aside, and said so).
-const MAX_DOCUMENT_BYTES: u64 = 256 << 20;
+const MAX_DOCUMENT_BYTES: u64 = baton_core::transcripts::lines::DOCUMENT_BYTES as u64;
 
 /// Brings one document up to date.
 pub(super) fn sync_document(
@@ -54,7 +54,9 @@ pub(super) fn sync_document(
     let name = source.path.to_string_lossy();
     let mut conversations = (readers.conversations)(&name, None);
     let mut usage = (readers.usage)(&name, None);
-    let mut lines = baton_core::transcripts::lines::LineSplitter::new();
+    let mut lines = baton_core::transcripts::lines::LineSplitter::with_limit(
+        baton_core::transcripts::lines::DOCUMENT_BYTES,
+    );
     let mut feed = |line: &[u8]| {
         conversations.push_line(line);
         usage.push_line(line);
