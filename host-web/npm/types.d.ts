@@ -649,10 +649,18 @@ export type Provider =
 "kilo" |
 /** GitHub Copilot CLI session event logs. */
 "copilot-cli" |
+/** GitHub Copilot Chat's sessions in VS Code. */
+"copilot-chat" |
 /** Amp's thread documents. */
 "amp" |
 /** Aider's Markdown chat histories. */
 "aider" |
+/** Cline's tasks (the VS Code extension). */
+"cline" |
+/** Roo Code's tasks (the VS Code extension). */
+"roo-code" |
+/** Kilo Code's tasks (the VS Code extension, before Kilo's CLI). */
+"kilo-code" |
 /** ChatGPT data export `conversations.json`. */
 "chatgpt" |
 /** claude.ai data export `conversations.json`. */
@@ -1061,7 +1069,7 @@ export type ExecuteAnswer = {
 };
 
 /** What a file turned out to be: a provider's key (its transcript or export) or `baton_ledger`. */
-export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "copilot_cli" | "amp" | "aider" | "chatgpt" | "claude_ai" | "baton_ledger";
+export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "copilot_cli" | "copilot_chat" | "amp" | "aider" | "cline" | "roo_code" | "kilo_code" | "chatgpt" | "claude_ai" | "baton_ledger";
 
 /** What one finished file added. */
 export type FileSummary = {
@@ -1288,7 +1296,7 @@ export type MissingSource = {
   /** The folder. */
   path: string;
   /**
-   * `not_found` (no such folder or file), `no_transcripts` (no `.jsonl` file in it) or
+   * `not_found` (no such folder or file), `no_transcripts` (no transcript file in it) or
    * `no_usage` (its files hold no usage of this provider: another tool's folder?).
    */
   reason: string;
