@@ -24,7 +24,9 @@ pub(super) fn sync_document(
         meta,
         before,
         identity,
-    }) = changed_whole(connection, index_path, packer, source, identity_of)?
+    }) = changed_whole(connection, index_path, packer, source, |meta| {
+        source_identity(source, meta)
+    })?
     else {
         return Ok(());
     };
