@@ -678,7 +678,11 @@ fn a_roo_title_written_after_the_panel_is_taken_by_the_next_pass() {
     )
     .unwrap();
     pass();
-    assert!(titles().iter().any(|t| t == "Titled afterwards"), "{:?}", titles());
+    assert!(
+        titles().iter().any(|t| t == "Titled afterwards"),
+        "{:?}",
+        titles()
+    );
     assert_eq!(pass()["pass"]["messages"], 0, "then nothing changed");
 }
 
