@@ -646,46 +646,6 @@ fn a_roo_task_rewritten_whole_is_kept_once_with_its_new_request_and_model() {
     assert_eq!(found["hits"].as_array().unwrap().len(), 1, "{found}");
 }
 
-/// Roo writes a task's `history_item.json` (its title) after its panel file: a pass that
-/// came between the two takes the title on the next pass, though the panel file is unchanged.
-#[test]
-fn a_roo_title_written_after_the_panel_is_taken_by_the_next_pass() {
-    let (tmp, dir) = fresh();
-    let root = tmp.path().join(ROO_HOME);
-    cline::tree(&root, Provider::RooCode, 5, 47);
-    let index = tmp.path().join("index.sqlite");
-    let index_flag = index.to_str().unwrap().to_owned();
-    let pass = || mirror_pass(&dir, "--roo-code-dir", &root, &index_flag);
-    let titles = || -> Vec<String> {
-        listed(&dir, &index_flag)["conversations"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["title"].as_str().unwrap_or("").to_owned())
-            .collect()
-    };
-    // A task without its history item yet (as between Roo's two writes).
-    let task = std::fs::read_dir(root.join("tasks"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|t| !t.join("history_item.json").exists())
-        .unwrap();
-    pass();
-    assert!(!titles().iter().any(|t| t == "Titled afterwards"));
-    std::fs::write(
-        task.join("history_item.json"),
-        r#"{"id":"t","number":9,"ts":1,"task":"Titled afterwards","tokensIn":0,"tokensOut":0,"totalCost":0,"workspace":"/home/dev/app"}"#,
-    )
-    .unwrap();
-    pass();
-    assert!(
-        titles().iter().any(|t| t == "Titled afterwards"),
-        "{:?}",
-        titles()
-    );
-    assert_eq!(pass()["pass"]["messages"], 0, "then nothing changed");
-}
-
 /// A history whose start was cut off (trimmed by hand: no run's heading before its first
 /// prompt) is read and shown whole, its last reply on the one branch. Once, the reader
 /// recursed until the stack ran out and `show` found nothing to render.

@@ -24,9 +24,7 @@ pub(super) fn sync_document(
         meta,
         before,
         identity,
-    }) = changed_whole(connection, index_path, packer, source, |meta| {
-        source_identity(source, meta)
-    })?
+    }) = changed_whole(connection, index_path, packer, source, identity_of)?
     else {
         return Ok(());
     };

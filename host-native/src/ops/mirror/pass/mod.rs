@@ -341,24 +341,10 @@ fn looked_at(source: &Source) -> Result<(String, std::fs::Metadata), Error> {
     Ok((shown, meta))
 }
 
-/// A source's identity: its file's, with a database's log folded in, and the files a
-/// document's readers are given beside it (a Cline task's history, written after its panel).
+/// A source's identity: its file's, with a database's log folded in.
 fn source_identity(source: &Source, meta: &std::fs::Metadata) -> Identity {
-    let entry = source.provider.entry();
-    match entry.kind {
+    match source.provider.entry().kind {
         Kind::Database => database_identity(&source.path, meta),
-        Kind::Document if !entry.names.companions.is_empty() => {
-            let (device, inode, mut size, mut mtime) = identity_of(meta);
-            let folder = source.path.parent().unwrap_or(&source.path);
-            for (n, name) in entry.names.companions.iter().enumerate() {
-                if let Ok(beside) = std::fs::symlink_metadata(folder.join(name)) {
-                    let (_, _, more, when) = identity_of(&beside);
-                    size = size.wrapping_add(more.wrapping_shl(16 * (n as u32 + 1)));
-                    mtime = mtime.max(when);
-                }
-            }
-            (device, inode, size, mtime)
-        }
         _ => identity_of(meta),
     }
 }
