@@ -121,6 +121,16 @@ fn found_once_and_usage(dir: &Path, word: &str, index: &str) -> Value {
     )
 }
 
+/// The messages of every conversation an index keeps, added up.
+fn listed_messages(dir: &Path, index: &str) -> u64 {
+    listed(dir, index)["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["messages"].as_u64().unwrap())
+        .sum()
+}
+
 /// The conversations an index keeps, as `transcripts list --json` gives them.
 fn listed(dir: &Path, index: &str) -> Value {
     run(
@@ -488,15 +498,7 @@ fn an_amp_thread_rewritten_whole_is_kept_once_with_its_new_response() {
         );
         usage["totals"][field].as_u64().unwrap()
     };
-    let messages = || -> u64 {
-        let listed = listed(&dir, &index_flag);
-        listed["conversations"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["messages"].as_u64().unwrap())
-            .sum()
-    };
+    let messages = || listed_messages(&dir, &index_flag);
     let (before_messages, before_output) = (messages(), total("output_tokens"));
     let file = std::fs::read_dir(&root)
         .unwrap()
@@ -583,15 +585,7 @@ fn a_roo_task_rewritten_whole_is_kept_once_with_its_new_request_and_model() {
             .map_or(0, |r| r["output_tokens"].as_u64().unwrap())
     };
     let before = by_model();
-    let messages = || -> u64 {
-        let listed = listed(&dir, &index_flag);
-        listed["conversations"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["messages"].as_u64().unwrap())
-            .sum()
-    };
+    let messages = || listed_messages(&dir, &index_flag);
     let before_messages = messages();
     let task = std::fs::read_dir(root.join("tasks"))
         .unwrap()
