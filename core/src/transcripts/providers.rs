@@ -44,6 +44,19 @@ pub enum Base {
     /// The user's configuration folder (`~/.config`, `~/Library/Application Support`,
     /// `%APPDATA%`).
     Config,
+    /// The user folder of each of these editors (VS Code and the editors built on it): one
+    /// place per editor.
+    Editors(&'static [Editor]),
+}
+
+/// An editor built on VS Code, by its user folder (`settings.json`, `globalStorage/`,
+/// `workspaceStorage/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Editor {
+    /// What its user folder is relative to.
+    pub base: Base,
+    /// Its user folder below it, `/`-separated.
+    pub user: &'static str,
 }
 
 /// One default place: `path` below `base`.

@@ -62,7 +62,17 @@ pub fn provider_dirs(provider: Provider) -> Vec<PathBuf> {
     homes
         .on(this_system())
         .iter()
-        .filter_map(|place| Some(base(place.base)?.join(place.path)))
+        .flat_map(|place| match place.base {
+            // One place in each editor's user folder.
+            Base::Editors(editors) => editors
+                .iter()
+                .filter_map(|editor| Some(base(editor.base)?.join(editor.user).join(place.path)))
+                .collect(),
+            other => base(other)
+                .map(|b| b.join(place.path))
+                .into_iter()
+                .collect::<Vec<_>>(),
+        })
         .collect()
 }
 
@@ -86,6 +96,8 @@ fn base(base: Base) -> Option<PathBuf> {
         Base::Data => Some(directories::BaseDirs::new()?.data_dir().into()),
         Base::Config => Some(directories::BaseDirs::new()?.config_dir().into()),
         Base::Repository => repository_root(),
+        // Editors' folders are each a base of their own (`provider_dirs`).
+        Base::Editors(_) => None,
     }
 }
 

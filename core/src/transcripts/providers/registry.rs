@@ -1,7 +1,7 @@
 //! The registry's entries: each provider's name, files, default places, settings and what
 //! its files give, in [`crate::transcripts::Provider`]'s declaration order (a test holds it).
 
-use super::{Base, Entry, Gives, Homes, Kind, Moved, Names, Place};
+use super::{Base, Editor, Entry, Gives, Homes, Kind, Moved, Names, Place};
 use crate::transcripts::Provider;
 
 /// Any file with one of the provider's endings.
@@ -76,50 +76,56 @@ const CLAUDE_AI_HOME: &[Place] = &[Place {
     path: ".claude/exports",
 }];
 
-/// Where an editor extension keeps its tasks: `<editor>/User/globalStorage/<extension>/tasks`
-/// in the user's configuration folder, for each editor it runs in (VS Code and Insiders,
-/// VSCodium, Cursor, Windsurf), and, on Linux, a remote VS Code server's.
-macro_rules! editor_tasks {
-    ($extension:literal $(, $more:expr)*) => {
-        &[
-            Place {
-                base: Base::Config,
-                path: concat!("Code/User/globalStorage/", $extension, "/tasks"),
-            },
-            Place {
-                base: Base::Config,
-                path: concat!("Code - Insiders/User/globalStorage/", $extension, "/tasks"),
-            },
-            Place {
-                base: Base::Config,
-                path: concat!("VSCodium/User/globalStorage/", $extension, "/tasks"),
-            },
-            Place {
-                base: Base::Config,
-                path: concat!("Cursor/User/globalStorage/", $extension, "/tasks"),
-            },
-            Place {
-                base: Base::Config,
-                path: concat!("Windsurf/User/globalStorage/", $extension, "/tasks"),
-            },
-            $($more,)*
-        ]
-    };
-}
+/// VS Code, Insiders and VSCodium: where Copilot Chat runs.
+const VS_CODES: &[Editor] = &[
+    Editor {
+        base: Base::Config,
+        user: "Code/User",
+    },
+    Editor {
+        base: Base::Config,
+        user: "Code - Insiders/User",
+    },
+    Editor {
+        base: Base::Config,
+        user: "VSCodium/User",
+    },
+];
 
-/// A VS Code server's copy of an extension's tasks (Linux hosts of remote editors).
-macro_rules! server_tasks {
-    ($extension:literal) => {
-        Place {
-            base: Base::Home,
-            path: concat!(
-                ".vscode-server/data/User/globalStorage/",
-                $extension,
-                "/tasks"
-            ),
-        }
-    };
-}
+/// The editors an extension such as Cline runs in: VS Code, Insiders, VSCodium, Cursor and
+/// Windsurf.
+const EXTENSION_EDITORS: &[Editor] = &[
+    VS_CODES[0],
+    VS_CODES[1],
+    VS_CODES[2],
+    Editor {
+        base: Base::Config,
+        user: "Cursor/User",
+    },
+    Editor {
+        base: Base::Config,
+        user: "Windsurf/User",
+    },
+];
+
+/// A remote VS Code server's user folder (on the Linux hosts of remote editors).
+const VS_CODE_SERVER: Editor = Editor {
+    base: Base::Home,
+    user: ".vscode-server/data/User",
+};
+
+/// VS Code, Insiders, VSCodium and a remote VS Code server.
+const VS_CODES_AND_SERVER: &[Editor] = &[VS_CODES[0], VS_CODES[1], VS_CODES[2], VS_CODE_SERVER];
+
+/// The extensions' editors and a remote VS Code server.
+const EXTENSION_EDITORS_AND_SERVER: &[Editor] = &[
+    EXTENSION_EDITORS[0],
+    EXTENSION_EDITORS[1],
+    EXTENSION_EDITORS[2],
+    EXTENSION_EDITORS[3],
+    EXTENSION_EDITORS[4],
+    VS_CODE_SERVER,
+];
 
 /// Cline's own folder when it runs outside an editor (its CLI, JetBrains).
 const CLINE_STANDALONE: Place = Place {
@@ -127,13 +133,32 @@ const CLINE_STANDALONE: Place = Place {
     path: ".cline/data/tasks",
 };
 
-/// The homes of an editor extension's tasks.
+/// The homes of an editor extension's tasks (`globalStorage/<extension>/tasks` in each
+/// editor's user folder), with `more` places of its own.
 macro_rules! extension_homes {
     ($extension:literal $(, $more:expr)*) => {
         Homes {
-            linux: editor_tasks!($extension, server_tasks!($extension) $(, $more)*),
-            macos: editor_tasks!($extension $(, $more)*),
-            windows: editor_tasks!($extension $(, $more)*),
+            linux: &[
+                Place {
+                    base: Base::Editors(EXTENSION_EDITORS_AND_SERVER),
+                    path: concat!("globalStorage/", $extension, "/tasks"),
+                },
+                $($more,)*
+            ],
+            macos: &[
+                Place {
+                    base: Base::Editors(EXTENSION_EDITORS),
+                    path: concat!("globalStorage/", $extension, "/tasks"),
+                },
+                $($more,)*
+            ],
+            windows: &[
+                Place {
+                    base: Base::Editors(EXTENSION_EDITORS),
+                    path: concat!("globalStorage/", $extension, "/tasks"),
+                },
+                $($more,)*
+            ],
             moved: &[],
         }
     };
@@ -159,36 +184,19 @@ const TASK: Gives = Gives {
 };
 
 /// Where VS Code keeps each window's chat sessions (`workspaceStorage/<workspace>/chatSessions`,
-/// and `globalStorage/emptyWindowChatSessions` for a window with no folder), for VS Code,
-/// Insiders and VSCodium, and on Linux a remote VS Code server's.
+/// and `globalStorage/emptyWindowChatSessions` for a window with no folder), in each of
+/// `editors`.
 macro_rules! chat_sessions {
-    ($($more:expr),*) => {
+    ($editors:expr) => {
         &[
             Place {
-                base: Base::Config,
-                path: "Code/User/workspaceStorage",
+                base: Base::Editors($editors),
+                path: "workspaceStorage",
             },
             Place {
-                base: Base::Config,
-                path: "Code/User/globalStorage/emptyWindowChatSessions",
+                base: Base::Editors($editors),
+                path: "globalStorage/emptyWindowChatSessions",
             },
-            Place {
-                base: Base::Config,
-                path: "Code - Insiders/User/workspaceStorage",
-            },
-            Place {
-                base: Base::Config,
-                path: "Code - Insiders/User/globalStorage/emptyWindowChatSessions",
-            },
-            Place {
-                base: Base::Config,
-                path: "VSCodium/User/workspaceStorage",
-            },
-            Place {
-                base: Base::Config,
-                path: "VSCodium/User/globalStorage/emptyWindowChatSessions",
-            },
-            $($more,)*
         ]
     };
 }
@@ -424,12 +432,9 @@ pub const REGISTRY: [Entry; 15] = [
         kind: Kind::Document,
         extensions: &["jsonl", "json"],
         homes: Homes {
-            linux: chat_sessions!(Place {
-                base: Base::Home,
-                path: ".vscode-server/data/User/workspaceStorage",
-            }),
-            macos: chat_sessions!(),
-            windows: chat_sessions!(),
+            linux: chat_sessions!(VS_CODES_AND_SERVER),
+            macos: chat_sessions!(VS_CODES),
+            windows: chat_sessions!(VS_CODES),
             moved: &[],
         },
         setting: "COPILOT_CHAT",
