@@ -30,6 +30,7 @@ pub mod snippets;
 pub mod sqlite;
 pub mod tally;
 pub mod usage;
+pub mod whole;
 pub mod zip;
 
 use crate::error::Error;

@@ -5,14 +5,15 @@
 //! followed as it grows and the mirror ask [`readers`] and never name these agents.
 
 use crate::transcripts::aider::{AiderReader, AiderUsage};
-use crate::transcripts::amp::{AmpReader, AmpUsage};
-use crate::transcripts::cline::{ClineReader, ClineUsage};
+use crate::transcripts::amp::AmpThread;
+use crate::transcripts::cline::Task;
 use crate::transcripts::conversation::Parsed;
 use crate::transcripts::copilot::{CopilotReader, CopilotUsage};
-use crate::transcripts::copilot_chat::{CopilotChatReader, CopilotChatUsage};
+use crate::transcripts::copilot_chat::ChatSession;
 use crate::transcripts::gemini::{GeminiReader, GeminiUsage};
 use crate::transcripts::lines::LineReader;
 use crate::transcripts::qwen::{QwenReader, QwenUsage};
+use crate::transcripts::whole::{WholeReader, WholeUsage};
 use crate::transcripts::{Provider, ReadStats, UsageEntry};
 
 /// An agent's conversation reader.
@@ -37,6 +38,17 @@ pub trait Usage: LineReader + std::fmt::Debug + Send {
     fn end(&mut self) {}
     /// Gives a file found beside the one read (the registry's `companions`), whole.
     fn companion(&mut self, _name: &str, _bytes: &[u8]) {}
+}
+
+/// The readers of an agent whose sessions are whole documents ([`crate::transcripts::whole`]),
+/// read in `format`.
+macro_rules! whole {
+    ($format:expr) => {
+        Readers {
+            conversations: |path, _| Box::new(WholeReader::new($format, path)),
+            usage: |path, _| Box::new(WholeUsage::new($format, path)),
+        }
+    };
 }
 
 /// How an agent's files are read.
@@ -70,26 +82,11 @@ pub fn readers(provider: Provider) -> Option<Readers> {
             conversations: |path, state| Box::new(AiderReader::new(path, parse(state))),
             usage: |path, state| Box::new(AiderUsage::new(path, parse(state))),
         }),
-        Provider::CopilotChat => Some(Readers {
-            conversations: |path, _| Box::new(CopilotChatReader::new(path)),
-            usage: |path, _| Box::new(CopilotChatUsage::new(path)),
-        }),
-        Provider::Amp => Some(Readers {
-            conversations: |path, _| Box::new(AmpReader::new(path)),
-            usage: |path, _| Box::new(AmpUsage::new(path)),
-        }),
-        Provider::Cline => Some(Readers {
-            conversations: |path, _| Box::new(ClineReader::new(path, Provider::Cline)),
-            usage: |path, _| Box::new(ClineUsage::new(path, Provider::Cline)),
-        }),
-        Provider::RooCode => Some(Readers {
-            conversations: |path, _| Box::new(ClineReader::new(path, Provider::RooCode)),
-            usage: |path, _| Box::new(ClineUsage::new(path, Provider::RooCode)),
-        }),
-        Provider::KiloCode => Some(Readers {
-            conversations: |path, _| Box::new(ClineReader::new(path, Provider::KiloCode)),
-            usage: |path, _| Box::new(ClineUsage::new(path, Provider::KiloCode)),
-        }),
+        Provider::CopilotChat => Some(whole!(ChatSession)),
+        Provider::Amp => Some(whole!(AmpThread)),
+        Provider::Cline => Some(whole!(Task(Provider::Cline))),
+        Provider::RooCode => Some(whole!(Task(Provider::RooCode))),
+        Provider::KiloCode => Some(whole!(Task(Provider::KiloCode))),
         Provider::ClaudeCode
         | Provider::Codex
         | Provider::Opencode
@@ -107,23 +104,12 @@ fn json<T: serde::Serialize>(state: &T) -> Option<String> {
     serde_json::to_string(state).ok()
 }
 
-/// `Conversations` for an agent's reader: its state kept as JSON, or none
-/// (`stateless`: it reads its file whole each time).
+/// `Conversations` for an agent's reader: its state kept as JSON.
 macro_rules! conversations {
     ($reader:ident) => {
         impl Conversations for $reader {
             fn state(&self) -> Option<String> {
                 json(&$reader::state(self))
-            }
-            fn finish(self: Box<Self>) -> Parsed {
-                $reader::finish(*self)
-            }
-        }
-    };
-    ($reader:ident, stateless) => {
-        impl Conversations for $reader {
-            fn state(&self) -> Option<String> {
-                None
             }
             fn finish(self: Box<Self>) -> Parsed {
                 $reader::finish(*self)
@@ -165,41 +151,7 @@ conversations!(GeminiReader);
 conversations!(QwenReader);
 conversations!(CopilotReader);
 conversations!(AiderReader);
-conversations!(AmpReader, stateless);
-conversations!(CopilotChatReader, stateless);
 usage!(GeminiUsage, end = finish);
 usage!(QwenUsage, state = stateless);
 usage!(CopilotUsage);
 usage!(AiderUsage);
-usage!(AmpUsage, state = stateless, end = end);
-usage!(CopilotChatUsage, state = stateless, end = end);
-
-impl Conversations for ClineReader {
-    fn state(&self) -> Option<String> {
-        None
-    }
-    fn finish(self: Box<Self>) -> Parsed {
-        ClineReader::finish(*self)
-    }
-    fn companion(&mut self, name: &str, bytes: &[u8]) {
-        ClineReader::companion(self, name, bytes);
-    }
-}
-
-impl Usage for ClineUsage {
-    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        ClineUsage::take_rows(self)
-    }
-    fn stats(&self) -> ReadStats {
-        self.stats.clone()
-    }
-    fn state(&self) -> Option<String> {
-        None
-    }
-    fn end(&mut self) {
-        ClineUsage::end(self);
-    }
-    fn companion(&mut self, name: &str, bytes: &[u8]) {
-        ClineUsage::companion(self, name, bytes);
-    }
-}

@@ -12,10 +12,8 @@
 use crate::tokens::TokenTotals;
 use crate::transcripts::conversation::title::prompt_title;
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role, text_of, time};
-use crate::transcripts::lines::Document;
-use crate::transcripts::{
-    Interner, Provider, ReadStats, Timestamp, UsageEntry, fingerprint, parse_line,
-};
+use crate::transcripts::whole::{UsageRead, WholeFormat, WholeReader, WholeUsage, object_of};
+use crate::transcripts::{Provider, Timestamp, UsageEntry, fingerprint, parse_line};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -138,35 +136,23 @@ fn blocks_of(content: &Value) -> Vec<Block> {
     blocks
 }
 
-/// Reads an Amp thread as a conversation (fed its lines; read when the file ends).
-#[derive(Debug)]
-pub struct AmpReader {
-    path: String,
-    document: Document,
-    parsed: Parsed,
-}
+/// Amp's threads, read whole ([`WholeReader`], [`WholeUsage`]).
+#[derive(Debug, Clone, Copy)]
+pub struct AmpThread;
 
-impl AmpReader {
-    /// The reader of the thread at `path`.
-    pub fn new(path: &str) -> AmpReader {
-        AmpReader {
-            path: path.to_owned(),
-            document: Document::default(),
-            parsed: Parsed::default(),
-        }
-    }
+/// Reads an Amp thread as a conversation.
+pub type AmpReader = WholeReader<AmpThread>;
+/// Reads an Amp thread's usage rows.
+pub type AmpUsage = WholeUsage<AmpThread>;
 
-    /// Feeds one line (without its newline).
-    pub fn push_line(&mut self, line: &[u8]) {
-        self.document.push(line, &mut self.parsed.stats);
-    }
+impl WholeFormat for AmpThread {
+    type Notes = ();
 
-    /// The conversation.
-    pub fn finish(mut self) -> Parsed {
-        let Some(thread) = self.document.take_object(&mut self.parsed.stats) else {
-            return self.parsed;
+    fn conversations(self, path: &str, bytes: &[u8], _: &mut (), parsed: &mut Parsed) {
+        let Some(thread) = object_of(bytes, &mut parsed.stats) else {
+            return;
         };
-        let id = thread_id(&thread, &self.path);
+        let id = thread_id(&thread, path);
         let mut conversation = Conversation::new(Provider::Amp, id.clone());
         conversation.title = thread["title"]
             .as_str()
@@ -191,7 +177,7 @@ impl AmpReader {
                 Some("info") => Role::System,
                 other => {
                     let kind = other.unwrap_or("message without a role").to_owned();
-                    self.parsed.unknown(kind, message.to_string().as_bytes());
+                    parsed.unknown(kind, message.to_string().as_bytes());
                     continue;
                 }
             };
@@ -221,8 +207,11 @@ impl AmpReader {
         }
         conversation.active_leaf = previous;
         conversation.seal();
-        self.parsed.conversations.push(conversation);
-        self.parsed
+        parsed.conversations.push(conversation);
+    }
+
+    fn usage(self, path: &str, bytes: &[u8], _: &mut (), read: &mut UsageRead) {
+        usage_of(path, bytes, read);
     }
 }
 
@@ -252,99 +241,50 @@ struct UsageMessage {
     meta: Value,
 }
 
-/// Reads an Amp thread's usage rows (fed its lines; read when the file ends).
-#[derive(Debug)]
-pub struct AmpUsage {
-    path: String,
-    document: Document,
-    strings: Interner,
-    rows: Vec<(UsageEntry, u128)>,
-    /// What was read.
-    pub stats: ReadStats,
-}
-
-impl AmpUsage {
-    /// The reader of the thread at `path`.
-    pub fn new(path: &str) -> AmpUsage {
-        AmpUsage {
-            path: path.to_owned(),
-            document: Document::default(),
-            strings: Interner::default(),
-            rows: Vec::new(),
-            stats: ReadStats::default(),
+/// A thread's usage rows. Only what usage needs is read: the messages' content is passed
+/// over unparsed.
+fn usage_of(path: &str, bytes: &[u8], read: &mut UsageRead) {
+    let Some(thread) = parse_line::<UsageThread>(bytes, &mut read.stats) else {
+        read.stats.malformed += 1;
+        return;
+    };
+    let head = serde_json::json!({"id": thread.id, "env": thread.env});
+    let id = thread_id(&head, path);
+    let session = read.strings.get(&id);
+    let project = project_of(&head).map(|p| read.strings.get(&p));
+    let created = thread.created.as_i64().map(Timestamp::from_millis);
+    for (at, message) in thread.messages.iter().enumerate() {
+        let usage = &message.usage;
+        if message.role != "assistant" || !usage.is_object() {
+            continue;
         }
-    }
-
-    /// Feeds one line (without its newline).
-    pub fn push_line(&mut self, line: &[u8]) {
-        self.document.push(line, &mut self.stats);
-    }
-
-    /// The rows read since the last call, each with its key.
-    pub fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        std::mem::take(&mut self.rows)
-    }
-
-    /// The file ended: the thread is read.
-    pub fn end(&mut self) {
-        // Only what usage needs is read: the messages' content is passed over unparsed.
-        let Some(bytes) = self.document.take_bytes() else {
-            return;
+        let model = usage["model"].as_str();
+        let Some(tokens) = usage_tokens(usage, model) else {
+            read.stats.without_usage += 1;
+            continue;
         };
-        let Some(thread) = parse_line::<UsageThread>(&bytes, &mut self.stats) else {
-            self.stats.malformed += 1;
-            return;
+        let sent = message.meta["sentAt"].as_i64().map(Timestamp::from_millis);
+        let Some(when) = time(&usage["timestamp"]).or(sent).or(created) else {
+            read.stats.malformed += 1;
+            continue;
         };
-        let head = serde_json::json!({"id": thread.id, "env": thread.env});
-        let id = thread_id(&head, &self.path);
-        let session = self.strings.get(&id);
-        let project = project_of(&head).map(|p| self.strings.get(&p));
-        let created = thread.created.as_i64().map(Timestamp::from_millis);
-        for (at, message) in thread.messages.iter().enumerate() {
-            let usage = &message.usage;
-            if message.role != "assistant" || !usage.is_object() {
-                continue;
-            }
-            let model = usage["model"].as_str();
-            let Some(tokens) = usage_tokens(usage, model) else {
-                self.stats.without_usage += 1;
-                continue;
-            };
-            let sent = message.meta["sentAt"].as_i64().map(Timestamp::from_millis);
-            let Some(when) = time(&usage["timestamp"]).or(sent).or(created) else {
-                self.stats.malformed += 1;
-                continue;
-            };
-            let number = match &message.message_id {
-                Value::Null => at.to_string(),
-                n => text_of(n),
-            };
-            let entry = UsageEntry {
-                provider: Provider::Amp,
-                at: when,
-                session: session.clone(),
-                project: project.clone(),
-                model: model.map(|m| self.strings.get(m)),
-                tokens,
-                cache_creation_1h_tokens: 0,
-                request_context_tokens: None,
-                recorded_cost_micro_usd: None,
-            };
-            let key = fingerprint(&[b"amp", id.as_bytes(), number.as_bytes()]);
-            self.rows.push((entry, key));
-        }
-    }
-}
-
-impl crate::transcripts::lines::LineReader for AmpReader {
-    fn push_line(&mut self, line: &[u8]) {
-        AmpReader::push_line(self, line);
-    }
-}
-
-impl crate::transcripts::lines::LineReader for AmpUsage {
-    fn push_line(&mut self, line: &[u8]) {
-        AmpUsage::push_line(self, line);
+        let number = match &message.message_id {
+            Value::Null => at.to_string(),
+            n => text_of(n),
+        };
+        let entry = UsageEntry {
+            provider: Provider::Amp,
+            at: when,
+            session: session.clone(),
+            project: project.clone(),
+            model: model.map(|m| read.strings.get(m)),
+            tokens,
+            cache_creation_1h_tokens: 0,
+            request_context_tokens: None,
+            recorded_cost_micro_usd: None,
+        };
+        let key = fingerprint(&[b"amp", id.as_bytes(), number.as_bytes()]);
+        read.rows.push((entry, key));
     }
 }
 
@@ -370,6 +310,7 @@ pub(crate) fn looks_like_thread(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transcripts::lines::LineReader as _;
 
     const THREAD: &str = r#"{
   "v": 5,
@@ -393,8 +334,9 @@ mod tests {
 
     #[test]
     fn a_thread_reads_whole_with_its_usage_once_per_response() {
-        let mut reader = AmpReader::new("/t/T-019ca26f-aaaa-bbbb-cccc-dddddddddddd.json");
-        let mut usage = AmpUsage::new("/t/T-019ca26f-aaaa-bbbb-cccc-dddddddddddd.json");
+        let mut reader =
+            AmpReader::new(AmpThread, "/t/T-019ca26f-aaaa-bbbb-cccc-dddddddddddd.json");
+        let mut usage = AmpUsage::new(AmpThread, "/t/T-019ca26f-aaaa-bbbb-cccc-dddddddddddd.json");
         for line in lines(THREAD) {
             reader.push_line(line);
             usage.push_line(line);
@@ -427,8 +369,8 @@ mod tests {
             "[]",
             "",
         ] {
-            let mut reader = AmpReader::new("T-x.json");
-            let mut usage = AmpUsage::new("T-x.json");
+            let mut reader = AmpReader::new(AmpThread, "T-x.json");
+            let mut usage = AmpUsage::new(AmpThread, "T-x.json");
             for line in lines(text) {
                 reader.push_line(line);
                 usage.push_line(line);

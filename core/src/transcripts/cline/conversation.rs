@@ -4,11 +4,11 @@
 //! output, and errors; the tokens of the requests before a reply on that reply.
 
 use super::usage::requests;
-use super::{Notes, kind_of, product_of, task_of, text_json, time_of};
+use super::{Notes, kind_of, task_of, text_json, time_of};
 use crate::transcripts::Provider;
 use crate::transcripts::conversation::title::prompt_title;
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role};
-use crate::transcripts::lines::Document;
+use crate::transcripts::whole::value_of;
 use serde_json::Value;
 
 /// The panel messages that show nothing of the conversation (requests' bookkeeping, status,
@@ -51,53 +51,44 @@ const QUIET: &[&str] = &[
     "use_subagents",
 ];
 
-/// Reads a task's panel file as a conversation (fed its lines and its companions; read when
-/// the file ends).
-#[derive(Debug)]
-pub struct ClineReader {
-    path: String,
+/// The reading of one task's panel file as a conversation.
+struct Reading<'a> {
     product: Provider,
-    document: Document,
-    notes: Notes,
-    parsed: Parsed,
+    notes: &'a mut Notes,
+    parsed: &'a mut Parsed,
 }
 
-impl ClineReader {
-    /// The reader of `product`'s task whose panel file is at `path`.
-    pub fn new(path: &str, product: Provider) -> ClineReader {
-        ClineReader {
-            path: path.to_owned(),
-            product: product_of(path, product),
-            document: Document::default(),
-            notes: Notes::default(),
-            parsed: Parsed::default(),
-        }
-    }
+/// Reads a task's panel file as a conversation, with what its companions noted.
+pub(super) fn conversation_of(
+    product: Provider,
+    path: &str,
+    bytes: &[u8],
+    notes: &mut Notes,
+    parsed: &mut Parsed,
+) {
+    let mut reading = Reading {
+        product,
+        notes,
+        parsed,
+    };
+    reading.read(path, bytes);
+}
 
-    /// Feeds one line (without its newline).
-    pub fn push_line(&mut self, line: &[u8]) {
-        self.document.push(line, &mut self.parsed.stats);
-    }
-
-    /// Gives a file beside the task's panel file ([`super::COMPANIONS`]).
-    pub fn companion(&mut self, name: &str, bytes: &[u8]) {
-        self.notes.add(name, bytes);
-    }
-
+impl Reading<'_> {
     /// The conversation.
-    pub fn finish(mut self) -> Parsed {
-        let Some(value) = self.document.take_value(&mut self.parsed.stats) else {
-            return self.parsed;
+    fn read(&mut self, path: &str, bytes: &[u8]) {
+        let Some(value) = value_of(bytes, &mut self.parsed.stats) else {
+            return;
         };
         let Some(messages) = value.as_array() else {
             self.parsed.stats.malformed += 1;
-            return self.parsed;
+            return;
         };
-        let id = task_of(&self.path);
+        let id = task_of(path);
         let mut conversation = Conversation::new(self.product, id.clone());
         conversation.started_at = messages.first().and_then(time_of);
         let said = messages.iter().map(super::usage::Said::of);
-        let requests = requests(said, self.product, &mut self.notes);
+        let requests = requests(said, self.product, self.notes);
         conversation.project = self.notes.project.clone();
         let mut requests = requests.into_iter().peekable();
         let mut built = Built::default();
@@ -153,13 +144,12 @@ impl ClineReader {
             });
         }
         if conversation.messages.is_empty() {
-            return self.parsed;
+            return;
         }
         conversation.title = self.notes.title.clone();
         conversation.active_leaf = built.previous;
         conversation.seal();
         self.parsed.conversations.push(conversation);
-        self.parsed
     }
 
     /// One panel message's role and blocks, `None` for one that shows nothing.
@@ -278,15 +268,11 @@ struct Built {
     tokens: Option<crate::tokens::TokenTotals>,
 }
 
-impl crate::transcripts::lines::LineReader for ClineReader {
-    fn push_line(&mut self, line: &[u8]) {
-        ClineReader::push_line(self, line);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transcripts::cline::{ClineReader, Task};
+    use crate::transcripts::lines::LineReader as _;
 
     const PANEL: &str = r#"[
  {"ts":1787216400000,"type":"say","say":"text","text":"why does the build fail"},
@@ -304,7 +290,7 @@ mod tests {
     #[test]
     fn a_roo_task_reads_as_its_panel_shows_it() {
         let path = "/c/globalStorage/rooveterinaryinc.roo-cline/tasks/019c/ui_messages.json";
-        let mut reader = ClineReader::new(path, Provider::RooCode);
+        let mut reader = ClineReader::new(Task(Provider::RooCode), path);
         for line in PANEL.lines() {
             reader.push_line(line.as_bytes());
         }
@@ -350,7 +336,7 @@ mod tests {
             "",
             "[]",
         ] {
-            let mut reader = ClineReader::new("t/ui_messages.json", Provider::Cline);
+            let mut reader = ClineReader::new(Task(Provider::Cline), "t/ui_messages.json");
             for line in odd.lines() {
                 reader.push_line(line.as_bytes());
             }

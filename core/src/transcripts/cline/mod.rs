@@ -18,10 +18,8 @@
 mod conversation;
 mod usage;
 
-pub use conversation::ClineReader;
-pub use usage::ClineUsage;
-
-use crate::transcripts::conversation::text_of;
+use crate::transcripts::conversation::{Parsed, text_of};
+use crate::transcripts::whole::{UsageRead, WholeFormat, WholeReader, WholeUsage};
 use crate::transcripts::{Provider, Timestamp};
 use serde_json::Value;
 
@@ -32,8 +30,35 @@ pub const COMPANIONS: [&str; 3] = [
     "history_item.json",
 ];
 
+/// A task of one of the three products, read whole ([`WholeReader`], [`WholeUsage`]): the
+/// product is decided once, where the file's format is found ([`product_of`]), and given.
+#[derive(Debug, Clone, Copy)]
+pub struct Task(pub Provider);
+
+/// Reads a task's panel file as a conversation.
+pub type ClineReader = WholeReader<Task>;
+/// Reads a task's usage rows.
+pub type ClineUsage = WholeUsage<Task>;
+
+impl WholeFormat for Task {
+    type Notes = Notes;
+
+    fn note(notes: &mut Notes, name: &str, bytes: &[u8]) {
+        notes.add(name, bytes);
+    }
+
+    fn conversations(self, path: &str, bytes: &[u8], notes: &mut Notes, parsed: &mut Parsed) {
+        conversation::conversation_of(self.0, path, bytes, notes, parsed);
+    }
+
+    fn usage(self, path: &str, bytes: &[u8], notes: &mut Notes, read: &mut UsageRead) {
+        usage::usage_of(self.0, path, bytes, notes, read);
+    }
+}
+
 /// Which of the three wrote a task: the extension's folder in its path, else what the first
 /// message shows (Cline's task opens with `say: "task"`, Roo's and Kilo's with a `text`).
+/// Asked once, where a file's format is found; the readers take the answer as given.
 pub(crate) fn product_of(path: &str, by_content: Provider) -> Provider {
     let lower = path.to_ascii_lowercase();
     if lower.contains("kilocode.kilo-code") {

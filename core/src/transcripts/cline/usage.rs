@@ -3,10 +3,10 @@
 //! before it), in
 //! Baton's one meaning of its tokens, priced by its model and keeping the cost it recorded.
 
-use super::{Notes, kind_of, product_of, tagged_model, task_of, time_of};
+use super::{Notes, kind_of, tagged_model, task_of, time_of};
 use crate::tokens::TokenTotals;
-use crate::transcripts::lines::Document;
-use crate::transcripts::{Interner, Provider, ReadStats, Timestamp, UsageEntry, fingerprint};
+use crate::transcripts::whole::UsageRead;
+use crate::transcripts::{Provider, ReadStats, Timestamp, UsageEntry, fingerprint};
 use serde_json::Value;
 
 /// When Roo Code began to count the cache inside `tokensIn` (3.29.5, 2025-11-01), in
@@ -226,107 +226,57 @@ fn requests_of_file(
     Some(requests(messages.iter().map(Said::of), product, notes))
 }
 
-/// Reads a task's usage rows (fed its panel file's lines and its companions; read when the
-/// file ends).
-#[derive(Debug)]
-pub struct ClineUsage {
-    path: String,
+/// A task's usage rows, with what its companions noted.
+pub(super) fn usage_of(
     product: Provider,
-    document: Document,
-    notes: Notes,
-    strings: Interner,
-    rows: Vec<(UsageEntry, u128)>,
-    /// What was read.
-    pub stats: ReadStats,
-}
-
-impl ClineUsage {
-    /// The reader of `product`'s task whose panel file is at `path`.
-    pub fn new(path: &str, product: Provider) -> ClineUsage {
-        ClineUsage {
-            path: path.to_owned(),
-            product: product_of(path, product),
-            document: Document::default(),
-            notes: Notes::default(),
-            strings: Interner::default(),
-            rows: Vec::new(),
-            stats: ReadStats::default(),
-        }
-    }
-
-    /// Feeds one line (without its newline).
-    pub fn push_line(&mut self, line: &[u8]) {
-        self.document.push(line, &mut self.stats);
-    }
-
-    /// Gives a file beside the task's panel file ([`super::COMPANIONS`]).
-    pub fn companion(&mut self, name: &str, bytes: &[u8]) {
-        self.notes.add(name, bytes);
-    }
-
-    /// The rows read since the last call, each with its key.
-    pub fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        std::mem::take(&mut self.rows)
-    }
-
-    /// The file ended: the task is read.
-    pub fn end(&mut self) {
-        let Some(bytes) = self.document.take_bytes() else {
-            return;
+    path: &str,
+    bytes: &[u8],
+    notes: &mut Notes,
+    read: &mut UsageRead,
+) {
+    let Some(requests) = requests_of_file(bytes, product, notes, &mut read.stats) else {
+        return;
+    };
+    let task = task_of(path);
+    let session = read.strings.get(&task);
+    let project = notes.project.clone().map(|p| read.strings.get(&p));
+    let key = product.key();
+    let starts: Vec<i64> = requests.iter().map(|(when, _, _)| *when).collect();
+    for (n, (when, request, place)) in requests.into_iter().enumerate() {
+        let next = starts.get(n + 1).copied().unwrap_or(i64::MAX);
+        let model = notes.model_for(when, next).map(|m| read.strings.get(m));
+        let entry = UsageEntry {
+            provider: product,
+            at: Timestamp::from_millis(when),
+            session: session.clone(),
+            project: project.clone(),
+            model,
+            tokens: request.tokens(product, when),
+            cache_creation_1h_tokens: 0,
+            request_context_tokens: None,
+            recorded_cost_micro_usd: request.cost_micro_usd,
         };
-        let Some(requests) =
-            requests_of_file(&bytes, self.product, &mut self.notes, &mut self.stats)
-        else {
-            return;
-        };
-        let task = task_of(&self.path);
-        let session = self.strings.get(&task);
-        let project = self.notes.project.clone().map(|p| self.strings.get(&p));
-        let key = self.product.key();
-        let starts: Vec<i64> = requests.iter().map(|(when, _, _)| *when).collect();
-        for (n, (when, request, place)) in requests.into_iter().enumerate() {
-            let next = starts.get(n + 1).copied().unwrap_or(i64::MAX);
-            let model = self
-                .notes
-                .model_for(when, next)
-                .map(|m| self.strings.get(m));
-            let entry = UsageEntry {
-                provider: self.product,
-                at: Timestamp::from_millis(when),
-                session: session.clone(),
-                project: project.clone(),
-                model,
-                tokens: request.tokens(self.product, when),
-                cache_creation_1h_tokens: 0,
-                request_context_tokens: None,
-                recorded_cost_micro_usd: request.cost_micro_usd,
-            };
-            let (stamp, place) = (when.to_string(), place.to_string());
-            let parts = [
-                key.as_bytes(),
-                task.as_bytes(),
-                stamp.as_bytes(),
-                place.as_bytes(),
-            ];
-            let key = fingerprint(&parts);
-            self.rows.push((entry, key));
-        }
-        self.stats.without_usage += self.stats.lines.saturating_sub(self.rows.len() as u64);
+        let (stamp, place) = (when.to_string(), place.to_string());
+        let parts = [
+            key.as_bytes(),
+            task.as_bytes(),
+            stamp.as_bytes(),
+            place.as_bytes(),
+        ];
+        let key = fingerprint(&parts);
+        read.rows.push((entry, key));
     }
-}
-
-impl crate::transcripts::lines::LineReader for ClineUsage {
-    fn push_line(&mut self, line: &[u8]) {
-        ClineUsage::push_line(self, line);
-    }
+    read.stats.without_usage += read.stats.lines.saturating_sub(read.rows.len() as u64);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transcripts::cline::{ClineUsage, Task};
+    use crate::transcripts::lines::LineReader as _;
 
     fn read(path: &str, product: Provider, panel: &str, api: &str) -> Vec<UsageEntry> {
-        let mut usage = ClineUsage::new(path, product);
+        let mut usage = ClineUsage::new(Task(product), path);
         for line in panel.lines() {
             usage.push_line(line.as_bytes());
         }

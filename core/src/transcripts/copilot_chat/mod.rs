@@ -15,12 +15,11 @@
 
 mod conversation;
 
-pub use conversation::CopilotChatReader;
-
 use crate::tokens::TokenTotals;
+use crate::transcripts::conversation::Parsed;
 use crate::transcripts::conversation::text_of;
-use crate::transcripts::lines::Document;
-use crate::transcripts::{Interner, Provider, ReadStats, Timestamp, UsageEntry, fingerprint};
+use crate::transcripts::whole::{UsageRead, WholeFormat, WholeReader, WholeUsage};
+use crate::transcripts::{Provider, ReadStats, Timestamp, UsageEntry, fingerprint};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -45,23 +44,47 @@ pub(crate) struct Billed {
 }
 
 /// Reads a document's bytes: one session object (the older `.json`), or an operation log.
+/// Each byte is parsed once: the first line says which it is (a log's lines are each an
+/// entry with a `kind`; a snapshot is one object, pretty-printed or on one line).
 pub(crate) fn read_session(bytes: &[u8], stats: &mut ReadStats) -> Option<Session> {
     let mut session = Session::default();
-    let whole = serde_json::from_slice::<Value>(bytes).ok();
-    if let Some(whole) = whole.filter(|w| w.get("requests").is_some() && w.get("kind").is_none()) {
-        session.state = whole;
-        session.note_all();
-        return Some(session);
-    }
-    let mut started = false;
-    for line in bytes.split(|b| *b == b'\n') {
-        if crate::transcripts::lines::is_blank(line) {
-            continue;
+    let mut lines = bytes
+        .split(|b| *b == b'\n')
+        .filter(|line| !crate::transcripts::lines::is_blank(line));
+    let first = lines.next()?;
+    let first = match crate::transcripts::parse_line::<Value>(first, stats) {
+        Some(Value::Object(entry)) if entry.contains_key("kind") => entry,
+        Some(whole @ Value::Object(_)) if lines.next().is_none() => {
+            return session.snapshot(whole);
         }
-        let Some(Value::Object(mut entry)) = crate::transcripts::parse_line::<Value>(line, stats)
-        else {
-            stats.malformed += 1;
-            continue;
+        // A pretty-printed snapshot (its first line `{`), or not a session at all.
+        _ => match serde_json::from_slice::<Value>(bytes) {
+            Ok(whole) => return session.snapshot(whole),
+            Err(_) => {
+                stats.malformed += 1;
+                return None;
+            }
+        },
+    };
+    let mut started = false;
+    let mut rest = bytes
+        .split(|b| *b == b'\n')
+        .filter(|line| !crate::transcripts::lines::is_blank(line))
+        .skip(1);
+    let mut first = Some(first);
+    loop {
+        let mut entry = match first.take() {
+            Some(entry) => entry,
+            None => match rest.next() {
+                None => break,
+                Some(line) => match crate::transcripts::parse_line::<Value>(line, stats) {
+                    Some(Value::Object(entry)) => entry,
+                    _ => {
+                        stats.malformed += 1;
+                        continue;
+                    }
+                },
+            },
         };
         let path: Vec<Value> = match entry.remove("k") {
             Some(Value::Array(path)) => path,
@@ -185,6 +208,16 @@ fn push(root: &mut Value, path: &[Value], items: Option<Value>, keep: Option<u64
 }
 
 impl Session {
+    /// The session a snapshot (the older `.json`) holds, when it is one.
+    fn snapshot(mut self, whole: Value) -> Option<Session> {
+        if whole.get("requests").is_none() || whole.get("kind").is_some() {
+            return None;
+        }
+        self.state = whole;
+        self.note_all();
+        Some(self)
+    }
+
     /// Notes the usage of every request the state holds.
     fn note_all(&mut self) {
         let count = self.state["requests"].as_array().map_or(0, Vec::len);
@@ -278,70 +311,43 @@ pub(crate) fn markdown(value: &Value) -> String {
     }
 }
 
-/// Reads a session's usage rows (fed its lines; read when the file ends).
-#[derive(Debug)]
-pub struct CopilotChatUsage {
-    path: String,
-    document: Document,
-    strings: Interner,
-    rows: Vec<(UsageEntry, u128)>,
-    /// What was read.
-    pub stats: ReadStats,
-}
+/// Copilot Chat's sessions, read whole ([`WholeReader`], [`WholeUsage`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ChatSession;
 
-impl CopilotChatUsage {
-    /// The reader of the session at `path`.
-    pub fn new(path: &str) -> CopilotChatUsage {
-        CopilotChatUsage {
-            path: path.to_owned(),
-            document: Document::default(),
-            strings: Interner::default(),
-            rows: Vec::new(),
-            stats: ReadStats::default(),
-        }
+/// Reads a Copilot Chat session as a conversation.
+pub type CopilotChatReader = WholeReader<ChatSession>;
+/// Reads a Copilot Chat session's usage rows.
+pub type CopilotChatUsage = WholeUsage<ChatSession>;
+
+impl WholeFormat for ChatSession {
+    type Notes = ();
+
+    fn conversations(self, path: &str, bytes: &[u8], _: &mut (), parsed: &mut Parsed) {
+        conversation::conversation_of(path, bytes, parsed);
     }
 
-    /// Feeds one line (without its newline).
-    pub fn push_line(&mut self, line: &[u8]) {
-        self.document.push(line, &mut self.stats);
-    }
-
-    /// The rows read since the last call, each with its key.
-    pub fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
-        std::mem::take(&mut self.rows)
-    }
-
-    /// The file ended: the session is read.
-    pub fn end(&mut self) {
-        let Some(bytes) = self.document.take_bytes() else {
+    fn usage(self, path: &str, bytes: &[u8], _: &mut (), read: &mut UsageRead) {
+        let Some(session) = read_session(bytes, &mut read.stats) else {
             return;
         };
-        let Some(session) = read_session(&bytes, &mut self.stats) else {
-            return;
-        };
-        let id = session_id(&session.state, &self.path);
-        let name = self.strings.get(&id);
+        let id = session_id(&session.state, path);
+        let name = read.strings.get(&id);
         for (request, billed) in &session.usage {
             let entry = UsageEntry {
                 provider: Provider::CopilotChat,
                 at: Timestamp::from_millis(billed.at),
                 session: name.clone(),
                 project: None,
-                model: billed.model.as_deref().map(|m| self.strings.get(m)),
+                model: billed.model.as_deref().map(|m| read.strings.get(m)),
                 tokens: billed.tokens,
                 cache_creation_1h_tokens: 0,
                 request_context_tokens: None,
                 recorded_cost_micro_usd: None,
             };
             let key = fingerprint(&[b"copilot_chat", id.as_bytes(), request.as_bytes()]);
-            self.rows.push((entry, key));
+            read.rows.push((entry, key));
         }
-    }
-}
-
-impl crate::transcripts::lines::LineReader for CopilotChatUsage {
-    fn push_line(&mut self, line: &[u8]) {
-        CopilotChatUsage::push_line(self, line);
     }
 }
 
