@@ -27,8 +27,8 @@ function text(tag, content, className) {
 const day = (t) => (t ? t.slice(0, 10) : "—");
 const when = (t) => (t ? t.replace("T", " ").slice(0, 16) : "");
 const number = (n) => new Intl.NumberFormat("en").format(n);
-const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", "copilot-chat": "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", "roo-code": "Roo Code", "kilo-code": "Kilo Code", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
-const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", copilot_chat: "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", roo_code: "Roo Code", kilo_code: "Kilo Code", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
+const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", "copilot-chat": "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", "roo-code": "Roo Code", "kilo-code": "Kilo Code", cursor: "Cursor", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
+const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", copilot_chat: "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", roo_code: "Roo Code", kilo_code: "Kilo Code", cursor: "Cursor", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
 
 function download(name, content, type) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -255,6 +255,10 @@ function renderOverview(o, charts, width) {
   $("unpriced-line").textContent = o.unpriced_models.length
     ? `No price for: ${o.unpriced_models.join(", ")}. Costs marked * leave them out; the cost chart does not draw them.`
     : "";
+  // An agent that keeps no token counts is named, its tokens never shown as zero.
+  const silent = o.without_tokens || [];
+  $("tokens-line").hidden = !silent.length;
+  $("tokens-line").textContent = silent.map((k) => `${FORMATS[k] || k}: no token counts on disk.`).join(" ");
   $("fig-sessions").textContent = number(o.sessions);
   // Figures with nothing behind them are left out (a ledger alone has no messages or tokens).
   for (const id of ["fig-conversations", "fig-messages", "fig-first", "fig-last"]) $(id).parentElement.hidden = o.conversations === 0;

@@ -661,6 +661,8 @@ export type Provider =
 "roo-code" |
 /** Kilo Code's tasks (the VS Code extension, before Kilo's CLI). */
 "kilo-code" |
+/** Cursor's chats, in its editor's SQLite store. */
+"cursor" |
 /** ChatGPT data export `conversations.json`. */
 "chatgpt" |
 /** claude.ai data export `conversations.json`. */
@@ -1069,7 +1071,7 @@ export type ExecuteAnswer = {
 };
 
 /** What a file turned out to be: a provider's key (its transcript or export) or `baton_ledger`. */
-export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "copilot_cli" | "copilot_chat" | "amp" | "aider" | "cline" | "roo_code" | "kilo_code" | "chatgpt" | "claude_ai" | "baton_ledger";
+export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "copilot_cli" | "copilot_chat" | "amp" | "aider" | "cline" | "roo_code" | "kilo_code" | "cursor" | "chatgpt" | "claude_ai" | "baton_ledger";
 
 /** What one finished file added. */
 export type FileSummary = {
@@ -1827,6 +1829,11 @@ export type UsageReport = {
   skipped: {
     [key: string]: number;
   };
+  /**
+   * Agents whose sessions were found but whose files keep no token counts (Cursor): not
+   * counted, and never counted as zero (filled by the host that looked).
+   */
+  without_tokens?: string[];
   /** When rows are work sessions: each row's work session and the transcripts tied to it. */
   work_sessions?: WorkSessions | null;
 };

@@ -9,6 +9,7 @@ pub mod amp;
 pub mod cline;
 pub mod copilot;
 pub mod copilot_chat;
+pub mod cursor;
 pub mod gemini;
 pub mod opencode;
 pub mod qwen;

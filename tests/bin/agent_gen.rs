@@ -1,5 +1,5 @@
 //! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, Copilot Chat's (VS Code), Amp threads, Aider histories,
-//! Cline, Roo Code and Kilo Code tasks, and OpenCode and Kilo CLI databases, in the
+//! Cline, Roo Code and Kilo Code tasks, OpenCode and Kilo CLI databases and Cursor's store, in the
 //! agents' own layouts, with every trap their sources show, and the truth they must give
 //! (`truth.json`: tokens by day and model, conversations with titles and tool calls, the
 //! planted word).
@@ -8,14 +8,14 @@
 //! stands for a home folder: it gets `.gemini/tmp/…`, `.qwen/projects/…` (with Qwen Code's
 //! `.qwen/usage/` beside), `.local/share/{opencode,kilo,amp}/`, `.copilot/session-state/`, `code/` (Aider's
 //! repositories), `.config/Code/User/workspaceStorage/` and
-//! `.config/Code/User/globalStorage/<extension>/tasks/`, so `HOME=OUT_DIR baton usage`
+//! `.config/Code/User/globalStorage/<extension>/tasks/` and `.config/Cursor/User/globalStorage/`, so `HOME=OUT_DIR baton usage`
 //! finds them where the agents keep them. The truth goes to `OUT_DIR/truth.json` unless
 //! `--truth` names another file. `--mb` adds sessions until each agent's tree holds about M
 //! megabytes (for benchmarks).
 
 use baton_core::transcripts::Provider;
 use baton_tests::agents::{
-    Truth, aider, amp, cline, copilot, copilot_chat, gemini, opencode, qwen,
+    Truth, aider, amp, cline, copilot, copilot_chat, cursor, gemini, opencode, qwen,
 };
 use std::path::PathBuf;
 
@@ -101,6 +101,8 @@ fn main() {
                 cline::tree(&root, product, n, seed)
             })
         });
+    let cursor_root = out.join(".config/Cursor/User/globalStorage");
+    let cursor = grow(&|n| cursor::tree(&cursor_root, n, seed));
     let written = [
         ("gemini", "Gemini CLI sessions", &gemini),
         ("qwen", "Qwen Code sessions", &qwen),
@@ -113,6 +115,7 @@ fn main() {
         ("cline", "Cline tasks", &cline_tasks),
         ("roo_code", "Roo Code tasks", &roo_tasks),
         ("kilo_code", "Kilo Code tasks", &kilo_tasks),
+        ("cursor", "Cursor chats", &cursor),
     ];
     let truth: serde_json::Map<String, serde_json::Value> = written
         .iter()

@@ -7,7 +7,8 @@
 
 use baton_core::transcripts::Provider;
 use baton_tests::agents::{
-    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, copilot_chat, gemini, opencode, qwen,
+    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, copilot_chat, cursor, gemini,
+    opencode, qwen,
 };
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
@@ -82,6 +83,12 @@ fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
         agent("kilo_code", "--kilo-code-dir", KILO_CODE_HOME, &|r| {
             cline::tree(r, Provider::KiloCode, sessions, 41)
         }),
+        agent(
+            "cursor",
+            "--cursor-dir",
+            ".config/Cursor/User/globalStorage",
+            &|r| cursor::tree(r, sessions, 43),
+        ),
     ]
 }
 
@@ -183,6 +190,10 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
     let (tmp, dir) = fresh();
     for agent in agents(tmp.path(), 7) {
         let root = agent.root.to_str().unwrap();
+        if agent.truth.by_day_model.is_empty() {
+            no_token_counts(&dir, &agent);
+            continue;
+        }
         let index = tmp.path().join(format!("{}.sqlite", agent.key));
         let index_flag = format!("--index={}", index.display());
         let by = |group: &str, from_index: bool| {
@@ -234,6 +245,33 @@ fn usage_from_the_files_and_from_the_index_equals_the_truth_by_day_and_model() {
     }
 }
 
+/// An agent that keeps no token counts (Cursor) is named in the report, never counted as zero,
+/// and asking for its usage says why there is none.
+fn no_token_counts(dir: &Path, agent: &Agent) {
+    let root = agent.root.to_str().unwrap();
+    let report = run(dir, &["--json", "usage", "daily", agent.flag, root]);
+    assert_eq!(
+        report["without_tokens"],
+        serde_json::json!([agent.key]),
+        "{report}"
+    );
+    assert!(report["rows"].as_array().unwrap().is_empty(), "{report}");
+    let human = baton(dir)
+        .args(["usage", "daily", agent.flag, root])
+        .output()
+        .unwrap();
+    assert_success(&human, format_args!("usage daily {}", agent.key));
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("no token counts on disk"), "{text}");
+    let asked = baton(dir)
+        .args(["--json", "usage", "daily", "--provider", agent.key])
+        .output()
+        .unwrap();
+    assert!(!asked.status.success());
+    let error = String::from_utf8_lossy(&asked.stdout);
+    assert!(error.contains("keeps no token counts on disk"), "{error}");
+}
+
 #[test]
 fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
     let (tmp, dir) = fresh();
@@ -269,6 +307,11 @@ fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
         expected.sort();
         assert_eq!(listed, expected, "{}", agent.key);
         let usage = &report["overview"]["usage"];
+        if agent.truth.by_day_model.is_empty() {
+            // No tokens on disk: none shown, not a zero.
+            assert!(usage.is_null(), "{}: {usage}", agent.key);
+            continue;
+        }
         let total: Tokens = agent
             .truth
             .by_day()

@@ -6,6 +6,7 @@ mod architecture;
 mod ccusage;
 mod cli;
 mod concurrency;
+mod cursor;
 mod environment;
 mod faces;
 mod hook;

@@ -26,6 +26,9 @@ pub struct AnalysisOverview {
     pub usage: Option<UsageRow>,
     /// Models without a price (their cost counts as 0).
     pub unpriced_models: Vec<String>,
+    /// Agents loaded whose files keep no token counts (Cursor): not counted, never as zero.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub without_tokens: Vec<String>,
     /// Work sessions in the loaded ledgers.
     pub sessions: u64,
     /// Ledger lines that were unreadable or of another schema.
@@ -100,11 +103,15 @@ impl Analyzer {
     /// the shipped prices (recorded costs first): the rows `baton usage --timezone UTC` gives
     /// for the same files.
     pub fn usage(&self, group_by: GroupBy) -> UsageReport {
-        aggregate(
+        let mut report = aggregate(
             &self.usage_entries(),
             &self.report_options(group_by),
             BTreeMap::new(),
-        )
+        );
+        report.without_tokens = crate::transcripts::providers::without_tokens(
+            self.conversations.iter().map(|c| c.provider),
+        );
+        report
     }
 
     /// The headline figures of everything loaded.
@@ -143,6 +150,9 @@ impl Analyzer {
             figures,
             usage,
             unpriced_models,
+            without_tokens: crate::transcripts::providers::without_tokens(
+                self.conversations.iter().map(|c| c.provider),
+            ),
             sessions: self.ledger.fold().sessions().len() as u64,
             ledger_problems: stats.corrupt_lines + stats.foreign_lines,
         }

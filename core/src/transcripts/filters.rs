@@ -107,9 +107,15 @@ pub fn usage_provider(name: &str) -> Result<Provider> {
                 .filter(|e| e.gives.tokens)
                 .map(|e| e.key)
                 .collect();
+            let why = match Provider::named(name) {
+                Some(p) if p.entry().kind != crate::transcripts::providers::Kind::Export => {
+                    format!("{} keeps no token counts on disk; ", p.entry().title)
+                }
+                _ => String::new(),
+            };
             Error::invalid(
                 "provider",
-                format!("`{name}`: usage is kept for {}", spoken_list(&keys)),
+                format!("`{name}`: {why}usage is kept for {}", spoken_list(&keys)),
             )
         })
 }
@@ -134,12 +140,12 @@ mod tests {
         let (since, until) = (read.since.unwrap(), read.until.unwrap());
         assert_eq!(until.millis() - since.millis(), 86_400_000 - 1);
         let bad = TranscriptFilter {
-            provider: Some("cursor".into()),
+            provider: Some("windsurf".into()),
             ..TranscriptFilter::default()
         };
         let err = bad.resolve(&UtcZone).unwrap_err();
         assert!(err.message.contains(
-            "claude_code, codex, gemini, qwen, opencode, kilo, copilot_cli, copilot_chat, amp, aider, cline, roo_code, kilo_code, chatgpt, claude_ai"
+            "claude_code, codex, gemini, qwen, opencode, kilo, copilot_cli, copilot_chat, amp, aider, cline, roo_code, kilo_code, cursor, chatgpt, claude_ai"
         ));
         assert_eq!(usage_provider("Codex").unwrap(), Provider::Codex);
         let err = usage_provider("chatgpt").unwrap_err();

@@ -13,6 +13,8 @@ pub mod cline;
 pub mod conversation;
 pub mod copilot;
 pub mod copilot_chat;
+pub mod cursor;
+pub mod databases;
 pub mod export_files;
 pub mod filters;
 pub mod follow;
@@ -107,6 +109,8 @@ pub enum Provider {
     RooCode,
     /// Kilo Code's tasks (the VS Code extension, before Kilo's CLI).
     KiloCode,
+    /// Cursor's chats, in its editor's SQLite store.
+    Cursor,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -115,7 +119,7 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 15] = [
+    pub const ALL: [Provider; 16] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
@@ -129,6 +133,7 @@ impl Provider {
         Provider::Cline,
         Provider::RooCode,
         Provider::KiloCode,
+        Provider::Cursor,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];

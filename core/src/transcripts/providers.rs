@@ -10,10 +10,13 @@
 
 use crate::transcripts::Provider;
 
+mod editors;
 mod files;
 mod registry;
 
-pub use files::{agent_of_transcript, is_companion, passed_over, skipped_files, takes_companions};
+pub use files::{
+    agent_of_transcript, is_companion, passed_over, skipped_files, takes_companions, without_tokens,
+};
 pub use registry::REGISTRY;
 
 /// What kind of source a provider's files are.

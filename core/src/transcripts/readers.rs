@@ -91,6 +91,7 @@ pub fn readers(provider: Provider) -> Option<Readers> {
         | Provider::Codex
         | Provider::Opencode
         | Provider::Kilo
+        | Provider::Cursor
         | Provider::Chatgpt
         | Provider::ClaudeAi => None,
     }

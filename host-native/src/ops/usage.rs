@@ -215,18 +215,34 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     let prices = prices(options)?;
     let wants = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
     let mut sources: Vec<Source> = Vec::new();
+    // Agents whose files keep no tokens are looked for only to say so.
+    let mut silent: Vec<Source> = Vec::new();
     for (provider, dirs) in &options.folders {
         let (provider, explicit) = (*provider, options.explicit.contains(provider));
-        if provider.has_usage() && wants(provider) {
-            sources.extend(dirs.iter().map(|path| Source {
-                provider,
-                path: path.clone(),
-                explicit,
-                files: 0,
-            }));
+        if !wants(provider) {
+            continue;
         }
+        let into = if provider.has_usage() {
+            &mut sources
+        } else {
+            &mut silent
+        };
+        into.extend(dirs.iter().map(|path| Source {
+            provider,
+            path: path.clone(),
+            explicit,
+            files: 0,
+        }));
     }
+    let without_tokens = baton_core::transcripts::providers::without_tokens(
+        find_transcripts(&mut silent).into_iter().map(|(p, _, _)| p),
+    );
     let files = find_transcripts(&mut sources);
+    if files.is_empty() && !without_tokens.is_empty() {
+        let mut report = report_of(UsageTally::new(), options, &prices);
+        report.without_tokens = without_tokens;
+        return Ok(report);
+    }
     if files.is_empty() {
         let missing = missing_sources(&sources, &[]);
         let described = baton_core::transcripts::usage::describe_missing(&missing);
@@ -343,6 +359,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
 
     let mut report = report_of(tally, options, &prices);
     report.missing_sources = missing;
+    report.without_tokens = without_tokens;
     Ok(report)
 }
 

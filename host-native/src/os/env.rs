@@ -180,6 +180,14 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Kilo Code out of the mirror",
     ),
     v(
+        "BATON_MIRROR_CURSOR_DIR",
+        "Cursor store folders the mirror reads (`--cursor-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_CURSOR_ENABLED",
+        "`false` leaves Cursor out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),

@@ -74,10 +74,17 @@ pub fn log_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The write-ahead log beside a SQLite database (a `.db` file), when there is one to read: a
-/// regular file, never a link. Any other file has none (and costs no look).
+/// The write-ahead log beside a SQLite database (a file ending as an agent's database does:
+/// `.db`, Cursor's `.vscdb`), when there is one to read: a regular file, never a link. Any
+/// other file has none (and costs no look).
 pub fn log_beside(path: &Path) -> Option<Vec<u8>> {
-    if path.extension().is_none_or(|e| e != "db") {
+    use baton_core::transcripts::providers::{Kind, REGISTRY};
+    let extension = path.extension()?.to_str()?;
+    let database = REGISTRY
+        .iter()
+        .filter(|e| e.kind == Kind::Database)
+        .any(|e| e.extensions.contains(&extension));
+    if !database {
         return None;
     }
     let log = log_path(path);

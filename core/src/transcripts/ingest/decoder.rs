@@ -356,29 +356,28 @@ impl Decoder {
 /// What an agent's database holds, its write-ahead log laid over it when there is one (a file
 /// dropped alone has none: what the agent had not yet checkpointed is then not in it).
 fn database(name: &str, bytes: &[u8], log: Option<&[u8]>) -> Result<Decoded> {
-    use crate::transcripts::{opencode, sqlite};
+    use crate::transcripts::{databases, sqlite};
     let wal = match log {
         Some(log) => Some(sqlite::Wal::parse(log).map_err(|e| e.with("file", name))?),
         None => None,
     };
     let db = sqlite::Database::open(&bytes, wal.as_ref()).map_err(|e| e.with("file", name))?;
-    let Some(tables) = opencode::tables(&db).map_err(|e| e.with("file", name))? else {
+    let Some(store) = databases::read(name, &db, None).map_err(|e| e.with("file", name))? else {
         return Err(Error::unknown_format(
-            "a SQLite database without OpenCode's session, message and part tables",
+            &format!("a SQLite database without {}", databases::WANTED),
             &crate::transcripts::formats_read(),
         )
         .with("file", name));
     };
-    let store = opencode::read(&db, &tables).map_err(|e| e.with("file", name))?;
-    let provider = opencode::provider_of(name, &store);
+    let provider = store.provider();
     let mut rows = Box::<KeyedRows>::default();
-    for (entry, key) in opencode::usage_rows(provider, &store) {
+    for (entry, key) in store.usage_rows() {
         rows.add(entry, key);
     }
-    let parsed = opencode::conversations(provider, &store);
+    let parsed = store.conversations();
     let usage_stats = ReadStats {
-        lines: store.stats.lines,
-        malformed: store.stats.malformed,
+        lines: store.stats().lines,
+        malformed: store.stats().malformed,
         ..ReadStats::default()
     };
     Ok(keyed(provider, parsed, rows, usage_stats))

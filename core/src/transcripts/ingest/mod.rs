@@ -122,7 +122,7 @@ pub const CHUNK_BYTES: usize = 4 << 20;
 
 /// The file extensions hosts pick up when they walk a folder (a single file is read whatever
 /// its name: its format is found from its content).
-pub const INPUT_EXTENSIONS: [&str; 5] = ["jsonl", "json", "zip", "ndjson", "db"];
+pub const INPUT_EXTENSIONS: [&str; 6] = ["jsonl", "json", "zip", "ndjson", "db", "vscdb"];
 
 /// The file names hosts also pick up when they walk a folder, whatever their extension: the
 /// one name an agent gives its transcripts (Aider's `.aider.chat.history.md`), from the

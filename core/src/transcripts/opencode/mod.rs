@@ -53,16 +53,7 @@ pub struct DataRow {
     pub data: Value,
 }
 
-/// Where a session stood when it was last read (see [`Store::marks`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Mark {
-    /// The newest write to any of its rows (ms).
-    pub newest: i64,
-    /// Its rows.
-    pub rows: u64,
-    /// The sum of its rows' write times.
-    pub written: i64,
-}
+pub use crate::transcripts::databases::Mark;
 
 /// What an OpenCode database holds, read whole.
 #[derive(Debug, Clone, Default)]

@@ -59,6 +59,18 @@ pub fn skipped_files<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
     skipped
 }
 
+/// The keys of the agents among `found` whose files keep no token counts (Cursor), in the
+/// registry's order: a usage report names them rather than count them as zero. Exports are
+/// not agents and are left out.
+pub fn without_tokens(found: impl IntoIterator<Item = Provider>) -> Vec<String> {
+    let found: std::collections::BTreeSet<Provider> = found.into_iter().collect();
+    REGISTRY
+        .iter()
+        .filter(|e| !e.gives.tokens && e.kind != Kind::Export && found.contains(&e.provider))
+        .map(|e| e.key.to_owned())
+        .collect()
+}
+
 /// Whether the file at `path` is one that is given the companions found beside it (a
 /// registry entry's `only_named` transcript, when the entry has companions).
 pub fn takes_companions(path: &str) -> bool {

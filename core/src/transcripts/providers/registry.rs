@@ -1,7 +1,10 @@
 //! The registry's entries: each provider's name, files, default places, settings and what
 //! its files give, in [`crate::transcripts::Provider`]'s declaration order (a test holds it).
 
-use super::{Base, Editor, Entry, Gives, Homes, Kind, Moved, Names, Place};
+use super::editors::{
+    CURSOR_HOME, EXTENSION_EDITORS, EXTENSION_EDITORS_AND_SERVER, VS_CODES, VS_CODES_AND_SERVER,
+};
+use super::{Base, Entry, Gives, Homes, Kind, Moved, Names, Place};
 use crate::transcripts::Provider;
 
 /// Any file with one of the provider's endings.
@@ -75,57 +78,6 @@ const CLAUDE_AI_HOME: &[Place] = &[Place {
     base: Base::Home,
     path: ".claude/exports",
 }];
-
-/// VS Code, Insiders and VSCodium: where Copilot Chat runs.
-const VS_CODES: &[Editor] = &[
-    Editor {
-        base: Base::Config,
-        user: "Code/User",
-    },
-    Editor {
-        base: Base::Config,
-        user: "Code - Insiders/User",
-    },
-    Editor {
-        base: Base::Config,
-        user: "VSCodium/User",
-    },
-];
-
-/// The editors an extension such as Cline runs in: VS Code, Insiders, VSCodium, Cursor and
-/// Windsurf.
-const EXTENSION_EDITORS: &[Editor] = &[
-    VS_CODES[0],
-    VS_CODES[1],
-    VS_CODES[2],
-    Editor {
-        base: Base::Config,
-        user: "Cursor/User",
-    },
-    Editor {
-        base: Base::Config,
-        user: "Windsurf/User",
-    },
-];
-
-/// A remote VS Code server's user folder (on the Linux hosts of remote editors).
-const VS_CODE_SERVER: Editor = Editor {
-    base: Base::Home,
-    user: ".vscode-server/data/User",
-};
-
-/// VS Code, Insiders, VSCodium and a remote VS Code server.
-const VS_CODES_AND_SERVER: &[Editor] = &[VS_CODES[0], VS_CODES[1], VS_CODES[2], VS_CODE_SERVER];
-
-/// The extensions' editors and a remote VS Code server.
-const EXTENSION_EDITORS_AND_SERVER: &[Editor] = &[
-    EXTENSION_EDITORS[0],
-    EXTENSION_EDITORS[1],
-    EXTENSION_EDITORS[2],
-    EXTENSION_EDITORS[3],
-    EXTENSION_EDITORS[4],
-    VS_CODE_SERVER,
-];
 
 /// Cline's own folder when it runs outside an editor (its CLI, JetBrains).
 const CLINE_STANDALONE: Place = Place {
@@ -231,7 +183,7 @@ const EXPORT: Gives = Gives {
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 15] = [
+pub const REGISTRY: [Entry; 16] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -546,6 +498,29 @@ pub const REGISTRY: [Entry; 15] = [
         gives: TASK,
         names: TASK_NAMES,
         agent_names: &["kilo-code", "kilocode"],
+    },
+    Entry {
+        provider: Provider::Cursor,
+        key: "cursor",
+        title: "Cursor",
+        kind: Kind::Database,
+        extensions: &["vscdb"],
+        homes: Homes {
+            linux: CURSOR_HOME,
+            macos: CURSOR_HOME,
+            windows: CURSOR_HOME,
+            moved: &[],
+        },
+        setting: "CURSOR",
+        gives: Gives {
+            tokens: false,
+            ..DATABASE
+        },
+        names: Names {
+            only_named: Some("state.vscdb"),
+            ..ANY_NAME
+        },
+        agent_names: &["cursor", "cursor-agent"],
     },
     Entry {
         provider: Provider::Chatgpt,

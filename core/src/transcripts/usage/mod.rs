@@ -144,6 +144,10 @@ pub struct UsageReport {
     pub missing_sources: Vec<MissingSource>,
     /// What the readers skipped, and why.
     pub skipped: BTreeMap<String, u64>,
+    /// Agents whose sessions were found but whose files keep no token counts (Cursor): not
+    /// counted, and never counted as zero (filled by the host that looked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub without_tokens: Vec<String>,
     /// When rows are work sessions: each row's work session and the transcripts tied to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_sessions: Option<WorkSessions>,
@@ -484,6 +488,7 @@ pub fn aggregate(
         timezone: options.zone.name(),
         missing_sources: Vec::new(),
         skipped,
+        without_tokens: Vec::new(),
         work_sessions: None,
     }
 }

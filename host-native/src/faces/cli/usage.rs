@@ -69,9 +69,10 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
         since,
         until,
         explicit: args.folders().into_keys().collect(),
+        // Every agent's: those whose files keep no tokens are named, not counted.
         folders: baton_core::transcripts::providers::REGISTRY
             .iter()
-            .filter(|entry| entry.gives.tokens)
+            .filter(|entry| entry.kind != baton_core::transcripts::providers::Kind::Export)
             .map(|entry| {
                 let named = args.folders().remove(&entry.provider);
                 let dirs =
@@ -371,6 +372,13 @@ fn usage_notes(report: &UsageReport) -> String {
     }
     for (model, key) in &report.priced_as {
         out.push_str(&format!("\n{model} priced as {key}"));
+    }
+    for key in &report.without_tokens {
+        let title =
+            baton_core::transcripts::Provider::named(key).map_or(key.as_str(), |p| p.entry().title);
+        out.push_str(&format!(
+            "\n{title}: no token counts on disk (its chats are searchable after `baton mirror`)"
+        ));
     }
     let dated = if report.prices.date.is_empty() || report.cost_mode == CostMode::Display {
         String::new()

@@ -78,7 +78,7 @@ impl Changes {
                     } else if let Some(database) = database_of_log(&path, extension) {
                         // A write that reached a database's log: the database changed.
                         files.insert(database);
-                    } else if extension == "db-shm" {
+                    } else if extension.ends_with("-shm") {
                         // SQLite's shared memory: it changes on every read; never a source.
                     } else if !path.is_file() {
                         // A folder made, moved or removed: its files are not named one by one.
@@ -91,9 +91,18 @@ impl Changes {
     }
 }
 
-/// The database whose log (`<db>-wal`, or a rollback journal `<db>-journal`) `path` is.
+/// The database whose log (`<db>-wal`, or a rollback journal `<db>-journal`; Cursor's
+/// `.vscdb` likewise) `path` is.
 fn database_of_log(path: &std::path::Path, extension: &str) -> Option<PathBuf> {
-    if !matches!(extension, "db-wal" | "db-journal") {
+    use baton_core::transcripts::providers::{Kind, REGISTRY};
+    let base = extension
+        .strip_suffix("-wal")
+        .or_else(|| extension.strip_suffix("-journal"))?;
+    let database = REGISTRY
+        .iter()
+        .filter(|e| e.kind == Kind::Database)
+        .any(|e| e.extensions.contains(&base));
+    if !database {
         return None;
     }
     let name = path.to_string_lossy();

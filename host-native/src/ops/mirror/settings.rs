@@ -364,6 +364,10 @@ mod tests {
                     "/home/u/.config/Code/User/globalStorage/kilocode.kilo-code/tasks",
                 )],
             ),
+            (
+                P::Cursor,
+                vec![PathBuf::from("/home/u/.config/Cursor/User/globalStorage")],
+            ),
             (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
             (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
         ])

@@ -130,6 +130,11 @@ pub(crate) struct AgentDirs {
     /// editor's]
     #[arg(long = "kilo-code-dir", value_name = "DIR")]
     pub(crate) kilo_code_dirs: Vec<PathBuf>,
+    /// Cursor's store folder (User/globalStorage, holding state.vscdb) [default:
+    /// ~/.config/Cursor/User/globalStorage, ~/Library/Application Support/Cursor/User/globalStorage,
+    /// %APPDATA%\Cursor\User\globalStorage]
+    #[arg(long = "cursor-dir", value_name = "DIR")]
+    pub(crate) cursor_dirs: Vec<PathBuf>,
 }
 
 impl AgentDirs {
@@ -149,6 +154,7 @@ impl AgentDirs {
             (Provider::Cline, &self.cline_dirs),
             (Provider::RooCode, &self.roo_code_dirs),
             (Provider::KiloCode, &self.kilo_code_dirs),
+            (Provider::Cursor, &self.cursor_dirs),
         ])
     }
 }

@@ -1,10 +1,10 @@
-//! An agent's SQLite database (OpenCode, Kilo CLI) brought up to date: read by the core's
+//! An agent's SQLite database (OpenCode, Kilo CLI, Cursor) brought up to date: read by the core's
 //! reader from its bytes (the file and its write-ahead log), so no lock is taken and the agent
 //! writing it never waits; each top session whose high-water mark moved (its newest row write,
 //! its row count) stored again, the others left as they are.
 
 use super::*;
-use baton_core::transcripts::opencode;
+use baton_core::transcripts::databases;
 use baton_core::transcripts::sqlite::{Database, PageSource, Wal};
 
 /// How often a read that met a checkpoint (the log restarted under it) is tried again.
@@ -54,8 +54,9 @@ impl PageSource for FilePages {
 fn read_store(
     path: &Path,
     shown: &str,
+    provider: baton_core::transcripts::Provider,
     stats: &mut PassStats,
-) -> Result<Option<opencode::Store>, Error> {
+) -> Result<Option<databases::Store>, Error> {
     let read_wal = || Wal::parse(&crate::os::files::log_beside(path).unwrap_or_default());
     for _ in 0..TRIES {
         let wal = read_wal()?;
@@ -69,10 +70,9 @@ fn read_store(
         // A page caught mid-write reads as damage: the next pass reads the file again.
         let transient = |e: Error| e.with("transient", true);
         let db = Database::open(&pages, Some(&wal)).map_err(transient)?;
-        let Some(tables) = opencode::tables(&db).map_err(transient)? else {
+        let Some(store) = databases::read(shown, &db, Some(provider)).map_err(transient)? else {
             return Ok(None);
         };
-        let store = opencode::read(&db, &tables).map_err(transient)?;
         stats.bytes_read += size;
         if read_wal()?.generation() == wal.generation() {
             return Ok(Some(store));
@@ -142,17 +142,15 @@ pub(super) fn sync_database(
     else {
         return Ok(());
     };
-    let Some(mut store) = read_store(&source.path, &shown, stats)? else {
-        return Err(Error::invalid(
-            "database",
-            "it has no session, message and part tables: not OpenCode's",
-        )
-        .with("path", shown));
+    let Some(mut store) = read_store(&source.path, &shown, source.provider, stats)? else {
+        return Err(
+            Error::invalid("database", format!("it has none of {}", databases::WANTED))
+                .with("path", shown),
+        );
     };
-    let provider = source.provider;
     // The sessions whose mark moved since the last read.
     let marks = store.marks();
-    let old_marks: std::collections::HashMap<String, opencode::Mark> = before
+    let old_marks: std::collections::HashMap<String, databases::Mark> = before
         .as_ref()
         .and_then(|k| k.usage_state.as_deref())
         .and_then(|s| serde_json::from_str(s).ok())
@@ -164,13 +162,13 @@ pub(super) fn sync_database(
         .collect();
     // Only what changed is built: an unchanged session costs its mark, nothing more.
     store.keep_only(&changed);
-    let parsed = opencode::conversations(provider, &store);
-    let rows = opencode::usage_rows(provider, &store);
+    let parsed = store.conversations();
+    let rows = store.usage_rows();
     let marks_json = serde_json::to_string(&marks).unwrap_or_default();
     let read = WholeRead {
         parsed,
         rows,
-        stats: &store.stats,
+        stats: store.stats(),
         state: Some(marks_json),
         identity,
         before: before.as_ref(),

@@ -1,0 +1,211 @@
+//! Cursor's store while Cursor uses it: chats written while `baton mirror --follow` runs
+//! arrive once each, a message rewritten in place is read again without a new message; a
+//! process holding the write lock neither blocks a pass nor is blocked; the sign-in tokens
+//! and keys the store keeps beside the chats are never read; hostile rows get counts, never
+//! a panic.
+
+use baton_tests::agents::cursor::{self, SECRET, Writer};
+use baton_tests::{Killed, assert_success, baton, eventually, json_of};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Counts rows of the index (opened read-only, beside the mirror writing it).
+fn count(index: &Path, sql: &str) -> i64 {
+    let Ok(db) =
+        rusqlite::Connection::open_with_flags(index, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return -1;
+    };
+    db.query_row(sql, [], |r| r.get(0)).unwrap_or(-1)
+}
+
+const MESSAGES: &str = "SELECT count(*) FROM messages m JOIN conversations c
+    ON c.id = m.conversation WHERE c.provider = 'cursor'";
+
+fn hits(index: &Path, word: &str) -> i64 {
+    count(
+        index,
+        &format!("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH '{word}'"),
+    )
+}
+
+#[test]
+fn chats_written_while_the_mirror_follows_arrive_once_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("globalStorage");
+    let mut writer = Writer::create(&root.join("state.vscdb"), 21);
+    writer.chats(3);
+    let index = tmp.path().join("index.sqlite");
+    let dir = tmp.path().join(".baton");
+    let child = baton(&dir)
+        .args(["mirror", "--follow", "--cursor-dir"])
+        .arg(&root)
+        .arg("--index")
+        .arg(&index)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _following = Killed(child);
+    let mut first = 0;
+    eventually("the first pass", || match count(&index, MESSAGES) {
+        n if n > 0 => {
+            first = n;
+            Ok(())
+        }
+        n => Err(format!("{n} message(s)")),
+    });
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(
+        count(&index, MESSAGES),
+        first,
+        "a pass with nothing new adds nothing"
+    );
+
+    // A new chat: a prompt and a reply (with its thinking), in the log, not checkpointed.
+    writer.one_more("laterword");
+    eventually("the new chat", || match count(&index, MESSAGES) {
+        n if n == first + 2 => Ok(()),
+        n => Err(format!("{n} message(s), {first} before")),
+    });
+    eventually("the new chat found", || match hits(&index, "laterword") {
+        1 => Ok(()),
+        n => Err(format!("{n} hit(s)")),
+    });
+
+    // A reply rewritten in place as its stream ends: its new words found, no new message.
+    writer
+        .connection()
+        .execute(
+            "UPDATE cursorDiskKV SET value = json_set(value, '$.text', 'Here it is, rewrittenword.')
+             WHERE key LIKE 'bubbleId:%' AND value LIKE '%Here it is.%'",
+            [],
+        )
+        .unwrap();
+    eventually("the rewritten reply", || {
+        match (hits(&index, "rewrittenword"), count(&index, MESSAGES)) {
+            (1, n) if n == first + 2 => Ok(()),
+            (h, n) => Err(format!("{h} hit(s), {n} message(s)")),
+        }
+    });
+    // The chats are the truth's, and what the store keeps beside them is never read.
+    let listed = json_of(
+        &baton(&dir)
+            .args(["--json", "transcripts", "list", "--index"])
+            .arg(&index)
+            .output()
+            .unwrap(),
+    );
+    let rows = listed["conversations"].as_array().unwrap();
+    assert_eq!(rows.len(), writer.truth().conversations.len(), "{listed}");
+    for word in [SECRET, "not-a-chat-field", "example.com"] {
+        assert_eq!(hits(&index, &format!("\"{word}\"")), 0, "{word}");
+    }
+    let found = json_of(
+        &baton(&dir)
+            .args(["--json", "search", "qqxyzzy", "--index"])
+            .arg(&index)
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(found["hits"].as_array().map_or(0, Vec::len), 0, "{found}");
+}
+
+#[test]
+fn a_process_holding_the_write_lock_neither_blocks_a_pass_nor_is_blocked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("globalStorage");
+    let truth = cursor::tree(&root, 4, 23);
+    let path = root.join("state.vscdb");
+    // Cursor: the write lock taken, a chat written, not yet committed.
+    let mut holder = Command::new(env!("CARGO_BIN_EXE_db-holder"))
+        .arg(&path)
+        .arg(
+            "INSERT INTO cursorDiskKV (key, value) VALUES
+                 ('composerData:uncommitted', '{\"composerId\":\"uncommitted\",\"name\":\"Uncommitted\",\"conversation\":[{\"type\":1,\"text\":\"hello\"}]}');",
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = std::io::BufReader::new(holder.stdout.take().unwrap());
+    let mut line = String::new();
+    said.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "holding");
+    let mut stdin = holder.stdin.take().unwrap();
+    let holder = Killed(holder);
+    let index = tmp.path().join("index.sqlite");
+    let dir = tmp.path().join(".baton");
+    let mut pass = baton(&dir);
+    pass.args(["--json", "mirror", "--cursor-dir"])
+        .arg(&root)
+        .arg("--index")
+        .arg(&index);
+    let passed = baton_tests::output_within(pass, 60);
+    assert_success(&passed, format_args!("mirror while the lock is held"));
+    assert_eq!(
+        json_of(&passed)["pass"]["failed"],
+        0,
+        "{}",
+        json_of(&passed)
+    );
+    let listed = json_of(
+        &baton(&dir)
+            .args(["--json", "transcripts", "list", "--index"])
+            .arg(&index)
+            .output()
+            .unwrap(),
+    );
+    let rows = listed["conversations"].as_array().unwrap();
+    assert_eq!(rows.len(), truth.conversations.len(), "{listed}");
+    assert!(!listed.to_string().contains("Uncommitted"));
+    writeln!(stdin, "commit").unwrap();
+    line.clear();
+    said.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "committed");
+    drop(holder);
+}
+
+#[test]
+fn hostile_rows_get_counts_never_a_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("globalStorage");
+    let truth = cursor::tree(&root, 3, 29);
+    let path = root.join("state.vscdb");
+    {
+        let db = rusqlite::Connection::open(&path).unwrap();
+        db.execute_batch(
+            "INSERT INTO cursorDiskKV (key, value) VALUES
+                 ('composerData:a', '12'),
+                 ('composerData:b', '{\"composerId\":\"b\",\"fullConversationHeadersOnly\":\"many\"}'),
+                 ('composerData:c', '{\"composerId\":\"c\",\"fullConversationHeadersOnly\":[{\"bubbleId\":\"x\"},{\"bubbleId\":7}]}'),
+                 ('bubbleId:c:x', '{\"type\":\"2\",\"text\":[],\"toolFormerData\":7}'),
+                 ('bubbleId:c', '{}'),
+                 ('bubbleId:d:y', '{\"type\":1,\"text\":'),
+                 ('composerData:e', '{\"composerId\":\"e\",\"conversation\":[{\"type\":2,\"text\":\"ok\",\"createdAt\":\"soon\",\"toolFormerData\":{\"name\":\"edit\",\"params\":{},\"result\":[1]}}]}');
+             INSERT INTO composerHeaders (composerId, value) VALUES ('e', '[1]'), (NULL, 7);",
+        )
+        .unwrap();
+        db.execute(
+            "INSERT INTO cursorDiskKV (key, value) VALUES ('bubbleId:f:z', ?1)",
+            [format!(
+                "{{\"type\":1,\"text\":\"{}\"}}",
+                "x".repeat(3 << 20)
+            )],
+        )
+        .unwrap();
+    }
+    let dir = tmp.path().join(".baton");
+    let analyzed = baton(&dir)
+        .args(["--json", "analyze", path.to_str().unwrap(), "--list", "100"])
+        .output()
+        .unwrap();
+    assert_success(&analyzed, format_args!("analyze the hostile store"));
+    let report = json_of(&analyzed);
+    let file = &report["files"][0];
+    assert!(file["stats"]["malformed"].as_u64().unwrap() >= 3, "{file}");
+    // The generated chats, and the one hostile chat that holds a readable reply.
+    let listed = report["conversations"]["rows"].as_array().unwrap().len();
+    assert_eq!(listed, truth.conversations.len() + 1, "{report}");
+}
