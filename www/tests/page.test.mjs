@@ -118,7 +118,7 @@ test("every fixture format through the folder picker, and the same figures as th
   // The CLI walks the folder by the same core rule (an export's side files are passed over).
   const native = nativeAnalyze(fixtures);
   assert.deepEqual(overview, native.overview);
-  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "copilot_cli", "copilot_chat", "amp", "aider", "cline", "roo_code", "kilo_code", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
+  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "copilot_cli", "copilot_chat", "amp", "aider", "cline", "roo_code", "kilo_code", "cursor", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
   assert.ok(overview.usage.total_tokens > 0, "the agents' usage counted");
   assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
   assert.ok(await page.$("#chart-models svg rect"), "the per-model chart is drawn");
@@ -137,7 +137,7 @@ test("every fixture format through the folder picker, and the same figures as th
   page.checkOffline();
 });
 
-test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code and Kilo Code folder: the generator's usage and sessions, as the CLI reads them", async () => {
+test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code and Cursor folder: the generator's usage and sessions, as the CLI reads them", async () => {
   const truth = JSON.parse(readFileSync(join(root, "tests/vectors/agents-truth.json"), "utf8"));
   const folder = { copilot_cli: "copilot-cli", copilot_chat: "copilot-chat", roo_code: "roo-code", kilo_code: "kilo-code" };
   for (const agent of Object.keys(truth)) {
@@ -145,18 +145,26 @@ test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Copilot Chat, Am
     const dir = join(fixtures, folder[agent] || agent);
     await load(page, "#folder", dir);
     const overview = await overviewOf(page);
-    const sum = (field) => truth[agent].by_day_model.reduce((n, row) => n + row[field], 0);
-    for (const field of ["input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens", "reasoning_tokens"]) {
-      assert.equal(overview.usage[field], sum(field), `${agent}: ${field}`);
-    }
     assert.equal(overview.conversations, truth[agent].conversations.length, agent);
     assert.ok(overview.formats[agent] > 0, agent);
     assert.deepEqual(overview, nativeAnalyze(dir).overview, `${agent}: one core, one answer`);
-    // Each tree holds a model the price table does not know: named, its cost never shown as $0.
-    assert.equal(overview.unpriced_models.length, 1, agent);
-    assert.match(await page.textContent("#unpriced-line"), new RegExp(`No price for: ${overview.unpriced_models[0]}`));
-    assert.match(await page.textContent("#fig-cost"), /^\$[0-9.]+\*$/);
-    assert.ok(!(await page.textContent("#chart-cost")).includes(overview.unpriced_models[0]), `${agent}: no $0 series`);
+    if (!truth[agent].by_day_model.length) {
+      // An agent that keeps no token counts (Cursor): said so, no tokens or cost shown as zero.
+      assert.equal(overview.usage, null, agent);
+      assert.deepEqual(overview.without_tokens, [agent]);
+      assert.match(await page.textContent("#tokens-line"), /no token counts on disk/);
+      assert.ok(await page.isHidden("#fig-tokens"), `${agent}: no token figure`);
+    } else {
+      const sum = (field) => truth[agent].by_day_model.reduce((n, row) => n + row[field], 0);
+      for (const field of ["input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens", "reasoning_tokens"]) {
+        assert.equal(overview.usage[field], sum(field), `${agent}: ${field}`);
+      }
+      // Each tree holds a model the price table does not know: named, its cost never shown as $0.
+      assert.equal(overview.unpriced_models.length, 1, agent);
+      assert.match(await page.textContent("#unpriced-line"), new RegExp(`No price for: ${overview.unpriced_models[0]}`));
+      assert.match(await page.textContent("#fig-cost"), /^\$[0-9.]+\*$/);
+      assert.ok(!(await page.textContent("#chart-cost")).includes(overview.unpriced_models[0]), `${agent}: no $0 series`);
+    }
     while (await page.isVisible("#more")) await page.click("#more");
     const titles = await page.$$eval("#list tbody tr button", (buttons) => buttons.map((b) => b.textContent));
     assert.deepEqual(titles.sort(), truth[agent].conversations.map((c) => c.title).sort(), agent);
@@ -319,7 +327,7 @@ test("durations and accepted files come from the core, worded as the CLI words t
     Object.fromEntries(rows.map((r) => [r.dataset.id, r.cells[5].textContent])));
   assert.deepEqual(durations, { [a]: "1h 1s", [b]: "1h 30m" });
   assert.equal(await page.getAttribute("#file", "accept"),
-    ".jsonl,.json,.zip,.ndjson,.db,application/zip,application/json,application/x-ndjson");
+    ".jsonl,.json,.zip,.ndjson,.db,.vscdb,application/zip,application/json,application/x-ndjson");
   page.checkOffline();
 });
 
