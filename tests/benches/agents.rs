@@ -1,16 +1,16 @@
 //! The mirror on each newer agent's generated history (Gemini CLI, Qwen Code, OpenCode, Kilo
-//! CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
+//! CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code, Cursor; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
 //! (throughput, peak memory), then a pass with nothing changed over every tree together
 //! (target: at most 100 ms for 5,000 sessions), and `usage --index daily`. Whole `baton`
-//! processes, start-up included. Before them, the core's reading of an OpenCode database in
-//! this process, on one core (MiB/s). Run: `cargo bench -p baton-tests --bench agents`.
+//! processes, start-up included. After them, the core's reading of an OpenCode database and
+//! of Cursor's store in this process, on one core (MiB/s). Run: `cargo bench -p baton-tests --bench agents`.
 //! Prints figures.
 
 use std::process::Command;
 use std::time::Duration;
 
 /// Each agent the generator writes: its name, its key, and where its tree sits under the home.
-const AGENTS: [(&str, &str, &str); 11] = [
+const AGENTS: [(&str, &str, &str); 12] = [
     ("Gemini CLI", "gemini", ".gemini/tmp"),
     ("Qwen Code", "qwen", ".qwen/projects"),
     ("OpenCode", "opencode", ".local/share/opencode"),
@@ -38,6 +38,7 @@ const AGENTS: [(&str, &str, &str); 11] = [
         "kilo_code",
         ".config/Code/User/globalStorage/kilocode.kilo-code",
     ),
+    ("Cursor", "cursor", ".config/Cursor/User/globalStorage"),
 ];
 
 fn ms(d: Duration) -> f64 {
@@ -110,7 +111,7 @@ fn main() {
     }
     quiet.sort();
     println!(
-        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=2 makes about 7,700 over the eleven agents)",
+        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=2 makes about 7,700 over the twelve agents)",
         ms(quiet[4]),
         ms(quiet[7])
     );
@@ -125,23 +126,30 @@ fn main() {
     );
     // Last: a child's peak memory counts its parent's from before it started (Linux keeps
     // `ru_maxrss` across fork and exec), so this process grows only after the passes.
-    parse_database(&home.join(".local/share/opencode/opencode.db"));
+    parse_database(
+        "OpenCode database",
+        &home.join(".local/share/opencode/opencode.db"),
+    );
+    parse_database(
+        "Cursor store",
+        &home.join(".config/Cursor/User/globalStorage/state.vscdb"),
+    );
 }
 
 /// The core's reading of a database held in memory: the tables, every row's JSON, the
 /// conversations and the usage rows, on this thread (the median of 5).
-fn parse_database(path: &std::path::Path) {
-    use baton_core::transcripts::{Provider, opencode, sqlite};
+fn parse_database(what: &str, path: &std::path::Path) {
+    use baton_core::transcripts::{databases, sqlite};
     let bytes = std::fs::read(path).unwrap();
+    let name = path.to_string_lossy();
     let mut took = Vec::new();
     let mut counted = (0, 0);
     for _ in 0..5 {
         let started = std::time::Instant::now();
         let db = sqlite::Database::open(&bytes, None).unwrap();
-        let tables = opencode::tables(&db).unwrap().unwrap();
-        let store = opencode::read(&db, &tables).unwrap();
-        let conversations = opencode::conversations(Provider::Opencode, &store);
-        let rows = opencode::usage_rows(Provider::Opencode, &store);
+        let store = databases::read(&name, &db, None).unwrap().unwrap();
+        let conversations = store.conversations();
+        let rows = store.usage_rows();
         took.push(started.elapsed());
         counted = (conversations.conversations.len(), rows.len());
     }
@@ -151,7 +159,7 @@ fn parse_database(path: &std::path::Path) {
     // SAFETY: a valid pointer to a rusage this function owns.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
     println!(
-        "OpenCode database read by the core, one core: {:.1} MB in {:.0} ms ({:.0} MiB/s; {} conversations, {} usage rows), this process's peak {:.0} MB",
+        "{what} read by the core, one core: {:.1} MB in {:.0} ms ({:.0} MiB/s; {} conversations, {} usage rows), this process's peak {:.0} MB",
         bytes.len() as f64 / 1e6,
         ms(took[2]),
         bytes.len() as f64 / (1 << 20) as f64 / took[2].as_secs_f64(),
@@ -181,10 +189,11 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e == "jsonl" || e == "json" || e == "db" || e == "md")
-            {
+            } else if path.extension().is_some_and(|e| {
+                ["jsonl", "json", "db", "vscdb", "md"]
+                    .iter()
+                    .any(|x| e == *x)
+            }) {
                 found.push(path);
             }
         }
