@@ -209,3 +209,91 @@ fn hostile_rows_get_counts_never_a_panic() {
     let listed = report["conversations"]["rows"].as_array().unwrap().len();
     assert_eq!(listed, truth.conversations.len() + 1, "{report}");
 }
+
+/// A window's store from Cursor's oldest builds keeps its chats in `ItemTable`, as the panel's
+/// tabs of bubbles: read when named, each tab a conversation with its title. A VS Code store
+/// without them is no agent's.
+#[test]
+fn the_oldest_chat_panel_is_read_and_a_plain_editor_store_is_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let panel = serde_json::json!({"tabs": [
+        {"tabId": "tab-1", "chatTitle": "Why the build fails", "lastSendTime": 1_787_216_400_000i64,
+         "bubbles": [
+            {"type": "user", "text": "why does the build fail on panelword", "timestamp": 1_787_216_300_000i64},
+            {"type": "ai", "text": "The linker is missing.", "modelType": "gpt-4"}]},
+        {"tabId": "tab-2", "chatTitle": "", "bubbles": [
+            {"type": "user", "text": "rename the module"},
+            {"type": "ai", "text": "Done."},
+            {"type": "robot", "text": "?"}]},
+        {"tabId": "tab-3", "chatTitle": "Empty", "bubbles": []}
+    ]});
+    let store = |path: &Path, chats: Option<&serde_json::Value>| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let db = rusqlite::Connection::open(path).unwrap();
+        db.execute_batch(
+            "CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+             INSERT INTO ItemTable VALUES ('workbench.sideBar.position', '0');",
+        )
+        .unwrap();
+        if let Some(chats) = chats {
+            db.execute(
+                "INSERT INTO ItemTable VALUES ('workbench.panel.aichat.view.aichat.chatdata', ?1)",
+                [chats.to_string()],
+            )
+            .unwrap();
+        }
+    };
+    let old = tmp.path().join("workspaceStorage/abc/state.vscdb");
+    store(&old, Some(&panel));
+    let dir = tmp.path().join(".baton");
+    let analyzed = baton(&dir)
+        .args(["--json", "analyze", old.to_str().unwrap(), "--list", "10"])
+        .output()
+        .unwrap();
+    assert_success(&analyzed, format_args!("analyze the old panel"));
+    let report = json_of(&analyzed);
+    let mut titles: Vec<&str> = report["conversations"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["title"].as_str().unwrap())
+        .collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        ["Why the build fails", "rename the module"],
+        "{report}"
+    );
+    assert_eq!(report["overview"]["formats"]["cursor"], 1, "{report}");
+    assert_eq!(
+        report["overview"]["without_tokens"],
+        serde_json::json!(["cursor"])
+    );
+    let found = baton(&dir)
+        .args([
+            "--json",
+            "analyze",
+            old.to_str().unwrap(),
+            "--search",
+            "panelword",
+        ])
+        .output()
+        .unwrap();
+    let found = json_of(&found);
+    assert_eq!(found["conversations"]["total"], 1, "{found}");
+
+    let plain = tmp.path().join("Code/User/globalStorage/state.vscdb");
+    store(&plain, None);
+    let refused = baton(&dir)
+        .args(["--json", "inspect", plain.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let answer = json_of(&refused);
+    let code = answer["error"]["code"]
+        .as_str()
+        .or(answer["files"][0]["error"]["code"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(code, "UNKNOWN_FORMAT", "{answer}");
+}
