@@ -778,6 +778,8 @@ export type AnalysisOverview = {
   usage: UsageRow | null;
   /** Models without a price (their cost counts as 0). */
   unpriced_models: string[];
+  /** Agents loaded whose files keep no token counts (Cursor): not counted, never as zero. */
+  without_tokens?: string[];
   /** Work sessions in the loaded ledgers. */
   sessions: number;
   /** Ledger lines that were unreadable or of another schema. */

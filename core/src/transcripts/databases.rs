@@ -9,16 +9,7 @@ use crate::transcripts::sqlite::Database;
 use crate::transcripts::{Provider, ReadStats, UsageEntry, cursor, opencode};
 use std::collections::{HashMap, HashSet};
 
-/// Where a session stood when it was last read (see [`Store::marks`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Mark {
-    /// The newest write to any of its rows (ms).
-    pub newest: i64,
-    /// Its rows.
-    pub rows: u64,
-    /// The sum of its rows' write times (OpenCode) or sizes (Cursor).
-    pub written: i64,
-}
+pub use crate::transcripts::mark::Mark;
 
 /// What an agent's database holds.
 #[derive(Debug, Clone)]

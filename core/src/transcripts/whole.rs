@@ -5,7 +5,7 @@
 
 use crate::transcripts::conversation::Parsed;
 use crate::transcripts::lines::LineReader;
-use crate::transcripts::readers::{Conversations, Usage};
+use crate::transcripts::reading::{Conversations, Usage};
 use crate::transcripts::{Interner, ReadStats, UsageEntry};
 
 /// How one agent's whole documents are read.

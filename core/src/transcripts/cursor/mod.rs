@@ -20,7 +20,7 @@ pub use conversation::conversations;
 
 use crate::error::Result;
 use crate::transcripts::ReadStats;
-use crate::transcripts::opencode::Mark;
+use crate::transcripts::mark::Mark;
 use crate::transcripts::sqlite::{Database, SqlValue, Table};
 use serde::Deserialize;
 use serde_json::Value;

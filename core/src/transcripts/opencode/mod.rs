@@ -53,7 +53,7 @@ pub struct DataRow {
     pub data: Value,
 }
 
-pub use crate::transcripts::databases::Mark;
+pub use crate::transcripts::mark::Mark;
 
 /// What an OpenCode database holds, read whole.
 #[derive(Debug, Clone, Default)]
