@@ -812,3 +812,97 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
         "{listed}"
     );
 }
+
+/// A whole document read once for both (the mirror's and the ingest's way) gives what its two
+/// readers give apart: the same conversations, usage rows and counts, on every such fixture
+/// (Amp's threads, Copilot Chat's sessions, the Cline family's tasks with their companions).
+#[test]
+fn a_document_read_once_gives_what_its_two_readers_give() {
+    use baton_core::transcripts::lines::{DOCUMENT_BYTES, LineSplitter};
+    use baton_core::transcripts::readers::readers;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut checked = 0;
+    for (folder, provider) in [
+        ("amp", Provider::Amp),
+        ("copilot-chat", Provider::CopilotChat),
+        ("cline", Provider::Cline),
+        ("roo-code", Provider::RooCode),
+        ("kilo-code", Provider::KiloCode),
+    ] {
+        let entry = provider.entry();
+        let mut files = Vec::new();
+        let mut stack = vec![root.join(folder)];
+        while let Some(dir) = stack.pop() {
+            for item in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = item.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if entry.wants_file(&path.to_string_lossy())
+                    && !baton_core::transcripts::providers::is_companion(&path.to_string_lossy())
+                {
+                    files.push(path);
+                }
+            }
+        }
+        for path in files {
+            let name = path.to_string_lossy().into_owned();
+            let bytes = std::fs::read(&path).unwrap();
+            let companions: Vec<(String, Vec<u8>)> = entry
+                .names
+                .companions
+                .iter()
+                .filter_map(|c| {
+                    let beside = path.with_file_name(c);
+                    Some((
+                        beside.to_string_lossy().into_owned(),
+                        std::fs::read(beside).ok()?,
+                    ))
+                })
+                .collect();
+            let read = readers(provider).unwrap();
+            let mut conversations = (read.conversations)(&name, None);
+            let mut usage = (read.usage)(&name, None);
+            let mut both = (read.both.unwrap())(&name);
+            let mut lines = LineSplitter::with_limit(DOCUMENT_BYTES);
+            let mut feed = |line: &[u8]| {
+                conversations.push_line(line);
+                usage.push_line(line);
+                both.push_line(line);
+            };
+            lines.push(&bytes, &mut feed);
+            lines.finish(&mut feed);
+            for (beside, data) in &companions {
+                conversations.companion(beside, data);
+                usage.companion(beside, data);
+                both.companion(beside, data);
+            }
+            usage.end();
+            both.end();
+            let apart = conversations.finish();
+            let once = both.take_parsed().unwrap();
+            assert!(!once.conversations.is_empty(), "{name}");
+            assert_eq!(
+                format!("{:?}", once.conversations),
+                format!("{:?}", apart.conversations),
+                "{name}"
+            );
+            assert_eq!(
+                format!("{:?}", once.stats),
+                format!("{:?}", apart.stats),
+                "{name}"
+            );
+            assert_eq!(
+                format!("{:?}", both.take_rows()),
+                format!("{:?}", usage.take_rows()),
+                "{name}"
+            );
+            assert_eq!(
+                format!("{:?}", both.stats()),
+                format!("{:?}", usage.stats()),
+                "{name}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} documents");
+}

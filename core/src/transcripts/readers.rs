@@ -13,7 +13,7 @@ use crate::transcripts::copilot_chat::ChatSession;
 use crate::transcripts::gemini::{GeminiReader, GeminiUsage};
 use crate::transcripts::qwen::{QwenReader, QwenUsage};
 pub use crate::transcripts::reading::{Conversations, Usage};
-use crate::transcripts::whole::{WholeReader, WholeUsage};
+use crate::transcripts::whole::{WholeBoth, WholeReader, WholeUsage};
 use crate::transcripts::{Provider, ReadStats, UsageEntry};
 
 /// The readers of an agent whose sessions are whole documents ([`crate::transcripts::whole`]),
@@ -23,9 +23,13 @@ macro_rules! whole {
         Readers {
             conversations: |path, _| Box::new(WholeReader::new($format, path)),
             usage: |path, _| Box::new(WholeUsage::new($format, path)),
+            both: Some(|path| Box::new(WholeBoth::new($format, path))),
         }
     };
 }
+
+/// The one reader of a whole document at a path, for its conversation and its usage.
+pub type BothReader = fn(&str) -> Box<dyn Usage>;
 
 /// How an agent's files are read.
 #[derive(Debug, Clone, Copy)]
@@ -34,6 +38,9 @@ pub struct Readers {
     pub conversations: fn(&str, Option<&str>) -> Box<dyn Conversations>,
     /// The usage reader of the file at a path, going on from a state.
     pub usage: fn(&str, Option<&str>) -> Box<dyn Usage>,
+    /// One reader for both, where the agent's sessions are whole documents: each is parsed
+    /// once, and its usage reader gives the conversation too ([`Usage::take_parsed`]).
+    pub both: Option<BothReader>,
 }
 
 /// The readers of `provider`'s files, when it is read through them (Claude Code and Codex
@@ -43,20 +50,24 @@ pub fn readers(provider: Provider) -> Option<Readers> {
         Provider::Gemini => Some(Readers {
             conversations: |path, state| Box::new(GeminiReader::new(path, parse(state))),
             usage: |path, state| Box::new(GeminiUsage::new(path, parse(state))),
+            both: None,
         }),
         Provider::Qwen => Some(Readers {
             conversations: |_, state| {
                 Box::new(QwenReader::continuing(parse(state).unwrap_or_default()))
             },
             usage: |_, _| Box::new(QwenUsage::new()),
+            both: None,
         }),
         Provider::CopilotCli => Some(Readers {
             conversations: |path, state| Box::new(CopilotReader::new(path, parse(state))),
             usage: |path, state| Box::new(CopilotUsage::new(path, parse(state))),
+            both: None,
         }),
         Provider::Aider => Some(Readers {
             conversations: |path, state| Box::new(AiderReader::new(path, parse(state))),
             usage: |path, state| Box::new(AiderUsage::new(path, parse(state))),
+            both: None,
         }),
         Provider::CopilotChat => Some(whole!(ChatSession)),
         Provider::Amp => Some(whole!(AmpThread)),

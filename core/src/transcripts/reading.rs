@@ -28,4 +28,9 @@ pub trait Usage: LineReader + std::fmt::Debug + Send {
     fn end(&mut self) {}
     /// Gives a file found beside the one read (the registry's `companions`), whole.
     fn companion(&mut self, _name: &str, _bytes: &[u8]) {}
+    /// The conversation, from a reader that reads a whole document once for both (once the
+    /// file ended: [`crate::transcripts::whole::WholeBoth`]); `None` from every other.
+    fn take_parsed(&mut self) -> Option<Parsed> {
+        None
+    }
 }

@@ -21,6 +21,17 @@ pub trait WholeFormat: Copy + std::fmt::Debug + Send + 'static {
 
     /// The usage rows of the document at `path`, each with its response's key.
     fn usage(self, path: &str, bytes: &[u8], notes: &mut Self::Notes, read: &mut UsageRead);
+
+    /// Both from one parse: what [`WholeFormat::conversations`] and [`WholeFormat::usage`]
+    /// give, each byte parsed once.
+    fn both(
+        self,
+        path: &str,
+        bytes: &[u8],
+        notes: &mut Self::Notes,
+        parsed: &mut Parsed,
+        read: &mut UsageRead,
+    );
 }
 
 /// Where a format's usage rows go.
@@ -156,6 +167,71 @@ impl<F: WholeFormat> Usage for WholeUsage<F> {
     }
     fn companion(&mut self, name: &str, bytes: &[u8]) {
         WholeUsage::companion(self, name, bytes);
+    }
+}
+
+/// Reads a whole document once for its conversation and its usage rows together (what the
+/// mirror and the ingest want): fed its lines, read when the file ends.
+#[derive(Debug)]
+pub struct WholeBoth<F: WholeFormat> {
+    format: F,
+    path: String,
+    document: Document,
+    notes: F::Notes,
+    parsed: Option<Parsed>,
+    read: UsageRead,
+}
+
+impl<F: WholeFormat> WholeBoth<F> {
+    /// The reader of the document at `path`.
+    pub fn new(format: F, path: &str) -> WholeBoth<F> {
+        WholeBoth {
+            format,
+            path: path.to_owned(),
+            document: Document::default(),
+            notes: F::Notes::default(),
+            parsed: None,
+            read: UsageRead::default(),
+        }
+    }
+}
+
+impl<F: WholeFormat> LineReader for WholeBoth<F> {
+    fn push_line(&mut self, line: &[u8]) {
+        self.document.push(line, &mut self.read.stats);
+    }
+}
+
+impl<F: WholeFormat> Usage for WholeBoth<F> {
+    fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
+        std::mem::take(&mut self.read.rows)
+    }
+    fn stats(&self) -> ReadStats {
+        self.read.stats.clone()
+    }
+    fn state(&self) -> Option<String> {
+        None
+    }
+    fn end(&mut self) {
+        let mut parsed = Parsed::default();
+        parsed.stats.lines = self.read.stats.lines;
+        if let Some(bytes) = self.document.take_bytes() {
+            let format = self.format;
+            format.both(
+                &self.path,
+                &bytes,
+                &mut self.notes,
+                &mut parsed,
+                &mut self.read,
+            );
+        }
+        self.parsed = Some(parsed);
+    }
+    fn companion(&mut self, name: &str, bytes: &[u8]) {
+        F::note(&mut self.notes, name, bytes);
+    }
+    fn take_parsed(&mut self) -> Option<Parsed> {
+        self.parsed.take()
     }
 }
 

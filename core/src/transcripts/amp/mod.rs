@@ -149,70 +149,87 @@ impl WholeFormat for AmpThread {
     type Notes = ();
 
     fn conversations(self, path: &str, bytes: &[u8], _: &mut (), parsed: &mut Parsed) {
-        let Some(thread) = object_of(bytes, &mut parsed.stats) else {
-            return;
-        };
-        let id = thread_id(&thread, path);
-        let mut conversation = Conversation::new(Provider::Amp, id.clone());
-        conversation.title = thread["title"]
-            .as_str()
-            .filter(|t| !t.trim().is_empty())
-            .map(str::to_owned);
-        conversation.project = project_of(&thread);
-        conversation.started_at = thread["created"].as_i64().map(Timestamp::from_millis);
-        let mut previous: Option<String> = None;
-        for (at, message) in thread["messages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let blocks = blocks_of(&message["content"]);
-            let role = match message["role"].as_str() {
-                Some("user") if blocks.iter().all(|b| matches!(b, Block::ToolResult { .. })) => {
-                    Role::Tool
-                }
-                Some("user") => Role::User,
-                Some("assistant") => Role::Assistant,
-                Some("info") => Role::System,
-                other => {
-                    let kind = other.unwrap_or("message without a role").to_owned();
-                    parsed.unknown(kind, message.to_string().as_bytes());
-                    continue;
-                }
-            };
-            if role == Role::User && conversation.first_prompt.is_none() {
-                let text = blocks.iter().find_map(|b| match b {
-                    Block::Text { text } => Some(text.as_str()),
-                    _ => None,
-                });
-                conversation.first_prompt = text.and_then(prompt_title);
-            }
-            let number = match &message["messageId"] {
-                Value::Null => at.to_string(),
-                n => text_of(n),
-            };
-            let model = message["usage"]["model"].as_str();
-            let message_id = format!("{id}:{number}");
-            conversation.messages.push(Message {
-                id: message_id.clone(),
-                parent: previous.replace(message_id),
-                role,
-                at: message_time(message),
-                blocks,
-                model: model.map(str::to_owned),
-                side_chain: false,
-                tokens: usage_tokens(&message["usage"], model),
-            });
+        if let Some(thread) = object_of(bytes, &mut parsed.stats) {
+            conversation_of(path, &thread, parsed);
         }
-        conversation.active_leaf = previous;
-        conversation.seal();
-        parsed.conversations.push(conversation);
     }
 
     fn usage(self, path: &str, bytes: &[u8], _: &mut (), read: &mut UsageRead) {
         usage_of(path, bytes, read);
     }
+
+    fn both(self, path: &str, bytes: &[u8], _: &mut (), parsed: &mut Parsed, read: &mut UsageRead) {
+        let Some(thread) = object_of(bytes, &mut parsed.stats) else {
+            read.stats.malformed += 1;
+            return;
+        };
+        conversation_of(path, &thread, parsed);
+        // What usage reads, taken from the parsed thread (its messages' content not copied).
+        match UsageThread::deserialize(&thread) {
+            Ok(usage) => rows_of(path, usage, read),
+            Err(_) => read.stats.malformed += 1,
+        }
+    }
+}
+
+/// An Amp thread as a conversation.
+fn conversation_of(path: &str, thread: &Value, parsed: &mut Parsed) {
+    let id = thread_id(thread, path);
+    let mut conversation = Conversation::new(Provider::Amp, id.clone());
+    conversation.title = thread["title"]
+        .as_str()
+        .filter(|t| !t.trim().is_empty())
+        .map(str::to_owned);
+    conversation.project = project_of(thread);
+    conversation.started_at = thread["created"].as_i64().map(Timestamp::from_millis);
+    let mut previous: Option<String> = None;
+    for (at, message) in thread["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let blocks = blocks_of(&message["content"]);
+        let role = match message["role"].as_str() {
+            Some("user") if blocks.iter().all(|b| matches!(b, Block::ToolResult { .. })) => {
+                Role::Tool
+            }
+            Some("user") => Role::User,
+            Some("assistant") => Role::Assistant,
+            Some("info") => Role::System,
+            other => {
+                let kind = other.unwrap_or("message without a role").to_owned();
+                parsed.unknown(kind, message.to_string().as_bytes());
+                continue;
+            }
+        };
+        if role == Role::User && conversation.first_prompt.is_none() {
+            let text = blocks.iter().find_map(|b| match b {
+                Block::Text { text } => Some(text.as_str()),
+                _ => None,
+            });
+            conversation.first_prompt = text.and_then(prompt_title);
+        }
+        let number = match &message["messageId"] {
+            Value::Null => at.to_string(),
+            n => text_of(n),
+        };
+        let model = message["usage"]["model"].as_str();
+        let message_id = format!("{id}:{number}");
+        conversation.messages.push(Message {
+            id: message_id.clone(),
+            parent: previous.replace(message_id),
+            role,
+            at: message_time(message),
+            blocks,
+            model: model.map(str::to_owned),
+            side_chain: false,
+            tokens: usage_tokens(&message["usage"], model),
+        });
+    }
+    conversation.active_leaf = previous;
+    conversation.seal();
+    parsed.conversations.push(conversation);
 }
 
 /// What usage reads of a thread (everything else, the messages' content first, is skipped).
@@ -248,6 +265,11 @@ fn usage_of(path: &str, bytes: &[u8], read: &mut UsageRead) {
         read.stats.malformed += 1;
         return;
     };
+    rows_of(path, thread, read);
+}
+
+/// A thread's usage rows, from what usage reads of it.
+fn rows_of(path: &str, thread: UsageThread, read: &mut UsageRead) {
     let head = serde_json::json!({"id": thread.id, "env": thread.env});
     let id = thread_id(&head, path);
     let session = read.strings.get(&id);

@@ -3,7 +3,7 @@
 //! asked for (a file read or edit, a command, an MCP server's tool, the browser) with their
 //! output, and errors; the tokens of the requests before a reply on that reply.
 
-use super::usage::requests;
+use super::usage::{Requests, requests};
 use super::{Notes, kind_of, task_of, text_json, time_of};
 use crate::transcripts::Provider;
 use crate::transcripts::conversation::title::prompt_title;
@@ -65,30 +65,30 @@ pub(super) fn conversation_of(
     bytes: &[u8],
     notes: &mut Notes,
     parsed: &mut Parsed,
-) {
+) -> Option<Requests> {
     let mut reading = Reading {
         product,
         notes,
         parsed,
     };
-    reading.read(path, bytes);
+    reading.read(path, bytes)
 }
 
 impl Reading<'_> {
-    /// The conversation.
-    fn read(&mut self, path: &str, bytes: &[u8]) {
-        let Some(value) = value_of(bytes, &mut self.parsed.stats) else {
-            return;
-        };
+    /// The conversation; answers the task's requests (its usage), `None` when the file is
+    /// no panel file.
+    fn read(&mut self, path: &str, bytes: &[u8]) -> Option<Requests> {
+        let value = value_of(bytes, &mut self.parsed.stats)?;
         let Some(messages) = value.as_array() else {
             self.parsed.stats.malformed += 1;
-            return;
+            return None;
         };
         let id = task_of(path);
         let mut conversation = Conversation::new(self.product, id.clone());
         conversation.started_at = messages.first().and_then(time_of);
         let said = messages.iter().map(super::usage::Said::of);
         let requests = requests(said, self.product, self.notes);
+        let all = requests.clone();
         conversation.project = self.notes.project.clone();
         let mut requests = requests.into_iter().peekable();
         let mut built = Built::default();
@@ -144,12 +144,13 @@ impl Reading<'_> {
             });
         }
         if conversation.messages.is_empty() {
-            return;
+            return Some(all);
         }
         conversation.title = self.notes.title.clone();
         conversation.active_leaf = built.previous;
         conversation.seal();
         self.parsed.conversations.push(conversation);
+        Some(all)
     }
 
     /// One panel message's role and blocks, `None` for one that shows nothing.

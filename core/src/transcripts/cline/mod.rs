@@ -54,6 +54,21 @@ impl WholeFormat for Task {
     fn usage(self, path: &str, bytes: &[u8], notes: &mut Notes, read: &mut UsageRead) {
         usage::usage_of(self.0, path, bytes, notes, read);
     }
+
+    fn both(
+        self,
+        path: &str,
+        bytes: &[u8],
+        notes: &mut Notes,
+        parsed: &mut Parsed,
+        read: &mut UsageRead,
+    ) {
+        // The conversation's reading works out the requests usage needs: read once.
+        match conversation::conversation_of(self.0, path, bytes, notes, parsed) {
+            Some(requests) => usage::rows_of(self.0, path, requests, notes, read),
+            None => read.stats.malformed += 1,
+        }
+    }
 }
 
 /// Which of the three wrote a task: the extension's folder in its path, else what the first

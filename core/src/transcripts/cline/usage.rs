@@ -199,6 +199,9 @@ pub(crate) fn requests<'a>(
         .collect()
 }
 
+/// A task's requests: when each started, what it counted, and the panel message it is.
+pub(super) type Requests = Vec<(i64, Request, usize)>;
+
 /// The requests of a whole panel file: read typed (fast) when every message has the shape
 /// the extensions write, else as JSON values (a file with odd types is still read).
 fn requests_of_file(
@@ -237,6 +240,17 @@ pub(super) fn usage_of(
     let Some(requests) = requests_of_file(bytes, product, notes, &mut read.stats) else {
         return;
     };
+    rows_of(product, path, requests, notes, read);
+}
+
+/// A task's usage rows from its requests.
+pub(super) fn rows_of(
+    product: Provider,
+    path: &str,
+    requests: Requests,
+    notes: &Notes,
+    read: &mut UsageRead,
+) {
     let task = task_of(path);
     let session = read.strings.get(&task);
     let project = notes.project.clone().map(|p| read.strings.get(&p));

@@ -2,7 +2,7 @@
 //! (text, thinking, the tools it invoked with what they did), its title the one Copilot gave
 //! it, else its first prompt.
 
-use super::{markdown, model_of, read_session, session_id};
+use super::{Session, markdown, model_of, read_session, session_id};
 use crate::transcripts::conversation::title::prompt_title;
 use crate::transcripts::conversation::{Block, Conversation, Message, Parsed, Role};
 use crate::transcripts::{Provider, Timestamp};
@@ -10,9 +10,13 @@ use serde_json::Value;
 
 /// Reads a Copilot Chat session as a conversation.
 pub(super) fn conversation_of(path: &str, bytes: &[u8], parsed: &mut Parsed) {
-    let Some(session) = read_session(bytes, &mut parsed.stats) else {
-        return;
-    };
+    if let Some(session) = read_session(bytes, &mut parsed.stats) {
+        conversation_of_session(path, &session, parsed);
+    }
+}
+
+/// A session read as a conversation.
+pub(super) fn conversation_of_session(path: &str, session: &Session, parsed: &mut Parsed) {
     let state = &session.state;
     let id = session_id(state, path);
     let mut conversation = Conversation::new(Provider::CopilotChat, id.clone());

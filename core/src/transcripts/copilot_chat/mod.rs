@@ -328,26 +328,41 @@ impl WholeFormat for ChatSession {
     }
 
     fn usage(self, path: &str, bytes: &[u8], _: &mut (), read: &mut UsageRead) {
-        let Some(session) = read_session(bytes, &mut read.stats) else {
-            return;
-        };
-        let id = session_id(&session.state, path);
-        let name = read.strings.get(&id);
-        for (request, billed) in &session.usage {
-            let entry = UsageEntry {
-                provider: Provider::CopilotChat,
-                at: Timestamp::from_millis(billed.at),
-                session: name.clone(),
-                project: None,
-                model: billed.model.as_deref().map(|m| read.strings.get(m)),
-                tokens: billed.tokens,
-                cache_creation_1h_tokens: 0,
-                request_context_tokens: None,
-                recorded_cost_micro_usd: None,
-            };
-            let key = fingerprint(&[b"copilot_chat", id.as_bytes(), request.as_bytes()]);
-            read.rows.push((entry, key));
+        if let Some(session) = read_session(bytes, &mut read.stats) {
+            rows_of(path, &session, read);
         }
+    }
+
+    fn both(self, path: &str, bytes: &[u8], _: &mut (), parsed: &mut Parsed, read: &mut UsageRead) {
+        let session = read_session(bytes, &mut read.stats);
+        // What the one reading met, told on both sides.
+        parsed.stats.malformed += read.stats.malformed;
+        parsed.stats.repaired_surrogates += read.stats.repaired_surrogates;
+        if let Some(session) = session {
+            conversation::conversation_of_session(path, &session, parsed);
+            rows_of(path, &session, read);
+        }
+    }
+}
+
+/// A session's usage rows: every request Copilot billed, cut ones included.
+fn rows_of(path: &str, session: &Session, read: &mut UsageRead) {
+    let id = session_id(&session.state, path);
+    let name = read.strings.get(&id);
+    for (request, billed) in &session.usage {
+        let entry = UsageEntry {
+            provider: Provider::CopilotChat,
+            at: Timestamp::from_millis(billed.at),
+            session: name.clone(),
+            project: None,
+            model: billed.model.as_deref().map(|m| read.strings.get(m)),
+            tokens: billed.tokens,
+            cache_creation_1h_tokens: 0,
+            request_context_tokens: None,
+            recorded_cost_micro_usd: None,
+        };
+        let key = fingerprint(&[b"copilot_chat", id.as_bytes(), request.as_bytes()]);
+        read.rows.push((entry, key));
     }
 }
 

@@ -107,11 +107,19 @@ impl Decoder {
                 }
                 _ => LineSplitter::new(),
             };
+            // A whole document wanted for both is read once, by one reader.
+            let (conversations, usage) = match readers.both.filter(|_| with_conversations) {
+                Some(both) => (None, both(name)),
+                None => (
+                    with_conversations.then(|| (readers.conversations)(name, None)),
+                    (readers.usage)(name, None),
+                ),
+            };
             return Decoder::Keyed {
                 provider,
                 lines,
-                conversations: with_conversations.then(|| (readers.conversations)(name, None)),
-                usage: (readers.usage)(name, None),
+                conversations,
+                usage,
                 rows: Box::default(),
             };
         }
@@ -305,8 +313,11 @@ impl Decoder {
                     }
                     None => lines.finish(|line| usage.push_line(line)),
                 }
-                parsed.stats.too_long += lines.too_long();
                 usage.end();
+                if let Some(whole) = usage.take_parsed() {
+                    parsed = whole;
+                }
+                parsed.stats.too_long += lines.too_long();
                 for (entry, key) in usage.take_rows() {
                     rows.add(entry, key);
                 }

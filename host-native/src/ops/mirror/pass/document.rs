@@ -52,23 +52,25 @@ pub(super) fn sync_document(
         )));
     };
     let name = source.path.to_string_lossy();
-    let mut conversations = (readers.conversations)(&name, None);
-    let mut usage = (readers.usage)(&name, None);
+    // One reader for both: the document is parsed once.
+    let Some(both) = readers.both else {
+        return Err(Error::internal(format!(
+            "no document reader for {}",
+            source.provider.key()
+        )));
+    };
+    let mut usage = both(&name);
     let mut lines = baton_core::transcripts::lines::LineSplitter::with_limit(
         baton_core::transcripts::lines::DOCUMENT_BYTES,
     );
-    let mut feed = |line: &[u8]| {
-        conversations.push_line(line);
-        usage.push_line(line);
-    };
+    let mut feed = |line: &[u8]| usage.push_line(line);
     lines.push(&bytes, &mut feed);
     lines.finish(&mut feed);
     for (name, bytes) in crate::os::files::companions_beside(source.provider, &source.path) {
-        conversations.companion(&name, &bytes);
         usage.companion(&name, &bytes);
     }
     usage.end();
-    let parsed = conversations.finish();
+    let parsed = usage.take_parsed().unwrap_or_default();
     if parsed.conversations.is_empty() {
         // Caught mid-write, or not the agent's: tried again when it changes.
         return Err(Error::invalid("document", "it holds no whole thread").with("path", shown));
