@@ -184,7 +184,12 @@ fn hostile_rows_get_counts_never_a_panic() {
                  ('bubbleId:c', '{}'),
                  ('bubbleId:d:y', '{\"type\":1,\"text\":'),
                  ('composerData:e', '{\"composerId\":\"e\",\"conversation\":[{\"type\":2,\"text\":\"ok\",\"createdAt\":\"soon\",\"toolFormerData\":{\"name\":\"edit\",\"params\":{},\"result\":[1]}}]}');
-             INSERT INTO composerHeaders (composerId, value) VALUES ('e', '[1]'), (NULL, 7);",
+             INSERT INTO composerHeaders (composerId, value) VALUES ('e', '[1]'), (NULL, 7);
+             INSERT INTO cursorDiskKV (key, value) VALUES
+                 ('composerData:g', '{\"composerId\":\"g\",\"name\":7,\"createdAt\":0,\"fullConversationHeadersOnly\":[{\"bubbleId\":\"g1\"},{\"bubbleId\":\"g2\"}]}'),
+                 ('bubbleId:g:g1', '{\"type\":1,\"bubbleId\":5,\"text\":\"hello from gee\",\"createdAt\":0}'),
+                 ('bubbleId:g:g2', '{\"type\":2,\"text\":null,\"thinking\":{\"text\":\"hmm\"}}'),
+                 ('composerData:h', '{\"conversation\":[3,{\"type\":1,\"text\":\"an old chat\"}]}');",
         )
         .unwrap();
         db.execute(
@@ -205,9 +210,14 @@ fn hostile_rows_get_counts_never_a_panic() {
     let report = json_of(&analyzed);
     let file = &report["files"][0];
     assert!(file["stats"]["malformed"].as_u64().unwrap() >= 3, "{file}");
-    // The generated chats, and the one hostile chat that holds a readable reply.
-    let listed = report["conversations"]["rows"].as_array().unwrap().len();
-    assert_eq!(listed, truth.conversations.len() + 1, "{report}");
+    // The generated chats, the hostile chat that holds a readable reply, and two whose odd
+    // fields (a number for a name or an id, a null text, a time of 0, a number among inline
+    // messages, no id but the key's) lose only themselves.
+    let rows = report["conversations"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), truth.conversations.len() + 3, "{report}");
+    let titles: Vec<&str> = rows.iter().filter_map(|r| r["title"].as_str()).collect();
+    assert!(titles.contains(&"hello from gee"), "{titles:?}");
+    assert!(titles.contains(&"an old chat"), "{titles:?}");
 }
 
 /// A window's store from Cursor's oldest builds keeps its chats in `ItemTable`, as the panel's

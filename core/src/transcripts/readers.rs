@@ -1,5 +1,6 @@
 //! The agents read through one pair of readers (Gemini CLI, Qwen Code, Copilot CLI, and each agent added
-//! after them): a conversation reader and a usage reader per file, both fed whole lines, both
+//! after them; those whose sessions are whole documents also have one reader of both, each
+//! document parsed once): a conversation reader and a usage reader per file, both fed whole lines, both
 //! able to stop and go on from a state kept as text, the usage reader giving rows keyed by
 //! their response ([`crate::transcripts::usage::keyed`]). The ingest, the tally, a transcript
 //! followed as it grows and the mirror ask [`readers`] and never name these agents.

@@ -1,7 +1,8 @@
 //! Sessions an agent keeps as one JSON document it rewrites whole (Amp's threads, Copilot
-//! Chat's sessions, the Cline family's tasks): one conversation reader and one usage reader
-//! for all of them. Each keeps the document's lines and the files given beside it, and when
-//! the file ends hands the whole to the agent's [`WholeFormat`], the one part that differs.
+//! Chat's sessions, the Cline family's tasks): one conversation reader, one usage reader and
+//! one reader of both at once ([`WholeBoth`], each document parsed once) for all of them.
+//! Each keeps the document's lines and the files given beside it, and when the file ends
+//! hands the whole to the agent's [`WholeFormat`], the one part that differs.
 
 use crate::transcripts::conversation::Parsed;
 use crate::transcripts::lines::LineReader;
@@ -213,6 +214,9 @@ impl<F: WholeFormat> Usage for WholeBoth<F> {
         None
     }
     fn end(&mut self) {
+        if self.parsed.is_some() {
+            return;
+        }
         let mut parsed = Parsed::default();
         parsed.stats.lines = self.read.stats.lines;
         if let Some(bytes) = self.document.take_bytes() {

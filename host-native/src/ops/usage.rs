@@ -239,8 +239,19 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     );
     let files = find_transcripts(&mut sources);
     if files.is_empty() && !without_tokens.is_empty() {
+        // Only agents without tokens here: a report that says so, and what was asked for
+        // and not found, as a full report says it.
+        let missing = missing_sources(&sources, &[]);
+        for source in missing.iter().filter(|m| {
+            sources
+                .iter()
+                .any(|s| s.explicit && s.path.display().to_string() == m.path)
+        }) {
+            crate::os::warnings::warn(&source.describe());
+        }
         let mut report = report_of(UsageTally::new(), options, &prices);
         report.without_tokens = without_tokens;
+        report.missing_sources = missing;
         return Ok(report);
     }
     if files.is_empty() {

@@ -163,6 +163,7 @@ impl WholeFormat for AmpThread {
             read.stats.malformed += 1;
             return;
         };
+        read.stats.repaired_surrogates += parsed.stats.repaired_surrogates;
         conversation_of(path, &thread, parsed);
         // What usage reads, taken from the parsed thread (its messages' content not copied).
         match UsageThread::deserialize(&thread) {

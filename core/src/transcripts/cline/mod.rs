@@ -64,7 +64,9 @@ impl WholeFormat for Task {
         read: &mut UsageRead,
     ) {
         // The conversation's reading works out the requests usage needs: read once.
-        match conversation::conversation_of(self.0, path, bytes, notes, parsed) {
+        let requests = conversation::conversation_of(self.0, path, bytes, notes, parsed);
+        read.stats.repaired_surrogates += parsed.stats.repaired_surrogates;
+        match requests {
             Some(requests) => usage::rows_of(self.0, path, requests, notes, read),
             None => read.stats.malformed += 1,
         }

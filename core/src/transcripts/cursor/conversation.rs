@@ -87,10 +87,15 @@ fn conversation(chat: &Chat, parsed: &mut Parsed) -> Option<Conversation> {
                     );
                 }
             }
-            None => parsed.unknown(
-                format!("bubble of type {}", bubble.kind),
-                bubble.text.as_bytes(),
-            ),
+            None => {
+                // A short label whatever the value holds, and no text of the person's.
+                let kind = match &bubble.kind {
+                    Value::Number(n) => n.to_string(),
+                    Value::String(s) => s.chars().take(32).collect(),
+                    _ => "other".to_owned(),
+                };
+                parsed.unknown(format!("bubble of type {kind}"), b"");
+            }
         }
     }
     if conversation.messages.is_empty() {

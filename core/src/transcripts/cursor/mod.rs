@@ -6,7 +6,8 @@
 //! reply, with its text, its thinking and, in `toolFormerData`, a tool's call and result
 //! together). Cursor 3 adds a `composerHeaders` table naming each chat's workspace. The oldest
 //! builds kept a window's chats in `ItemTable` under `workbench.panel.aichat.view.aichat.chatdata`
-//! (tabs of bubbles typed `user` and `ai`); those are read too.
+//! (tabs of bubbles typed `user` and `ai`), in each window's own store
+//! (`workspaceStorage/<id>/state.vscdb`): read when such a store is named.
 //!
 //! Cursor keeps no token counts it stands behind on disk: a message's `tokenCount` is zero in
 //! nearly every store peers have looked at, and the spend is on Cursor's servers. So a chat
@@ -57,12 +58,13 @@ pub struct Chat {
 #[serde(default)]
 pub struct Bubble {
     /// Its id.
-    #[serde(rename = "bubbleId")]
+    #[serde(rename = "bubbleId", deserialize_with = "text_or_empty")]
     pub id: String,
     /// 1 a prompt, 2 a reply (old panels: `user`, `ai`).
     #[serde(rename = "type")]
     pub kind: Value,
     /// Its text.
+    #[serde(deserialize_with = "text_or_empty")]
     pub text: String,
     /// Its thinking.
     pub thinking: Value,
@@ -83,8 +85,9 @@ pub struct Bubble {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Document {
-    #[serde(rename = "composerId")]
+    #[serde(rename = "composerId", deserialize_with = "text_or_empty")]
     id: String,
+    #[serde(deserialize_with = "text_or_none")]
     name: Option<String>,
     #[serde(rename = "createdAt")]
     created: Value,
@@ -94,14 +97,39 @@ struct Document {
     model: Value,
     #[serde(rename = "fullConversationHeadersOnly")]
     headers: Option<Vec<Header>>,
-    conversation: Option<Vec<Bubble>>,
+    conversation: Option<Vec<Value>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Header {
-    #[serde(rename = "bubbleId")]
+    #[serde(rename = "bubbleId", deserialize_with = "text_or_empty")]
     id: String,
+}
+
+/// A field that should be text: any other value (`null`, a number) reads as empty, so one
+/// odd field does not lose its message.
+fn text_or_empty<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
+    Ok(text_or_none(d)?.unwrap_or_default())
+}
+
+/// A field that should be text, or nothing when it is not.
+fn text_or_none<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(text) => Some(text),
+        _ => None,
+    })
+}
+
+/// Messages kept inline: each read on its own (one odd element loses only itself).
+fn inline_bubbles(items: Vec<Value>) -> Vec<Bubble> {
+    items
+        .iter()
+        .filter(|item| item.is_object())
+        .filter_map(|item| Bubble::deserialize(item).ok())
+        .collect()
 }
 
 /// What a Cursor store holds, read whole.
@@ -167,7 +195,8 @@ fn bytes_of(value: &SqlValue) -> Option<&[u8]> {
 pub(crate) fn when(value: &Value) -> Option<i64> {
     let millis = |n: f64| {
         let n = if n.abs() < 1e11 { n * 1000.0 } else { n };
-        (n.is_finite() && n.abs() < 1e15).then_some(n as i64)
+        // Zero or less is an unset time, not 1970.
+        (n.is_finite() && n > 0.0 && n < 1e15).then_some(n as i64)
     };
     match value {
         Value::Number(n) => n.as_f64().and_then(millis),
@@ -184,7 +213,7 @@ pub(crate) fn when(value: &Value) -> Option<i64> {
 /// Reads the chats of a Cursor store.
 pub fn read(db: &Database<'_>, [kv, items, headers]: &[Option<Table>; 3]) -> Result<Store> {
     let mut store = Store::default();
-    let mut documents: Vec<(Document, u64)> = Vec::new();
+    let mut documents: Vec<(String, Document, u64)> = Vec::new();
     let mut bubbles: HashMap<String, HashMap<String, (Bubble, u64)>> = HashMap::new();
     if let Some(kv) = kv {
         let (key, value) = (
@@ -201,7 +230,10 @@ pub fn read(db: &Database<'_>, [kv, items, headers]: &[Option<Table>; 3]) -> Res
             if name.starts_with("composerData:") {
                 store.stats.lines += 1;
                 match serde_json::from_slice::<Document>(bytes) {
-                    Ok(document) => documents.push((document, bytes.len() as u64)),
+                    Ok(document) => {
+                        let key = name.trim_start_matches("composerData:").to_owned();
+                        documents.push((key, document, bytes.len() as u64));
+                    }
                     Err(_) if bytes == b"null" => {}
                     Err(_) => store.stats.malformed += 1,
                 }
@@ -229,7 +261,11 @@ pub fn read(db: &Database<'_>, [kv, items, headers]: &[Option<Table>; 3]) -> Res
         Some(headers) => projects(db, headers)?,
         None => HashMap::new(),
     };
-    for (document, size) in documents {
+    for (key, mut document, size) in documents {
+        // The chat is the one its key names (its document's own id where the key has none).
+        if !key.is_empty() {
+            document.id = key;
+        }
         let mut chat = Chat {
             id: document.id.clone(),
             name: document.name.filter(|n| !n.trim().is_empty()),
@@ -246,20 +282,22 @@ pub fn read(db: &Database<'_>, [kv, items, headers]: &[Option<Table>; 3]) -> Res
             rows: 1,
             written: size as i64,
         };
-        match (document.headers, document.conversation) {
-            (Some(headers), _) if !headers.is_empty() => {
-                let mut own = bubbles.remove(&document.id).unwrap_or_default();
-                for header in headers {
-                    // A message the chat lists but no row holds is passed over.
-                    if let Some((bubble, size)) = own.remove(&header.id) {
-                        mark.rows += 1;
-                        mark.written = mark.written.wrapping_add(size as i64);
-                        chat.bubbles.push(bubble);
-                    }
+        if let Some(headers) = document.headers {
+            let mut own = bubbles.remove(&document.id).unwrap_or_default();
+            for header in headers {
+                // A message the chat lists but no row holds is passed over.
+                if let Some((bubble, size)) = own.remove(&header.id) {
+                    mark.rows += 1;
+                    mark.written = mark.written.wrapping_add(size as i64);
+                    chat.bubbles.push(bubble);
                 }
             }
-            (_, Some(inline)) => chat.bubbles = inline,
-            _ => {}
+        }
+        // An older chat keeps its messages inline (and one whose rows are all gone may too).
+        if chat.bubbles.is_empty()
+            && let Some(inline) = document.conversation
+        {
+            chat.bubbles = inline_bubbles(inline);
         }
         chat.mark = mark;
         if !chat.id.is_empty() && !chat.bubbles.is_empty() {
@@ -339,9 +377,8 @@ fn legacy(db: &Database<'_>, items: &Table, store: &mut Store) -> Result<()> {
                 mark: Mark {
                     newest: sent.unwrap_or(0),
                     rows: bubbles.len() as u64,
-                    written: bubbles
-                        .iter()
-                        .fold(0i64, |sum, b| sum.wrapping_add(b.text.len() as i64)),
+                    // The tab's whole size: a title, a reply or a tool's result rewritten moves it.
+                    written: tab.to_string().len() as i64,
                 },
                 bubbles,
                 ..Chat::default()

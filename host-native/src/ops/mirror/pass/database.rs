@@ -1,7 +1,8 @@
 //! An agent's SQLite database (OpenCode, Kilo CLI, Cursor) brought up to date: read by the core's
 //! reader from its bytes (the file and its write-ahead log), so no lock is taken and the agent
-//! writing it never waits; each top session whose high-water mark moved (its newest row write,
-//! its row count) stored again, the others left as they are.
+//! writing it never waits; each top session whose mark moved (OpenCode: its newest row write,
+//! its row count; Cursor: its document's time, its message rows and their sizes) stored again,
+//! the others left as they are.
 
 use super::*;
 use baton_core::transcripts::databases;

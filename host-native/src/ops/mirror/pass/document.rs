@@ -1,6 +1,6 @@
-//! An agent's session kept as one JSON document it rewrites whole (Amp's threads, Cline's
-//! tasks with the files beside them) brought up
-//! to date: read whole when its identity changed, through the agent's readers, its
+//! An agent's session kept as one JSON document it rewrites whole (Amp's threads, Copilot
+//! Chat's sessions, the Cline family's tasks with the files beside them) brought up to date:
+//! read whole when its identity changed, parsed once by the agent's reader of both, its
 //! conversation and usage rows replacing what the index held of it.
 
 use super::database::{Changed, WholeRead, changed_whole, store_read};
