@@ -436,3 +436,46 @@ pub fn eventually(what: &str, mut ready: impl FnMut() -> Result<(), String>) {
         }
     }
 }
+
+/// An agent holding its database's write lock (the `db-holder` binary): `sql` written inside
+/// a transaction not yet committed, until [`WriteHolder::commit`]; killed when dropped.
+#[derive(Debug)]
+pub struct WriteHolder {
+    said: std::io::BufReader<std::process::ChildStdout>,
+    stdin: std::process::ChildStdin,
+    _child: Killed,
+}
+
+impl WriteHolder {
+    /// Starts a holder (`bin`: the test's `CARGO_BIN_EXE_db-holder`) on the database at
+    /// `path` and waits until it holds the lock.
+    pub fn start(bin: &str, path: &Path, sql: &str) -> WriteHolder {
+        use std::io::BufRead;
+        let mut child = Command::new(bin)
+            .arg(path)
+            .arg(sql)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut said = std::io::BufReader::new(child.stdout.take().unwrap());
+        let stdin = child.stdin.take().unwrap();
+        let mut line = String::new();
+        said.read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), "holding");
+        WriteHolder {
+            said,
+            stdin,
+            _child: Killed(child),
+        }
+    }
+
+    /// Commits, and asserts the agent could: nothing of Baton's held it up.
+    pub fn commit(mut self) {
+        use std::io::{BufRead, Write};
+        writeln!(self.stdin, "commit").unwrap();
+        let mut line = String::new();
+        self.said.read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), "committed");
+    }
+}

@@ -5,10 +5,9 @@
 //! a panic.
 
 use baton_tests::agents::cursor::{self, SECRET, Writer};
-use baton_tests::{Killed, assert_success, baton, eventually, json_of};
-use std::io::{BufRead, Write};
+use baton_tests::{Killed, WriteHolder, assert_success, baton, eventually, json_of};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Counts rows of the index (opened read-only, beside the mirror writing it).
 fn count(index: &Path, sql: &str) -> i64 {
@@ -22,6 +21,17 @@ fn count(index: &Path, sql: &str) -> i64 {
 
 const MESSAGES: &str = "SELECT count(*) FROM messages m JOIN conversations c
     ON c.id = m.conversation WHERE c.provider = 'cursor'";
+
+/// The conversations an index keeps, as `transcripts list --json` gives them.
+fn listed(dir: &Path, index: &Path) -> serde_json::Value {
+    json_of(
+        &baton(dir)
+            .args(["--json", "transcripts", "list", "--index"])
+            .arg(index)
+            .output()
+            .unwrap(),
+    )
+}
 
 fn hits(index: &Path, word: &str) -> i64 {
     count(
@@ -90,13 +100,7 @@ fn chats_written_while_the_mirror_follows_arrive_once_each() {
         }
     });
     // The chats are the truth's, and what the store keeps beside them is never read.
-    let listed = json_of(
-        &baton(&dir)
-            .args(["--json", "transcripts", "list", "--index"])
-            .arg(&index)
-            .output()
-            .unwrap(),
-    );
+    let listed = listed(&dir, &index);
     let rows = listed["conversations"].as_array().unwrap();
     assert_eq!(rows.len(), writer.truth().conversations.len(), "{listed}");
     for word in [SECRET, "not-a-chat-field", "example.com"] {
@@ -119,22 +123,8 @@ fn a_process_holding_the_write_lock_neither_blocks_a_pass_nor_is_blocked() {
     let truth = cursor::tree(&root, 4, 23);
     let path = root.join("state.vscdb");
     // Cursor: the write lock taken, a chat written, not yet committed.
-    let mut holder = Command::new(env!("CARGO_BIN_EXE_db-holder"))
-        .arg(&path)
-        .arg(
-            "INSERT INTO cursorDiskKV (key, value) VALUES
-                 ('composerData:uncommitted', '{\"composerId\":\"uncommitted\",\"name\":\"Uncommitted\",\"conversation\":[{\"type\":1,\"text\":\"hello\"}]}');",
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut said = std::io::BufReader::new(holder.stdout.take().unwrap());
-    let mut line = String::new();
-    said.read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), "holding");
-    let mut stdin = holder.stdin.take().unwrap();
-    let holder = Killed(holder);
+    let holder = WriteHolder::start(env!("CARGO_BIN_EXE_db-holder"), &path, "INSERT INTO cursorDiskKV (key, value) VALUES
+                 ('composerData:uncommitted', '{\"composerId\":\"uncommitted\",\"name\":\"Uncommitted\",\"conversation\":[{\"type\":1,\"text\":\"hello\"}]}');");
     let index = tmp.path().join("index.sqlite");
     let dir = tmp.path().join(".baton");
     let mut pass = baton(&dir);
@@ -150,21 +140,11 @@ fn a_process_holding_the_write_lock_neither_blocks_a_pass_nor_is_blocked() {
         "{}",
         json_of(&passed)
     );
-    let listed = json_of(
-        &baton(&dir)
-            .args(["--json", "transcripts", "list", "--index"])
-            .arg(&index)
-            .output()
-            .unwrap(),
-    );
+    let listed = listed(&dir, &index);
     let rows = listed["conversations"].as_array().unwrap();
     assert_eq!(rows.len(), truth.conversations.len(), "{listed}");
     assert!(!listed.to_string().contains("Uncommitted"));
-    writeln!(stdin, "commit").unwrap();
-    line.clear();
-    said.read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), "committed");
-    drop(holder);
+    holder.commit();
 }
 
 #[test]

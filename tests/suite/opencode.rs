@@ -4,10 +4,9 @@
 //! read; a database with hostile rows, or cut short, gets counts and codes, never a panic.
 
 use baton_tests::agents::opencode::{self, Writer};
-use baton_tests::{Killed, assert_success, baton, eventually, json_of};
-use std::io::{BufRead, Write};
+use baton_tests::{Killed, WriteHolder, assert_success, baton, eventually, json_of};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Counts rows of the index (opened read-only, beside the mirror writing it).
 fn count(index: &Path, sql: &str) -> i64 {
@@ -120,23 +119,13 @@ fn a_process_holding_the_write_lock_neither_blocks_a_pass_nor_is_blocked() {
     let path = root.join("opencode.db");
     let sessions = truth.conversations.len() as u64;
     // The agent: the write lock taken, a session written, not yet committed.
-    let mut holder = Command::new(env!("CARGO_BIN_EXE_db-holder"))
-        .arg(&path)
-        .arg(
-            "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,
+    let holder = WriteHolder::start(
+        env!("CARGO_BIN_EXE_db-holder"),
+        &path,
+        "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,
                  time_updated) VALUES ('ses_uncommitted', 'global', 's', '/x', 'Uncommitted', '1',
                  1, 1);",
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut said = std::io::BufReader::new(holder.stdout.take().unwrap());
-    let mut line = String::new();
-    said.read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), "holding");
-    let mut stdin = holder.stdin.take().unwrap();
-    let holder = Killed(holder);
+    );
     // A pass, and `usage` from the files, while the lock is held: both end, without the
     // uncommitted session.
     let index = tmp.path().join("index.sqlite");
@@ -165,11 +154,7 @@ fn a_process_holding_the_write_lock_neither_blocks_a_pass_nor_is_blocked() {
     assert_eq!(rows.len() as u64, sessions, "{listed}");
     assert!(!listed.to_string().contains("Uncommitted"));
     // The agent commits after the reads: nothing of Baton's held it up.
-    writeln!(stdin, "commit").unwrap();
-    line.clear();
-    said.read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), "committed");
-    drop(holder);
+    holder.commit();
 }
 
 #[test]
