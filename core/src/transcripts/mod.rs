@@ -113,6 +113,8 @@ pub enum Provider {
     KiloCode,
     /// Cursor's chats, in its editor's SQLite store.
     Cursor,
+    /// The transcripts Cursor's agents leave (copies of its chats, read as Cursor's).
+    CursorTranscripts,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -121,7 +123,7 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 16] = [
+    pub const ALL: [Provider; 17] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
@@ -136,6 +138,7 @@ impl Provider {
         Provider::RooCode,
         Provider::KiloCode,
         Provider::Cursor,
+        Provider::CursorTranscripts,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];
@@ -455,6 +458,9 @@ pub fn detect(head: &[u8]) -> Result<Provider, Error> {
         if second.starts_with("\"sessionId\"") && text.contains("\"projectHash\"") {
             return Ok(Provider::Gemini);
         }
+    }
+    if cursor::looks_like_transcript(text) {
+        return Ok(Provider::CursorTranscripts);
     }
     if let Some(agent) = agent_of_records(text.lines().filter(|l| !l.trim().is_empty()).take(5)) {
         return Ok(agent);

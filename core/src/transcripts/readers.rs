@@ -11,6 +11,7 @@ use crate::transcripts::cline::Task;
 use crate::transcripts::conversation::Parsed;
 use crate::transcripts::copilot::{CopilotReader, CopilotUsage};
 use crate::transcripts::copilot_chat::ChatSession;
+use crate::transcripts::cursor::AgentTranscript;
 use crate::transcripts::gemini::{GeminiReader, GeminiUsage};
 use crate::transcripts::qwen::{QwenReader, QwenUsage};
 pub use crate::transcripts::reading::{Conversations, Usage};
@@ -75,6 +76,7 @@ pub fn readers(provider: Provider) -> Option<Readers> {
         Provider::Cline => Some(whole!(Task(Provider::Cline))),
         Provider::RooCode => Some(whole!(Task(Provider::RooCode))),
         Provider::KiloCode => Some(whole!(Task(Provider::KiloCode))),
+        Provider::CursorTranscripts => Some(whole!(AgentTranscript)),
         Provider::ClaudeCode
         | Provider::Codex
         | Provider::Opencode

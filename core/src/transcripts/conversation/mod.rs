@@ -127,6 +127,12 @@ pub struct ReadOptions {
     pub include_hidden: bool,
 }
 
+/// What the id of every message of a copy starts with: a conversation an agent also keeps
+/// in a fuller form elsewhere (Cursor's agent transcripts beside its store's chats). A copy
+/// gives way to the fuller form wherever both are read ([`Conversation::absorb`], the
+/// mirror), and stands alone where it is all there is.
+pub const COPY_MARK: char = '~';
+
 /// One conversation (a session, a thread, a chat).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -180,6 +186,17 @@ impl Conversation {
     /// no file of its main thread has been read. Every view reads files through this, so
     /// each names and counts the conversation alike.
     pub fn absorb(&mut self, other: Conversation) {
+        // A copy gives way to the fuller form of the same conversation, whichever came first.
+        match (self.is_copy(), other.is_copy()) {
+            (false, true) if !self.messages.is_empty() => return,
+            (true, false) if !other.messages.is_empty() => {
+                let title = self.first_prompt.take();
+                *self = other;
+                self.first_prompt = self.first_prompt.take().or(title);
+                return;
+            }
+            _ => {}
+        }
         let main_here = self.messages.iter().any(|m| !m.side_chain);
         let main_there = other.messages.iter().any(|m| !m.side_chain);
         // Sub-agents alone: the one that started first names the conversation (a compaction's
@@ -231,6 +248,11 @@ impl Conversation {
         self.updated_at = self.updated_at.max(other.updated_at);
         sidechains::attach_side_chains(self);
         self.seal();
+    }
+
+    /// Whether it is a copy ([`COPY_MARK`]): it has messages and each is marked so.
+    pub fn is_copy(&self) -> bool {
+        !self.messages.is_empty() && self.messages.iter().all(|m| m.id.starts_with(COPY_MARK))
     }
 
     pub(crate) fn seal(&mut self) {

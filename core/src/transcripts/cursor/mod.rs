@@ -16,8 +16,10 @@
 //! tokens and keys: only the chat keys are read.
 
 mod conversation;
+mod transcript;
 
 pub use conversation::conversations;
+pub use transcript::{AgentTranscript, looks_like_transcript};
 
 use crate::error::Result;
 use crate::transcripts::ReadStats;

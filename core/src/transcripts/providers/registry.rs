@@ -69,6 +69,13 @@ const AIDER_HOME: &[Place] = &[Place {
     path: "",
 }];
 
+/// Where Cursor's agents (the editor's and `cursor-agent`) leave their transcripts, one
+/// folder per workspace.
+const CURSOR_PROJECTS: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".cursor/projects",
+}];
+
 const CHATGPT_HOME: &[Place] = &[Place {
     base: Base::Home,
     path: ".chatgpt/exports",
@@ -183,7 +190,7 @@ const EXPORT: Gives = Gives {
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 16] = [
+pub const REGISTRY: [Entry; 17] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -518,6 +525,31 @@ pub const REGISTRY: [Entry; 16] = [
         },
         names: Names {
             only_named: Some("state.vscdb"),
+            ..ANY_NAME
+        },
+        agent_names: &["cursor", "cursor-agent"],
+    },
+    Entry {
+        provider: Provider::CursorTranscripts,
+        key: "cursor_transcripts",
+        title: "Cursor agent transcripts",
+        kind: Kind::Document,
+        extensions: &["jsonl", "txt"],
+        homes: Homes {
+            linux: CURSOR_PROJECTS,
+            macos: CURSOR_PROJECTS,
+            windows: CURSOR_PROJECTS,
+            moved: &[],
+        },
+        setting: "CURSOR_TRANSCRIPTS",
+        gives: Gives {
+            tokens: false,
+            every_timestamp: false,
+            ..TASK
+        },
+        names: Names {
+            within: Some("agent-transcripts"),
+            own_folder: Some(".cursor"),
             ..ANY_NAME
         },
         agent_names: &["cursor", "cursor-agent"],

@@ -351,7 +351,8 @@ pub fn remove(
         dirty.settle(&transaction).map_err(sql(&path))?;
         transaction
             .execute(
-                "DELETE FROM export_items WHERE provider = ?1 AND provider_id = ?2",
+                "DELETE FROM export_items WHERE provider = ?1 AND (provider_id = ?2
+                     OR substr(provider_id, 1, length(?2) + 1) = ?2 || '#')",
                 params![provider, provider_id],
             )
             .map_err(sql(&path))?;

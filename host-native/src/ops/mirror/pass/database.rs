@@ -213,7 +213,7 @@ pub(super) fn store_read(
     let mut forgotten = Vec::new();
     for conversation in &mut parsed.conversations {
         forgotten.extend(
-            forget_conversation(&transaction, packer, source_id, provider, &conversation.id)
+            forget_conversation(&transaction, packer, source_id, conversation)
                 .map_err(sql(index_path))?,
         );
         mask(masker, conversation);
@@ -269,22 +269,26 @@ fn forget_conversation(
     transaction: &rusqlite::Transaction,
     packer: &mut Packer,
     source_id: i64,
-    provider: Provider,
-    id: &str,
+    read: &Conversation,
 ) -> rusqlite::Result<Option<i64>> {
+    let id = read.id.as_str();
+    // The conversation's own provider: a copy is kept as the conversation it copies.
     let Some(conversation): Option<i64> = transaction
         .query_row(
             "SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2",
-            params![provider.key(), id],
+            params![read.provider.key(), id],
             |r| r.get(0),
         )
         .optional()?
     else {
         return Ok(None);
     };
+    // This source's calls, and results whose call was never read; a conversation spread
+    // over several files (a sub-agent's own) keeps the others'.
     transaction.execute(
-        "DELETE FROM tool_calls WHERE conversation = ?1",
-        [conversation],
+        "DELETE FROM tool_calls WHERE conversation = ?1 AND (message IS NULL
+             OR message IN (SELECT id FROM messages WHERE conversation = ?1 AND source = ?2))",
+        params![conversation, source_id],
     )?;
     transaction.execute(
         "DELETE FROM messages_fts WHERE rowid IN

@@ -71,7 +71,8 @@ pub(super) fn sync_document(
     }
     usage.end();
     let parsed = usage.take_parsed().unwrap_or_default();
-    if parsed.conversations.is_empty() {
+    // An empty document (a chat just opened) is read, and holds nothing yet.
+    if parsed.conversations.is_empty() && !bytes.iter().all(u8::is_ascii_whitespace) {
         // Caught mid-write, or not the agent's: tried again when it changes.
         return Err(Error::invalid("document", "it holds no whole thread").with("path", shown));
     }

@@ -158,7 +158,10 @@ pub(super) fn sync_export(
 
 /// Keeps one conversation as read whole (an export's item, a database's session), for
 /// `transcripts show`; with `newest_only`, an older copy does not replace a newer one (an
-/// older export read later). Answers whether it was kept.
+/// older export read later). A file holding only a sub-agent's thread of a conversation is
+/// kept as a part of it ([`kept_key`]); a copy ([`COPY_MARK`]) is not kept where the
+/// conversation has its fuller form, and that form's arriving forgets the copy's parts.
+/// Answers whether it was kept.
 pub(super) fn keep_item(
     transaction: &rusqlite::Transaction,
     packer: &mut Packer,
@@ -168,6 +171,34 @@ pub(super) fn keep_item(
     newest_only: bool,
 ) -> rusqlite::Result<usize> {
     let provider = conversation.provider;
+    let key = kept_key(conversation);
+    if conversation.is_copy() {
+        let fuller: bool = transaction
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM messages m JOIN conversations c
+                     ON c.id = m.conversation
+                 WHERE c.provider = ?1 AND c.provider_id = ?2
+                     AND substr(m.message_id, 1, 1) <> ?3)",
+            )?
+            .query_row(
+                params![provider.key(), conversation.id, COPY_MARK.to_string()],
+                |r| r.get(0),
+            )?;
+        if fuller {
+            return Ok(0);
+        }
+    } else if !conversation.messages.is_empty() {
+        transaction
+            .prepare_cached(
+                "DELETE FROM export_items WHERE provider = ?1
+                     AND substr(provider_id, 1, length(?2) + 2) = ?2 || '#' || ?3",
+            )?
+            .execute(params![
+                provider.key(),
+                conversation.id,
+                COPY_MARK.to_string()
+            ])?;
+    }
     let statement = if newest_only {
         "INSERT INTO export_items (provider, provider_id, source, raw, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5)
@@ -182,11 +213,23 @@ pub(super) fn keep_item(
     };
     transaction.prepare_cached(statement)?.execute(params![
         provider.key(),
-        conversation.id,
+        key,
         source_id,
         packer.pack(provider, raw),
         conversation.updated_at.map(|t| t.millis())
     ])
+}
+
+/// The key a conversation read whole is kept under: its id, or, for a file that holds only a
+/// sub-agent's thread of it (Cursor's `subagents/`), `<id>#<its first message>` — a part,
+/// read with the conversation (`<id>#…`) by `transcripts show`.
+pub(crate) fn kept_key(conversation: &Conversation) -> String {
+    match conversation.messages.first() {
+        Some(first) if conversation.messages.iter().all(|m| m.side_chain) => {
+            format!("{}#{}", conversation.id, first.id)
+        }
+        _ => conversation.id.clone(),
+    }
 }
 
 /// Ends the read of a source read whole (its row, its identity now, whether it was read

@@ -10,7 +10,7 @@
 
 use baton_core::Error;
 use baton_core::transcripts::Provider;
-use baton_core::transcripts::conversation::Conversation;
+use baton_core::transcripts::conversation::{COPY_MARK, Conversation};
 use baton_core::transcripts::providers::{Kind, REGISTRY};
 use baton_core::transcripts::search::indexed_fields;
 use baton_core::transcripts::secrets::Masker;

@@ -138,6 +138,48 @@ pub(super) fn settle(
     Ok(())
 }
 
+/// One rule with [`baton_core::transcripts::conversation::Conversation::absorb`]: a copy
+/// ([`COPY_MARK`]) gives way to the fuller form of its conversation. A copy's messages are
+/// not stored when the conversation has others (`false`); the fuller form's arriving
+/// forgets the copy's.
+fn give_way_to_copies(
+    transaction: &rusqlite::Transaction,
+    conversation_id: i64,
+    conversation: &Conversation,
+) -> rusqlite::Result<bool> {
+    let mark = COPY_MARK.to_string();
+    if conversation.is_copy() {
+        let fuller: bool = transaction
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM messages
+                 WHERE conversation = ?1 AND substr(message_id, 1, 1) <> ?2)",
+            )?
+            .query_row(params![conversation_id, mark], |r| r.get(0))?;
+        return Ok(!fuller);
+    }
+    if conversation.messages.is_empty() {
+        return Ok(true);
+    }
+    let copies =
+        "SELECT id FROM messages WHERE conversation = ?1 AND substr(message_id, 1, 1) = ?2";
+    transaction
+        .prepare_cached(&format!(
+            "DELETE FROM tool_calls WHERE message IN ({copies})"
+        ))?
+        .execute(params![conversation_id, mark])?;
+    transaction
+        .prepare_cached(&format!(
+            "DELETE FROM messages_fts WHERE rowid IN ({copies})"
+        ))?
+        .execute(params![conversation_id, mark])?;
+    transaction
+        .prepare_cached(
+            "DELETE FROM messages WHERE conversation = ?1 AND substr(message_id, 1, 1) = ?2",
+        )?
+        .execute(params![conversation_id, mark])?;
+    Ok(true)
+}
+
 /// Adds a conversation's messages (each once) and keeps its row current; returns how many
 /// messages were new.
 pub(super) fn store_conversation(
@@ -147,8 +189,11 @@ pub(super) fn store_conversation(
     provider: Provider,
     conversation: &Conversation,
 ) -> rusqlite::Result<u64> {
+    // The conversation's own provider: a copy read from another provider's files (Cursor's
+    // agent transcripts) is kept as the conversation it copies.
+    let owner = conversation.provider;
     if conversation.id.is_empty()
-        || packer.is_removed(transaction, provider.key(), &conversation.id)?
+        || packer.is_removed(transaction, owner.key(), &conversation.id)?
     {
         return Ok(0);
     }
@@ -197,7 +242,7 @@ pub(super) fn store_conversation(
                               COALESCE(excluded.updated_at, conversations.updated_at))"
     ))?
         .execute(params![
-            provider.key(),
+            owner.key(),
             conversation.id,
             title,
             conversation.project,
@@ -207,7 +252,10 @@ pub(super) fn store_conversation(
         ])?;
     let conversation_id: i64 = transaction
         .prepare_cached("SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2")?
-        .query_row(params![provider.key(), conversation.id], |row| row.get(0))?;
+        .query_row(params![owner.key(), conversation.id], |row| row.get(0))?;
+    if !give_way_to_copies(transaction, conversation_id, conversation)? {
+        return Ok(0);
+    }
     let replaced_by_id = provider.entry().gives.replaced_by_id;
     let mut added = 0;
     for message in &conversation.messages {

@@ -111,19 +111,37 @@ pub fn show(
     let read_whole = matches!(kind, Some(Kind::Database | Kind::Document | Kind::Export));
     if read_whole {
         // An export's item, or a database's or a document's conversation, is kept as read.
-        let raw: Vec<u8> = connection
-            .query_row(
-                "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",
-                [&row.provider, &row.provider_id],
-                |r| r.get(0),
-            )
-            .map_err(sql(path))?;
-        let raw = inflate(&raw)?;
         if matches!(kind, Some(Kind::Database | Kind::Document)) {
-            let conversation = serde_json::from_slice(&raw)
-                .map_err(|e| Error::internal(format!("a kept conversation would not read: {e}")))?;
-            analyzer.add_conversation(conversation);
+            // The conversation and its parts (a sub-agent's thread kept from its own file).
+            let raws: Vec<Vec<u8>> = connection
+                .prepare(
+                    "SELECT raw FROM export_items WHERE provider = ?1 AND (provider_id = ?2
+                         OR substr(provider_id, 1, length(?2) + 1) = ?2 || '#')
+                     ORDER BY length(provider_id), provider_id",
+                )
+                .and_then(|mut s| {
+                    s.query_map([&row.provider, &row.provider_id], |r| r.get(0))?
+                        .collect()
+                })
+                .map_err(sql(path))?;
+            if raws.is_empty() {
+                return Err(sql(path)(rusqlite::Error::QueryReturnedNoRows));
+            }
+            for raw in raws {
+                let conversation = serde_json::from_slice(&inflate(&raw)?).map_err(|e| {
+                    Error::internal(format!("a kept conversation would not read: {e}"))
+                })?;
+                analyzer.add_conversation(conversation);
+            }
         } else {
+            let raw: Vec<u8> = connection
+                .query_row(
+                    "SELECT raw FROM export_items WHERE provider = ?1 AND provider_id = ?2",
+                    [&row.provider, &row.provider_id],
+                    |r| r.get(0),
+                )
+                .map_err(sql(path))?;
+            let raw = inflate(&raw)?;
             let mut bytes = b"[".to_vec();
             bytes.extend_from_slice(&raw);
             bytes.push(b']');
