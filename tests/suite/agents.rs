@@ -1,5 +1,5 @@
 //! Every newer agent's sessions (Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Amp,
-//! Aider, Cline, Roo Code, Kilo Code), generated in the agents' own layouts with the traps
+//! Aider, Cline, Roo Code, Kilo Code, Cursor's store and its agents' transcripts), generated in the agents' own layouts with the traps
 //! their sources show (`baton_tests::agents`), give the generator's truth through every face:
 //! `usage` from the files and from the index, `analyze`, search and `transcripts show`; a
 //! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
@@ -7,8 +7,8 @@
 
 use baton_core::transcripts::Provider;
 use baton_tests::agents::{
-    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, copilot_chat, cursor, gemini,
-    opencode, qwen,
+    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, copilot_chat, cursor,
+    cursor_transcripts, gemini, opencode, qwen,
 };
 use baton_tests::{assert_success, baton, json_of};
 use serde_json::Value;
@@ -88,6 +88,12 @@ fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
             "--cursor-dir",
             ".config/Cursor/User/globalStorage",
             &|r| cursor::tree(r, sessions, 43),
+        ),
+        agent(
+            "cursor_transcripts",
+            "--cursor-transcripts-dir",
+            ".cursor/projects",
+            &|r| cursor_transcripts::tree(r, sessions, 47, &[]),
         ),
     ]
 }

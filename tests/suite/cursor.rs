@@ -2,7 +2,7 @@
 //! arrive once each, a message rewritten in place is read again without a new message; a
 //! process holding the write lock neither blocks a pass nor is blocked; the sign-in tokens
 //! and keys the store keeps beside the chats are never read; hostile rows get counts, never
-//! a panic.
+//! a panic; its agents' transcripts copying its chats give way to the store's.
 
 use baton_tests::agents::cursor::{self, SECRET, Writer};
 use baton_tests::{Killed, WriteHolder, assert_success, baton, eventually, json_of};
@@ -286,4 +286,131 @@ fn the_oldest_chat_panel_is_read_and_a_plain_editor_store_is_not() {
         .unwrap_or_default()
         .to_owned();
     assert_eq!(code, "UNKNOWN_FORMAT", "{answer}");
+}
+
+/// Cursor's agent transcripts copy chats its store holds: read with the store, in either
+/// order, a copied chat is listed once, as the store has it (its name, its messages), and a
+/// transcript of a chat the store lacks stands on its own; `analyze` over both folders
+/// counts as the mirror does. A copy appended to later still gives way.
+#[test]
+fn a_transcript_copying_a_stored_chat_gives_way_to_the_stores_chat() {
+    use baton_tests::agents::cursor_transcripts;
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("globalStorage");
+    let store_truth = cursor::tree(&store, 4, 71);
+    let projects = tmp.path().join("projects");
+    let copies = cursor_transcripts::copies_of(&store_truth);
+    let transcripts_truth = cursor_transcripts::tree(&projects, 4, 73, &copies);
+    let copied = &copies[0].0;
+    let dir = tmp.path().join(".baton");
+    let expected = store_truth.conversations.len() + transcripts_truth.conversations.len() - 1;
+    for (n, order) in [["--cursor-dir", "--cursor-transcripts-dir"]; 2]
+        .iter()
+        .enumerate()
+    {
+        let index = tmp.path().join(format!("index-{n}.sqlite"));
+        // Each folder its own pass: the store first, then the transcripts (and the reverse).
+        let passes = if n == 0 {
+            [(order[0], &store), (order[1], &projects)]
+        } else {
+            [(order[1], &projects), (order[0], &store)]
+        };
+        for (flag, root) in passes {
+            let out = baton(&dir)
+                .args(["mirror", flag])
+                .arg(root)
+                .arg("--index")
+                .arg(&index)
+                .output()
+                .unwrap();
+            assert_success(&out, format_args!("mirror {flag}"));
+        }
+        let list = listed(&dir, &index);
+        let rows = list["conversations"].as_array().unwrap();
+        assert_eq!(rows.len(), expected, "order {n}: {list}");
+        let row = rows
+            .iter()
+            .find(|r| r["provider_id"] == copied.as_str())
+            .unwrap_or_else(|| panic!("{copied} listed: {list}"));
+        assert_eq!(
+            row["title"], store_truth.conversations[copied].title,
+            "{row}"
+        );
+        assert_eq!(
+            count(
+                &index,
+                &format!(
+                    "SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation
+                     WHERE c.provider_id = '{copied}' AND m.message_id LIKE '~%'"
+                ),
+            ),
+            0,
+            "order {n}: the copy's messages are gone"
+        );
+        let shown = baton(&dir)
+            .args(["transcripts", "show", copied, "--index"])
+            .arg(&index)
+            .output()
+            .unwrap();
+        assert_success(&shown, format_args!("show {copied}"));
+        let text = String::from_utf8_lossy(&shown.stdout);
+        assert!(!text.contains("Copied chat"), "order {n}: {text}");
+        // Every transcript-only chat is listed as Cursor's.
+        for id in transcripts_truth.conversations.keys() {
+            assert!(
+                rows.iter()
+                    .any(|r| r["provider_id"] == id.as_str() && r["provider"] == "cursor"),
+                "{id}: {list}"
+            );
+        }
+    }
+    // The copy appended to: read again, it still gives way.
+    let copy_file = std::fs::read_dir(&projects)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            e.path()
+                .join(format!("agent-transcripts/{copied}/{copied}.jsonl"))
+        })
+        .find(|p| p.exists())
+        .unwrap();
+    let mut text = std::fs::read_to_string(&copy_file).unwrap();
+    text.push_str(
+        "{\"role\":\"user\",\"message\":{\"content\":\"<user_query>\\nOne more\\n</user_query>\"}}\n",
+    );
+    std::fs::write(&copy_file, text).unwrap();
+    let index = tmp.path().join("index-0.sqlite");
+    let out = baton(&dir)
+        .args(["mirror", "--cursor-transcripts-dir"])
+        .arg(&projects)
+        .arg("--index")
+        .arg(&index)
+        .output()
+        .unwrap();
+    assert_success(&out, format_args!("mirror again"));
+    assert_eq!(
+        listed(&dir, &index)["conversations"]
+            .as_array()
+            .unwrap()
+            .len(),
+        expected
+    );
+    assert_eq!(hits(&index, "\"One more\""), 0);
+    // `analyze` over both folders: the same count, the store's title.
+    let report = json_of(
+        &baton(&dir)
+            .args(["--json", "analyze"])
+            .arg(&store)
+            .arg(&projects)
+            .args(["--list", "100"])
+            .output()
+            .unwrap(),
+    );
+    let rows = report["conversations"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), expected, "{report}");
+    assert!(
+        rows.iter()
+            .any(|r| r["title"] == store_truth.conversations[copied].title.as_str()),
+        "{report}"
+    );
 }

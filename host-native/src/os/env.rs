@@ -188,6 +188,14 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Cursor out of the mirror",
     ),
     v(
+        "BATON_MIRROR_CURSOR_TRANSCRIPTS_DIR",
+        "Cursor agent transcript folders the mirror reads (`--cursor-transcripts-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_CURSOR_TRANSCRIPTS_ENABLED",
+        "`false` leaves Cursor's agent transcripts out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     let mut seen: std::collections::HashSet<(u64, u64)> =
         out.iter().filter_map(|p| file_identity(p)).collect();
-    walk(root, extensions, true, &mut seen, &mut |path, _| {
+    walk(root, (extensions, true), true, &mut seen, &mut |path, _| {
         out.push(path)
     });
 }
@@ -32,9 +32,15 @@ pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
 pub fn regular_files_under(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, std::fs::Metadata)> {
     let mut found = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    walk(root, extensions, false, &mut seen, &mut |path, meta| {
-        found.push((path, meta.clone()));
-    });
+    walk(
+        root,
+        (extensions, false),
+        false,
+        &mut seen,
+        &mut |path, meta| {
+            found.push((path, meta.clone()));
+        },
+    );
     found
 }
 
@@ -122,9 +128,12 @@ pub fn companions_beside(
         .collect()
 }
 
+/// `(extensions, within)`: the endings taken, and whether a transcript an agent keeps only in
+/// a folder of its own is taken whatever its ending
+/// ([`baton_core::transcripts::ingest::picked_up_within`]; a walk for any format's files).
 fn walk(
     root: &Path,
-    extensions: &[&str],
+    (extensions, within): (&[&str], bool),
     take_links: bool,
     seen: &mut std::collections::HashSet<(u64, u64)>,
     out: &mut dyn FnMut(PathBuf, &std::fs::Metadata),
@@ -173,7 +182,11 @@ fn walk(
                     || path
                         .file_name()
                         .and_then(|n| n.to_str())
-                        .is_some_and(|n| named.contains(&n)));
+                        .is_some_and(|n| named.contains(&n))
+                    || (within
+                        && baton_core::transcripts::ingest::picked_up_within(
+                            &path.to_string_lossy(),
+                        )));
             if !wanted && kind.is_some() {
                 continue;
             }

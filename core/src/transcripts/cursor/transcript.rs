@@ -395,3 +395,108 @@ fn input_of(body: &str) -> String {
     };
     Value::Object(object).to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_one(path: &str, text: &str) -> Parsed {
+        let mut parsed = Parsed::default();
+        read(path, text.as_bytes(), &mut parsed);
+        parsed
+    }
+
+    #[test]
+    fn a_plain_transcript_gives_prompts_replies_thinking_and_answered_calls() {
+        let text = "user:\n<user_query>\nFix it\n</user_query>\n\nassistant:\n\
+                    [Thinking] First look.\n  Then act.\nOn it; user: says hi.\n\
+                    [Tool call] Shell\n  command: ls\n[Tool result] Shell\n  a.txt\n";
+        let parsed = read_one("/p/agent-transcripts/abc.txt", text);
+        let chat = &parsed.conversations[0];
+        assert_eq!((chat.provider, chat.id.as_str()), (Provider::Cursor, "abc"));
+        assert_eq!(chat.first_prompt.as_deref(), Some("Fix it"));
+        assert!(chat.is_copy());
+        let roles: Vec<Role> = chat.messages.iter().map(|m| m.role).collect();
+        assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool]);
+        let reply = &chat.messages[1].blocks;
+        assert_eq!(
+            reply[0],
+            Block::Thinking {
+                text: "First look.\nThen act.".into()
+            }
+        );
+        assert_eq!(
+            reply[1],
+            Block::Text {
+                text: "On it; user: says hi.".into()
+            }
+        );
+        let Block::ToolCall { id, input, .. } = &reply[2] else {
+            panic!("{reply:?}")
+        };
+        assert_eq!(input, r#"{"command":"ls"}"#);
+        assert_eq!(
+            chat.messages[2].blocks[0],
+            Block::ToolResult {
+                call_id: id.clone(),
+                output: "a.txt".into(),
+                is_error: false
+            }
+        );
+    }
+
+    #[test]
+    fn a_jsonl_transcript_numbers_its_calls_and_a_sub_agent_joins_its_parent() {
+        let text = concat!(
+            r#"{"role":"user","message":{"content":"<user_query>\nGo\n</user_query>"}}"#,
+            "\n",
+            r#"{"role":"assistant","message":{"content":[{"type":"tool_use","name":"Read","input":{"path":"a"}}]}}"#,
+            "\n",
+            r#"{"role":"user","message":{"content":[{"type":"tool_result","content":"done"}]}}"#,
+            "\n{\"type\":\"turn_ended\"}\n{\"type\":\"odd\"}\nnot json\n"
+        );
+        let parsed = read_one("/p/agent-transcripts/c1/c1.jsonl", text);
+        let chat = &parsed.conversations[0];
+        assert_eq!(chat.id, "c1");
+        assert_eq!(chat.first_prompt.as_deref(), Some("Go"));
+        assert_eq!(chat.messages[2].role, Role::Tool);
+        assert_eq!(
+            chat.messages[2].blocks[0],
+            Block::ToolResult {
+                call_id: "~call-1".into(),
+                output: "done".into(),
+                is_error: false
+            }
+        );
+        assert_eq!((parsed.stats.malformed, parsed.unknown_kinds.len()), (1, 1));
+        let sub = read_one("/p/agent-transcripts/c1/subagents/s9.jsonl", text);
+        let sub = &sub.conversations[0];
+        assert_eq!(sub.id, "c1");
+        assert!(
+            sub.messages
+                .iter()
+                .all(|m| m.side_chain && m.id.starts_with("~s9:"))
+        );
+    }
+
+    #[test]
+    fn a_copy_gives_way_to_the_fuller_chat_in_either_order() {
+        let copy = read_one("/p/agent-transcripts/c1.txt", "user:\nHi\n").conversations;
+        let mut fuller = copy[0].clone();
+        fuller.messages[0].id = "bubble-1".into();
+        fuller.title = Some("Named".into());
+        let mut a = copy[0].clone();
+        a.absorb(fuller.clone());
+        let mut b = fuller.clone();
+        b.absorb(copy[0].clone());
+        for merged in [a, b] {
+            assert_eq!(merged.messages.len(), 1);
+            assert_eq!(merged.messages[0].id, "bubble-1");
+            assert_eq!(merged.title.as_deref(), Some("Named"));
+        }
+        assert!(!looks_like_transcript(
+            "{\"type\":\"user\",\"role\":\"user\",\"message\":{}}"
+        ));
+        assert!(looks_like_transcript("\nuser:\nhello"));
+    }
+}

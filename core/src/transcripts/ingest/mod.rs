@@ -133,6 +133,20 @@ pub fn input_names() -> impl Iterator<Item = &'static str> {
         .filter_map(|entry| entry.names.only_named)
 }
 
+/// Whether a host walking a folder also picks up the file at `path` (`/` or `\` separated)
+/// though its extension is none of [`INPUT_EXTENSIONS`]: a transcript an agent keeps only in a
+/// folder of its own (Cursor's `agent-transcripts/<chat>.txt`), by the registry.
+pub fn picked_up_within(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let other = name
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| !INPUT_EXTENSIONS.contains(&ext));
+    other
+        && crate::transcripts::providers::REGISTRY
+            .iter()
+            .any(|entry| entry.names.within.is_some() && entry.wants_file(path))
+}
+
 impl FileIngest {
     /// Starts reading a file whose format is found from its content; everything is read.
     pub fn new(name: &str) -> FileIngest {

@@ -135,6 +135,10 @@ pub(crate) struct AgentDirs {
     /// %APPDATA%\Cursor\User\globalStorage]
     #[arg(long = "cursor-dir", value_name = "DIR")]
     pub(crate) cursor_dirs: Vec<PathBuf>,
+    /// Cursor's agent transcripts folder (holding <workspace>/agent-transcripts/) [default:
+    /// ~/.cursor/projects]
+    #[arg(long = "cursor-transcripts-dir", value_name = "DIR")]
+    pub(crate) cursor_transcripts_dirs: Vec<PathBuf>,
 }
 
 impl AgentDirs {
@@ -155,6 +159,7 @@ impl AgentDirs {
             (Provider::RooCode, &self.roo_code_dirs),
             (Provider::KiloCode, &self.kilo_code_dirs),
             (Provider::Cursor, &self.cursor_dirs),
+            (Provider::CursorTranscripts, &self.cursor_transcripts_dirs),
         ])
     }
 }
