@@ -27,8 +27,8 @@ function text(tag, content, className) {
 const day = (t) => (t ? t.slice(0, 10) : "—");
 const when = (t) => (t ? t.replace("T", " ").slice(0, 16) : "");
 const number = (n) => new Intl.NumberFormat("en").format(n);
-const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", "copilot-chat": "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", "roo-code": "Roo Code", "kilo-code": "Kilo Code", cursor: "Cursor", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
-const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", copilot_chat: "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", roo_code: "Roo Code", kilo_code: "Kilo Code", cursor: "Cursor", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
+const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", "copilot-chat": "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", "roo-code": "Roo Code", "kilo-code": "Kilo Code", cursor: "Cursor", "cursor-transcripts": "Cursor agent transcripts", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
+const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", copilot_chat: "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", roo_code: "Roo Code", kilo_code: "Kilo Code", cursor: "Cursor", cursor_transcripts: "Cursor agent transcripts", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
 
 function download(name, content, type) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -62,26 +62,26 @@ function groupsOf(files) {
   return groups;
 }
 
-// The extensions a folder's files are picked by: the core's list, sent when the worker starts.
+// The extensions the file picker offers: the core's list, sent when the worker starts.
 let extensions = [];
-let names = []; // and the names an agent gives its files whatever their extension (Aider's)
 let markReady;
 const workerReady = new Promise((resolve) => { markReady = resolve; });
-const takes = (name) => extensions.some((e) => name.toLowerCase().endsWith("." + e))
-  || names.includes(name.split("/").pop());
 
 let acked = 0;
 let ackWaiter = null;
 async function load(files) {
-  await workerReady; // the extensions to pick files by come with it
-  files = files.filter((f) => takes(f.name) || files.length === 1);
+  await workerReady; // the core that picks a folder's files
   // In path order, as a native walk reads them: a Cline task's companion files come before
   // the ui_messages.json they are read with (the core holds them until then).
   files.sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
   if (files.length > 1) {
-    // An unzipped export's side files (projects.json, user.json, …) are passed over: the core decides.
-    const skipped = await call("skippedExportFiles", files.map(pathOf));
-    files = files.filter((_, i) => !skipped[i]);
+    // Which files of a folder are read (by ending, by an agent's file name or folder; an
+    // unzipped export's side files passed over): the core decides.
+    const taken = await call("takenFromFolder", files.map(pathOf));
+    // An empty file found in a folder holds nothing to read (a chat just opened); one chosen
+    // by name is read and said to be empty (or gone).
+    const inFolder = (f) => pathOf(f).includes("/");
+    files = files.filter((f, i) => taken[i] && (f.size > 0 || !inFolder(f)));
   }
   if (!files.length) return;
   problem.hidden = true;
@@ -759,7 +759,6 @@ worker.onmessage = (event) => {
   else if (msg.type === "loaded") loaded(msg);
   else if (msg.type === "ready") {
     extensions = msg.extensions;
-    names = msg.names || [];
     markReady();
     $("file").accept = [...extensions.map((e) => "." + e), "application/zip", "application/json", "application/x-ndjson"].join(",");
     call("version").then((v) => { $("version").textContent = `baton-core ${v}`; document.body.dataset.ready = "true"; });

@@ -1,6 +1,6 @@
 // The page's worker: owns the core (wasm), reads files in slices, feeds them to the analyzer
 // with progress, and answers the page's questions. The page's thread never parses anything.
-import { initSync, Analyzer, version, humanDuration, inputExtensions, inputNames, chunkBytes, skippedExportFiles, renderMarkdown, fileUnreadable } from "./pkg/baton_web.js";
+import { initSync, Analyzer, version, humanDuration, inputExtensions, chunkBytes, takenFromFolder, renderMarkdown, fileUnreadable } from "./pkg/baton_web.js";
 import { wasmBytes } from "./pkg/wasm-bytes.js";
 
 const wasm = initSync({ module: wasmBytes });
@@ -215,7 +215,7 @@ const calls = {
   usageCsv: (group) => analyzer.usageCsv(group),
   workOverview,
   version: () => JSON.parse(version()).ok.version,
-  skippedExportFiles: (paths) => Array.from(skippedExportFiles(paths)),
+  takenFromFolder: (paths) => Array.from(takenFromFolder(paths)),
 };
 
 onmessage = (event) => {
@@ -243,4 +243,4 @@ onmessage = (event) => {
     });
   }
 };
-postMessage({ type: "ready", extensions: inputExtensions(), names: inputNames() });
+postMessage({ type: "ready", extensions: inputExtensions() });

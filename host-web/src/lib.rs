@@ -305,6 +305,17 @@ pub fn skipped_export_files(paths: Vec<String>) -> Vec<u8> {
         .collect()
 }
 
+/// Which of the paths of files found in folders the page reads, one flag per path: the core's
+/// rule (by ending, by an agent's file name, by an agent's own folder, less what is passed
+/// over).
+#[wasm_bindgen(js_name = takenFromFolder)]
+pub fn taken_from_folder(paths: Vec<String>) -> Vec<u8> {
+    baton_core::transcripts::ingest::taken_from_folder(&paths)
+        .into_iter()
+        .map(u8::from)
+        .collect()
+}
+
 /// The size of the slices the page reads files in and pushes.
 #[wasm_bindgen(js_name = chunkBytes)]
 pub fn chunk_bytes() -> usize {

@@ -755,7 +755,7 @@ fn an_aider_history_is_read_at_a_repositorys_root_only() {
     assert!(sessions(&["--aider-dir", code_flag], tmp.path()) > truth.conversations.len() - 1);
 }
 
-/// The fixtures (`tests/fixtures/gemini`, `qwen`, `opencode`, `kilo`, `copilot-cli`, `amp`, `aider`) through the ABI: the golden vector
+/// The fixtures (`tests/fixtures/gemini`, `qwen`, … `cursor`, `cursor-transcripts`) through the ABI: the golden vector
 /// `analyzer-agents` (answered alike natively and in wasm, `wasm.rs` holds that) counts the
 /// tokens the generator's truth says, and lists every session once.
 #[test]
@@ -807,10 +807,24 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
             "{field}"
         );
     }
-    let sessions: usize = agents
-        .values()
-        .map(|agent| agent["conversations"].as_array().unwrap().len())
-        .sum();
+    // Each chat once: a Cursor transcript copying a chat of the store gives way to it (its
+    // chats are Cursor's).
+    let sessions = agents
+        .iter()
+        .flat_map(|(key, agent)| {
+            let owner = if key == "cursor_transcripts" {
+                "cursor"
+            } else {
+                key
+            };
+            agent["conversations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |c| (owner, c["id"].as_str().unwrap()))
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     let listed = answer_to("analyzer_list", None);
     assert_eq!(
         listed["total"].as_u64().unwrap() as usize,
@@ -821,7 +835,8 @@ fn the_abi_counts_the_fixtures_as_their_truth_says() {
 
 /// A whole document read once for both (the mirror's and the ingest's way) gives what its two
 /// readers give apart: the same conversations, usage rows and counts, on every such fixture
-/// (Amp's threads, Copilot Chat's sessions, the Cline family's tasks with their companions).
+/// (Amp's threads, Copilot Chat's sessions, the Cline family's tasks with their companions,
+/// Cursor's agent transcripts).
 #[test]
 fn a_document_read_once_gives_what_its_two_readers_give() {
     use baton_core::transcripts::lines::{DOCUMENT_BYTES, LineSplitter};
@@ -834,6 +849,7 @@ fn a_document_read_once_gives_what_its_two_readers_give() {
         ("cline", Provider::Cline),
         ("roo-code", Provider::RooCode),
         ("kilo-code", Provider::KiloCode),
+        ("cursor-transcripts", Provider::CursorTranscripts),
     ] {
         let entry = provider.entry();
         let mut files = Vec::new();
@@ -853,6 +869,9 @@ fn a_document_read_once_gives_what_its_two_readers_give() {
         for path in files {
             let name = path.to_string_lossy().into_owned();
             let bytes = std::fs::read(&path).unwrap();
+            if bytes.is_empty() {
+                continue; // a chat just opened: nothing to read either way
+            }
             let companions: Vec<(String, Vec<u8>)> = entry
                 .names
                 .companions

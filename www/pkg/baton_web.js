@@ -649,6 +649,22 @@ export function start() {
 }
 
 /**
+ * Which of the paths of files found in folders the page reads, one flag per path: the core's
+ * rule (by ending, by an agent's file name, by an agent's own folder, less what is passed
+ * over).
+ * @param {string[]} paths
+ * @returns {Uint8Array}
+ */
+export function takenFromFolder(paths) {
+    const ptr0 = passArrayJsValueToWasm0(paths, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.takenFromFolder(ptr0, len0);
+    var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v2;
+}
+
+/**
  * The core's version and the error codes it can answer with, as JSON.
  * @returns {string}
  */

@@ -128,9 +128,9 @@ pub fn companions_beside(
         .collect()
 }
 
-/// `(extensions, within)`: the endings taken, and whether a transcript an agent keeps only in
-/// a folder of its own is taken whatever its ending
-/// ([`baton_core::transcripts::ingest::picked_up_within`]; a walk for any format's files).
+/// `(extensions, within)`: the endings taken, and whether the walk is for any format's files:
+/// a transcript an agent keeps only in a folder of its own is taken whatever its ending
+/// ([`baton_core::transcripts::ingest::picked_up_within`]), an empty file is passed over.
 fn walk(
     root: &Path,
     (extensions, within): (&[&str], bool),
@@ -212,7 +212,9 @@ fn walk(
             }
             // Not a link: what was read of it is the file's own.
             let meta = link;
-            if !meta.is_file() {
+            // An empty file in a folder walked for any format holds nothing to read (a chat
+            // just opened); named alone, it is read and said to be empty.
+            if !meta.is_file() || (within && meta.len() == 0) {
                 continue;
             }
             if identity(&meta).is_none_or(|id| seen.insert(id)) {

@@ -147,6 +147,28 @@ pub fn picked_up_within(path: &str) -> bool {
             .any(|entry| entry.names.within.is_some() && entry.wants_file(path))
 }
 
+/// Which of `paths` (the files found under a folder a person chose) a host reads: those
+/// with one of [`INPUT_EXTENSIONS`], named as an agent names its transcripts
+/// ([`input_names`]) or kept in an agent's own folder ([`picked_up_within`]), less those
+/// passed over ([`crate::transcripts::providers::skipped_files`]). One flag per path, in
+/// order: the page's one rule for a folder dropped on it.
+pub fn taken_from_folder<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
+    let skipped = crate::transcripts::providers::skipped_files(paths);
+    let names: Vec<&str> = input_names().collect();
+    paths
+        .iter()
+        .zip(skipped)
+        .map(|(path, skip)| {
+            let path = path.as_ref();
+            let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+            let by_ending = name.rsplit_once('.').is_some_and(|(_, ext)| {
+                INPUT_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+            });
+            !skip && (by_ending || names.contains(&name) || picked_up_within(path))
+        })
+        .collect()
+}
+
 impl FileIngest {
     /// Starts reading a file whose format is found from its content; everything is read.
     pub fn new(name: &str) -> FileIngest {
