@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/vectors/analyzer-agents.requests.ndjson: the Gemini CLI, Qwen Code, OpenCode and
 Kilo CLI, Copilot CLI, Amp, Aider, Cline, Roo Code, Kilo Code and Cursor fixtures (tests/fixtures/gemini, qwen,
-opencode, kilo, copilot-cli, copilot-chat, amp, aider, cline, roo-code, kilo-code, cursor, cursor-transcripts; a task's companions before its panel file, as a sorted walk gives them) pushed through the analyzer ABI in 4 KiB chunks, then usage by day
+opencode, kilo, copilot-cli, copilot-chat, amp, aider, cline, roo-code, kilo-code, cursor, cursor-transcripts, cursor-cli; a task's companions before its panel file, as a sorted walk gives them) pushed through the analyzer ABI in 4 KiB chunks, then usage by day
 and model, the list, a search for the planted word and a view. Run from anywhere:
 `python3 scripts/agents-vector.py REPO`, then
 `BATON_UPDATE_VECTORS=1 cargo test -p baton-tests --test suite -- wasm::golden` writes the answers."""
@@ -12,7 +12,7 @@ out = []
 A = "agents"
 out.append({"op": "analyzer_open", "analyzer": A})
 files = []
-for agent in ["gemini", "qwen", "opencode", "kilo", "copilot-cli", "copilot-chat", "amp", "aider", "cline", "roo-code", "kilo-code", "cursor", "cursor-transcripts"]:
+for agent in ["gemini", "qwen", "opencode", "kilo", "copilot-cli", "copilot-chat", "amp", "aider", "cline", "roo-code", "kilo-code", "cursor", "cursor-transcripts", "cursor-cli"]:
     for d, _, names in os.walk(os.path.join(fixtures, agent)):
         for n in names:
             if n.endswith(".jsonl") or n.endswith(".json") or n.endswith(".db") or n.endswith(".vscdb") or (n.endswith(".txt") and "agent-transcripts" in d) or n == ".aider.chat.history.md":

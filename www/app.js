@@ -27,8 +27,8 @@ function text(tag, content, className) {
 const day = (t) => (t ? t.slice(0, 10) : "—");
 const when = (t) => (t ? t.replace("T", " ").slice(0, 16) : "");
 const number = (n) => new Intl.NumberFormat("en").format(n);
-const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", "copilot-chat": "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", "roo-code": "Roo Code", "kilo-code": "Kilo Code", cursor: "Cursor", "cursor-transcripts": "Cursor agent transcripts", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
-const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", copilot_chat: "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", roo_code: "Roo Code", kilo_code: "Kilo Code", cursor: "Cursor", cursor_transcripts: "Cursor agent transcripts", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
+const PROVIDERS = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", "copilot-cli": "Copilot CLI", "copilot-chat": "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", "roo-code": "Roo Code", "kilo-code": "Kilo Code", cursor: "Cursor", "cursor-transcripts": "Cursor agent transcripts", "cursor-cli": "Cursor CLI", chatgpt: "ChatGPT", "claude-ai": "claude.ai" };
+const FORMATS = { claude_code: "Claude Code", codex: "Codex", gemini: "Gemini CLI", qwen: "Qwen Code", opencode: "OpenCode", kilo: "Kilo CLI", copilot_cli: "Copilot CLI", copilot_chat: "Copilot Chat", amp: "Amp", aider: "Aider", cline: "Cline", roo_code: "Roo Code", kilo_code: "Kilo Code", cursor: "Cursor", cursor_transcripts: "Cursor agent transcripts", cursor_cli: "Cursor CLI", chatgpt: "ChatGPT", claude_ai: "claude.ai", baton_ledger: "Baton ledger" };
 
 function download(name, content, type) {
   const url = URL.createObjectURL(new Blob([content], { type }));

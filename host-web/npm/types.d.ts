@@ -663,6 +663,10 @@ export type Provider =
 "kilo-code" |
 /** Cursor's chats, in its editor's SQLite store. */
 "cursor" |
+/** The transcripts Cursor's agents leave (copies of its chats, read as Cursor's). */
+"cursor-transcripts" |
+/** `cursor-agent`'s chats, a SQLite store each (read as Cursor's). */
+"cursor-cli" |
 /** ChatGPT data export `conversations.json`. */
 "chatgpt" |
 /** claude.ai data export `conversations.json`. */
@@ -1073,7 +1077,7 @@ export type ExecuteAnswer = {
 };
 
 /** What a file turned out to be: a provider's key (its transcript or export) or `baton_ledger`. */
-export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "copilot_cli" | "copilot_chat" | "amp" | "aider" | "cline" | "roo_code" | "kilo_code" | "cursor" | "chatgpt" | "claude_ai" | "baton_ledger";
+export type FileFormat = "claude_code" | "codex" | "gemini" | "qwen" | "opencode" | "kilo" | "copilot_cli" | "copilot_chat" | "amp" | "aider" | "cline" | "roo_code" | "kilo_code" | "cursor" | "cursor_transcripts" | "cursor_cli" | "chatgpt" | "claude_ai" | "baton_ledger";
 
 /** What one finished file added. */
 export type FileSummary = {

@@ -10,6 +10,7 @@ pub mod cline;
 pub mod copilot;
 pub mod copilot_chat;
 pub mod cursor;
+pub mod cursor_cli;
 pub mod cursor_transcripts;
 pub mod gemini;
 pub mod opencode;

@@ -1,5 +1,5 @@
 //! Writes Gemini CLI, Qwen Code and Copilot CLI session trees, Copilot Chat's (VS Code), Amp threads, Aider histories,
-//! Cline, Roo Code and Kilo Code tasks, OpenCode and Kilo CLI databases, Cursor's store and its agents' transcripts, in the
+//! Cline, Roo Code and Kilo Code tasks, OpenCode and Kilo CLI databases, Cursor's store, its agents' transcripts and cursor-agent's chats, in the
 //! agents' own layouts, with every trap their sources show, and the truth they must give
 //! (`truth.json`: tokens by day and model, conversations with titles and tool calls, the
 //! planted word).
@@ -8,15 +8,15 @@
 //! stands for a home folder: it gets `.gemini/tmp/…`, `.qwen/projects/…` (with Qwen Code's
 //! `.qwen/usage/` beside), `.local/share/{opencode,kilo,amp}/`, `.copilot/session-state/`, `code/` (Aider's
 //! repositories), `.config/Code/User/workspaceStorage/` and
-//! `.config/Code/User/globalStorage/<extension>/tasks/` and `.config/Cursor/User/globalStorage/` and `.cursor/projects/`, so `HOME=OUT_DIR baton usage`
+//! `.config/Code/User/globalStorage/<extension>/tasks/` and `.config/Cursor/User/globalStorage/` and `.cursor/{projects,chats}/`, so `HOME=OUT_DIR baton usage`
 //! finds them where the agents keep them. The truth goes to `OUT_DIR/truth.json` unless
 //! `--truth` names another file. `--mb` adds sessions until each agent's tree holds about M
 //! megabytes (for benchmarks).
 
 use baton_core::transcripts::Provider;
 use baton_tests::agents::{
-    Truth, aider, amp, cline, copilot, copilot_chat, cursor, cursor_transcripts, gemini, opencode,
-    qwen,
+    Truth, aider, amp, cline, copilot, copilot_chat, cursor, cursor_cli, cursor_transcripts,
+    gemini, opencode, qwen,
 };
 use std::path::PathBuf;
 
@@ -104,6 +104,11 @@ fn main() {
         });
     let cursor_root = out.join(".config/Cursor/User/globalStorage");
     let cursor = grow(&|n| cursor::tree(&cursor_root, n, seed));
+    let cli_root = out.join(".cursor/chats");
+    let cursor_cli = grow(&|n| {
+        let _ = std::fs::remove_dir_all(&cli_root);
+        cursor_cli::tree(&cli_root, n, seed)
+    });
     // Cursor's agents' transcripts, one a copy of a chat its store holds.
     let transcripts_root = out.join(".cursor/projects");
     let copies = cursor_transcripts::copies_of(&cursor);
@@ -129,6 +134,7 @@ fn main() {
             "Cursor agent transcripts",
             &transcripts,
         ),
+        ("cursor_cli", "cursor-agent chats", &cursor_cli),
     ];
     let truth: serde_json::Map<String, serde_json::Value> = written
         .iter()

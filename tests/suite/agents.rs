@@ -1,5 +1,5 @@
 //! Every newer agent's sessions (Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Amp,
-//! Aider, Cline, Roo Code, Kilo Code, Cursor's store and its agents' transcripts), generated in the agents' own layouts with the traps
+//! Aider, Cline, Roo Code, Kilo Code, Cursor's store, its agents' transcripts and cursor-agent's chats), generated in the agents' own layouts with the traps
 //! their sources show (`baton_tests::agents`), give the generator's truth through every face:
 //! `usage` from the files and from the index, `analyze`, search and `transcripts show`; a
 //! mirror killed mid-pass ends as one clean pass, and lines appended later add exactly their
@@ -7,7 +7,7 @@
 
 use baton_core::transcripts::Provider;
 use baton_tests::agents::{
-    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, copilot_chat, cursor,
+    PLANTED, Rng, Tokens, Truth, aider, amp, cline, copilot, copilot_chat, cursor, cursor_cli,
     cursor_transcripts, gemini, opencode, qwen,
 };
 use baton_tests::{assert_success, baton, json_of};
@@ -95,6 +95,9 @@ fn agents(tmp: &Path, sessions: usize) -> Vec<Agent> {
             ".cursor/projects",
             &|r| cursor_transcripts::tree(r, sessions, 47, &[]),
         ),
+        agent("cursor_cli", "--cursor-cli-dir", ".cursor/chats", &|r| {
+            cursor_cli::tree(r, sessions, 53)
+        }),
     ]
 }
 

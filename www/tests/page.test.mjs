@@ -118,7 +118,7 @@ test("every fixture format through the folder picker, and the same figures as th
   // The CLI walks the folder by the same core rule (an export's side files are passed over).
   const native = nativeAnalyze(fixtures);
   assert.deepEqual(overview, native.overview);
-  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "copilot_cli", "copilot_chat", "amp", "aider", "cline", "roo_code", "kilo_code", "cursor", "cursor_transcripts", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
+  for (const format of ["claude_code", "codex", "gemini", "qwen", "opencode", "kilo", "copilot_cli", "copilot_chat", "amp", "aider", "cline", "roo_code", "kilo_code", "cursor", "cursor_transcripts", "cursor_cli", "chatgpt", "claude_ai"]) assert.ok(overview.formats[format] > 0, format);
   assert.ok(overview.usage.total_tokens > 0, "the agents' usage counted");
   assert.ok(await page.$("#chart-activity svg rect"), "the heatmap is drawn");
   assert.ok(await page.$("#chart-models svg rect"), "the per-model chart is drawn");
@@ -137,11 +137,11 @@ test("every fixture format through the folder picker, and the same figures as th
   page.checkOffline();
 });
 
-test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code, Cursor and Cursor agent transcripts folder: the generator's usage and sessions, as the CLI reads them", async () => {
+test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code, Cursor, Cursor agent transcripts and Cursor CLI folder: the generator's usage and sessions, as the CLI reads them", async () => {
   const truth = JSON.parse(readFileSync(join(root, "tests/vectors/agents-truth.json"), "utf8"));
-  const folder = { copilot_cli: "copilot-cli", copilot_chat: "copilot-chat", roo_code: "roo-code", kilo_code: "kilo-code", cursor_transcripts: "cursor-transcripts" };
+  const folder = { copilot_cli: "copilot-cli", copilot_chat: "copilot-chat", roo_code: "roo-code", kilo_code: "kilo-code", cursor_transcripts: "cursor-transcripts", cursor_cli: "cursor-cli" };
   // Whose chats an agent's files hold: Cursor's agent transcripts are copies of Cursor's.
-  const owner = { cursor_transcripts: "cursor" };
+  const owner = { cursor_transcripts: "cursor", cursor_cli: "cursor" };
   for (const agent of Object.keys(truth)) {
     const page = await openPage();
     const dir = join(fixtures, folder[agent] || agent);

@@ -1,5 +1,5 @@
 //! An agent's SQLite database, whichever agent keeps one (OpenCode and Kilo CLI; Cursor's
-//! editor store): known by its tables, read whole, and asked for each session's mark (what
+//! editor store and `cursor-agent`'s): known by its tables, read whole, and asked for each session's mark (what
 //! says it changed), its conversations and its usage rows. The ingest and the host's mirror
 //! ask this, and never name the agents.
 
@@ -18,6 +18,8 @@ pub enum Store {
     Opencode(Provider, opencode::Store),
     /// Cursor's chats.
     Cursor(cursor::Store),
+    /// One `cursor-agent` chat.
+    CursorCli(cursor::CliChat),
 }
 
 /// Reads the database `db` (named `name`) when it is an agent's, `None` when its tables are
@@ -35,11 +37,14 @@ pub fn read(name: &str, db: &Database<'_>, hint: Option<Provider>) -> Result<Opt
     if let Some(tables) = cursor::tables(db)? {
         return Ok(Some(Store::Cursor(cursor::read(db, &tables)?)));
     }
+    if let Some(tables) = cursor::cli_tables(db)? {
+        return Ok(Some(Store::CursorCli(cursor::read_cli(name, db, &tables)?)));
+    }
     Ok(None)
 }
 
 /// What a database that is no agent's is said to lack.
-pub const WANTED: &str = "OpenCode's session, message and part tables, or Cursor's chat tables";
+pub const WANTED: &str = "OpenCode's session, message and part tables, or Cursor's chat tables, or cursor-agent's meta and blobs";
 
 impl Store {
     /// The agent whose database it is.
@@ -47,6 +52,7 @@ impl Store {
         match self {
             Store::Opencode(provider, _) => *provider,
             Store::Cursor(_) => Provider::Cursor,
+            Store::CursorCli(_) => Provider::CursorCli,
         }
     }
 
@@ -55,6 +61,7 @@ impl Store {
         match self {
             Store::Opencode(_, store) => store.marks(),
             Store::Cursor(store) => store.marks(),
+            Store::CursorCli(chat) => HashMap::from([(chat.id.clone(), chat.mark)]),
         }
     }
 
@@ -63,6 +70,11 @@ impl Store {
         match self {
             Store::Opencode(_, store) => store.keep_only(ids),
             Store::Cursor(store) => store.keep_only(ids),
+            Store::CursorCli(chat) => {
+                if !ids.contains(&chat.id) {
+                    chat.messages.clear();
+                }
+            }
         }
     }
 
@@ -71,6 +83,14 @@ impl Store {
         match self {
             Store::Opencode(provider, store) => opencode::conversations(*provider, store),
             Store::Cursor(store) => cursor::conversations(store),
+            Store::CursorCli(chat) => {
+                let mut parsed = Parsed {
+                    stats: chat.stats.clone(),
+                    ..Parsed::default()
+                };
+                cursor::cli_conversation(chat, &mut parsed);
+                parsed
+            }
         }
     }
 
@@ -78,7 +98,7 @@ impl Store {
     pub fn usage_rows(&self) -> Vec<(UsageEntry, u128)> {
         match self {
             Store::Opencode(provider, store) => opencode::usage_rows(*provider, store),
-            Store::Cursor(_) => Vec::new(),
+            Store::Cursor(_) | Store::CursorCli(_) => Vec::new(),
         }
     }
 
@@ -87,6 +107,7 @@ impl Store {
         match self {
             Store::Opencode(_, store) => &store.stats,
             Store::Cursor(store) => &store.stats,
+            Store::CursorCli(chat) => &chat.stats,
         }
     }
 }

@@ -145,7 +145,7 @@ mod tests {
         };
         let err = bad.resolve(&UtcZone).unwrap_err();
         assert!(err.message.contains(
-            "claude_code, codex, gemini, qwen, opencode, kilo, copilot_cli, copilot_chat, amp, aider, cline, roo_code, kilo_code, cursor, chatgpt, claude_ai"
+            "claude_code, codex, gemini, qwen, opencode, kilo, copilot_cli, copilot_chat, amp, aider, cline, roo_code, kilo_code, cursor, cursor_transcripts, cursor_cli, chatgpt, claude_ai"
         ));
         assert_eq!(usage_provider("Codex").unwrap(), Provider::Codex);
         let err = usage_provider("chatgpt").unwrap_err();

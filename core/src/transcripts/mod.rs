@@ -115,6 +115,8 @@ pub enum Provider {
     Cursor,
     /// The transcripts Cursor's agents leave (copies of its chats, read as Cursor's).
     CursorTranscripts,
+    /// `cursor-agent`'s chats, a SQLite store each (read as Cursor's).
+    CursorCli,
     /// ChatGPT data export `conversations.json`.
     Chatgpt,
     /// claude.ai data export `conversations.json`.
@@ -123,7 +125,7 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in the order reports list them.
-    pub const ALL: [Provider; 17] = [
+    pub const ALL: [Provider; 18] = [
         Provider::ClaudeCode,
         Provider::Codex,
         Provider::Gemini,
@@ -139,6 +141,7 @@ impl Provider {
         Provider::KiloCode,
         Provider::Cursor,
         Provider::CursorTranscripts,
+        Provider::CursorCli,
         Provider::Chatgpt,
         Provider::ClaudeAi,
     ];

@@ -163,6 +163,10 @@ pub struct Names {
     /// Files beside each transcript that its readers are given too, read whole (a Cline
     /// task's folder keeps its model and workspace beside the panel's file).
     pub companions: &'static [&'static str],
+    /// Whether its databases sit in folders below its home, one per session (`cursor-agent`'s
+    /// `<workspace>/<chat>/store.db`): the home is walked, where an agent's one database sits
+    /// at its top beside folders that are not walked.
+    pub in_folders: bool,
     /// Files the agent keeps beside its transcripts that are none (exact names): a host
     /// walking a folder passes them over (VS Code's `workspace.json`, a Cline task's
     /// `context_history.json`).

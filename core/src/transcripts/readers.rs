@@ -82,6 +82,7 @@ pub fn readers(provider: Provider) -> Option<Readers> {
         | Provider::Opencode
         | Provider::Kilo
         | Provider::Cursor
+        | Provider::CursorCli
         | Provider::Chatgpt
         | Provider::ClaudeAi => None,
     }

@@ -196,6 +196,14 @@ pub const ENVIRONMENT: &[Variable] = &[
         "`false` leaves Cursor's agent transcripts out of the mirror",
     ),
     v(
+        "BATON_MIRROR_CURSOR_CLI_DIR",
+        "cursor-agent chat folders the mirror reads (`--cursor-cli-dir`)",
+    ),
+    v(
+        "BATON_MIRROR_CURSOR_CLI_ENABLED",
+        "`false` leaves cursor-agent's chats out of the mirror",
+    ),
+    v(
         "BATON_MIRROR_CHATGPT_DIR",
         "folders where ChatGPT exports are dropped (`--chatgpt-dir`)",
     ),

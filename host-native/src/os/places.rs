@@ -117,12 +117,12 @@ pub(crate) fn repository_root() -> Option<PathBuf> {
 
 /// Whether only the top of `dir` is looked at for `provider`'s files: a database sits in its
 /// agent's folder itself, beside folders of its own (git snapshots, logs) that are not
-/// walked; Aider writes its history at a repository's root, so a repository is looked at
+/// walked (unless the agent keeps one per session in folders, as `cursor-agent` does); Aider writes its history at a repository's root, so a repository is looked at
 /// there only (never through its build and dependency folders), while a folder of
 /// repositories is walked.
 pub fn top_only(provider: Provider, dir: &Path) -> bool {
     let entry = provider.entry();
-    entry.kind == baton_core::transcripts::providers::Kind::Database
+    (entry.kind == baton_core::transcripts::providers::Kind::Database && !entry.names.in_folders)
         || (entry.homes.linux.iter().any(|p| p.base == Base::Repository)
             && dir.join(".git").exists())
 }

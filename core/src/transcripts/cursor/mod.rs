@@ -15,9 +15,11 @@
 //! Cursor's tokens are not on disk rather than show a zero. The store also keeps sign-in
 //! tokens and keys: only the chat keys are read.
 
+mod cli;
 mod conversation;
 mod transcript;
 
+pub use cli::{CliChat, cli_conversation, cli_tables, read_cli};
 pub use conversation::conversations;
 pub use transcript::{AgentTranscript, looks_like_transcript};
 

@@ -37,13 +37,17 @@ pub fn passed_over(path: &str) -> bool {
             let Some(at) = folders.iter().position(|f| *f == own) else {
                 return false;
             };
+            // One of the files of an agent whose home is there (`.cursor` holds Cursor's
+            // agent transcripts and `cursor-agent`'s chats).
             let below = folders[at..].join("/");
-            let in_a_home = entry.homes.linux.iter().any(|place| {
-                below
-                    .strip_prefix(place.path)
-                    .is_some_and(|rest| rest.starts_with('/'))
+            let wanted = REGISTRY.iter().any(|other| {
+                other.homes.linux.iter().any(|place| {
+                    below
+                        .strip_prefix(place.path)
+                        .is_some_and(|rest| rest.starts_with('/'))
+                }) && other.wants_file(path)
             });
-            !(in_a_home && entry.wants_file(path))
+            !wanted
         })
 }
 

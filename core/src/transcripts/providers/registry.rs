@@ -15,6 +15,7 @@ const ANY_NAME: Names = Names {
     only_named: None,
     or_session_named: false,
     companions: &[],
+    in_folders: false,
     beside: &[],
 };
 
@@ -76,6 +77,25 @@ const CURSOR_PROJECTS: &[Place] = &[Place {
     path: ".cursor/projects",
 }];
 
+/// Where `cursor-agent` keeps its chats (`<md5 of the workspace>/<chat>/store.db`).
+const CURSOR_CLI_HOME: &[Place] = &[Place {
+    base: Base::Home,
+    path: ".cursor/chats",
+}];
+
+/// On Linux, also under the configuration folder (`$XDG_CONFIG_HOME/cursor`), where newer
+/// builds keep it.
+const CURSOR_CLI_LINUX: &[Place] = &[
+    Place {
+        base: Base::Home,
+        path: ".cursor/chats",
+    },
+    Place {
+        base: Base::Config,
+        path: "cursor/chats",
+    },
+];
+
 const CHATGPT_HOME: &[Place] = &[Place {
     base: Base::Home,
     path: ".chatgpt/exports",
@@ -132,6 +152,7 @@ const TASK_NAMES: Names = Names {
     only_named: Some("ui_messages.json"),
     or_session_named: false,
     companions: &crate::transcripts::cline::COMPANIONS,
+    in_folders: false,
     // Cline's context tracking and task settings.
     beside: &["context_history.json", "settings.json"],
 };
@@ -190,7 +211,7 @@ const EXPORT: Gives = Gives {
 };
 
 /// Every provider, in the order reports list them.
-pub const REGISTRY: [Entry; 17] = [
+pub const REGISTRY: [Entry; 18] = [
     Entry {
         provider: Provider::ClaudeCode,
         key: "claude_code",
@@ -269,6 +290,7 @@ pub const REGISTRY: [Entry; 17] = [
             only_named: None,
             or_session_named: false,
             companions: &[],
+            in_folders: false,
             beside: &[],
         },
         agent_names: &["gemini"],
@@ -305,6 +327,7 @@ pub const REGISTRY: [Entry; 17] = [
             only_named: None,
             or_session_named: false,
             companions: &[],
+            in_folders: false,
             beside: &[],
         },
         agent_names: &["qwen"],
@@ -380,6 +403,7 @@ pub const REGISTRY: [Entry; 17] = [
             only_named: Some("events.jsonl"),
             or_session_named: true,
             companions: &[],
+            in_folders: false,
             beside: &[],
         },
         agent_names: &["copilot"],
@@ -411,6 +435,7 @@ pub const REGISTRY: [Entry; 17] = [
             or_session_named: false,
             companions: &[],
             // The folder a workspace's window had open, beside its `chatSessions`.
+            in_folders: false,
             beside: &["workspace.json"],
         },
         agent_names: &["copilot-chat", "vscode"],
@@ -466,6 +491,7 @@ pub const REGISTRY: [Entry; 17] = [
             only_named: Some(".aider.chat.history.md"),
             or_session_named: false,
             companions: &[],
+            in_folders: false,
             beside: &[],
         },
         agent_names: &["aider"],
@@ -553,6 +579,35 @@ pub const REGISTRY: [Entry; 17] = [
             ..ANY_NAME
         },
         agent_names: &["cursor", "cursor-agent"],
+    },
+    Entry {
+        provider: Provider::CursorCli,
+        key: "cursor_cli",
+        title: "Cursor CLI",
+        kind: Kind::Database,
+        extensions: &["db"],
+        homes: Homes {
+            linux: CURSOR_CLI_LINUX,
+            macos: CURSOR_CLI_HOME,
+            windows: CURSOR_CLI_HOME,
+            moved: &[Moved {
+                variable: "CURSOR_CONFIG_DIR",
+                list: false,
+                below: "chats",
+            }],
+        },
+        setting: "CURSOR_CLI",
+        gives: Gives {
+            tokens: false,
+            every_timestamp: false,
+            ..DATABASE
+        },
+        names: Names {
+            only_named: Some("store.db"),
+            in_folders: true,
+            ..ANY_NAME
+        },
+        agent_names: &["cursor-agent"],
     },
     Entry {
         provider: Provider::Chatgpt,

@@ -139,6 +139,10 @@ pub(crate) struct AgentDirs {
     /// ~/.cursor/projects]
     #[arg(long = "cursor-transcripts-dir", value_name = "DIR")]
     pub(crate) cursor_transcripts_dirs: Vec<PathBuf>,
+    /// cursor-agent's chats folder (holding <workspace>/<chat>/store.db) [default:
+    /// $CURSOR_CONFIG_DIR/chats, else ~/.cursor/chats and, on Linux, ~/.config/cursor/chats]
+    #[arg(long = "cursor-cli-dir", value_name = "DIR")]
+    pub(crate) cursor_cli_dirs: Vec<PathBuf>,
 }
 
 impl AgentDirs {
@@ -160,6 +164,7 @@ impl AgentDirs {
             (Provider::KiloCode, &self.kilo_code_dirs),
             (Provider::Cursor, &self.cursor_dirs),
             (Provider::CursorTranscripts, &self.cursor_transcripts_dirs),
+            (Provider::CursorCli, &self.cursor_cli_dirs),
         ])
     }
 }
