@@ -208,3 +208,40 @@ pub fn tree(root: &Path, sessions: usize, seed: u64) -> Truth {
     .unwrap();
     truth
 }
+
+/// Adds a turn to the chat whose store is at `path`, as `cursor-agent` does while a mirror
+/// follows it: a prompt holding `word` and a reply, under a new root whose first child is the
+/// old one (in the write-ahead log, not checkpointed).
+pub fn add_turn(path: &Path, word: &str) {
+    let db = Connection::open(path).unwrap();
+    db.execute_batch("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;")
+        .unwrap();
+    let hex: String = db
+        .query_row("SELECT value FROM meta WHERE key = '0'", [], |r| r.get(0))
+        .unwrap();
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|at| u8::from_str_radix(&hex[at..at + 2], 16).unwrap())
+        .collect();
+    let mut document: Value = serde_json::from_slice(&bytes).unwrap();
+    let old = document["latestRootBlobId"].as_str().unwrap().to_owned();
+    let mut store = Store {
+        db,
+        rng: Rng::new(word.len() as u64 ^ 0x7475_726e),
+    };
+    let asked = store.message(&prompt(&format!("Tell me about {word}")));
+    let answered = store.message(&reply("Here it is.", MODELS[0], None));
+    let root = store.node(&[old, asked, answered], None);
+    document["latestRootBlobId"] = json!(root);
+    let hex: String = document
+        .to_string()
+        .bytes()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    store
+        .db
+        .execute("UPDATE meta SET value = ?1 WHERE key = '0'", params![hex])
+        .unwrap();
+    // Kept open: a checkpoint on close would fold the log into the file.
+    std::mem::forget(store.db);
+}

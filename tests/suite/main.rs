@@ -7,6 +7,7 @@ mod ccusage;
 mod cli;
 mod concurrency;
 mod cursor;
+mod cursor_cli;
 mod environment;
 mod faces;
 mod hook;
