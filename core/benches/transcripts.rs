@@ -1,5 +1,5 @@
 //! Parser throughput, MB/s on one core: the Claude Code, Codex, Gemini CLI, Qwen Code, Copilot
-//! CLI, Copilot Chat, Amp, Aider and Roo Code (Cline's and Kilo Code's reader) usage readers, the newer agents' conversation readers, and the ChatGPT and claude.ai
+//! CLI, Copilot Chat, Amp, Aider and Roo Code (Cline's and Kilo Code's reader) usage readers, the newer agents' conversation readers (Cursor's agent transcripts among them), and the ChatGPT and claude.ai
 //! export parsers (streamed, one conversation at a time), over synthetic lines shaped like real
 //! ones (several content blocks per response, progress lines without usage, cumulative Codex
 //! token counts, Gemini messages written again with their tool calls, Qwen's telemetry
@@ -215,6 +215,17 @@ fn aider_text() -> Vec<u8> {
     text.into_bytes()
 }
 
+fn cursor_transcript_text() -> Vec<u8> {
+    let mut text = String::new();
+    for t in 0..8000u64 {
+        writeln!(text, r#"{{"role":"user","message":{{"content":[{{"type":"text","text":"<user_query>\nrun the tests and fix what fails, turn {t}\n</user_query>"}}]}}}}"#).unwrap();
+        writeln!(text, r#"{{"role":"assistant","message":{{"content":[{{"type":"text","text":"I will run them and read what fails."}},{{"type":"tool_use","name":"Shell","input":{{"command":"cargo test"}}}}]}}}}"#).unwrap();
+        writeln!(text, r#"{{"role":"user","message":{{"content":[{{"type":"tool_result","content":"test result: ok. 12 passed; 0 failed"}}]}}}}"#).unwrap();
+        writeln!(text, r#"{{"type":"turn_ended"}}"#).unwrap();
+    }
+    text.into_bytes()
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("transcripts");
     group.sample_size(10);
@@ -306,6 +317,11 @@ fn bench(c: &mut Criterion) {
             "copilot_chat_conversations",
             Provider::CopilotChat,
             copilot_chat_text(),
+        ),
+        (
+            "cursor_transcripts_conversations",
+            Provider::CursorTranscripts,
+            cursor_transcript_text(),
         ),
         ("chatgpt_export", Provider::Chatgpt, chatgpt_text()),
         ("claude_ai_export", Provider::ClaudeAi, claude_ai_text()),

@@ -1,5 +1,5 @@
 //! The mirror on each newer agent's generated history (Gemini CLI, Qwen Code, OpenCode, Kilo
-//! CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code, Cursor; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
+//! CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code, Cursor's store, its agent transcripts and cursor-agent's chats; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
 //! (throughput, peak memory), then a pass with nothing changed over every tree together
 //! (target: at most 100 ms for 5,000 sessions), and `usage --index daily`. Whole `baton`
 //! processes, start-up included. After them, the core's reading of an OpenCode database and
@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// Each agent the generator writes: its name, its key, and where its tree sits under the home.
-const AGENTS: [(&str, &str, &str); 12] = [
+const AGENTS: [(&str, &str, &str); 14] = [
     ("Gemini CLI", "gemini", ".gemini/tmp"),
     ("Qwen Code", "qwen", ".qwen/projects"),
     ("OpenCode", "opencode", ".local/share/opencode"),
@@ -39,6 +39,12 @@ const AGENTS: [(&str, &str, &str); 12] = [
         ".config/Code/User/globalStorage/kilocode.kilo-code",
     ),
     ("Cursor", "cursor", ".config/Cursor/User/globalStorage"),
+    (
+        "Cursor agent transcripts",
+        "cursor_transcripts",
+        ".cursor/projects",
+    ),
+    ("Cursor CLI", "cursor_cli", ".cursor/chats"),
 ];
 
 fn ms(d: Duration) -> f64 {
@@ -111,7 +117,7 @@ fn main() {
     }
     quiet.sort();
     println!(
-        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=2 makes about 7,700 over the twelve agents)",
+        "a pass with nothing changed over every tree ({all} sessions): median {:.1} ms, p90 {:.1} ms, peak {peak:.0} MB (target 100 ms for 5,000 sessions: BATON_BENCH_MB=2 makes about 7,700 over the fourteen agents)",
         ms(quiet[4]),
         ms(quiet[7])
     );
@@ -134,6 +140,14 @@ fn main() {
         "Cursor store",
         &home.join(".config/Cursor/User/globalStorage/state.vscdb"),
     );
+    // One cursor-agent chat's store (each chat has its own).
+    let chats = walk(&home.join(".cursor/chats"));
+    if let Some(largest) = chats
+        .iter()
+        .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+    {
+        parse_database("cursor-agent chat store", largest);
+    }
 }
 
 /// The core's reading of a database held in memory: the tables, every row's JSON, the
@@ -190,7 +204,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| {
-                ["jsonl", "json", "db", "vscdb", "md"]
+                ["jsonl", "json", "db", "vscdb", "md", "txt"]
                     .iter()
                     .any(|x| e == *x)
             }) {

@@ -368,6 +368,11 @@ mod tests {
                 P::Cursor,
                 vec![PathBuf::from("/home/u/.config/Cursor/User/globalStorage")],
             ),
+            (
+                P::CursorTranscripts,
+                vec![PathBuf::from("/home/u/.cursor/projects")],
+            ),
+            (P::CursorCli, vec![PathBuf::from("/home/u/.cursor/chats")]),
             (P::Chatgpt, vec![PathBuf::from("/home/u/.chatgpt/exports")]),
             (P::ClaudeAi, vec![PathBuf::from("/home/u/.claude/exports")]),
         ])
