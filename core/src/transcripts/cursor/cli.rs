@@ -233,6 +233,14 @@ pub fn cli_conversation(chat: &CliChat, parsed: &mut Parsed) {
     parsed.conversations.push(conversation);
 }
 
+/// The tags the CLI's context sits in when it sends it as a prompt of its own.
+const CONTEXT_TAGS: [&str; 4] = [
+    "<user_info>",
+    "<additional_data>",
+    "<system_reminder>",
+    "<project_layout>",
+];
+
 /// A prompt's text: what the person typed (inside `<user_query>`), the context beside it left
 /// out; a prompt of context alone gives nothing.
 fn prompt_blocks(content: &Value) -> Vec<Block> {
@@ -250,7 +258,13 @@ fn prompt_blocks(content: &Value) -> Vec<Block> {
     };
     let typed = match (text.find("<user_query>"), text.find("</user_query>")) {
         (Some(start), Some(end)) if end > start => text[start + 12..end].trim().to_owned(),
-        _ if text.trim_start().starts_with('<') => String::new(),
+        // Context the CLI sends on its own (its tags first): not something the person typed.
+        _ if CONTEXT_TAGS
+            .iter()
+            .any(|t| text.trim_start().starts_with(t)) =>
+        {
+            String::new()
+        }
         _ => text.trim().to_owned(),
     };
     if typed.is_empty() {
@@ -321,5 +335,30 @@ impl NonEmpty for Block {
             Block::Text { text } if text.trim().is_empty() => None,
             _ => Some(self),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_is_what_the_person_typed_and_context_alone_is_none() {
+        let typed = |text: &str| match prompt_blocks(&Value::String(text.into())).as_slice() {
+            [Block::Text { text }] => Some(text.clone()),
+            _ => None,
+        };
+        assert_eq!(
+            typed("<user_info>os</user_info>\n<user_query>\nFix it\n</user_query>").as_deref(),
+            Some("Fix it")
+        );
+        assert_eq!(typed("<user_info>os</user_info>"), None);
+        assert_eq!(
+            typed("<div> renders twice").as_deref(),
+            Some("<div> renders twice")
+        );
+        assert_eq!(hex("4142").as_deref(), Some(&b"AB"[..]));
+        assert_eq!(hex("414"), None);
+        assert_eq!(hex("zz"), None);
     }
 }

@@ -352,7 +352,7 @@ pub fn remove(
         transaction
             .execute(
                 "DELETE FROM export_items WHERE provider = ?1 AND (provider_id = ?2
-                     OR substr(provider_id, 1, length(?2) + 1) = ?2 || '#')",
+                     OR (provider_id >= ?2 || '#' AND provider_id < ?2 || '$'))",
                 params![provider, provider_id],
             )
             .map_err(sql(&path))?;

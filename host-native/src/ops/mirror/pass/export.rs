@@ -174,30 +174,32 @@ pub(super) fn keep_item(
     let key = kept_key(conversation);
     if conversation.is_copy() {
         let fuller: bool = transaction
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM messages m JOIN conversations c
-                     ON c.id = m.conversation
-                 WHERE c.provider = ?1 AND c.provider_id = ?2
-                     AND substr(m.message_id, 1, 1) <> ?3)",
-            )?
+            .prepare_cached(&format!(
+                "SELECT EXISTS (SELECT 1 FROM messages WHERE {FULLER_MESSAGES})"
+            ))?
             .query_row(
-                params![provider.key(), conversation.id, COPY_MARK.to_string()],
+                [transaction
+                    .prepare_cached(
+                        "SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2",
+                    )?
+                    .query_row(params![provider.key(), conversation.id], |r| {
+                        r.get::<_, i64>(0)
+                    })
+                    .optional()?
+                    .unwrap_or(-1)],
                 |r| r.get(0),
             )?;
         if fuller {
             return Ok(0);
         }
     } else if !conversation.messages.is_empty() {
+        // The copy's parts (`<id>#~…`), a range of the key's index.
         transaction
             .prepare_cached(
                 "DELETE FROM export_items WHERE provider = ?1
-                     AND substr(provider_id, 1, length(?2) + 2) = ?2 || '#' || ?3",
+                     AND provider_id >= ?2 || '#~' AND provider_id < ?2 || '#' || char(127)",
             )?
-            .execute(params![
-                provider.key(),
-                conversation.id,
-                COPY_MARK.to_string()
-            ])?;
+            .execute(params![provider.key(), conversation.id])?;
     }
     let statement = if newest_only {
         "INSERT INTO export_items (provider, provider_id, source, raw, updated_at)

@@ -138,6 +138,18 @@ pub(super) fn settle(
     Ok(())
 }
 
+/// A conversation's messages that are a copy's ([`COPY_MARK`], `~`): a range of the
+/// `(conversation, message_id)` index (`~` is 0x7e), so each check is one seek.
+pub(super) const COPY_MESSAGES: &str =
+    "conversation = ?1 AND message_id >= '~' AND message_id < char(127)";
+
+// The ranges above are the copy mark's.
+const _: () = assert!(COPY_MARK == '~');
+
+/// A conversation's messages that are not a copy's.
+pub(super) const FULLER_MESSAGES: &str =
+    "conversation = ?1 AND (message_id < '~' OR message_id >= char(127))";
+
 /// One rule with [`baton_core::transcripts::conversation::Conversation::absorb`]: a copy
 /// ([`COPY_MARK`]) gives way to the fuller form of its conversation. A copy's messages are
 /// not stored when the conversation has others (`false`); the fuller form's arriving
@@ -147,36 +159,33 @@ fn give_way_to_copies(
     conversation_id: i64,
     conversation: &Conversation,
 ) -> rusqlite::Result<bool> {
-    let mark = COPY_MARK.to_string();
+    let exists = |range: &str| -> rusqlite::Result<bool> {
+        transaction
+            .prepare_cached(&format!(
+                "SELECT EXISTS (SELECT 1 FROM messages WHERE {range})"
+            ))?
+            .query_row([conversation_id], |r| r.get(0))
+    };
     if conversation.is_copy() {
-        let fuller: bool = transaction
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM messages
-                 WHERE conversation = ?1 AND substr(message_id, 1, 1) <> ?2)",
-            )?
-            .query_row(params![conversation_id, mark], |r| r.get(0))?;
-        return Ok(!fuller);
+        return Ok(!exists(FULLER_MESSAGES)?);
     }
-    if conversation.messages.is_empty() {
+    if conversation.messages.is_empty() || !exists(COPY_MESSAGES)? {
         return Ok(true);
     }
-    let copies =
-        "SELECT id FROM messages WHERE conversation = ?1 AND substr(message_id, 1, 1) = ?2";
+    let copies = format!("SELECT id FROM messages WHERE {COPY_MESSAGES}");
     transaction
         .prepare_cached(&format!(
-            "DELETE FROM tool_calls WHERE message IN ({copies})"
+            "DELETE FROM tool_calls WHERE conversation = ?1 AND message IN ({copies})"
         ))?
-        .execute(params![conversation_id, mark])?;
+        .execute([conversation_id])?;
     transaction
         .prepare_cached(&format!(
             "DELETE FROM messages_fts WHERE rowid IN ({copies})"
         ))?
-        .execute(params![conversation_id, mark])?;
+        .execute([conversation_id])?;
     transaction
-        .prepare_cached(
-            "DELETE FROM messages WHERE conversation = ?1 AND substr(message_id, 1, 1) = ?2",
-        )?
-        .execute(params![conversation_id, mark])?;
+        .prepare_cached(&format!("DELETE FROM messages WHERE {COPY_MESSAGES}"))?
+        .execute([conversation_id])?;
     Ok(true)
 }
 

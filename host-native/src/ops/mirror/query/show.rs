@@ -116,7 +116,7 @@ pub fn show(
             let raws: Vec<Vec<u8>> = connection
                 .prepare(
                     "SELECT raw FROM export_items WHERE provider = ?1 AND (provider_id = ?2
-                         OR substr(provider_id, 1, length(?2) + 1) = ?2 || '#')
+                         OR (provider_id >= ?2 || '#' AND provider_id < ?2 || '$'))
                      ORDER BY length(provider_id), provider_id",
                 )
                 .and_then(|mut s| {
