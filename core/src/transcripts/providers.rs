@@ -15,7 +15,8 @@ mod files;
 mod registry;
 
 pub use files::{
-    agent_of_transcript, is_companion, passed_over, skipped_files, takes_companions, without_tokens,
+    agent_of_transcript, is_companion, is_database_extension, passed_over, skipped_files,
+    takes_companions, without_tokens,
 };
 pub use registry::REGISTRY;
 

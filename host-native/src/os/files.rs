@@ -84,13 +84,8 @@ pub fn log_path(path: &Path) -> PathBuf {
 /// `.db`, Cursor's `.vscdb`), when there is one to read: a regular file, never a link. Any
 /// other file has none (and costs no look).
 pub fn log_beside(path: &Path) -> Option<Vec<u8>> {
-    use baton_core::transcripts::providers::{Kind, REGISTRY};
     let extension = path.extension()?.to_str()?;
-    let database = REGISTRY
-        .iter()
-        .filter(|e| e.kind == Kind::Database)
-        .any(|e| e.extensions.contains(&extension));
-    if !database {
+    if !baton_core::transcripts::providers::is_database_extension(extension) {
         return None;
     }
     let log = log_path(path);

@@ -75,6 +75,15 @@ pub fn without_tokens(found: impl IntoIterator<Item = Provider>) -> Vec<String> 
         .collect()
 }
 
+/// Whether `extension` (without the dot) is one an agent's database has (`db`, Cursor's
+/// `vscdb`): such a file may have a write-ahead log beside it.
+pub fn is_database_extension(extension: &str) -> bool {
+    REGISTRY
+        .iter()
+        .filter(|e| e.kind == Kind::Database)
+        .any(|e| e.extensions.contains(&extension))
+}
+
 /// Whether the file at `path` is one that is given the companions found beside it (a
 /// registry entry's `only_named` transcript, when the entry has companions).
 pub fn takes_companions(path: &str) -> bool {

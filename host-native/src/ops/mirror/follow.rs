@@ -94,15 +94,10 @@ impl Changes {
 /// The database whose log (`<db>-wal`, or a rollback journal `<db>-journal`; Cursor's
 /// `.vscdb` likewise) `path` is.
 fn database_of_log(path: &std::path::Path, extension: &str) -> Option<PathBuf> {
-    use baton_core::transcripts::providers::{Kind, REGISTRY};
     let base = extension
         .strip_suffix("-wal")
         .or_else(|| extension.strip_suffix("-journal"))?;
-    let database = REGISTRY
-        .iter()
-        .filter(|e| e.kind == Kind::Database)
-        .any(|e| e.extensions.contains(&base));
-    if !database {
+    if !baton_core::transcripts::providers::is_database_extension(base) {
         return None;
     }
     let name = path.to_string_lossy();
