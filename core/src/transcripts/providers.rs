@@ -12,6 +12,7 @@ use crate::transcripts::Provider;
 
 mod editors;
 mod files;
+mod homes;
 mod registry;
 
 pub use files::{

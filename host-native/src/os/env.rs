@@ -281,6 +281,10 @@ pub const ENVIRONMENT: &[Variable] = &[
         "Copilot CLI's own folder, read as Copilot CLI reads it",
     ),
     v(
+        "CURSOR_CONFIG_DIR",
+        "cursor-agent's own folder (its `chats/`), read as cursor-agent reads it",
+    ),
+    v(
         "CLAUDE_PROJECT_DIR",
         "the project a Claude Code hook or status line runs for",
     ),

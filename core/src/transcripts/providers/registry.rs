@@ -4,6 +4,7 @@
 use super::editors::{
     CURSOR_HOME, EXTENSION_EDITORS, EXTENSION_EDITORS_AND_SERVER, VS_CODES, VS_CODES_AND_SERVER,
 };
+use super::homes::*;
 use super::{Base, Entry, Gives, Homes, Kind, Moved, Names, Place};
 use crate::transcripts::Provider;
 
@@ -17,99 +18,6 @@ const ANY_NAME: Names = Names {
     companions: &[],
     in_folders: false,
     beside: &[],
-};
-
-const CLAUDE_HOME: &[Place] = &[
-    Place {
-        base: Base::Home,
-        path: ".claude/projects",
-    },
-    Place {
-        base: Base::Home,
-        path: ".config/claude/projects",
-    },
-];
-
-const CODEX_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".codex/sessions",
-}];
-
-const GEMINI_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".gemini/tmp",
-}];
-
-const QWEN_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".qwen/projects",
-}];
-
-const OPENCODE_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".local/share/opencode",
-}];
-
-const KILO_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".local/share/kilo",
-}];
-
-const COPILOT_CLI_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".copilot/session-state",
-}];
-
-const AMP_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".local/share/amp/threads",
-}];
-
-const AIDER_HOME: &[Place] = &[Place {
-    base: Base::Repository,
-    path: "",
-}];
-
-/// Where Cursor's agents (the editor's and `cursor-agent`) leave their transcripts, one
-/// folder per workspace.
-const CURSOR_PROJECTS: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".cursor/projects",
-}];
-
-/// Where `cursor-agent` keeps its chats (`<md5 of the workspace>/<chat>/store.db`).
-const CURSOR_CLI_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".cursor/chats",
-}];
-
-/// On Linux, also under the configuration folder (`$XDG_CONFIG_HOME/cursor`), where newer
-/// builds keep it.
-const CURSOR_CLI_LINUX: &[Place] = &[
-    Place {
-        base: Base::Home,
-        path: ".cursor/chats",
-    },
-    Place {
-        base: Base::Config,
-        path: "cursor/chats",
-    },
-];
-
-const CHATGPT_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".chatgpt/exports",
-}];
-
-const CLAUDE_AI_HOME: &[Place] = &[Place {
-    base: Base::Home,
-    path: ".claude/exports",
-}];
-
-/// Cline's own folder when it runs outside an editor (its CLI, JetBrains).
-const CLINE_STANDALONE: Place = Place {
-    base: Base::Home,
-    path: ".cline/data/tasks",
 };
 
 /// The homes of an editor extension's tasks (`globalStorage/<extension>/tasks` in each
