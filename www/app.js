@@ -216,6 +216,11 @@ let drawnWidth = 0;
 function renderCharts(charts, width) {
   drawnWidth = width;
   // SVG text drawn (and escaped) by the core.
+  // A chart with nothing to draw is left out: both are drawn over time, and Cursor's
+  // transcripts and cursor-agent's chats keep no message times (nor, the transcripts, models).
+  const o = state.overview || {};
+  $("activity-block").hidden = !o.first_at;
+  $("models-block").hidden = !o.first_at || !Object.keys(o.models || {}).length;
   $("chart-activity").innerHTML = charts.activity;
   $("chart-models").innerHTML = charts.models;
   $("chart-lengths").innerHTML = charts.lengths;
