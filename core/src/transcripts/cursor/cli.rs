@@ -256,16 +256,16 @@ fn prompt_blocks(content: &Value) -> Vec<Block> {
             .join("\n"),
         other => text_of(other),
     };
-    let typed = match (text.find("<user_query>"), text.find("</user_query>")) {
-        (Some(start), Some(end)) if end > start => text[start + 12..end].trim().to_owned(),
+    let typed = match super::user_query(&text) {
+        Some(typed) => typed.to_owned(),
         // Context the CLI sends on its own (its tags first): not something the person typed.
-        _ if CONTEXT_TAGS
+        None if CONTEXT_TAGS
             .iter()
             .any(|t| text.trim_start().starts_with(t)) =>
         {
             String::new()
         }
-        _ => text.trim().to_owned(),
+        None => text.trim().to_owned(),
     };
     if typed.is_empty() {
         Vec::new()

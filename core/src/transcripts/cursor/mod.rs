@@ -38,6 +38,14 @@ const LEGACY_CHATS: [&str; 2] = [
     "workbench.panel.chat.view.chat.chatdata",
 ];
 
+/// What the person typed in a prompt Cursor wraps in `<user_query>` tags (the text between
+/// them, trimmed), when it has them: its agent transcripts and `cursor-agent` alike.
+pub(crate) fn user_query(text: &str) -> Option<&str> {
+    let start = text.find("<user_query>")? + "<user_query>".len();
+    let end = start + text[start..].find("</user_query>")?;
+    Some(text[start..end].trim())
+}
+
 /// One chat.
 #[derive(Debug, Clone, Default)]
 pub struct Chat {

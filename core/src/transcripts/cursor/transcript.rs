@@ -209,12 +209,7 @@ impl Thread {
 /// A prompt's text without the `<user_query>` tags Cursor wraps it in (the text between them
 /// when it has them).
 fn query_of(text: &str) -> String {
-    match (text.find("<user_query>"), text.find("</user_query>")) {
-        (Some(start), Some(end)) if end > start => {
-            text[start + "<user_query>".len()..end].trim().to_owned()
-        }
-        _ => text.trim().to_owned(),
-    }
+    super::user_query(text).unwrap_or(text.trim()).to_owned()
 }
 
 /// The JSONL layout: one message per line.

@@ -173,22 +173,18 @@ pub(super) fn keep_item(
     let provider = conversation.provider;
     let key = kept_key(conversation);
     if conversation.is_copy() {
-        let fuller: bool = transaction
-            .prepare_cached(&format!(
-                "SELECT EXISTS (SELECT 1 FROM messages WHERE {FULLER_MESSAGES})"
-            ))?
-            .query_row(
-                [transaction
-                    .prepare_cached(
-                        "SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2",
-                    )?
-                    .query_row(params![provider.key(), conversation.id], |r| {
-                        r.get::<_, i64>(0)
-                    })
-                    .optional()?
-                    .unwrap_or(-1)],
-                |r| r.get(0),
-            )?;
+        let id = transaction
+            .prepare_cached(
+                "SELECT id FROM conversations WHERE provider = ?1 AND provider_id = ?2",
+            )?
+            .query_row(params![provider.key(), conversation.id], |r| {
+                r.get::<_, i64>(0)
+            })
+            .optional()?;
+        let fuller = match id {
+            Some(id) => has_messages(transaction, id, FULLER_MESSAGES)?,
+            None => false,
+        };
         if fuller {
             return Ok(0);
         }

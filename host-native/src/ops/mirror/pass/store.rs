@@ -150,6 +150,20 @@ const _: () = assert!(COPY_MARK == '~');
 pub(super) const FULLER_MESSAGES: &str =
     "conversation = ?1 AND (message_id < '~' OR message_id >= char(127))";
 
+/// Whether the conversation `conversation_id` has messages in `range` ([`COPY_MESSAGES`],
+/// [`FULLER_MESSAGES`]): one seek of the index.
+pub(super) fn has_messages(
+    transaction: &rusqlite::Transaction,
+    conversation_id: i64,
+    range: &str,
+) -> rusqlite::Result<bool> {
+    transaction
+        .prepare_cached(&format!(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE {range})"
+        ))?
+        .query_row([conversation_id], |r| r.get(0))
+}
+
 /// One rule with [`baton_core::transcripts::conversation::Conversation::absorb`]: a copy
 /// ([`COPY_MARK`]) gives way to the fuller form of its conversation. A copy's messages are
 /// not stored when the conversation has others (`false`); the fuller form's arriving
@@ -159,17 +173,16 @@ fn give_way_to_copies(
     conversation_id: i64,
     conversation: &Conversation,
 ) -> rusqlite::Result<bool> {
-    let exists = |range: &str| -> rusqlite::Result<bool> {
-        transaction
-            .prepare_cached(&format!(
-                "SELECT EXISTS (SELECT 1 FROM messages WHERE {range})"
-            ))?
-            .query_row([conversation_id], |r| r.get(0))
-    };
     if conversation.is_copy() {
-        return Ok(!exists(FULLER_MESSAGES)?);
+        return Ok(!has_messages(
+            transaction,
+            conversation_id,
+            FULLER_MESSAGES,
+        )?);
     }
-    if conversation.messages.is_empty() || !exists(COPY_MESSAGES)? {
+    if conversation.messages.is_empty()
+        || !has_messages(transaction, conversation_id, COPY_MESSAGES)?
+    {
         return Ok(true);
     }
     let copies = format!("SELECT id FROM messages WHERE {COPY_MESSAGES}");
