@@ -412,6 +412,36 @@ pub fn start_demo<'a>(agent: &'a str, goal: &'a str) -> [&'a str; 7] {
     ]
 }
 
+/// Counts rows of an index with `sql` (opened read-only, beside a mirror writing it); `-1`
+/// when it cannot be read yet.
+pub fn index_count(index: &Path, sql: &str) -> i64 {
+    let Ok(db) =
+        rusqlite::Connection::open_with_flags(index, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return -1;
+    };
+    db.query_row(sql, [], |r| r.get(0)).unwrap_or(-1)
+}
+
+/// How many messages of an index's full-text table match `word`.
+pub fn index_hits(index: &Path, word: &str) -> i64 {
+    index_count(
+        index,
+        &format!("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH '{word}'"),
+    )
+}
+
+/// The conversations an index keeps, as `transcripts list --json` gives them.
+pub fn listed_in(dir: &Path, index: &Path) -> Value {
+    json_of(
+        &baton(dir)
+            .args(["--json", "transcripts", "list", "--index"])
+            .arg(index)
+            .output()
+            .unwrap(),
+    )
+}
+
 /// A child process (a `baton mirror --follow`, a database writer), killed when dropped.
 #[derive(Debug)]
 pub struct Killed(pub std::process::Child);

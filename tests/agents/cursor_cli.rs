@@ -65,6 +65,15 @@ impl Store {
     }
 }
 
+/// A chat's document as `cursor-agent` keeps it: its JSON, hex-encoded.
+fn hex_of(document: &Value) -> String {
+    document
+        .to_string()
+        .bytes()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 fn prompt(text: &str) -> Value {
     json!({"role": "user", "content": format!(
         "<user_info>\nOS Version: linux\nShell: bash\n</user_info>\n\n<user_query>\n{text}\n</user_query>")})
@@ -150,11 +159,7 @@ fn chat(path: &Path, rng: &mut Rng, id: &str, n: usize, prompt_text: &str) -> us
     let document = json!({"agentId": id, "latestRootBlobId": root, "name": (n != 0).then(|| format!("Agent fix {n}")),
         "mode": "auto-run", "createdAt": START_MILLIS + n as i64 * 3_600_000,
         "lastUsedModel": if n.is_multiple_of(3) { "default" } else { model }});
-    let hex: String = document
-        .to_string()
-        .bytes()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hex = hex_of(&document);
     store
         .db
         .execute(
@@ -233,11 +238,7 @@ pub fn add_turn(path: &Path, word: &str) {
     let answered = store.message(&reply("Here it is.", MODELS[0], None));
     let root = store.node(&[old, asked, answered], None);
     document["latestRootBlobId"] = json!(root);
-    let hex: String = document
-        .to_string()
-        .bytes()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hex = hex_of(&document);
     store
         .db
         .execute("UPDATE meta SET value = ?1 WHERE key = '0'", params![hex])

@@ -5,40 +5,15 @@
 //! a panic; its agents' transcripts copying its chats give way to the store's.
 
 use baton_tests::agents::cursor::{self, SECRET, Writer};
-use baton_tests::{Killed, WriteHolder, assert_success, baton, eventually, json_of};
+use baton_tests::{
+    Killed, WriteHolder, assert_success, baton, eventually, index_count as count,
+    index_hits as hits, json_of, listed_in as listed,
+};
 use std::path::Path;
 use std::process::Stdio;
 
-/// Counts rows of the index (opened read-only, beside the mirror writing it).
-fn count(index: &Path, sql: &str) -> i64 {
-    let Ok(db) =
-        rusqlite::Connection::open_with_flags(index, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-    else {
-        return -1;
-    };
-    db.query_row(sql, [], |r| r.get(0)).unwrap_or(-1)
-}
-
 const MESSAGES: &str = "SELECT count(*) FROM messages m JOIN conversations c
     ON c.id = m.conversation WHERE c.provider = 'cursor'";
-
-/// The conversations an index keeps, as `transcripts list --json` gives them.
-fn listed(dir: &Path, index: &Path) -> serde_json::Value {
-    json_of(
-        &baton(dir)
-            .args(["--json", "transcripts", "list", "--index"])
-            .arg(index)
-            .output()
-            .unwrap(),
-    )
-}
-
-fn hits(index: &Path, word: &str) -> i64 {
-    count(
-        index,
-        &format!("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH '{word}'"),
-    )
-}
 
 #[test]
 fn chats_written_while_the_mirror_follows_arrive_once_each() {

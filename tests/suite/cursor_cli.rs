@@ -5,31 +5,15 @@
 //! of its chats give way to them.
 
 use baton_tests::agents::{cursor_cli, cursor_transcripts};
-use baton_tests::{Killed, WriteHolder, assert_success, baton, eventually, json_of};
+use baton_tests::{
+    Killed, WriteHolder, assert_success, baton, eventually, index_count as count, json_of,
+    listed_in as listed,
+};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-fn count(index: &Path, sql: &str) -> i64 {
-    let Ok(db) =
-        rusqlite::Connection::open_with_flags(index, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-    else {
-        return -1;
-    };
-    db.query_row(sql, [], |r| r.get(0)).unwrap_or(-1)
-}
-
 const MESSAGES: &str = "SELECT count(*) FROM messages m JOIN conversations c
     ON c.id = m.conversation WHERE c.provider = 'cursor'";
-
-fn listed(dir: &Path, index: &Path) -> serde_json::Value {
-    json_of(
-        &baton(dir)
-            .args(["--json", "transcripts", "list", "--index"])
-            .arg(index)
-            .output()
-            .unwrap(),
-    )
-}
 
 /// The chat stores under `root` that hold a chat (the tree keeps one without), in path order.
 fn stores(root: &Path) -> Vec<PathBuf> {

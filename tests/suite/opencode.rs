@@ -4,31 +4,17 @@
 //! read; a database with hostile rows, or cut short, gets counts and codes, never a panic.
 
 use baton_tests::agents::opencode::{self, Writer};
-use baton_tests::{Killed, WriteHolder, assert_success, baton, eventually, json_of};
+use baton_tests::{
+    Killed, WriteHolder, assert_success, baton, eventually, index_count as count,
+    index_hits as hits, json_of,
+};
 use std::path::Path;
 use std::process::Stdio;
-
-/// Counts rows of the index (opened read-only, beside the mirror writing it).
-fn count(index: &Path, sql: &str) -> i64 {
-    let Ok(db) =
-        rusqlite::Connection::open_with_flags(index, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-    else {
-        return -1;
-    };
-    db.query_row(sql, [], |r| r.get(0)).unwrap_or(-1)
-}
 
 const MESSAGES: &str = "SELECT count(*) FROM messages m JOIN conversations c
     ON c.id = m.conversation WHERE c.provider = 'opencode'";
 const DISTINCT: &str = "SELECT count(DISTINCT m.message_id) FROM messages m JOIN conversations c
     ON c.id = m.conversation WHERE c.provider = 'opencode'";
-
-fn hits(index: &Path, word: &str) -> i64 {
-    count(
-        index,
-        &format!("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH '{word}'"),
-    )
-}
 
 #[test]
 fn rows_written_while_the_mirror_follows_arrive_once_each() {
