@@ -81,7 +81,13 @@ async function load(files) {
     // An empty file found in a folder holds nothing to read (a chat just opened); one chosen
     // by name is read and said to be empty (or gone).
     const inFolder = (f) => pathOf(f).includes("/");
-    files = files.filter((f, i) => taken[i] && (f.size > 0 || !inFolder(f)));
+    const kept = (f, i) => taken[i] && (f.size > 0 || !inFolder(f));
+    // First the files that say where the transcripts below them were made (VS Code's
+    // workspace.json, Gemini CLI's projects.json: answer 2), then the rest in path order.
+    files = [
+      ...files.filter((f, i) => taken[i] === 2 && kept(f, i)),
+      ...files.filter((f, i) => taken[i] === 1 && kept(f, i)),
+    ];
   }
   if (!files.length) return;
   problem.hidden = true;

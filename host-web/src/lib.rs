@@ -305,14 +305,20 @@ pub fn skipped_export_files(paths: Vec<String>) -> Vec<u8> {
         .collect()
 }
 
-/// Which of the paths of files found in folders the page reads, one flag per path: the core's
-/// rule (by ending, by an agent's file name, by an agent's own folder, less what is passed
-/// over).
+/// Which of the paths of files found in folders the page reads, one answer per path: 0 not
+/// read, 1 read in path order, 2 read before every other (a file above an agent's transcripts
+/// that says where they were made, such as VS Code's `workspace.json`). The core's rule: by
+/// ending, by an agent's file name, by an agent's own folder, less what is passed over.
 #[wasm_bindgen(js_name = takenFromFolder)]
 pub fn taken_from_folder(paths: Vec<String>) -> Vec<u8> {
+    use baton_core::transcripts::ingest::Taken;
     baton_core::transcripts::ingest::taken_from_folder(&paths)
         .into_iter()
-        .map(u8::from)
+        .map(|taken| match taken {
+            Taken::No => 0,
+            Taken::Yes => 1,
+            Taken::First => 2,
+        })
         .collect()
 }
 

@@ -233,6 +233,139 @@ fn without_an_id_a_transcript_goes_to_the_one_session_of_its_project_agent_and_t
     assert_eq!(work["work_sessions"]["unlinked_responses"], 3);
 }
 
+/// A Copilot Chat session (VS Code's operation log) with one billed request at `at` (ms).
+fn copilot_chat_session(id: &str, at: i64, prompt_tokens: u64) -> String {
+    let request = json!({"requestId": format!("{id}-r1"), "timestamp": at,
+        "message": {"text": "rename the flag"}, "modelId": "copilot/gpt-4.1",
+        "response": [{"value": "Done."}], "promptTokens": prompt_tokens, "completionTokens": 10});
+    let session = json!({"version": 3, "sessionId": id, "creationDate": at,
+        "requesterUsername": "dev", "responderUsername": "GitHub Copilot",
+        "requests": [request]});
+    format!("{}\n", json!({"kind": 0, "v": session}))
+}
+
+#[test]
+fn copilot_chat_and_gemini_sessions_are_tied_by_the_folder_their_agents_files_above_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let root = ledger.parent().unwrap().to_str().unwrap().to_owned();
+    // VS Code: `workspaceStorage/<hash>/workspace.json` names the folder its window had open.
+    let workspaces = tmp.path().join("workspaceStorage");
+    let chats = workspaces.join("455cac52/chatSessions");
+    std::fs::create_dir_all(&chats).unwrap();
+    let uri = format!("file://{}", root.replace(' ', "%20"));
+    std::fs::write(
+        workspaces.join("455cac52/workspace.json"),
+        json!({ "folder": uri }).to_string(),
+    )
+    .unwrap();
+    // 2026-07-18T10:30:00Z and 10:35, in milliseconds.
+    let at = |time: &str| match time {
+        "2026-07-18T10:30:00Z" => 1784370600000,
+        _ => 1784370900000,
+    };
+    std::fs::write(
+        chats.join("c1.jsonl"),
+        copilot_chat_session("c1", at("2026-07-18T10:30:00Z"), 1200),
+    )
+    .unwrap();
+    // Another workspace, no `workspace.json`: its session is tied to nothing.
+    let lone = workspaces.join("9f00/chatSessions");
+    std::fs::create_dir_all(&lone).unwrap();
+    std::fs::write(
+        lone.join("c2.jsonl"),
+        copilot_chat_session("c2", at("2026-07-18T10:35:00Z"), 5000),
+    )
+    .unwrap();
+    // Gemini CLI: an old session document in the project's short-named folder, which
+    // `~/.gemini/projects.json` says stands for the project's folder.
+    let gemini = tmp.path().join(".gemini");
+    let slug = gemini.join("tmp/app/chats");
+    std::fs::create_dir_all(&slug).unwrap();
+    std::fs::write(
+        gemini.join("projects.json"),
+        json!({"projects": { root.clone(): "app" }}).to_string(),
+    )
+    .unwrap();
+    let document = json!({"sessionId": "g1", "projectHash": "ab",
+        "startTime": "2026-07-18T10:40:00.000Z", "lastUpdated": "2026-07-18T10:41:00.000Z",
+        "messages": [
+            {"id": "u1", "timestamp": "2026-07-18T10:40:00.000Z", "type": "user",
+             "content": [{"text": "list the files"}]},
+            {"id": "m1", "timestamp": "2026-07-18T10:40:30.000Z", "type": "gemini",
+             "content": "Here.", "model": "gemini-2.5-pro",
+             "tokens": {"input": 700, "output": 5, "cached": 0, "thoughts": 0, "tool": 0, "total": 705}}]});
+    // Pretty-printed, with no newline at its end, as the CLI wrote it.
+    let document = serde_json::to_string_pretty(&document).unwrap();
+    std::fs::write(slug.join("session-2026-07-18T10-40-g1.json"), document).unwrap();
+    let copilot = run(
+        &ledger,
+        Some("2026-07-18T10:00:00Z"),
+        &["start", "--project", "app", "--agent", "copilot-chat"],
+    )["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let gemini_session = run(
+        &ledger,
+        Some("2026-07-18T10:00:00Z"),
+        &["start", "--project", "app", "--agent", "gemini"],
+    )["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for session in [&copilot, &gemini_session] {
+        run(
+            &ledger,
+            Some("2026-07-18T11:00:00Z"),
+            &["end", session, "--summary", "done"],
+        );
+    }
+    run(
+        &ledger,
+        None,
+        &[
+            "mirror",
+            "--copilot-chat-dir",
+            workspaces.to_str().unwrap(),
+            "--gemini-dir",
+            gemini.join("tmp").to_str().unwrap(),
+            "--claude-dir",
+            "/nonexistent",
+            "--codex-dir",
+            "/nonexistent",
+            "--chatgpt-dir",
+            "/nonexistent",
+            "--claude-ai-dir",
+            "/nonexistent",
+        ],
+    );
+    let listed = run(&ledger, None, &["transcripts", "list"]);
+    let projects: std::collections::BTreeMap<String, Value> = listed["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["provider_id"].as_str().unwrap().to_owned(),
+                c["project"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(projects["c1"], json!(root), "{listed}");
+    assert_eq!(projects["c2"], Value::Null, "{listed}");
+    assert_eq!(projects["g1"], json!(root), "{listed}");
+    for (session, input, id) in [(&copilot, 1200, "c1"), (&gemini_session, 700, "g1")] {
+        let shown = run(&ledger, None, &["show", session]);
+        assert_eq!(shown["cost"]["input_tokens"], input, "{shown}");
+        let transcripts = shown["cost"]["transcripts"].as_array().unwrap();
+        assert_eq!(transcripts.len(), 1, "{shown}");
+        assert_eq!(transcripts[0]["rule"], "project_agent_time");
+        assert_eq!(transcripts[0]["provider_session_id"], id);
+    }
+}
+
 /// Runs the Claude Code hook with `input` for the project holding `ledger`.
 fn hook(ledger: &Path, input: Value) {
     let project = ledger.parent().unwrap();

@@ -649,9 +649,10 @@ export function start() {
 }
 
 /**
- * Which of the paths of files found in folders the page reads, one flag per path: the core's
- * rule (by ending, by an agent's file name, by an agent's own folder, less what is passed
- * over).
+ * Which of the paths of files found in folders the page reads, one answer per path: 0 not
+ * read, 1 read in path order, 2 read before every other (a file above an agent's transcripts
+ * that says where they were made, such as VS Code's `workspace.json`). The core's rule: by
+ * ending, by an agent's file name, by an agent's own folder, less what is passed over.
  * @param {string[]} paths
  * @returns {Uint8Array}
  */

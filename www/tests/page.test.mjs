@@ -170,6 +170,13 @@ test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Copilot Chat, Am
     while (await page.isVisible("#more")) await page.click("#more");
     const titles = await page.$$eval("#list tbody tr button", (buttons) => buttons.map((b) => b.textContent));
     assert.deepEqual(titles.sort(), truth[agent].conversations.map((c) => c.title).sort(), agent);
+    if (agent === "copilot_chat") {
+      // The folder each session worked in is the one its workspace's workspace.json names.
+      const projects = await page.$$eval("#list tbody tr .muted.small", (cells) => cells.map((c) => c.textContent));
+      const native = nativeAnalyze(dir, "--list", "1000").conversations.rows.map((r) => r.project).filter(Boolean);
+      assert.ok(native.length && native.every((p) => p.startsWith("/home/dev/")), native.join());
+      assert.deepEqual(projects.sort(), native.sort());
+    }
     await page.screenshot({ path: join(shots, `agent-${agent}.png`), fullPage: true });
     page.checkOffline();
   }

@@ -1,7 +1,11 @@
-//! Files a transcript's readers are given with it (the registry's `companions`, beside it in
-//! its folder: a Cline task's model and workspace), held from when they are loaded until the
-//! transcript beside them is begun, and let go when a file of another folder begins. Hosts load a folder's files in name order, so a task's
-//! companions come before its `ui_messages.json`; those of another folder are let go.
+//! Files a transcript's readers are given with it: the registry's `companions`, beside it in
+//! its folder (a Cline task's model and workspace), held from when they are loaded until the
+//! transcript beside them is begun and let go when a file of another folder begins (hosts load
+//! a folder's files in name order, so a task's companions come before its
+//! `ui_messages.json`); and its `above` files (VS Code's `workspace.json`, Gemini CLI's
+//! `projects.json`), which hosts load before everything else
+//! ([`crate::transcripts::ingest::taken_from_folder`]) and which are kept for the whole load,
+//! each given to the transcripts below it.
 
 use super::FileSummary;
 use crate::transcripts::ingest::FileIngest;
@@ -11,10 +15,12 @@ use std::collections::BTreeMap;
 /// The largest companion kept (a bigger one is read as if absent).
 const MAX_COMPANION_BYTES: usize = 256 << 20;
 
-/// The companions loaded and not yet given, and the one being loaded.
+/// The companions loaded and not yet given, the files above kept, and the one being loaded.
 #[derive(Debug, Default)]
 pub(super) struct Companions {
     kept: Vec<(String, Vec<u8>)>,
+    /// Files above transcripts: name, how many folders below it they reach, bytes.
+    above: Vec<(String, usize, Vec<u8>)>,
     loading: Option<(String, Vec<u8>, bool)>,
 }
 
@@ -30,7 +36,8 @@ impl Companions {
         let folder = folder_of(name);
         self.kept.retain(|(kept, _)| folder_of(kept) == folder);
         self.loading = None;
-        let is = crate::transcripts::providers::is_companion(name);
+        let is = crate::transcripts::providers::is_companion(name)
+            || crate::transcripts::providers::above_levels(name).is_some();
         if is {
             self.loading = Some((name.to_owned(), Vec::new(), false));
         }
@@ -62,7 +69,15 @@ impl Companions {
     /// Keeps the companion loaded; what the host is told of it.
     pub(super) fn finish(&mut self) -> Option<FileSummary> {
         let (name, bytes, too_big) = self.loading.take()?;
-        let product = crate::transcripts::cline::product_of(&name, Provider::Cline);
+        let levels = crate::transcripts::providers::above_levels(&name);
+        let product = match levels {
+            // The agent that keeps such a file above its transcripts.
+            Some(_) => crate::transcripts::providers::REGISTRY
+                .iter()
+                .find(|e| e.names.above.iter().any(|a| name.ends_with(a.name)))
+                .map_or(Provider::CopilotChat, |e| e.provider),
+            None => crate::transcripts::cline::product_of(&name, Provider::Cline),
+        };
         let summary = FileSummary {
             name: name.clone(),
             format: FileFormat::Transcript(product),
@@ -78,15 +93,40 @@ impl Companions {
             },
             unknown_kinds: BTreeMap::new(),
         };
-        if !too_big {
-            self.kept.push((name, bytes));
+        match (too_big, levels) {
+            (true, _) => {}
+            (false, Some(levels)) => self.above.push((name, levels, bytes)),
+            (false, None) => self.kept.push((name, bytes)),
         }
         Some(summary)
     }
 
     /// Gives `ingest` the companions kept for its folder, when it is the transcript they go
     /// with (a task's `ui_messages.json`; any other file of the folder takes none).
+    /// Every transcript is given the nearest file above it of each name, within its reach.
     pub(super) fn give(&mut self, ingest: &mut FileIngest) {
+        let mut nearest: BTreeMap<&str, (usize, &[u8], &str)> = BTreeMap::new();
+        let folder = folder_of(ingest.name());
+        for (name, levels, bytes) in &self.above {
+            let (top, file) = name.rsplit_once(['/', '\\']).unwrap_or(("", name));
+            let Some(rest) = folder.strip_prefix(top) else {
+                continue;
+            };
+            let depth = rest.split(['/', '\\']).filter(|f| !f.is_empty()).count();
+            if rest.starts_with(['/', '\\'])
+                && depth <= *levels
+                && nearest.get(file).is_none_or(|(d, ..)| depth < *d)
+            {
+                nearest.insert(file, (depth, bytes, name));
+            }
+        }
+        let found: Vec<(String, Vec<u8>)> = nearest
+            .into_values()
+            .map(|(_, bytes, name)| (name.to_owned(), bytes.to_vec()))
+            .collect();
+        for (name, bytes) in found {
+            ingest.give_companion(&name, bytes);
+        }
         if !crate::transcripts::providers::takes_companions(ingest.name()) {
             return;
         }

@@ -24,6 +24,7 @@ pub mod inspect;
 pub mod lines;
 pub mod mark;
 pub mod opencode;
+pub mod places;
 pub mod providers;
 pub mod qwen;
 pub mod readers;

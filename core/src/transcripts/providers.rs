@@ -16,8 +16,8 @@ mod homes;
 mod registry;
 
 pub use files::{
-    agent_of_transcript, is_companion, is_database_extension, passed_over, skipped_files,
-    takes_companions, without_tokens,
+    above_levels, agent_of_transcript, is_companion, is_database_extension, passed_over,
+    skipped_files, takes_companions, without_tokens,
 };
 pub use registry::REGISTRY;
 
@@ -173,6 +173,20 @@ pub struct Names {
     /// walking a folder passes them over (VS Code's `workspace.json`, a Cline task's
     /// `context_history.json`).
     pub beside: &'static [&'static str],
+    /// Files the agent keeps in a folder above its transcripts that say where they were made
+    /// (VS Code's `workspace.json`, Gemini CLI's `projects.json`): a host finds the nearest
+    /// and gives it to the readers with each transcript below it.
+    pub above: &'static [Above],
+}
+
+/// A file an agent keeps in a folder above its transcripts that says where they were made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Above {
+    /// Its name.
+    pub name: &'static str,
+    /// How far above the transcript's own folder it may be: 1 is the folder holding that
+    /// folder (`<workspace>/` for `<workspace>/chatSessions/<chat>.jsonl`).
+    pub levels: usize,
 }
 
 /// One provider's entry.

@@ -96,9 +96,10 @@ fn json<T: serde::Serialize>(state: &T) -> Option<String> {
     serde_json::to_string(state).ok()
 }
 
-/// `Conversations` for an agent's reader: its state kept as JSON.
+/// `Conversations` for an agent's reader: its state kept as JSON, and the method that takes a
+/// file found with the transcript where it has one (`companion = …`).
 macro_rules! conversations {
-    ($reader:ident) => {
+    ($reader:ident $(, companion = $companion:ident)?) => {
         impl Conversations for $reader {
             fn state(&self) -> Option<String> {
                 json(&$reader::state(self))
@@ -106,12 +107,16 @@ macro_rules! conversations {
             fn finish(self: Box<Self>) -> Parsed {
                 $reader::finish(*self)
             }
+            $(fn companion(&mut self, name: &str, bytes: &[u8]) {
+                $reader::$companion(self, name, bytes);
+            })?
         }
     };
 }
 
-/// `Usage` for an agent's usage reader: its state kept as JSON (or none, `state = stateless`), and the
-/// method that reads what a file's end leaves unfinished where it has one (`end = …`).
+/// `Usage` for an agent's usage reader: its state kept as JSON (or none, `state = stateless`), the
+/// method that reads what a file's end leaves unfinished where it has one (`end = …`), and the
+/// one that takes a file found with the transcript (`companion = …`).
 macro_rules! usage {
     (@state $usage:ident) => {
         fn state(&self) -> Option<String> {
@@ -123,7 +128,7 @@ macro_rules! usage {
             None
         }
     };
-    ($usage:ident $(, state = $stateless:ident)? $(, end = $end:ident)?) => {
+    ($usage:ident $(, state = $stateless:ident)? $(, end = $end:ident)? $(, companion = $companion:ident)?) => {
         impl Usage for $usage {
             fn take_rows(&mut self) -> Vec<(UsageEntry, u128)> {
                 $usage::take_rows(self)
@@ -135,15 +140,18 @@ macro_rules! usage {
             $(fn end(&mut self) {
                 $usage::$end(self);
             })?
+            $(fn companion(&mut self, name: &str, bytes: &[u8]) {
+                $usage::$companion(self, name, bytes);
+            })?
         }
     };
 }
 
-conversations!(GeminiReader);
+conversations!(GeminiReader, companion = companion);
 conversations!(QwenReader);
 conversations!(CopilotReader);
 conversations!(AiderReader);
-usage!(GeminiUsage, end = finish);
+usage!(GeminiUsage, end = finish, companion = companion);
 usage!(QwenUsage, state = stateless);
 usage!(CopilotUsage);
 usage!(AiderUsage);

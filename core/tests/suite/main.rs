@@ -9,6 +9,7 @@ mod errors;
 mod hostile;
 mod lifecycle;
 mod notes;
+mod places;
 mod prices;
 mod properties;
 mod reading;

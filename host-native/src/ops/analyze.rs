@@ -5,7 +5,7 @@
 use baton_core::Error;
 use baton_core::analyzer::{Analyzer, ListQuery, text};
 use baton_core::transcripts::conversation::ReadOptions;
-use baton_core::transcripts::ingest::INPUT_EXTENSIONS;
+use baton_core::transcripts::ingest::{INPUT_EXTENSIONS, Taken};
 use serde_json::{Value, json};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -69,14 +69,21 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
         collect(path, &mut files);
     }
     // Files named together are judged as the page judges a pick: an export's other files
-    // beside its conversations file are passed over.
+    // beside its conversations file are passed over; the files that say where the
+    // transcripts below them were made (VS Code's `workspace.json`) are read first.
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let taken = baton_core::transcripts::ingest::taken_from_folder(&names);
     let skipped = baton_core::transcripts::providers::skipped_files(&names);
-    let files: Vec<PathBuf> = files
-        .into_iter()
-        .zip(skipped)
-        .filter_map(|(path, skip)| (!skip).then_some(path))
-        .collect();
+    let (mut first, mut rest) = (Vec::new(), Vec::new());
+    for ((path, taken), skip) in files.into_iter().zip(taken).zip(skipped) {
+        match taken {
+            Taken::First => first.push(path),
+            _ if !skip => rest.push(path),
+            _ => {}
+        }
+    }
+    first.append(&mut rest);
+    let files = first;
     let total: u64 = files
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok())

@@ -315,7 +315,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                         if let Some(log) = crate::os::files::log_beside(path) {
                             ingest.set_log(log);
                         }
-                        for (name, bytes) in crate::os::files::companions_beside(*provider, path) {
+                        for (name, bytes) in crate::os::files::companions_of(*provider, path) {
                             ingest.give_companion(&name, bytes);
                         }
                         let read = crate::os::files::read_in_chunks(

@@ -96,36 +96,44 @@ pub fn log_beside(path: &Path) -> Option<Vec<u8>> {
 /// The largest companion read (a bigger one is passed over: its transcript is read without it).
 const MAX_COMPANION_BYTES: u64 = 256 << 20;
 
-/// The files beside `path` that `provider`'s readers are given with it (the registry's
-/// `companions`: a Cline task's model and workspace), each with its bytes; those absent,
-/// unreadable, not regular files or too big are left out.
-pub fn companions_beside(
+/// The files `provider`'s readers are given with the transcript at `path`: those beside it
+/// (the registry's `companions`: a Cline task's model and workspace) and the nearest of those
+/// above it (`above`: VS Code's `workspace.json`, Gemini CLI's `projects.json`), each with its
+/// bytes; those absent, unreadable, not regular files or too big are left out.
+pub fn companions_of(
     provider: baton_core::transcripts::Provider,
     path: &Path,
 ) -> Vec<(String, Vec<u8>)> {
     let Some(folder) = path.parent() else {
         return Vec::new();
     };
-    provider
-        .entry()
-        .names
+    let read = |file: PathBuf| {
+        let meta = std::fs::symlink_metadata(&file).ok()?;
+        if !meta.is_file() || meta.len() > MAX_COMPANION_BYTES {
+            return None;
+        }
+        let bytes = std::fs::read(&file).ok()?;
+        Some((file.to_string_lossy().into_owned(), bytes))
+    };
+    let names = &provider.entry().names;
+    let beside = names
         .companions
         .iter()
-        .filter_map(|name| {
-            let beside = folder.join(name);
-            let meta = std::fs::symlink_metadata(&beside).ok()?;
-            if !meta.is_file() || meta.len() > MAX_COMPANION_BYTES {
-                return None;
-            }
-            let bytes = std::fs::read(&beside).ok()?;
-            Some((beside.to_string_lossy().into_owned(), bytes))
-        })
-        .collect()
+        .filter_map(|name| read(folder.join(name)));
+    let above = names.above.iter().filter_map(|above| {
+        folder
+            .ancestors()
+            .skip(1)
+            .take(above.levels)
+            .find_map(|up| read(up.join(above.name)))
+    });
+    beside.chain(above).collect()
 }
 
 /// `(extensions, within)`: the endings taken, and whether the walk is for any format's files:
 /// a transcript an agent keeps only in a folder of its own is taken whatever its ending
-/// ([`baton_core::transcripts::ingest::picked_up_within`]), an empty file is passed over.
+/// ([`baton_core::transcripts::ingest::picked_up_within`]), so is a file above transcripts
+/// that says where they were made, and an empty file is passed over.
 fn walk(
     root: &Path,
     (extensions, within): (&[&str], bool),
@@ -181,7 +189,12 @@ fn walk(
                     || (within
                         && baton_core::transcripts::ingest::picked_up_within(
                             &path.to_string_lossy(),
-                        )));
+                        )))
+                // A file that says where the transcripts below it were made (VS Code's
+                // `workspace.json`), for a reader of every format to give them.
+                || (within
+                    && baton_core::transcripts::providers::above_levels(&path.to_string_lossy())
+                        .is_some());
             if !wanted && kind.is_some() {
                 continue;
             }

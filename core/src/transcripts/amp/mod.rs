@@ -66,8 +66,7 @@ fn project_of(thread: &Value) -> Option<String> {
     let tree = &thread["env"]["initial"]["trees"][0];
     tree["uri"]
         .as_str()
-        .and_then(|uri| uri.strip_prefix("file://"))
-        .map(str::to_owned)
+        .and_then(crate::transcripts::places::path_of_uri)
         .or_else(|| tree["displayName"].as_str().map(str::to_owned))
 }
 

@@ -9,17 +9,23 @@ use crate::transcripts::{Provider, Timestamp};
 use serde_json::Value;
 
 /// Reads a Copilot Chat session as a conversation.
-pub(super) fn conversation_of(path: &str, bytes: &[u8], parsed: &mut Parsed) {
+pub(super) fn conversation_of(path: &str, bytes: &[u8], folder: Option<&str>, parsed: &mut Parsed) {
     if let Some(session) = read_session(bytes, &mut parsed.stats) {
-        conversation_of_session(path, &session, parsed);
+        conversation_of_session(path, &session, folder, parsed);
     }
 }
 
 /// A session read as a conversation.
-pub(super) fn conversation_of_session(path: &str, session: &Session, parsed: &mut Parsed) {
+pub(super) fn conversation_of_session(
+    path: &str,
+    session: &Session,
+    folder: Option<&str>,
+    parsed: &mut Parsed,
+) {
     let state = &session.state;
     let id = session_id(state, path);
     let mut conversation = Conversation::new(Provider::CopilotChat, id.clone());
+    conversation.project = folder.map(str::to_owned);
     conversation.started_at = state["creationDate"].as_i64().map(Timestamp::from_millis);
     conversation.title = state["customTitle"]
         .as_str()

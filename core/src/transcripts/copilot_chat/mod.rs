@@ -11,7 +11,8 @@
 //! the request (newer builds) or `promptTokens`/`outputTokens` in its result's metadata, with no
 //! cache split (all prompt tokens are input). A request later cut from the log (an undo, a
 //! restored checkpoint) was still billed: its tokens are kept from when the log held them.
-//! Model ids are `copilot/<model>`; the vendor is taken off, and `auto` is named as such.
+//! Model ids are `copilot/<model>`; the vendor is taken off, and `auto` is named as such. The
+//! folder a session worked in is the one its workspace's `workspace.json` names, above it.
 
 mod conversation;
 
@@ -321,40 +322,61 @@ pub type CopilotChatReader = WholeReader<ChatSession>;
 pub type CopilotChatUsage = WholeUsage<ChatSession>;
 
 impl WholeFormat for ChatSession {
-    type Notes = ();
+    /// The folder the workspace's window had open (its `workspace.json`, above the session).
+    type Notes = Option<String>;
 
-    fn conversations(self, path: &str, bytes: &[u8], _: &mut (), parsed: &mut Parsed) {
-        conversation::conversation_of(path, bytes, parsed);
-    }
-
-    fn usage(self, path: &str, bytes: &[u8], _: &mut (), read: &mut UsageRead) {
-        if let Some(session) = read_session(bytes, &mut read.stats) {
-            rows_of(path, &session, read);
+    fn note(folder: &mut Option<String>, name: &str, bytes: &[u8]) {
+        if name.rsplit(['/', '\\']).next() == Some("workspace.json") {
+            *folder = crate::transcripts::places::workspace_folder(bytes);
         }
     }
 
-    fn both(self, path: &str, bytes: &[u8], _: &mut (), parsed: &mut Parsed, read: &mut UsageRead) {
+    fn conversations(
+        self,
+        path: &str,
+        bytes: &[u8],
+        folder: &mut Self::Notes,
+        parsed: &mut Parsed,
+    ) {
+        conversation::conversation_of(path, bytes, folder.as_deref(), parsed);
+    }
+
+    fn usage(self, path: &str, bytes: &[u8], folder: &mut Self::Notes, read: &mut UsageRead) {
+        if let Some(session) = read_session(bytes, &mut read.stats) {
+            rows_of(path, &session, folder.as_deref(), read);
+        }
+    }
+
+    fn both(
+        self,
+        path: &str,
+        bytes: &[u8],
+        folder: &mut Self::Notes,
+        parsed: &mut Parsed,
+        read: &mut UsageRead,
+    ) {
         let session = read_session(bytes, &mut read.stats);
         // What the one reading met, told on both sides.
         parsed.stats.malformed += read.stats.malformed;
         parsed.stats.repaired_surrogates += read.stats.repaired_surrogates;
         if let Some(session) = session {
-            conversation::conversation_of_session(path, &session, parsed);
-            rows_of(path, &session, read);
+            conversation::conversation_of_session(path, &session, folder.as_deref(), parsed);
+            rows_of(path, &session, folder.as_deref(), read);
         }
     }
 }
 
 /// A session's usage rows: every request Copilot billed, cut ones included.
-fn rows_of(path: &str, session: &Session, read: &mut UsageRead) {
+fn rows_of(path: &str, session: &Session, folder: Option<&str>, read: &mut UsageRead) {
     let id = session_id(&session.state, path);
     let name = read.strings.get(&id);
+    let project = folder.map(|f| read.strings.get(f));
     for (request, billed) in &session.usage {
         let entry = UsageEntry {
             provider: Provider::CopilotChat,
             at: Timestamp::from_millis(billed.at),
             session: name.clone(),
-            project: None,
+            project: project.clone(),
             model: billed.model.as_deref().map(|m| read.strings.get(m)),
             tokens: billed.tokens,
             cache_creation_1h_tokens: 0,

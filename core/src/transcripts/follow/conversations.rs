@@ -7,15 +7,19 @@ use crate::transcripts::conversation::{ClaudeCodeReader, CodexReader, CodexState
 
 /// The conversations `lines` of the transcript at `path` hold, read on from `state` (what the
 /// previous read returned; `None` from a file's start), and the state to read on from next
-/// time.
+/// time; `companions` are the files found with it (Gemini CLI's `projects.json`).
 pub fn read_appended<L: AsRef<[u8]>>(
     provider: Provider,
     path: &str,
     state: Option<&str>,
     lines: &[L],
+    companions: &[(String, Vec<u8>)],
 ) -> (Parsed, Option<String>) {
     if let Some(readers) = crate::transcripts::readers::readers(provider) {
         let mut reader = (readers.conversations)(path, state);
+        for (name, bytes) in companions {
+            reader.companion(name, bytes);
+        }
         for line in lines {
             reader.push_line(line.as_ref());
         }

@@ -39,6 +39,8 @@ pub enum AppendedUsage {
         readers: crate::transcripts::readers::Readers,
         /// The transcript's path.
         path: String,
+        /// The files found with it, given to each reader made.
+        companions: Vec<(String, Vec<u8>)>,
         /// What earlier reads' lines held.
         base: ReadStats,
     },
@@ -52,21 +54,28 @@ fn keyed_row((entry, key): (UsageEntry, u128)) -> Row {
 
 impl AppendedUsage {
     /// The reader of `provider`'s transcript `name`, continued from what an earlier read left
-    /// (`stats` and `state` as [`AppendedUsage::finish`] gave them; `None` from the start).
+    /// (`stats` and `state` as [`AppendedUsage::finish`] gave them; `None` from the start),
+    /// given the files found with it (the registry's companions: Gemini CLI's `projects.json`).
     pub fn continuing(
         provider: Provider,
         name: &str,
         stats: Option<&str>,
         state: Option<&str>,
+        companions: Vec<(String, Vec<u8>)>,
     ) -> AppendedUsage {
         let base: ReadStats = stats
             .and_then(|s| serde_json::from_str(s).ok())
             .unwrap_or_default();
         if let Some(readers) = crate::transcripts::readers::readers(provider) {
+            let mut reader = (readers.usage)(name, state);
+            for (name, bytes) in &companions {
+                reader.companion(name, bytes);
+            }
             return AppendedUsage::Keyed {
-                reader: (readers.usage)(name, state),
+                reader,
                 readers,
                 path: name.to_owned(),
+                companions,
                 base,
             };
         }
@@ -169,9 +178,13 @@ impl AppendedUsage {
                 reader,
                 readers,
                 path,
+                companions,
                 ..
             } => {
                 let mut reader = (readers.usage)(path, reader.state().as_deref());
+                for (name, bytes) in companions.iter() {
+                    reader.companion(name, bytes);
+                }
                 reader.push_line(line);
                 reader.end();
                 let rows = reader.take_rows().into_iter().map(keyed_row).collect();

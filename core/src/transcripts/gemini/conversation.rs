@@ -48,6 +48,8 @@ pub struct GeminiReader {
     side_chain: bool,
     /// A sub-agent's file names its main session by its folder.
     parent: Option<String>,
+    /// What the file's path says.
+    clues: super::Clues,
     /// The project the file's folder names, when no line names one.
     folder_project: Option<String>,
     /// An old-format document, pretty-printed over many lines: kept until the file ends.
@@ -66,7 +68,8 @@ impl GeminiReader {
     /// A reader for the file at `path` (its folders say the project and, for a sub-agent's
     /// file, the session), continued from `state` when the lines before were read already.
     pub fn new(path: &str, state: Option<GeminiState>) -> GeminiReader {
-        let (project, parent) = path_clues(path);
+        let clues = path_clues(path);
+        let (project, parent) = (clues.project(), clues.parent.clone());
         let state = state.unwrap_or_default();
         let mut conversation = Conversation::new(Provider::Gemini, state.id);
         conversation.project = state.project;
@@ -82,9 +85,18 @@ impl GeminiReader {
             previous: state.previous,
             side_chain: state.side_chain || parent.is_some(),
             parent,
+            clues,
             folder_project: project,
             document: state.document.map(String::into_bytes),
             lines: state.lines,
+        }
+    }
+
+    /// Takes a file found with the transcript: `projects.json` says which folder the
+    /// project's folder under `tmp/` stands for.
+    pub fn companion(&mut self, name: &str, bytes: &[u8]) {
+        if let Some(folder) = self.clues.registered(name, bytes) {
+            self.folder_project = Some(folder);
         }
     }
 

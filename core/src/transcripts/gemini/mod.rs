@@ -109,23 +109,71 @@ fn folders(path: &str) -> Vec<&str> {
     path.split(['/', '\\']).filter(|p| !p.is_empty()).collect()
 }
 
-/// What the path of a file under `…/tmp/<project>/chats/` says: the project folder's name
-/// (a short name since v0.29; older ones are the SHA-256 of the project's path, which names
-/// nothing a person knows, so none), and for a sub-agent's file
-/// (`chats/<parent session>/<agent>.jsonl`) the session it belongs to.
-pub(crate) fn path_clues(path: &str) -> (Option<String>, Option<String>) {
+/// What the path of a file under `…/tmp/<project>/chats/` says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Clues {
+    /// The project folder's name, as it is: a short name since v0.29, older ones the SHA-256
+    /// of the project's path.
+    pub(crate) folder: Option<String>,
+    /// For a sub-agent's file (`chats/<parent session>/<agent>.jsonl`), the session it
+    /// belongs to.
+    pub(crate) parent: Option<String>,
+}
+
+impl Clues {
+    /// The project the folder names: its short name (a hash names nothing a person knows, so
+    /// none), unless `projects.json` said which folder it stands for.
+    pub(crate) fn project(&self) -> Option<String> {
+        self.folder.clone().filter(|f| !is_hash(f))
+    }
+
+    /// The path `projects.json` (given whole as `bytes`; `name` is the file's) says the
+    /// project folder stands for, when it is that file and names it.
+    pub(crate) fn registered(&self, name: &str, bytes: &[u8]) -> Option<String> {
+        if name.rsplit(['/', '\\']).next() != Some("projects.json") {
+            return None;
+        }
+        registered_folder(bytes, self.folder.as_deref()?)
+    }
+}
+
+/// Whether a folder's name is a SHA-256 in hex.
+fn is_hash(folder: &str) -> bool {
+    folder.len() == 64 && folder.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The folder of Gemini CLI's `projects.json` (`{"projects": {"<path>": "<short name>"}}`)
+/// that the project folder `folder` stands for: the path whose short name it is, or for an
+/// older folder the path whose SHA-256 it is.
+pub(crate) fn registered_folder(bytes: &[u8], folder: &str) -> Option<String> {
+    use sha2::Digest;
+    let value: Value = serde_json::from_slice(bytes).ok()?;
+    let projects = value["projects"].as_object()?;
+    let hash = is_hash(folder).then(|| folder.to_ascii_lowercase());
+    projects
+        .iter()
+        .find(|(path, short)| match &hash {
+            Some(hash) => {
+                let digest = sha2::Sha256::digest(path.as_bytes());
+                let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+                hex == *hash
+            }
+            None => short.as_str() == Some(folder),
+        })
+        .map(|(path, _)| path.clone())
+}
+
+/// What the path of a file under `…/tmp/<project>/chats/` says: the project folder's name and,
+/// for a sub-agent's file, the session it belongs to.
+pub(crate) fn path_clues(path: &str) -> Clues {
     let parts = folders(path);
     let Some(chats) = parts.iter().rposition(|p| *p == "chats") else {
-        return (None, None);
+        return Clues::default();
     };
-    let project = chats
-        .checked_sub(1)
-        .map(|at| parts[at])
-        .filter(|p| !(p.len() == 64 && p.bytes().all(|b| b.is_ascii_hexdigit())))
-        .map(str::to_owned);
+    let folder = chats.checked_sub(1).map(|at| parts[at].to_owned());
     // `chats/<parent>/<file>`: the file sits one folder below `chats`.
     let parent = (parts.len() == chats + 3).then(|| parts[chats + 1].to_owned());
-    (project, parent)
+    Clues { folder, parent }
 }
 
 #[cfg(test)]
@@ -148,17 +196,58 @@ mod tests {
 
     #[test]
     fn the_path_names_the_project_and_a_sub_agents_session() {
+        let clues =
+            path_clues("/h/.gemini/tmp/my-app/chats/session-2026-08-21T16-16-3f2a9c1e.jsonl");
         assert_eq!(
-            path_clues("/h/.gemini/tmp/my-app/chats/session-2026-08-21T16-16-3f2a9c1e.jsonl"),
+            (clues.project(), clues.parent),
             (Some("my-app".into()), None)
         );
         let hash = "9b0e".repeat(16);
+        let clues = path_clues(&format!(
+            "C:\\u\\.gemini\\tmp\\{hash}\\chats\\3f2a\\agent.jsonl"
+        ));
         assert_eq!(
-            path_clues(&format!(
-                "C:\\u\\.gemini\\tmp\\{hash}\\chats\\3f2a\\agent.jsonl"
-            )),
+            (clues.project(), clues.parent.clone()),
             (None, Some("3f2a".into()))
         );
-        assert_eq!(path_clues("session.jsonl"), (None, None));
+        assert_eq!(path_clues("session.jsonl"), Clues::default());
+    }
+
+    #[test]
+    fn projects_json_says_which_folder_a_short_name_or_a_hash_stands_for() {
+        let registry = br#"{"projects": {"/home/dev/my-app": "my-app", "/home/dev/old": "old"}}"#;
+        let short = path_clues("/h/.gemini/tmp/my-app/chats/session-1.jsonl");
+        assert_eq!(
+            short
+                .registered("/h/.gemini/projects.json", registry)
+                .as_deref(),
+            Some("/home/dev/my-app")
+        );
+        // Another file's name, or a project it does not list, says nothing.
+        assert_eq!(short.registered("/h/.gemini/settings.json", registry), None);
+        let other = path_clues("/h/.gemini/tmp/other/chats/session-1.jsonl");
+        assert_eq!(other.registered("projects.json", registry), None);
+        // An older folder is the SHA-256 of the path.
+        let hash = "c4b9f4c8b1d3b6bd38c1c1c82e0ff0d1d3d38b39a2da42f4f6bb6e38b7e1b5d0";
+        let digest: String = {
+            use sha2::Digest;
+            sha2::Sha256::digest(b"/home/dev/old")
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        };
+        assert_ne!(digest, hash);
+        let hashed = path_clues(&format!("/h/.gemini/tmp/{digest}/chats/session-1.json"));
+        assert_eq!(hashed.project(), None);
+        assert_eq!(
+            hashed.registered("projects.json", registry).as_deref(),
+            Some("/home/dev/old")
+        );
+        // Not JSON, or not the shape: nothing, no panic.
+        assert_eq!(short.registered("projects.json", b"[1,2"), None);
+        assert_eq!(
+            short.registered("projects.json", br#"{"projects": ["my-app"]}"#),
+            None
+        );
     }
 }

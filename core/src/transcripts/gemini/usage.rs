@@ -35,6 +35,8 @@ pub struct GeminiUsage {
     project: Option<Arc<str>>,
     /// A sub-agent's file counts in its main session (its folder names it).
     parent: Option<Arc<str>>,
+    /// What the file's path says.
+    clues: super::Clues,
     folder_project: Option<Arc<str>>,
     strings: Interner,
     rows: Vec<(UsageEntry, u128)>,
@@ -47,7 +49,8 @@ pub struct GeminiUsage {
 impl GeminiUsage {
     /// A reader for the file at `path`, continued from `state`.
     pub fn new(path: &str, state: Option<GeminiUsageState>) -> GeminiUsage {
-        let (project, parent) = path_clues(path);
+        let clues = path_clues(path);
+        let (project, parent) = (clues.project(), clues.parent.clone());
         let state = state.unwrap_or_default();
         let mut strings = Interner::default();
         let parent = parent.map(|p| strings.get(&p));
@@ -58,12 +61,21 @@ impl GeminiUsage {
             session,
             project: state.project.map(|p| strings.get(&p)),
             parent,
+            clues,
             folder_project: project.map(|p| strings.get(&p)),
             strings,
             rows: Vec::new(),
             document: state.document.map(String::into_bytes),
             lines: state.lines,
             stats: ReadStats::default(),
+        }
+    }
+
+    /// Takes a file found with the transcript: `projects.json` says which folder the
+    /// project's folder under `tmp/` stands for.
+    pub fn companion(&mut self, name: &str, bytes: &[u8]) {
+        if let Some(folder) = self.clues.registered(name, bytes) {
+            self.folder_project = Some(self.strings.get(&folder));
         }
     }
 

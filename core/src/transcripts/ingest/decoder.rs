@@ -137,12 +137,20 @@ impl Decoder {
         }
     }
 
-    pub(super) fn push(&mut self, chunk: &[u8], name: &str, options: ReadOptions) -> Result<()> {
+    /// Feeds the next chunk; `companions` are the files found with this one, given to an
+    /// agent's readers as they are made (before any line).
+    pub(super) fn push(
+        &mut self,
+        chunk: &[u8],
+        name: &str,
+        options: ReadOptions,
+        companions: &[(String, Vec<u8>)],
+    ) -> Result<()> {
         match self {
             Decoder::Head(head) => {
                 head.extend_from_slice(chunk);
                 if head.len() >= HEAD_BYTES {
-                    self.decide(name, options)?;
+                    self.decide(name, options, companions)?;
                 }
             }
             Decoder::ClaudeCode {
@@ -191,7 +199,12 @@ impl Decoder {
     }
 
     /// Decides the format from the head collected so far, then replays it.
-    pub(super) fn decide(&mut self, name: &str, options: ReadOptions) -> Result<()> {
+    pub(super) fn decide(
+        &mut self,
+        name: &str,
+        options: ReadOptions,
+        companions: &[(String, Vec<u8>)],
+    ) -> Result<()> {
         let Decoder::Head(head) = self else {
             return Ok(());
         };
@@ -236,7 +249,25 @@ impl Decoder {
                 },
             }
         };
-        self.push(&head, name, options)
+        for (name, bytes) in companions {
+            self.give_companion(name, bytes);
+        }
+        self.push(&head, name, options, companions)
+    }
+
+    /// Gives an agent's readers a file found with the transcript (nothing for other files).
+    pub(super) fn give_companion(&mut self, name: &str, bytes: &[u8]) {
+        if let Decoder::Keyed {
+            conversations,
+            usage,
+            ..
+        } = self
+        {
+            usage.companion(name, bytes);
+            if let Some(reader) = conversations.as_mut() {
+                reader.companion(name, bytes);
+            }
+        }
     }
 
     /// Ends the file; `log` is a database's write-ahead log, when the host found one beside it.
@@ -251,7 +282,7 @@ impl Decoder {
             if head.iter().all(u8::is_ascii_whitespace) {
                 return Err(Error::empty_file(name));
             }
-            self.decide(name, options)?;
+            self.decide(name, options, companions)?;
         }
         Ok(Finished::Part(match self {
             Decoder::Head(_) => return Err(Error::internal("a file's format was left undecided")),
@@ -296,13 +327,6 @@ impl Decoder {
                 mut rows,
             } => {
                 let mut parsed = Parsed::default();
-                let mut conversations = conversations;
-                for (name, bytes) in companions {
-                    usage.companion(name, bytes);
-                    if let Some(reader) = conversations.as_mut() {
-                        reader.companion(name, bytes);
-                    }
-                }
                 match conversations {
                     Some(mut reader) => {
                         lines.finish(|line| {

@@ -147,24 +147,46 @@ pub fn picked_up_within(path: &str) -> bool {
             .any(|entry| entry.names.within.is_some() && entry.wants_file(path))
 }
 
+/// How a host loads a file found under a folder a person chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taken {
+    /// Not read.
+    No,
+    /// Read, in path order.
+    Yes,
+    /// Read before every other: a file that says where the transcripts below it were made
+    /// (the registry's `above`: VS Code's `workspace.json`), given to each of them.
+    First,
+}
+
 /// Which of `paths` (the files found under a folder a person chose) a host reads: those
 /// with one of [`INPUT_EXTENSIONS`], named as an agent names its transcripts
 /// ([`input_names`]) or kept in an agent's own folder ([`picked_up_within`]), less those
-/// passed over ([`crate::transcripts::providers::skipped_files`]). One flag per path, in
-/// order: the page's one rule for a folder dropped on it.
-pub fn taken_from_folder<S: AsRef<str>>(paths: &[S]) -> Vec<bool> {
+/// passed over ([`crate::transcripts::providers::skipped_files`]); and, first, the files
+/// above an agent's transcripts that say where they were made (unless an export's side
+/// files). One answer per path, in order: the page's one rule for a folder dropped on it,
+/// and `baton analyze`'s.
+pub fn taken_from_folder<S: AsRef<str>>(paths: &[S]) -> Vec<Taken> {
     let skipped = crate::transcripts::providers::skipped_files(paths);
+    let export_files = crate::transcripts::export_files::skipped_export_files(paths);
     let names: Vec<&str> = input_names().collect();
     paths
         .iter()
-        .zip(skipped)
-        .map(|(path, skip)| {
+        .zip(skipped.into_iter().zip(export_files))
+        .map(|(path, (skip, export_file))| {
             let path = path.as_ref();
+            if crate::transcripts::providers::above_levels(path).is_some() && !export_file {
+                return Taken::First;
+            }
             let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
             let by_ending = name.rsplit_once('.').is_some_and(|(_, ext)| {
                 INPUT_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
             });
-            !skip && (by_ending || names.contains(&name) || picked_up_within(path))
+            if !skip && (by_ending || names.contains(&name) || picked_up_within(path)) {
+                Taken::Yes
+            } else {
+                Taken::No
+            }
         })
         .collect()
 }
@@ -251,6 +273,10 @@ impl FileIngest {
     /// Gives a file found beside this one that its agent's readers read with it (the
     /// registry's `companions`: a Cline task's model and workspace). Ignored for other files.
     pub fn give_companion(&mut self, name: &str, bytes: Vec<u8>) {
+        // A reader made already (a file known to be its agent's) takes it now, before any line.
+        if let Some(decoder) = self.decoder.as_mut() {
+            decoder.give_companion(name, &bytes);
+        }
         self.companions.push((name.to_owned(), bytes));
     }
 
@@ -263,7 +289,7 @@ impl FileIngest {
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
         self.bytes += chunk.len() as u64;
         match self.decoder.as_mut() {
-            Some(decoder) => decoder.push(chunk, &self.name, self.options),
+            Some(decoder) => decoder.push(chunk, &self.name, self.options, &self.companions),
             None => Err(Error::invalid(
                 "file",
                 "the file was already finished".to_owned(),
@@ -351,7 +377,7 @@ impl FileIngest {
                 }
                 continue;
             }
-            decoder.push(&out[..n], &entry_name, self.options)?;
+            decoder.push(&out[..n], &entry_name, self.options, &[])?;
             unzip.produced += n as u64;
             spent += n;
         }

@@ -28,6 +28,7 @@ pub fn passed_over(path: &str) -> bool {
             let name = folders.last().copied().unwrap_or("");
             if entry.names.not_ending.iter().any(|e| name.ends_with(e))
                 || entry.names.beside.contains(&name)
+                || entry.names.above.iter().any(|above| above.name == name)
             {
                 return true;
             }
@@ -100,6 +101,23 @@ pub fn is_companion(path: &str) -> bool {
     REGISTRY
         .iter()
         .any(|entry| entry.names.companions.contains(&name))
+}
+
+/// How far above a transcript's folder the file at `path` may sit and still say where the
+/// transcripts below it were made (the registry's `above`: VS Code's `workspace.json`), when
+/// it is such a file found in a folder. A host reading a folder's files gives it to each
+/// transcript that many folders below it or fewer.
+pub fn above_levels(path: &str) -> Option<usize> {
+    let (folder, name) = path.rsplit_once(['/', '\\'])?;
+    if folder.is_empty() {
+        return None;
+    }
+    REGISTRY
+        .iter()
+        .flat_map(|entry| entry.names.above)
+        .filter(|above| above.name == name)
+        .map(|above| above.levels)
+        .max()
 }
 
 impl Entry {
@@ -216,6 +234,19 @@ mod tests {
         assert!(!roo.wants_file(&format!("{tasks}/ui_messages.json.tmp.17.ab.json")));
         assert!(is_companion(&format!("{tasks}/history_item.json")));
         assert!(!is_companion(&format!("{tasks}/ui_messages.json")));
+        let workspace = "/h/.config/Code/User/workspaceStorage/455c";
+        assert_eq!(
+            above_levels(&format!("{workspace}/workspace.json")),
+            Some(1)
+        );
+        assert_eq!(
+            above_levels(&format!("{workspace}/chatSessions/a.jsonl")),
+            None
+        );
+        assert_eq!(above_levels("workspace.json"), None);
+        assert_eq!(above_levels("me/.gemini/projects.json"), Some(4));
+        assert!(passed_over(&format!("{workspace}/workspace.json")));
+        assert!(passed_over("me/.gemini/projects.json"));
         // The files beside a task's panel file are its own: not passed over as another's.
         assert!(!passed_over(
             &format!("{tasks}/api_conversation_history.json")[1..]

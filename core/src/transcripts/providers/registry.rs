@@ -5,7 +5,7 @@ use super::editors::{
     CURSOR_HOME, EXTENSION_EDITORS, EXTENSION_EDITORS_AND_SERVER, VS_CODES, VS_CODES_AND_SERVER,
 };
 use super::homes::*;
-use super::{Base, Entry, Gives, Homes, Kind, Moved, Names, Place};
+use super::{Above, Base, Entry, Gives, Homes, Kind, Moved, Names, Place};
 use crate::transcripts::Provider;
 
 /// Any file with one of the provider's endings.
@@ -18,6 +18,7 @@ const ANY_NAME: Names = Names {
     companions: &[],
     in_folders: false,
     beside: &[],
+    above: &[],
 };
 
 /// The homes of an editor extension's tasks (`globalStorage/<extension>/tasks` in each
@@ -63,6 +64,7 @@ const TASK_NAMES: Names = Names {
     in_folders: false,
     // Cline's context tracking and task settings.
     beside: &["context_history.json", "settings.json"],
+    above: &[],
 };
 
 /// What a task's panel file gives.
@@ -200,6 +202,13 @@ pub const REGISTRY: [Entry; 18] = [
             companions: &[],
             in_folders: false,
             beside: &[],
+            // Which folder each project's short name (or the SHA-256 of its path) stands
+            // for: `.gemini/projects.json`, above `tmp/<project>/chats/` (a sub-agent's file
+            // one folder deeper).
+            above: &[Above {
+                name: "projects.json",
+                levels: 4,
+            }],
         },
         agent_names: &["gemini"],
     },
@@ -237,6 +246,7 @@ pub const REGISTRY: [Entry; 18] = [
             companions: &[],
             in_folders: false,
             beside: &[],
+            above: &[],
         },
         agent_names: &["qwen"],
     },
@@ -313,6 +323,7 @@ pub const REGISTRY: [Entry; 18] = [
             companions: &[],
             in_folders: false,
             beside: &[],
+            above: &[],
         },
         agent_names: &["copilot"],
     },
@@ -342,9 +353,13 @@ pub const REGISTRY: [Entry; 18] = [
             only_named: None,
             or_session_named: false,
             companions: &[],
-            // The folder a workspace's window had open, beside its `chatSessions`.
             in_folders: false,
-            beside: &["workspace.json"],
+            beside: &[],
+            // The folder a workspace's window had open, beside its `chatSessions`.
+            above: &[Above {
+                name: "workspace.json",
+                levels: 1,
+            }],
         },
         agent_names: &["copilot-chat", "vscode"],
     },
@@ -401,6 +416,7 @@ pub const REGISTRY: [Entry; 18] = [
             companions: &[],
             in_folders: false,
             beside: &[],
+            above: &[],
         },
         agent_names: &["aider"],
     },

@@ -66,7 +66,7 @@ pub(super) fn sync_document(
     let mut feed = |line: &[u8]| usage.push_line(line);
     lines.push(&bytes, &mut feed);
     lines.finish(&mut feed);
-    for (name, bytes) in crate::os::files::companions_beside(source.provider, &source.path) {
+    for (name, bytes) in crate::os::files::companions_of(source.provider, &source.path) {
         usage.companion(&name, &bytes);
     }
     usage.end();

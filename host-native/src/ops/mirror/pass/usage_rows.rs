@@ -8,13 +8,20 @@ use baton_core::transcripts::follow::AppendedUsage;
 pub(super) struct UsageReader(AppendedUsage);
 
 impl UsageReader {
-    /// Continues from what the index knew of the source (`None`: from its start).
-    pub(super) fn new(source: &Source, shown: &str, before: Option<&Known>) -> UsageReader {
+    /// Continues from what the index knew of the source (`None`: from its start), given the
+    /// files found with it ([`crate::os::files::companions_of`]).
+    pub(super) fn new(
+        source: &Source,
+        shown: &str,
+        before: Option<&Known>,
+        companions: Vec<(String, Vec<u8>)>,
+    ) -> UsageReader {
         UsageReader(AppendedUsage::continuing(
             source.provider,
             shown,
             before.and_then(|k| k.usage_stats.as_deref()),
             before.and_then(|k| k.usage_state.as_deref()),
+            companions,
         ))
     }
 

@@ -230,8 +230,14 @@ impl Window<'_> {
         // The lines, once each, secrets masked: the masked text is all that is kept.
         let mut offset = cursor;
         let mut lines: Vec<std::borrow::Cow<[u8]>> = Vec::new();
-        let mut usage =
-            UsageReader::new(source, shown, if reread { None } else { before.as_ref() });
+        // The files its readers are given with it (Gemini CLI's `projects.json`).
+        let companions = crate::os::files::companions_of(source.provider, &source.path);
+        let mut usage = UsageReader::new(
+            source,
+            shown,
+            if reread { None } else { before.as_ref() },
+            companions.clone(),
+        );
         for line in taken.split_inclusive(|b| *b == b'\n') {
             let body = line.strip_suffix(b"\n").unwrap_or(line);
             if let Some(body) = baton_core::transcripts::lines::whole_line(body) {
@@ -283,6 +289,7 @@ impl Window<'_> {
             shown,
             reader_state.as_deref(),
             &lines,
+            &companions,
         );
         for conversation in &parsed.conversations {
             stats.messages += store_conversation(
