@@ -252,3 +252,58 @@ fn each_response_shows_the_tokens_of_all_its_steps() {
     let output: u64 = truth.by_day().values().map(|t| t.output).sum();
     assert_eq!((shown.input_tokens, shown.output_tokens), (billed, output));
 }
+
+#[test]
+fn the_database_opencode_db_names_is_read_besides_the_data_folders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let elsewhere = tmp.path().join("elsewhere/work.db");
+    std::fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opencode/opencode.db"),
+        &elsewhere,
+    )
+    .unwrap();
+    let usage = |db: &str| {
+        let out = baton(&tmp.path().join(".baton"))
+            .env("OPENCODE_DB", db)
+            .args([
+                "--json",
+                "usage",
+                "--claude-dir",
+                "/nonexistent",
+                "--codex-dir",
+                "/nonexistent",
+            ])
+            .output()
+            .unwrap();
+        assert_success(&out, format_args!("OPENCODE_DB={db}"));
+        json_of(&out)
+    };
+    let named = usage(elsewhere.to_str().unwrap());
+    assert_eq!(named["totals"]["input_tokens"], 22_143, "{named}");
+    // A relative name is inside OpenCode's data folder, read with that folder's already: once.
+    let data = baton_tests::user_folders(&tmp.path().join(".baton")).join("data/opencode");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::copy(&elsewhere, data.join("work.db")).unwrap();
+    let relative = usage("work.db");
+    assert_eq!(relative["totals"]["input_tokens"], 22_143, "{relative}");
+    std::fs::remove_file(data.join("work.db")).unwrap();
+    // SQLite's in-memory database, or nothing: no database to read, and said so.
+    for db in [":memory:", ""] {
+        let out = baton(&tmp.path().join(".baton"))
+            .env("OPENCODE_DB", db)
+            .args([
+                "--json",
+                "usage",
+                "--claude-dir",
+                "/nonexistent",
+                "--codex-dir",
+                "/nonexistent",
+            ])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let error = json_of(&out);
+        assert_eq!(error["error"]["code"], "NO_TRANSCRIPTS", "{error}");
+    }
+}

@@ -82,6 +82,10 @@ pub struct Moved {
     pub list: bool,
     /// The folder below each that holds the transcripts (`projects`).
     pub below: &'static str,
+    /// Whether it names one of the agent's files rather than a folder that replaces its
+    /// home (OpenCode's `OPENCODE_DB`, its database): that file is read as well as the
+    /// home's, and a relative one is inside the home.
+    pub file: bool,
 }
 
 /// Where a provider's files live when nothing says otherwise.

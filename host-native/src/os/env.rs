@@ -265,6 +265,10 @@ pub const ENVIRONMENT: &[Variable] = &[
     ),
     v("CODEX_HOME", "Codex's own folder, read as Codex reads it"),
     v(
+        "OPENCODE_DB",
+        "the database OpenCode opens instead of its `opencode.db`, read besides its folder's",
+    ),
+    v(
         "GEMINI_CLI_HOME",
         "the home Gemini CLI keeps `.gemini` in, read as Gemini CLI reads it",
     ),

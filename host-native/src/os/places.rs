@@ -37,14 +37,49 @@ pub(crate) fn home() -> Option<PathBuf> {
 
 /// The folders where `provider` keeps its files on this machine (its registry entry's
 /// homes): those the variable it reads names (`CLAUDE_CONFIG_DIR`, comma-separated, each with
-/// `projects/`; `CODEX_HOME` with `sessions/`), else its default places on this system.
+/// `projects/`; `CODEX_HOME` with `sessions/`), else its default places on this system; and a
+/// file a variable names as the agent's own (`OPENCODE_DB`), when it is not in those already.
 pub fn provider_dirs(provider: Provider) -> Vec<PathBuf> {
     let homes = provider.entry().homes;
+    let mut places = home_dirs(provider);
+    for moved in homes.moved.iter().filter(|moved| moved.file) {
+        // SQLite's `:memory:` names no file.
+        let Some(value) = crate::os::env::var_os(moved.variable)
+            .filter(|v| !v.is_empty() && v.as_os_str() != ":memory:")
+        else {
+            continue;
+        };
+        let named = PathBuf::from(value);
+        let files: Vec<PathBuf> = if named.is_absolute() {
+            vec![named]
+        } else {
+            places.iter().map(|home| home.join(&named)).collect()
+        };
+        for file in files {
+            // A file at a home's top is read with the home's others already.
+            if !places
+                .iter()
+                .any(|home| file.parent() == Some(home.as_path()))
+            {
+                places.push(file);
+            }
+        }
+    }
+    places
+}
+
+/// The folders of [`provider_dirs`], without the files variables add.
+fn home_dirs(provider: Provider) -> Vec<PathBuf> {
+    let homes = provider.entry().homes;
     // The first variable set wins (Qwen Code's runtime folder before its home).
-    let set = homes.moved.iter().find_map(|moved| {
-        let value = crate::os::env::var_os(moved.variable).filter(|v| !v.is_empty())?;
-        Some((moved, value))
-    });
+    let set = homes
+        .moved
+        .iter()
+        .filter(|moved| !moved.file)
+        .find_map(|moved| {
+            let value = crate::os::env::var_os(moved.variable).filter(|v| !v.is_empty())?;
+            Some((moved, value))
+        });
     if let Some((moved, value)) = set {
         let folders: Vec<PathBuf> = if moved.list {
             value
