@@ -296,3 +296,118 @@ fn codex_notify_records_the_threads_usage_from_its_rollout() {
     let close = (cost["cost_usd"].as_f64().unwrap() - row["cost_usd"].as_f64().unwrap()).abs();
     assert!(close < 1e-6, "{cost} vs {row}");
 }
+
+/// Runs `baton hook gemini` as Gemini CLI does: the JSON on stdin, the project in
+/// `GEMINI_PROJECT_DIR`, stdout left empty (Gemini parses it as the hook's answer).
+fn gemini_hook(project: &Path, input: Value) {
+    let output = output_with_stdin(
+        baton(&project.join(".baton"))
+            .env_remove("BATON_DIR")
+            .env("GEMINI_PROJECT_DIR", project)
+            .current_dir(project.join("src"))
+            .args(["hook", "gemini"]),
+        input.to_string().as_bytes(),
+    );
+    assert!(output.status.success());
+    assert!(
+        output.stdout.is_empty(),
+        "stdout is the hook's answer to Gemini CLI"
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn gemini_hooks_open_record_the_usage_of_and_end_one_work_session() {
+    let (tmp, project) = project();
+    std::fs::create_dir_all(project.join(".baton")).unwrap();
+    // The session's log as Gemini CLI writes it: each response written again as it changes.
+    let chats = tmp.path().join("gemini/tmp/webapp/chats");
+    std::fs::create_dir_all(&chats).unwrap();
+    let log = chats.join("session-2026-08-20T09-00-fb4d394f.jsonl");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/gemini/my-app/chats/session-2026-08-20T09-00-fb4d394f.jsonl"
+        ),
+        &log,
+    )
+    .unwrap();
+    let id = "fb4d394f-8ead-4d08-8eca-1bf6459aa472";
+    let event = |name: &str, extra: Value| {
+        let mut input = json!({"session_id": id, "transcript_path": log, "cwd": project,
+            "hook_event_name": name, "timestamp": "2026-08-20T09:00:00.000Z"});
+        for (key, value) in extra.as_object().unwrap() {
+            input[key] = value.clone();
+        }
+        input
+    };
+    gemini_hook(
+        &project,
+        event("SessionStart", json!({"source": "startup"})),
+    );
+    gemini_hook(
+        &project,
+        event("BeforeAgent", json!({"prompt": "fix the build"})),
+    );
+    gemini_hook(
+        &project,
+        event("AfterAgent", json!({"prompt": "fix the build"})),
+    );
+    // A second turn's end with nothing new: nothing more recorded.
+    gemini_hook(&project, event("AfterAgent", json!({})));
+    gemini_hook(&project, event("SessionEnd", json!({"reason": "exit"})));
+    let all = sessions(&project);
+    assert_eq!(all.len(), 1, "{all:?}");
+    let session = &all[0];
+    assert_eq!(session["status"], "complete");
+    assert_eq!(session["agent"], "gemini");
+    assert_eq!(session["client_name"], "gemini-cli");
+    assert_eq!(session["provider_session_id"], id);
+    let events = std::fs::read_to_string(project.join(".baton/events.ndjson")).unwrap();
+    assert_eq!(events.matches("\"kind\":\"usage\"").count(), 1, "{events}");
+    // What the ledger recorded is what `usage` counts for that session from the file.
+    let listed = json_of(
+        &baton(&project.join(".baton"))
+            .args(["--json", "list", "--all", "--cost"])
+            .output()
+            .unwrap(),
+    );
+    let cost = &listed["sessions"][0]["cost"];
+    assert_eq!(cost["source"], "ledger", "{listed}");
+    let usage = json_of(
+        &baton(&project.join(".baton"))
+            .args(["--json", "usage", "session", "--gemini-dir"])
+            .arg(tmp.path().join("gemini/tmp"))
+            .args([
+                "--claude-dir",
+                "/nonexistent",
+                "--codex-dir",
+                "/nonexistent",
+            ])
+            .output()
+            .unwrap(),
+    );
+    let totals = &usage["totals"];
+    assert!(totals["total_tokens"].as_u64().unwrap() > 0, "{usage}");
+    assert_eq!(cost["total_tokens"], totals["total_tokens"], "{usage}");
+    // A /clear: the next session takes over from the one it ended.
+    let next = "0c0ffee0-0000-4000-8000-000000000002";
+    gemini_hook(
+        &project,
+        event("SessionStart", json!({"source": "startup"})),
+    );
+    gemini_hook(&project, event("SessionEnd", json!({"reason": "clear"})));
+    let mut cleared = event("SessionStart", json!({"source": "clear"}));
+    cleared["session_id"] = json!(next);
+    gemini_hook(&project, cleared);
+    let all = sessions(&project);
+    let new = all
+        .iter()
+        .find(|s| s["provider_session_id"] == next)
+        .unwrap_or_else(|| panic!("{all:?}"));
+    assert!(new["parent_session_id"].is_string(), "{new}");
+}

@@ -1,7 +1,8 @@
 //! Liveness evidence on this machine: Claude Code's per-process registry
 //! (`<claude config>/sessions/<pid>.json`), the process table (`/proc/<pid>/stat`), Codex's
 //! per-thread writer locks (`<codex home>/thread-writer-locks/<thread>.lock`, held or not as
-//! `/proc/locks` says) and the transcripts' last writes. It gathers the facts and asks the core
+//! `/proc/locks` says) and the transcripts' last writes (Claude Code's by its session id, any
+//! other agent's where a hook recorded usage from it). It gathers the facts and asks the core
 //! (`Request::Observe`) what they mean; the core records what changed.
 
 use crate::ops::engine;
@@ -109,9 +110,19 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
                     });
                 }
             }
-            if let Some(id) = provider_id
-                && session.agent.starts_with("claude")
-                && let Some(path) = claude_transcript(id)
+            // The agent's transcript: Claude Code's by its session id, else the one a hook
+            // recorded usage from (Gemini CLI's, Codex's rollout).
+            let transcript = provider_id
+                .filter(|_| session.agent.starts_with("claude"))
+                .and_then(claude_transcript)
+                .or_else(|| {
+                    session
+                        .usage_sources
+                        .last()
+                        .map(|s| PathBuf::from(&s.source))
+                        .filter(|p| p.is_absolute())
+                });
+            if let Some(path) = transcript
                 && let Some(at) = modified(&path)
             {
                 evidence.push(Evidence::Transcript {

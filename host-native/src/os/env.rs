@@ -293,6 +293,10 @@ pub const ENVIRONMENT: &[Variable] = &[
         "the project a Claude Code hook or status line runs for",
     ),
     v(
+        "GEMINI_PROJECT_DIR",
+        "the project a Gemini CLI hook runs for",
+    ),
+    v(
         "CLAUDECODE",
         "set by Claude Code in its shells: the CLI acts as that agent",
     ),

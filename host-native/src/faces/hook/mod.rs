@@ -1,7 +1,7 @@
-//! `baton hook claude-code` and `baton hook codex`: an agent's hooks in one command. Claude
-//! Code's (`SessionStart`, `SessionEnd`, `Stop`, `UserPromptSubmit`) and Codex's lifecycle
-//! hooks pass JSON on stdin; Codex's `notify` program gets its turn-complete JSON as the last
-//! argument. It keeps one work session per agent session id, ties the agent's process to it,
+//! `baton hook claude-code`, `baton hook codex` and `baton hook gemini`: an agent's hooks in
+//! one command. Claude Code's (`SessionStart`, `SessionEnd`, `Stop`, `UserPromptSubmit`), Gemini
+//! CLI's (the same JSON, its turn's end named `AfterAgent`) and Codex's lifecycle hooks pass
+//! JSON on stdin; Codex's `notify` program gets its turn-complete JSON as the last argument. It keeps one work session per agent session id, ties the agent's process to it,
 //! records the transcript's usage at each turn's end (Claude Code), finds the project's ledger
 //! (never a second `.baton/` in a sub-folder), and never fails the agent's turn: whatever goes
 //! wrong is written to stderr and to `.baton/hook.log`, and the exit status is 0.
@@ -12,6 +12,7 @@ use baton_core::Error;
 use baton_core::commands::Caller;
 use baton_core::commands::{EndParams, Request, Response, StartParams};
 use baton_core::ledger::store::LedgerView;
+use baton_core::transcripts::Provider;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -60,6 +61,8 @@ pub enum Agent {
     ClaudeCode,
     /// OpenAI Codex.
     Codex,
+    /// Gemini CLI.
+    Gemini,
 }
 
 impl Agent {
@@ -68,6 +71,7 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude-code",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
         }
     }
 
@@ -76,6 +80,7 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude-code",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini-cli",
         }
     }
 
@@ -84,6 +89,16 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "Claude session",
             Agent::Codex => "Codex thread",
+            Agent::Gemini => "Gemini CLI session",
+        }
+    }
+
+    /// Its name in a session's summary.
+    fn title(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
         }
     }
 }
@@ -99,10 +114,12 @@ struct CodexNotify {
     cwd: Option<String>,
 }
 
-/// The project folder: `$CLAUDE_PROJECT_DIR` (Claude Code), else the hook's `cwd`, else here.
+/// The project folder: `$CLAUDE_PROJECT_DIR` (Claude Code) or `$GEMINI_PROJECT_DIR` (Gemini
+/// CLI), else the hook's `cwd`, else here.
 fn project_dir(agent: Agent, input: &HookInput) -> PathBuf {
     let pinned = match agent {
         Agent::ClaudeCode => crate::os::env::var_os("CLAUDE_PROJECT_DIR"),
+        Agent::Gemini => crate::os::env::var_os("GEMINI_PROJECT_DIR"),
         Agent::Codex => None,
     };
     pinned
@@ -136,6 +153,11 @@ fn project_name(ledger: &Ledger, project: &Path) -> String {
 /// Runs one Claude Code hook from its JSON input; what it did, or why it could not.
 pub fn claude_code(stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
     from_json(Agent::ClaudeCode, stdin, "Claude Code's hook JSON")
+}
+
+/// Runs one Gemini CLI hook from its JSON input (Claude Code's fields, Gemini's event names).
+pub fn gemini(stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
+    from_json(Agent::Gemini, stdin, "Gemini CLI's hook JSON")
 }
 
 /// Runs one Codex hook: its `notify` JSON (the last argument) when given, else a lifecycle
@@ -226,7 +248,7 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
         // After /clear Claude names a new session: a new work session, handed off from the
         // one it replaced when that is clear.
         let parent = if source == "clear" {
-            handed_off_from(ledger, &project_name(ledger, project))?
+            handed_off_from(ledger, &project_name(ledger, project), agent)?
         } else {
             None
         };
@@ -296,6 +318,10 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
             let usage = match (agent, input.transcript_path.as_deref()) {
                 (Agent::ClaudeCode, Some(path)) => record_usage(ledger, &session, path, &acting)
                     .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
+                (Agent::Gemini, Some(path)) => {
+                    record_whole_usage(ledger, &session, Provider::Gemini, path, &acting)
+                        .unwrap_or_else(|err| format!("; usage not recorded: {err}"))
+                }
                 _ => String::new(),
             };
             let reason = input.reason.as_deref().unwrap_or("other");
@@ -303,10 +329,7 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
                 ledger,
                 &Request::End(EndParams {
                     session_id: Some(session.session_id.to_string()),
-                    summary: Some(match agent {
-                        Agent::ClaudeCode => format!("Claude Code session ended ({reason})"),
-                        Agent::Codex => format!("Codex session ended ({reason})"),
-                    }),
+                    summary: Some(format!("{} session ended ({reason})", agent.title())),
                     ..EndParams::default()
                 }),
                 &acting,
@@ -316,13 +339,19 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
                 session.session_id
             )))
         }
-        // The end of a turn: the turn's usage goes to the ledger.
-        "Stop" => match (
+        // The end of a turn (Gemini CLI's `AfterAgent`): the turn's usage goes to the ledger.
+        "Stop" | "AfterAgent" => match (
             live_session_of(ledger, agent_id)?,
             input.transcript_path.as_deref(),
         ) {
-            (Some(session), Some(path)) if agent == Agent::ClaudeCode => {
-                let usage = record_usage(ledger, &session, path, &acting)?;
+            (Some(session), Some(path)) if agent != Agent::Codex => {
+                let usage = match agent {
+                    // Gemini CLI writes a response again whole as it changes: read whole.
+                    Agent::Gemini => {
+                        record_whole_usage(ledger, &session, Provider::Gemini, path, &acting)?
+                    }
+                    _ => record_usage(ledger, &session, path, &acting)?,
+                };
                 let goal = goal_from_transcript(ledger, &session, path, agent_id, &acting);
                 Ok(Outcome::Nothing(format!(
                     "turn of {named} ended{usage}{goal}"
@@ -363,19 +392,18 @@ fn tie(ledger: &Ledger, session: &baton_core::ledger::session::Session, agent_id
     )
 }
 
-/// What a `SessionEnd` hook writes as the summary when `/clear` ended the session.
-const CLEARED: &str = "Claude Code session ended (clear)";
-
-/// After `/clear`, the work session the new one takes over from: the project's Claude Code
-/// session that `/clear` ended in the last minute, when there is exactly one.
-fn handed_off_from(ledger: &Ledger, project: &str) -> Result<Option<String>, Error> {
+/// After `/clear`, the work session the new one takes over from: the project's session of the
+/// same agent that `/clear` ended in the last minute (its `SessionEnd` summary says so), when
+/// there is exactly one.
+fn handed_off_from(ledger: &Ledger, project: &str, agent: Agent) -> Result<Option<String>, Error> {
     let now = crate::os::system::now()?;
+    let cleared_summary = format!("{} session ended (clear)", agent.title());
     let cleared: Vec<_> = ledger
         .snapshot()?
         .sessions()?
         .into_iter()
-        .filter(|s| s.project == project && s.client_name.as_deref() == Some("claude-code"))
-        .filter(|s| s.summary.as_deref() == Some(CLEARED))
+        .filter(|s| s.project == project && s.client_name.as_deref() == Some(agent.client()))
+        .filter(|s| s.summary.as_deref() == Some(cleared_summary.as_str()))
         .filter(|s| {
             s.ended_at
                 .is_some_and(|at| at.whole_seconds_until(now) <= 60)

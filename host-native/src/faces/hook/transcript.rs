@@ -149,6 +149,59 @@ pub(super) fn record_codex_usage(
     ))
 }
 
+/// Records the usage so far of a transcript its agent rewrites as it goes (Gemini CLI writes a
+/// response again whole as it changes, the last copy counting): the whole lines are read again
+/// by the core's reader for `provider`, each response once, and the totals replace those
+/// recorded before; a few words for the log.
+pub(super) fn record_whole_usage(
+    ledger: &Ledger,
+    session: &baton_core::ledger::session::Session,
+    provider: baton_core::transcripts::Provider,
+    transcript: &str,
+    acting: &Acting,
+) -> Result<String, Error> {
+    let path = std::path::Path::new(transcript);
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(format!("; no transcript at {transcript} to count"));
+    }
+    let bytes = crate::os::files::whole_lines_after(path, 0, 512 << 20)
+        .map_err(|e| Error::store_io("read the transcript", transcript, e))?
+        .bytes;
+    let offset = bytes.len() as u64;
+    let recorded = session
+        .usage_sources
+        .iter()
+        .find(|s| s.source == transcript)
+        .map(|s| s.offset);
+    if bytes.is_empty() || recorded == Some(offset) {
+        return Ok(String::new());
+    }
+    let mut tally = baton_core::transcripts::tally::UsageTally::new();
+    let mut ingest = tally.ingest(provider, transcript);
+    let read = ingest.push(&bytes);
+    tally.absorb(ingest, read).1?;
+    let (entries, _) = tally.finish();
+    let (totals, cost) = baton_core::transcripts::usage::totals_and_cost(
+        &entries,
+        &baton_core::transcripts::usage::PriceTable::shipped(),
+    );
+    engine::run_as(
+        ledger,
+        &Request::RecordUsage(baton_core::commands::UsageParams {
+            session_id: session.session_id.to_string(),
+            source: transcript.to_owned(),
+            offset,
+            totals,
+            cost_micro_usd: Some(cost),
+        }),
+        acting,
+    )?;
+    Ok(format!(
+        "; usage recorded: {} tokens to byte {offset}",
+        totals.total()
+    ))
+}
+
 pub(super) fn record_usage(
     ledger: &Ledger,
     session: &baton_core::ledger::session::Session,

@@ -58,6 +58,17 @@ After each turn Codex runs it with the turn's JSON: the thread's work session is
         /// from stdin)
         payload: Option<String>,
     },
+    /// Gemini CLI's SessionStart, AfterAgent and SessionEnd hooks (JSON on stdin)
+    #[command(
+        after_help = "In ~/.gemini/settings.json (or the project's .gemini/settings.json):
+  {\"hooks\": {
+    \"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook gemini\"}]}],
+    \"AfterAgent\":   [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook gemini\"}]}],
+    \"SessionEnd\":   [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook gemini\"}]}]}}
+
+A start (startup or resume) opens the project's work session for Gemini CLI's session id, or reconnects to it when it is live, and ties Gemini CLI's process to it (so `baton list` can tell when it is gone); after /clear the new session takes over from the one /clear ended. Each AfterAgent (a turn's end) records the session's usage so far in the ledger (its transcript read whole: Gemini CLI writes a response again as it changes). An end ends it. The ledger is the project's (GEMINI_PROJECT_DIR's nearest .baton/). Nothing is printed on stdout; a problem goes to stderr (which Gemini CLI shows) and .baton/hook.log, and the exit status is always 0."
+    )]
+    Gemini,
 }
 
 #[derive(Debug, Args)]
