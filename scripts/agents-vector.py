@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/vectors/analyzer-agents.requests.ndjson: the Gemini CLI, Qwen Code, OpenCode and
 Kilo CLI, Copilot CLI, Amp, Aider, Cline, Roo Code, Kilo Code and Cursor fixtures (tests/fixtures/gemini, qwen,
-opencode, kilo, copilot-cli, copilot-chat, amp, aider, cline, roo-code, kilo-code, cursor, cursor-transcripts, cursor-cli; a task's companions before its panel file, as a sorted walk gives them) pushed through the analyzer ABI in 4 KiB chunks, then usage by day
+opencode, opencode-1.1, kilo, copilot-cli, copilot-chat, amp, aider, cline, roo-code, kilo-code, cursor, cursor-transcripts, cursor-cli; VS Code's workspace.json files first, then the rest as a sorted walk gives them, a task's companions before its panel file, as `ingest::taken_from_folder` orders a folder) pushed through the analyzer ABI in 4 KiB chunks, then usage by day
 and model, the list, a search for the planted word and a view. Run from anywhere:
 `python3 scripts/agents-vector.py REPO`, then
 `BATON_UPDATE_VECTORS=1 cargo test -p baton-tests --test suite -- wasm::golden` writes the answers."""
@@ -12,16 +12,17 @@ out = []
 A = "agents"
 out.append({"op": "analyzer_open", "analyzer": A})
 files = []
-for agent in ["gemini", "qwen", "opencode", "kilo", "copilot-cli", "copilot-chat", "amp", "aider", "cline", "roo-code", "kilo-code", "cursor", "cursor-transcripts", "cursor-cli"]:
+for agent in ["gemini", "qwen", "opencode", "opencode-1.1", "kilo", "copilot-cli", "copilot-chat", "amp", "aider", "cline", "roo-code", "kilo-code", "cursor", "cursor-transcripts", "cursor-cli"]:
     for d, _, names in os.walk(os.path.join(fixtures, agent)):
         for n in names:
             if n.endswith(".jsonl") or n.endswith(".json") or n.endswith(".db") or n.endswith(".vscdb") or (n.endswith(".txt") and "agent-transcripts" in d) or n == ".aider.chat.history.md":
                 files.append(os.path.join(d, n))
-files.sort()
+# The files above transcripts that say where they were made come first (VS Code's workspace.json).
+files.sort(key=lambda f: (os.path.basename(f) != "workspace.json", f))
 for f in files:
     rel = os.path.relpath(f, fixtures)
-    # Qwen Code's sidecars, VS Code's workspace.json, a Cline task's bookkeeping: a host passes them over (`providers::skipped_files`).
-    if rel.endswith(".ledger.jsonl") or rel.endswith(".runtime.json") or os.path.basename(rel) in ("workspace.json", "context_history.json", "settings.json"):
+    # Qwen Code's sidecars, a Cline task's bookkeeping, an OpenCode tree's project files: a host passes them over (`ingest::taken_from_folder`).
+    if rel.endswith(".ledger.jsonl") or rel.endswith(".runtime.json") or os.path.basename(rel) in ("context_history.json", "settings.json") or "/storage/project/" in rel:
         continue
     data = open(f, "rb").read()
     out.append({"op": "analyzer_begin", "analyzer": A, "name": rel})

@@ -170,6 +170,8 @@ function workOverview() {
 function endLoad({ width }) {
   const { added, errors, cancelled, started, parseMs } = current;
   const reportStarted = performance.now();
+  // A tree of files loaded last (OpenCode's storage folder) is read whole now.
+  analyzer.settle();
   const { overview, charts } = JSON.parse(analyzer.report(width));
   const work = workOverview();
   postMessage({

@@ -156,6 +156,12 @@ impl Analyzer {
         self.0.finish().map(|s| json(&s)).map_err(core_error)
     }
 
+    /// Reads the tree of files loaded last (OpenCode's `storage` folder, from before its
+    /// database) whole; a load ends with it. What each tree read whole held (a JSON array).
+    pub fn settle(&mut self) -> String {
+        json(&self.0.settle())
+    }
+
     /// Drops the current file.
     pub fn cancel(&mut self) {
         self.0.cancel();
@@ -315,7 +321,7 @@ pub fn taken_from_folder(paths: Vec<String>) -> Vec<u8> {
     baton_core::transcripts::ingest::taken_from_folder(&paths)
         .into_iter()
         .map(|taken| match taken {
-            Taken::No => 0,
+            Taken::No | Taken::Aside => 0,
             Taken::Yes => 1,
             Taken::First => 2,
         })

@@ -411,3 +411,129 @@ pub fn tree(root: &Path, sessions: usize, seed: u64, kilo: bool) -> Truth {
     writer.sessions(sessions);
     writer.finish(&path)
 }
+
+/// Writes the sessions of the database at `db` as OpenCode 1.1 kept them, a tree of files
+/// under `storage` (`session/<project>/<session>.json`, `message/<session>/<message>.json`,
+/// `part/<message>/<part>.json`: each row's JSON with its ids put back, as
+/// `packages/opencode/src/storage/json-migration.ts` takes them out when it moves a tree into
+/// the database). Sessions in `orphans` are written to the tree only (the database forgets
+/// them): the ones a migration left behind. Answers the files written.
+pub fn tree_from_database(db: &Path, storage: &Path, orphans: &[&str]) -> usize {
+    let connection = Connection::open(db).unwrap();
+    let mut written = 0;
+    let mut write = |path: std::path::PathBuf, bytes: &[u8]| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        written += 1;
+    };
+    let pretty = |value: &Value| serde_json::to_vec_pretty(value).unwrap();
+    let mut sessions = connection
+        .prepare(
+            "SELECT id, project_id, parent_id, title, directory, version, time_created, time_updated
+             FROM session",
+        )
+        .unwrap();
+    let rows = sessions
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, i64>(6)?,
+                r.get::<_, i64>(7)?,
+            ))
+        })
+        .unwrap();
+    for row in rows {
+        let (id, project, parent, title, directory, version, created, updated) = row.unwrap();
+        let mut session = json!({"id": id, "projectID": project, "title": title,
+            "directory": directory, "version": version,
+            "time": {"created": created, "updated": updated}});
+        if let Some(parent) = parent {
+            session["parentID"] = json!(parent);
+        }
+        write(
+            storage
+                .join("session")
+                .join(&project)
+                .join(format!("{id}.json")),
+            &pretty(&session),
+        );
+    }
+    let mut messages = connection
+        .prepare("SELECT id, session_id, data FROM message")
+        .unwrap();
+    let rows = messages
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })
+        .unwrap();
+    for row in rows {
+        let (id, session, data) = row.unwrap();
+        let path = storage
+            .join("message")
+            .join(&session)
+            .join(format!("{id}.json"));
+        match serde_json::from_str::<Value>(&data) {
+            Ok(mut value) => {
+                value["id"] = json!(id);
+                value["sessionID"] = json!(session);
+                write(path, &pretty(&value));
+            }
+            // A row whose JSON is cut: a file as cut.
+            Err(_) => write(path, data.as_bytes()),
+        }
+    }
+    let mut parts = connection
+        .prepare("SELECT id, message_id, session_id, data FROM part")
+        .unwrap();
+    let rows = parts
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })
+        .unwrap();
+    for row in rows {
+        let (id, message, session, data) = row.unwrap();
+        let path = storage
+            .join("part")
+            .join(&message)
+            .join(format!("{id}.json"));
+        match serde_json::from_str::<Value>(&data) {
+            Ok(mut value) => {
+                value["id"] = json!(id);
+                value["messageID"] = json!(message);
+                value["sessionID"] = json!(session);
+                write(path, &pretty(&value));
+            }
+            Err(_) => write(path, data.as_bytes()),
+        }
+    }
+    // The tree's other files, which are no sessions: passed over.
+    write(
+        storage.join("project/global.json"),
+        &pretty(&json!({"id": "global", "worktree": "/"})),
+    );
+    drop((sessions, messages, parts));
+    for orphan in orphans {
+        for sql in [
+            "DELETE FROM part WHERE session_id = ?1",
+            "DELETE FROM message WHERE session_id = ?1",
+            "DELETE FROM session WHERE id = ?1",
+        ] {
+            connection.execute(sql, params![orphan]).unwrap();
+        }
+    }
+    written
+}

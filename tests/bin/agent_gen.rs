@@ -6,7 +6,8 @@
 //!
 //! Usage: `agent-gen OUT_DIR [--sessions N] [--seed S] [--mb M] [--truth FILE]`. `OUT_DIR`
 //! stands for a home folder: it gets `.gemini/tmp/…`, `.qwen/projects/…` (with Qwen Code's
-//! `.qwen/usage/` beside), `.local/share/{opencode,kilo,amp}/`, `.copilot/session-state/`, `code/` (Aider's
+//! `.qwen/usage/` beside), `.local/share/{opencode,kilo,amp}/` (and `opencode-1.1/storage/`,
+//! OpenCode's sessions as its 1.1 kept them), `.copilot/session-state/`, `code/` (Aider's
 //! repositories), `.config/Code/User/workspaceStorage/` and
 //! `.config/Code/User/globalStorage/<extension>/tasks/` and `.config/Cursor/User/globalStorage/` and `.cursor/{projects,chats}/`, so `HOME=OUT_DIR baton usage`
 //! finds them where the agents keep them. The truth goes to `OUT_DIR/truth.json` unless
@@ -72,6 +73,11 @@ fn main() {
     let kilo_root = out.join(".local/share/kilo");
     let opencode = grow(&|n| opencode::tree(&opencode_root, n, seed, false));
     let kilo = grow(&|n| opencode::tree(&kilo_root, n, seed, true));
+    // The same OpenCode sessions as OpenCode 1.1 kept them, a tree of files, in a data folder
+    // of their own (the truth is `opencode`'s).
+    let old_storage = out.join("opencode-1.1/storage");
+    let _ = std::fs::remove_dir_all(&old_storage);
+    opencode::tree_from_database(&opencode_root.join("opencode.db"), &old_storage, &[]);
     let copilot_root = out.join(".copilot").join("session-state");
     let copilot = grow(&|n| {
         let _ = std::fs::remove_dir_all(&copilot_root);

@@ -307,3 +307,230 @@ fn the_database_opencode_db_names_is_read_besides_the_data_folders() {
         assert_eq!(error["error"]["code"], "NO_TRANSCRIPTS", "{error}");
     }
 }
+
+/// `baton --json ARGS` beside `dir`'s ledger, answered.
+fn answer(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = baton(&dir.join(".baton"))
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap();
+    assert_success(&out, format_args!("{args:?}"));
+    json_of(&out)
+}
+
+#[test]
+fn the_tree_of_files_before_the_database_reads_as_the_database_and_counts_once_beside_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opencode/opencode.db");
+    // Three data folders: the database alone, its tree alone (OpenCode 1.1), and both (a
+    // migration leaves the tree beside the database it filled).
+    let (db_only, tree_only, both) = (
+        tmp.path().join("db/opencode"),
+        tmp.path().join("tree/opencode"),
+        tmp.path().join("both/opencode"),
+    );
+    for dir in [&db_only, &tree_only, &both] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::copy(&fixture, db_only.join("opencode.db")).unwrap();
+    std::fs::copy(&fixture, both.join("opencode.db")).unwrap();
+    let files = opencode::tree_from_database(&fixture, &tree_only.join("storage"), &[]);
+    assert!(files > 20, "{files} files");
+    opencode::tree_from_database(&fixture, &both.join("storage"), &[]);
+    let usage = |dir: &Path| {
+        let dir = dir.to_str().unwrap().to_owned();
+        answer(
+            tmp.path(),
+            &[
+                "usage",
+                "model",
+                "--opencode-dir",
+                &dir,
+                "--claude-dir",
+                "/nonexistent",
+                "--codex-dir",
+                "/nonexistent",
+            ],
+        )
+    };
+    let from_db = usage(&db_only);
+    assert!(
+        from_db["totals"]["total_tokens"].as_u64().unwrap() > 0,
+        "{from_db}"
+    );
+    for dir in [&tree_only, &both] {
+        let read = usage(dir);
+        assert_eq!(read["rows"], from_db["rows"], "{}", dir.display());
+        assert_eq!(read["totals"], from_db["totals"], "{}", dir.display());
+    }
+    // `analyze` on the folder: the same sessions, titles and tool calls as the database's.
+    let listed = |dir: &Path| {
+        let report = answer(
+            tmp.path(),
+            &["analyze", "--list", "1000", dir.to_str().unwrap()],
+        );
+        let mut rows: Vec<(String, u64, u64)> = report["conversations"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["title"].as_str().unwrap().to_owned(),
+                    r["messages"].as_u64().unwrap(),
+                    r["tool_calls"].as_u64().unwrap_or(0),
+                )
+            })
+            .collect();
+        rows.sort();
+        (
+            rows,
+            report["overview"]["usage"]["total_tokens"].clone(),
+            report["errors"].clone(),
+        )
+    };
+    let (db_rows, db_tokens, _) = listed(&db_only.join("opencode.db"));
+    assert!(!db_rows.is_empty());
+    for dir in [&tree_only, &both] {
+        let (rows, tokens, errors) = listed(dir);
+        assert_eq!(rows, db_rows, "{}", dir.display());
+        assert_eq!(tokens, db_tokens, "{}", dir.display());
+        assert_eq!(errors, serde_json::json!([]), "{}", dir.display());
+    }
+    // The mirror: each session once, the tree's and the database's the same conversations.
+    let index = tmp.path().join("index.sqlite");
+    let mirror = |dir: &Path| {
+        answer(
+            tmp.path(),
+            &[
+                "mirror",
+                "--opencode-dir",
+                dir.to_str().unwrap(),
+                "--claude-dir",
+                "/nonexistent",
+                "--codex-dir",
+                "/nonexistent",
+                "--index",
+                index.to_str().unwrap(),
+            ],
+        )
+    };
+    mirror(&both);
+    let sessions = count(
+        &index,
+        "SELECT count(*) FROM conversations WHERE provider = 'opencode'",
+    );
+    assert_eq!(sessions as usize, db_rows.len());
+    let from_index = answer(
+        tmp.path(),
+        &["usage", "model", &format!("--index={}", index.display())],
+    );
+    assert_eq!(from_index["totals"], from_db["totals"], "{from_index}");
+    // A second pass with nothing changed reads nothing again.
+    let again = mirror(&both);
+    assert_eq!(again["pass"]["files_opened"], 0, "{again}");
+    assert_eq!(again["pass"]["files"], 2, "{again}");
+}
+
+#[test]
+fn a_session_the_migration_left_in_the_tree_is_read_from_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opencode/opencode.db");
+    let data = tmp.path().join("opencode");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::copy(&fixture, data.join("opencode.db")).unwrap();
+    // The database's first top session exists only in the tree.
+    let db = rusqlite::Connection::open(data.join("opencode.db")).unwrap();
+    let orphan: String = db
+        .query_row(
+            "SELECT id FROM session WHERE parent_id IS NULL ORDER BY id LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    drop(db);
+    opencode::tree_from_database(&data.join("opencode.db"), &data.join("storage"), &[&orphan]);
+    let index = tmp.path().join("index.sqlite");
+    answer(
+        tmp.path(),
+        &[
+            "mirror",
+            "--opencode-dir",
+            data.to_str().unwrap(),
+            "--claude-dir",
+            "/nonexistent",
+            "--codex-dir",
+            "/nonexistent",
+            "--index",
+            index.to_str().unwrap(),
+        ],
+    );
+    let found = count(
+        &index,
+        &format!("SELECT count(*) FROM conversations WHERE provider_id = '{orphan}'"),
+    );
+    assert_eq!(found, 1, "the session only the tree holds");
+}
+
+#[test]
+fn a_message_added_to_the_tree_is_read_on_the_next_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opencode/opencode.db");
+    let data = tmp.path().join("opencode");
+    let storage = data.join("storage");
+    opencode::tree_from_database(&fixture, &storage, &[]);
+    let index = tmp.path().join("index.sqlite");
+    let mirror = || {
+        answer(
+            tmp.path(),
+            &[
+                "mirror",
+                "--opencode-dir",
+                data.to_str().unwrap(),
+                "--claude-dir",
+                "/nonexistent",
+                "--codex-dir",
+                "/nonexistent",
+                "--index",
+                index.to_str().unwrap(),
+            ],
+        )
+    };
+    mirror();
+    let before = count(&index, MESSAGES);
+    assert!(before > 0);
+    // OpenCode 1.1 answering once more in a session: a message file, then its part's folder.
+    let session = std::fs::read_dir(storage.join("message"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .min()
+        .unwrap();
+    let message = "msg_zzzzzzzzzzzzzzzzzzzzzzzzzz";
+    std::fs::write(
+        storage
+            .join("message")
+            .join(&session)
+            .join(format!("{message}.json")),
+        serde_json::json!({"id": message, "sessionID": session, "role": "assistant",
+            "time": {"created": 1_787_000_000_000_i64, "completed": 1_787_000_001_000_i64},
+            "modelID": "gpt-5", "providerID": "openai", "cost": 0,
+            "tokens": {"input": 10, "output": 5, "reasoning": 0, "cache": {"read": 0, "write": 0}}})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(storage.join("part").join(message)).unwrap();
+    std::fs::write(
+        storage
+            .join("part")
+            .join(message)
+            .join("prt_zzzzzzzzzzzzzzzzzzzzzzzzzz.json"),
+        serde_json::json!({"id": "prt_zzzzzzzzzzzzzzzzzzzzzzzzzz", "messageID": message,
+            "sessionID": session, "type": "text", "text": "treeword answered"})
+        .to_string(),
+    )
+    .unwrap();
+    let again = mirror();
+    assert_eq!(count(&index, MESSAGES), before + 1, "{again}");
+    assert_eq!(hits(&index, "treeword"), 1);
+}

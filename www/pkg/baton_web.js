@@ -298,6 +298,23 @@ export class Analyzer {
         }
     }
     /**
+     * Reads the tree of files loaded last (OpenCode's `storage` folder, from before its
+     * database) whole; a load ends with it. What each tree read whole held (a JSON array).
+     * @returns {string}
+     */
+    settle() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.analyzer_settle(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
      * One work session's timeline (JSON array).
      * @param {string} session_id
      * @returns {string}

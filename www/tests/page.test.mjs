@@ -182,6 +182,27 @@ test("a Gemini CLI, Qwen Code, OpenCode, Kilo CLI, Copilot CLI, Copilot Chat, Am
   }
 });
 
+test("OpenCode 1.1's tree of files: the same sessions and usage as its database, as the CLI reads them", async () => {
+  const truth = JSON.parse(readFileSync(join(root, "tests/vectors/agents-truth.json"), "utf8")).opencode;
+  const page = await openPage();
+  const dir = join(fixtures, "opencode-1.1");
+  await load(page, "#folder", dir);
+  const overview = await overviewOf(page);
+  assert.deepEqual(overview, nativeAnalyze(dir).overview, "one core, one answer");
+  assert.equal(overview.conversations, truth.conversations.length);
+  const sum = (field) => truth.by_day_model.reduce((n, row) => n + row[field], 0);
+  for (const field of ["input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"]) {
+    assert.equal(overview.usage[field], sum(field), field);
+  }
+  // Its project file is passed over, not an error; the cut part counts as unreadable.
+  assert.ok(await page.isHidden("#problem"), await page.textContent("#problem"));
+  while (await page.isVisible("#more")) await page.click("#more");
+  const titles = await page.$$eval("#list tbody tr button", (buttons) => buttons.map((b) => b.textContent));
+  assert.deepEqual(titles.sort(), truth.conversations.map((c) => c.title).sort());
+  await page.screenshot({ path: join(shots, "opencode-tree.png"), fullPage: true });
+  page.checkOffline();
+});
+
 test("search, open a branched conversation, switch branch, export Markdown", async () => {
   const page = await openPage();
   await load(page, "#file", [join(generated, "chatgpt/conversations.json")]);

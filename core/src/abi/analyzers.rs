@@ -105,6 +105,17 @@ impl Analyzers {
     /// Answers one analyzer request.
     pub(super) fn answer(&mut self, request: AnalyzerRequest) -> Result<Answer> {
         use AnalyzerRequest::*;
+        // A question about what is loaded sees a tree of files loaded last read whole.
+        if let Files { analyzer }
+        | Overview { analyzer, .. }
+        | Usage { analyzer, .. }
+        | List { analyzer, .. }
+        | View { analyzer, .. }
+        | Work { analyzer } = &request
+            && let Ok(loaded) = self.get(analyzer)
+        {
+            loaded.settle();
+        }
         match request {
             Open {
                 analyzer,

@@ -24,6 +24,7 @@ mod reader;
 mod report;
 pub mod safe_html;
 pub mod text;
+mod trees;
 pub mod work;
 pub mod wrappers;
 
@@ -77,6 +78,10 @@ pub struct Analyzer {
     pending: Option<FileIngest>,
     /// Files loaded to be given to the transcript beside them.
     companions: companions::Companions,
+    /// OpenCode's file tree being loaded, a file at a time.
+    trees: trees::Trees,
+    /// What the trees read whole since [`Analyzer::settle`] last answered held.
+    settled: Vec<FileSummary>,
     prices: PriceTable,
     options: ReadOptions,
 }
@@ -112,6 +117,8 @@ impl Analyzer {
             files: Vec::new(),
             pending: None,
             companions: Default::default(),
+            trees: Default::default(),
+            settled: Vec::new(),
             prices: PriceTable::shipped(),
             options: ReadOptions::default(),
         }
@@ -136,6 +143,16 @@ impl Analyzer {
     /// companion ([`companions`]).
     fn start(&mut self, mut ingest: FileIngest) {
         self.pending = None;
+        // A file of OpenCode's tree of files joins its tree; leaving a tree settles it.
+        let (tree_file, left) = self.trees.begin(ingest.name());
+        if let Some((root, tree)) = left {
+            let summary = self.settle_tree(&root, tree);
+            self.settled.push(summary);
+        }
+        if tree_file {
+            self.companions.cancel();
+            return;
+        }
         if !self.companions.begin(ingest.name()) {
             self.companions.give(&mut ingest);
             self.pending = Some(ingest);
@@ -160,6 +177,10 @@ impl Analyzer {
 
     /// Feeds the next chunk of the current file. On an error the file is dropped.
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
+        if self.trees.loading() {
+            self.trees.push(chunk);
+            return Ok(());
+        }
         if self.companions.loading() {
             self.companions.push(chunk);
             return Ok(());
@@ -173,6 +194,7 @@ impl Analyzer {
 
     /// Drops the current file: nothing of it is kept.
     pub fn cancel(&mut self) {
+        self.trees.cancel();
         self.companions.cancel();
         self.pending = None;
     }
@@ -180,7 +202,7 @@ impl Analyzer {
     /// Does up to about `budget` bytes of the work left after the last chunk (unpacking an
     /// archive); `done` says when `finish` can be called.
     pub fn pump(&mut self, budget: usize) -> Result<Progress> {
-        if self.companions.loading() {
+        if self.companions.loading() || self.trees.loading() {
             return Ok(Progress {
                 done: true,
                 processed: 0,
@@ -196,6 +218,10 @@ impl Analyzer {
 
     /// Finishes the current file and adds what it holds. On an error nothing of it is kept.
     pub fn finish(&mut self) -> Result<FileSummary> {
+        if let Some(summary) = self.trees.finish() {
+            self.files.push(summary.clone());
+            return Ok(summary);
+        }
         if let Some(summary) = self.companions.finish() {
             self.files.push(summary.clone());
             return Ok(summary);
@@ -218,44 +244,84 @@ impl Analyzer {
             unknown_kinds: BTreeMap::new(),
         };
         for part in ingested.parts {
-            match part {
-                Decoded::Conversations {
-                    parsed,
-                    claude_usage,
-                    usage,
-                    keyed_usage,
-                    ..
-                } => {
-                    summary.conversations += parsed.conversations.len() as u64;
-                    summary.messages += parsed
-                        .conversations
-                        .iter()
-                        .map(|c| c.messages.len() as u64)
-                        .sum::<u64>();
-                    parsed.count_into(&mut summary.stats, &mut summary.unknown_kinds);
-                    for c in parsed.conversations {
-                        self.add_conversation(c);
-                    }
-                    if let Some(reader) = claude_usage {
-                        self.claude_usage.merge(*reader);
-                    }
-                    self.codex_usage.extend(usage);
-                    if let Some(rows) = keyed_usage {
-                        self.keyed_usage.merge(*rows);
-                    }
-                }
-                Decoded::Ledger(bytes) => {
-                    summary.ledger_lines += bytes.split(|&b| b == b'\n').count() as u64;
-                    if !self.ledger_bytes.is_empty() && !self.ledger_bytes.ends_with(b"\n") {
-                        self.ledger_bytes.push(b'\n');
-                    }
-                    self.ledger_bytes.extend_from_slice(&bytes);
-                    self.ledger = MemoryLedger::from_ndjson(&self.ledger_bytes);
-                }
-            }
+            self.take_part(part, &mut summary);
         }
         self.files.push(summary.clone());
         Ok(summary)
+    }
+
+    /// Adds what one part of a file held, counting it in `summary`.
+    fn take_part(&mut self, part: Decoded, summary: &mut FileSummary) {
+        match part {
+            Decoded::Conversations {
+                parsed,
+                claude_usage,
+                usage,
+                keyed_usage,
+                ..
+            } => {
+                summary.conversations += parsed.conversations.len() as u64;
+                summary.messages += parsed
+                    .conversations
+                    .iter()
+                    .map(|c| c.messages.len() as u64)
+                    .sum::<u64>();
+                parsed.count_into(&mut summary.stats, &mut summary.unknown_kinds);
+                for c in parsed.conversations {
+                    self.add_conversation(c);
+                }
+                if let Some(reader) = claude_usage {
+                    self.claude_usage.merge(*reader);
+                }
+                self.codex_usage.extend(usage);
+                if let Some(rows) = keyed_usage {
+                    self.keyed_usage.merge(*rows);
+                }
+            }
+            Decoded::Ledger(bytes) => {
+                summary.ledger_lines += bytes.split(|&b| b == b'\n').count() as u64;
+                if !self.ledger_bytes.is_empty() && !self.ledger_bytes.ends_with(b"\n") {
+                    self.ledger_bytes.push(b'\n');
+                }
+                self.ledger_bytes.extend_from_slice(&bytes);
+                self.ledger = MemoryLedger::from_ndjson(&self.ledger_bytes);
+            }
+        }
+    }
+
+    /// Reads the tree of files loaded last (OpenCode's `storage` folder, from before its
+    /// database) as its database would be, when one is still open: a load ends with this, as
+    /// leaving a tree's folder does. Answers what each tree read whole since the last call
+    /// held, named by its folder.
+    pub fn settle(&mut self) -> Vec<FileSummary> {
+        if let Some((root, tree)) = self.trees.take() {
+            let summary = self.settle_tree(&root, tree);
+            self.settled.push(summary);
+        }
+        std::mem::take(&mut self.settled)
+    }
+
+    fn settle_tree(
+        &mut self,
+        root: &str,
+        tree: crate::transcripts::opencode::legacy::Tree,
+    ) -> FileSummary {
+        let store = crate::transcripts::databases::Store::from_tree(root, tree, None);
+        let mut summary = FileSummary {
+            name: root.to_owned(),
+            format: FileFormat::Transcript(store.provider()),
+            archive: None,
+            entries: Vec::new(),
+            bytes: 0,
+            conversations: 0,
+            messages: 0,
+            ledger_lines: 0,
+            stats: ReadStats::default(),
+            unknown_kinds: BTreeMap::new(),
+        };
+        let part = crate::transcripts::ingest::store_decoded(&store);
+        self.take_part(part, &mut summary);
+        summary
     }
 
     /// Adds one conversation read elsewhere (a host keeps a database's conversations as they

@@ -43,10 +43,40 @@ pub fn read(name: &str, db: &Database<'_>, hint: Option<Provider>) -> Result<Opt
     Ok(None)
 }
 
+/// The folder inside `provider`'s data folder where it kept its sessions as a tree of files
+/// before its database (OpenCode's and Kilo CLI's `storage`), read as a database is.
+pub fn tree_folder(provider: Provider) -> Option<&'static str> {
+    matches!(provider, Provider::Opencode | Provider::Kilo).then_some(opencode::legacy::STORAGE)
+}
+
+/// Reads a tree of files kept at `root` (its `storage` folder; `files` its files with their
+/// bytes) as the database it became. `hint` is the agent whose folder it was found in.
+pub fn read_tree<'a>(
+    root: &str,
+    files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+    hint: Option<Provider>,
+) -> Store {
+    let mut tree = opencode::legacy::Tree::default();
+    for (path, bytes) in files {
+        tree.add(path, bytes);
+    }
+    Store::from_tree(root, tree, hint)
+}
+
 /// What a database that is no agent's is said to lack.
 pub const WANTED: &str = "OpenCode's session, message and part tables, or Cursor's chat tables, or cursor-agent's meta and blobs";
 
 impl Store {
+    /// The store a tree of files read so far makes (`root` its `storage` folder).
+    pub fn from_tree(root: &str, tree: opencode::legacy::Tree, hint: Option<Provider>) -> Store {
+        let store = tree.finish();
+        let provider = match hint {
+            Some(p @ (Provider::Opencode | Provider::Kilo)) => p,
+            _ => opencode::legacy::provider_of(root, &store),
+        };
+        Store::Opencode(provider, store)
+    }
+
     /// The agent whose database it is.
     pub fn provider(&self) -> Provider {
         match self {

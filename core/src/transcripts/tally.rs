@@ -64,19 +64,30 @@ impl UsageTally {
             Err(err) => return (0, Err(err)),
         };
         match part {
-            Some(Decoded::Conversations {
+            Some(part) => (self.absorb_decoded(part), Ok(())),
+            None => (0, Ok(())),
+        }
+    }
+
+    /// Counts what one part read held (a file's, or a tree of files read whole:
+    /// [`crate::transcripts::ingest::store_decoded`]); answers how many lines with usage that
+    /// added.
+    pub fn absorb_decoded(&mut self, part: Decoded) -> u64 {
+        let before = self.claude_lines();
+        match part {
+            Decoded::Conversations {
                 claude_usage: Some(reader),
                 ..
-            }) => {
+            } => {
                 self.claude = reader;
-                (self.claude_lines().saturating_sub(before), Ok(()))
+                self.claude_lines().saturating_sub(before)
             }
-            Some(Decoded::Conversations {
+            Decoded::Conversations {
                 usage,
                 keyed_usage,
                 usage_stats,
                 ..
-            }) => {
+            } => {
                 let mut added = usage.len() as u64;
                 self.entries.extend(usage);
                 if let Some(rows) = keyed_usage {
@@ -84,9 +95,9 @@ impl UsageTally {
                     self.keyed.merge(*rows);
                 }
                 self.file_stats.push(usage_stats);
-                (added, Ok(()))
+                added
             }
-            _ => (0, Ok(())),
+            Decoded::Ledger(_) => 0,
         }
     }
 

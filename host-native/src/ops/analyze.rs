@@ -78,6 +78,7 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
     for ((path, taken), skip) in files.into_iter().zip(taken).zip(skipped) {
         match taken {
             Taken::First => first.push(path),
+            Taken::Aside => {}
             _ if !skip => rest.push(path),
             _ => {}
         }
@@ -123,6 +124,11 @@ pub fn run(request: &Request) -> Result<(String, Value), Error> {
     }
     if show_progress {
         crate::os::files::clear_progress();
+    }
+    // A tree of files loaded last (OpenCode's storage folder) is read whole now; it gets a
+    // line as a file does.
+    for tree in analyzer.settle() {
+        human.push(text::file_line(&tree.name, &tree));
     }
     let baton_core::analyzer::Report { overview, charts } = analyzer.report();
     if !every_file {

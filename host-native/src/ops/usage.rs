@@ -111,13 +111,18 @@ fn find_transcripts(sources: &mut [Source]) -> Vec<(Provider, PathBuf, usize)> {
         if crate::os::places::top_only(source.provider, &source.path) {
             let top = crate::os::files::regular_files_in(&source.path, entry.extensions);
             found.extend(top.into_iter().map(|(path, _)| path));
+            // The tree of files the agent kept before its database, read whole as one.
+            found.extend(crate::os::files::tree_in(source.provider, &source.path));
         } else {
             crate::os::files::files_under(&source.path, entry.extensions, &mut found);
         }
         // A file named on the command line is read whatever its name; under a folder, only
         // the agent's transcripts (Gemini CLI keeps logs of its own beside them).
         if source.path.is_dir() {
-            found.retain(|path| entry.wants_file(&path.to_string_lossy()));
+            let tree = baton_core::transcripts::databases::tree_folder(source.provider);
+            found.retain(|path| {
+                entry.wants_file(&path.to_string_lossy()) || tree.is_some_and(|t| path.ends_with(t))
+            });
         }
         source.files = found.len();
         files.extend(found.into_iter().map(|p| (source.provider, p, index)));
@@ -308,6 +313,14 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                         let progress = |n| {
                             done_bytes.fetch_add(n, Ordering::Relaxed);
                         };
+                        // A tree of files (OpenCode's before its database): read whole.
+                        if path.is_dir() {
+                            let (store, bytes, _) = crate::os::files::read_tree(path, *provider);
+                            progress(bytes);
+                            let part = baton_core::transcripts::ingest::store_decoded(&store);
+                            result.usage_lines[*source] += result.tally.absorb_decoded(part);
+                            continue;
+                        }
                         // The tally reads each file as its provider counts it.
                         let name = path.display().to_string();
                         let mut ingest = result.tally.ingest(*provider, &name);

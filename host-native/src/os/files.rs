@@ -130,6 +130,79 @@ pub fn companions_of(
     beside.chain(above).collect()
 }
 
+/// The tree of files `provider` kept at `root` (OpenCode's `storage` folder, from before its
+/// database), read as the database it became: its sessions', messages' and parts' JSON, never
+/// through a link (a file too big is left out). Also the bytes and files read.
+pub fn read_tree(
+    root: &Path,
+    provider: baton_core::transcripts::Provider,
+) -> (baton_core::transcripts::databases::Store, u64, u64) {
+    use baton_core::transcripts::opencode::legacy;
+    let mut tree = legacy::Tree::default();
+    let (mut bytes, mut files) = (0u64, 0u64);
+    for kind in ["session", "message", "part"] {
+        for (path, meta) in regular_files_under(&root.join(kind), &["json"]) {
+            if meta.len() > legacy::MAX_FILE_BYTES {
+                continue;
+            }
+            if let Ok(read) = read_regular(&path, legacy::MAX_FILE_BYTES) {
+                bytes += read.len() as u64;
+                files += 1;
+                tree.add(&path.to_string_lossy(), &read);
+            }
+        }
+    }
+    let store = baton_core::transcripts::databases::Store::from_tree(
+        &root.to_string_lossy(),
+        tree,
+        Some(provider),
+    );
+    (store, bytes, files)
+}
+
+/// The tree of files `provider` kept in its data folder `dir` before its database, when
+/// there is one (OpenCode's `storage`, holding a `session` folder; never a link).
+pub fn tree_in(provider: baton_core::transcripts::Provider, dir: &Path) -> Option<PathBuf> {
+    let folder = baton_core::transcripts::databases::tree_folder(provider)?;
+    let root = dir.join(folder);
+    let is_folder = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+    (is_folder(&root) && is_folder(&root.join("session"))).then_some(root)
+}
+
+/// What a tree of files looks like now, cheaply: how many folders its sessions and messages
+/// are in and the newest change to any of them (a file added or removed changes its folder),
+/// and the `part` folder's (a new message's parts get a folder of their own). A file
+/// rewritten in place changes none of these: such a tree (an agent still writing one) is read
+/// again when its next message comes.
+pub fn tree_look(root: &Path) -> (u64, i64) {
+    use std::os::unix::fs::MetadataExt;
+    let (mut folders, mut newest, mut sum) = (0u64, 0i64, 0i64);
+    let mut look = |meta: &std::fs::Metadata| {
+        let at = meta.mtime() * 1_000_000_000 + meta.mtime_nsec();
+        folders += 1;
+        newest = newest.max(at);
+        sum = sum.wrapping_add(at);
+    };
+    for top in ["session", "message", "part"] {
+        let top = root.join(top);
+        let Ok(meta) = std::fs::symlink_metadata(&top) else {
+            continue;
+        };
+        look(&meta);
+        if top.ends_with("part") {
+            continue;
+        }
+        for entry in std::fs::read_dir(&top).into_iter().flatten().flatten() {
+            if let Ok(meta) = entry.metadata()
+                && meta.is_dir()
+            {
+                look(&meta);
+            }
+        }
+    }
+    (folders.wrapping_add(sum as u64), newest)
+}
+
 /// `(extensions, within)`: the endings taken, and whether the walk is for any format's files:
 /// a transcript an agent keeps only in a folder of its own is taken whatever its ending
 /// ([`baton_core::transcripts::ingest::picked_up_within`]), so is a file above transcripts

@@ -404,6 +404,11 @@ fn database(name: &str, bytes: &[u8], log: Option<&[u8]>) -> Result<Decoded> {
         )
         .with("file", name));
     };
+    Ok(store_decoded(&store))
+}
+
+/// What an agent's database (or the tree of files it was before) holds, as a file's part.
+pub(crate) fn store_decoded(store: &crate::transcripts::databases::Store) -> Decoded {
     let provider = store.provider();
     let mut rows = Box::<KeyedRows>::default();
     for (entry, key) in store.usage_rows() {
@@ -415,7 +420,7 @@ fn database(name: &str, bytes: &[u8], log: Option<&[u8]>) -> Result<Decoded> {
         malformed: store.stats().malformed,
         ..ReadStats::default()
     };
-    Ok(keyed(provider, parsed, rows, usage_stats))
+    keyed(provider, parsed, rows, usage_stats)
 }
 
 /// What an agent read through keyed rows held: its conversations and its rows, the rows a

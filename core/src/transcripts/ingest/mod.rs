@@ -147,6 +147,13 @@ pub fn picked_up_within(path: &str) -> bool {
             .any(|entry| entry.names.within.is_some() && entry.wants_file(path))
 }
 
+/// What an agent's database, or the tree of files it was before, holds, as a file's part: its
+/// conversations and its keyed usage rows (a host reading a tree of files file by file hands
+/// the whole to a tally or an analyzer at once).
+pub fn store_decoded(store: &crate::transcripts::databases::Store) -> Decoded {
+    decoder::store_decoded(store)
+}
+
 /// How a host loads a file found under a folder a person chose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Taken {
@@ -157,19 +164,36 @@ pub enum Taken {
     /// Read before every other: a file that says where the transcripts below it were made
     /// (the registry's `above`: VS Code's `workspace.json`), given to each of them.
     First,
+    /// Not read, even named alone: a file of OpenCode's tree of files that is none of its
+    /// sessions, messages or parts (its projects, diffs, to-do lists).
+    Aside,
 }
 
 /// Which of `paths` (the files found under a folder a person chose) a host reads: those
 /// with one of [`INPUT_EXTENSIONS`], named as an agent names its transcripts
 /// ([`input_names`]) or kept in an agent's own folder ([`picked_up_within`]), less those
-/// passed over ([`crate::transcripts::providers::skipped_files`]); and, first, the files
+/// passed over ([`crate::transcripts::providers::skipped_files`]), and of OpenCode's tree of
+/// files only its sessions, messages and parts; and, first, the files
 /// above an agent's transcripts that say where they were made (unless an export's side
 /// files). One answer per path, in order: the page's one rule for a folder dropped on it,
 /// and `baton analyze`'s.
 pub fn taken_from_folder<S: AsRef<str>>(paths: &[S]) -> Vec<Taken> {
+    use crate::transcripts::opencode::legacy;
     let skipped = crate::transcripts::providers::skipped_files(paths);
     let export_files = crate::transcripts::export_files::skipped_export_files(paths);
     let names: Vec<&str> = input_names().collect();
+    // OpenCode's trees of files: their sessions, messages and parts are read, the rest of
+    // their `storage` folder (projects, diffs, to-do lists) is not.
+    let trees: std::collections::BTreeSet<&str> = paths
+        .iter()
+        .filter_map(|p| legacy::place_of(p.as_ref()).map(|(.., root)| root))
+        .collect();
+    let in_tree = |path: &str| {
+        trees.iter().any(|root| {
+            path.strip_prefix(root)
+                .is_some_and(|rest| rest.starts_with(['/', '\\']))
+        })
+    };
     paths
         .iter()
         .zip(skipped.into_iter().zip(export_files))
@@ -177,6 +201,12 @@ pub fn taken_from_folder<S: AsRef<str>>(paths: &[S]) -> Vec<Taken> {
             let path = path.as_ref();
             if crate::transcripts::providers::above_levels(path).is_some() && !export_file {
                 return Taken::First;
+            }
+            if in_tree(path) {
+                return match legacy::place_of(path) {
+                    Some(_) => Taken::Yes,
+                    None => Taken::Aside,
+                };
             }
             let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
             let by_ending = name.rsplit_once('.').is_some_and(|(_, ext)| {

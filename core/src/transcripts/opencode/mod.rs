@@ -4,9 +4,12 @@
 //! (tokens at 0, text empty until it ends), so what is read is the state at the last commit.
 //!
 //! A session started by the task tool is a child session (`parent_id`): its messages hang in
-//! the conversation of the session at the top of its chain, and its usage counts there.
+//! the conversation of the session at the top of its chain, and its usage counts there. Before
+//! the database, the same rows were JSON files in a tree of folders ([`legacy`]), read into the
+//! same [`Store`].
 
 mod conversation;
+pub mod legacy;
 mod usage;
 
 use crate::error::Result;

@@ -1,6 +1,7 @@
 //! An agent's SQLite database (OpenCode, Kilo CLI, Cursor) brought up to date: read by the core's
 //! reader from its bytes (the file and its write-ahead log), so no lock is taken and the agent
-//! writing it never waits; each top session whose mark moved (OpenCode: its newest row write,
+//! writing it never waits (OpenCode's tree of files from before its database is read whole as
+//! one); each top session whose mark moved (OpenCode: its newest row write,
 //! its row count; Cursor: its document's time, its message rows and their sizes) stored again,
 //! the others left as they are.
 
@@ -15,6 +16,11 @@ const TRIES: usize = 3;
 /// do, until a checkpoint) changes it too.
 pub(super) fn database_identity(path: &Path, meta: &std::fs::Metadata) -> Identity {
     let (device, inode, size, mtime) = identity_of(meta);
+    // A tree of files (OpenCode's before its database): what its folders show.
+    if meta.is_dir() {
+        let (folders, newest) = crate::os::files::tree_look(path);
+        return (device, inode, folders as i64, newest);
+    }
     match std::fs::symlink_metadata(crate::os::files::log_path(path)) {
         Ok(wal) if wal.is_file() => {
             let (_, _, wal_size, wal_mtime) = identity_of(&wal);
@@ -58,6 +64,13 @@ fn read_store(
     provider: baton_core::transcripts::Provider,
     stats: &mut PassStats,
 ) -> Result<Option<databases::Store>, Error> {
+    // A tree of files, read file by file.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+        let (store, bytes, files) = crate::os::files::read_tree(path, provider);
+        stats.bytes_read += bytes;
+        stats.files_opened += files;
+        return Ok(Some(store));
+    }
     let read_wal = || Wal::parse(&crate::os::files::log_beside(path).unwrap_or_default());
     for _ in 0..TRIES {
         let wal = read_wal()?;
@@ -104,7 +117,8 @@ pub(super) fn changed_whole(
     identity: impl Fn(&std::fs::Metadata) -> Identity,
 ) -> Result<Option<Changed>, Error> {
     let (shown, meta) = looked_at(source)?;
-    if !meta.is_file() {
+    let tree = meta.is_dir() && databases::tree_folder(source.provider).is_some();
+    if !meta.is_file() && !tree {
         return Err(Error::store_unsafe(&shown, "is not a regular file"));
     }
     let identity = identity(&meta);

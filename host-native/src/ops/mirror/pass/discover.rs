@@ -21,7 +21,8 @@ pub(super) fn is_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
-/// The source files under each provider's folders: agents' transcripts, and exports
+/// The source files under each provider's folders: agents' transcripts and databases (and the
+/// tree of files OpenCode kept before its database, one source), and exports
 /// (`conversations.json` or the numbered parts of a large export, unzipped, and zip archives
 /// as they were downloaded), each named as its provider's files are.
 pub fn discover(folders: &BTreeMap<Provider, Vec<PathBuf>>) -> Vec<Source> {
@@ -35,6 +36,13 @@ pub fn discover(folders: &BTreeMap<Provider, Vec<PathBuf>>) -> Vec<Source> {
                 crate::os::files::regular_files_under(dir, provider.entry().extensions)
             };
             files.retain(|(path, _)| wanted_by_name(*provider, path));
+            // The tree of files the agent kept before its database: one source, read whole.
+            if database
+                && let Some(tree) = crate::os::files::tree_in(*provider, dir)
+                && let Ok(meta) = std::fs::symlink_metadata(&tree)
+            {
+                files.push((tree, meta));
+            }
             files.sort_by(|a, b| a.0.cmp(&b.0));
             sources.extend(files.into_iter().map(|(path, meta)| Source {
                 seen: Some(if database {
