@@ -2,8 +2,9 @@
 //! CLI, Copilot CLI, Copilot Chat, Amp, Aider, Cline, Roo Code, Kilo Code, Cursor's store, its agent transcripts and cursor-agent's chats; 100 MB each by default, `BATON_BENCH_MB` overrides): a backfill pass per agent
 //! (throughput, peak memory), then a pass with nothing changed over every tree together
 //! (target: at most 100 ms for 5,000 sessions), and `usage --index daily`. Whole `baton`
-//! processes, start-up included. After them, the core's reading of an OpenCode database and
-//! of Cursor's store in this process, on one core (MiB/s). Run: `cargo bench -p baton-tests --bench agents`.
+//! processes, start-up included; OpenCode 1.1's tree of files (the same sessions) on its own.
+//! After them, the core's reading of an OpenCode database, of its tree of files and of
+//! Cursor's store in this process, on one core (MiB/s). Run: `cargo bench -p baton-tests --bench agents`.
 //! Prints figures.
 
 use std::process::Command;
@@ -107,6 +108,40 @@ fn main() {
             measured.peak_mb
         );
     }
+    // OpenCode 1.1's tree of files (the same sessions as the database, one JSON file per row):
+    // its backfill and a pass with nothing changed, into an index of its own.
+    let tree = home.join("opencode-1.1");
+    let tree_index = tmp.path().join("tree-index.sqlite");
+    let tree_pass = || {
+        let mut cmd = Command::new(&baton);
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", tmp.path().join("nobody"))
+            .env("BATON_DIR", tmp.path().join(".baton"))
+            .args(["mirror", "--opencode-dir"])
+            .arg(&tree)
+            .arg(format!("--index={}", tree_index.display()));
+        cmd
+    };
+    let backfill = baton_tests::bench::measure(&mut tree_pass());
+    let tree_bytes = bytes_under(&tree);
+    println!(
+        "OpenCode 1.1 tree of files: backfill of {:.1} MB ({} sessions, {} files): {:.2} s ({:.1} MB/s), peak {:.0} MB",
+        tree_bytes as f64 / 1e6,
+        sessions("opencode"),
+        count_files(&tree),
+        backfill.took.as_secs_f64(),
+        tree_bytes as f64 / 1e6 / backfill.took.as_secs_f64(),
+        backfill.peak_mb
+    );
+    let mut unchanged: Vec<Duration> = (0..5)
+        .map(|_| baton_tests::bench::measure(&mut tree_pass()).took)
+        .collect();
+    unchanged.sort();
+    println!(
+        "OpenCode 1.1 tree of files, a pass with nothing changed: median {:.1} ms",
+        ms(unchanged[2])
+    );
     let all: usize = AGENTS.iter().map(|(_, key, _)| sessions(key)).sum();
     let mut quiet = Vec::new();
     let mut peak: f64 = 0.0;
@@ -136,6 +171,7 @@ fn main() {
         "OpenCode database",
         &home.join(".local/share/opencode/opencode.db"),
     );
+    parse_tree(&tree.join("storage"));
     parse_database(
         "Cursor store",
         &home.join(".config/Cursor/User/globalStorage/state.vscdb"),
@@ -180,6 +216,42 @@ fn parse_database(what: &str, path: &std::path::Path) {
         counted.0,
         counted.1,
         usage.ru_maxrss as f64 / 1024.0
+    );
+}
+
+/// The core's reading of OpenCode 1.1's tree of files held in memory: every file's JSON, the
+/// conversations and the usage rows, on this thread (the median of 5).
+fn parse_tree(root: &std::path::Path) {
+    use baton_core::transcripts::databases;
+    let files: Vec<(String, Vec<u8>)> = walk(root)
+        .into_iter()
+        .map(|p| (p.to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+    let name = root.to_string_lossy();
+    let mut took = Vec::new();
+    let mut counted = (0, 0);
+    for _ in 0..5 {
+        let started = std::time::Instant::now();
+        let store = databases::read_tree(
+            &name,
+            files.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+            None,
+        );
+        let conversations = store.conversations();
+        let rows = store.usage_rows();
+        took.push(started.elapsed());
+        counted = (conversations.conversations.len(), rows.len());
+    }
+    took.sort();
+    println!(
+        "OpenCode 1.1 tree of files read by the core, one core: {:.1} MB in {} files, {:.0} ms ({:.0} MiB/s; {} conversations, {} usage rows)",
+        bytes as f64 / 1e6,
+        files.len(),
+        ms(took[2]),
+        bytes as f64 / (1 << 20) as f64 / took[2].as_secs_f64(),
+        counted.0,
+        counted.1
     );
 }
 

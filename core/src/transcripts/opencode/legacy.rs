@@ -206,6 +206,32 @@ mod tests {
     }
 
     #[test]
+    fn hostile_files_are_counted_and_never_panic() {
+        let mut tree = Tree::default();
+        let root = "storage";
+        let files: &[(&str, &[u8])] = &[
+            // Sessions whose parents loop, wrong types everywhere.
+            ("session/p/ses_a.json", br#"{"parentID":"ses_b","title":7,"time":{"created":"x"}}"#),
+            ("session/p/ses_b.json", br#"{"parentID":"ses_a","directory":["/w"],"time":null}"#),
+            ("message/ses_a/msg_1.json", br#"{"role":"assistant","time":{"created":1e300},"tokens":"many","cost":"free"}"#),
+            ("message/ses_a/msg_2.json", br#"[1,2,3]"#),
+            ("message/ses_gone/msg_3.json", br#"{"role":"user"}"#),
+            // A part of a message no file holds; a step with wrong-typed tokens.
+            ("part/msg_9/prt_1.json", br#"{"type":"text","text":5}"#),
+            ("part/msg_1/prt_2.json", br#"{"type":"step-finish","tokens":{"input":-5,"cache":"x"}}"#),
+            ("part/msg_1/prt_3.json", b""),
+        ];
+        for (path, bytes) in files {
+            assert!(tree.add(&format!("{root}/{path}"), bytes));
+        }
+        let store = tree.finish();
+        assert_eq!(store.stats.malformed, 2);
+        let parsed = super::super::conversations(Provider::Opencode, &store);
+        assert!(parsed.conversations.len() <= 2);
+        let _ = super::super::usage_rows(Provider::Opencode, &store);
+    }
+
+    #[test]
     fn a_tree_reads_as_its_database_would() {
         let mut tree = Tree::default();
         let root = "/h/.local/share/kilo/storage";
