@@ -12,7 +12,9 @@
 //! `api_req_finished` holding the counts; Cline's `deleted_api_reqs` counted and Roo's
 //! `api_req_deleted` not; a cancelled request's tokens counted; Kilo's `usageMissing`; a
 //! model the extension cannot price recorded at a cost of 0; Roo's and Kilo's prompt (and its
-//! model) written to the history after the request starts; a quoted file holding a `<model>` tag.
+//! model) written to the history after the request starts; a quoted file holding a `<model>` tag;
+//! a Roo sub-task (its `history_item.json` naming `parentTaskId`/`rootTaskId`, as Roo's
+//! `new_task` tool writes it), a thread of its parent's conversation.
 
 use super::{Listed, PLANTED, Rng, START_MILLIS, Tokens, Truth, title_of, write};
 use baton_core::transcripts::Provider;
@@ -159,6 +161,8 @@ pub fn tree(root: &Path, product: Provider, sessions: usize, seed: u64) -> Truth
     };
     let mut rng = Rng::new(seed ^ 0x636c_696e ^ salt);
     let [first_model, second_model, unpriced] = models(product);
+    // The task written before this one (a sub-task's parent).
+    let mut parent_task: Option<String> = None;
     for n in 0..sessions {
         // A Roo task from before its `tokensIn` held the cache (September 2025).
         let old = product == Provider::RooCode && n % 5 == 2;
@@ -326,6 +330,22 @@ pub fn tree(root: &Path, product: Provider, sessions: usize, seed: u64) -> Truth
                     metadata.to_string().as_bytes(),
                 );
             }
+            // A sub-task the one before started (`new_task`): a thread of that task, its
+            // usage and tool calls that task's.
+            Provider::RooCode if n == 3 => {
+                let parent = parent_task.clone().unwrap_or_default();
+                let item = json!({"id": id, "rootTaskId": parent, "parentTaskId": parent,
+                    "number": n + 1, "ts": start, "task": title, "tokensIn": 0, "tokensOut": 0,
+                    "totalCost": 0.0, "workspace": "/home/dev/app", "mode": "code"});
+                truth.bytes += write(
+                    &folder.join("history_item.json"),
+                    item.to_string().as_bytes(),
+                );
+                if let Some(listed) = truth.conversations.get_mut(&parent) {
+                    listed.tool_calls += task.tool_calls;
+                }
+                continue;
+            }
             Provider::RooCode if n % 2 == 0 => {
                 title = format!("Retries for the upload client {n}");
                 let item = json!({"id": id, "number": n + 1, "ts": start, "task": title,
@@ -338,6 +358,7 @@ pub fn tree(root: &Path, product: Provider, sessions: usize, seed: u64) -> Truth
             }
             _ => {}
         }
+        parent_task = Some(id.clone());
         truth.conversations.insert(
             id.clone(),
             Listed {

@@ -426,6 +426,27 @@ fn the_tree_of_files_before_the_database_reads_as_the_database_and_counts_once_b
         &["usage", "model", &format!("--index={}", index.display())],
     );
     assert_eq!(from_index["totals"], from_db["totals"], "{from_index}");
+    // One file of the tree alone is no transcript: said so, with the folder to open.
+    let part = std::fs::read_dir(tree_only.join("storage/session"))
+        .unwrap()
+        .flatten()
+        .flat_map(|project| std::fs::read_dir(project.path()).unwrap().flatten())
+        .map(|file| file.path())
+        .next()
+        .unwrap();
+    let out = baton(&tmp.path().join(".baton"))
+        .args(["--json", "inspect"])
+        .arg(&part)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let error = json_of(&out);
+    assert_eq!(error["error"]["code"], "UNKNOWN_FORMAT", "{error}");
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("tree of files") && message.contains("storage"),
+        "{error}"
+    );
     // A second pass with nothing changed reads nothing again.
     let again = mirror(&both);
     assert_eq!(again["pass"]["files_opened"], 0, "{again}");

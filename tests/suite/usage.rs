@@ -193,8 +193,8 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
     let report = json_of(&out);
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        185,
-        "every fixture file (OpenCode's and Kilo CLI's databases, Cursor's store and cursor-agent's five included), Cursor's six agent transcripts (the empty one passed over), an unzipped export's side files, Qwen Code's sidecars and Copilot CLI's workspace files passed over (Amp's four threads and two Aider histories read; Cline's, Roo Code's and Kilo Code's 15 tasks, 38 files with their companions, Cline's bookkeeping passed over; Copilot Chat's six session files and the five workspace.json files above them, read first; OpenCode 1.1's tree of 76 session, message and part files, its project file passed over)"
+        186,
+        "every fixture file (OpenCode's and Kilo CLI's databases, Cursor's store and cursor-agent's five included), Cursor's six agent transcripts (the empty one passed over), an unzipped export's side files, Qwen Code's sidecars and Copilot CLI's workspace files passed over (Amp's four threads and two Aider histories read; Cline's, Roo Code's and Kilo Code's 15 tasks, 39 files with their companions, Cline's bookkeeping passed over; Copilot Chat's six session files and the five workspace.json files above them, read first; OpenCode 1.1's tree of 76 session, message and part files, its project file passed over)"
     );
     assert_eq!(report["errors"].as_array().unwrap().len(), 0);
     assert!(
@@ -321,6 +321,16 @@ fn inspect_and_analyze_agree_on_every_fixture_and_generated_export_zipped_or_not
     let skipped = baton_core::transcripts::providers::skipped_files(&names);
     let mut skipped = skipped.into_iter();
     files.retain(|_| !skipped.next().unwrap_or(false));
+    // A file of OpenCode's tree of files is read only with the rest of its tree, and the
+    // tree's other files not at all.
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let taken = baton_core::transcripts::ingest::taken_from_folder(&names);
+    let mut taken = taken.into_iter();
+    files.retain(|f| {
+        let aside = taken.next() == Some(baton_core::transcripts::ingest::Taken::Aside);
+        !aside
+            && baton_core::transcripts::opencode::legacy::place_of(&f.to_string_lossy()).is_none()
+    });
     for export in ["chatgpt", "claude-ai"] {
         let json = out.join(export).join("conversations.json");
         let bytes = std::fs::read(&json).unwrap();

@@ -129,6 +129,19 @@ impl Analyzer {
                 stack.extend(tree.kids(Some(side.id.as_str())).iter().rev().copied());
             }
         }
+        // Threads hung on no message (a sub-task read from its own file, which does not know
+        // the call that started it): after the branch, each whole.
+        let mut stack: Vec<&Message> = tree
+            .kids(None)
+            .iter()
+            .rev()
+            .filter(|k| k.side_chain && !on_path.contains(k.id.as_str()))
+            .copied()
+            .collect();
+        while let Some(side) = stack.pop() {
+            shown.push(side);
+            stack.extend(tree.kids(Some(side.id.as_str())).iter().rev().copied());
+        }
         let messages = shown
             .iter()
             .map(|m| {

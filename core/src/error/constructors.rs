@@ -379,6 +379,19 @@ impl Error {
         .with("side_file", base)
     }
 
+    /// `UNKNOWN_FORMAT`: one file of OpenCode's tree of files (its sessions, messages and
+    /// parts before its database), which is read with the rest of its tree.
+    pub fn tree_file(name: &str, root: &str) -> Error {
+        Error::new(
+            ErrorCode::UnknownFormat,
+            format!(
+                "{name} is one file of OpenCode's tree of files (its sessions before the database), read only with the rest of its tree: open its data folder (the one holding {root}) instead"
+            ),
+        )
+        .with("file", name)
+        .with("tree", root)
+    }
+
     /// `UNKNOWN_FORMAT`: the file holds nothing.
     pub fn empty_file(name: &str) -> Error {
         Error::new(

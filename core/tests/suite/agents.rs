@@ -362,3 +362,62 @@ fn every_readers_agent_takes_hostile_documents_without_a_panic() {
         }
     }
 }
+
+#[test]
+fn a_roo_sub_task_is_a_thread_of_the_task_that_started_it_and_its_usage_counts_there() {
+    use baton_core::analyzer::Analyzer;
+    let tasks = "globalStorage/rooveterinaryinc.roo-cline/tasks";
+    let panel = |prompt: &str, at: i64| {
+        json!([
+            {"ts": at, "type": "say", "say": "text", "text": prompt},
+            {"ts": at + 1, "type": "say", "say": "api_req_started",
+             "text": json!({"tokensIn": 100, "tokensOut": 10, "cost": 0.01}).to_string()},
+            {"ts": at + 2, "type": "say", "say": "text", "text": "done"}
+        ])
+        .to_string()
+    };
+    let mut analyzer = Analyzer::new();
+    for (task, item, prompt, at) in [
+        (
+            "parent",
+            json!({"id": "parent", "task": "Fix the build"}),
+            "fix the build",
+            1_000,
+        ),
+        // Its history item names the task that started it.
+        (
+            "child",
+            json!({"id": "child", "parentTaskId": "parent", "rootTaskId": "parent",
+            "task": "look around"}),
+            "look around",
+            2_000,
+        ),
+    ] {
+        analyzer
+            .add_file(
+                &format!("{tasks}/{task}/history_item.json"),
+                item.to_string().as_bytes(),
+            )
+            .unwrap();
+        analyzer
+            .add_file(
+                &format!("{tasks}/{task}/ui_messages.json"),
+                panel(prompt, at).as_bytes(),
+            )
+            .unwrap();
+    }
+    let conversations = analyzer.conversations();
+    assert_eq!(conversations.len(), 1);
+    let task = &conversations[0];
+    assert_eq!(task.id, "parent");
+    assert_eq!(task.title.as_deref(), Some("Fix the build"));
+    let threads: Vec<bool> = task.messages.iter().map(|m| m.side_chain).collect();
+    assert_eq!(threads, [false, false, true, true]);
+    // The view shows the thread after the task's own messages.
+    let view = analyzer.view(0, None).unwrap();
+    assert_eq!(view.messages.len(), 4);
+    let usage = analyzer.usage(baton_core::transcripts::usage::GroupBy::Session);
+    assert_eq!(usage.rows.len(), 1, "{:?}", usage.rows);
+    assert_eq!(usage.rows[0].key, "parent");
+    assert_eq!(usage.totals.tokens.input_tokens, 200);
+}

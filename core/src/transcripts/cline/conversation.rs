@@ -84,7 +84,10 @@ impl Reading<'_> {
             return None;
         };
         let id = task_of(path);
-        let mut conversation = Conversation::new(self.product, id.clone());
+        // A sub-task's messages are a thread of the task at the top of its chain.
+        let side_chain = self.notes.root.is_some();
+        let conversation_id = self.notes.root.clone().unwrap_or_else(|| id.clone());
+        let mut conversation = Conversation::new(self.product, conversation_id);
         conversation.started_at = messages.first().and_then(time_of);
         let said = messages.iter().map(super::usage::Said::of);
         let requests = requests(said, self.product, self.notes);
@@ -123,7 +126,7 @@ impl Reading<'_> {
                 })
                 .flatten()
                 .map(str::to_owned);
-            if role == Role::User && conversation.first_prompt.is_none() {
+            if role == Role::User && conversation.first_prompt.is_none() && !side_chain {
                 conversation.first_prompt = blocks.iter().find_map(|b| match b {
                     Block::Text { text } => prompt_title(text),
                     _ => None,
@@ -139,15 +142,18 @@ impl Reading<'_> {
                 at: at_ms,
                 blocks,
                 model,
-                side_chain: false,
+                side_chain,
                 tokens,
             });
         }
         if conversation.messages.is_empty() {
             return Some(all);
         }
-        conversation.title = self.notes.title.clone();
-        conversation.active_leaf = built.previous;
+        // A sub-task's thread names neither the title nor the active branch of its task.
+        if !side_chain {
+            conversation.title = self.notes.title.clone();
+            conversation.active_leaf = built.previous;
+        }
         conversation.seal();
         self.parsed.conversations.push(conversation);
         Some(all)

@@ -7,6 +7,10 @@
 //! Cline's `task_metadata.json` keeps a timeline of models), the workspace and the title
 //! (Roo's `history_item.json`).
 //!
+//! A sub-task (Roo Code's and Kilo Code's `new_task`, its history item naming the task that
+//! started it) is a thread of the task at the top of its chain: its messages hang there, off
+//! the main line, and its usage counts there.
+//!
 //! A request's tokens are its own, never a running total (the task's totals in the history
 //! item sum them and are not read). What `tokensIn` holds differs: Cline passes the
 //! provider's uncached input; Roo (from 3.29.5, November 2025) and Kilo Code (from 4.119) put
@@ -131,6 +135,9 @@ pub struct Notes {
     pub(crate) project: Option<String>,
     /// Its title (Roo's history item).
     pub(crate) title: Option<String>,
+    /// For a sub-task (Roo Code's and Kilo Code's `new_task`), the task at the top of its
+    /// chain (`rootTaskId`, else `parentTaskId`): its conversation and usage are that task's.
+    pub(crate) root: Option<String>,
 }
 
 impl Notes {
@@ -174,6 +181,11 @@ impl Notes {
                 self.title = value["task"]
                     .as_str()
                     .and_then(crate::transcripts::conversation::title::prompt_title);
+                let own = value["id"].as_str().unwrap_or_default();
+                self.root = ["rootTaskId", "parentTaskId"]
+                    .iter()
+                    .find_map(|key| value[*key].as_str().filter(|t| !t.is_empty() && *t != own))
+                    .map(str::to_owned);
             }
             _ => {}
         }

@@ -252,7 +252,8 @@ pub(super) fn rows_of(
     read: &mut UsageRead,
 ) {
     let task = task_of(path);
-    let session = read.strings.get(&task);
+    // A sub-task's usage counts in the task at the top of its chain.
+    let session = read.strings.get(notes.root.as_deref().unwrap_or(&task));
     let project = notes.project.clone().map(|p| read.strings.get(&p));
     let key = product.key();
     let starts: Vec<i64> = requests.iter().map(|(when, _, _)| *when).collect();

@@ -225,6 +225,10 @@ impl Decoder {
                     == crate::transcripts::export_files::ExportMember::Sidecar
                 {
                     Error::export_side_file(name)
+                } else if let Some((.., root)) =
+                    crate::transcripts::opencode::legacy::place_of(name)
+                {
+                    Error::tree_file(name, root)
                 } else {
                     e.with("file", name)
                 }

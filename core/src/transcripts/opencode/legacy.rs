@@ -211,14 +211,26 @@ mod tests {
         let root = "storage";
         let files: &[(&str, &[u8])] = &[
             // Sessions whose parents loop, wrong types everywhere.
-            ("session/p/ses_a.json", br#"{"parentID":"ses_b","title":7,"time":{"created":"x"}}"#),
-            ("session/p/ses_b.json", br#"{"parentID":"ses_a","directory":["/w"],"time":null}"#),
-            ("message/ses_a/msg_1.json", br#"{"role":"assistant","time":{"created":1e300},"tokens":"many","cost":"free"}"#),
+            (
+                "session/p/ses_a.json",
+                br#"{"parentID":"ses_b","title":7,"time":{"created":"x"}}"#,
+            ),
+            (
+                "session/p/ses_b.json",
+                br#"{"parentID":"ses_a","directory":["/w"],"time":null}"#,
+            ),
+            (
+                "message/ses_a/msg_1.json",
+                br#"{"role":"assistant","time":{"created":1e300},"tokens":"many","cost":"free"}"#,
+            ),
             ("message/ses_a/msg_2.json", br#"[1,2,3]"#),
             ("message/ses_gone/msg_3.json", br#"{"role":"user"}"#),
             // A part of a message no file holds; a step with wrong-typed tokens.
             ("part/msg_9/prt_1.json", br#"{"type":"text","text":5}"#),
-            ("part/msg_1/prt_2.json", br#"{"type":"step-finish","tokens":{"input":-5,"cache":"x"}}"#),
+            (
+                "part/msg_1/prt_2.json",
+                br#"{"type":"step-finish","tokens":{"input":-5,"cache":"x"}}"#,
+            ),
             ("part/msg_1/prt_3.json", b""),
         ];
         for (path, bytes) in files {
