@@ -68,9 +68,14 @@ pub fn spawn_with_stdin(command: &mut Command, input: &[u8]) -> std::process::Ch
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // A command that exits without reading leaves a closed pipe: not the test's concern.
+    // Written from a thread of its own: a command that answers as it reads fills its stdout
+    // while the rest is still to be written (the two pipes would wait on each other). A
+    // command that exits without reading leaves a closed pipe: not the test's concern.
     if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(input);
+        let input = input.to_vec();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
     }
     child
 }
