@@ -1,6 +1,7 @@
-//! `baton hook claude-code` as Claude Code runs it: hook JSON on stdin, the project folder in
-//! `CLAUDE_PROJECT_DIR`, from any sub-folder; one work session per Claude session, and an exit
-//! status of 0 whatever happens (the reason in stderr and `.baton/hook.log`).
+//! `baton hook claude-code` as Claude Code runs it (and `codex`, `gemini`, `qwen` as their
+//! agents do): hook JSON on stdin, the project folder in `CLAUDE_PROJECT_DIR` (or the agent's
+//! own variable), from any sub-folder; one work session per agent session, its usage recorded
+//! once, and an exit status of 0 whatever happens (the reason in stderr and `.baton/hook.log`).
 
 use baton_tests::{baton, json_of, output_with_stdin};
 use serde_json::{Value, json};
@@ -297,27 +298,35 @@ fn codex_notify_records_the_threads_usage_from_its_rollout() {
     assert!(close < 1e-6, "{cost} vs {row}");
 }
 
-/// Runs `baton hook gemini` as Gemini CLI does: the JSON on stdin, the project in
-/// `GEMINI_PROJECT_DIR`, stdout left empty (Gemini parses it as the hook's answer).
-fn gemini_hook(project: &Path, input: Value) {
+/// Runs `baton hook AGENT` as Gemini CLI or Qwen Code does: the JSON on stdin, the project in
+/// `GEMINI_PROJECT_DIR` or `QWEN_PROJECT_DIR`, stdout left empty (read as the hook's answer).
+fn agent_hook(agent: &str, project: &Path, input: Value) {
+    let variable = match agent {
+        "gemini" => "GEMINI_PROJECT_DIR",
+        _ => "QWEN_PROJECT_DIR",
+    };
     let output = output_with_stdin(
         baton(&project.join(".baton"))
             .env_remove("BATON_DIR")
-            .env("GEMINI_PROJECT_DIR", project)
+            .env(variable, project)
             .current_dir(project.join("src"))
-            .args(["hook", "gemini"]),
+            .args(["hook", agent]),
         input.to_string().as_bytes(),
     );
     assert!(output.status.success());
     assert!(
         output.stdout.is_empty(),
-        "stdout is the hook's answer to Gemini CLI"
+        "stdout is the hook's answer to the agent"
     );
     assert!(
         output.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+fn gemini_hook(project: &Path, input: Value) {
+    agent_hook("gemini", project, input);
 }
 
 #[test]
@@ -410,4 +419,74 @@ fn gemini_hooks_open_record_the_usage_of_and_end_one_work_session() {
         .find(|s| s["provider_session_id"] == next)
         .unwrap_or_else(|| panic!("{all:?}"));
     assert!(new["parent_session_id"].is_string(), "{new}");
+}
+
+#[test]
+fn qwen_hooks_open_record_the_usage_of_and_end_one_work_session() {
+    let (tmp, project) = project();
+    std::fs::create_dir_all(project.join(".baton")).unwrap();
+    let chats = tmp.path().join("qwen/projects/-w-webapp/chats");
+    std::fs::create_dir_all(&chats).unwrap();
+    let id = "16eaf4e0-ac60-4ee0-81ba-c129a979e7dd";
+    let log = chats.join(format!("{id}.jsonl"));
+    std::fs::copy(
+        format!(
+            "{}/fixtures/qwen/-home-dev-my-app/chats/{id}.jsonl",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+        &log,
+    )
+    .unwrap();
+    let event = |name: &str, extra: Value| {
+        let mut input = json!({"session_id": id, "transcript_path": log, "cwd": project,
+            "hook_event_name": name, "timestamp": "2026-08-20T09:00:00.000Z"});
+        for (key, value) in extra.as_object().unwrap() {
+            input[key] = value.clone();
+        }
+        input
+    };
+    for (name, extra) in [
+        ("SessionStart", json!({"source": "startup"})),
+        ("UserPromptSubmit", json!({"prompt": "fix the build"})),
+        ("Stop", json!({})),
+        ("Stop", json!({})),
+        ("SessionEnd", json!({"reason": "prompt_input_exit"})),
+    ] {
+        agent_hook("qwen", &project, event(name, extra));
+    }
+    let all = sessions(&project);
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(all[0]["status"], "complete");
+    assert_eq!(all[0]["client_name"], "qwen-code");
+    assert_eq!(all[0]["provider_session_id"], id);
+    let events = std::fs::read_to_string(project.join(".baton/events.ndjson")).unwrap();
+    assert_eq!(events.matches("\"kind\":\"usage\"").count(), 1, "{events}");
+    let listed = json_of(
+        &baton(&project.join(".baton"))
+            .args(["--json", "list", "--all", "--cost"])
+            .output()
+            .unwrap(),
+    );
+    let usage = json_of(
+        &baton(&project.join(".baton"))
+            .args(["--json", "usage", "session", "--qwen-dir"])
+            .arg(tmp.path().join("qwen/projects"))
+            .args([
+                "--claude-dir",
+                "/nonexistent",
+                "--codex-dir",
+                "/nonexistent",
+            ])
+            .output()
+            .unwrap(),
+    );
+    let cost = &listed["sessions"][0]["cost"];
+    assert!(
+        usage["totals"]["total_tokens"].as_u64().unwrap() > 0,
+        "{usage}"
+    );
+    assert_eq!(
+        cost["total_tokens"], usage["totals"]["total_tokens"],
+        "{usage}"
+    );
 }

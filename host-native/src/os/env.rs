@@ -296,6 +296,7 @@ pub const ENVIRONMENT: &[Variable] = &[
         "GEMINI_PROJECT_DIR",
         "the project a Gemini CLI hook runs for",
     ),
+    v("QWEN_PROJECT_DIR", "the project a Qwen Code hook runs for"),
     v(
         "CLAUDECODE",
         "set by Claude Code in its shells: the CLI acts as that agent",

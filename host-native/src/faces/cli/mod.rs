@@ -165,7 +165,7 @@ pub fn main() -> i32 {
     }
 }
 
-/// `baton hook claude-code|codex|gemini`: the hook JSON from stdin (at most 1 MiB) or Codex's notify
+/// `baton hook claude-code|codex|gemini|qwen`: the hook JSON from stdin (at most 1 MiB) or Codex's notify
 /// argument, one line to the log, a problem on stderr, and always 0 (a hook that fails would
 /// fail the agent's turn).
 fn agent_hook(hook: &args::HookCommand) -> i32 {
@@ -174,6 +174,7 @@ fn agent_hook(hook: &args::HookCommand) -> i32 {
         args::HookCommand::ClaudeCode => ("claude-code", None),
         args::HookCommand::Codex { payload } => ("codex", payload.as_deref()),
         args::HookCommand::Gemini => ("gemini", None),
+        args::HookCommand::Qwen => ("qwen", None),
     };
     let mut input = String::new();
     let read = match notify {
@@ -188,6 +189,7 @@ fn agent_hook(hook: &args::HookCommand) -> i32 {
         (Ok(_), args::HookCommand::ClaudeCode) => crate::faces::hook::claude_code(&input),
         (Ok(_), args::HookCommand::Codex { .. }) => crate::faces::hook::codex(notify, &input),
         (Ok(_), args::HookCommand::Gemini) => crate::faces::hook::gemini(&input),
+        (Ok(_), args::HookCommand::Qwen) => crate::faces::hook::qwen(&input),
     };
     let line = match &result {
         Ok(crate::faces::hook::Outcome::Started(what))

@@ -1,7 +1,8 @@
-//! `baton hook claude-code`, `baton hook codex` and `baton hook gemini`: an agent's hooks in
-//! one command. Claude Code's (`SessionStart`, `SessionEnd`, `Stop`, `UserPromptSubmit`), Gemini
-//! CLI's (the same JSON, its turn's end named `AfterAgent`) and Codex's lifecycle hooks pass
-//! JSON on stdin; Codex's `notify` program gets its turn-complete JSON as the last argument. It keeps one work session per agent session id, ties the agent's process to it,
+//! `baton hook claude-code`, `codex`, `gemini` and `qwen`: an agent's hooks in one command.
+//! Claude Code's (`SessionStart`, `SessionEnd`, `Stop`, `UserPromptSubmit`), Qwen Code's (the
+//! same events and JSON), Gemini CLI's (the same JSON, its turn's end named `AfterAgent`) and
+//! Codex's lifecycle hooks pass JSON on stdin; Codex's `notify` program gets its turn-complete
+//! JSON as the last argument. It keeps one work session per agent session id, ties the agent's process to it,
 //! records the transcript's usage at each turn's end (Claude Code), finds the project's ledger
 //! (never a second `.baton/` in a sub-folder), and never fails the agent's turn: whatever goes
 //! wrong is written to stderr and to `.baton/hook.log`, and the exit status is 0.
@@ -63,6 +64,8 @@ pub enum Agent {
     Codex,
     /// Gemini CLI.
     Gemini,
+    /// Qwen Code.
+    Qwen,
 }
 
 impl Agent {
@@ -72,6 +75,7 @@ impl Agent {
             Agent::ClaudeCode => "claude-code",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Qwen => "qwen",
         }
     }
 
@@ -81,6 +85,7 @@ impl Agent {
             Agent::ClaudeCode => "claude-code",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini-cli",
+            Agent::Qwen => "qwen-code",
         }
     }
 
@@ -90,6 +95,7 @@ impl Agent {
             Agent::ClaudeCode => "Claude session",
             Agent::Codex => "Codex thread",
             Agent::Gemini => "Gemini CLI session",
+            Agent::Qwen => "Qwen Code session",
         }
     }
 
@@ -99,6 +105,18 @@ impl Agent {
             Agent::ClaudeCode => "Claude Code",
             Agent::Codex => "Codex",
             Agent::Gemini => "Gemini CLI",
+            Agent::Qwen => "Qwen Code",
+        }
+    }
+
+    /// Whose transcript it writes, when a turn's usage is read whole from it (an agent that
+    /// writes a response again as it changes); `None` for Claude Code's, read on from where
+    /// the last record stopped.
+    fn rewritten_transcript(self) -> Option<Provider> {
+        match self {
+            Agent::Gemini => Some(Provider::Gemini),
+            Agent::Qwen => Some(Provider::Qwen),
+            Agent::ClaudeCode | Agent::Codex => None,
         }
     }
 }
@@ -114,12 +132,13 @@ struct CodexNotify {
     cwd: Option<String>,
 }
 
-/// The project folder: `$CLAUDE_PROJECT_DIR` (Claude Code) or `$GEMINI_PROJECT_DIR` (Gemini
-/// CLI), else the hook's `cwd`, else here.
+/// The project folder: `$CLAUDE_PROJECT_DIR` (Claude Code), `$GEMINI_PROJECT_DIR` (Gemini CLI)
+/// or `$QWEN_PROJECT_DIR` (Qwen Code), else the hook's `cwd`, else here.
 fn project_dir(agent: Agent, input: &HookInput) -> PathBuf {
     let pinned = match agent {
         Agent::ClaudeCode => crate::os::env::var_os("CLAUDE_PROJECT_DIR"),
         Agent::Gemini => crate::os::env::var_os("GEMINI_PROJECT_DIR"),
+        Agent::Qwen => crate::os::env::var_os("QWEN_PROJECT_DIR"),
         Agent::Codex => None,
     };
     pinned
@@ -158,6 +177,11 @@ pub fn claude_code(stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
 /// Runs one Gemini CLI hook from its JSON input (Claude Code's fields, Gemini's event names).
 pub fn gemini(stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
     from_json(Agent::Gemini, stdin, "Gemini CLI's hook JSON")
+}
+
+/// Runs one Qwen Code hook from its JSON input (Claude Code's events and fields).
+pub fn qwen(stdin: &str) -> (Result<Outcome, Error>, Option<Ledger>) {
+    from_json(Agent::Qwen, stdin, "Qwen Code's hook JSON")
 }
 
 /// Runs one Codex hook: its `notify` JSON (the last argument) when given, else a lifecycle
@@ -318,10 +342,11 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
             let usage = match (agent, input.transcript_path.as_deref()) {
                 (Agent::ClaudeCode, Some(path)) => record_usage(ledger, &session, path, &acting)
                     .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
-                (Agent::Gemini, Some(path)) => {
-                    record_whole_usage(ledger, &session, Provider::Gemini, path, &acting)
-                        .unwrap_or_else(|err| format!("; usage not recorded: {err}"))
-                }
+                (_, Some(path)) => match agent.rewritten_transcript() {
+                    Some(provider) => record_whole_usage(ledger, &session, provider, path, &acting)
+                        .unwrap_or_else(|err| format!("; usage not recorded: {err}")),
+                    None => String::new(),
+                },
                 _ => String::new(),
             };
             let reason = input.reason.as_deref().unwrap_or("other");
@@ -345,12 +370,12 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
             input.transcript_path.as_deref(),
         ) {
             (Some(session), Some(path)) if agent != Agent::Codex => {
-                let usage = match agent {
-                    // Gemini CLI writes a response again whole as it changes: read whole.
-                    Agent::Gemini => {
-                        record_whole_usage(ledger, &session, Provider::Gemini, path, &acting)?
+                let usage = match agent.rewritten_transcript() {
+                    // Gemini CLI and Qwen Code write a response again as it changes: read whole.
+                    Some(provider) => {
+                        record_whole_usage(ledger, &session, provider, path, &acting)?
                     }
-                    _ => record_usage(ledger, &session, path, &acting)?,
+                    None => record_usage(ledger, &session, path, &acting)?,
                 };
                 let goal = goal_from_transcript(ledger, &session, path, agent_id, &acting);
                 Ok(Outcome::Nothing(format!(

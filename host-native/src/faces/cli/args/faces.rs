@@ -69,6 +69,17 @@ After each turn Codex runs it with the turn's JSON: the thread's work session is
 A start (startup or resume) opens the project's work session for Gemini CLI's session id, or reconnects to it when it is live, and ties Gemini CLI's process to it (so `baton list` can tell when it is gone); after /clear the new session takes over from the one /clear ended. Each AfterAgent (a turn's end) records the session's usage so far in the ledger (its transcript read whole: Gemini CLI writes a response again as it changes). An end ends it. The ledger is the project's (GEMINI_PROJECT_DIR's nearest .baton/). Nothing is printed on stdout; a problem goes to stderr (which Gemini CLI shows) and .baton/hook.log, and the exit status is always 0."
     )]
     Gemini,
+    /// Qwen Code's SessionStart, Stop and SessionEnd hooks (JSON on stdin)
+    #[command(
+        after_help = "In ~/.qwen/settings.json (or the project's .qwen/settings.json):
+  {\"hooks\": {
+    \"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook qwen\"}]}],
+    \"Stop\":         [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook qwen\"}]}],
+    \"SessionEnd\":   [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook qwen\"}]}]}}
+
+Qwen Code's hooks are Claude Code's events with the same JSON: a start (startup or resume) opens the project's work session for Qwen Code's session id, or reconnects to it, and ties Qwen Code's process to it; a compaction changes nothing; after /clear the new session takes over from the one /clear ended. Each Stop records the session's usage so far (its transcript read whole, each response once). An end ends it. The ledger is the project's (QWEN_PROJECT_DIR's nearest .baton/). Nothing is printed on stdout; a problem goes to stderr and .baton/hook.log, and the exit status is always 0."
+    )]
+    Qwen,
 }
 
 #[derive(Debug, Args)]
