@@ -52,13 +52,21 @@ fn turns_and_chats_written_while_the_mirror_follows_arrive_once_each() {
         .spawn()
         .unwrap();
     let _following = Killed(child);
+    // The first pass stores each chat's store as it reads it: it is over once every chat is in.
+    let chats = truth.conversations.len() as i64;
     let mut first = 0;
-    eventually("the first pass", || match count(&index, MESSAGES) {
-        n if n > 0 => {
-            first = n;
-            Ok(())
+    eventually("the first pass", || {
+        let stored = count(
+            &index,
+            "SELECT count(*) FROM conversations WHERE provider = 'cursor'",
+        );
+        match count(&index, MESSAGES) {
+            n if n > 0 && stored == chats => {
+                first = n;
+                Ok(())
+            }
+            n => Err(format!("{n} message(s) in {stored} of {chats} chat(s)")),
         }
-        n => Err(format!("{n} message(s)")),
     });
     // A turn added to a chat: its two messages, once.
     let chat = stores(&root)[0].clone();
