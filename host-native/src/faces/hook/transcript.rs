@@ -128,8 +128,21 @@ pub(super) fn record_codex_usage(
     let mut reader = baton_core::transcripts::usage::codex::CodexUsage::new(thread);
     reader.push_bytes(&bytes);
     let (entries, _) = reader.finish();
+    record_totals(ledger, session, source, offset, &entries, acting)
+}
+
+/// Records the totals so far of one transcript (`entries`, up to byte `offset`), priced by the
+/// shipped table; a few words for the log.
+fn record_totals(
+    ledger: &Ledger,
+    session: &baton_core::ledger::session::Session,
+    source: String,
+    offset: u64,
+    entries: &[baton_core::transcripts::UsageEntry],
+    acting: &Acting,
+) -> Result<String, Error> {
     let (totals, cost) = baton_core::transcripts::usage::totals_and_cost(
-        &entries,
+        entries,
         &baton_core::transcripts::usage::PriceTable::shipped(),
     );
     engine::run_as(
@@ -181,25 +194,14 @@ pub(super) fn record_whole_usage(
     let read = ingest.push(&bytes);
     tally.absorb(ingest, read).1?;
     let (entries, _) = tally.finish();
-    let (totals, cost) = baton_core::transcripts::usage::totals_and_cost(
-        &entries,
-        &baton_core::transcripts::usage::PriceTable::shipped(),
-    );
-    engine::run_as(
+    record_totals(
         ledger,
-        &Request::RecordUsage(baton_core::commands::UsageParams {
-            session_id: session.session_id.to_string(),
-            source: transcript.to_owned(),
-            offset,
-            totals,
-            cost_micro_usd: Some(cost),
-        }),
+        session,
+        transcript.to_owned(),
+        offset,
+        &entries,
         acting,
-    )?;
-    Ok(format!(
-        "; usage recorded: {} tokens to byte {offset}",
-        totals.total()
-    ))
+    )
 }
 
 pub(super) fn record_usage(
