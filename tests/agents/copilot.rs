@@ -327,12 +327,25 @@ pub fn tree(root: &Path, sessions: usize, seed: u64) -> Truth {
             truth.bytes += write_lines(&file, &session.events);
         }
         let folder = root.join(&session.id);
+        // The name the CLI gave the session, which its list shows (the flat layout's session
+        // has none beside it: its title is its first prompt). One name is quoted, as YAML
+        // writes a value holding `: `.
+        let name = if n % 2 == 1 {
+            format!("\"Login: the flaky test, part {}\"", n + 1)
+        } else {
+            format!("Flaky login test, part {}", n + 1)
+        };
+        let title = if n == 2 {
+            title_of(&first)
+        } else {
+            name.trim_matches('"').to_owned()
+        };
         let yaml = format!(
             "id: {}\ncwd: {cwd}\ngit_root: {cwd}\nrepository: acme/app\nhost_type: github\n\
              branch: main\nclient_name: github/cli\nname: {}\nuser_named: false\n\
              summary_count: 0\ncreated_at: {}\nupdated_at: {}\n",
             session.id,
-            title_of(&first),
+            name,
             iso(START_MILLIS),
             iso(session.at)
         );
@@ -344,7 +357,7 @@ pub fn tree(root: &Path, sessions: usize, seed: u64) -> Truth {
             session.id.clone(),
             Listed {
                 id: session.id.clone(),
-                title: title_of(&first),
+                title,
                 tool_calls: session.tool_calls,
             },
         );

@@ -281,6 +281,33 @@ fn no_token_counts(dir: &Path, agent: &Agent) {
     assert!(error.contains("keeps no token counts on disk"), "{error}");
 }
 
+/// Cursor's three sources read at once are named on one line of the report, not three.
+#[test]
+fn the_agents_without_token_counts_share_one_line() {
+    let (tmp, dir) = fresh();
+    let mut args = vec!["usage".to_owned(), "daily".to_owned()];
+    for agent in agents(tmp.path(), 3) {
+        if agent.key.starts_with("cursor") {
+            args.push(agent.flag.to_owned());
+            args.push(agent.root.to_str().unwrap().to_owned());
+        }
+    }
+    let output = baton(&dir).args(&args).output().unwrap();
+    assert_success(&output, format_args!("usage daily"));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("no token counts"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "Cursor, Cursor agent transcripts and Cursor CLI: no token counts on disk (their chats are searchable after `baton mirror`)"
+        ],
+        "{text}"
+    );
+}
+
 #[test]
 fn analyze_lists_each_session_once_with_its_title_and_tool_calls() {
     let (tmp, dir) = fresh();
@@ -475,6 +502,47 @@ fn lines_appended_later_add_exactly_their_messages() {
     assert_eq!(usage["totals"]["output_tokens"], 15 + 20, "{usage}");
 }
 
+/// An old-format Gemini CLI session written on one line with no newline after it is
+/// mirrored as it stands (its last line never gets a newline to wait for), once; rewritten
+/// whole with one more exchange, it is read again and holds both.
+#[test]
+fn a_gemini_document_on_one_line_without_a_newline_is_mirrored() {
+    let (tmp, dir) = fresh();
+    let file = tmp
+        .path()
+        .join("gemini/tmp/app/chats/session-2025-06-01T09-00-5d1e2f3a.json");
+    let exchange = |n: u32, word: &str| {
+        format!(
+            r#"{{"id":"u{n}","timestamp":"2025-06-01T09:0{n}:00.000Z","type":"user","content":"prompt {n}"}},{{"id":"g{n}","timestamp":"2025-06-01T09:0{n}:05.000Z","type":"gemini","content":"{word}","tokens":{{"input":100,"output":10,"cached":40,"thoughts":0,"tool":0,"total":110}},"model":"gemini-2.5-pro"}}"#
+        )
+    };
+    let document = |messages: &str| {
+        format!(
+            r#"{{"sessionId":"5d1e2f3a-0000-4000-8000-000000000009","projectHash":"ab","startTime":"2025-06-01T09:00:00.000Z","lastUpdated":"2025-06-01T09:05:00.000Z","messages":[{messages}]}}"#
+        )
+    };
+    baton_tests::agents::write(&file, document(&exchange(1, "onelineword")).as_bytes());
+    let index = tmp.path().join("index.sqlite");
+    let index_flag = index.to_str().unwrap().to_owned();
+    let gemini_root = tmp.path().join("gemini/tmp");
+    let pass = || mirror_pass(&dir, "--gemini-dir", &gemini_root, &index_flag);
+    let messages = |pass: &Value| pass["pass"]["messages"].as_u64().unwrap_or(u64::MAX);
+    assert_eq!(messages(&pass()), 2, "the prompt and the answer");
+    assert_eq!(messages(&pass()), 0, "nothing changed");
+    assert_eq!(listed_messages(&dir, &index_flag), 2);
+    let both = format!(
+        "{},{}",
+        exchange(1, "onelineword"),
+        exchange(2, "secondword")
+    );
+    std::fs::write(&file, document(&both)).unwrap();
+    pass();
+    assert_eq!(listed_messages(&dir, &index_flag), 4, "rewritten whole");
+    let usage = found_once_and_usage(&dir, "secondword", &index_flag);
+    assert_eq!(usage["totals"]["input_tokens"], 2 * 60, "{usage}");
+    assert_eq!(usage["totals"]["output_tokens"], 2 * 10, "{usage}");
+}
+
 /// A Copilot CLI session resumed after a pass (its run's events appended to `events.jsonl`)
 /// adds exactly that run's messages, and its shutdown's tokens count once, however many
 /// passes read the file.
@@ -666,12 +734,15 @@ fn a_roo_task_rewritten_whole_is_kept_once_with_its_new_request_and_model() {
         serde_json::json!({"ts": at + 20, "type": "say", "say": "text",
         "text": "rewrittenword is fixed"}),
     );
+    // The panel's file saved first, the history (which names the request's model) after:
+    // the pass between them reads the task again when the history alone changes.
+    std::fs::write(task.join("ui_messages.json"), panel.to_string()).unwrap();
+    pass();
     std::fs::write(
         task.join("api_conversation_history.json"),
         history.to_string(),
     )
     .unwrap();
-    std::fs::write(task.join("ui_messages.json"), panel.to_string()).unwrap();
     pass();
     assert_eq!(
         pass()["pass"]["messages"],

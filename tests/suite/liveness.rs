@@ -13,6 +13,7 @@ struct Machine {
     ledger: PathBuf,
     claude: PathBuf,
     codex: PathBuf,
+    copilot: PathBuf,
 }
 
 impl Machine {
@@ -22,10 +23,12 @@ impl Machine {
         let codex = tmp.path().join("codex");
         std::fs::create_dir_all(claude.join("sessions")).unwrap();
         std::fs::create_dir_all(codex.join("thread-writer-locks")).unwrap();
+        let copilot = tmp.path().join("copilot");
         Machine {
             ledger: tmp.path().join("webapp/.baton"),
             claude,
             codex,
+            copilot,
             _tmp: tmp,
         }
     }
@@ -34,7 +37,8 @@ impl Machine {
         let mut command = baton(&self.ledger);
         command
             .env("CLAUDE_CONFIG_DIR", &self.claude)
-            .env("CODEX_HOME", &self.codex);
+            .env("CODEX_HOME", &self.codex)
+            .env("COPILOT_HOME", &self.copilot);
         command
     }
 
@@ -352,4 +356,45 @@ fn a_codex_writer_lock_held_is_live_and_released_is_gone() {
             .unwrap()
             .contains("no process holds the thread's writer lock")
     );
+}
+
+/// Copilot CLI's in-use lock names a pid: live while that pid runs Copilot CLI; gone when it
+/// no longer does (a run killed before it could remove its lock), and a pid reused by another
+/// program is not taken for it.
+#[test]
+fn a_copilot_in_use_lock_is_live_while_its_pid_runs_copilot() {
+    let m = Machine::new();
+    let folder = m
+        .copilot
+        .join("session-state/5f0c2d1e-0000-4000-8000-000000000001");
+    std::fs::create_dir_all(&folder).unwrap();
+    // A process whose command line names Copilot CLI, as its binary's does.
+    let mut copilot = Command::new("bash")
+        .args(["-c", "exec -a copilot sleep 120"])
+        .spawn()
+        .unwrap();
+    let lock = folder.join(format!("inuse.{}.lock", copilot.id()));
+    std::fs::write(&lock, copilot.id().to_string()).unwrap();
+    let id = m.start("copilot", "5f0c2d1e-0000-4000-8000-000000000001");
+    let session = m.listed(&id);
+    assert_eq!(state(&session), "live", "{session}");
+    assert!(
+        session["liveness"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("in-use lock"),
+        "{session}"
+    );
+    copilot.kill().unwrap();
+    copilot.wait().unwrap();
+    let session = m.listed(&id);
+    assert_eq!(state(&session), "gone", "{session}");
+    // The lock left behind now names a pid that runs something else.
+    std::fs::remove_file(&lock).unwrap();
+    let mut other = sleeper();
+    std::fs::write(folder.join(format!("inuse.{}.lock", other.id())), "").unwrap();
+    let session = m.listed(&id);
+    assert_eq!(state(&session), "gone", "{session}");
+    other.kill().unwrap();
+    other.wait().unwrap();
 }

@@ -19,9 +19,22 @@ const MAX_COMPANION_BYTES: usize = 256 << 20;
 #[derive(Debug, Default)]
 pub(super) struct Companions {
     kept: Vec<(String, Vec<u8>)>,
-    /// Files above transcripts: name, how many folders below it they reach, bytes.
-    above: Vec<(String, usize, Vec<u8>)>,
+    /// Files above transcripts by the folder each is in: its name there, its whole name, how
+    /// many folders below it they reach, its bytes.
+    above: BTreeMap<String, Vec<AboveFile>>,
+    /// The farthest below its folder any file kept above reaches.
+    reach: usize,
     loading: Option<(String, Vec<u8>, bool)>,
+}
+
+/// A file kept above transcripts: its name in its folder, its whole name, how many folders
+/// below it it reaches, its bytes.
+#[derive(Debug)]
+struct AboveFile {
+    file: String,
+    name: String,
+    levels: usize,
+    bytes: Vec<u8>,
 }
 
 /// The folder of a path, `/` or `\` separated.
@@ -95,7 +108,17 @@ impl Companions {
         };
         match (too_big, levels) {
             (true, _) => {}
-            (false, Some(levels)) => self.above.push((name, levels, bytes)),
+            (false, Some(levels)) => {
+                let (folder, file) = name.rsplit_once(['/', '\\']).unwrap_or(("", &name));
+                let above = AboveFile {
+                    file: file.to_owned(),
+                    name: name.clone(),
+                    levels,
+                    bytes,
+                };
+                self.reach = self.reach.max(levels);
+                self.above.entry(folder.to_owned()).or_default().push(above);
+            }
             (false, None) => self.kept.push((name, bytes)),
         }
         Some(summary)
@@ -105,24 +128,27 @@ impl Companions {
     /// with (a task's `ui_messages.json`; any other file of the folder takes none).
     /// Every transcript is given the nearest file above it of each name, within its reach.
     pub(super) fn give(&mut self, ingest: &mut FileIngest) {
-        let mut nearest: BTreeMap<&str, (usize, &[u8], &str)> = BTreeMap::new();
-        let folder = folder_of(ingest.name());
-        for (name, levels, bytes) in &self.above {
-            let (top, file) = name.rsplit_once(['/', '\\']).unwrap_or(("", name));
-            let Some(rest) = folder.strip_prefix(top) else {
-                continue;
-            };
-            let depth = rest.split(['/', '\\']).filter(|f| !f.is_empty()).count();
-            if rest.starts_with(['/', '\\'])
-                && depth <= *levels
-                && nearest.get(file).is_none_or(|(d, ..)| depth < *d)
-            {
-                nearest.insert(file, (depth, bytes, name));
+        // The transcript's folder and those above it, nearest first: each looked up once
+        // (a load may keep a file above every session: Copilot CLI's `workspace.yaml`).
+        let mut nearest: BTreeMap<&str, &AboveFile> = BTreeMap::new();
+        let mut folder = folder_of(ingest.name());
+        for depth in 0..=self.reach {
+            if self.above.is_empty() {
+                break;
             }
+            for above in self.above.get(folder).into_iter().flatten() {
+                if depth <= above.levels {
+                    nearest.entry(above.file.as_str()).or_insert(above);
+                }
+            }
+            if folder.is_empty() {
+                break;
+            }
+            folder = folder_of(folder);
         }
         let found: Vec<(String, Vec<u8>)> = nearest
             .into_values()
-            .map(|(_, bytes, name)| (name.to_owned(), bytes.to_vec()))
+            .map(|above| (above.name.clone(), above.bytes.clone()))
             .collect();
         for (name, bytes) in found {
             ingest.give_companion(&name, bytes);

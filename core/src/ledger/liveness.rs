@@ -90,6 +90,16 @@ pub enum Evidence {
         /// Whether a process holds it.
         held: bool,
     },
+    /// Copilot CLI's in-use lock (`<session-state>/<session>/inuse.<pid>.lock`), which a run
+    /// makes when it opens the session and removes when it ends cleanly.
+    InUseLock {
+        /// The lock file.
+        file: String,
+        /// The pid its name carries.
+        pid: u32,
+        /// Whether that pid runs Copilot CLI now.
+        running: bool,
+    },
     /// The agent's transcript and when it was last written.
     Transcript {
         /// The transcript file.
@@ -128,6 +138,7 @@ impl Evidence {
                 ..
             } => running.is_some() && (recorded.is_none() || recorded == running),
             Evidence::WriterLock { held, .. } => *held,
+            Evidence::InUseLock { running, .. } => *running,
             Evidence::Transcript { .. } | Evidence::Other => false,
         }
     }
@@ -145,6 +156,7 @@ impl Evidence {
                 recorded_start,
                 ..
             } => Some((*pid, *recorded_start)),
+            Evidence::InUseLock { pid, .. } => Some((*pid, None)),
             _ => None,
         }
     }

@@ -1,6 +1,6 @@
 //! Liveness rules: from what a host saw (Claude Code's process registry, a recorded pid,
-//! Codex's writer lock, the transcript's last write) to `live`, `idle`, `gone` or `unknown`,
-//! with the sentence that says why. Evidence that the agent runs wins over evidence that it
+//! Codex's writer lock, Copilot CLI's in-use lock, the transcript's last write) to `live`,
+//! `idle`, `gone` or `unknown`, with the sentence that says why. Evidence that the agent runs wins over evidence that it
 //! does not; with neither, the answer is `unknown`, never a guess from silence alone.
 
 use crate::ledger::liveness::{Evidence, Liveness};
@@ -101,6 +101,24 @@ fn says(evidence: &Evidence) -> (Says, String) {
         Evidence::WriterLock { file, held: false } => (
             Says::NotRunning,
             format!("no process holds the thread's writer lock ({file})"),
+        ),
+        Evidence::InUseLock {
+            file,
+            pid,
+            running: true,
+        } => (
+            Says::Running,
+            format!("Copilot CLI's in-use lock ({file}) names pid {pid}, which runs Copilot CLI"),
+        ),
+        Evidence::InUseLock {
+            file,
+            pid,
+            running: false,
+        } => (
+            Says::NotRunning,
+            format!(
+                "Copilot CLI's in-use lock ({file}) names pid {pid}, which no longer runs it (a run that did not end cleanly left it)"
+            ),
         ),
         Evidence::Transcript { .. } | Evidence::Other => (Says::Nothing, String::new()),
     }

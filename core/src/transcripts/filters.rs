@@ -89,7 +89,8 @@ impl TranscriptFilter {
 }
 
 /// Names as a sentence lists them: `a, b and c`.
-fn spoken_list(names: &[&str]) -> String {
+/// Names as a sentence lists them: `a`, `a and b`, `a, b and c`.
+pub fn spoken_list(names: &[&str]) -> String {
     match names {
         [] => String::new(),
         [one] => (*one).to_owned(),

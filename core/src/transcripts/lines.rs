@@ -58,6 +58,21 @@ pub fn whole_line(line: &[u8]) -> Option<&[u8]> {
     (!is_blank(line)).then_some(line)
 }
 
+/// Whether the bytes after a file's last newline, still waiting for theirs, are already a
+/// whole line: one JSON object, as an agent leaves a session it wrote on one line with no
+/// newline after it (Gemini CLI's older documents may be). A line cut mid-write never is
+/// one: an object's closing brace is its last byte. A reader of a growing file may take
+/// such a line now; the newline that may follow it later is a blank line, read as nothing.
+pub fn whole_unterminated(rest: &[u8]) -> bool {
+    let Some(line) = whole_line(rest) else {
+        return false;
+    };
+    let trimmed = line.trim_ascii();
+    trimmed.first() == Some(&b'{')
+        && trimmed.last() == Some(&b'}')
+        && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok()
+}
+
 fn emit(line: &[u8], on_line: &mut impl FnMut(&[u8])) {
     if let Some(line) = whole_line(line) {
         on_line(line);
@@ -175,6 +190,20 @@ mod tests {
             assert_eq!(lines, [5, 5, MAX_LINE_BYTES, 4], "chunks of {chunk}");
             assert_eq!(splitter.too_long(), 1);
         }
+    }
+
+    #[test]
+    fn an_unterminated_line_is_whole_only_as_a_whole_object() {
+        assert!(whole_unterminated(br#"{"sessionId":"s","messages":[]}"#));
+        assert!(whole_unterminated(b"\xEF\xBB\xBF{\"a\":1}\r"));
+        // Cut mid-write, the closing brace of a value inside, a pretty document's last line.
+        assert!(!whole_unterminated(
+            br#"{"sessionId":"s","messages":[{"a":1}"#
+        ));
+        assert!(!whole_unterminated(br#"{"a":"}"#));
+        assert!(!whole_unterminated(b"}"));
+        assert!(!whole_unterminated(b"[1,2]"));
+        assert!(!whole_unterminated(b"  "));
     }
 
     fn split(chunks: &[&[u8]]) -> Vec<String> {

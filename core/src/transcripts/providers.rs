@@ -183,13 +183,15 @@ pub struct Names {
     pub above: &'static [Above],
 }
 
-/// A file an agent keeps in a folder above its transcripts that says where they were made.
+/// A file an agent keeps in a transcript's folder or one above it that says where the
+/// transcript was made or what it is called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Above {
     /// Its name.
     pub name: &'static str,
-    /// How far above the transcript's own folder it may be: 1 is the folder holding that
-    /// folder (`<workspace>/` for `<workspace>/chatSessions/<chat>.jsonl`).
+    /// How far above the transcript's own folder it may be: 0 is that folder (Copilot CLI's
+    /// `<session>/workspace.yaml` beside `events.jsonl`), 1 the folder holding it
+    /// (`<workspace>/` for `<workspace>/chatSessions/<chat>.jsonl`).
     pub levels: usize,
 }
 

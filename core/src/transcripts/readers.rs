@@ -149,9 +149,9 @@ macro_rules! usage {
 
 conversations!(GeminiReader, companion = companion);
 conversations!(QwenReader);
-conversations!(CopilotReader);
+conversations!(CopilotReader, companion = companion);
 conversations!(AiderReader);
 usage!(GeminiUsage, end = finish, companion = companion);
 usage!(QwenUsage, state = stateless);
-usage!(CopilotUsage);
+usage!(CopilotUsage, companion = companion);
 usage!(AiderUsage);

@@ -1,14 +1,15 @@
 //! Liveness evidence on this machine: Claude Code's per-process registry
 //! (`<claude config>/sessions/<pid>.json`), the process table (`/proc/<pid>/stat`), Codex's
 //! per-thread writer locks (`<codex home>/thread-writer-locks/<thread>.lock`, held or not as
-//! `/proc/locks` says) and the transcripts' last writes (Claude Code's by its session id, any
+//! `/proc/locks` says), Copilot CLI's in-use locks (`<session>/inuse.<pid>.lock`, whose pid
+//! runs Copilot CLI or not) and the transcripts' last writes (Claude Code's by its session id, any
 //! other agent's where a hook recorded usage from it). It gathers the facts and asks the core
 //! (`Request::Observe`) what they mean; the core records what changed.
 
 use crate::ops::engine;
 use crate::os::processes::{
-    claude_registry, codex_home, device_numbers, locked_files, process_start, process_table,
-    writable,
+    claude_registry, codex_home, copilot_in_use, device_numbers, locked_files, process_start,
+    process_table, writable,
 };
 use crate::store::Ledger;
 use baton_core::Error;
@@ -22,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 /// A Claude Code transcript's path for a Claude session id, when one is on this machine.
 fn claude_transcript(session_id: &str) -> Option<PathBuf> {
-    if session_id.contains('/') || session_id.contains("..") {
+    if !safe_name(session_id) {
         return None;
     }
     let file = format!("{session_id}.jsonl");
@@ -39,6 +40,11 @@ fn claude_transcript(session_id: &str) -> Option<PathBuf> {
         }
     }
     None
+}
+
+/// Whether an agent's session id can name a file in its folder (no separator, no `..`).
+fn safe_name(id: &str) -> bool {
+    !id.is_empty() && !id.contains(['/', '\\']) && !id.contains("..")
 }
 
 fn modified(path: &Path) -> Option<Timestamp> {
@@ -69,6 +75,8 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
         HashMap::new()
     };
     let locks_folder = codex_home().map(|h| h.join("thread-writer-locks"));
+    let copilot_folders =
+        crate::os::places::provider_dirs(baton_core::transcripts::Provider::CopilotCli);
     let mut held: Option<HashSet<(u64, u64, u64)>> = None;
     sessions
         .iter()
@@ -96,8 +104,7 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
                 });
             }
             if let (Some(id), Some(folder)) = (provider_id, &locks_folder)
-                && !id.contains('/')
-                && !id.contains("..")
+                && safe_name(id)
             {
                 let file = folder.join(format!("{id}.lock"));
                 if let Ok(meta) = std::fs::metadata(&file) {
@@ -110,11 +117,32 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
                     });
                 }
             }
-            // The agent's transcript: Claude Code's by its session id, else the one a hook
-            // recorded usage from (Gemini CLI's, Codex's rollout).
+            // Copilot CLI's in-use locks in its session's folder, and its events.
+            let mut copilot_events = None;
+            if let Some(id) = provider_id.filter(|id| safe_name(id))
+                && session.agent.starts_with("copilot")
+            {
+                for folder in &copilot_folders {
+                    let folder = folder.join(id);
+                    for (file, pid, running) in copilot_in_use(&folder) {
+                        evidence.push(Evidence::InUseLock {
+                            file: file.display().to_string(),
+                            pid,
+                            running,
+                        });
+                    }
+                    let events = folder.join("events.jsonl");
+                    if copilot_events.is_none() && events.is_file() {
+                        copilot_events = Some(events);
+                    }
+                }
+            }
+            // The agent's transcript: Claude Code's or Copilot CLI's by its session id, else
+            // the one a hook recorded usage from (Gemini CLI's, Codex's rollout).
             let transcript = provider_id
                 .filter(|_| session.agent.starts_with("claude"))
                 .and_then(claude_transcript)
+                .or(copilot_events)
                 .or_else(|| {
                     session
                         .usage_sources

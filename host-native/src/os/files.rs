@@ -98,36 +98,61 @@ const MAX_COMPANION_BYTES: u64 = 256 << 20;
 
 /// The files `provider`'s readers are given with the transcript at `path`: those beside it
 /// (the registry's `companions`: a Cline task's model and workspace) and the nearest of those
-/// above it (`above`: VS Code's `workspace.json`, Gemini CLI's `projects.json`), each with its
-/// bytes; those absent, unreadable, not regular files or too big are left out.
-pub fn companions_of(
+/// above it (`above`: VS Code's `workspace.json`, Gemini CLI's `projects.json`), each with
+/// what it is now; those absent, not regular files or too big are left out.
+fn companion_files(
     provider: baton_core::transcripts::Provider,
     path: &Path,
-) -> Vec<(String, Vec<u8>)> {
+) -> Vec<(PathBuf, std::fs::Metadata)> {
     let Some(folder) = path.parent() else {
         return Vec::new();
     };
-    let read = |file: PathBuf| {
+    let look = |file: PathBuf| {
         let meta = std::fs::symlink_metadata(&file).ok()?;
-        if !meta.is_file() || meta.len() > MAX_COMPANION_BYTES {
-            return None;
-        }
-        let bytes = std::fs::read(&file).ok()?;
-        Some((file.to_string_lossy().into_owned(), bytes))
+        (meta.is_file() && meta.len() <= MAX_COMPANION_BYTES).then_some((file, meta))
     };
     let names = &provider.entry().names;
     let beside = names
         .companions
         .iter()
-        .filter_map(|name| read(folder.join(name)));
+        .filter_map(|name| look(folder.join(name)));
     let above = names.above.iter().filter_map(|above| {
         folder
             .ancestors()
-            .skip(1)
-            .take(above.levels)
-            .find_map(|up| read(up.join(above.name)))
+            .take(above.levels + 1)
+            .find_map(|up| look(up.join(above.name)))
     });
     beside.chain(above).collect()
+}
+
+/// The files given with the transcript at `path` ([`companion_files`]), each with its bytes
+/// (one unreadable is left out).
+pub fn companions_of(
+    provider: baton_core::transcripts::Provider,
+    path: &Path,
+) -> Vec<(String, Vec<u8>)> {
+    companion_files(provider, path)
+        .into_iter()
+        .filter_map(|(file, _)| {
+            let bytes = std::fs::read(&file).ok()?;
+            Some((file.to_string_lossy().into_owned(), bytes))
+        })
+        .collect()
+}
+
+/// What the files given with the transcript at `path` are now, folded into one pair: their
+/// sizes added up and the newest change (nanoseconds), so that a change to one alone is seen
+/// (`(0, 0)` when there are none).
+pub fn companions_look(provider: baton_core::transcripts::Provider, path: &Path) -> (i64, i64) {
+    use std::os::unix::fs::MetadataExt as _;
+    companion_files(provider, path)
+        .iter()
+        .fold((0i64, 0i64), |(sizes, newest), (_, meta)| {
+            (
+                sizes.wrapping_add(meta.size() as i64),
+                newest.max(meta.mtime() * 1_000_000_000 + meta.mtime_nsec()),
+            )
+        })
 }
 
 /// The tree of files `provider` kept at `root` (OpenCode's `storage` folder, from before its

@@ -1,6 +1,6 @@
 //! The processes on this machine, read from `/proc`: a process's start time and owner, the
-//! parent chain to the agent that runs this one, the files someone holds a lock on, and Claude
-//! Code's per-process registry (`<claude config>/sessions/<pid>.json`). Facts only; what they
+//! parent chain to the agent that runs this one, the files someone holds a lock on, Copilot
+//! CLI's in-use locks, and Claude Code's per-process registry (`<claude config>/sessions/<pid>.json`). Facts only; what they
 //! mean for a work session is the core's to say.
 
 use baton_core::time::Timestamp;
@@ -174,6 +174,42 @@ pub fn stat_fields(pid: u32) -> Option<Vec<String>> {
     // The command name is in parentheses and may itself hold spaces and parentheses.
     let rest = &text[text.rfind(')')? + 1..];
     Some(rest.split_whitespace().map(str::to_owned).collect())
+}
+
+/// Copilot CLI's in-use locks in a session's folder (`inuse.<pid>.lock`), each with the pid
+/// its name carries and whether that pid runs Copilot CLI as this user now (a pid reused by
+/// another program does not).
+pub fn copilot_in_use(session_folder: &Path) -> Vec<(PathBuf, u32, bool)> {
+    let Ok(entries) = std::fs::read_dir(session_folder) else {
+        return Vec::new();
+    };
+    let mut locks: Vec<(PathBuf, u32, bool)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name();
+            let pid: u32 = name
+                .to_str()?
+                .strip_prefix("inuse.")?
+                .strip_suffix(".lock")?
+                .parse()
+                .ok()?;
+            Some((entry.path(), pid, runs_copilot(pid)))
+        })
+        .collect();
+    locks.sort();
+    locks
+}
+
+/// Whether `pid` runs as this user with `copilot` in its command line (the CLI's own binary,
+/// or Node running its package).
+fn runs_copilot(pid: u32) -> bool {
+    pid != 0
+        && ours(pid)
+        && std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|line| {
+            line.split(|b| *b == 0)
+                .take(3)
+                .any(|arg| arg.windows(7).any(|w| w.eq_ignore_ascii_case(b"copilot")))
+        })
 }
 
 /// The files someone holds a lock on (`/proc/locks`), as (device major, minor, inode).

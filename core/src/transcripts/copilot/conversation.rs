@@ -3,7 +3,7 @@
 //! tool calls, each tool's result joined by its call id, sub-agents' events (written into the
 //! same file, marked by `agentId` or `parentToolCallId`) as threads hung off the call that
 //! started them, the runs' ends with the credits they used, errors and aborts. The title is
-//! the first prompt (the CLI's own names live in `workspace.yaml`, beside the file).
+//! the name `workspace.yaml` beside the file gives the session, else the first prompt.
 
 use super::{credits_text, model_name, session_of_path};
 use crate::transcripts::conversation::title::prompt_title;
@@ -134,6 +134,20 @@ impl CopilotReader {
             calls: state.calls,
             agents: state.agents,
             lines: state.lines,
+        }
+    }
+
+    /// Takes a file found with the transcript: `workspace.yaml` names the session (the title
+    /// the CLI's own list shows) and says where it worked.
+    pub fn companion(&mut self, name: &str, bytes: &[u8]) {
+        let Some(workspace) = super::workspace_of(name, bytes) else {
+            return;
+        };
+        if workspace.name.is_some() {
+            self.conversation.title = workspace.name;
+        }
+        if self.conversation.project.is_none() {
+            self.conversation.project = workspace.cwd;
         }
     }
 

@@ -30,6 +30,57 @@ pub(crate) fn session_of_path(path: &str) -> Option<String> {
     (!id.is_empty()).then(|| id.to_owned())
 }
 
+/// What a session's `workspace.yaml` (beside its `events.jsonl`) says: the name the CLI gave
+/// it or the person chose (`/rename`), and the folder it worked in.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Workspace {
+    pub name: Option<String>,
+    pub cwd: Option<String>,
+}
+
+/// Reads a file given with a transcript when it is a session's `workspace.yaml`: flat
+/// `key: value` lines, plain or quoted (a value this does not read, a block, is left out).
+pub(crate) fn workspace_of(file: &str, bytes: &[u8]) -> Option<Workspace> {
+    if file.rsplit(['/', '\\']).next() != Some("workspace.yaml") {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut workspace = Workspace::default();
+    for line in text.lines() {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let slot = match key {
+            "name" => &mut workspace.name,
+            "cwd" => &mut workspace.cwd,
+            _ => continue,
+        };
+        *slot = yaml_scalar(value).filter(|v| !v.trim().is_empty());
+    }
+    Some(workspace)
+}
+
+/// A YAML scalar on one line: double-quoted (JSON's escapes are YAML's too), single-quoted
+/// (`''` is a quote) or plain (up to a ` #` comment); `None` for null, a block or a flow
+/// value.
+fn yaml_scalar(value: &str) -> Option<String> {
+    let value = value.trim();
+    if let Some(quoted) = value.strip_prefix('\'') {
+        let end = quoted.rfind('\'')?;
+        return Some(quoted[..end].replace("''", "'"));
+    }
+    if value.starts_with('"') {
+        let end = value.rfind('"').filter(|end| *end > 0)?;
+        return serde_json::from_str(&value[..=end]).ok();
+    }
+    let plain = value.split(" #").next().unwrap_or(value).trim_end();
+    match plain.chars().next() {
+        None | Some('|' | '>' | '[' | '{' | '&' | '*' | '!') => None,
+        _ if matches!(plain, "~" | "null" | "Null" | "NULL") => None,
+        _ => Some(plain.to_owned()),
+    }
+}
+
 /// A model's tokens in one run (a `modelMetrics` value), in Baton's one meaning: the cache
 /// reads and writes taken out of the input, the reasoning a part of the output. `None` when
 /// it counts nothing.
@@ -73,6 +124,25 @@ pub(crate) fn credits_text(nano: u64) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_workspace_file_gives_the_name_and_the_folder() {
+        let yaml = b"id: e7fd\ncwd: /home/dev/app\nname: session 3: fix the flaky login test\nuser_named: false\nsummary: |\n  text\n";
+        let read = workspace_of("/c/session-state/e7fd/workspace.yaml", yaml).unwrap();
+        assert_eq!(
+            read.name.as_deref(),
+            Some("session 3: fix the flaky login test")
+        );
+        assert_eq!(read.cwd.as_deref(), Some("/home/dev/app"));
+        let quoted = b"name: \"a \\\"quoted\\\" name\"\ncwd: 'C:\\w\\it''s'\n";
+        let read = workspace_of("C:\\s\\workspace.yaml", quoted).unwrap();
+        assert_eq!(read.name.as_deref(), Some("a \"quoted\" name"));
+        assert_eq!(read.cwd.as_deref(), Some("C:\\w\\it's"));
+        let empty = workspace_of("workspace.yaml", b"name: ~\ncwd: |\n  /x\nname2: y").unwrap();
+        assert_eq!(empty, Workspace::default());
+        assert_eq!(workspace_of("/c/projects.json", b"name: x"), None);
+        assert_eq!(workspace_of("workspace.yaml", b"\xff"), None);
+    }
 
     #[test]
     fn input_holds_the_cache_and_output_the_reasoning() {

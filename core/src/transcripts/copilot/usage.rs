@@ -62,6 +62,14 @@ impl CopilotUsage {
         }
     }
 
+    /// Takes a file found with the transcript: `workspace.yaml` says where the session worked
+    /// (its own start says so too, and is taken when it does).
+    pub fn companion(&mut self, name: &str, bytes: &[u8]) {
+        if let Some(cwd) = super::workspace_of(name, bytes).and_then(|w| w.cwd) {
+            self.project = Some(self.strings.get(&cwd));
+        }
+    }
+
     /// Feeds one line (without its newline).
     pub fn push_line(&mut self, line: &[u8]) {
         self.stats.lines += 1;

@@ -340,7 +340,11 @@ pub const REGISTRY: [Entry; 18] = [
             companions: &[],
             in_folders: false,
             beside: &[],
-            above: &[],
+            // The session's name and folder, beside its events.
+            above: &[Above {
+                name: "workspace.yaml",
+                levels: 0,
+            }],
         },
         agent_names: &["copilot"],
     },

@@ -373,11 +373,20 @@ fn usage_notes(report: &UsageReport) -> String {
     for (model, key) in &report.priced_as {
         out.push_str(&format!("\n{model} priced as {key}"));
     }
-    for key in &report.without_tokens {
-        let title =
-            baton_core::transcripts::Provider::named(key).map_or(key.as_str(), |p| p.entry().title);
+    if !report.without_tokens.is_empty() {
+        // One line for them all (Cursor's three sources say the same thing).
+        let titles: Vec<&str> = report
+            .without_tokens
+            .iter()
+            .map(|key| {
+                baton_core::transcripts::Provider::named(key)
+                    .map_or(key.as_str(), |p| p.entry().title)
+            })
+            .collect();
+        let their = if titles.len() == 1 { "its" } else { "their" };
         out.push_str(&format!(
-            "\n{title}: no token counts on disk (its chats are searchable after `baton mirror`)"
+            "\n{}: no token counts on disk ({their} chats are searchable after `baton mirror`)",
+            baton_core::transcripts::filters::spoken_list(&titles)
         ));
     }
     let dated = if report.prices.date.is_empty() || report.cost_mode == CostMode::Display {

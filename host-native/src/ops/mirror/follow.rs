@@ -9,8 +9,9 @@ use super::Mirror;
 use super::pass::{PassStats, Source};
 use super::settings::Settings;
 use baton_core::Error;
+use baton_core::transcripts::Provider;
 use notify::{EventKind, RecursiveMode, Watcher};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -107,21 +108,42 @@ fn database_of_log(path: &std::path::Path, extension: &str) -> Option<PathBuf> {
     Some(PathBuf::from(database))
 }
 
-/// The sources the changed files are, by the folder each lies under.
+/// The document a changed file is read with, when it is one of the files a document's
+/// readers are given beside it (a Cline task's `api_conversation_history.json` names its
+/// `ui_messages.json`).
+fn document_of_companion(provider: Provider, path: &std::path::Path) -> Option<PathBuf> {
+    let names = &provider.entry().names;
+    let name = path.file_name()?.to_str()?;
+    if provider.entry().kind != baton_core::transcripts::providers::Kind::Document
+        || !names.companions.contains(&name)
+    {
+        return None;
+    }
+    let document = path.with_file_name(names.only_named?);
+    document.is_file().then_some(document)
+}
+
+/// The sources the changed files are, by the folder each lies under (a file read with a
+/// document stands for its document).
 fn sources_of(files: &BTreeSet<PathBuf>, settings: &Settings) -> Vec<Source> {
-    files
-        .iter()
-        .filter_map(|path| {
-            let provider = settings.provider_of(path)?;
-            // What a full pass would read, and a file gone since (its rows are marked).
-            if path.exists() && !super::pass::wanted(provider, path) {
-                return None;
-            }
-            Some(Source {
-                path: path.clone(),
-                provider,
-                seen: None,
-            })
+    let mut sources: BTreeMap<PathBuf, Provider> = BTreeMap::new();
+    for path in files {
+        let Some(provider) = settings.provider_of(path) else {
+            continue;
+        };
+        let path = document_of_companion(provider, path).unwrap_or_else(|| path.clone());
+        // What a full pass would read, and a file gone since (its rows are marked).
+        if path.exists() && !super::pass::wanted(provider, &path) {
+            continue;
+        }
+        sources.insert(path, provider);
+    }
+    sources
+        .into_iter()
+        .map(|(path, provider)| Source {
+            path,
+            provider,
+            seen: None,
         })
         .collect()
 }
@@ -224,5 +246,30 @@ pub fn follow(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_read_with_a_document_stands_for_its_document() {
+        let tmp = tempfile::tempdir().unwrap();
+        let task = tmp.path().join("tasks/1");
+        std::fs::create_dir_all(&task).unwrap();
+        let history = task.join("api_conversation_history.json");
+        std::fs::write(&history, "[]").unwrap();
+        // No panel file yet: nothing to stand for.
+        assert_eq!(document_of_companion(Provider::Cline, &history), None);
+        std::fs::write(task.join("ui_messages.json"), "[]").unwrap();
+        assert_eq!(
+            document_of_companion(Provider::Cline, &history),
+            Some(task.join("ui_messages.json"))
+        );
+        // Not a companion, or not an agent read by documents.
+        let settings = task.join("settings.json");
+        assert_eq!(document_of_companion(Provider::Cline, &settings), None);
+        assert_eq!(document_of_companion(Provider::Gemini, &history), None);
     }
 }

@@ -45,11 +45,7 @@ pub fn discover(folders: &BTreeMap<Provider, Vec<PathBuf>>) -> Vec<Source> {
             }
             files.sort_by(|a, b| a.0.cmp(&b.0));
             sources.extend(files.into_iter().map(|(path, meta)| Source {
-                seen: Some(if database {
-                    database_identity(&path, &meta)
-                } else {
-                    identity_of(&meta)
-                }),
+                seen: Some(identity_as(*provider, &path, &meta)),
                 path,
                 provider: *provider,
             }));

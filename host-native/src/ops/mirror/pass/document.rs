@@ -9,6 +9,24 @@ use super::*;
 /// The largest document read (a thread of this size is set aside, and said so).
 const MAX_DOCUMENT_BYTES: u64 = baton_core::transcripts::lines::DOCUMENT_BYTES as u64;
 
+/// A document's identity: its file's, with the files read with it folded in (a Cline task's
+/// `api_conversation_history.json` saved after its panel's file, a Roo task's
+/// `history_item.json`, VS Code's `workspace.json` above a Copilot Chat session).
+pub(super) fn document_identity(
+    provider: Provider,
+    path: &Path,
+    meta: &std::fs::Metadata,
+) -> Identity {
+    let (device, inode, size, mtime) = identity_of(meta);
+    let (sizes, newest) = crate::os::files::companions_look(provider, path);
+    (
+        device,
+        inode,
+        size.wrapping_add(sizes.wrapping_shl(32)),
+        mtime.max(newest),
+    )
+}
+
 /// Brings one document up to date.
 pub(super) fn sync_document(
     connection: &mut Connection,
@@ -24,7 +42,9 @@ pub(super) fn sync_document(
         meta,
         before,
         identity,
-    }) = changed_whole(connection, index_path, packer, source, identity_of)?
+    }) = changed_whole(connection, index_path, packer, source, |meta| {
+        document_identity(source.provider, &source.path, meta)
+    })?
     else {
         return Ok(());
     };

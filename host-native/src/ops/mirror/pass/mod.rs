@@ -343,8 +343,15 @@ fn looked_at(source: &Source) -> Result<(String, std::fs::Metadata), Error> {
 
 /// A source's identity: its file's, with a database's log folded in.
 fn source_identity(source: &Source, meta: &std::fs::Metadata) -> Identity {
-    match source.provider.entry().kind {
-        Kind::Database => database_identity(&source.path, meta),
+    identity_as(source.provider, &source.path, meta)
+}
+
+/// The identity of `provider`'s file at `path`: its own, with a database's log and a
+/// document's companions folded in (a change to one of them alone is a change).
+pub(super) fn identity_as(provider: Provider, path: &Path, meta: &std::fs::Metadata) -> Identity {
+    match provider.entry().kind {
+        Kind::Database => database_identity(path, meta),
+        Kind::Document => document::document_identity(provider, path, meta),
         _ => identity_of(meta),
     }
 }

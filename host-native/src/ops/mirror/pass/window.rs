@@ -168,11 +168,19 @@ impl Window<'_> {
         }
         let (chunk, long_line_end) = read_window(file, cursor as u64, stats).map_err(read_err)?;
         // Only complete lines; a line longer than the mirror keeps is passed over and recorded.
-        let complete = match (chunk.iter().rposition(|b| *b == b'\n'), long_line_end) {
+        let mut complete = match (chunk.iter().rposition(|b| *b == b'\n'), long_line_end) {
             (_, Some(end)) => (end - cursor as u64) as usize,
             (Some(end), None) => end + 1,
             (None, None) => 0,
         };
+        // A last line with no newline that is already one whole JSON object is taken now
+        // (a session written on one line, never given its newline).
+        if long_line_end.is_none()
+            && cursor as u64 + chunk.len() as u64 >= size as u64
+            && baton_core::transcripts::lines::whole_unterminated(&chunk[complete..])
+        {
+            complete = chunk.len();
+        }
         // Past a line too long to keep, nothing of it is taken.
         let taken: &[u8] = if complete > chunk.len() {
             &[]
