@@ -14,6 +14,11 @@
 //! lone UTF-16 surrogate escapes; malformed and torn lines; Codex `info: null`, cumulative
 //! totals re-emitted unchanged, and the model changing mid-session.
 //!
+//! `--prose` writes text a person searches (the default is a placeholder per block): prompts
+//! and replies drawn from a Zipf law over a programming vocabulary, so the commonest words
+//! (`ledger`, `test`, `error`) are in most messages, and tool calls whose output is repetitive
+//! log lines (a second text model beside prose, for the search and index-size benchmarks).
+//!
 //! `--ccusage-safe` leaves out the three traps ccusage 20.0.24 gets wrong (it counts every
 //! line of a response that has no `requestId`, counts sidechain replays, and drops a line with
 //! a lone surrogate escape) and the one place its prices differ from Anthropic's bill (a
@@ -41,8 +46,152 @@ impl Rng {
 #[derive(Default, Clone, Copy)]
 struct Day([u64; 5]);
 
+/// The `--prose` text model: words by a Zipf law (the `k`th commonest drawn with weight
+/// `1/k`) over a vocabulary whose head is fixed, so a benchmark knows its commonest words.
+struct Prose {
+    words: Vec<String>,
+    cumulative: Vec<f64>,
+}
+
+/// The commonest words, in order (the rest of the vocabulary is made up).
+const HEAD: &[&str] = &[
+    "ledger",
+    "test",
+    "error",
+    "build",
+    "session",
+    "file",
+    "parser",
+    "index",
+    "config",
+    "value",
+    "function",
+    "module",
+    "check",
+    "line",
+    "cargo",
+    "crate",
+    "query",
+    "timeout",
+    "retry",
+    "fixture",
+    "release",
+    "database",
+    "migration",
+    "commit",
+    "branch",
+    "review",
+    "output",
+    "input",
+    "token",
+    "cache",
+    "model",
+    "prompt",
+    "agent",
+    "hook",
+    "server",
+    "client",
+    "request",
+    "response",
+    "schema",
+    "field",
+    "struct",
+    "trait",
+    "impl",
+    "match",
+    "panic",
+    "unwrap",
+    "result",
+    "option",
+    "string",
+    "vector",
+    "buffer",
+    "stream",
+    "socket",
+    "thread",
+    "process",
+    "signal",
+    "lock",
+    "mutex",
+    "channel",
+    "event",
+    "handler",
+    "router",
+];
+
+impl Prose {
+    fn new(rng: &mut Rng) -> Prose {
+        const SYLLABLES: &[&str] = &[
+            "ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "po", "qu", "dra", "fen", "gil",
+            "hob", "jex", "kry", "lum", "mor", "nix",
+        ];
+        let mut words: Vec<String> = HEAD.iter().map(|w| (*w).to_owned()).collect();
+        let mut seen: std::collections::BTreeSet<String> = words.iter().cloned().collect();
+        while words.len() < 4000 {
+            let parts = 2 + rng.below(3);
+            let word: String = (0..parts)
+                .map(|_| SYLLABLES[rng.below(SYLLABLES.len() as u64) as usize])
+                .collect();
+            if seen.insert(word.clone()) {
+                words.push(word);
+            }
+        }
+        let mut sum = 0.0;
+        let cumulative = (1..=words.len())
+            .map(|k| {
+                sum += 1.0 / k as f64;
+                sum
+            })
+            .collect();
+        Prose { words, cumulative }
+    }
+
+    fn word(&self, rng: &mut Rng) -> &str {
+        let total = *self.cumulative.last().unwrap();
+        let at = (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        let k = self.cumulative.partition_point(|c| *c < at);
+        &self.words[k.min(self.words.len() - 1)]
+    }
+
+    /// `n` words as sentences.
+    fn text(&self, rng: &mut Rng, n: u64) -> String {
+        let mut out = String::new();
+        for i in 0..n {
+            if i > 0 {
+                out.push_str(if i % 12 == 0 { ". " } else { " " });
+            }
+            out.push_str(self.word(rng));
+        }
+        out.push('.');
+        out
+    }
+
+    /// Tool output: repetitive log lines, as a build or a test run prints them (JSON-escaped
+    /// newlines).
+    fn log(&self, rng: &mut Rng, lines: u64) -> String {
+        let mut out = String::new();
+        for i in 0..lines {
+            let level = ["INFO", "INFO", "INFO", "WARN", "ERROR"][rng.below(5) as usize];
+            let _ = write!(
+                out,
+                "2026-06-01T10:{:02}:{:02}Z {level} {}: {} {} in {}.{}s\\n",
+                i % 60,
+                rng.below(60),
+                self.word(rng),
+                self.word(rng),
+                self.word(rng),
+                rng.below(10),
+                rng.below(100)
+            );
+        }
+        out
+    }
+}
+
 struct Gen {
     rng: Rng,
+    /// The text model, with `--prose`.
+    prose: Option<Prose>,
     ccusage_safe: bool,
     truth: BTreeMap<String, Day>,
     bytes: u64,
@@ -113,7 +262,26 @@ impl Gen {
         let mut ts = start;
         let mut main_ids = Vec::new();
         let responses = 3 + self.rng.below(self.spread);
+        let prose = self.prose.take();
         for r in 0..responses {
+            // With `--prose`: the reply's words, a tool call on every third response, and the
+            // prompt (or the tool's output) that follows.
+            let (reply, tool, follow) = match &prose {
+                Some(p) => {
+                    let words = 8 + self.rng.below(40);
+                    let reply = p.text(&mut self.rng, words);
+                    let tool = r % 3 == 0;
+                    let follow = if tool {
+                        let lines = 2 + self.rng.below(12);
+                        p.log(&mut self.rng, lines)
+                    } else {
+                        let words = 5 + self.rng.below(25);
+                        p.text(&mut self.rng, words)
+                    };
+                    (Some(reply), tool, follow)
+                }
+                None => (None, false, "next".to_owned()),
+            };
             ts += 20_000 + self.rng.below(600_000) as i64;
             let (input, output) = (1 + self.rng.below(5000), 10 + self.rng.below(3000));
             let (creation, read) = (self.rng.below(20_000), self.rng.below(200_000));
@@ -164,17 +332,38 @@ impl Gen {
                 } else {
                     surrogate.to_owned()
                 };
+                let last = b + 1 == blocks;
+                let content = match &reply {
+                    Some(words) if last && tool => format!(
+                        r#"{{"type":"text","text":"{words}"}},{{"type":"tool_use","id":"toolu_{n}_{r}","name":"Bash","input":{{"command":"cargo test --workspace"}}}}"#
+                    ),
+                    Some(words) if last => format!(r#"{{"type":"text","text":"{words}"}}"#),
+                    _ => format!(r#"{{"type":"text","text":"block {b}"}}"#),
+                };
                 writeln!(
                     text,
-                    r#"{{"parentUuid":null,"isSidechain":false,"type":"assistant","sessionId":"{session}"{cwd_field},"version":"2.1.38","uuid":"u{n}-{r}-{b}","timestamp":"{}"{request},"message":{{"id":"{message_id}","type":"message","role":"assistant","model":"{model}","content":[{{"type":"text","text":"block {b}"}}],"usage":{{"input_tokens":{input},"output_tokens":{out},{cache},"cache_read_input_tokens":{read}}}}}}}"#,
+                    r#"{{"parentUuid":null,"isSidechain":false,"type":"assistant","sessionId":"{session}"{cwd_field},"version":"2.1.38","uuid":"u{n}-{r}-{b}","timestamp":"{}"{request},"message":{{"id":"{message_id}","type":"message","role":"assistant","model":"{model}","content":[{content}],"usage":{{"input_tokens":{input},"output_tokens":{out},{cache},"cache_read_input_tokens":{read}}}}}}}"#,
                     iso(ts + b as i64)
                 )
                 .unwrap();
             }
             self.count(ts, [input, output, creation, read, 0]);
             main_ids.push((message_id, ts));
-            writeln!(text, r#"{{"type":"user","sessionId":"{session}","timestamp":"{}","message":{{"role":"user","content":"next"}}}}"#, iso(ts + 5)).unwrap();
+            let said = if tool {
+                format!(
+                    r#"[{{"type":"tool_result","tool_use_id":"toolu_{n}_{r}","content":"{follow}"}}]"#
+                )
+            } else {
+                format!(r#""{follow}""#)
+            };
+            let uuid = if prose.is_some() {
+                format!(r#","uuid":"p{n}-{r}""#)
+            } else {
+                String::new()
+            };
+            writeln!(text, r#"{{"type":"user","sessionId":"{session}"{uuid},"timestamp":"{}","message":{{"role":"user","content":{said}}}}}"#, iso(ts + 5)).unwrap();
         }
+        self.prose = prose;
         // A synthetic pseudo-response and a malformed line.
         writeln!(text, r#"{{"type":"assistant","sessionId":"{session}","timestamp":"{}","message":{{"id":"syn_{n}","model":"<synthetic>","usage":{{"input_tokens":0,"output_tokens":0}}}}}}"#, iso(ts + 10)).unwrap();
         writeln!(text, r#"{{"type":"assistant","usage": broken"#).unwrap();
@@ -499,8 +688,14 @@ fn main() {
     }
     let sessions = flag("--sessions").unwrap_or(40);
     let target_bytes = flag("--mb").map(|mb| mb * 1_000_000);
+    let mut rng = Rng(flag("--seed").unwrap_or(7) | 1);
+    let prose = args
+        .iter()
+        .any(|a| a == "--prose")
+        .then(|| Prose::new(&mut rng));
     let mut g = Gen {
-        rng: Rng(flag("--seed").unwrap_or(7) | 1),
+        rng,
+        prose,
         ccusage_safe: args.iter().any(|a| a == "--ccusage-safe"),
         truth: BTreeMap::new(),
         bytes: 0,

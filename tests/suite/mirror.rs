@@ -92,6 +92,7 @@ impl Tree {
             words,
             &Field::DEFAULT,
             &query::Filters::default(),
+            Default::default(),
             100,
             100,
         )
@@ -404,6 +405,7 @@ fn a_hit_on_a_tool_call_has_a_snippet_of_the_call() {
         "quuxcrate",
         &[Field::ToolInput],
         &query::Filters::default(),
+        Default::default(),
         10,
         100,
     )
@@ -1240,6 +1242,7 @@ fn a_pasted_error_that_sits_in_tool_output_is_the_first_hit() {
             words,
             &Field::DEFAULT,
             &query::Filters::default(),
+            Default::default(),
             10,
             80,
         )

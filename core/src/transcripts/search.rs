@@ -90,6 +90,44 @@ impl Field {
     }
 }
 
+/// How a search orders its hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Messages holding the whole query as a phrase first, then by relevance (BM25); when
+    /// more than [`RANKED_NEWEST`] messages match, the newest that many are ranked.
+    #[default]
+    Relevance,
+    /// The newest first.
+    Newest,
+}
+
+/// How many of the newest matches a ranked search ranks: ranking every match of a word in
+/// most messages costs time in proportion to them, and a person searching a year of history
+/// for a common word wants the best of what is recent.
+pub const RANKED_NEWEST: i64 = 5_000;
+
+/// How far a search counts its matches: past this many it says "more than".
+pub const COUNTED_AT_MOST: i64 = 10_000;
+
+impl Order {
+    /// The order as people type it: `relevance` (or `rank`) or `newest`.
+    pub fn parse(text: &str) -> Option<Order> {
+        match text.trim() {
+            "relevance" | "rank" | "ranked" => Some(Order::Relevance),
+            "newest" | "new" | "recent" => Some(Order::Newest),
+            _ => None,
+        }
+    }
+
+    /// The order as JSON says it.
+    pub fn wire(self) -> &'static str {
+        match self {
+            Order::Relevance => "relevance",
+            Order::Newest => "newest",
+        }
+    }
+}
+
 /// Words so common in English that alone they match nearly every message: a query keeps them
 /// in its phrase (ranked first) but does not require them one by one.
 pub const STOP_WORDS: &[&str] = &[
@@ -120,7 +158,8 @@ pub struct SearchPlan {
 /// Reads `query` for a search over `columns`. Quoted text is a phrase (`"is not a function"`);
 /// other words are required unless they are stop words; the whole query is also a phrase
 /// ranked first. A query of stop words alone is looked for as its phrase; a single stop word is
-/// refused (it is in nearly every message). Every word is a literal term, never an operator.
+/// refused (it is in nearly every message). A word ending in `*` is a prefix (`pars*` finds
+/// `parser` and `parsing`); every other word is a literal term, never an operator.
 pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
     use crate::error::Error;
     let mut phrases: Vec<Vec<String>> = Vec::new();
@@ -149,8 +188,18 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
         ));
     }
     let term = |text: &str| format!("\"{}\"", index_text(text).trim().replace('"', "\"\""));
+    // A word ending in `*` (two letters or more before it) stands for every word it begins.
+    let word_term = |word: &str| match prefix_of(word) {
+        Some(stem) => format!("{} *", term(stem)),
+        None => term(word),
+    };
     let mut required: Vec<String> = phrases.iter().map(|p| term(&p.join(" "))).collect();
-    required.extend(words.iter().filter(|w| !is_stop_word(w)).map(|w| term(w)));
+    required.extend(
+        words
+            .iter()
+            .filter(|w| !is_stop_word(w))
+            .map(|w| word_term(w)),
+    );
     let whole = (all.len() > 1).then(|| term(&all.join(" ")));
     if required.is_empty() {
         match &whole {
@@ -179,7 +228,7 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
         words
             .iter()
             .filter(|w| !is_stop_word(w) || all.len() == 1)
-            .map(|w| w.to_lowercase()),
+            .map(|w| prefix_of(w).unwrap_or(w).to_lowercase()),
     );
     needles.dedup();
     Ok(SearchPlan {
@@ -189,6 +238,14 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
             .map(|phrase| scope(&phrase)),
         needles,
     })
+}
+
+/// The start a prefix word stands for (`pars*` → `pars`): two letters or digits or more
+/// before one final `*`.
+fn prefix_of(word: &str) -> Option<&str> {
+    let stem = word.strip_suffix('*')?;
+    (stem.chars().filter(|c| c.is_alphanumeric()).count() >= 2 && !stem.ends_with('*'))
+        .then_some(stem)
 }
 
 /// The shortest run of base64 characters treated as an encoded payload (an image, a file)
@@ -387,6 +444,24 @@ mod tests {
             operators.phrase.as_deref(),
             Some("{text} : (\"NEAR OR x*\")")
         );
+    }
+
+    #[test]
+    fn a_word_ending_in_a_star_is_a_prefix() {
+        let prefix = plan_of("pars* timeout");
+        assert_eq!(prefix.required, "{text} : (\"pars\" * AND \"timeout\")");
+        assert_eq!(prefix.needles, ["pars* timeout", "pars", "timeout"]);
+        // Too short to be a prefix, or quoted: literal.
+        assert_eq!(plan_of("x*").required, "{text} : (\"x*\")");
+        assert_eq!(plan_of("\"pars*\"").required, "{text} : (\"pars*\")");
+    }
+
+    #[test]
+    fn orders_are_read_as_people_type_them() {
+        assert_eq!(Order::parse("newest"), Some(Order::Newest));
+        assert_eq!(Order::parse("relevance"), Some(Order::Relevance));
+        assert_eq!(Order::parse("oldest"), None);
+        assert_eq!(Order::default().wire(), "relevance");
     }
 
     fn plan_of(query: &str) -> SearchPlan {

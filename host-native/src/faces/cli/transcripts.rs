@@ -28,6 +28,21 @@ fn clock(reader: &Reader, millis: Option<i64>) -> String {
 /// What a table shows for a conversation that has no title and said nothing to make one of.
 const UNTITLED: &str = "(untitled)";
 
+/// The order a search was asked for (`relevance` unless told).
+pub(crate) fn search_order(
+    order: Option<&str>,
+) -> Result<baton_core::transcripts::search::Order, Error> {
+    match order {
+        None => Ok(baton_core::transcripts::search::Order::Relevance),
+        Some(text) => baton_core::transcripts::search::Order::parse(text).ok_or_else(|| {
+            Error::invalid(
+                "order",
+                format!("`{text}` is not an order: use relevance or newest"),
+            )
+        }),
+    }
+}
+
 /// `baton search`: ranked hits from the index: the stored records' (their own section)
 /// and the mirrored messages'.
 pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<Output, Error> {
@@ -114,6 +129,7 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
             &query,
             &fields,
             &query_filters(&args.filters)?,
+            search_order(args.order.as_deref())?,
             i64::from(args.limit),
             width,
         )?)
@@ -172,13 +188,26 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
         human.push_str("\n\n");
     }
     let exact = page.hits.iter().filter(|h| h.exact).count();
+    let best = if page.order == "newest" {
+        "the newest"
+    } else {
+        "the best"
+    };
     human.push_str(&format!(
-        "[ok] {} message(s) match {query:?}{}{}",
-        page.total,
+        "[ok] {}{} message(s) match {query:?}{}{}{}",
+        if page.total_capped { "more than " } else { "" },
+        thousands(page.total.max(0) as u64),
         if page.total > page.hits.len() as i64 {
-            format!("; the best {}", page.hits.len())
+            format!("; {best} {}", page.hits.len())
         } else {
             String::new()
+        },
+        match page.ranked_newest {
+            Some(ranked) => format!(
+                " (ranked among the newest {})",
+                thousands(ranked.max(0) as u64)
+            ),
+            None => String::new(),
         },
         if exact > 0 && query.split_whitespace().nth(1).is_some() {
             format!(" ({exact} shown with the exact phrase, first)")

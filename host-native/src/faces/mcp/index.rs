@@ -18,6 +18,10 @@ struct SearchTranscripts {
     /// Most hits (default 20).
     #[serde(default)]
     limit: Option<u32>,
+    /// relevance (default: exact phrase first, then rank, among the newest 5,000 matches) or
+    /// newest.
+    #[serde(default)]
+    order: Option<String>,
 }
 
 /// Filters shared by the transcript tools.
@@ -300,6 +304,7 @@ off_thread_tools! { transcript_tools via read_index:
                 &p.query,
                 &fields,
                 &filters,
+                crate::faces::cli::transcripts::search_order(p.order.as_deref())?,
                 i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
                 160,
             )?;

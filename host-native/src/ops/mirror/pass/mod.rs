@@ -35,6 +35,9 @@ pub use discover::*;
 use document::sync_document;
 pub use export::*;
 pub use packer::*;
+pub(crate) use store::MESSAGE_SLOT_BITS;
+#[cfg(test)]
+pub(crate) use store::time_ordered_id;
 use store::*;
 use usage_rows::*;
 use window::*;

@@ -202,6 +202,37 @@ fn give_way_to_copies(
     Ok(true)
 }
 
+/// The next free message number in the slot of the millisecond `at` (`at × 2^20` up): a
+/// message's number orders it by when it was written, and the search index, whose row is the
+/// message's number, can then list matches newest first without sorting them. A time before
+/// 1970 or unknown is slot 0; one past what fits (the year 2248) is the last slot. A full
+/// slot (2^20 messages in one millisecond, or an index made before numbers were slotted,
+/// whose 1, 2, 3… fill the first slots) gives the number after every other, out of order
+/// but never one already taken.
+pub(crate) fn time_ordered_id(
+    transaction: &rusqlite::Transaction,
+    at: Option<i64>,
+) -> rusqlite::Result<i64> {
+    let slot = at
+        .unwrap_or(0)
+        .clamp(0, (i64::MAX >> MESSAGE_SLOT_BITS) - 2);
+    let first = slot << MESSAGE_SLOT_BITS;
+    let end = first + (1 << MESSAGE_SLOT_BITS);
+    let taken: Option<i64> = transaction
+        .prepare_cached("SELECT max(id) FROM messages WHERE id >= ?1 AND id < ?2")?
+        .query_row(params![first, end], |r| r.get(0))?;
+    match taken {
+        None => Ok(first),
+        Some(id) if id + 1 < end => Ok(id + 1),
+        Some(_) => transaction
+            .prepare_cached("SELECT coalesce(max(id), 0) + 1 FROM messages")?
+            .query_row([], |r| r.get(0)),
+    }
+}
+
+/// How many message numbers each millisecond has (see [`time_ordered_id`]).
+pub(crate) const MESSAGE_SLOT_BITS: u32 = 20;
+
 /// Adds a conversation's messages (each once) and keeps its row current; returns how many
 /// messages were new.
 pub(super) fn store_conversation(
@@ -308,11 +339,18 @@ pub(super) fn store_conversation(
             rusqlite::types::Value::Text(excerpt)
         };
         let model = packer.name(transaction, message.model.as_deref())?;
+        // A new message's number says when it was written (see `time_ordered_id`): the search
+        // index lists matches newest first by it, stopping at a page's worth.
+        let at = message
+            .at
+            .or(conversation.updated_at)
+            .or(conversation.started_at);
+        let id = time_ordered_id(transaction, at.map(|t| t.millis()))?;
         let inserted = transaction
             .prepare_cached(
                 "INSERT OR IGNORE INTO messages
-                 (conversation, source, message_id, role, at, model, excerpt)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                 (id, conversation, source, message_id, role, at, model, excerpt)
+             VALUES (?8, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
             .execute(params![
                 conversation_id,
@@ -321,7 +359,8 @@ pub(super) fn store_conversation(
                 crate::wire_name(&message.role),
                 millis(message.at),
                 model,
-                excerpt_value
+                excerpt_value,
+                id
             ])?;
         let rowid = if inserted == 1 {
             added += 1;
