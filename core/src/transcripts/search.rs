@@ -104,10 +104,10 @@ pub enum Order {
 /// How many of the newest matches a ranked search ranks: ranking every match of a word in
 /// most messages costs time in proportion to them, and a person searching a year of history
 /// for a common word wants the best of what is recent.
-pub const RANKED_NEWEST: i64 = 5_000;
+pub const RANKED_NEWEST: i64 = 2_000;
 
 /// How far a search counts its matches: past this many it says "more than".
-pub const COUNTED_AT_MOST: i64 = 10_000;
+pub const COUNTED_AT_MOST: i64 = 1_000;
 
 impl Order {
     /// The order as people type it: `relevance` (or `rank`) or `newest`.

@@ -241,7 +241,7 @@ pub(crate) struct SearchArgs {
     #[arg(long, default_value_t = 20)]
     pub(crate) limit: u32,
     /// relevance (the default: the whole query as a phrase first, then by rank, among the
-    /// newest 5,000 matches) or newest
+    /// newest 2,000 matches) or newest
     #[arg(long, value_name = "ORDER")]
     pub(crate) order: Option<String>,
     /// all (the default: the mirrored transcripts and the records kept with `baton record

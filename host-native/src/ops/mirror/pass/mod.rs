@@ -35,10 +35,10 @@ pub use discover::*;
 use document::sync_document;
 pub use export::*;
 pub use packer::*;
-pub(crate) use store::MESSAGE_SLOT_BITS;
 #[cfg(test)]
 pub(crate) use store::time_ordered_id;
 use store::*;
+pub(crate) use store::{SLOT_SIZE, slot_start};
 use usage_rows::*;
 use window::*;
 

@@ -202,36 +202,44 @@ fn give_way_to_copies(
     Ok(true)
 }
 
-/// The next free message number in the slot of the millisecond `at` (`at × 2^20` up): a
-/// message's number orders it by when it was written, and the search index, whose row is the
-/// message's number, can then list matches newest first without sorting them. A time before
-/// 1970 or unknown is slot 0; one past what fits (the year 2248) is the last slot. A full
-/// slot (2^20 messages in one millisecond, or an index made before numbers were slotted,
-/// whose 1, 2, 3… fill the first slots) gives the number after every other, out of order
-/// but never one already taken.
+/// The next free message number in the slot of the minute `at` falls in (see
+/// [`slot_start`]): a message's number orders it by when it was written (to the minute; in
+/// the order read within one), and the search index, whose row is the message's number, can
+/// then list matches newest first without sorting them. Minutes, not milliseconds: the index
+/// stores the gaps between the numbers of the messages holding a word, and a minute's slot
+/// keeps those gaps a byte or two. A full slot (256 messages in one minute: an import, a
+/// chat with no times) spills into the minutes after it; past an hour of them, or in an
+/// index made before numbers were slotted (whose 1, 2, 3… sit below every slot), a message
+/// gets the number after every other: out of order, never one already taken.
 pub(crate) fn time_ordered_id(
     transaction: &rusqlite::Transaction,
     at: Option<i64>,
 ) -> rusqlite::Result<i64> {
-    let slot = at
-        .unwrap_or(0)
-        .clamp(0, (i64::MAX >> MESSAGE_SLOT_BITS) - 2);
-    let first = slot << MESSAGE_SLOT_BITS;
-    let end = first + (1 << MESSAGE_SLOT_BITS);
-    let taken: Option<i64> = transaction
-        .prepare_cached("SELECT max(id) FROM messages WHERE id >= ?1 AND id < ?2")?
-        .query_row(params![first, end], |r| r.get(0))?;
-    match taken {
-        None => Ok(first),
-        Some(id) if id + 1 < end => Ok(id + 1),
-        Some(_) => transaction
-            .prepare_cached("SELECT coalesce(max(id), 0) + 1 FROM messages")?
-            .query_row([], |r| r.get(0)),
+    let mut first = slot_start(at.unwrap_or(0));
+    for _ in 0..60 {
+        let end = first + SLOT_SIZE;
+        let taken: Option<i64> = transaction
+            .prepare_cached("SELECT max(id) FROM messages WHERE id >= ?1 AND id < ?2")?
+            .query_row(params![first, end], |r| r.get(0))?;
+        match taken {
+            None => return Ok(first),
+            Some(id) if id + 1 < end => return Ok(id + 1),
+            Some(_) => first = end,
+        }
     }
+    transaction
+        .prepare_cached("SELECT coalesce(max(id), 0) + 1 FROM messages")?
+        .query_row([], |r| r.get(0))
 }
 
-/// How many message numbers each millisecond has (see [`time_ordered_id`]).
-pub(crate) const MESSAGE_SLOT_BITS: u32 = 20;
+/// How many message numbers each minute has.
+pub(crate) const SLOT_SIZE: i64 = 1 << 8;
+
+/// The first message number of the minute of `at` (milliseconds; before 1970 is 1970's first
+/// minute, and a time past what fits the last).
+pub(crate) fn slot_start(at: i64) -> i64 {
+    (at.max(0) / 60_000).min(i64::MAX / SLOT_SIZE - 2) * SLOT_SIZE
+}
 
 /// Adds a conversation's messages (each once) and keeps its row current; returns how many
 /// messages were new.

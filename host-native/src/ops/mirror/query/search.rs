@@ -44,10 +44,10 @@ pub struct HitPage {
 
 use baton_core::transcripts::search::{COUNTED_AT_MOST, Order, RANKED_NEWEST};
 
-/// The first message number of the slots by time (2000-01-01): a smaller one is a message
-/// with no time, or one an index made before numbers were slotted numbered 1, 2, 3… (see
-/// [`crate::ops::mirror::pass::time_ordered_id`]).
-const FIRST_SLOTTED: i64 = 946_684_800_000 << crate::ops::mirror::pass::MESSAGE_SLOT_BITS;
+/// The first message number of the slots by time (2000-01-01's first minute): a smaller one
+/// is a message with no time, or one an index made before numbers were slotted numbered 1,
+/// 2, 3… (see the mirror's `time_ordered_id`).
+const FIRST_SLOTTED: i64 = 15_778_080 * crate::ops::mirror::pass::SLOT_SIZE;
 
 /// Messages matching `query` in `fields`, in `order`, with how many match (see
 /// [`baton_core::transcripts::search::plan`]: quoted phrases and rare words required, stop
@@ -94,19 +94,20 @@ pub fn search(
             page.extend(ids.into_iter().map(|id| (id, exact.contains(&id))));
         }
         Order::Relevance => {
-            if counted > RANKED_NEWEST {
-                ranked_newest = Some(RANKED_NEWEST);
-            }
             if let Some(phrase) = &plan.phrase {
-                let ids = scope.ranked(connection, phrase, limit).map_err(sql(path))?;
+                let (ids, bounded) = scope.ranked(connection, phrase, limit).map_err(sql(path))?;
+                ranked_newest = bounded.then_some(RANKED_NEWEST);
                 page.extend(ids.into_iter().map(|id| (id, true)));
             }
             if (page.len() as i64) < limit {
                 let exact: std::collections::HashSet<i64> =
                     page.iter().map(|(id, _)| *id).collect();
-                let more = scope
+                let (more, bounded) = scope
                     .ranked(connection, &plan.required, limit + exact.len() as i64)
                     .map_err(sql(path))?;
+                if bounded {
+                    ranked_newest = Some(RANKED_NEWEST);
+                }
                 page.extend(
                     more.into_iter()
                         .filter(|id| !exact.contains(id))
@@ -264,16 +265,13 @@ enum Region {
 
 impl<'a> Scope<'a> {
     fn of(connection: &Connection, filters: &'a Filters) -> rusqlite::Result<Scope<'a>> {
-        let bits = crate::ops::mirror::pass::MESSAGE_SLOT_BITS;
-        let from = filters.since.map_or(FIRST_SLOTTED, |at| {
-            FIRST_SLOTTED.max(at.clamp(0, i64::MAX >> bits) << bits)
-        });
-        let to = filters.until.map_or(i64::MAX, |at| {
-            at.max(0)
-                .checked_add(1)
-                .and_then(|next| next.checked_mul(1 << bits))
-                .map_or(i64::MAX, |end| end - 1)
-        });
+        use crate::ops::mirror::pass::{SLOT_SIZE, slot_start};
+        let from = filters
+            .since
+            .map_or(FIRST_SLOTTED, |at| FIRST_SLOTTED.max(slot_start(at)));
+        let to = filters
+            .until
+            .map_or(i64::MAX, |at| slot_start(at) + SLOT_SIZE - 1);
         let unslotted = connection
             .prepare_cached("SELECT 1 FROM messages WHERE id < ?1 LIMIT 1")?
             .exists([FIRST_SLOTTED])?;
@@ -393,13 +391,14 @@ impl<'a> Scope<'a> {
         Ok(ids)
     }
 
-    /// The best `want` by relevance among the newest [`RANKED_NEWEST`] matches.
+    /// The best `want` by relevance among the newest [`RANKED_NEWEST`] matches, and whether
+    /// there were that many (more may match).
     fn ranked(
         &self,
         connection: &Connection,
         expression: &str,
         want: i64,
-    ) -> rusqlite::Result<Vec<i64>> {
+    ) -> rusqlite::Result<(Vec<i64>, bool)> {
         let mut scored: Vec<(f64, i64)> = Vec::new();
         for region in self.regions() {
             let more = RANKED_NEWEST - scored.len() as i64;
@@ -415,13 +414,15 @@ impl<'a> Scope<'a> {
                 |r| Ok((r.get::<_, f64>(0)?, r.get::<_, i64>(1)?)),
             )?);
         }
+        let bounded = scored.len() as i64 >= RANKED_NEWEST;
         // BM25 as FTS5 gives it: the lower, the better; a tie goes to the newer.
         scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        Ok(scored
+        let best = scored
             .into_iter()
             .take(usize::try_from(want).unwrap_or(0))
             .map(|(_, id)| id)
-            .collect())
+            .collect();
+        Ok((best, bounded))
     }
 }
 /// Every string of the kept line that names `message_id` in source `source` (its text, tool
@@ -624,14 +625,14 @@ mod tests {
     fn a_count_stops_at_its_bound_and_ranking_at_the_newest() {
         let tmp = tempfile::tempdir().unwrap();
         let (mut connection, path) = index(tmp.path());
-        let many = vec!["common word"; (COUNTED_AT_MOST + 5) as usize];
+        let many = vec!["common word"; (RANKED_NEWEST + 5) as usize];
         add(&mut connection, 0, &many);
         let none = Filters::default();
         let page = find(&connection, &path, "common", &none, Order::Relevance);
         assert_eq!((page.total, page.total_capped), (COUNTED_AT_MOST, true));
         assert_eq!(page.ranked_newest, Some(RANKED_NEWEST));
         // Every match scores alike: the newest win the tie.
-        let last = format!("m{}", COUNTED_AT_MOST + 4);
+        let last = format!("m{}", RANKED_NEWEST + 4);
         assert_eq!(page.hits[0].message_id, last);
         let newest = find(&connection, &path, "common", &none, Order::Newest);
         assert_eq!(newest.hits[0].message_id, last);
@@ -672,6 +673,41 @@ mod tests {
             Order::Relevance,
         );
         assert_eq!(ranked.hits.len(), 5);
+    }
+
+    #[test]
+    fn a_full_minute_spills_into_the_next_and_no_number_is_taken_twice() {
+        use crate::ops::mirror::pass::{SLOT_SIZE, slot_start};
+        let tmp = tempfile::tempdir().unwrap();
+        let (mut connection, _) = index(tmp.path());
+        let transaction = connection.transaction().unwrap();
+        let mut numbers = Vec::new();
+        for n in 0..SLOT_SIZE + 3 {
+            let id = crate::ops::mirror::pass::time_ordered_id(&transaction, Some(START)).unwrap();
+            transaction
+                .execute(
+                    "INSERT INTO messages (id, conversation, source, message_id, role, at)
+                     VALUES (?1, 1, 1, ?2, 'user', ?3)",
+                    params![id, format!("m{n}"), START],
+                )
+                .unwrap();
+            numbers.push(id);
+        }
+        let first = slot_start(START);
+        assert_eq!(numbers[0], first);
+        assert_eq!(numbers[SLOT_SIZE as usize - 1], first + SLOT_SIZE - 1);
+        // The minute after, whose own messages then follow these.
+        assert_eq!(numbers[SLOT_SIZE as usize], first + SLOT_SIZE);
+        let later =
+            crate::ops::mirror::pass::time_ordered_id(&transaction, Some(START + 60_000)).unwrap();
+        assert_eq!(later, first + SLOT_SIZE + 3);
+        // An earlier minute still gets its own place, before them.
+        let earlier =
+            crate::ops::mirror::pass::time_ordered_id(&transaction, Some(START - 60_000)).unwrap();
+        assert_eq!(earlier, first - SLOT_SIZE);
+        // No time at all: the first slot, below every dated message.
+        let dateless = crate::ops::mirror::pass::time_ordered_id(&transaction, None).unwrap();
+        assert_eq!(dateless, 0);
     }
 
     /// The full-text index drives every statement a search runs over the slotted numbers,
