@@ -122,23 +122,13 @@ pub fn search(
         }
     }
     // Where each hit matched: the first field, in the order given, that holds the query.
-    let ids: Vec<String> = page.iter().map(|(id, _)| id.to_string()).collect();
+    let ids: Vec<i64> = page.iter().map(|(id, _)| *id).collect();
     let mut found_in: std::collections::HashMap<i64, Field> = std::collections::HashMap::new();
     if !ids.is_empty() {
         for field in fields {
             let scoped = baton_core::transcripts::search::plan(query, &[field.column()])?;
-            let mut statement = connection
-                .prepare(&format!(
-                    "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1
-                     AND rowid IN ({})",
-                    ids.join(",")
-                ))
-                .map_err(sql(path))?;
-            let rows = statement
-                .query_map([&scoped.required], |r| r.get::<_, i64>(0))
-                .map_err(sql(path))?;
-            for id in rows {
-                found_in.entry(id.map_err(sql(path))?).or_insert(*field);
+            for id in among(connection, &scoped.required, &ids).map_err(sql(path))? {
+                found_in.entry(id).or_insert(*field);
             }
         }
     }
@@ -209,23 +199,33 @@ pub fn search(
     })
 }
 
-/// Which of `ids` match `expression`.
+/// Which of `ids` match `expression`: one look at the span of numbers they cover, not one
+/// per number (a prefix merges the lists of every word it begins each time it is looked up).
 fn among(
     connection: &Connection,
     expression: &str,
     ids: &[i64],
 ) -> rusqlite::Result<std::collections::HashSet<i64>> {
-    if ids.is_empty() {
+    let (Some(low), Some(high)) = (ids.iter().min(), ids.iter().max()) else {
         return Ok(std::collections::HashSet::new());
+    };
+    let wanted: std::collections::HashSet<i64> = ids.iter().copied().collect();
+    let mut found = std::collections::HashSet::new();
+    let mut statement = connection.prepare_cached(
+        "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1
+         AND rowid >= ?2 AND rowid <= ?3",
+    )?;
+    let mut rows = statement.query(params![expression, low, high])?;
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(0)?;
+        if wanted.contains(&id) {
+            found.insert(id);
+            if found.len() == wanted.len() {
+                break;
+            }
+        }
     }
-    let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-    connection
-        .prepare(&format!(
-            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1 AND rowid IN ({})",
-            list.join(",")
-        ))?
-        .query_map([expression], |r| r.get(0))?
-        .collect()
+    Ok(found)
 }
 
 /// Where a search looks: the filters, and the span of message numbers their dates allow.
