@@ -151,7 +151,8 @@ pub struct SearchPlan {
     pub required: String,
     /// The query as one phrase, when it has two words or more: its hits come first.
     pub phrase: Option<String>,
-    /// What a snippet centres on and highlights, the whole phrase first (lower-cased).
+    /// What a snippet centres on and highlights, the whole phrase first (lower-cased; a
+    /// prefix ends in `*`).
     pub needles: Vec<String>,
 }
 
@@ -228,7 +229,11 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
         words
             .iter()
             .filter(|w| !is_stop_word(w) || all.len() == 1)
-            .map(|w| prefix_of(w).unwrap_or(w).to_lowercase()),
+            .map(|w| match prefix_of(w) {
+                // A snippet marks a prefix where a word begins with it.
+                Some(stem) => format!("{}*", stem.to_lowercase()),
+                None => w.to_lowercase(),
+            }),
     );
     needles.dedup();
     Ok(SearchPlan {
@@ -450,7 +455,7 @@ mod tests {
     fn a_word_ending_in_a_star_is_a_prefix() {
         let prefix = plan_of("pars* timeout");
         assert_eq!(prefix.required, "{text} : (\"pars\" * AND \"timeout\")");
-        assert_eq!(prefix.needles, ["pars* timeout", "pars", "timeout"]);
+        assert_eq!(prefix.needles, ["pars* timeout", "pars*", "timeout"]);
         // Too short to be a prefix, or quoted: literal.
         assert_eq!(plan_of("x*").required, "{text} : (\"x*\")");
         assert_eq!(plan_of("\"pars*\"").required, "{text} : (\"pars*\")");

@@ -85,24 +85,38 @@ pub fn snippet_of(text: &str, needles: &[String], width: usize) -> Snippet {
         .iter()
         .map(|c| c.to_lowercase().next().unwrap_or(*c))
         .collect();
+    // A needle ending in `*` is a prefix: whole where a word begins with it.
+    let prefixes: std::collections::HashSet<Vec<char>> = needles
+        .iter()
+        .filter_map(|n| n.strip_suffix('*').filter(|stem| !stem.is_empty()))
+        .map(|stem| readable(stem).to_lowercase().chars().collect())
+        .collect();
     let occurrences = |needle: &[char], whole: bool| -> Vec<usize> {
         if needle.is_empty() || needle.len() > lower.len() {
             return Vec::new();
         }
+        let prefix = prefixes.contains(needle);
         (0..=lower.len() - needle.len())
             .filter(|&i| {
                 lower[i..i + needle.len()] == needle[..]
                     && (!whole
                         || ((i == 0 || !lower[i - 1].is_alphanumeric())
-                            && lower
-                                .get(i + needle.len())
-                                .is_none_or(|c| !c.is_alphanumeric())))
+                            && (prefix
+                                || lower
+                                    .get(i + needle.len())
+                                    .is_none_or(|c| !c.is_alphanumeric()))))
             })
             .collect()
     };
     let needles: Vec<Vec<char>> = needles
         .iter()
-        .map(|n| readable(n).to_lowercase().chars().collect())
+        .map(|n| {
+            let n: &str = n
+                .strip_suffix('*')
+                .filter(|stem| !stem.is_empty())
+                .unwrap_or(n);
+            readable(n).to_lowercase().chars().collect()
+        })
         .collect();
     let first = needles
         .iter()
@@ -160,6 +174,21 @@ pub fn snippet_of(text: &str, needles: &[String], width: usize) -> Snippet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prefix_is_marked_where_a_word_begins_with_it() {
+        let cut = snippet_of(
+            "the parser and a timeout in sparse code",
+            &["pars*".to_owned(), "timeout".into()],
+            80,
+        );
+        let marked: Vec<String> = cut
+            .highlights
+            .iter()
+            .map(|(a, b)| cut.text.chars().skip(*a).take(b - a).collect())
+            .collect();
+        assert_eq!(marked, ["pars", "timeout"]);
+    }
 
     #[test]
     fn snippets_centre_on_the_phrase_and_say_where_it_is() {
