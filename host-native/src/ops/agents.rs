@@ -120,7 +120,10 @@ pub fn gather(sessions: &[Session]) -> Vec<Observation> {
             // Copilot CLI's in-use locks in its session's folder, and its events.
             let mut copilot_events = None;
             if let Some(id) = provider_id.filter(|id| safe_name(id))
-                && session.agent.starts_with("copilot")
+                && matches!(
+                    session.agent.as_str(),
+                    "copilot" | "copilot-cli" | "copilot_cli"
+                )
             {
                 for folder in &copilot_folders {
                     let folder = folder.join(id);

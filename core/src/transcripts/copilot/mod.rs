@@ -66,8 +66,20 @@ pub(crate) fn workspace_of(file: &str, bytes: &[u8]) -> Option<Workspace> {
 fn yaml_scalar(value: &str) -> Option<String> {
     let value = value.trim();
     if let Some(quoted) = value.strip_prefix('\'') {
-        let end = quoted.rfind('\'')?;
-        return Some(quoted[..end].replace("''", "'"));
+        // The closing quote is the first one not doubled.
+        let mut out = String::new();
+        let mut chars = quoted.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek()) {
+                ('\'', Some('\'')) => {
+                    out.push('\'');
+                    chars.next();
+                }
+                ('\'', _) => return Some(out),
+                _ => out.push(c),
+            }
+        }
+        return None;
     }
     if value.starts_with('"') {
         let end = value.rfind('"').filter(|end| *end > 0)?;
@@ -75,7 +87,7 @@ fn yaml_scalar(value: &str) -> Option<String> {
     }
     let plain = value.split(" #").next().unwrap_or(value).trim_end();
     match plain.chars().next() {
-        None | Some('|' | '>' | '[' | '{' | '&' | '*' | '!') => None,
+        None | Some('|' | '>' | '[' | '{' | '&' | '*' | '!' | '#') => None,
         _ if matches!(plain, "~" | "null" | "Null" | "NULL") => None,
         _ => Some(plain.to_owned()),
     }
@@ -138,6 +150,10 @@ mod tests {
         let read = workspace_of("C:\\s\\workspace.yaml", quoted).unwrap();
         assert_eq!(read.name.as_deref(), Some("a \"quoted\" name"));
         assert_eq!(read.cwd.as_deref(), Some("C:\\w\\it's"));
+        let commented =
+            workspace_of("workspace.yaml", b"name: 'it''s' # it's\ncwd: #none").unwrap();
+        assert_eq!(commented.name.as_deref(), Some("it's"));
+        assert_eq!(commented.cwd, None);
         let empty = workspace_of("workspace.yaml", b"name: ~\ncwd: |\n  /x\nname2: y").unwrap();
         assert_eq!(empty, Workspace::default());
         assert_eq!(workspace_of("/c/projects.json", b"name: x"), None);

@@ -18,8 +18,7 @@ struct SearchTranscripts {
     /// Most hits (default 20).
     #[serde(default)]
     limit: Option<u32>,
-    /// relevance (default: exact phrase first, then rank, among the newest 2,000 matches) or
-    /// newest.
+    /// relevance (default) or newest.
     #[serde(default)]
     order: Option<String>,
 }

@@ -38,7 +38,7 @@ pub use packer::*;
 #[cfg(test)]
 pub(crate) use store::time_ordered_id;
 use store::*;
-pub(crate) use store::{SLOT_SIZE, slot_start};
+pub(crate) use store::{SLOT_SIZE, SPILL_MINUTES, slot_start};
 use usage_rows::*;
 use window::*;
 

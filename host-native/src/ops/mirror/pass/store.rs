@@ -216,7 +216,7 @@ pub(crate) fn time_ordered_id(
     at: Option<i64>,
 ) -> rusqlite::Result<i64> {
     let mut first = slot_start(at.unwrap_or(0));
-    for _ in 0..60 {
+    for _ in 0..SPILL_MINUTES {
         let end = first + SLOT_SIZE;
         let taken: Option<i64> = transaction
             .prepare_cached("SELECT max(id) FROM messages WHERE id >= ?1 AND id < ?2")?
@@ -234,6 +234,10 @@ pub(crate) fn time_ordered_id(
 
 /// How many message numbers each minute has.
 pub(crate) const SLOT_SIZE: i64 = 1 << 8;
+
+/// How many minutes a full minute's messages may spill over: a message's number is at most
+/// this many slots past its own minute's (unless every one of them is full).
+pub(crate) const SPILL_MINUTES: i64 = 60;
 
 /// The first message number of the minute of `at` (milliseconds; before 1970 is 1970's first
 /// minute, and a time past what fits the last).
@@ -400,7 +404,20 @@ pub(super) fn store_conversation(
             transaction
                 .prepare_cached("DELETE FROM messages_fts WHERE rowid = ?1")?
                 .execute([rowid])?;
-            rowid
+            // Its time moved past what its number says (a copy that knows when it was
+            // written, of one that did not): numbered again, so search finds it by its time.
+            let first = slot_start(at.map_or(0, |t| t.millis()));
+            if rowid < first || rowid >= first + SPILL_MINUTES * SLOT_SIZE {
+                transaction
+                    .prepare_cached("UPDATE messages SET id = ?2 WHERE id = ?1")?
+                    .execute(params![rowid, id])?;
+                transaction
+                    .prepare_cached("UPDATE tool_calls SET message = ?2 WHERE message = ?1")?
+                    .execute(params![rowid, id])?;
+                id
+            } else {
+                rowid
+            }
         } else {
             continue;
         };

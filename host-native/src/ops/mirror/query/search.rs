@@ -265,13 +265,15 @@ enum Region {
 
 impl<'a> Scope<'a> {
     fn of(connection: &Connection, filters: &'a Filters) -> rusqlite::Result<Scope<'a>> {
-        use crate::ops::mirror::pass::{SLOT_SIZE, slot_start};
+        use crate::ops::mirror::pass::{SLOT_SIZE, SPILL_MINUTES, slot_start};
+        // A message's number is in its minute's slot or in one of those its minute may spill
+        // into: the span covers them, and the message's own time decides.
         let from = filters
             .since
             .map_or(FIRST_SLOTTED, |at| FIRST_SLOTTED.max(slot_start(at)));
-        let to = filters
-            .until
-            .map_or(i64::MAX, |at| slot_start(at) + SLOT_SIZE - 1);
+        let to = filters.until.map_or(i64::MAX, |at| {
+            slot_start(at).saturating_add(SPILL_MINUTES * SLOT_SIZE - 1)
+        });
         let unslotted = connection
             .prepare_cached("SELECT 1 FROM messages WHERE id < ?1 LIMIT 1")?
             .exists([FIRST_SLOTTED])?;
@@ -691,6 +693,13 @@ mod tests {
                     params![id, format!("m{n}"), START],
                 )
                 .unwrap();
+            transaction
+                .execute(
+                    "INSERT INTO messages_fts (rowid, text, thinking, tool_input, tool_output)
+                     VALUES (?1, 'spilled', '', '', '')",
+                    [id],
+                )
+                .unwrap();
             numbers.push(id);
         }
         let first = slot_start(START);
@@ -708,6 +717,15 @@ mod tests {
         // No time at all: the first slot, below every dated message.
         let dateless = crate::ops::mirror::pass::time_ordered_id(&transaction, None).unwrap();
         assert_eq!(dateless, 0);
+        transaction.commit().unwrap();
+        // A span of days ending at that minute still finds the messages that spilled past it.
+        let until = Filters {
+            until: Some(START),
+            ..Filters::default()
+        };
+        let path = tmp.path().join("index.sqlite");
+        let page = find(&connection, &path, "spilled", &until, Order::Newest);
+        assert_eq!(page.total, SLOT_SIZE + 3);
     }
 
     /// The full-text index drives every statement a search runs over the slotted numbers,
