@@ -8,7 +8,7 @@ use super::*;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SearchTranscripts {
-    /// Words (rare ones required; "quoted" a phrase); exact phrase first.
+    /// Words (rare ones required; "quoted" a phrase).
     query: String,
     /// Comma-separated: text, thinking, tool_input, tool_output, tool [all].
     #[serde(default, rename = "in")]
