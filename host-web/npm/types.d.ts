@@ -538,6 +538,19 @@ export type Evidence =
   /** Whether a process holds it. */
   held: boolean;
 } |
+/**
+ * Copilot CLI's in-use lock (`<session-state>/<session>/inuse.<pid>.lock`), which a run
+ * makes when it opens the session and removes when it ends cleanly.
+ */
+{
+  source: "in_use_lock";
+  /** The lock file. */
+  file: string;
+  /** The pid its name carries. */
+  pid: number;
+  /** Whether that pid runs Copilot CLI now. */
+  running: boolean;
+} |
 /** The agent's transcript and when it was last written. */
 {
   source: "transcript";

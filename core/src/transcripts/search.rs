@@ -119,6 +119,19 @@ impl Order {
         }
     }
 
+    /// The order a search was asked for: `relevance` unless `text` names another.
+    pub fn asked(text: Option<&str>) -> crate::error::Result<Order> {
+        match text {
+            None => Ok(Order::Relevance),
+            Some(text) => Order::parse(text).ok_or_else(|| {
+                crate::error::Error::invalid(
+                    "order",
+                    format!("`{text}` is not an order: use relevance or newest"),
+                )
+            }),
+        }
+    }
+
     /// The order as JSON says it.
     pub fn wire(self) -> &'static str {
         match self {
@@ -467,6 +480,10 @@ mod tests {
         assert_eq!(Order::parse("relevance"), Some(Order::Relevance));
         assert_eq!(Order::parse("oldest"), None);
         assert_eq!(Order::default().wire(), "relevance");
+        assert_eq!(Order::asked(None).unwrap(), Order::Relevance);
+        assert_eq!(Order::asked(Some("newest")).unwrap(), Order::Newest);
+        let err = Order::asked(Some("oldest")).unwrap_err();
+        assert_eq!(err.code, crate::ErrorCode::InvalidArgument);
     }
 
     fn plan_of(query: &str) -> SearchPlan {

@@ -28,21 +28,6 @@ fn clock(reader: &Reader, millis: Option<i64>) -> String {
 /// What a table shows for a conversation that has no title and said nothing to make one of.
 const UNTITLED: &str = "(untitled)";
 
-/// The order a search was asked for (`relevance` unless told).
-pub(crate) fn search_order(
-    order: Option<&str>,
-) -> Result<baton_core::transcripts::search::Order, Error> {
-    match order {
-        None => Ok(baton_core::transcripts::search::Order::Relevance),
-        Some(text) => baton_core::transcripts::search::Order::parse(text).ok_or_else(|| {
-            Error::invalid(
-                "order",
-                format!("`{text}` is not an order: use relevance or newest"),
-            )
-        }),
-    }
-}
-
 /// `baton search`: ranked hits from the index: the stored records' (their own section)
 /// and the mirrored messages'.
 pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<Output, Error> {
@@ -129,7 +114,7 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
             &query,
             &fields,
             &query_filters(&args.filters)?,
-            search_order(args.order.as_deref())?,
+            baton_core::transcripts::search::Order::asked(args.order.as_deref())?,
             i64::from(args.limit),
             width,
         )?)

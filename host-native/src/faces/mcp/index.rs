@@ -303,7 +303,7 @@ off_thread_tools! { transcript_tools via read_index:
                 &p.query,
                 &fields,
                 &filters,
-                crate::faces::cli::transcripts::search_order(p.order.as_deref())?,
+                baton_core::transcripts::search::Order::asked(p.order.as_deref())?,
                 i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
                 160,
             )?;

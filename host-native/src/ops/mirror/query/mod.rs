@@ -10,6 +10,7 @@ use serde::Serialize;
 use std::path::Path;
 
 mod listing;
+mod scope;
 mod search;
 mod show;
 mod tools;
