@@ -181,6 +181,18 @@ pub mod bench {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
 
+    /// The `p` quantile (0 to 1) of `times`, which it sorts.
+    pub fn percentile(times: &mut [Duration], p: f64) -> Duration {
+        times.sort();
+        let at = ((times.len() as f64 - 1.0) * p).round() as usize;
+        times[at]
+    }
+
+    /// A duration in milliseconds.
+    pub fn ms(d: Duration) -> f64 {
+        d.as_secs_f64() * 1000.0
+    }
+
     /// The generated trees' size in MB: `BATON_BENCH_MB`, else 500.
     pub fn tree_mb() -> u64 {
         std::env::var("BATON_BENCH_MB")

@@ -26,15 +26,7 @@ fn repeated(times: usize, mut cmd: impl FnMut() -> Command) -> (Duration, f64) {
     (percentile(&mut took, 0.5), peak)
 }
 
-fn percentile(times: &mut [Duration], p: f64) -> Duration {
-    times.sort();
-    let at = ((times.len() as f64 - 1.0) * p).round() as usize;
-    times[at]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
+use baton_tests::bench::{ms, percentile};
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {

@@ -11,17 +11,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
-fn percentile(times: &mut [Duration], p: f64) -> Duration {
-    times.sort();
-    let at = ((times.len() as f64 - 1.0) * p).round() as usize;
-    times[at]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
+use baton_tests::bench::{ms, percentile};
 
 /// The bytes of every file under `dir`.
 fn bytes_under(dir: &Path) -> u64 {

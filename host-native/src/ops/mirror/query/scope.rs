@@ -164,23 +164,16 @@ impl<'a> Scope<'a> {
             if counted >= most {
                 break;
             }
-            let (sql, from, to) = self.statement(region, "SELECT 1", "LIMIT ?8");
-            let f = self.filters;
-            counted += connection
-                .prepare_cached(&format!("SELECT count(*) FROM ({sql})"))?
-                .query_row(
-                    params![
-                        expression,
-                        f.provider,
-                        f.project,
-                        f.since,
-                        f.until,
-                        from,
-                        to,
-                        most - counted
-                    ],
-                    |r| r.get::<_, i64>(0),
-                )?;
+            counted += self
+                .rows(
+                    connection,
+                    region,
+                    ("SELECT 1", "LIMIT ?8"),
+                    expression,
+                    most - counted,
+                    |_| Ok(()),
+                )?
+                .len() as i64;
         }
         Ok(counted)
     }
@@ -488,6 +481,21 @@ mod tests {
         assert_eq!(page.total, SLOT_SIZE + 3);
     }
 
+    /// SQLite's plan for `sql`, a step a line, its span of numbers ending at `to`.
+    fn query_plan(connection: &Connection, sql: &str, to: i64) -> Vec<String> {
+        let none = None::<String>;
+        connection
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map(
+                params!["word", none, none, None::<i64>, None::<i64>, 0, to, 20],
+                |r| r.get::<_, String>(3),
+            )
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
     /// The full-text index drives every statement a search runs over the slotted numbers,
     /// and the newest come out of it in order: no statement sorts its matches (SQLite's plan
     /// would say `USE TEMP B-TREE FOR ORDER BY`), so each stops at what it needs.
@@ -511,25 +519,7 @@ mod tests {
                 ("SELECT f.rank, f.rowid", "ORDER BY f.rowid DESC LIMIT ?8"),
             ] {
                 let (sql, ..) = scope.statement(Region::Slotted, select, tail);
-                let plan: Vec<String> = connection
-                    .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-                    .unwrap()
-                    .query_map(
-                        params![
-                            "word",
-                            None::<String>,
-                            None::<String>,
-                            None::<i64>,
-                            None::<i64>,
-                            0,
-                            i64::MAX,
-                            20
-                        ],
-                        |r| r.get::<_, String>(3),
-                    )
-                    .unwrap()
-                    .collect::<Result<_, _>>()
-                    .unwrap();
+                let plan = query_plan(&connection, &sql, i64::MAX);
                 assert!(
                     plan[0].starts_with("SCAN f VIRTUAL TABLE"),
                     "{select} {tail} (joined: {joined}): {plan:?}"
@@ -554,25 +544,7 @@ mod tests {
             "SELECT f.rowid",
             "ORDER BY f.rowid DESC LIMIT ?8",
         );
-        let plan: Vec<String> = connection
-            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-            .unwrap()
-            .query_map(
-                params![
-                    "word",
-                    None::<String>,
-                    None::<String>,
-                    None::<i64>,
-                    None::<i64>,
-                    0,
-                    1,
-                    20
-                ],
-                |r| r.get::<_, String>(3),
-            )
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let plan = query_plan(&connection, &sql, 1);
         assert!(
             plan.iter().any(|step| step.contains("TEMP B-TREE")),
             "{plan:?}"
