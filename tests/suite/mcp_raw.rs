@@ -193,3 +193,126 @@ fn end_work_session_takes_the_legacy_session_note_and_answers_with_the_note() {
         "{missing}"
     );
 }
+
+/// The server keeps its fold between calls and reads only what was appended since, yet what
+/// other processes wrote between two calls is always seen: a start and an end from the CLI, a
+/// compaction (a new log), a line being written (torn), a checkpoint written by another
+/// process. At every step the server's list is the CLI's, row for row.
+#[test]
+fn the_server_sees_what_other_processes_wrote_between_two_calls() {
+    let (_tmp, dir, mut server) = server_in_app();
+    let same_rows = |server: &mut McpClient, when: &str| -> Value {
+        let listed = server.call("list_work_sessions", json!({"include_ended": true}));
+        let by_mcp = listed["result"]["structuredContent"].clone();
+        let cli = baton_tests::baton(&dir)
+            .args(["list", "--all", "--json"])
+            .output()
+            .unwrap();
+        let by_cli = baton_tests::json_of(&cli);
+        assert_eq!(by_mcp["sessions"], by_cli["sessions"], "{when}");
+        by_mcp
+    };
+    let id_of = |answer: &Value| answer["session_id"].as_str().unwrap().to_owned();
+    let mine = server.call(
+        "start_work_session",
+        json!({"project": "app", "goal": "mine"}),
+    );
+    let mine = id_of(&mine["result"]["structuredContent"]);
+    let listed = same_rows(&mut server, "after the server's own start");
+    assert_eq!(listed["total"], 1, "{listed}");
+
+    // Another process starts a session and ends the server's.
+    let theirs = baton_tests::baton(&dir)
+        .args([
+            "start",
+            "--project",
+            "app",
+            "--agent",
+            "codex",
+            "--goal",
+            "theirs",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let theirs = id_of(&baton_tests::json_of(&theirs));
+    let ended = baton_tests::baton(&dir)
+        .args(["end", &mine, "--summary", "ended elsewhere", "--json"])
+        .output()
+        .unwrap();
+    assert!(ended.status.success(), "{ended:?}");
+    let listed = same_rows(&mut server, "after another process's start and end");
+    let status_of = |listed: &Value, id: &str| -> Value {
+        listed["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["session_id"] == id)
+            .map(|s| s["status"].clone())
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(status_of(&listed, &mine), "complete", "{listed}");
+    assert_eq!(status_of(&listed, &theirs), "working", "{listed}");
+    // The server cannot end its session twice: it knows it is ended.
+    let again = server.call("end_work_session", json!({"session_id": mine}));
+    assert_eq!(again["result"]["isError"], true, "{again}");
+
+    // A compaction starts a new log; another process writes to it.
+    let compacted = baton_tests::baton(&dir)
+        .args(["compact", "--json"])
+        .output()
+        .unwrap();
+    assert!(compacted.status.success(), "{compacted:?}");
+    let third = baton_tests::baton(&dir)
+        .args([
+            "start",
+            "--project",
+            "app",
+            "--agent",
+            "gemini",
+            "--goal",
+            "third",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let third = id_of(&baton_tests::json_of(&third));
+    let listed = same_rows(&mut server, "after a compaction and a start on the new log");
+    assert_eq!(listed["total"], 3, "{listed}");
+    assert_eq!(status_of(&listed, &third), "working");
+
+    // A line being written: the server answers from what is whole, then reads the rest.
+    let log = dir.join("events.ndjson");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let ended_line = baton_tests::baton(&dir)
+        .args(["end", &theirs, "--summary", "done", "--json"])
+        .output()
+        .unwrap();
+    assert!(ended_line.status.success());
+    let whole = std::fs::read_to_string(&log).unwrap();
+    let appended = whole[text.len()..].to_owned();
+    assert!(appended.ends_with('\n') && appended.len() > 2, "{appended}");
+    let (head, rest) = appended.split_at(appended.len() / 2);
+    std::fs::write(&log, format!("{text}{head}")).unwrap();
+    let listed = same_rows(&mut server, "with a torn last line");
+    assert_eq!(status_of(&listed, &theirs), "working", "{listed}");
+    std::fs::write(&log, format!("{text}{head}{rest}")).unwrap();
+    let listed = same_rows(&mut server, "once the line is whole");
+    assert_eq!(status_of(&listed, &theirs), "complete", "{listed}");
+
+    // Many appends from other processes, so the CLI rewrites the checkpoint meanwhile.
+    for n in 0..40 {
+        let started = baton_tests::baton(&dir)
+            .args(["start", "--project", "app", "--agent", "codex", "--goal"])
+            .arg(format!("task {n} {}", "with a long goal ".repeat(40)))
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(started.status.success());
+        if n % 10 == 0 {
+            same_rows(&mut server, &format!("after {n} more starts"));
+        }
+    }
+    let listed = same_rows(&mut server, "after 40 more starts");
+    assert_eq!(listed["total"], 43, "{listed}");
+}

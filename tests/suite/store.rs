@@ -1,5 +1,6 @@
 //! The native store's read path agrees with a plain fold of its files: through checkpoint
-//! rewrites (incremental copies), compactions and a checkpoint from an older generation.
+//! rewrites (incremental copies), compactions and a checkpoint from an older generation, and
+//! so does the fold a long-running process keeps between its commands.
 
 use baton::store::Ledger;
 use baton_core::ledger::event::{Actor, Ended, Event, Outcome, Payload, Resumed, Started};
@@ -32,6 +33,8 @@ fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(".baton");
     let ledger = Ledger::new(&dir, false);
+    // A process keeping its fold (as the MCP server does) reads the same files on.
+    let kept = Ledger::new(&dir, false).keeping();
     let mut sessions: Vec<SessionId> = Vec::new();
     let mut rewrites = 0;
     let mut n = 0u64;
@@ -58,6 +61,11 @@ fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
                 )
             };
             ledger.append(&line).unwrap();
+            if i % 400 == 0 {
+                // Views taken while others are still held: the kept fold is shared, not moved.
+                let held = kept.snapshot().unwrap();
+                assert_eq!(held.sessions().unwrap(), fold_dir(&dir).sessions());
+            }
         }
         let snapshot = ledger.snapshot().unwrap();
         if ledger.refresh_checkpoint(&snapshot).unwrap() {
@@ -79,12 +87,21 @@ fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
             .filter(|s| s.is_live())
             .collect();
         assert_eq!(snapshot.live_sessions().unwrap(), live, "round {round}");
+        let kept_view = kept.snapshot().unwrap();
+        assert_eq!(kept_view.sessions().unwrap(), expected.sessions());
+        assert_eq!(
+            kept_view.live_sessions().unwrap(),
+            live,
+            "kept, round {round}"
+        );
+        assert_eq!(kept_view.stats().events, snapshot.stats().events);
         for id in sessions.iter().step_by(37) {
             assert_eq!(
                 snapshot.session(*id).unwrap(),
                 expected.session(*id),
                 "round {round}"
             );
+            assert_eq!(kept_view.session(*id).unwrap(), expected.session(*id));
         }
     }
     assert!(rewrites >= 4, "only {rewrites} checkpoint rewrites");
@@ -93,7 +110,8 @@ fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
 #[test]
 fn checkpoint_lookups_find_every_session_whatever_its_line_length() {
     // Session lines range from ~300 bytes to tens of KiB (longer than one lookup window), so
-    // binary search probes land inside long lines, at line starts and at the body's end.
+    // binary search probes land inside long lines, at line starts and at the body's end. After
+    // the first few dozen lookups the body is read into memory: both ways are asked.
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join(".baton");
     let ledger = Ledger::new(&dir, false);

@@ -20,6 +20,9 @@ use std::path::{Path, PathBuf};
 const LENGTH_WIDTH: u64 = 20;
 /// Below this span, binary search turns into a scan.
 const SCAN_SPAN: u64 = 16 * 1024;
+/// After this many lookups in one checkpoint (a command asking about every live session), the
+/// body is read into memory once and every later lookup is a search in memory.
+const LOOKUPS_BEFORE_LOADING: usize = 32;
 
 /// An open, validated checkpoint.
 #[derive(Debug)]
@@ -29,6 +32,17 @@ pub struct CheckpointFile {
     /// The trailer.
     pub header: CheckpointHeader,
     body_end: u64,
+    /// How many lookups this checkpoint has answered.
+    lookups: std::sync::atomic::AtomicUsize,
+    /// The body in memory, once many lookups asked for it.
+    loaded: std::sync::OnceLock<Loaded>,
+}
+
+/// A checkpoint's body in memory, with each line's session id and place.
+#[derive(Debug)]
+struct Loaded {
+    body: Vec<u8>,
+    lines: Vec<(SessionId, std::ops::Range<usize>)>,
 }
 
 /// The error for a checkpoint whose body does not read back: marked so the engine drops the
@@ -84,6 +98,8 @@ impl CheckpointFile {
             file,
             body_end: trailer_start,
             header,
+            lookups: Default::default(),
+            loaded: Default::default(),
         }))
     }
 
@@ -165,6 +181,19 @@ impl CheckpointFile {
     /// One session's history at the checkpoint: binary search over byte offsets, then one
     /// read of the remaining span.
     pub fn lookup(&self, id: SessionId) -> Result<Option<SessionHistory>, Error> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.lookups.fetch_add(1, Relaxed) == LOOKUPS_BEFORE_LOADING {
+            let loaded = self.load()?;
+            let _ = self.loaded.set(loaded);
+        }
+        if let Some(loaded) = self.loaded.get() {
+            return match loaded.lines.binary_search_by(|(key, _)| key.cmp(&id)) {
+                Ok(at) => self
+                    .decode(&loaded.body[loaded.lines[at].1.clone()])
+                    .map(Some),
+                Err(_) => Ok(None),
+            };
+        }
         let (mut lo, mut hi) = (0u64, self.body_end);
         while hi - lo > SCAN_SPAN {
             let mid = lo + (hi - lo) / 2;
@@ -189,6 +218,25 @@ impl CheckpointFile {
             }
         }
         Ok(None)
+    }
+
+    /// Reads the whole body and finds where each session's line is.
+    fn load(&self) -> Result<Loaded, Error> {
+        let body = self.read_span(0, self.body_end)?;
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for line in body.split_inclusive(|&b| b == b'\n') {
+            let text = line.strip_suffix(b"\n").unwrap_or(line);
+            if !text.is_empty() {
+                let id = session_line_id(text).ok_or_else(|| self.damaged())?;
+                if lines.last().is_some_and(|(last, _)| *last >= id) {
+                    return Err(self.damaged());
+                }
+                lines.push((id, start..start + text.len()));
+            }
+            start += line.len();
+        }
+        Ok(Loaded { body, lines })
     }
 
     fn decode(&self, line: &[u8]) -> Result<SessionHistory, Error> {

@@ -22,6 +22,7 @@ mod append;
 mod checkpoint;
 mod compact;
 mod doctor;
+mod kept;
 mod own;
 mod snapshot;
 
@@ -170,6 +171,8 @@ pub struct Ledger {
     dir: PathBuf,
     fsync: bool,
     write_delay: Option<std::time::Duration>,
+    /// The fold kept between commands, for a process that runs many ([`Ledger::keeping`]).
+    keeper: Option<std::sync::Arc<kept::Keeper>>,
 }
 
 /// Finds the ledger for `start`: the nearest `.baton/` at or above it, else `start/.baton`.
@@ -264,6 +267,7 @@ impl Ledger {
             dir: dir.into(),
             fsync,
             write_delay: None,
+            keeper: None,
         }
     }
 

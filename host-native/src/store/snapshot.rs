@@ -2,6 +2,7 @@
 //! the active log appended since, or rebuilt from every file when the checkpoint is stale.
 
 use super::checkpoint::{CheckpointFile, CheckpointWriter};
+use super::kept::KeptBase;
 use super::{CHECKPOINT, Ledger, io_err};
 use baton_core::ledger::checkpoint::{CHECKPOINT_FORMAT, CheckpointHeader};
 use baton_core::ledger::fold::{Fold, LineClass, SessionHistory};
@@ -18,10 +19,12 @@ use std::path::Path;
 /// 64 KiB on small ledgers).
 const CHECKPOINT_TAIL_BYTES: u64 = 64 * 1024;
 
-enum Base {
+pub(super) enum Base {
     Empty,
     Full(Fold),
-    Checkpoint(CheckpointFile),
+    Checkpoint(Box<CheckpointFile>),
+    /// The fold a long-running process keeps (see `kept.rs`).
+    Kept(KeptBase),
 }
 
 /// A consistent view of the ledger at one moment.
@@ -54,7 +57,7 @@ impl std::fmt::Debug for Snapshot {
 
 /// Folds the complete lines of `file` from `start`; returns (end of last complete line,
 /// bytes after it).
-fn fold_log(
+pub(super) fn fold_log(
     fold: &mut Fold,
     file: &File,
     path: &Path,
@@ -85,6 +88,22 @@ fn fold_log(
     }
 }
 
+/// The generation the active log's header line names, when it has one.
+pub(super) fn read_generation(file: &File, path: &Path) -> Result<Option<String>, Error> {
+    let mut first = Vec::new();
+    let mut reader =
+        BufReader::with_capacity(4096, file.try_clone().map_err(|e| io_err("read", path, e))?);
+    reader
+        .read_until(b'\n', &mut first)
+        .map_err(|e| io_err("read", path, e))?;
+    Ok(
+        match baton_core::ledger::event::decode_line(first.strip_suffix(b"\n").unwrap_or(&first)) {
+            baton_core::ledger::event::Line::Header { generation } => Some(generation),
+            _ => None,
+        },
+    )
+}
+
 fn read_all(path: &Path) -> Result<Vec<u8>, Error> {
     let mut bytes = Vec::new();
     super::own::open_read(path)
@@ -111,7 +130,10 @@ impl Ledger {
         }
         self.check_layout()?;
         let _lock = self.reader_lock()?;
-        self.snapshot_locked()
+        match &self.keeper {
+            Some(keeper) => self.snapshot_kept(keeper),
+            None => self.snapshot_locked(),
+        }
     }
 
     /// Builds the view; the caller holds the compaction lock (shared or exclusive).
@@ -123,22 +145,10 @@ impl Ledger {
             Err(e) => return Err(super::own::open_error("open", &active_path, e)),
         };
         let archive_stamp = self.archive_stamp()?;
-        let mut generation = None;
-        if let Some(file) = &active {
-            let mut first = Vec::new();
-            let mut reader = BufReader::new(
-                file.try_clone()
-                    .map_err(|e| io_err("read", &active_path, e))?,
-            );
-            reader
-                .read_until(b'\n', &mut first)
-                .map_err(|e| io_err("read", &active_path, e))?;
-            if let baton_core::ledger::event::Line::Header { generation: g } =
-                baton_core::ledger::event::decode_line(first.strip_suffix(b"\n").unwrap_or(&first))
-            {
-                generation = Some(g);
-            }
-        }
+        let mut generation = match &active {
+            Some(file) => read_generation(file, &active_path)?,
+            None => None,
+        };
         let checkpoint = CheckpointFile::open(&self.path(CHECKPOINT))?;
         let usable = match checkpoint {
             Ok(cp) => match (&active, &generation) {
@@ -166,7 +176,7 @@ impl Ledger {
                 Ok(Snapshot {
                     checkpoint_state: format!("valid at offset {start}"),
                     tail_bytes: folded_to - start,
-                    base: Base::Checkpoint(cp),
+                    base: Base::Checkpoint(Box::new(cp)),
                     tail,
                     generation,
                     folded_to,
@@ -213,18 +223,19 @@ impl Ledger {
             return Ok(false);
         };
         let threshold = match &snapshot.base {
-            Base::Empty => return Ok(false),
-            Base::Full(_) => 0,
-            Base::Checkpoint(cp) => CHECKPOINT_TAIL_BYTES.max(cp.header.body_bytes / 256),
-        };
-        if snapshot.tail_bytes <= threshold && !matches!(snapshot.base, Base::Full(_)) {
+            Base::Empty | Base::Kept(_) => return Ok(false),
+            Base::Full(_) => None,
+            Base::Checkpoint(cp) => Some(cp.header.body_bytes),
+        }
+        .map(|body| CHECKPOINT_TAIL_BYTES.max(body / 256));
+        if threshold.is_some_and(|bytes| snapshot.tail_bytes <= bytes) {
             return Ok(false);
         }
         let mut writer = CheckpointWriter::create(&self.path(CHECKPOINT))?;
         snapshot.write_sessions(&mut writer)?;
         writer.finish(CheckpointHeader {
             baton_checkpoint: CHECKPOINT_FORMAT,
-            generation,
+            generation: generation.clone(),
             offset: snapshot.folded_to,
             archive_stamp: snapshot.archive_stamp.clone(),
             live: Vec::new(),
@@ -237,7 +248,7 @@ impl Ledger {
     }
 }
 
-fn line_boundary(file: &File, offset: u64) -> bool {
+pub(super) fn line_boundary(file: &File, offset: u64) -> bool {
     use std::os::unix::fs::FileExt;
     let Ok(meta) = file.metadata() else {
         return false;
@@ -253,12 +264,41 @@ fn line_boundary(file: &File, offset: u64) -> bool {
 }
 
 impl Snapshot {
+    /// A view over a kept fold with `tail` laid over it: the active log of `generation` folded
+    /// up to `folded_to` (`torn` bytes after it).
+    pub(super) fn over(
+        base: KeptBase,
+        tail: Fold,
+        generation: Option<String>,
+        (folded_to, torn): (u64, u64),
+        checkpoint_state: String,
+        archive_stamp: String,
+    ) -> Snapshot {
+        Snapshot {
+            base: Base::Kept(base),
+            tail,
+            generation,
+            folded_to,
+            torn_tail_bytes: torn,
+            checkpoint_state,
+            archive_stamp,
+            tail_bytes: 0,
+            looked_up: Default::default(),
+        }
+    }
+
+    /// The archives' stamp this view was read with.
+    pub(super) fn archive_stamp(&self) -> &str {
+        &self.archive_stamp
+    }
+
     /// Counts of what was read, including what the checkpoint had counted before.
     pub fn stats(&self) -> baton_core::ledger::fold::FoldStats {
         let mut stats = match &self.base {
             Base::Empty => Default::default(),
             Base::Full(fold) => fold.stats.clone(),
             Base::Checkpoint(cp) => cp.header.stats.clone(),
+            Base::Kept(kept) => kept.fold.stats.clone(),
         };
         stats.absorb(self.tail.stats.clone());
         stats
@@ -283,6 +323,11 @@ impl Snapshot {
             Base::Empty => {}
             Base::Full(fold) => {
                 for (id, history) in fold.histories() {
+                    on_base(*id, history.clone())?;
+                }
+            }
+            Base::Kept(kept) => {
+                for (id, history) in kept.fold.histories() {
                     on_base(*id, history.clone())?;
                 }
             }
@@ -371,6 +416,7 @@ impl LedgerView for Snapshot {
         let base = match &self.base {
             Base::Empty => None,
             Base::Full(fold) => fold.history(id).cloned(),
+            Base::Kept(kept) => kept.fold.history(id).cloned(),
             Base::Checkpoint(cp) => self.checkpoint_history(cp, id)?,
         };
         Ok(match (base, self.tail.history(id)) {
@@ -389,6 +435,7 @@ impl LedgerView for Snapshot {
             Base::Empty => BTreeSet::new(),
             Base::Full(fold) => fold.histories().map(|(id, _)| *id).collect(),
             Base::Checkpoint(cp) => cp.header.live.iter().copied().collect(),
+            Base::Kept(kept) => kept.live.iter().copied().collect(),
         }
         .into_iter()
         .chain(self.tail.histories().map(|(id, _)| *id))

@@ -357,6 +357,11 @@ pub fn serve_stdio(ledger: Ledger) -> Result<(), Error> {
         // The framing bounds each request; the transport need not.
         let transport = rmcp::transport::async_rw::AsyncRwTransport::new(read, write)
             .with_max_line_length(usize::MAX);
+        // The server keeps the ledger's fold between calls, each call reading only what was
+        // appended since; it is folded while the client is still starting up.
+        let ledger = ledger.keeping();
+        let warm = ledger.clone();
+        tokio::task::spawn_blocking(move || warm.snapshot().map(drop));
         let service = BatonMcp::new(ledger)
             .serve(transport)
             .await

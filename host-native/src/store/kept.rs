@@ -1,0 +1,156 @@
+//! The fold a long-running process keeps between its commands (the MCP server): the whole
+//! ledger folded once, then only the bytes any writer appended since. Every view is still
+//! checked against the files first (the active log's generation, the archives' stamp, the
+//! offset falling on a line's end), so another process's append, a compaction or a removed
+//! log is seen at the next command; what cannot be trusted is folded again from the files.
+
+use super::snapshot::{Snapshot, fold_log, line_boundary, read_generation};
+use super::{Ledger, own};
+use baton_core::Error;
+use baton_core::SessionId;
+use baton_core::ledger::fold::Fold;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// What a process keeps of a ledger between commands; shared by every clone of the
+/// [`Ledger`] it was made for (see [`Ledger::keeping`]).
+#[derive(Default)]
+pub struct Keeper(Mutex<Option<Kept>>);
+
+impl std::fmt::Debug for Keeper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        f.debug_struct("Keeper")
+            .field("offset", &kept.as_ref().map(|k| k.offset))
+            .finish_non_exhaustive()
+    }
+}
+
+/// The fold of the ledger up to `offset` of the active log of `generation`.
+struct Kept {
+    generation: String,
+    archive_stamp: String,
+    /// Bytes of the active log folded into `fold`.
+    offset: u64,
+    fold: Arc<Fold>,
+    /// The sessions of `fold` that are live.
+    live: Arc<BTreeSet<SessionId>>,
+}
+
+/// The kept fold as a view's base. A process keeping its fold leaves the checkpoint to the
+/// short-lived commands, which read it: writing it from here would cost a call now and then
+/// the time to encode every session.
+pub(super) struct KeptBase {
+    pub fold: Arc<Fold>,
+    pub live: Arc<BTreeSet<SessionId>>,
+}
+
+impl Kept {
+    /// Folds `tail` (the log up to `folded_to`) into the kept fold when no view still holds
+    /// it, and gives back what the view must still lay over the base: nothing, or `tail`.
+    fn absorb(&mut self, tail: Fold, folded_to: u64) -> Fold {
+        let (Some(fold), Some(live)) = (Arc::get_mut(&mut self.fold), Arc::get_mut(&mut self.live))
+        else {
+            return tail;
+        };
+        let touched: Vec<SessionId> = tail.histories().map(|(id, _)| *id).collect();
+        fold.join(tail);
+        for id in touched {
+            if fold.session(id).is_some_and(|s| s.is_live()) {
+                live.insert(id);
+            } else {
+                live.remove(&id);
+            }
+        }
+        self.offset = folded_to;
+        Fold::new()
+    }
+
+    fn base(&self) -> KeptBase {
+        KeptBase {
+            fold: self.fold.clone(),
+            live: self.live.clone(),
+        }
+    }
+}
+
+impl Ledger {
+    /// This ledger, keeping its fold between commands: for a process that runs many (the MCP
+    /// server). Each view then reads only what was appended since the last one.
+    pub fn keeping(mut self) -> Ledger {
+        self.keeper = Some(Arc::default());
+        self
+    }
+
+    /// Builds a view from the kept fold (the caller holds the shared compaction lock): the
+    /// appended bytes folded in, or everything folded again when the files moved under it.
+    pub(super) fn snapshot_kept(&self, keeper: &Keeper) -> Result<Snapshot, Error> {
+        let active_path = self.active_path();
+        let active = match own::open_read(&active_path) {
+            Ok(file) => Some(file),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(own::open_error("open", &active_path, e)),
+        };
+        let archive_stamp = self.archive_stamp()?;
+        let generation = match &active {
+            Some(file) => read_generation(file, &active_path)?,
+            None => None,
+        };
+        let mut kept = keeper.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let (Some(k), Some(file), Some(g)) = (kept.as_mut(), &active, &generation)
+            && k.generation == *g
+            && k.archive_stamp == archive_stamp
+            && line_boundary(file, k.offset)
+        {
+            let mut tail = Fold::new();
+            let start = k.offset;
+            let (folded_to, torn) = fold_log(&mut tail, file, &active_path, start, &mut None)?;
+            let tail = if folded_to > start {
+                k.absorb(tail, folded_to)
+            } else {
+                tail
+            };
+            return Ok(Snapshot::over(
+                k.base(),
+                tail,
+                generation,
+                (folded_to, torn),
+                format!("kept in memory, read on from offset {start}"),
+                archive_stamp,
+            ));
+        }
+        // Nothing kept yet, or the files changed under it: fold them again, and keep that.
+        *kept = None;
+        let fresh = self.snapshot_locked()?;
+        let Some(generation) = fresh.generation.clone() else {
+            return Ok(fresh);
+        };
+        let mut fold = Fold::new();
+        let mut live = BTreeSet::new();
+        fresh.for_each_history(|id, history| {
+            if history.session().is_some_and(|s| s.is_live()) {
+                live.insert(id);
+            }
+            fold.join_history(id, history);
+            Ok(())
+        })?;
+        fold.stats = fresh.stats();
+        let k = Kept {
+            generation,
+            archive_stamp: fresh.archive_stamp().to_owned(),
+            offset: fresh.folded_to,
+            fold: Arc::new(fold),
+            live: Arc::new(live),
+        };
+        let snapshot = Snapshot::over(
+            k.base(),
+            Fold::new(),
+            fresh.generation.clone(),
+            (fresh.folded_to, fresh.torn_tail_bytes),
+            format!("folded and kept in memory ({})", fresh.checkpoint_state),
+            fresh.archive_stamp().to_owned(),
+        );
+        *kept = Some(k);
+        Ok(snapshot)
+    }
+}
