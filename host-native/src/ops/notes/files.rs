@@ -311,8 +311,14 @@ pub fn replace_if_unchanged(
     Ok(Replaced::Done(written))
 }
 
-/// A lock held on one note until dropped. Lock files live in the ledger, one per note path,
-/// so different notes update at once and one note's updates take turns.
+/// How many lock files share out the notes: a note maps to one by its path's hash, so the
+/// folder never passes this many files (a file per note made every new session create one),
+/// and two notes on one stripe only wait out each other's few-millisecond write.
+const NOTE_LOCK_STRIPES: u64 = 256;
+
+/// A lock held on one note until dropped. Lock files live in the ledger, shared out among
+/// [`NOTE_LOCK_STRIPES`] stripes, so most notes update at once and one note's updates take
+/// turns.
 #[derive(Debug)]
 pub struct NoteLock {
     _file: File,
@@ -325,7 +331,7 @@ pub fn lock(locks: &Path, vault_root: &Path, relative: &str) -> io::Result<NoteL
     // lock.
     let root = std::fs::canonicalize(vault_root).unwrap_or_else(|_| vault_root.to_path_buf());
     let key = fnv1a64(format!("{}\0{relative}", root.display()).as_bytes());
-    let path = locks.join(format!("{key:016x}.lock"));
+    let path = locks.join(format!("stripe-{:02x}.lock", key % NOTE_LOCK_STRIPES));
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
