@@ -1,12 +1,8 @@
-//! The wasmtime embedding: runs the core's `.wasm` through its JSON ABI, exactly as an editor
-//! extension would, so native and wasm answers can be compared byte for byte.
+//! The wasmtime embedding itself (built with the `wasm-runtime` feature, on by default).
 
+use super::{DEFAULT_FUEL_PER_CALL, wasm_err};
 use baton_core::Error;
 use wasmtime::{Config, Engine, Instance, Memory, Module, Store, TypedFunc};
-
-/// The fuel one call may burn before it is stopped: far more than folding a ledger of a
-/// million events takes, so only a runaway loop meets it.
-pub const DEFAULT_FUEL_PER_CALL: u64 = 1 << 40;
 
 /// A loaded instance of the core's `.wasm`. A call that traps or runs out of fuel answers
 /// `INTERNAL`, and the next call gets a fresh instance of the same module.
@@ -52,10 +48,6 @@ impl std::fmt::Debug for WasmCore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WasmCore").finish_non_exhaustive()
     }
-}
-
-fn wasm_err(what: &str, err: impl std::fmt::Display) -> Error {
-    Error::invalid("wasm", format!("{what}: {err}"))
 }
 
 /// The names (`module.field`) a `.wasm` imports; the core's must import nothing.
