@@ -180,23 +180,39 @@ pub fn idle_after_seconds() -> Option<u64> {
 /// The answer is worked out on one view of the ledger; only when something changed does the
 /// observation go through the engine (its lock, a fresh view, the append) to be recorded.
 pub fn check(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
+    Ok(check_keeping_view(ledger)?.0)
+}
+
+/// [`check`], and the view it read when it recorded nothing: still the ledger as it is, so the
+/// command after it can answer from it rather than read every live session again.
+pub fn check_keeping_view(
+    ledger: &Ledger,
+) -> Result<(LivenessAnswer, Option<crate::store::Snapshot>), Error> {
     match classify_all(ledger)? {
-        Some((request, prepared, _)) if prepared.lock.is_some() => {
+        Some((request, prepared, _, _)) if prepared.lock.is_some() => {
             match engine::run(ledger, &request, None)? {
-                Response::Liveness(answer) => Ok(answer),
+                Response::Liveness(answer) => Ok((answer, None)),
                 _ => Err(Error::internal("an observation answered something else")),
             }
         }
-        Some((_, _, answer)) => Ok(answer),
-        None => Ok(nothing_live()),
+        Some((_, _, answer, view)) => Ok((answer, Some(view))),
+        None => Ok((nothing_live(), None)),
     }
 }
 
 /// What the core makes of every live session's evidence now, recording nothing (what
 /// `reap --dry-run` shows).
 pub fn assess(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
-    Ok(classify_all(ledger)?.map_or_else(nothing_live, |(_, _, answer)| answer))
+    Ok(classify_all(ledger)?.map_or_else(nothing_live, |(_, _, answer, _)| answer))
 }
+
+/// What [`classify_all`] works out: the observation, as prepared, its answer, the view read.
+type Classified = (
+    Request,
+    baton_core::commands::Prepared,
+    LivenessAnswer,
+    crate::store::Snapshot,
+);
 
 fn nothing_live() -> LivenessAnswer {
     LivenessAnswer {
@@ -207,10 +223,8 @@ fn nothing_live() -> LivenessAnswer {
 
 /// Gathers every live session's evidence and has the core classify it on one view of the
 /// ledger, writing nothing: the request, as prepared (its lock is set when it would record a
-/// change), and the answer. None without a ledger.
-fn classify_all(
-    ledger: &Ledger,
-) -> Result<Option<(Request, baton_core::commands::Prepared, LivenessAnswer)>, Error> {
+/// change), the answer and the view. None without a ledger.
+fn classify_all(ledger: &Ledger) -> Result<Option<Classified>, Error> {
     if !ledger.dir().is_dir() {
         return Ok(None);
     }
@@ -224,7 +238,7 @@ fn classify_all(
     let prepared = baton_core::commands::prepare(&snapshot, &request)?;
     let ctx = engine::context(&engine::Acting::default(), engine::policy(ledger)?)?;
     match baton_core::commands::execute(&snapshot, &prepared, &ctx)?.response {
-        Response::Liveness(answer) => Ok(Some((request, prepared, answer))),
+        Response::Liveness(answer) => Ok(Some((request, prepared, answer, snapshot))),
         _ => Err(Error::internal("an observation answered something else")),
     }
 }

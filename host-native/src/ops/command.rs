@@ -52,13 +52,17 @@ pub fn run(
             snapshot: None,
         };
     }
-    // Sessions are read with whether their agents still run.
+    // Sessions are read with whether their agents still run; when that check recorded nothing,
+    // the command answers from the view it read.
+    let mut view = None;
     if matches!(
         request,
         Request::List(_) | Request::Show(_) | Request::Attention | Request::AttentionDone(_)
-    ) && let Err(err) = crate::ops::agents::check(ledger)
-    {
-        warn(&format!("could not check whether agents still run: {err}"));
+    ) {
+        match crate::ops::agents::check_keeping_view(ledger) {
+            Ok((_, read)) => view = read,
+            Err(err) => warn(&format!("could not check whether agents still run: {err}")),
+        }
     }
     engine::fill_defaults(&mut request, client);
     let agent = matches!(acting.caller, Caller::Agent(_));
@@ -67,7 +71,7 @@ pub fn run(
     if agent {
         engine::join_calling_agents_session(ledger, &mut request);
     }
-    let (result, snapshot) = engine::run_deferred(ledger, &request, acting);
+    let (result, snapshot) = engine::run_deferred_on(ledger, &request, acting, view);
     // The agent that started a session runs it: its process is tied to it, so Baton can tell
     // later when it is gone.
     if agent

@@ -193,6 +193,17 @@ pub fn run_deferred(
     request: &Request,
     acting: &Acting,
 ) -> (Result<Response, Error>, Option<crate::store::Snapshot>) {
+    run_deferred_on(ledger, request, acting, None)
+}
+
+/// [`run_deferred`], starting from `view` when the caller has just read one (a command that
+/// locks a session still reads the ledger again under its lock).
+pub fn run_deferred_on(
+    ledger: &Ledger,
+    request: &Request,
+    acting: &Acting,
+    view: Option<crate::store::Snapshot>,
+) -> (Result<Response, Error>, Option<crate::store::Snapshot>) {
     // The legacy selector: a note names its session in its frontmatter.
     let resolved;
     let request = match request {
@@ -210,11 +221,11 @@ pub fn run_deferred(
         }
         other => other,
     };
-    let first = run_once(ledger, request, acting);
+    let first = run_once(ledger, request, acting, view);
     let (mut result, snapshot) = match &first.0 {
         // A damaged checkpoint (a flipped byte in its body) is a cache gone bad: drop it and
         // answer from the logs; the refresh after this command rebuilds it.
-        Err(err) if ledger.drop_damaged_checkpoint(err) => run_once(ledger, request, acting),
+        Err(err) if ledger.drop_damaged_checkpoint(err) => run_once(ledger, request, acting, None),
         _ => first,
     };
     if let Ok(response) = &mut result {
@@ -227,11 +238,15 @@ fn run_once(
     ledger: &Ledger,
     request: &Request,
     acting: &Acting,
+    view: Option<crate::store::Snapshot>,
 ) -> (Result<Response, Error>, Option<crate::store::Snapshot>) {
     let mut kept = None;
     let result = (|| {
         let policy = policy(ledger)?;
-        let snapshot = ledger.snapshot()?;
+        let snapshot = match view {
+            Some(view) => view,
+            None => ledger.snapshot()?,
+        };
         let prepared = commands::prepare(&snapshot, request)?;
         // An unknown session needs no lock: execute answers SESSION_NOT_FOUND without
         // writing, and no lock file is left behind for it.

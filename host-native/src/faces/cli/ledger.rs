@@ -16,6 +16,7 @@ use baton_core::commands::{Request, Response};
 pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     let ledger = ledger_for(&cli)?;
     let cli_color = cli.color;
+    let wants_json = cli.json;
     let person = cli.person.clone();
     let store_summary = matches!(&cli.command, Command::End(a) if a.store_summary);
     let list_cost = matches!(&cli.command, Command::List(a) if a.cost);
@@ -211,10 +212,19 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     let response = answered.result?;
     let zone = crate::os::zone::resolve(None)?;
     let reader = crate::faces::present::Reader::for_stdout(cli_color, &zone)?;
-    let mut output = Output {
-        human: crate::faces::present::human(&response, &reader),
-        json: to_json(&response)?,
+    // Only what will be printed is built (a list of 2,000 sessions is 1.7 MB of JSON): the
+    // JSON with `--json` or when there is no human text, else the human text.
+    let human = if wants_json {
+        String::new()
+    } else {
+        crate::faces::present::human(&response, &reader)
     };
+    let json = if wants_json || human.is_empty() {
+        to_json(&response)?
+    } else {
+        serde_json::Value::Null
+    };
+    let mut output = Output { human, json };
     if let Response::Action(action) = &response
         && let Some(note) = &action.note
     {
