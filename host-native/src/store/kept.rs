@@ -125,30 +125,29 @@ impl Ledger {
         let Some(generation) = fresh.generation.clone() else {
             return Ok(fresh);
         };
-        let mut fold = Fold::new();
-        let mut live = BTreeSet::new();
-        fresh.for_each_history(|id, history| {
-            if history.session().is_some_and(|s| s.is_live()) {
-                live.insert(id);
-            }
-            fold.join_history(id, history);
-            Ok(())
-        })?;
-        fold.stats = fresh.stats();
+        let (folded_to, torn) = (fresh.folded_to, fresh.torn_tail_bytes);
+        let state = format!("folded and kept in memory ({})", fresh.checkpoint_state);
+        let archive_stamp = fresh.archive_stamp().to_owned();
+        let fold = fresh.into_fold()?;
+        let live = fold
+            .histories()
+            .filter(|(_, history)| history.session().is_some_and(|s| s.is_live()))
+            .map(|(id, _)| *id)
+            .collect();
         let k = Kept {
-            generation,
-            archive_stamp: fresh.archive_stamp().to_owned(),
-            offset: fresh.folded_to,
+            generation: generation.clone(),
+            archive_stamp: archive_stamp.clone(),
+            offset: folded_to,
             fold: Arc::new(fold),
             live: Arc::new(live),
         };
         let snapshot = Snapshot::over(
             k.base(),
             Fold::new(),
-            fresh.generation.clone(),
-            (fresh.folded_to, fresh.torn_tail_bytes),
-            format!("folded and kept in memory ({})", fresh.checkpoint_state),
-            fresh.archive_stamp().to_owned(),
+            Some(generation),
+            (folded_to, torn),
+            state,
+            archive_stamp,
         );
         *kept = Some(k);
         Ok(snapshot)

@@ -287,6 +287,29 @@ impl Snapshot {
         }
     }
 
+    /// The whole view as one fold (its counts included): a fold read from the files is moved,
+    /// not copied; a checkpoint's sessions are decoded.
+    pub(super) fn into_fold(self) -> Result<Fold, Error> {
+        let stats = self.stats();
+        let mut fold = match self.base {
+            Base::Full(fold) => {
+                let mut fold = fold;
+                fold.join(self.tail);
+                fold
+            }
+            _ => {
+                let mut fold = Fold::new();
+                self.for_each_history(|id, history| {
+                    fold.join_history(id, history);
+                    Ok(())
+                })?;
+                fold
+            }
+        };
+        fold.stats = stats;
+        Ok(fold)
+    }
+
     /// The archives' stamp this view was read with.
     pub(super) fn archive_stamp(&self) -> &str {
         &self.archive_stamp
