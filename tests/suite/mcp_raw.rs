@@ -221,6 +221,23 @@ fn the_server_sees_what_other_processes_wrote_between_two_calls() {
     let listed = same_rows(&mut server, "after the server's own start");
     assert_eq!(listed["total"], 1, "{listed}");
 
+    // The log put back by another file (as a checkout or a restore would), its header and its
+    // length the same, one goal changed: the server reads the new file, not what it kept.
+    let log = dir.join("events.ndjson");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.matches(r#""goal":"mine""#).count(), 1, "{text}");
+    let restored = dir.join("restored.tmp");
+    std::fs::write(
+        &restored,
+        text.replace(r#""goal":"mine""#, r#""goal":"mind""#),
+    )
+    .unwrap();
+    std::fs::rename(&restored, &log).unwrap();
+    // The checkpoint, made from the old file at the same offset, would hide it from the CLI.
+    std::fs::remove_file(dir.join("checkpoint.ndjson")).unwrap();
+    let listed = same_rows(&mut server, "after the log was put back");
+    assert_eq!(listed["sessions"][0]["goal"], "mind", "{listed}");
+
     // Another process starts a session and ends the server's.
     let theirs = baton_tests::baton(&dir)
         .args([
@@ -282,7 +299,6 @@ fn the_server_sees_what_other_processes_wrote_between_two_calls() {
     assert_eq!(status_of(&listed, &third), "working");
 
     // A line being written: the server answers from what is whole, then reads the rest.
-    let log = dir.join("events.ndjson");
     let text = std::fs::read_to_string(&log).unwrap();
     let ended_line = baton_tests::baton(&dir)
         .args(["end", &theirs, "--summary", "done", "--json"])

@@ -62,9 +62,27 @@ fn reads_agree_with_a_plain_fold_through_rewrites_and_compactions() {
             };
             ledger.append(&line).unwrap();
             if i % 400 == 0 {
-                // Views taken while others are still held: the kept fold is shared, not moved.
+                // A view held while lines are appended and another view is taken: the second
+                // cannot fold them into the kept fold the first still reads, so it lays them
+                // over it; once both are gone, the next view folds them in.
                 let held = kept.snapshot().unwrap();
                 assert_eq!(held.sessions().unwrap(), fold_dir(&dir).sessions());
+                let id = SessionId(uuid::Uuid::now_v7());
+                sessions.push(id);
+                ledger.append(&event(id, n, started("held"))).unwrap();
+                let second = kept.snapshot().unwrap();
+                assert_eq!(second.sessions().unwrap(), fold_dir(&dir).sessions());
+                assert!(second.session(id).unwrap().is_some());
+                assert!(held.session(id).unwrap().is_none(), "a view is one moment");
+                drop((held, second));
+                assert_eq!(
+                    kept.snapshot().unwrap().live_sessions().unwrap(),
+                    fold_dir(&dir)
+                        .sessions()
+                        .into_iter()
+                        .filter(|s| s.is_live())
+                        .collect::<Vec<_>>()
+                );
             }
         }
         let snapshot = ledger.snapshot().unwrap();

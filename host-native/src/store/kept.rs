@@ -4,22 +4,42 @@
 //! offset falling on a line's end), so another process's append, a compaction or a removed
 //! log is seen at the next command; what cannot be trusted is folded again from the files.
 
-use super::snapshot::{Snapshot, fold_log, line_boundary, read_generation};
+use super::snapshot::{KeptBase, Snapshot, fold_log, line_boundary, read_generation};
 use super::{Ledger, own};
 use baton_core::Error;
 use baton_core::SessionId;
 use baton_core::ledger::fold::Fold;
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The most sessions a kept fold holds (about 4 KB of memory each, so some 70 MB): a larger
+/// ledger is read through its checkpoint on every command, as the CLI reads it, rather than
+/// held whole by every agent's server.
+pub const KEEP_AT_MOST_SESSIONS: usize = 16_384;
 
 /// What a process keeps of a ledger between commands; shared by every clone of the
 /// [`Ledger`] it was made for (see [`Ledger::keeping`]).
 #[derive(Default)]
 pub struct Keeper(Mutex<Option<Kept>>);
 
+impl Keeper {
+    /// The kept state, dropped when a panic left it half-changed (it is folded again).
+    fn lock(&self) -> MutexGuard<'_, Option<Kept>> {
+        match self.0.lock() {
+            Ok(kept) => kept,
+            Err(poisoned) => {
+                let mut kept = poisoned.into_inner();
+                *kept = None;
+                self.0.clear_poison();
+                kept
+            }
+        }
+    }
+}
+
 impl std::fmt::Debug for Keeper {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let kept = self.lock();
         f.debug_struct("Keeper")
             .field("offset", &kept.as_ref().map(|k| k.offset))
             .finish_non_exhaustive()
@@ -28,6 +48,9 @@ impl std::fmt::Debug for Keeper {
 
 /// The fold of the ledger up to `offset` of the active log of `generation`.
 struct Kept {
+    /// The active log's device and inode: a log put in its place (a checkout, a restore) is
+    /// another file even when its header and length agree.
+    file: (u64, u64),
     generation: String,
     archive_stamp: String,
     /// Bytes of the active log folded into `fold`.
@@ -35,14 +58,8 @@ struct Kept {
     fold: Arc<Fold>,
     /// The sessions of `fold` that are live.
     live: Arc<BTreeSet<SessionId>>,
-}
-
-/// The kept fold as a view's base. A process keeping its fold leaves the checkpoint to the
-/// short-lived commands, which read it: writing it from here would cost a call now and then
-/// the time to encode every session.
-pub(super) struct KeptBase {
-    pub fold: Arc<Fold>,
-    pub live: Arc<BTreeSet<SessionId>>,
+    /// How many sessions `fold` holds.
+    sessions: usize,
 }
 
 impl Kept {
@@ -54,6 +71,10 @@ impl Kept {
             return tail;
         };
         let touched: Vec<SessionId> = tail.histories().map(|(id, _)| *id).collect();
+        self.sessions += touched
+            .iter()
+            .filter(|id| fold.history(**id).is_none())
+            .count();
         fold.join(tail);
         for id in touched {
             if fold.session(id).is_some_and(|s| s.is_live()) {
@@ -96,8 +117,11 @@ impl Ledger {
             Some(file) => read_generation(file, &active_path)?,
             None => None,
         };
-        let mut kept = keeper.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let identity = active.as_ref().and_then(file_identity);
+        let mut kept = keeper.lock();
         if let (Some(k), Some(file), Some(g)) = (kept.as_mut(), &active, &generation)
+            && Some(k.file) == identity
+            && k.sessions <= KEEP_AT_MOST_SESSIONS
             && k.generation == *g
             && k.archive_stamp == archive_stamp
             && line_boundary(file, k.offset)
@@ -122,9 +146,12 @@ impl Ledger {
         // Nothing kept yet, or the files changed under it: fold them again, and keep that.
         *kept = None;
         let fresh = self.snapshot_locked()?;
-        let Some(generation) = fresh.generation.clone() else {
+        let (Some(generation), Some(file)) = (fresh.generation.clone(), identity) else {
             return Ok(fresh);
         };
+        if fresh.session_count() > KEEP_AT_MOST_SESSIONS {
+            return Ok(fresh);
+        }
         let (folded_to, torn) = (fresh.folded_to, fresh.torn_tail_bytes);
         let state = format!("folded and kept in memory ({})", fresh.checkpoint_state);
         let archive_stamp = fresh.archive_stamp().to_owned();
@@ -135,6 +162,8 @@ impl Ledger {
             .map(|(id, _)| *id)
             .collect();
         let k = Kept {
+            file,
+            sessions: fold.histories().count(),
             generation: generation.clone(),
             archive_stamp: archive_stamp.clone(),
             offset: folded_to,
@@ -152,4 +181,10 @@ impl Ledger {
         *kept = Some(k);
         Ok(snapshot)
     }
+}
+
+/// A file's device and inode.
+fn file_identity(file: &std::fs::File) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    file.metadata().ok().map(|m| (m.dev(), m.ino()))
 }

@@ -2,7 +2,6 @@
 //! the active log appended since, or rebuilt from every file when the checkpoint is stale.
 
 use super::checkpoint::{CheckpointFile, CheckpointWriter};
-use super::kept::KeptBase;
 use super::{CHECKPOINT, Ledger, io_err};
 use baton_core::ledger::checkpoint::{CHECKPOINT_FORMAT, CheckpointHeader};
 use baton_core::ledger::fold::{Fold, LineClass, SessionHistory};
@@ -18,6 +17,14 @@ use std::path::Path;
 /// is about a file copy; the bound keeps every command's tail fold small (~1 MB at 1M events,
 /// 64 KiB on small ledgers).
 const CHECKPOINT_TAIL_BYTES: u64 = 64 * 1024;
+
+/// The fold a long-running process keeps (see `kept.rs`) as a view's base. Such a process
+/// leaves the checkpoint to the short-lived commands, which read it: writing it from there
+/// would cost a call now and then the time to encode every session.
+pub(super) struct KeptBase {
+    pub fold: std::sync::Arc<Fold>,
+    pub live: std::sync::Arc<BTreeSet<SessionId>>,
+}
 
 pub(super) enum Base {
     Empty,
@@ -308,6 +315,18 @@ impl Snapshot {
         };
         fold.stats = stats;
         Ok(fold)
+    }
+
+    /// How many sessions the view holds, as cheaply as it can say: the checkpoint's count and
+    /// the tail's, which may count a session twice.
+    pub(super) fn session_count(&self) -> usize {
+        let base = match &self.base {
+            Base::Empty => 0,
+            Base::Full(fold) => fold.histories().count(),
+            Base::Checkpoint(cp) => cp.header.sessions as usize,
+            Base::Kept(kept) => kept.fold.histories().count(),
+        };
+        base + self.tail.histories().count()
     }
 
     /// The archives' stamp this view was read with.
