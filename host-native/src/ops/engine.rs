@@ -259,6 +259,9 @@ fn run_once(
         };
         let (snapshot, _guard) = match prepared.lock {
             Some(id) if known => {
+                // The view before the lock is done with: let go of it first, so a kept fold
+                // can take in what the view under the lock reads.
+                drop(snapshot);
                 let guard = ledger.lock_session(id)?;
                 (ledger.snapshot()?, Some(guard))
             }

@@ -4,8 +4,8 @@
 //! offset falling on a line's end), so another process's append, a compaction or a removed
 //! log is seen at the next command; what cannot be trusted is folded again from the files.
 
-use super::snapshot::{KeptBase, Snapshot, fold_log, line_boundary, read_generation};
-use super::{Ledger, own};
+use super::Ledger;
+use super::snapshot::{ActiveLog, KeptBase, Snapshot, fold_log, line_boundary};
 use baton_core::Error;
 use baton_core::SessionId;
 use baton_core::ledger::fold::Fold;
@@ -106,17 +106,12 @@ impl Ledger {
     /// Builds a view from the kept fold (the caller holds the shared compaction lock): the
     /// appended bytes folded in, or everything folded again when the files moved under it.
     pub(super) fn snapshot_kept(&self, keeper: &Keeper) -> Result<Snapshot, Error> {
-        let active_path = self.active_path();
-        let active = match own::open_read(&active_path) {
-            Ok(file) => Some(file),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(own::open_error("open", &active_path, e)),
-        };
-        let archive_stamp = self.archive_stamp()?;
-        let generation = match &active {
-            Some(file) => read_generation(file, &active_path)?,
-            None => None,
-        };
+        let ActiveLog {
+            path: active_path,
+            file: active,
+            archive_stamp,
+            generation,
+        } = self.active_log()?;
         let identity = active.as_ref().and_then(file_identity);
         let mut kept = keeper.lock();
         if let (Some(k), Some(file), Some(g)) = (kept.as_mut(), &active, &generation)

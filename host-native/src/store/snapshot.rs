@@ -119,7 +119,38 @@ fn read_all(path: &Path) -> Result<Vec<u8>, Error> {
     Ok(bytes)
 }
 
+/// The active log as a view starts from: the file (when there is one), the generation its
+/// header names, and the archives' stamp beside it.
+pub(super) struct ActiveLog {
+    pub path: std::path::PathBuf,
+    pub file: Option<File>,
+    pub archive_stamp: String,
+    pub generation: Option<String>,
+}
+
 impl Ledger {
+    /// Opens the active log and reads what a view is checked against (the caller holds the
+    /// compaction lock).
+    pub(super) fn active_log(&self) -> Result<ActiveLog, Error> {
+        let path = self.active_path();
+        let file = match super::own::open_read(&path) {
+            Ok(file) => Some(file),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(super::own::open_error("open", &path, e)),
+        };
+        let archive_stamp = self.archive_stamp()?;
+        let generation = match &file {
+            Some(file) => read_generation(file, &path)?,
+            None => None,
+        };
+        Ok(ActiveLog {
+            path,
+            file,
+            archive_stamp,
+            generation,
+        })
+    }
+
     /// Builds a consistent view. Waits while a compaction runs (shared compaction lock).
     pub fn snapshot(&self) -> Result<Snapshot, Error> {
         if !self.dir.is_dir() {
@@ -145,17 +176,12 @@ impl Ledger {
 
     /// Builds the view; the caller holds the compaction lock (shared or exclusive).
     pub(super) fn snapshot_locked(&self) -> Result<Snapshot, Error> {
-        let active_path = self.active_path();
-        let active = match super::own::open_read(&active_path) {
-            Ok(file) => Some(file),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(super::own::open_error("open", &active_path, e)),
-        };
-        let archive_stamp = self.archive_stamp()?;
-        let mut generation = match &active {
-            Some(file) => read_generation(file, &active_path)?,
-            None => None,
-        };
+        let ActiveLog {
+            path: active_path,
+            file: active,
+            archive_stamp,
+            mut generation,
+        } = self.active_log()?;
         let checkpoint = CheckpointFile::open(&self.path(CHECKPOINT))?;
         let usable = match checkpoint {
             Ok(cp) => match (&active, &generation) {
