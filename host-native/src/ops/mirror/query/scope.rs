@@ -185,22 +185,37 @@ impl<'a> Scope<'a> {
         expression: &str,
         want: i64,
     ) -> rusqlite::Result<Vec<i64>> {
-        let mut ids = Vec::new();
+        self.newest_rows(connection, "SELECT f.rowid", expression, want, |r| {
+            r.get::<_, i64>(0)
+        })
+    }
+
+    /// Up to `want` matches, newest first, region after region, each as `map` reads it from
+    /// `select`.
+    fn newest_rows<T>(
+        &self,
+        connection: &Connection,
+        select: &str,
+        expression: &str,
+        want: i64,
+        map: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T> + Copy,
+    ) -> rusqlite::Result<Vec<T>> {
+        let mut found = Vec::new();
         for region in self.regions() {
-            let more = want - ids.len() as i64;
+            let more = want - found.len() as i64;
             if more <= 0 {
                 break;
             }
-            ids.extend(self.rows(
+            found.extend(self.rows(
                 connection,
                 region,
-                ("SELECT f.rowid", "ORDER BY f.rowid DESC LIMIT ?8"),
+                (select, "ORDER BY f.rowid DESC LIMIT ?8"),
                 expression,
                 more,
-                |r| r.get::<_, i64>(0),
+                map,
             )?);
         }
-        Ok(ids)
+        Ok(found)
     }
 
     /// The best `want` by relevance among the newest [`RANKED_NEWEST`] matches, and whether
@@ -211,21 +226,13 @@ impl<'a> Scope<'a> {
         expression: &str,
         want: i64,
     ) -> rusqlite::Result<(Vec<i64>, bool)> {
-        let mut scored: Vec<(f64, i64)> = Vec::new();
-        for region in self.regions() {
-            let more = RANKED_NEWEST - scored.len() as i64;
-            if more <= 0 {
-                break;
-            }
-            scored.extend(self.rows(
-                connection,
-                region,
-                ("SELECT f.rank, f.rowid", "ORDER BY f.rowid DESC LIMIT ?8"),
-                expression,
-                more,
-                |r| Ok((r.get::<_, f64>(0)?, r.get::<_, i64>(1)?)),
-            )?);
-        }
+        let mut scored: Vec<(f64, i64)> = self.newest_rows(
+            connection,
+            "SELECT f.rank, f.rowid",
+            expression,
+            RANKED_NEWEST,
+            |r| Ok((r.get::<_, f64>(0)?, r.get::<_, i64>(1)?)),
+        )?;
         let bounded = scored.len() as i64 >= RANKED_NEWEST;
         // BM25 as FTS5 gives it: the lower, the better; a tie goes to the newer.
         scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
