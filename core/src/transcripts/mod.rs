@@ -27,6 +27,7 @@ pub mod opencode;
 pub mod places;
 pub mod providers;
 pub mod qwen;
+pub mod ranking;
 pub mod readers;
 pub mod reading;
 pub mod search;

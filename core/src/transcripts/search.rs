@@ -53,6 +53,17 @@ impl Field {
         }
     }
 
+    /// The FTS column's place in the index's table, whose columns are in the order of
+    /// [`Field::DEFAULT`].
+    pub fn index(self) -> usize {
+        match self {
+            Field::Text => 0,
+            Field::Thinking => 1,
+            Field::ToolInput => 2,
+            Field::ToolOutput => 3,
+        }
+    }
+
     /// A field from its name as people type it (`text`, `thinking`, `tool`, `tool_input`,
     /// `tool_output`); `tool` means both tool fields.
     pub fn parse_list(text: &str) -> Option<Vec<Field>> {
@@ -162,11 +173,23 @@ pub struct SearchPlan {
     /// Every hit holds all of these: each quoted phrase, and each other word that is not a
     /// stop word (an FTS5 expression over the columns searched).
     pub required: String,
+    /// Each term of `required` on its own, in its order (each over the columns searched): a
+    /// term's weight is estimated from its own matches.
+    pub terms: Vec<Term>,
     /// The query as one phrase, when it has two words or more: its hits come first.
     pub phrase: Option<String>,
     /// What a snippet centres on and highlights, the whole phrase first (lower-cased; a
     /// prefix ends in `*`).
     pub needles: Vec<String>,
+}
+
+/// One required term of a [`SearchPlan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Term {
+    /// The term alone, over the columns searched (an FTS5 expression).
+    pub expression: String,
+    /// Whether it is a prefix (it stands for every word it begins).
+    pub prefix: bool,
 }
 
 /// Reads `query` for a search over `columns`. Quoted text is a phrase (`"is not a function"`);
@@ -208,16 +231,18 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
         None => term(word),
     };
     let mut required: Vec<String> = phrases.iter().map(|p| term(&p.join(" "))).collect();
-    required.extend(
-        words
-            .iter()
-            .filter(|w| !is_stop_word(w))
-            .map(|w| word_term(w)),
-    );
+    let mut prefixes = vec![false; required.len()];
+    for word in words.iter().filter(|w| !is_stop_word(w)) {
+        required.push(word_term(word));
+        prefixes.push(prefix_of(word).is_some());
+    }
     let whole = (all.len() > 1).then(|| term(&all.join(" ")));
     if required.is_empty() {
         match &whole {
-            Some(phrase) => required.push(phrase.clone()),
+            Some(phrase) => {
+                required.push(phrase.clone());
+                prefixes.push(false);
+            }
             None => {
                 return Err(Error::invalid(
                     "query",
@@ -251,6 +276,14 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
     needles.dedup();
     Ok(SearchPlan {
         required: scope(&required.join(" AND ")),
+        terms: required
+            .iter()
+            .zip(prefixes)
+            .map(|(term, prefix)| Term {
+                expression: scope(term),
+                prefix,
+            })
+            .collect(),
         phrase: whole
             .filter(|phrase| required.len() > 1 || required[0] != *phrase)
             .map(|phrase| scope(&phrase)),
@@ -488,6 +521,37 @@ mod tests {
 
     fn plan_of(query: &str) -> SearchPlan {
         plan(query, &["text"]).unwrap()
+    }
+
+    #[test]
+    fn each_required_term_stands_alone_in_order() {
+        let plan = plan_of("\"not a function\" the pars* login");
+        let prefixes: Vec<bool> = plan.terms.iter().map(|t| t.prefix).collect();
+        assert_eq!(prefixes, [false, true, false]);
+        let terms: Vec<&str> = plan.terms.iter().map(|t| t.expression.as_str()).collect();
+        assert_eq!(
+            terms,
+            [
+                "{text} : (\"not a function\")",
+                "{text} : (\"pars\" *)",
+                "{text} : (\"login\")"
+            ]
+        );
+        assert_eq!(
+            plan.required,
+            format!(
+                "{{text}} : ({})",
+                ["\"not a function\"", "\"pars\" *", "\"login\""].join(" AND ")
+            )
+        );
+        // Stop words alone: the phrase is the one term.
+        assert_eq!(
+            plan_of("is not").terms,
+            [Term {
+                expression: "{text} : (\"is not\")".into(),
+                prefix: false
+            }]
+        );
     }
 
     #[test]

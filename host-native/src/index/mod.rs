@@ -16,6 +16,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub mod hits;
 mod schema;
 
 pub use schema::*;
@@ -105,6 +106,7 @@ fn open_waiting(path: &Path, create: bool, busy: Duration) -> Result<Connection,
             |context| Ok(path_key(&context.get::<String>(0)?)),
         )
         .map_err(|e| sql_error("configure", path, e))?;
+    hits::register(&connection).map_err(|e| sql_error("configure", path, e))?;
     migrate(&connection, path)?;
     Ok(connection)
 }

@@ -4,40 +4,54 @@
 //! a page needs.
 
 use super::*;
-use baton_core::transcripts::search::RANKED_NEWEST;
+use crate::index::hits::{Ask, Reading};
+use baton_core::transcripts::ranking::{SAMPLED, estimated_docs};
 
 /// The first message number of the slots by time (2000-01-01's first minute): a smaller one
 /// is a message with no time, or one an index made before numbers were slotted numbered 1,
 /// 2, 3… (see the mirror's `time_ordered_id`).
 pub(super) const FIRST_SLOTTED: i64 = 15_778_080 * crate::ops::mirror::pass::SLOT_SIZE;
 
-/// Which of `ids` match `expression`: one look at the span of numbers they cover, not one
-/// per number (a prefix merges the lists of every word it begins each time it is looked up).
-pub(super) fn among(
+/// How many messages hold each of `plan`'s terms, estimated from each term's newest
+/// [`SAMPLED`] matches (see [`estimated_docs`]); unknown for a prefix (it stands for many
+/// words), and not asked for when there is one term (its weight changes no order).
+pub(super) fn term_docs(
     connection: &Connection,
-    expression: &str,
-    ids: &[i64],
-) -> rusqlite::Result<std::collections::HashSet<i64>> {
-    let (Some(low), Some(high)) = (ids.iter().min(), ids.iter().max()) else {
-        return Ok(std::collections::HashSet::new());
-    };
-    let wanted: std::collections::HashSet<i64> = ids.iter().copied().collect();
-    let mut found = std::collections::HashSet::new();
+    plan: &baton_core::transcripts::search::SearchPlan,
+) -> rusqlite::Result<Vec<Option<f64>>> {
+    if plan.terms.len() < 2 {
+        return Ok(vec![None; plan.terms.len()]);
+    }
+    // One aggregate a statement: SQLite then reads one end of the table, not all of it.
+    let first: Option<i64> = connection
+        .prepare_cached("SELECT min(id) FROM messages WHERE id >= ?1")?
+        .query_row([FIRST_SLOTTED], |r| r.get(0))?;
+    let last: Option<i64> = connection
+        .prepare_cached("SELECT max(id) FROM messages")?
+        .query_row([], |r| r.get(0))?;
+    let (first, last) = (first.unwrap_or(0), last.unwrap_or(0));
     let mut statement = connection.prepare_cached(
         "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1
-         AND rowid >= ?2 AND rowid <= ?3",
+         ORDER BY rowid DESC LIMIT ?2",
     )?;
-    let mut rows = statement.query(params![expression, low, high])?;
-    while let Some(row) = rows.next()? {
-        let id: i64 = row.get(0)?;
-        if wanted.contains(&id) {
-            found.insert(id);
-            if found.len() == wanted.len() {
-                break;
-            }
+    let mut docs = Vec::with_capacity(plan.terms.len());
+    for term in &plan.terms {
+        if term.prefix {
+            docs.push(None);
+            continue;
         }
+        let numbers: Vec<i64> = statement
+            .query_map(params![term.expression, SAMPLED], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let oldest = numbers.last().copied().unwrap_or(last);
+        docs.push(Some(estimated_docs(
+            numbers.len() as i64,
+            oldest,
+            first,
+            last,
+        )));
     }
-    Ok(found)
+    Ok(docs)
 }
 
 /// Where a search looks: the filters, and the span of message numbers their dates allow.
@@ -51,6 +65,10 @@ pub(super) struct Scope<'a> {
     /// Whether the index holds numbers below the slots (see [`FIRST_SLOTTED`]).
     unslotted: bool,
 }
+
+/// What a search reads of each match: its number, and `baton_hit`'s reading of it for the
+/// ask (`?9`).
+const MATCHES: &str = "SELECT f.rowid, baton_hit(messages_fts, ?9)";
 
 /// The query's rows with the filters applied (`?1` the expression; `?2`…`?5` the filters;
 /// `?6`, `?7` the span of message numbers).
@@ -129,13 +147,13 @@ impl<'a> Scope<'a> {
         }
     }
 
-    /// Runs `statement` over `region` with `expression`, at most `want` rows.
+    /// Runs `statement` over `region` with `expression` and the ask, at most `want` rows.
     fn rows<T>(
         &self,
         connection: &Connection,
         region: Region,
         (select, tail): (&str, &str),
-        expression: &str,
+        (expression, ask): (&str, &str),
         want: i64,
         row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
     ) -> rusqlite::Result<Vec<T>> {
@@ -145,61 +163,23 @@ impl<'a> Scope<'a> {
             .prepare_cached(&sql)?
             .query_map(
                 params![
-                    expression, f.provider, f.project, f.since, f.until, from, to, want
+                    expression, f.provider, f.project, f.since, f.until, from, to, want, ask
                 ],
                 row,
             )?
             .collect()
     }
 
-    /// How many messages match, counted up to `most`.
-    pub(super) fn count(
+    /// Up to `want` matches of `expression`, newest first, region after region, each with
+    /// what `baton_hit` reads of it for `ask`.
+    pub(super) fn matches(
         &self,
         connection: &Connection,
         expression: &str,
-        most: i64,
-    ) -> rusqlite::Result<i64> {
-        let mut counted = 0;
-        for region in self.regions() {
-            if counted >= most {
-                break;
-            }
-            counted += self
-                .rows(
-                    connection,
-                    region,
-                    ("SELECT 1", "LIMIT ?8"),
-                    expression,
-                    most - counted,
-                    |_| Ok(()),
-                )?
-                .len() as i64;
-        }
-        Ok(counted)
-    }
-
-    /// The newest `want` matches.
-    pub(super) fn newest(
-        &self,
-        connection: &Connection,
-        expression: &str,
+        ask: &Ask,
         want: i64,
-    ) -> rusqlite::Result<Vec<i64>> {
-        self.newest_rows(connection, "SELECT f.rowid", expression, want, |r| {
-            r.get::<_, i64>(0)
-        })
-    }
-
-    /// Up to `want` matches, newest first, region after region, each as `map` reads it from
-    /// `select`.
-    fn newest_rows<T>(
-        &self,
-        connection: &Connection,
-        select: &str,
-        expression: &str,
-        want: i64,
-        map: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T> + Copy,
-    ) -> rusqlite::Result<Vec<T>> {
+    ) -> rusqlite::Result<Vec<(i64, Reading)>> {
+        let ask = ask.encode();
         let mut found = Vec::new();
         for region in self.regions() {
             let more = want - found.len() as i64;
@@ -209,46 +189,33 @@ impl<'a> Scope<'a> {
             found.extend(self.rows(
                 connection,
                 region,
-                (select, "ORDER BY f.rowid DESC LIMIT ?8"),
-                expression,
+                (MATCHES, "ORDER BY f.rowid DESC LIMIT ?8"),
+                (expression, &ask),
                 more,
-                map,
+                |r| {
+                    let reading = match r.get_ref(1)? {
+                        rusqlite::types::ValueRef::Blob(bytes) => Reading::decode(bytes),
+                        _ => None,
+                    };
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        reading.unwrap_or(Reading {
+                            score: 0.0,
+                            field: None,
+                            exact: false,
+                        }),
+                    ))
+                },
             )?);
         }
         Ok(found)
-    }
-
-    /// The best `want` by relevance among the newest [`RANKED_NEWEST`] matches, and whether
-    /// there were that many (more may match).
-    pub(super) fn ranked(
-        &self,
-        connection: &Connection,
-        expression: &str,
-        want: i64,
-    ) -> rusqlite::Result<(Vec<i64>, bool)> {
-        let mut scored: Vec<(f64, i64)> = self.newest_rows(
-            connection,
-            "SELECT f.rank, f.rowid",
-            expression,
-            RANKED_NEWEST,
-            |r| Ok((r.get::<_, f64>(0)?, r.get::<_, i64>(1)?)),
-        )?;
-        let bounded = scored.len() as i64 >= RANKED_NEWEST;
-        // BM25 as FTS5 gives it: the lower, the better; a tie goes to the newer.
-        scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-        let best = scored
-            .into_iter()
-            .take(usize::try_from(want).unwrap_or(0))
-            .map(|(_, id)| id)
-            .collect();
-        Ok((best, bounded))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use baton_core::transcripts::search::{COUNTED_AT_MOST, Order};
+    use baton_core::transcripts::search::{COUNTED_AT_MOST, Order, RANKED_NEWEST};
 
     const DAY: i64 = 86_400_000;
     const START: i64 = 1_780_000_000_000;
@@ -495,7 +462,17 @@ mod tests {
             .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
             .unwrap()
             .query_map(
-                params!["word", none, none, None::<i64>, None::<i64>, 0, to, 20],
+                params![
+                    "word",
+                    none,
+                    none,
+                    None::<i64>,
+                    None::<i64>,
+                    0,
+                    to,
+                    20,
+                    "0123|1|1|"
+                ],
                 |r| r.get::<_, String>(3),
             )
             .unwrap()
@@ -511,31 +488,44 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let (mut connection, _) = index(tmp.path());
         add(&mut connection, 0, &["a word", "another word"]);
-        for joined in [false, true] {
-            let filters = Filters::default();
-            let scope = Scope {
-                filters: &filters,
-                joined,
-                from: FIRST_SLOTTED,
-                to: i64::MAX,
-                unslotted: false,
-            };
-            for (select, tail) in [
-                ("SELECT 1", "LIMIT ?8"),
-                ("SELECT f.rowid", "ORDER BY f.rowid DESC LIMIT ?8"),
-                ("SELECT f.rank, f.rowid", "ORDER BY f.rowid DESC LIMIT ?8"),
-            ] {
-                let (sql, ..) = scope.statement(Region::Slotted, select, tail);
-                let plan = query_plan(&connection, &sql, i64::MAX);
-                assert!(
-                    plan[0].starts_with("SCAN f VIRTUAL TABLE"),
-                    "{select} {tail} (joined: {joined}): {plan:?}"
-                );
-                assert!(
-                    !plan.iter().any(|step| step.contains("TEMP B-TREE")),
-                    "{select} {tail} (joined: {joined}): {plan:?}"
-                );
-            }
+        let days = |from: i64, to: i64| Filters {
+            since: Some(from),
+            until: Some(to),
+            ..Filters::default()
+        };
+        // Each shape of query a person types: a word, a phrase, a prefix, none found (the
+        // same statement, the words bound), and each filter beside them.
+        let shapes = [
+            ("word, phrase, prefix, nothing", Filters::default()),
+            (
+                "word + provider",
+                Filters {
+                    provider: Some("codex".into()),
+                    ..Filters::default()
+                },
+            ),
+            (
+                "word + project",
+                Filters {
+                    project: Some("app".into()),
+                    ..Filters::default()
+                },
+            ),
+            ("word + days", days(START, START + DAY)),
+        ];
+        for (shape, filters) in &shapes {
+            let scope = Scope::of(&connection, filters).unwrap();
+            let (sql, ..) =
+                scope.statement(Region::Slotted, MATCHES, "ORDER BY f.rowid DESC LIMIT ?8");
+            let plan = query_plan(&connection, &sql, i64::MAX);
+            assert!(
+                plan[0].starts_with("SCAN f VIRTUAL TABLE"),
+                "{shape}: {plan:?}"
+            );
+            assert!(
+                !plan.iter().any(|step| step.contains("TEMP B-TREE")),
+                "{shape}: {plan:?}"
+            );
         }
         // Below the slots, by contrast, the matches are sorted by their time: the check sees it.
         let filters = Filters::default();
@@ -546,11 +536,8 @@ mod tests {
             to: i64::MAX,
             unslotted: true,
         };
-        let (sql, ..) = scope.statement(
-            Region::Unslotted,
-            "SELECT f.rowid",
-            "ORDER BY f.rowid DESC LIMIT ?8",
-        );
+        let (sql, ..) =
+            scope.statement(Region::Unslotted, MATCHES, "ORDER BY f.rowid DESC LIMIT ?8");
         let plan = query_plan(&connection, &sql, 1);
         assert!(
             plan.iter().any(|step| step.contains("TEMP B-TREE")),

@@ -42,17 +42,21 @@ pub struct HitPage {
     pub hits: Vec<Hit>,
 }
 
-use super::scope::{Scope, among};
+use super::scope::{Scope, term_docs};
+use crate::index::hits::{Ask, Reading};
+use baton_core::transcripts::ranking::{Ranked, by_relevance};
 use baton_core::transcripts::search::{COUNTED_AT_MOST, Order, RANKED_NEWEST};
 
 /// Messages matching `query` in `fields`, in `order`, with how many match (see
 /// [`baton_core::transcripts::search::plan`]: quoted phrases and rare words required, stop
-/// words not one by one). By relevance, messages holding the whole query as a phrase come
-/// first, then the others by rank, among the newest [`RANKED_NEWEST`] matches; newest first,
-/// by when each was written. Each hit says where it matched and carries a snippet of at most
-/// `width` characters centred on the match, with the matches' offsets. The full-text index
-/// drives every query and stops at what a page needs: a message's number says when it was
-/// written, so the newest matches are the index's last.
+/// words not one by one). By relevance, among the newest [`RANKED_NEWEST`] matches, those
+/// holding the whole query as a phrase come first, then the others by BM25 (see
+/// [`baton_core::transcripts::ranking`]); newest first, by when each was written. Each hit
+/// says where it matched and carries a snippet of at most `width` characters centred on the
+/// match, with the matches' offsets. The full-text index drives one walk of the newest
+/// matches that stops at what the page and the count need (a message's number says when it
+/// was written, so the newest matches are the index's last), and `baton_hit` reads each
+/// match's field, phrase and score on the way.
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     connection: &Connection,
@@ -67,67 +71,59 @@ pub fn search(
     let columns: Vec<&str> = fields.iter().map(|f| f.column()).collect();
     let plan = baton_core::transcripts::search::plan(query, &columns)?;
     let scope = Scope::of(connection, filters).map_err(sql(path))?;
-    let counted = scope
-        .count(connection, &plan.required, COUNTED_AT_MOST + 1)
+    // One walk of the newest matches answers the page, the count, where each hit matched and
+    // whether it holds the whole phrase (or-ed in after the required terms: it implies them).
+    let expression = match &plan.phrase {
+        Some(phrase) => format!("({}) OR ({phrase})", plan.required),
+        None => plan.required.clone(),
+    };
+    let ask = Ask {
+        fields: fields.iter().map(|f| f.index()).collect(),
+        required: plan.terms.len(),
+        score: order == Order::Relevance,
+        docs: match order {
+            Order::Relevance => term_docs(connection, &plan).map_err(sql(path))?,
+            Order::Newest => Vec::new(),
+        },
+    };
+    let want = match order {
+        Order::Relevance => RANKED_NEWEST.max(limit),
+        Order::Newest => limit.max(COUNTED_AT_MOST + 1),
+    };
+    let mut found = scope
+        .matches(connection, &expression, &ask, want)
         .map_err(sql(path))?;
+    let counted = found.len() as i64;
     let (total, total_capped) = if counted > COUNTED_AT_MOST {
         (COUNTED_AT_MOST, true)
     } else {
         (counted, false)
     };
     let mut ranked_newest = None;
-    let mut page: Vec<(i64, bool)> = Vec::new();
-    match order {
-        Order::Newest => {
-            let ids = scope
-                .newest(connection, &plan.required, limit)
-                .map_err(sql(path))?;
-            // Which of them hold the whole phrase.
-            let exact = match &plan.phrase {
-                Some(phrase) => among(connection, phrase, &ids).map_err(sql(path))?,
-                None => ids.iter().copied().collect(),
+    if order == Order::Relevance {
+        ranked_newest = (counted >= RANKED_NEWEST).then_some(RANKED_NEWEST);
+        let exact_first = plan.phrase.is_some();
+        found.sort_by(|a, b| {
+            let ranked = |(number, reading): &(i64, Reading)| Ranked {
+                exact: exact_first && reading.exact,
+                score: reading.score,
+                number: *number,
             };
-            page.extend(ids.into_iter().map(|id| (id, exact.contains(&id))));
-        }
-        Order::Relevance => {
-            if let Some(phrase) = &plan.phrase {
-                let (ids, bounded) = scope.ranked(connection, phrase, limit).map_err(sql(path))?;
-                ranked_newest = bounded.then_some(RANKED_NEWEST);
-                page.extend(ids.into_iter().map(|id| (id, true)));
-            }
-            if (page.len() as i64) < limit {
-                let exact: std::collections::HashSet<i64> =
-                    page.iter().map(|(id, _)| *id).collect();
-                let (more, bounded) = scope
-                    .ranked(connection, &plan.required, limit + exact.len() as i64)
-                    .map_err(sql(path))?;
-                if bounded {
-                    ranked_newest = Some(RANKED_NEWEST);
-                }
-                page.extend(
-                    more.into_iter()
-                        .filter(|id| !exact.contains(id))
-                        .take(
-                            usize::try_from(limit)
-                                .unwrap_or(0)
-                                .saturating_sub(page.len()),
-                        )
-                        .map(|id| (id, plan.phrase.is_none())),
-                );
-            }
-        }
+            by_relevance(&ranked(a), &ranked(b))
+        });
     }
-    // Where each hit matched: the first field, in the order given, that holds the query.
-    let ids: Vec<i64> = page.iter().map(|(id, _)| *id).collect();
-    let mut found_in: std::collections::HashMap<i64, Field> = std::collections::HashMap::new();
-    if !ids.is_empty() {
-        for field in fields {
-            let scoped = baton_core::transcripts::search::plan(query, &[field.column()])?;
-            for id in among(connection, &scoped.required, &ids).map_err(sql(path))? {
-                found_in.entry(id).or_insert(*field);
-            }
-        }
-    }
+    found.truncate(usize::try_from(limit).unwrap_or(0));
+    // Without a phrase apart from the terms, every hit holds the whole query.
+    let page: Vec<(i64, bool, Field)> = found
+        .into_iter()
+        .map(|(id, reading)| {
+            let field = reading
+                .field
+                .and_then(|n| fields.get(n).copied())
+                .unwrap_or(Field::Text);
+            (id, plan.phrase.is_none() || reading.exact, field)
+        })
+        .collect();
     let mut statement = connection
         .prepare_cached(
             "SELECT c.id, c.provider, c.provider_id, c.title, c.project, c.started_at,
@@ -138,7 +134,7 @@ pub fn search(
         .map_err(sql(path))?;
     let mut inflater = crate::ops::mirror::packing::Inflater::new();
     let mut hits = Vec::with_capacity(page.len());
-    for (id, exact) in page {
+    for (id, exact, field) in page {
         let hit = statement
             .query_row([id], |r| {
                 // A blob is compressed; a short excerpt is kept as text.
@@ -176,7 +172,7 @@ pub fn search(
                     message_id: r.get(8)?,
                     role: r.get(9)?,
                     at: r.get(10)?,
-                    field: found_in.get(&id).map_or("text", |f| f.wire()),
+                    field: field.wire(),
                     exact,
                     snippet: cut.text,
                     highlights: cut.highlights,
