@@ -176,6 +176,8 @@ pub struct SearchPlan {
     /// Each term of `required` on its own, in its order (each over the columns searched): a
     /// term's weight is estimated from its own matches.
     pub terms: Vec<Term>,
+    /// The columns searched, as FTS5 names a set of them (`{text thinking}`).
+    pub columns: String,
     /// The query as one phrase, when it has two words or more: its hits come first.
     pub phrase: Option<String>,
     /// What a snippet centres on and highlights, the whole phrase first (lower-cased; a
@@ -188,8 +190,72 @@ pub struct SearchPlan {
 pub struct Term {
     /// The term alone, over the columns searched (an FTS5 expression).
     pub expression: String,
-    /// Whether it is a prefix (it stands for every word it begins).
-    pub prefix: bool,
+    /// The term as it stands inside `required` (a phrase, a word, or a prefix `"pars" *`).
+    pub bare: String,
+    /// For a prefix, its start as typed (`pars`): it stands for every word it begins.
+    pub stem: Option<String>,
+}
+
+/// Any of `words`, each a literal term (`"parse" OR "parser"`).
+fn any_of(words: &[String]) -> String {
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+        .collect();
+    quoted.join(" OR ")
+}
+
+/// The expression one walk of a search's matches uses (see [`SearchPlan::walk`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Walk {
+    /// The FTS5 expression.
+    pub expression: String,
+    /// How many FTS5 phrases each required term became, in order; the whole query's phrase,
+    /// when there is one, is the phrase after them.
+    pub phrases: Vec<usize>,
+}
+
+impl SearchPlan {
+    /// Any of `words` in the columns searched: a prefix term alone, as the words it stands
+    /// for.
+    pub fn any_word(&self, words: &[String]) -> String {
+        format!("{} : ({})", self.columns, any_of(words))
+    }
+
+    /// The expression that finds this plan's matches in one walk: the required terms, each
+    /// prefix whose words are given (`words[i]` for term `i`: the index's words that begin
+    /// with its stem) looked for as those words (FTS5 then walks their lists newest first
+    /// rather than merging them all), and the whole query's phrase or-ed in after them: it
+    /// implies them, and what the index reads of each row then says whether it holds it.
+    pub fn walk(&self, words: &[Option<Vec<String>>]) -> Walk {
+        let mut phrases = Vec::with_capacity(self.terms.len());
+        let mut parts = Vec::with_capacity(self.terms.len());
+        for (n, term) in self.terms.iter().enumerate() {
+            match words
+                .get(n)
+                .and_then(Option::as_ref)
+                .filter(|w| !w.is_empty())
+            {
+                Some(list) if term.stem.is_some() => {
+                    parts.push(format!("({})", any_of(list)));
+                    phrases.push(list.len());
+                }
+                _ => {
+                    parts.push(term.bare.clone());
+                    phrases.push(1);
+                }
+            }
+        }
+        let required = format!("{} : ({})", self.columns, parts.join(" AND "));
+        let expression = match &self.phrase {
+            Some(phrase) => format!("({required}) OR ({phrase})"),
+            None => required,
+        };
+        Walk {
+            expression,
+            phrases,
+        }
+    }
 }
 
 /// Reads `query` for a search over `columns`. Quoted text is a phrase (`"is not a function"`);
@@ -231,17 +297,17 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
         None => term(word),
     };
     let mut required: Vec<String> = phrases.iter().map(|p| term(&p.join(" "))).collect();
-    let mut prefixes = vec![false; required.len()];
+    let mut stems: Vec<Option<String>> = vec![None; required.len()];
     for word in words.iter().filter(|w| !is_stop_word(w)) {
         required.push(word_term(word));
-        prefixes.push(prefix_of(word).is_some());
+        stems.push(prefix_of(word).map(str::to_owned));
     }
     let whole = (all.len() > 1).then(|| term(&all.join(" ")));
     if required.is_empty() {
         match &whole {
             Some(phrase) => {
                 required.push(phrase.clone());
-                prefixes.push(false);
+                stems.push(None);
             }
             None => {
                 return Err(Error::invalid(
@@ -255,7 +321,8 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
             }
         }
     }
-    let scope = |expression: &str| format!("{{{}}} : ({expression})", columns.join(" "));
+    let colset = format!("{{{}}}", columns.join(" "));
+    let scope = |expression: &str| format!("{colset} : ({expression})");
     let mut needles = Vec::new();
     if all.len() > 1 {
         needles.push(all.join(" ").to_lowercase());
@@ -278,12 +345,14 @@ pub fn plan(query: &str, columns: &[&str]) -> crate::error::Result<SearchPlan> {
         required: scope(&required.join(" AND ")),
         terms: required
             .iter()
-            .zip(prefixes)
-            .map(|(term, prefix)| Term {
+            .zip(stems)
+            .map(|(term, stem)| Term {
                 expression: scope(term),
-                prefix,
+                bare: term.clone(),
+                stem,
             })
             .collect(),
+        columns: colset.clone(),
         phrase: whole
             .filter(|phrase| required.len() > 1 || required[0] != *phrase)
             .map(|phrase| scope(&phrase)),
@@ -526,8 +595,8 @@ mod tests {
     #[test]
     fn each_required_term_stands_alone_in_order() {
         let plan = plan_of("\"not a function\" the pars* login");
-        let prefixes: Vec<bool> = plan.terms.iter().map(|t| t.prefix).collect();
-        assert_eq!(prefixes, [false, true, false]);
+        let stems: Vec<Option<&str>> = plan.terms.iter().map(|t| t.stem.as_deref()).collect();
+        assert_eq!(stems, [None, Some("pars"), None]);
         let terms: Vec<&str> = plan.terms.iter().map(|t| t.expression.as_str()).collect();
         assert_eq!(
             terms,
@@ -549,9 +618,23 @@ mod tests {
             plan_of("is not").terms,
             [Term {
                 expression: "{text} : (\"is not\")".into(),
-                prefix: false
+                bare: "\"is not\"".into(),
+                stem: None
             }]
         );
+        // One walk: a prefix as the words it stands for, the whole phrase or-ed in after.
+        let walk = plan.walk(&[None, Some(vec!["parse".into(), "parser".into()]), None]);
+        assert_eq!(
+            walk.expression,
+            "({text} : (\"not a function\" AND (\"parse\" OR \"parser\") AND \"login\")) OR ({text} : (\"not a function the pars* login\"))"
+        );
+        assert_eq!(walk.phrases, [1, 2, 1]);
+        // No words known, or none given: the prefix stays one; no phrase, nothing or-ed.
+        let alone = plan_of("pars*");
+        let walk = alone.walk(&[Some(vec![])]);
+        assert_eq!(walk.expression, "{text} : (\"pars\" *)");
+        assert_eq!(walk.expression, alone.required);
+        assert_eq!(walk.phrases, [1]);
     }
 
     #[test]

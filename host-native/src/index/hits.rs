@@ -10,16 +10,17 @@ use rusqlite::Connection;
 use rusqlite::ffi;
 
 /// What a search asks of each row, as the text the function's second argument carries:
-/// `fields|required|score|docs`, e.g. `0123|2|1|5120.5,`: the columns searched in the order
-/// a hit's field is chosen, how many of the expression's first phrases are required terms
-/// (a phrase after them is the whole query, or-ed in to learn which rows hold it), whether to
-/// score, and how many messages hold each required term (empty where unknown).
+/// `fields|terms|score|docs`, e.g. `0123|1,3|1|5120.5,`: the columns searched in the order
+/// a hit's field is chosen, how many of the expression's first phrases each required term is
+/// (a prefix may stand as several words; a phrase after them is the whole query, or-ed in to
+/// learn which rows hold it), whether to score, and how many messages hold each required
+/// term (empty where unknown).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ask {
     /// FTS columns in the order a hit's field is chosen.
     pub fields: Vec<usize>,
-    /// How many of the expression's first phrases are the required terms.
-    pub required: usize,
+    /// How many of the expression's first phrases each required term is, in order.
+    pub terms: Vec<usize>,
     /// Whether to compute the score (it reads each row's length).
     pub score: bool,
     /// How many messages hold each required term, where estimated.
@@ -35,9 +36,10 @@ impl Ask {
             .iter()
             .map(|d| d.map(|d| d.to_string()).unwrap_or_default())
             .collect();
+        let terms: Vec<String> = self.terms.iter().map(|n| n.to_string()).collect();
         format!(
             "{fields}|{}|{}|{}",
-            self.required,
+            terms.join(","),
             u8::from(self.score),
             docs.join(",")
         )
@@ -51,7 +53,13 @@ impl Ask {
             .chars()
             .map(|c| c.to_digit(10).map(|d| d as usize))
             .collect::<Option<Vec<_>>>()?;
-        let required = parts.next()?.parse().ok()?;
+        let terms = match parts.next()? {
+            "" => Vec::new(),
+            list => list
+                .split(',')
+                .map(|n| n.parse().ok())
+                .collect::<Option<Vec<usize>>>()?,
+        };
         let score = parts.next()? == "1";
         let docs = match parts.next()? {
             "" => Vec::new(),
@@ -68,7 +76,7 @@ impl Ask {
         };
         Some(Ask {
             fields,
-            required,
+            terms,
             score,
             docs,
         })
@@ -112,42 +120,18 @@ impl Reading {
     }
 }
 
-/// Registers `baton_hit` on `connection` (FTS5 hands its API over through a bound pointer).
+/// Registers `baton_hit` on `connection`.
 #[allow(unsafe_code)]
 pub fn register(connection: &Connection) -> rusqlite::Result<()> {
-    let failure = |code: c_int, what: &str| {
-        rusqlite::Error::SqliteFailure(ffi::Error::new(code), Some(what.to_owned()))
-    };
-    // SAFETY: the handle is the connection's own, used on this thread while it lives; the
-    // statement is finalized before returning and the pointer bound to it outlives it.
+    let api = super::fts5::api(connection)?;
+    // SAFETY: `api` is valid while the connection lives; the name is a C string that outlives
+    // the call, and the function is a plain `extern "C"` one.
     unsafe {
-        let db = connection.handle();
-        let mut statement: *mut ffi::sqlite3_stmt = null_mut();
-        let rc = ffi::sqlite3_prepare_v2(
-            db,
-            c"SELECT fts5(?1)".as_ptr(),
-            -1,
-            &mut statement,
-            null_mut(),
-        );
-        if rc != ffi::SQLITE_OK {
-            return Err(failure(rc, "FTS5 is not available"));
-        }
-        let mut api: *mut ffi::fts5_api = null_mut();
-        ffi::sqlite3_bind_pointer(
-            statement,
-            1,
-            (&mut api as *mut *mut ffi::fts5_api).cast::<c_void>(),
-            c"fts5_api_ptr".as_ptr(),
-            None,
-        );
-        ffi::sqlite3_step(statement);
-        ffi::sqlite3_finalize(statement);
-        if api.is_null() || (*api).iVersion < 2 {
-            return Err(failure(ffi::SQLITE_ERROR, "FTS5's API is not available"));
-        }
         let Some(create) = (*api).xCreateFunction else {
-            return Err(failure(ffi::SQLITE_ERROR, "FTS5 cannot take a function"));
+            return Err(rusqlite::Error::SqliteFailure(
+                ffi::Error::new(ffi::SQLITE_ERROR),
+                Some("FTS5 cannot take a function".into()),
+            ));
         };
         let rc = create(
             api,
@@ -157,7 +141,10 @@ pub fn register(connection: &Connection) -> rusqlite::Result<()> {
             None,
         );
         if rc != ffi::SQLITE_OK {
-            return Err(failure(rc, "could not register baton_hit"));
+            return Err(rusqlite::Error::SqliteFailure(
+                ffi::Error::new(rc),
+                Some("could not register baton_hit".into()),
+            ));
         }
     }
     Ok(())
@@ -309,24 +296,31 @@ unsafe fn read_row(
                 found[p * columns + c] += 1;
             }
         }
-        let required = kept.ask.required.min(phrases);
+        // Each term's phrases, in order; the one after them is the whole query's.
+        let mut spans = Vec::with_capacity(kept.ask.terms.len());
+        let mut next = 0usize;
+        for &n in &kept.ask.terms {
+            let end = (next + n).min(phrases);
+            spans.push(next..end);
+            next = end;
+        }
+        let held = |span: &std::ops::Range<usize>, c: usize| {
+            span.clone().any(|p| found[p * columns + c] > 0)
+        };
         let field = kept
             .ask
             .fields
             .iter()
-            .position(|&c| c < columns && (0..required).all(|p| found[p * columns + c] > 0));
-        let exact = phrases > required
-            && found[required * columns..(required + 1) * columns]
-                .iter()
-                .any(|&n| n > 0);
+            .position(|&c| c < columns && spans.iter().all(|span| held(span, c)));
+        let exact = phrases > next && (0..columns).any(|c| found[next * columns + c] > 0);
         let mut score = 0.0;
         if kept.ask.score {
             let mut length: c_int = 0;
             ok(column_size(fts, -1, &mut length))?;
-            let terms = (0..required).map(|p| {
-                let occurrences: u32 = found[p * columns..(p + 1) * columns].iter().sum();
+            let terms = spans.iter().enumerate().map(|(t, span)| {
+                let occurrences: u32 = found[span.start * columns..span.end * columns].iter().sum();
                 (
-                    kept.weights.get(p).copied().unwrap_or(1.0),
+                    kept.weights.get(t).copied().unwrap_or(1.0),
                     f64::from(occurrences),
                 )
             });
@@ -348,14 +342,14 @@ mod tests {
     fn an_ask_reads_back_as_written() {
         let ask = Ask {
             fields: vec![0, 3, 1],
-            required: 2,
+            terms: vec![1, 3],
             score: true,
             docs: vec![Some(5120.5), None],
         };
         assert_eq!(Ask::decode(&ask.encode()), Some(ask));
         let bare = Ask {
             fields: vec![2],
-            required: 1,
+            terms: vec![1],
             score: false,
             docs: vec![],
         };
@@ -414,7 +408,7 @@ mod tests {
         ]);
         let ask = Ask {
             fields: vec![3, 2, 0, 1],
-            required: 2,
+            terms: vec![1, 1],
             score: true,
             docs: vec![Some(1.0), Some(3.0)],
         };
@@ -446,6 +440,37 @@ mod tests {
         };
         let rows = read(&connection, r#""flaky" AND "login""#, &plain);
         assert!(rows.iter().all(|(_, r)| r.score == 0.0 && !r.exact));
+    }
+
+    #[test]
+    fn a_term_of_several_words_is_held_where_any_of_them_is() {
+        let connection = table(&[
+            ["parser", "", "", "login"],
+            ["parsing login", "", "", ""],
+            ["login", "", "parse", ""],
+        ]);
+        let ask = Ask {
+            fields: vec![0, 1, 2, 3],
+            terms: vec![3, 1],
+            score: true,
+            docs: vec![None, None],
+        };
+        let rows = read(
+            &connection,
+            r#"("parse" OR "parser" OR "parsing") AND "login""#,
+            &ask,
+        );
+        let fields: Vec<Option<usize>> = rows.iter().map(|(_, r)| r.field).collect();
+        assert_eq!(fields, [None, Some(0), None]);
+        assert!(rows.iter().all(|(_, r)| !r.exact && r.score > 0.0));
+        // With the whole phrase or-ed in after the terms, it is the phrase after their four.
+        let rows = read(
+            &connection,
+            r#"(("parse" OR "parser" OR "parsing") AND "login") OR "parsing login""#,
+            &ask,
+        );
+        let exact: Vec<bool> = rows.iter().map(|(_, r)| r.exact).collect();
+        assert_eq!(exact, [false, true, false]);
     }
 
     #[test]

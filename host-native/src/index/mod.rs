@@ -16,6 +16,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub mod fts5;
 pub mod hits;
 mod schema;
 
@@ -57,6 +58,12 @@ pub fn check(connection: &Connection, path: &Path) -> Result<(), Error> {
     } else {
         Err(Error::index_damaged(&path.display().to_string(), &verdict))
     }
+}
+
+/// The schema's statements, all of them (tests read what it says).
+#[cfg(test)]
+pub(crate) fn schema_text() -> String {
+    schema::MIGRATIONS.concat()
 }
 
 /// Opens (creating when `create`) the index at `path` and brings its schema up to date.
@@ -381,6 +388,32 @@ mod tests {
             )
             .unwrap();
         assert_eq!(codex, 0);
+    }
+
+    #[test]
+    fn a_version_eight_index_learns_the_words_its_full_text_index_holds() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("index.sqlite");
+        // An index as version 8 left it: no list of words.
+        let connection = open(&path, true).unwrap();
+        connection
+            .execute_batch(
+                "DROP TABLE vocabulary;
+                 PRAGMA user_version = 8;
+                 INSERT INTO messages_fts (rowid, text, thinking, tool_input, tool_output)
+                 VALUES (1, 'Parsing errors', '', 'cargo build', '');",
+            )
+            .unwrap();
+        drop(connection);
+        let connection = open(&path, false).unwrap();
+        let words: Vec<String> = connection
+            .prepare("SELECT term FROM vocabulary ORDER BY term")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(words, ["build", "cargo", "errors", "parsing"]);
     }
 
     #[test]

@@ -334,6 +334,15 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (source, offset)
     ) WITHOUT ROWID;
     ",
+    // 9: every word the messages' full-text index holds, so a prefix is looked for as the
+    // words it begins (FTS5 merges every such word's list before it can give the newest
+    // match); filled from the index's own vocabulary, then kept by each pass.
+    "
+    CREATE TABLE vocabulary (term TEXT PRIMARY KEY) WITHOUT ROWID;
+    CREATE VIRTUAL TABLE temp.vocabulary_now USING fts5vocab(main, messages_fts, row);
+    INSERT OR IGNORE INTO vocabulary (term) SELECT term FROM temp.vocabulary_now;
+    DROP TABLE temp.vocabulary_now;
+    ",
 ];
 
 /// The schema version this build writes.

@@ -13,6 +13,7 @@ pub mod settings;
 pub mod tally;
 pub mod upkeep;
 pub mod usage;
+pub mod vocabulary;
 
 use baton_core::Error;
 use std::path::{Path, PathBuf};

@@ -263,6 +263,10 @@ pub(super) fn store_read(
     // A response another source also holds (a session copied to a second folder) is counted
     // once: the rows of each key touched are recounted, as a window's are.
     packer.dirty.settle(&transaction).map_err(sql(index_path))?;
+    packer
+        .vocabulary
+        .settle(&transaction)
+        .map_err(sql(index_path))?;
     transaction
         .execute(
             "UPDATE sources SET usage_stats = ?1, usage_state = ?2 WHERE id = ?3",

@@ -152,6 +152,10 @@ pub(super) fn sync_export(
         }
         stats.export_conversations += 1;
     }
+    packer
+        .vocabulary
+        .settle(&transaction)
+        .map_err(sql(index_path))?;
     let done = (source_id, identity, before.is_some());
     read_whole(transaction, index_path, done, stats)
 }

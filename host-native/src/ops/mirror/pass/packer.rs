@@ -18,6 +18,8 @@ pub struct Packer {
     /// The usage rows this source's transaction added or removed, settled before it commits.
     pub(super) dirty: crate::ops::mirror::tally::Dirty,
     pub(super) names: std::collections::HashMap<String, i64>,
+    /// The words this source's transaction stored, written before it commits.
+    pub(super) vocabulary: crate::ops::mirror::vocabulary::Pending,
     /// The conversations removed on purpose, read once per pass (none are removed during
     /// one: removal takes the writer lock too).
     pub(super) removed: Option<std::collections::HashSet<(String, String)>>,
@@ -39,6 +41,7 @@ impl Packer {
             inflater: crate::ops::mirror::packing::Inflater::new(),
             dirty: crate::ops::mirror::tally::Dirty::default(),
             names: std::collections::HashMap::new(),
+            vocabulary: Default::default(),
             removed: None,
         }
     }
@@ -154,10 +157,11 @@ impl Packer {
             .is_some_and(|set| set.contains(&(provider.to_owned(), id.to_owned()))))
     }
 
-    /// Forgets the names' numbers and the rows noted to settle (after a rollback).
+    /// Forgets the names' numbers, the rows and the words noted to settle (after a rollback).
     pub(super) fn forget_names(&mut self) {
         self.names.clear();
         self.dirty.clear();
+        self.vocabulary.clear();
     }
 }
 

@@ -434,6 +434,7 @@ pub(super) fn store_conversation(
                     fields.tool_input,
                     fields.tool_output
                 ])?;
+            packer.vocabulary.note(transaction, &fields)?;
         }
         store_tool_calls(transaction, conversation_id, rowid, &message.blocks)?;
     }

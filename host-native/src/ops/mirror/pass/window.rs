@@ -358,6 +358,10 @@ impl Window<'_> {
             })
             .map_err(sql(index_path))?;
         packer.dirty.settle(&transaction).map_err(sql(index_path))?;
+        packer
+            .vocabulary
+            .settle(&transaction)
+            .map_err(sql(index_path))?;
         transaction.commit().map_err(sql(index_path))?;
         Ok(more)
     }

@@ -13,11 +13,13 @@ use baton_core::transcripts::ranking::{SAMPLED, estimated_docs};
 pub(super) const FIRST_SLOTTED: i64 = 15_778_080 * crate::ops::mirror::pass::SLOT_SIZE;
 
 /// How many messages hold each of `plan`'s terms, estimated from each term's newest
-/// [`SAMPLED`] matches (see [`estimated_docs`]); unknown for a prefix (it stands for many
-/// words), and not asked for when there is one term (its weight changes no order).
+/// [`SAMPLED`] matches (see [`estimated_docs`]): a prefix as the `words` it stands for, when
+/// known (else unknown: FTS5 would merge every word's list to sample it); not asked for when
+/// there is one term (its weight changes no order).
 pub(super) fn term_docs(
     connection: &Connection,
     plan: &baton_core::transcripts::search::SearchPlan,
+    words: &[Option<Vec<String>>],
 ) -> rusqlite::Result<Vec<Option<f64>>> {
     if plan.terms.len() < 2 {
         return Ok(vec![None; plan.terms.len()]);
@@ -35,13 +37,17 @@ pub(super) fn term_docs(
          ORDER BY rowid DESC LIMIT ?2",
     )?;
     let mut docs = Vec::with_capacity(plan.terms.len());
-    for term in &plan.terms {
-        if term.prefix {
-            docs.push(None);
-            continue;
-        }
+    for (n, term) in plan.terms.iter().enumerate() {
+        let expression = match (&term.stem, words.get(n).and_then(Option::as_ref)) {
+            (None, _) => term.expression.clone(),
+            (Some(_), Some(list)) if !list.is_empty() => plan.any_word(list),
+            (Some(_), _) => {
+                docs.push(None);
+                continue;
+            }
+        };
         let numbers: Vec<i64> = statement
-            .query_map(params![term.expression, SAMPLED], |r| r.get(0))?
+            .query_map(params![expression, SAMPLED], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         let oldest = numbers.last().copied().unwrap_or(last);
         docs.push(Some(estimated_docs(
@@ -238,6 +244,7 @@ mod tests {
     /// mirror numbers them), in conversation 1 or 2 alternately.
     fn add(connection: &mut Connection, from: usize, texts: &[&str]) {
         let transaction = connection.transaction().unwrap();
+        let mut words = crate::ops::mirror::vocabulary::Pending::default();
         for (n, text) in texts.iter().enumerate() {
             let at = START + (from + n) as i64 * DAY;
             let id = crate::ops::mirror::pass::time_ordered_id(&transaction, Some(at)).unwrap();
@@ -260,7 +267,13 @@ mod tests {
                     params![id, text],
                 )
                 .unwrap();
+            let fields = baton_core::transcripts::search::IndexedFields {
+                text: text.to_string(),
+                ..Default::default()
+            };
+            words.note(&transaction, &fields).unwrap();
         }
+        words.settle(&transaction).unwrap();
         transaction.commit().unwrap();
     }
 
@@ -348,6 +361,43 @@ mod tests {
         );
         let nothing = find(&connection, &path, "zanzibar", &none, Order::Relevance);
         assert_eq!((nothing.total, nothing.hits.len()), (0, 0));
+    }
+
+    #[test]
+    fn a_prefix_finds_the_same_as_its_words_as_fts5s_own_prefix_search() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (mut connection, path) = index(tmp.path());
+        add(
+            &mut connection,
+            0,
+            &[
+                "parse the config",
+                "the parser failed",
+                "parsing timeout in the parser",
+                "nothing here",
+                "a parsnip and a parse tree",
+                "spars and parsecs",
+            ],
+        );
+        let none = Filters::default();
+        let mut pages = Vec::new();
+        for _ in 0..2 {
+            for order in [Order::Newest, Order::Relevance] {
+                let page = find(&connection, &path, "pars*", &none, order);
+                let mut hits: Vec<String> =
+                    page.hits.iter().map(|h| h.message_id.clone()).collect();
+                hits.sort();
+                pages.push((hits, page.total));
+                let page = find(&connection, &path, "pars* timeout", &none, order);
+                pages.push((vec![page.hits[0].message_id.clone()], page.total));
+            }
+            // Then without the list of words: FTS5's own prefix search.
+            connection.execute("DELETE FROM vocabulary", []).unwrap();
+        }
+        assert_eq!(pages[0].0, ["m0", "m1", "m2", "m4", "m5"]);
+        assert_eq!(pages[1], (vec!["m2".to_string()], 1));
+        assert_eq!(pages[..4], pages[4..]);
+        assert_eq!(pages[0], pages[2]);
     }
 
     #[test]

@@ -72,17 +72,23 @@ pub fn search(
     let plan = baton_core::transcripts::search::plan(query, &columns)?;
     let scope = Scope::of(connection, filters).map_err(sql(path))?;
     // One walk of the newest matches answers the page, the count, where each hit matched and
-    // whether it holds the whole phrase (or-ed in after the required terms: it implies them).
-    let expression = match &plan.phrase {
-        Some(phrase) => format!("({}) OR ({phrase})", plan.required),
-        None => plan.required.clone(),
-    };
+    // whether it holds the whole phrase; a prefix is walked as the words it begins.
+    let words: Vec<Option<Vec<String>>> = plan
+        .terms
+        .iter()
+        .map(|term| match &term.stem {
+            Some(stem) => crate::ops::mirror::vocabulary::words_beginning(connection, stem),
+            None => Ok(None),
+        })
+        .collect::<rusqlite::Result<_>>()
+        .map_err(sql(path))?;
+    let walk = plan.walk(&words);
     let ask = Ask {
         fields: fields.iter().map(|f| f.index()).collect(),
-        required: plan.terms.len(),
+        terms: walk.phrases.clone(),
         score: order == Order::Relevance,
         docs: match order {
-            Order::Relevance => term_docs(connection, &plan).map_err(sql(path))?,
+            Order::Relevance => term_docs(connection, &plan, &words).map_err(sql(path))?,
             Order::Newest => Vec::new(),
         },
     };
@@ -91,7 +97,7 @@ pub fn search(
         Order::Newest => limit.max(COUNTED_AT_MOST + 1),
     };
     let mut found = scope
-        .matches(connection, &expression, &ask, want)
+        .matches(connection, &walk.expression, &ask, want)
         .map_err(sql(path))?;
     let counted = found.len() as i64;
     let (total, total_capped) = if counted > COUNTED_AT_MOST {
