@@ -102,30 +102,55 @@ struct Source {
     files: usize,
 }
 
-/// The transcripts under each source, tagged with the source's index.
-fn find_transcripts(sources: &mut [Source]) -> Vec<(Provider, PathBuf, usize)> {
+/// A transcript to read: its agent, path, source (an index), size, and whether it is a tree
+/// of files (read whole as one) rather than a file.
+struct Found {
+    provider: Provider,
+    path: PathBuf,
+    source: usize,
+    bytes: u64,
+    tree: bool,
+}
+
+/// The transcripts under each source, tagged with the source's index, each with what the
+/// walk's `stat` said of it (no second look per file).
+fn find_transcripts(sources: &mut [Source]) -> Vec<Found> {
     let mut files = Vec::new();
     for (index, source) in sources.iter_mut().enumerate() {
-        let mut found = Vec::new();
+        // (path, bytes, tree)
+        let mut found: Vec<(PathBuf, u64, bool)> = Vec::new();
         let entry = source.provider.entry();
         if crate::os::places::top_only(source.provider, &source.path) {
             let top = crate::os::files::regular_files_in(&source.path, entry.extensions);
-            found.extend(top.into_iter().map(|(path, _)| path));
+            found.extend(
+                top.into_iter()
+                    .map(|(path, meta)| (path, meta.len(), false)),
+            );
             // The tree of files the agent kept before its database, read whole as one.
-            found.extend(crate::os::files::tree_in(source.provider, &source.path));
+            found.extend(
+                crate::os::files::tree_in(source.provider, &source.path)
+                    .map(|tree| (tree, 0, true)),
+            );
         } else {
-            crate::os::files::files_under(&source.path, entry.extensions, &mut found);
+            let under = crate::os::files::files_under_sized(&source.path, entry.extensions);
+            found.extend(under.into_iter().map(|(path, bytes)| (path, bytes, false)));
         }
         // A file named on the command line is read whatever its name; under a folder, only
         // the agent's transcripts (Gemini CLI keeps logs of its own beside them).
         if source.path.is_dir() {
             let tree = baton_core::transcripts::databases::tree_folder(source.provider);
-            found.retain(|path| {
+            found.retain(|(path, ..)| {
                 entry.wants_file(&path.to_string_lossy()) || tree.is_some_and(|t| path.ends_with(t))
             });
         }
         source.files = found.len();
-        files.extend(found.into_iter().map(|p| (source.provider, p, index)));
+        files.extend(found.into_iter().map(|(path, bytes, tree)| Found {
+            provider: source.provider,
+            path,
+            source: index,
+            bytes,
+            tree,
+        }));
     }
     files
 }
@@ -240,7 +265,9 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         }));
     }
     let without_tokens = baton_core::transcripts::providers::without_tokens(
-        find_transcripts(&mut silent).into_iter().map(|(p, _, _)| p),
+        find_transcripts(&mut silent)
+            .into_iter()
+            .map(|f| f.provider),
     );
     let files = find_transcripts(&mut sources);
     if files.is_empty() && !without_tokens.is_empty() {
@@ -267,11 +294,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
             serde_json::to_value(&missing).unwrap_or_default(),
         ));
     }
-    let total_bytes: u64 = files
-        .iter()
-        .filter_map(|(_, p, _)| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
+    let total_bytes: u64 = files.iter().map(|f| f.bytes).sum();
     let next = AtomicUsize::new(0);
     let done_files = AtomicUsize::new(0);
     let done_bytes = AtomicU64::new(0);
@@ -307,18 +330,27 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                     };
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((provider, path, source)) = files.get(i) else {
+                        let Some(Found {
+                            provider,
+                            path,
+                            source,
+                            tree,
+                            ..
+                        }) = files.get(i)
+                        else {
                             return result;
                         };
                         let progress = |n| {
                             done_bytes.fetch_add(n, Ordering::Relaxed);
                         };
                         // A tree of files (OpenCode's before its database): read whole.
-                        if path.is_dir() {
+                        if *tree {
                             let (store, bytes, _) = crate::os::files::read_tree(path, *provider);
                             progress(bytes);
                             let part = baton_core::transcripts::ingest::store_decoded(&store);
                             result.usage_lines[*source] += result.tally.absorb_decoded(part);
+                            // Counted as done, or the progress line would wait for it forever.
+                            done_files.fetch_add(1, Ordering::Relaxed);
                             continue;
                         }
                         // The tally reads each file as its provider counts it.

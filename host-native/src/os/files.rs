@@ -27,6 +27,21 @@ pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     });
 }
 
+/// As [`files_under`] over a fresh list, each file with its size (from the walk's `stat`: no
+/// second look).
+pub fn files_under_sized(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, u64)> {
+    let mut found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    walk(
+        root,
+        (extensions, true),
+        true,
+        &mut seen,
+        &mut |path, meta| found.push((path, meta.len())),
+    );
+    found
+}
+
 /// As [`files_under`], without the links (only files by their own names: the mirror's walk,
 /// which reads no link), each with what its `stat` said.
 pub fn regular_files_under(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, std::fs::Metadata)> {
@@ -365,6 +380,15 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, Error> {
 /// As [`open_regular`], with the operating system's error (`InvalidInput` for a path that is
 /// no regular file).
 pub fn open_regular_io(path: &Path) -> std::io::Result<std::fs::File> {
+    open_regular_io_sized(path).map(|(file, _)| file)
+}
+
+/// As [`open_regular`], with the file's size from the same `stat`.
+pub fn open_regular_sized(path: &Path) -> Result<(std::fs::File, u64), Error> {
+    open_regular_io_sized(path).map_err(|e| Error::store_io("read", &path.display().to_string(), e))
+}
+
+fn open_regular_io_sized(path: &Path) -> std::io::Result<(std::fs::File, u64)> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -373,14 +397,15 @@ pub fn open_regular_io(path: &Path) -> std::io::Result<std::fs::File> {
         options.custom_flags(libc::O_NONBLOCK);
     }
     let file = options.open(path)?;
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             "not a regular file (a folder, FIFO, socket or device)",
         ));
     }
     // O_NONBLOCK does nothing to reads of a regular file: it stays as opened.
-    Ok(file)
+    Ok((file, meta.len()))
 }
 
 /// Reads at most `max` bytes of `path` if it is a regular file (see [`open_regular`]): a FIFO
@@ -461,8 +486,7 @@ pub fn read_in_chunks(
     mut progress: impl FnMut(u64),
 ) -> Result<(), Error> {
     let shown = path.display().to_string();
-    let mut file = open_regular(path)?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let (mut file, size) = open_regular_sized(path)?;
     let mut buf = vec![0u8; (size as usize).clamp(1, CHUNK_BYTES)];
     loop {
         let n = file
