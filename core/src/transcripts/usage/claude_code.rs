@@ -21,7 +21,9 @@
 use crate::time::Timestamp;
 use crate::tokens::TokenTotals;
 use crate::transcripts::lines::LineSplitter;
-use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains, fingerprint};
+use crate::transcripts::{
+    Fingerprinted, Interner, Provider, ReadStats, UsageEntry, contains, fingerprint,
+};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -187,7 +189,7 @@ pub struct ClaudeCodeUsage {
     folder: Option<Arc<str>>,
     /// Sub-agent responses relayed in `progress` lines, by message id: counted at the end
     /// unless a line of their own (the sub-agent's file) has the same message id.
-    relayed: HashMap<u128, Kept>,
+    relayed: HashMap<u128, Kept, Fingerprinted>,
     /// Relayed responses without a message id (nothing to match them by: counted).
     relayed_without_id: Vec<Kept>,
     strings: Interner,

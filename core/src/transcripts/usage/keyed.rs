@@ -12,7 +12,7 @@ use std::collections::HashMap;
 /// Rows counted so far, one per key.
 #[derive(Debug, Default, Clone)]
 pub struct KeyedRows {
-    places: HashMap<u128, usize>,
+    places: HashMap<u128, usize, crate::transcripts::Fingerprinted>,
     rows: Vec<UsageEntry>,
     /// Rows a later row with the same key replaced, or that gave way to an earlier one.
     pub replaced: u64,
