@@ -17,6 +17,7 @@ pub mod cursor;
 pub mod databases;
 pub mod export_files;
 pub mod filters;
+mod fingerprints;
 pub mod follow;
 pub mod gemini;
 pub mod ingest;
@@ -45,6 +46,8 @@ use crate::time::Timestamp;
 use crate::tokens::TokenTotals;
 use crate::transcripts::lines::first_line;
 use crate::transcripts::providers::{Kind, REGISTRY};
+pub(crate) use fingerprints::fingerprint;
+pub use fingerprints::{FingerprintHasher, Fingerprinted};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -64,49 +67,6 @@ impl Interner {
         self.0.insert(shared.clone());
         shared
     }
-}
-
-/// Hashes a [`fingerprint`] for a map keyed by it: the key is already a hash, so its two
-/// halves are folded together rather than hashed again (SipHash cost a usage report more than
-/// its maps' other work). Other keys are hashed with FNV-1a.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct FingerprintHasher(u64);
-
-impl std::hash::Hasher for FingerprintHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0 ^ 0xcbf2_9ce4_8422_2325;
-        for &byte in bytes {
-            h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.0 ^= (n as u64) ^ ((n >> 64) as u64);
-    }
-}
-
-/// Builds [`FingerprintHasher`]s.
-pub type Fingerprinted = std::hash::BuildHasherDefault<FingerprintHasher>;
-
-/// A 128-bit fingerprint of some byte strings (two FNV-1a passes), for deduplication keys
-/// that cost 16 bytes instead of a string.
-pub(crate) fn fingerprint(parts: &[&[u8]]) -> u128 {
-    let mut a: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut b: u64 = 0x6c62_272e_07bb_0142;
-    for part in parts {
-        for &byte in part.iter().chain(std::iter::once(&0x1f)) {
-            a = (a ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-            b = (b ^ u64::from(byte))
-                .wrapping_mul(0x0000_0100_0000_01b3)
-                .rotate_left(5);
-        }
-    }
-    (u128::from(a) << 64) | u128::from(b)
 }
 
 /// The providers Baton reads (each described by one entry of the registry in `providers`).
