@@ -232,7 +232,7 @@ pub(crate) struct SearchArgs {
     #[command(flatten)]
     pub(crate) index: QueryIndex,
     /// Where to look: text, thinking, tool (calls and output), tool_input, tool_output
-    /// [default: text,thinking,tool_input]
+    /// [default: all of them]
     #[arg(long = "in", value_name = "FIELDS")]
     pub(crate) fields: Option<String>,
     #[command(flatten)]
@@ -240,8 +240,8 @@ pub(crate) struct SearchArgs {
     /// How many hits
     #[arg(long, default_value_t = 20)]
     pub(crate) limit: u32,
-    /// relevance (the default: the whole query as a phrase first, then by rank, among the
-    /// newest 2,000 matches) or newest
+    /// relevance (the default: among the newest 2,000 matches, those holding the whole query
+    /// as a phrase first, then by BM25) or newest
     #[arg(long, value_name = "ORDER")]
     pub(crate) order: Option<String>,
     /// all (the default: the mirrored transcripts and the records kept with `baton record
@@ -253,7 +253,9 @@ pub(crate) struct SearchArgs {
 /// Filters shared by the transcript queries.
 #[derive(Debug, Args)]
 pub(crate) struct TranscriptFilters {
-    /// Only this provider: claude_code, codex, chatgpt, claude_ai
+    /// Only this agent, by its key: claude_code, codex, gemini, qwen, opencode, kilo,
+    /// copilot_cli, copilot_chat, amp, aider, cline, roo_code, kilo_code, cursor,
+    /// cursor_transcripts, cursor_cli, chatgpt, claude_ai
     #[arg(long)]
     pub(crate) provider: Option<String>,
     /// Only conversations whose project (working directory) contains this
