@@ -365,8 +365,12 @@ A file is checked by its identity (device, inode, size, mtime) and a hash of the
 
 Settings: a flag, else BATON_MIRROR_* in the environment (BATON_MIRROR_CLAUDE_DIR, _CODEX_DIR, _GEMINI_DIR, _QWEN_DIR, _OPENCODE_DIR, _KILO_DIR, _COPILOT_CLI_DIR, _COPILOT_CHAT_DIR, _AMP_DIR, _AIDER_DIR, _CLINE_DIR, _ROO_CODE_DIR, _KILO_CODE_DIR, _CURSOR_DIR, _CURSOR_TRANSCRIPTS_DIR, _CURSOR_CLI_DIR, _CHATGPT_DIR, _CLAUDE_AI_DIR, _POLL_SECS, _BACKFILL), else the [mirror] table of .baton/config.toml (claude_dirs, codex_dirs, gemini_dirs, qwen_dirs, opencode_dirs, kilo_dirs, copilot_cli_dirs, copilot_chat_dirs, amp_dirs, aider_dirs, cline_dirs, roo_code_dirs, kilo_code_dirs, cursor_dirs, cursor_transcripts_dirs, cursor_cli_dirs, chatgpt_dirs, claude_ai_dirs, claude|codex|gemini|qwen|opencode|kilo|copilot_cli|copilot_chat|amp|aider|cline|roo_code|kilo_code|cursor|cursor_transcripts|cursor_cli|chatgpt|claude_ai = false, poll_secs, backfill, chatgpt_max_bytes, claude_ai_max_bytes).")]
     Mirror(MirrorArgs),
-    /// Search the kept transcripts: every word must appear (text, thinking, tool calls and
-    /// their output); `pars*` is a prefix, "quoted words" a phrase
+    /// Search the kept transcripts: every word must appear
+    ///
+    /// Looks in text, thinking, tool calls and their output. `pars*` is a prefix, "quoted
+    /// words" a phrase; every other word is literal (AND, NEAR and the like are searched for).
+    /// The commonest English words (the, is, a…) are not required one by one: they rank the
+    /// messages holding the whole query as a phrase first.
     #[command(after_help = "Examples:
   baton search parse_claude_code            # identifiers, as typed
   baton search 東京 会議                      # CJK too
