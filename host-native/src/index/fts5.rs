@@ -64,7 +64,8 @@ impl std::fmt::Debug for Tokenizer {
 }
 
 impl Tokenizer {
-    /// The tokenizer, from `connection`'s FTS5 (it keeps no tie to the connection after).
+    /// The tokenizer, from `connection`'s FTS5. It keeps no tie to the connection after:
+    /// `unicode61` is one of FTS5's own, whose instance holds only its settings.
     #[allow(unsafe_code)]
     pub fn new(connection: &Connection) -> rusqlite::Result<Tokenizer> {
         let api = api(connection)?;
@@ -95,9 +96,10 @@ impl Tokenizer {
         }
     }
 
-    /// Calls `each` with every term of `text`, in order (a term may come more than once).
+    /// Calls `each` with every term of `text`, in order (a term may come more than once); an
+    /// error when the tokenizer fails (out of memory), so no term goes missing unsaid.
     #[allow(unsafe_code)]
-    pub fn terms(&mut self, text: &str, each: &mut dyn FnMut(&str)) {
+    pub fn terms(&mut self, text: &str, each: &mut dyn FnMut(&str)) -> rusqlite::Result<()> {
         let Ok(length) = c_int::try_from(text.len()) else {
             // Past 2 GB: FTS5 would not take it either; cut at a character.
             let mut end = c_int::MAX as usize;
@@ -129,11 +131,11 @@ impl Tokenizer {
             ffi::SQLITE_OK
         }
         let Some(tokenize) = self.methods.xTokenize else {
-            return;
+            return Err(failure(ffi::SQLITE_ERROR, "the tokenizer lacks a method"));
         };
         let mut each = each;
-        // SAFETY: the instance is live until drop; the text outlives the call.
-        unsafe {
+        // SAFETY: the instance is live until drop; the text and the closure outlive the call.
+        let rc = unsafe {
             tokenize(
                 self.instance,
                 (&mut each as *mut &mut dyn FnMut(&str)).cast::<c_void>(),
@@ -141,7 +143,12 @@ impl Tokenizer {
                 text.as_ptr().cast(),
                 length,
                 Some(token),
-            );
+            )
+        };
+        if rc == ffi::SQLITE_OK {
+            Ok(())
+        } else {
+            Err(failure(rc, "the tokenizer failed"))
         }
     }
 }
@@ -190,7 +197,9 @@ mod tests {
             .unwrap();
         let mut tokenizer = Tokenizer::new(&connection).unwrap();
         let mut seen = Vec::new();
-        tokenizer.terms(text, &mut |t| seen.push(t.to_owned()));
+        tokenizer
+            .terms(text, &mut |t| seen.push(t.to_owned()))
+            .unwrap();
         assert!(seen.contains(&"creme".to_owned()), "{seen:?}");
         seen.sort();
         seen.dedup();

@@ -391,32 +391,6 @@ mod tests {
     }
 
     #[test]
-    fn a_version_eight_index_learns_the_words_its_full_text_index_holds() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("index.sqlite");
-        // An index as version 8 left it: no list of words.
-        let connection = open(&path, true).unwrap();
-        connection
-            .execute_batch(
-                "DROP TABLE vocabulary;
-                 PRAGMA user_version = 8;
-                 INSERT INTO messages_fts (rowid, text, thinking, tool_input, tool_output)
-                 VALUES (1, 'Parsing errors', '', 'cargo build', '');",
-            )
-            .unwrap();
-        drop(connection);
-        let connection = open(&path, false).unwrap();
-        let words: Vec<String> = connection
-            .prepare("SELECT term FROM vocabulary ORDER BY term")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
-        assert_eq!(words, ["build", "cargo", "errors", "parsing"]);
-    }
-
-    #[test]
     fn an_index_from_a_newer_baton_is_refused() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("index.sqlite");

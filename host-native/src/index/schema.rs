@@ -336,12 +336,18 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ",
     // 9: every word the messages' full-text index holds, so a prefix is looked for as the
     // words it begins (FTS5 merges every such word's list before it can give the newest
-    // match); filled from the index's own vocabulary, then kept by each pass.
+    // match). Made empty here (filling it reads the whole full-text index: not for whatever
+    // command opens the index first, the status line included); the next mirror pass fills it
+    // from the index's own vocabulary and marks it whole, then each pass keeps it. Until then
+    // a prefix is FTS5's.
     "
     CREATE TABLE vocabulary (term TEXT PRIMARY KEY) WITHOUT ROWID;
-    CREATE VIRTUAL TABLE temp.vocabulary_now USING fts5vocab(main, messages_fts, row);
-    INSERT OR IGNORE INTO vocabulary (term) SELECT term FROM temp.vocabulary_now;
-    DROP TABLE temp.vocabulary_now;
+    ",
+    // 10: whether that list is whole yet (an index that took 9 from a build that filled the
+    // list while migrating is filled again, harmlessly, by its next pass).
+    "
+    CREATE TABLE vocabulary_state (whole INTEGER NOT NULL);
+    INSERT INTO vocabulary_state (whole) VALUES (0);
     ",
 ];
 

@@ -18,7 +18,7 @@ pub struct IndexedFields {
     pub thinking: String,
     /// Tool names and their arguments.
     pub tool_input: String,
-    /// Tool output (searchable, but not by default).
+    /// Tool output.
     pub tool_output: String,
 }
 

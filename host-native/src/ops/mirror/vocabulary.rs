@@ -43,7 +43,7 @@ impl Pending {
                 if !words.contains(term) {
                     words.insert(term.to_owned());
                 }
-            });
+            })?;
         }
         Ok(())
     }
@@ -67,15 +67,47 @@ impl Pending {
     }
 }
 
-/// The words of the index that begin with `stem`, when it is one word as the index cuts it
-/// and at most [`WORDS_AT_MOST`] begin with it; `None` otherwise (FTS5's own prefix search
-/// then looks). An empty list: no word begins with it.
+/// Fills the list from the full-text index's own vocabulary when it is not whole yet (an
+/// index made before the list: once, by the writer, before its pass stores anything).
+pub fn fill_once(connection: &Connection) -> rusqlite::Result<()> {
+    if is_whole(connection)? {
+        return Ok(());
+    }
+    connection
+        .execute_batch(
+            "BEGIN IMMEDIATE;
+             CREATE VIRTUAL TABLE temp.vocabulary_now USING fts5vocab(main, messages_fts, row);
+             INSERT OR IGNORE INTO vocabulary (term) SELECT term FROM temp.vocabulary_now;
+             DROP TABLE temp.vocabulary_now;
+             UPDATE vocabulary_state SET whole = 1;
+             COMMIT;",
+        )
+        .inspect_err(|_| {
+            let _ = connection.execute_batch("ROLLBACK");
+        })
+}
+
+/// Whether the list holds every word of the full-text index.
+fn is_whole(connection: &Connection) -> rusqlite::Result<bool> {
+    connection
+        .prepare_cached("SELECT whole FROM vocabulary_state")?
+        .query_row([], |r| r.get::<_, bool>(0))
+}
+
+/// The words of the index that begin with `stem`, when the list is whole, `stem` is one word
+/// as the index cuts it and at most [`WORDS_AT_MOST`] begin with it; `None` otherwise (FTS5's
+/// own prefix search then looks). An empty list: no word begins with it.
 pub fn words_beginning(
     connection: &Connection,
     stem: &str,
 ) -> rusqlite::Result<Option<Vec<String>>> {
+    if !is_whole(connection)? {
+        return Ok(None);
+    }
     let mut cut = Vec::new();
-    Tokenizer::new(connection)?.terms(stem, &mut |term| cut.push(term.to_owned()));
+    // As the index takes text (CJK characters set apart), then cut by its tokenizer.
+    let stem = baton_core::transcripts::search::index_text(stem);
+    Tokenizer::new(connection)?.terms(&stem, &mut |term| cut.push(term.to_owned()))?;
     let [start] = cut.as_slice() else {
         return Ok(None);
     };
@@ -109,6 +141,9 @@ mod tests {
     fn a_pass_keeps_its_words_and_a_prefix_finds_them() {
         let tmp = tempfile::tempdir().unwrap();
         let mut connection = crate::index::open(&tmp.path().join("index.sqlite"), true).unwrap();
+        // Not whole yet: FTS5's own prefix search.
+        assert_eq!(words_beginning(&connection, "pars").unwrap(), None);
+        fill_once(&connection).unwrap();
         let mut pending = Pending::default();
         let transaction = connection.transaction().unwrap();
         pending
@@ -151,5 +186,39 @@ mod tests {
                 .len(),
             6
         );
+    }
+
+    #[test]
+    fn an_index_made_before_the_list_gets_it_from_its_full_text_index_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("index.sqlite");
+        let connection = crate::index::open(&path, true).unwrap();
+        // Messages stored before the list was kept.
+        connection
+            .execute_batch(
+                "INSERT INTO messages_fts (rowid, text, thinking, tool_input, tool_output)
+                 VALUES (1, 'Parsing errors', '', 'cargo build', '');",
+            )
+            .unwrap();
+        assert_eq!(words_beginning(&connection, "pars").unwrap(), None);
+        fill_once(&connection).unwrap();
+        let words: Vec<String> = connection
+            .prepare("SELECT term FROM vocabulary ORDER BY term")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(words, ["build", "cargo", "errors", "parsing"]);
+        assert_eq!(
+            words_beginning(&connection, "pars").unwrap(),
+            Some(vec!["parsing".to_string()])
+        );
+        // Once: a word removed from the list is not brought back by a second call.
+        connection
+            .execute("DELETE FROM vocabulary WHERE term = 'cargo'", [])
+            .unwrap();
+        fill_once(&connection).unwrap();
+        assert_eq!(words_beginning(&connection, "car").unwrap(), Some(vec![]));
     }
 }

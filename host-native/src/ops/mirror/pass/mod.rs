@@ -237,6 +237,9 @@ pub fn run(
     progress: &mut dyn FnMut(&PassStats),
 ) -> PassStats {
     let mut stats = PassStats::default();
+    // An index made before the list of its words gets it now, before this pass adds any (a
+    // failure leaves prefixes to FTS5's own search, and is tried again next pass).
+    let _ = crate::ops::mirror::vocabulary::fill_once(connection);
     let mut packer = Packer::new(connection);
     packer.train_missing(connection, sources);
     // What the index knows of every file, read once when the pass looks at many: an

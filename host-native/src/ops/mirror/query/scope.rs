@@ -219,17 +219,18 @@ impl<'a> Scope<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use baton_core::transcripts::search::{COUNTED_AT_MOST, Order, RANKED_NEWEST};
 
-    const DAY: i64 = 86_400_000;
-    const START: i64 = 1_780_000_000_000;
+    pub(in crate::ops::mirror::query) const DAY: i64 = 86_400_000;
+    pub(in crate::ops::mirror::query) const START: i64 = 1_780_000_000_000;
 
     /// An index at `dir` with one source and two conversations.
-    fn index(dir: &Path) -> (Connection, std::path::PathBuf) {
+    pub(in crate::ops::mirror::query) fn index(dir: &Path) -> (Connection, std::path::PathBuf) {
         let path = dir.join("index.sqlite");
         let connection = crate::index::open(&path, true).unwrap();
+        crate::ops::mirror::vocabulary::fill_once(&connection).unwrap();
         connection
             .execute_batch(
                 "INSERT INTO sources (id, path, path_key, provider) VALUES (1, '/t/a.jsonl', 0, 'claude_code');
@@ -242,7 +243,11 @@ mod tests {
 
     /// Adds messages saying `text`, one a day from `START` (each numbered by its time, as the
     /// mirror numbers them), in conversation 1 or 2 alternately.
-    fn add(connection: &mut Connection, from: usize, texts: &[&str]) {
+    pub(in crate::ops::mirror::query) fn add(
+        connection: &mut Connection,
+        from: usize,
+        texts: &[&str],
+    ) {
         let transaction = connection.transaction().unwrap();
         let mut words = crate::ops::mirror::vocabulary::Pending::default();
         for (n, text) in texts.iter().enumerate() {
@@ -277,7 +282,7 @@ mod tests {
         transaction.commit().unwrap();
     }
 
-    fn find(
+    pub(in crate::ops::mirror::query) fn find(
         connection: &Connection,
         path: &Path,
         query: &str,
@@ -297,7 +302,7 @@ mod tests {
         .unwrap()
     }
 
-    fn ids(page: &HitPage) -> Vec<&str> {
+    pub(in crate::ops::mirror::query) fn ids(page: &HitPage) -> Vec<&str> {
         page.hits.iter().map(|h| h.message_id.as_str()).collect()
     }
 
@@ -361,43 +366,6 @@ mod tests {
         );
         let nothing = find(&connection, &path, "zanzibar", &none, Order::Relevance);
         assert_eq!((nothing.total, nothing.hits.len()), (0, 0));
-    }
-
-    #[test]
-    fn a_prefix_finds_the_same_as_its_words_as_fts5s_own_prefix_search() {
-        let tmp = tempfile::tempdir().unwrap();
-        let (mut connection, path) = index(tmp.path());
-        add(
-            &mut connection,
-            0,
-            &[
-                "parse the config",
-                "the parser failed",
-                "parsing timeout in the parser",
-                "nothing here",
-                "a parsnip and a parse tree",
-                "spars and parsecs",
-            ],
-        );
-        let none = Filters::default();
-        let mut pages = Vec::new();
-        for _ in 0..2 {
-            for order in [Order::Newest, Order::Relevance] {
-                let page = find(&connection, &path, "pars*", &none, order);
-                let mut hits: Vec<String> =
-                    page.hits.iter().map(|h| h.message_id.clone()).collect();
-                hits.sort();
-                pages.push((hits, page.total));
-                let page = find(&connection, &path, "pars* timeout", &none, order);
-                pages.push((vec![page.hits[0].message_id.clone()], page.total));
-            }
-            // Then without the list of words: FTS5's own prefix search.
-            connection.execute("DELETE FROM vocabulary", []).unwrap();
-        }
-        assert_eq!(pages[0].0, ["m0", "m1", "m2", "m4", "m5"]);
-        assert_eq!(pages[1], (vec!["m2".to_string()], 1));
-        assert_eq!(pages[..4], pages[4..]);
-        assert_eq!(pages[0], pages[2]);
     }
 
     #[test]

@@ -107,7 +107,39 @@ pub fn search(
     };
     let mut ranked_newest = None;
     if order == Order::Relevance {
-        ranked_newest = (counted >= RANKED_NEWEST).then_some(RANKED_NEWEST);
+        ranked_newest = (counted >= want).then_some(want);
+        // More matches than were ranked, and too few of them hold the whole phrase: the
+        // phrase's own newest matches, older than those ranked, still come first (an error a
+        // person pastes whole is found however far back it is).
+        if let Some(phrase) = plan.phrase.as_ref().filter(|_| ranked_newest.is_some()) {
+            let exact = found.iter().filter(|(_, r)| r.exact).count() as i64;
+            if exact < limit {
+                let alone = Ask {
+                    terms: vec![1],
+                    docs: Vec::new(),
+                    ..ask.clone()
+                };
+                let seen: std::collections::HashSet<i64> =
+                    found.iter().map(|(id, _)| *id).collect();
+                let older = scope
+                    .matches(connection, phrase, &alone, limit)
+                    .map_err(sql(path))?;
+                found.extend(
+                    older
+                        .into_iter()
+                        .filter(|(id, _)| !seen.contains(id))
+                        // After the ranked ones that hold it, newest first (a score below any).
+                        .map(|(id, reading)| {
+                            let older = Reading {
+                                exact: true,
+                                score: -1.0,
+                                ..reading
+                            };
+                            (id, older)
+                        }),
+                );
+            }
+        }
         let exact_first = plan.phrase.is_some();
         found.sort_by(|a, b| {
             let ranked = |(number, reading): &(i64, Reading)| Ranked {
@@ -253,5 +285,71 @@ fn strings_of(value: &serde_json::Value, out: &mut String) {
         serde_json::Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
         serde_json::Value::Object(map) => map.values().for_each(|v| strings_of(v, out)),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::scope::tests::{add, find, ids, index};
+    use super::*;
+
+    #[test]
+    fn the_whole_phrase_is_found_older_than_the_matches_ranked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (mut connection, path) = index(tmp.path());
+        add(
+            &mut connection,
+            0,
+            &["the flaky login test", "a flaky login"],
+        );
+        let newer = vec!["login then flaky"; (RANKED_NEWEST + 5) as usize];
+        add(&mut connection, 2, &newer);
+        let page = find(
+            &connection,
+            &path,
+            "flaky login",
+            &Filters::default(),
+            Order::Relevance,
+        );
+        assert_eq!(page.ranked_newest, Some(RANKED_NEWEST));
+        assert_eq!(ids(&page)[..2], ["m1", "m0"]);
+        assert!(page.hits[0].exact && page.hits[1].exact && !page.hits[2].exact);
+    }
+
+    #[test]
+    fn a_prefix_finds_the_same_as_its_words_as_fts5s_own_prefix_search() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (mut connection, path) = index(tmp.path());
+        add(
+            &mut connection,
+            0,
+            &[
+                "parse the config",
+                "the parser failed",
+                "parsing timeout in the parser",
+                "nothing here",
+                "a parsnip and a parse tree",
+                "spars and parsecs",
+            ],
+        );
+        let none = Filters::default();
+        let mut pages = Vec::new();
+        for _ in 0..2 {
+            for order in [Order::Newest, Order::Relevance] {
+                let page = find(&connection, &path, "pars*", &none, order);
+                let mut hits: Vec<String> =
+                    page.hits.iter().map(|h| h.message_id.clone()).collect();
+                hits.sort();
+                pages.push((hits, page.total));
+                let page = find(&connection, &path, "pars* timeout", &none, order);
+                pages.push((vec![page.hits[0].message_id.clone()], page.total));
+            }
+            // Then without the list of words: FTS5's own prefix search.
+            connection.execute("DELETE FROM vocabulary", []).unwrap();
+        }
+        assert_eq!(pages[0].0, ["m0", "m1", "m2", "m4", "m5"]);
+        assert_eq!(pages[1], (vec!["m2".to_string()], 1));
+        assert_eq!(pages[..4], pages[4..]);
+        assert_eq!(pages[0], pages[2]);
     }
 }
