@@ -113,7 +113,6 @@ fn open_waiting(path: &Path, create: bool, busy: Duration) -> Result<Connection,
             |context| Ok(path_key(&context.get::<String>(0)?)),
         )
         .map_err(|e| sql_error("configure", path, e))?;
-    hits::register(&connection).map_err(|e| sql_error("configure", path, e))?;
     migrate(&connection, path)?;
     Ok(connection)
 }

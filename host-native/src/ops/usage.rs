@@ -330,56 +330,12 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                     };
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(Found {
-                            provider,
-                            path,
-                            source,
-                            tree,
-                            ..
-                        }) = files.get(i)
-                        else {
+                        let Some(found) = files.get(i) else {
                             return result;
                         };
-                        let progress = |n| {
+                        read_one(&mut result, found, &|n| {
                             done_bytes.fetch_add(n, Ordering::Relaxed);
-                        };
-                        // A tree of files (OpenCode's before its database): read whole.
-                        if *tree {
-                            let (store, bytes, _) = crate::os::files::read_tree(path, *provider);
-                            progress(bytes);
-                            let part = baton_core::transcripts::ingest::store_decoded(&store);
-                            result.usage_lines[*source] += result.tally.absorb_decoded(part);
-                            // Counted as done, or the progress line would wait for it forever.
-                            done_files.fetch_add(1, Ordering::Relaxed);
-                            continue;
-                        }
-                        // The tally reads each file as its provider counts it.
-                        let name = path.display().to_string();
-                        let mut ingest = result.tally.ingest(*provider, &name);
-                        // A database's log, read before it (see `FileIngest::set_log`).
-                        if let Some(log) = crate::os::files::log_beside(path) {
-                            ingest.set_log(log);
-                        }
-                        for (name, bytes) in crate::os::files::companions_of(*provider, path) {
-                            ingest.give_companion(&name, bytes);
-                        }
-                        let read = crate::os::files::read_in_chunks(
-                            path,
-                            |chunk| ingest.push(chunk),
-                            progress,
-                        );
-                        let (added, read) = result.tally.absorb(ingest, read);
-                        result.usage_lines[*source] += added;
-                        if let Err(e) = read {
-                            // As before the ingest: the path, then what went wrong.
-                            let cause = e.details.get("cause").and_then(|c| c.as_str());
-                            result.unreadable.push(format!(
-                                "{}: {}",
-                                path.display(),
-                                cause.unwrap_or(&e.message)
-                            ));
-                            result.tally.count_unreadable();
-                        }
+                        });
                         done_files.fetch_add(1, Ordering::Relaxed);
                     }
                 })
@@ -417,6 +373,49 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     report.missing_sources = missing;
     report.without_tokens = without_tokens;
     Ok(report)
+}
+
+/// Reads one transcript (a file, or a tree of files read whole) into a worker's tally,
+/// reporting the bytes read to `progress`.
+fn read_one(result: &mut WorkerResult, found: &Found, progress: &dyn Fn(u64)) {
+    let Found {
+        provider,
+        path,
+        source,
+        tree,
+        ..
+    } = found;
+    // A tree of files (OpenCode's before its database): read whole.
+    if *tree {
+        let (store, bytes, _) = crate::os::files::read_tree(path, *provider);
+        progress(bytes);
+        let part = baton_core::transcripts::ingest::store_decoded(&store);
+        result.usage_lines[*source] += result.tally.absorb_decoded(part);
+        return;
+    }
+    // The tally reads each file as its provider counts it.
+    let name = path.display().to_string();
+    let mut ingest = result.tally.ingest(*provider, &name);
+    // A database's log, read before it (see `FileIngest::set_log`).
+    if let Some(log) = crate::os::files::log_beside(path) {
+        ingest.set_log(log);
+    }
+    for (name, bytes) in crate::os::files::companions_of(*provider, path) {
+        ingest.give_companion(&name, bytes);
+    }
+    let read = crate::os::files::read_in_chunks(path, |chunk| ingest.push(chunk), progress);
+    let (added, read) = result.tally.absorb(ingest, read);
+    result.usage_lines[*source] += added;
+    if let Err(e) = read {
+        // As before the ingest: the path, then what went wrong.
+        let cause = e.details.get("cause").and_then(|c| c.as_str());
+        result.unreadable.push(format!(
+            "{}: {}",
+            path.display(),
+            cause.unwrap_or(&e.message)
+        ));
+        result.tally.count_unreadable();
+    }
 }
 
 /// What the whole lines a Claude Code transcript gained after a byte offset hold.

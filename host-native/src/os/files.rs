@@ -374,7 +374,7 @@ fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
 /// for a writer and refused, as are devices and folders (`STORE_IO` naming the path). Every
 /// read of a path Baton did not create goes through here (or [`read_regular`]).
 pub fn open_regular(path: &Path) -> Result<std::fs::File, Error> {
-    open_regular_io(path).map_err(|e| Error::store_io("read", &path.display().to_string(), e))
+    open_regular_sized(path).map(|(file, _)| file)
 }
 
 /// As [`open_regular`], with the operating system's error (`InvalidInput` for a path that is

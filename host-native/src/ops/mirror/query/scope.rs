@@ -231,6 +231,8 @@ pub(super) mod tests {
         let path = dir.join("index.sqlite");
         let connection = crate::index::open(&path, true).unwrap();
         crate::ops::mirror::vocabulary::fill_once(&connection).unwrap();
+        // As a search registers it before its walk.
+        crate::index::hits::register(&connection).unwrap();
         connection
             .execute_batch(
                 "INSERT INTO sources (id, path, path_key, provider) VALUES (1, '/t/a.jsonl', 0, 'claude_code');

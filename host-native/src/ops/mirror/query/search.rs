@@ -71,6 +71,8 @@ pub fn search(
     let columns: Vec<&str> = fields.iter().map(|f| f.column()).collect();
     let plan = baton_core::transcripts::search::plan(query, &columns)?;
     let scope = Scope::of(connection, filters).map_err(sql(path))?;
+    // Only a search reads rows through `baton_hit`: registered here, not by every opener.
+    crate::index::hits::register(connection).map_err(sql(path))?;
     // One walk of the newest matches answers the page, the count, where each hit matched and
     // whether it holds the whole phrase; a prefix is walked as the words it begins.
     let words: Vec<Option<Vec<String>>> = plan
