@@ -31,6 +31,7 @@ pub mod qwen;
 pub mod ranking;
 pub mod readers;
 pub mod reading;
+pub mod scanner;
 pub mod search;
 pub mod secrets;
 pub mod snippets;

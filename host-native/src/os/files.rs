@@ -277,15 +277,20 @@ fn walk(
         };
         // The kind of each entry comes with the listing (no call per entry where the file
         // system says it): a file whose name is not wanted is never looked at.
-        let mut entries: Vec<(PathBuf, Option<std::fs::FileType>)> = entries
-            .flatten()
-            .map(|e| (e.path(), e.file_type().ok()))
+        // Sorted by name (the paths share their folder); each entry's `stat` is asked
+        // relative to the open folder, not by walking its whole path again.
+        let mut entries: Vec<(std::ffi::OsString, std::fs::DirEntry)> =
+            entries.flatten().map(|e| (e.file_name(), e)).collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let names: Vec<String> = entries
+            .iter()
+            .map(|(name, _)| name.to_string_lossy().into_owned())
             .collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let names: Vec<String> = entries.iter().map(|(p, _)| name_of(p)).collect();
         let skipped = skipped_files(&names);
         let mut subfolders = Vec::new();
-        for ((path, kind), skip) in entries.into_iter().zip(skipped) {
+        for ((name, entry), skip) in entries.into_iter().zip(skipped) {
+            let path = folder.join(&name);
+            let kind = entry.file_type().ok();
             if kind.is_some_and(|k| k.is_dir()) {
                 subfolders.push(path);
                 continue;
@@ -311,7 +316,8 @@ fn walk(
             if !wanted && kind.is_some() {
                 continue;
             }
-            let Ok(link) = std::fs::symlink_metadata(&path) else {
+            // Not following a link, as `symlink_metadata`.
+            let Ok(link) = entry.metadata() else {
                 continue;
             };
             if link.is_dir() {

@@ -19,15 +19,20 @@
 //! lines record none takes the project folder its file lives in, when the host names it.
 
 use crate::time::Timestamp;
-use crate::tokens::TokenTotals;
 use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{
     Fingerprinted, Interner, Provider, ReadStats, UsageEntry, contains, fingerprint,
 };
-use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+
+mod line;
+#[cfg(test)]
+mod line_tests;
+
+use line::Line;
+pub(crate) use line::Usage;
 
 /// One response line's usage before it is counted: the entry (its project still the line's
 /// own `cwd`) and what decides whether it counts. A host that keeps these per line (the
@@ -74,98 +79,6 @@ struct Kept {
     origin: usize,
 }
 
-#[derive(Deserialize)]
-struct Line<'a> {
-    #[serde(default, borrow)]
-    timestamp: Option<Cow<'a, str>>,
-    #[serde(default, rename = "sessionId", borrow)]
-    session_id: Option<Cow<'a, str>>,
-    #[serde(default, rename = "requestId", borrow)]
-    request_id: Option<Cow<'a, str>>,
-    #[serde(default, rename = "isSidechain")]
-    is_sidechain: Option<bool>,
-    #[serde(default, borrow)]
-    cwd: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    message: Option<Message<'a>>,
-    #[serde(default, rename = "costUSD")]
-    cost_usd: Option<f64>,
-    #[serde(default, rename = "type", borrow)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    data: Option<ProgressData<'a>>,
-}
-
-/// A `progress` line's payload; `agent_progress` carries a sub-agent's line.
-#[derive(Deserialize)]
-struct ProgressData<'a> {
-    #[serde(default, rename = "type", borrow)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    message: Option<Box<Line<'a>>>,
-}
-
-#[derive(Deserialize)]
-struct Message<'a> {
-    #[serde(default, borrow)]
-    id: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    model: Option<Cow<'a, str>>,
-    #[serde(default)]
-    usage: Option<Usage>,
-}
-
-/// A response's token counts as a Claude Code line records them.
-#[derive(Deserialize, Clone, Copy)]
-pub(crate) struct Usage {
-    #[serde(default)]
-    input_tokens: Option<u64>,
-    #[serde(default)]
-    output_tokens: Option<u64>,
-    #[serde(default)]
-    cache_creation_input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_read_input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_creation: Option<CacheCreation>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-struct CacheCreation {
-    #[serde(default)]
-    ephemeral_5m_input_tokens: Option<u64>,
-    #[serde(default)]
-    ephemeral_1h_input_tokens: Option<u64>,
-}
-
-impl Usage {
-    /// The counts in Baton's one meaning, and the part of the cache writes made to the
-    /// one-hour cache (billed at its own rate). The five-minute and one-hour split, when a
-    /// line has it, is the cache writes.
-    pub(crate) fn totals(&self) -> (TokenTotals, u64) {
-        let (cache_creation, one_hour) = match &self.cache_creation {
-            Some(c) => {
-                let one_hour = c.ephemeral_1h_input_tokens.unwrap_or(0);
-                (
-                    c.ephemeral_5m_input_tokens
-                        .unwrap_or(0)
-                        .saturating_add(one_hour),
-                    one_hour,
-                )
-            }
-            None => (self.cache_creation_input_tokens.unwrap_or(0), 0),
-        };
-        let tokens = TokenTotals {
-            input_tokens: self.input_tokens.unwrap_or(0),
-            output_tokens: self.output_tokens.unwrap_or(0),
-            cache_creation_tokens: cache_creation,
-            cache_read_tokens: self.cache_read_input_tokens.unwrap_or(0),
-            reasoning_tokens: 0,
-        };
-        (tokens, one_hour)
-    }
-}
-
 /// The Claude Code project folder a transcript's path names: `projects/<folder>/<session>.jsonl`,
 /// or `projects/<folder>/<session>/subagents/agent-….jsonl` (either separator).
 pub fn project_folder_of(path: &str) -> Option<&str> {
@@ -180,11 +93,11 @@ pub fn project_folder_of(path: &str) -> Option<&str> {
 #[derive(Debug, Default, Clone)]
 pub struct ClaudeCodeUsage {
     entries: Vec<Option<Kept>>,
-    index: HashMap<u128, usize>,
+    index: HashMap<u128, usize, Fingerprinted>,
     /// Message ids seen on main-conversation lines.
-    main_messages: HashSet<u128>,
+    main_messages: HashSet<u128, Fingerprinted>,
     /// Sidechain entries by message id, to drop when a main line with that id shows up.
-    sidechain_by_message: HashMap<u128, Vec<usize>>,
+    sidechain_by_message: HashMap<u128, Vec<usize>, Fingerprinted>,
     /// The project folder of the file being read.
     folder: Option<Arc<str>>,
     /// Sub-agent responses relayed in `progress` lines, by message id: counted at the end
@@ -273,15 +186,15 @@ impl ClaudeCodeUsage {
             self.stats.without_usage += 1;
             return;
         }
-        match serde_json::from_slice::<Line<'_>>(line) {
-            Ok(parsed) => self.take(parsed),
-            Err(_) => match crate::transcripts::repair_line(line) {
-                Some(repaired) => match serde_json::from_slice::<Line<'_>>(&repaired) {
-                    Ok(parsed) => {
+        match line::read(line) {
+            Some(parsed) => self.take(parsed),
+            None => match crate::transcripts::repair_line(line) {
+                Some(repaired) => match line::read(&repaired) {
+                    Some(parsed) => {
                         self.stats.repaired_surrogates += 1;
                         self.take(parsed);
                     }
-                    Err(_) => self.stats.malformed += 1,
+                    None => self.stats.malformed += 1,
                 },
                 None => self.stats.malformed += 1,
             },
@@ -538,7 +451,7 @@ impl ClaudeCodeUsage {
             .into_iter()
             .flatten()
             .collect();
-        let written: HashSet<u128> = counted
+        let written: HashSet<u128, Fingerprinted> = counted
             .iter()
             .filter_map(|kept| kept.response.message_id)
             .collect();

@@ -1,0 +1,263 @@
+//! A Claude Code line as the usage reader wants it: the fields it reads, by `serde_json`, or
+//! much faster by walking the line in place ([`crate::transcripts::scanner`]), which hands
+//! back the same values or gives the line up to `serde_json`.
+
+use crate::tokens::TokenTotals;
+use crate::transcripts::scanner::{Cursor, Unsure, Walked};
+use serde::Deserialize;
+use std::borrow::Cow;
+
+#[derive(Deserialize, Debug, PartialEq, Default)]
+pub(super) struct Line<'a> {
+    #[serde(default, borrow)]
+    pub(super) timestamp: Option<Cow<'a, str>>,
+    #[serde(default, rename = "sessionId", borrow)]
+    pub(super) session_id: Option<Cow<'a, str>>,
+    #[serde(default, rename = "requestId", borrow)]
+    pub(super) request_id: Option<Cow<'a, str>>,
+    #[serde(default, rename = "isSidechain")]
+    pub(super) is_sidechain: Option<bool>,
+    #[serde(default, borrow)]
+    pub(super) cwd: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(super) message: Option<Message<'a>>,
+    #[serde(default, rename = "costUSD")]
+    pub(super) cost_usd: Option<f64>,
+    #[serde(default, rename = "type", borrow)]
+    pub(super) kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(super) data: Option<ProgressData<'a>>,
+}
+
+/// A `progress` line's payload; `agent_progress` carries a sub-agent's line.
+#[derive(Deserialize, Debug, PartialEq, Default)]
+pub(super) struct ProgressData<'a> {
+    #[serde(default, rename = "type", borrow)]
+    pub(super) kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(super) message: Option<Box<Line<'a>>>,
+}
+
+#[derive(Deserialize, Debug, PartialEq, Default)]
+pub(super) struct Message<'a> {
+    #[serde(default, borrow)]
+    pub(super) id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pub(super) model: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub(super) usage: Option<Usage>,
+}
+
+/// A response's token counts as a Claude Code line records them.
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Default)]
+pub(crate) struct Usage {
+    #[serde(default)]
+    pub(super) input_tokens: Option<u64>,
+    #[serde(default)]
+    pub(super) output_tokens: Option<u64>,
+    #[serde(default)]
+    pub(super) cache_creation_input_tokens: Option<u64>,
+    #[serde(default)]
+    pub(super) cache_read_input_tokens: Option<u64>,
+    #[serde(default)]
+    pub(super) cache_creation: Option<CacheCreation>,
+}
+
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Default)]
+pub(super) struct CacheCreation {
+    #[serde(default)]
+    pub(super) ephemeral_5m_input_tokens: Option<u64>,
+    #[serde(default)]
+    pub(super) ephemeral_1h_input_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// The counts in Baton's one meaning, and the part of the cache writes made to the
+    /// one-hour cache (billed at its own rate). The five-minute and one-hour split, when a
+    /// line has it, is the cache writes.
+    pub(crate) fn totals(&self) -> (TokenTotals, u64) {
+        let (cache_creation, one_hour) = match &self.cache_creation {
+            Some(c) => {
+                let one_hour = c.ephemeral_1h_input_tokens.unwrap_or(0);
+                (
+                    c.ephemeral_5m_input_tokens
+                        .unwrap_or(0)
+                        .saturating_add(one_hour),
+                    one_hour,
+                )
+            }
+            None => (self.cache_creation_input_tokens.unwrap_or(0), 0),
+        };
+        let tokens = TokenTotals {
+            input_tokens: self.input_tokens.unwrap_or(0),
+            output_tokens: self.output_tokens.unwrap_or(0),
+            cache_creation_tokens: cache_creation,
+            cache_read_tokens: self.cache_read_input_tokens.unwrap_or(0),
+            reasoning_tokens: 0,
+        };
+        (tokens, one_hour)
+    }
+}
+
+/// The fields of `line`: walked in place when the walker can vouch for the line, else read by
+/// `serde_json` (`None` when that fails too: not JSON of this shape).
+pub(super) fn read(line: &[u8]) -> Option<Line<'_>> {
+    match walk(line) {
+        Ok(parsed) => Some(parsed),
+        Err(Unsure) => serde_json::from_slice(line).ok(),
+    }
+}
+
+/// A sub-agent's line relayed inside another nests one level; deeper than this is left to
+/// `serde_json`.
+const MAX_RELAYS: u32 = 8;
+
+/// The line walked in place.
+pub(super) fn walk(bytes: &[u8]) -> Walked<Line<'_>> {
+    let mut cursor = Cursor::new(bytes);
+    let line = walk_line(&mut cursor, 0)?;
+    cursor.end()?;
+    Ok(line)
+}
+
+/// Marks field `bit` as seen: a field given twice is an error to `serde_json`.
+fn first_time(seen: &mut u16, bit: u16) -> Walked<()> {
+    if *seen & (1 << bit) != 0 {
+        return Err(Unsure);
+    }
+    *seen |= 1 << bit;
+    Ok(())
+}
+
+fn walk_line<'a>(c: &mut Cursor<'a>, relays: u32) -> Walked<Line<'a>> {
+    let mut line = Line::default();
+    let mut seen = 0u16;
+    c.object(|c, key| {
+        let bit = match key {
+            b"timestamp" => 0,
+            b"sessionId" => 1,
+            b"requestId" => 2,
+            b"isSidechain" => 3,
+            b"cwd" => 4,
+            b"message" => 5,
+            b"costUSD" => 6,
+            b"type" => 7,
+            b"data" => 8,
+            _ => return c.skip(),
+        };
+        first_time(&mut seen, bit)?;
+        match bit {
+            0 => line.timestamp = c.string()?,
+            1 => line.session_id = c.string()?,
+            2 => line.request_id = c.string()?,
+            3 => line.is_sidechain = c.bool()?,
+            4 => line.cwd = c.string()?,
+            5 => line.message = walk_message(c)?,
+            // A recorded cost (older versions): its decimal reading is `serde_json`'s to make.
+            6 if c.null()? => line.cost_usd = None,
+            6 => return Err(Unsure),
+            7 => line.kind = c.string()?,
+            _ => line.data = walk_data(c, relays)?,
+        }
+        Ok(())
+    })?;
+    Ok(line)
+}
+
+fn walk_message<'a>(c: &mut Cursor<'a>) -> Walked<Option<Message<'a>>> {
+    if c.null()? {
+        return Ok(None);
+    }
+    let mut message = Message::default();
+    let mut seen = 0u16;
+    c.object(|c, key| {
+        let bit = match key {
+            b"id" => 0,
+            b"model" => 1,
+            b"usage" => 2,
+            _ => return c.skip(),
+        };
+        first_time(&mut seen, bit)?;
+        match bit {
+            0 => message.id = c.string()?,
+            1 => message.model = c.string()?,
+            _ => message.usage = walk_usage(c)?,
+        }
+        Ok(())
+    })?;
+    Ok(Some(message))
+}
+
+fn walk_usage(c: &mut Cursor<'_>) -> Walked<Option<Usage>> {
+    if c.null()? {
+        return Ok(None);
+    }
+    let mut usage = Usage::default();
+    let mut seen = 0u16;
+    c.object(|c, key| {
+        let bit = match key {
+            b"input_tokens" => 0,
+            b"output_tokens" => 1,
+            b"cache_creation_input_tokens" => 2,
+            b"cache_read_input_tokens" => 3,
+            b"cache_creation" => 4,
+            _ => return c.skip(),
+        };
+        first_time(&mut seen, bit)?;
+        match bit {
+            0 => usage.input_tokens = c.u64()?,
+            1 => usage.output_tokens = c.u64()?,
+            2 => usage.cache_creation_input_tokens = c.u64()?,
+            3 => usage.cache_read_input_tokens = c.u64()?,
+            _ => usage.cache_creation = walk_cache_creation(c)?,
+        }
+        Ok(())
+    })?;
+    Ok(Some(usage))
+}
+
+fn walk_cache_creation(c: &mut Cursor<'_>) -> Walked<Option<CacheCreation>> {
+    if c.null()? {
+        return Ok(None);
+    }
+    let mut split = CacheCreation::default();
+    let mut seen = 0u16;
+    c.object(|c, key| {
+        let bit = match key {
+            b"ephemeral_5m_input_tokens" => 0,
+            b"ephemeral_1h_input_tokens" => 1,
+            _ => return c.skip(),
+        };
+        first_time(&mut seen, bit)?;
+        match bit {
+            0 => split.ephemeral_5m_input_tokens = c.u64()?,
+            _ => split.ephemeral_1h_input_tokens = c.u64()?,
+        }
+        Ok(())
+    })?;
+    Ok(Some(split))
+}
+
+fn walk_data<'a>(c: &mut Cursor<'a>, relays: u32) -> Walked<Option<ProgressData<'a>>> {
+    if c.null()? {
+        return Ok(None);
+    }
+    let mut data = ProgressData::default();
+    let mut seen = 0u16;
+    c.object(|c, key| {
+        let bit = match key {
+            b"type" => 0,
+            b"message" => 1,
+            _ => return c.skip(),
+        };
+        first_time(&mut seen, bit)?;
+        match bit {
+            0 => data.kind = c.string()?,
+            _ if c.null()? => data.message = None,
+            _ if relays >= MAX_RELAYS => return Err(Unsure),
+            _ => data.message = Some(Box::new(walk_line(c, relays + 1)?)),
+        }
+        Ok(())
+    })?;
+    Ok(Some(data))
+}
