@@ -113,46 +113,104 @@ struct Found {
 }
 
 /// The transcripts under each source, tagged with the source's index, each with what the
-/// walk's `stat` said of it (no second look per file).
-fn find_transcripts(sources: &mut [Source]) -> Vec<Found> {
-    let mut files = Vec::new();
+/// walk's `stat` said of it (no second look per file), handed to `out` as they are found.
+fn find_transcripts(sources: &mut [Source], out: &mut dyn FnMut(Found)) {
     for (index, source) in sources.iter_mut().enumerate() {
-        // (path, bytes, tree)
-        let mut found: Vec<(PathBuf, u64, bool)> = Vec::new();
         let entry = source.provider.entry();
-        if crate::os::places::top_only(source.provider, &source.path) {
-            let top = crate::os::files::regular_files_in(&source.path, entry.extensions);
-            found.extend(
-                top.into_iter()
-                    .map(|(path, meta)| (path, meta.len(), false)),
-            );
-            // The tree of files the agent kept before its database, read whole as one.
-            found.extend(
-                crate::os::files::tree_in(source.provider, &source.path)
-                    .map(|tree| (tree, 0, true)),
-            );
-        } else {
-            let under = crate::os::files::files_under_sized(&source.path, entry.extensions);
-            found.extend(under.into_iter().map(|(path, bytes)| (path, bytes, false)));
-        }
         // A file named on the command line is read whatever its name; under a folder, only
         // the agent's transcripts (Gemini CLI keeps logs of its own beside them).
-        if source.path.is_dir() {
-            let tree = baton_core::transcripts::databases::tree_folder(source.provider);
-            found.retain(|(path, ..)| {
-                entry.wants_file(&path.to_string_lossy()) || tree.is_some_and(|t| path.ends_with(t))
+        let folder = source.path.is_dir();
+        let tree = baton_core::transcripts::databases::tree_folder(source.provider);
+        let (provider, mut count) = (source.provider, 0);
+        let mut take = |path: PathBuf, bytes: u64, is_tree: bool| {
+            if folder
+                && !(entry.wants_file(&path.to_string_lossy())
+                    || tree.is_some_and(|t| path.ends_with(t)))
+            {
+                return;
+            }
+            count += 1;
+            out(Found {
+                provider,
+                path,
+                source: index,
+                bytes,
+                tree: is_tree,
             });
+        };
+        if crate::os::places::top_only(source.provider, &source.path) {
+            for (path, meta) in crate::os::files::regular_files_in(&source.path, entry.extensions) {
+                take(path, meta.len(), false);
+            }
+            // The tree of files the agent kept before its database, read whole as one.
+            if let Some(folder) = crate::os::files::tree_in(source.provider, &source.path) {
+                take(folder, 0, true);
+            }
+        } else {
+            crate::os::files::each_file_under(
+                &source.path,
+                entry.extensions,
+                &mut |path, bytes| take(path, bytes, false),
+            );
         }
-        source.files = found.len();
-        files.extend(found.into_iter().map(|(path, bytes, tree)| Found {
-            provider: source.provider,
-            path,
-            source: index,
-            bytes,
-            tree,
-        }));
+        source.files = count;
     }
-    files
+}
+
+/// The transcripts found and not yet read: the walk hands them in as it finds them, the
+/// readers take them (reading starts with the first file found, not after the last).
+#[derive(Default)]
+struct Queue {
+    /// Waiting, and whether the walk is over.
+    state: std::sync::Mutex<(std::collections::VecDeque<Found>, bool)>,
+    ready: std::sync::Condvar,
+    /// Found so far, and their bytes.
+    found: AtomicUsize,
+    bytes: AtomicU64,
+    walked: std::sync::atomic::AtomicBool,
+}
+
+impl Queue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (std::collections::VecDeque<Found>, bool)> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn push(&self, found: Found) {
+        self.bytes.fetch_add(found.bytes, Ordering::Relaxed);
+        self.found.fetch_add(1, Ordering::Relaxed);
+        self.lock().0.push_back(found);
+        self.ready.notify_one();
+    }
+
+    /// The walk is over (also when it panicked: see [`Closing`]).
+    fn close(&self) {
+        self.walked.store(true, Ordering::Relaxed);
+        self.lock().1 = true;
+        self.ready.notify_all();
+    }
+
+    /// The next transcript to read; `None` once the walk is over and all were taken.
+    fn take(&self) -> Option<Found> {
+        let mut state = self.lock();
+        loop {
+            if let Some(found) = state.0.pop_front() {
+                return Some(found);
+            }
+            if state.1 {
+                return None;
+            }
+            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// Closes the queue when the walk ends, however it ends.
+struct Closing<'a>(&'a Queue);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 /// The sources that gave nothing: explicit ones always; defaults when their provider found
@@ -264,13 +322,78 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
             files: 0,
         }));
     }
-    let without_tokens = baton_core::transcripts::providers::without_tokens(
-        find_transcripts(&mut silent)
-            .into_iter()
-            .map(|f| f.provider),
-    );
-    let files = find_transcripts(&mut sources);
-    if files.is_empty() && !without_tokens.is_empty() {
+    let mut silent_found = Vec::new();
+    find_transcripts(&mut silent, &mut |found| silent_found.push(found.provider));
+    let without_tokens = baton_core::transcripts::providers::without_tokens(silent_found);
+    let queue = Queue::default();
+    let done_files = AtomicUsize::new(0);
+    let done_bytes = AtomicU64::new(0);
+    // Every reader has stopped (a reader that panicked never counts its file done).
+    let read = std::sync::atomic::AtomicBool::new(false);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let source_count = sources.len();
+    let show_progress = std::io::stderr().is_terminal();
+    let results: Vec<WorkerResult> = std::thread::scope(|scope| {
+        let walk = scope.spawn(|| {
+            let _closing = Closing(&queue);
+            find_transcripts(&mut sources, &mut |found| queue.push(found));
+        });
+        let progress = show_progress.then(|| {
+            scope.spawn(|| {
+                let mut drawn = false;
+                loop {
+                    let walked = queue.walked.load(Ordering::Relaxed);
+                    let found = queue.found.load(Ordering::Relaxed);
+                    let done = done_files.load(Ordering::Relaxed);
+                    if (walked && done >= found) || read.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let total = queue.bytes.load(Ordering::Relaxed);
+                    // Shown only for a long read: more than 32 MB of transcripts.
+                    if total > 32 * 1024 * 1024 {
+                        let of = if walked { "" } else { "+" };
+                        crate::os::files::draw_progress(
+                            "Reading transcripts",
+                            &format!("{done}/{found}{of} files, "),
+                            done_bytes.load(Ordering::Relaxed),
+                            total,
+                        );
+                        drawn = true;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(120));
+                }
+                if drawn {
+                    crate::os::files::clear_progress();
+                }
+            })
+        });
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut result = WorkerResult {
+                        usage_lines: vec![0; source_count],
+                        ..WorkerResult::default()
+                    };
+                    while let Some(found) = queue.take() {
+                        read_one(&mut result, &found, &|n| {
+                            done_bytes.fetch_add(n, Ordering::Relaxed);
+                        });
+                        done_files.fetch_add(1, Ordering::Relaxed);
+                    }
+                    result
+                })
+            })
+            .collect();
+        let results = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        read.store(true, Ordering::Relaxed);
+        let _ = walk.join();
+        if let Some(progress) = progress {
+            let _ = progress.join();
+        }
+        results
+    });
+    let found = queue.found.load(Ordering::Relaxed);
+    if found == 0 && !without_tokens.is_empty() {
         // Only agents without tokens here: a report that says so, and what was asked for
         // and not found, as a full report says it.
         let missing = missing_sources(&sources, &[]);
@@ -286,7 +409,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
         report.missing_sources = missing;
         return Ok(report);
     }
-    if files.is_empty() {
+    if found == 0 {
         let missing = missing_sources(&sources, &[]);
         let described = baton_core::transcripts::usage::describe_missing(&missing);
         return Err(Error::no_transcripts(
@@ -294,59 +417,6 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
             serde_json::to_value(&missing).unwrap_or_default(),
         ));
     }
-    let total_bytes: u64 = files.iter().map(|f| f.bytes).sum();
-    let next = AtomicUsize::new(0);
-    let done_files = AtomicUsize::new(0);
-    let done_bytes = AtomicU64::new(0);
-    let workers = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .min(files.len().max(1));
-    let show_progress = std::io::stderr().is_terminal() && total_bytes > 32 * 1024 * 1024;
-    let results: Vec<WorkerResult> = std::thread::scope(|scope| {
-        let progress = show_progress.then(|| {
-            scope.spawn(|| {
-                while done_files.load(Ordering::Relaxed) < files.len() {
-                    crate::os::files::draw_progress(
-                        "Reading transcripts",
-                        &format!(
-                            "{}/{} files, ",
-                            done_files.load(Ordering::Relaxed),
-                            files.len()
-                        ),
-                        done_bytes.load(Ordering::Relaxed),
-                        total_bytes,
-                    );
-                    std::thread::sleep(std::time::Duration::from_millis(120));
-                }
-                crate::os::files::clear_progress();
-            })
-        });
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut result = WorkerResult {
-                        usage_lines: vec![0; sources.len()],
-                        ..WorkerResult::default()
-                    };
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(found) = files.get(i) else {
-                            return result;
-                        };
-                        read_one(&mut result, found, &|n| {
-                            done_bytes.fetch_add(n, Ordering::Relaxed);
-                        });
-                        done_files.fetch_add(1, Ordering::Relaxed);
-                    }
-                })
-            })
-            .collect();
-        let results = handles.into_iter().filter_map(|h| h.join().ok()).collect();
-        if let Some(progress) = progress {
-            let _ = progress.join();
-        }
-        results
-    });
     let mut tally = UsageTally::new();
     let mut usage_lines = vec![0u64; sources.len()];
     for result in &results {

@@ -27,19 +27,17 @@ pub fn files_under(root: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     });
 }
 
-/// As [`files_under`] over a fresh list, each file with its size (from the walk's `stat`: no
-/// second look).
-pub fn files_under_sized(root: &Path, extensions: &[&str]) -> Vec<(PathBuf, u64)> {
-    let mut found = Vec::new();
+/// As [`files_under`], each file handed to `out` as the walk finds it, with its size (from
+/// the walk's `stat`: no second look).
+pub fn each_file_under(root: &Path, extensions: &[&str], out: &mut dyn FnMut(PathBuf, u64)) {
     let mut seen = std::collections::HashSet::new();
     walk(
         root,
         (extensions, true),
         true,
         &mut seen,
-        &mut |path, meta| found.push((path, meta.len())),
+        &mut |path, meta| out(path, meta.len()),
     );
-    found
 }
 
 /// As [`files_under`], without the links (only files by their own names: the mirror's walk,

@@ -20,17 +20,17 @@
 
 use crate::time::Timestamp;
 use crate::transcripts::lines::LineSplitter;
-use crate::transcripts::{
-    Fingerprinted, Interner, Provider, ReadStats, UsageEntry, contains, fingerprint,
-};
+use crate::transcripts::{Fingerprinted, Provider, ReadStats, UsageEntry, contains, fingerprint};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+mod kept;
 mod line;
 #[cfg(test)]
 mod line_tests;
 
+use kept::{Kept, Names};
 use line::Line;
 pub(crate) use line::Usage;
 
@@ -71,14 +71,6 @@ impl Response {
     }
 }
 
-/// A response being counted, with its place among those offered (see
-/// [`ClaudeCodeUsage::counted_positions`]).
-#[derive(Debug, Clone)]
-struct Kept {
-    response: Response,
-    origin: usize,
-}
-
 /// The Claude Code project folder a transcript's path names: `projects/<folder>/<session>.jsonl`,
 /// or `projects/<folder>/<session>/subagents/agent-….jsonl` (either separator).
 pub fn project_folder_of(path: &str) -> Option<&str> {
@@ -105,7 +97,7 @@ pub struct ClaudeCodeUsage {
     relayed: HashMap<u128, Kept, Fingerprinted>,
     /// Relayed responses without a message id (nothing to match them by: counted).
     relayed_without_id: Vec<Kept>,
-    strings: Interner,
+    names: Names,
     /// When set, responses are collected here instead of counted (see [`ClaudeCodeUsage::collecting`]).
     collected: Option<Vec<Response>>,
     /// How many responses were offered or relayed (the next one's place).
@@ -134,9 +126,15 @@ impl ClaudeCodeUsage {
     }
 
     /// Counts a response collected earlier, as if its line were read now.
-    pub fn replay(&mut self, response: Response) {
+    pub fn replay(&mut self, mut response: Response) {
+        // Its texts shared with the reader's own (kept once however many responses name them).
+        let entry = &mut response.entry;
+        entry.session = self.names.shared(&entry.session);
+        entry.project = entry.project.as_ref().map(|p| self.names.shared(p));
+        entry.model = entry.model.as_ref().map(|m| self.names.shared(m));
+        response.folder = response.folder.as_ref().map(|f| self.names.shared(f));
         let kept = self.place(response);
-        if kept.response.relayed {
+        if kept.relayed() {
             self.relay(kept);
         } else {
             self.offer(kept);
@@ -144,9 +142,14 @@ impl ClaudeCodeUsage {
     }
 
     fn place(&mut self, response: Response) -> Kept {
-        let origin = self.offered;
+        let origin = self.next_place();
+        Kept::new(response, origin, &mut self.names)
+    }
+
+    /// The next response's place among those offered.
+    fn next_place(&mut self) -> usize {
         self.offered += 1;
-        Kept { response, origin }
+        self.offered - 1
     }
 
     /// Which of `responses`, replayed in the order given, count: their positions, in order.
@@ -158,7 +161,12 @@ impl ClaudeCodeUsage {
         for response in responses {
             usage.replay(response);
         }
-        let mut positions: Vec<usize> = usage.settle().into_iter().map(|k| k.origin).collect();
+        let mut positions: Vec<usize> = usage
+            .settle()
+            .into_iter()
+            .flatten()
+            .map(|k| k.origin)
+            .collect();
         positions.sort_unstable();
         positions
     }
@@ -176,7 +184,7 @@ impl ClaudeCodeUsage {
     /// Names the Claude Code project folder (`projects/<folder>/…`) of the file about to be
     /// read: the project of a session none of whose lines records a `cwd`.
     pub fn set_project_folder(&mut self, folder: Option<&str>) {
-        self.folder = folder.map(|f| self.strings.get(f));
+        self.folder = folder.map(|f| self.names.share(f));
     }
 
     /// Feeds one line (without its newline).
@@ -255,14 +263,12 @@ impl ClaudeCodeUsage {
 
     /// Keeps a relayed response until the end, the copy with the larger total of each message.
     fn relay(&mut self, kept: Kept) {
-        let Some(id) = kept.response.message_id else {
+        let Some(id) = kept.message_id() else {
             self.relayed_without_id.push(kept);
             return;
         };
         match self.relayed.get(&id) {
-            Some(old)
-                if old.response.entry.tokens.total() >= kept.response.entry.tokens.total() =>
-            {
+            Some(old) if old.total() >= kept.total() => {
                 self.stats.duplicates += 1;
             }
             Some(_) => {
@@ -304,9 +310,9 @@ impl ClaudeCodeUsage {
         let entry = UsageEntry {
             provider: Provider::ClaudeCode,
             at,
-            session: self.strings.get(session),
-            project: parsed.cwd.as_deref().map(|c| self.strings.get(c)),
-            model: message.model.as_deref().map(|m| self.strings.get(m)),
+            session: self.names.share(session),
+            project: parsed.cwd.as_deref().map(|c| self.names.share(c)),
+            model: message.model.as_deref().map(|m| self.names.share(m)),
             tokens,
             cache_creation_1h_tokens: one_hour,
             request_context_tokens: None,
@@ -331,23 +337,23 @@ impl ClaudeCodeUsage {
 
     /// Keeps an entry, or the better of it and the copy already kept under its key.
     fn offer(&mut self, kept: Kept) {
-        if let Some(id) = kept.response.message_id {
-            if kept.response.sidechain && self.main_messages.contains(&id) {
+        if let Some(id) = kept.message_id() {
+            if kept.sidechain() && self.main_messages.contains(&id) {
                 self.stats.duplicates += 1;
                 return;
             }
-            if !kept.response.sidechain && self.main_messages.insert(id) {
+            if !kept.sidechain() && self.main_messages.insert(id) {
                 for at in self.sidechain_by_message.remove(&id).unwrap_or_default() {
                     if let Some(replay) = self.entries[at].take() {
                         self.stats.duplicates += 1;
-                        if let Some(key) = replay.response.key {
+                        if let Some(key) = replay.key() {
                             self.index.remove(&key);
                         }
                     }
                 }
             }
         }
-        let Some(key) = kept.response.key else {
+        let Some(key) = kept.key() else {
             self.entries.push(Some(kept));
             return;
         };
@@ -355,11 +361,9 @@ impl ClaudeCodeUsage {
             Some(at) => {
                 self.stats.duplicates += 1;
                 let better = match &self.entries[at] {
-                    Some(Kept { response: old, .. }) => {
-                        let new = &kept.response;
-                        (old.sidechain && !new.sidechain)
-                            || (old.sidechain == new.sidechain
-                                && new.entry.tokens.total() > old.entry.tokens.total())
+                    Some(old) => {
+                        (old.sidechain() && !kept.sidechain())
+                            || (old.sidechain() == kept.sidechain() && kept.total() > old.total())
                     }
                     None => true,
                 };
@@ -370,8 +374,8 @@ impl ClaudeCodeUsage {
             None => {
                 let at = self.entries.len();
                 self.index.insert(key, at);
-                if kept.response.sidechain
-                    && let Some(id) = kept.response.message_id
+                if kept.sidechain()
+                    && let Some(id) = kept.message_id()
                 {
                     self.sidechain_by_message.entry(id).or_default().push(at);
                 }
@@ -384,18 +388,19 @@ impl ClaudeCodeUsage {
     /// across both by the same rule.
     pub fn merge(&mut self, other: ClaudeCodeUsage) {
         let stats = other.stats;
+        let map = self.names.absorb(&other.names);
         for kept in other.entries.into_iter().flatten() {
-            let kept = self.place(kept.response);
+            let kept = kept.renamed(&map, self.next_place());
             self.offer(kept);
         }
         let mut relayed: Vec<Kept> = other.relayed.into_values().collect();
         relayed.sort_by_key(|kept| kept.origin);
         for kept in relayed {
-            let kept = self.place(kept.response);
+            let kept = kept.renamed(&map, self.next_place());
             self.relay(kept);
         }
         for kept in other.relayed_without_id {
-            let kept = self.place(kept.response);
+            let kept = kept.renamed(&map, self.next_place());
             self.relayed_without_id.push(kept);
         }
         self.stats.add(&stats);
@@ -413,30 +418,33 @@ impl ClaudeCodeUsage {
     /// project (the working directory of the session's earliest response).
     pub fn finish(mut self) -> (Vec<UsageEntry>, ReadStats) {
         let counted = self.settle();
-        let mut by_session: HashMap<Arc<str>, Vec<ProjectClue<'_>>> = HashMap::new();
-        for kept in &counted {
-            let response = &kept.response;
-            by_session
-                .entry(response.entry.session.clone())
-                .or_default()
-                .push((
-                    response.entry.at,
-                    response.entry.project.as_deref(),
-                    response.folder.as_deref(),
-                ));
+        let names = &self.names;
+        let mut by_session: HashMap<&Arc<str>, Vec<ProjectClue<'_>>> = HashMap::new();
+        for kept in counted.iter().flatten() {
+            by_session.entry(kept.session(names)).or_default().push((
+                kept.at(),
+                kept.project(names).map(|p| &**p),
+                kept.folder(names).map(|f| &**f),
+            ));
         }
-        let projects: HashMap<Arc<str>, Arc<str>> = by_session
+        let projects: HashMap<Arc<str>, String> = by_session
             .into_iter()
             .filter_map(|(session, responses)| {
-                project_of(responses).map(|project| (session, self.strings.get(&project)))
+                project_of(responses).map(|project| (session.clone(), project))
             })
             .collect();
+        let projects: HashMap<Arc<str>, Arc<str>> = projects
+            .into_iter()
+            .map(|(session, project)| (session, self.names.share(&project)))
+            .collect();
+        let names = &self.names;
         (
             counted
                 .into_iter()
-                .map(|kept| UsageEntry {
-                    project: projects.get(&kept.response.entry.session).cloned(),
-                    ..kept.response.entry
+                .flatten()
+                .map(|kept| {
+                    let project = projects.get(kept.session(names)).cloned();
+                    kept.entry(names, project)
                 })
                 .collect(),
             self.stats,
@@ -445,30 +453,25 @@ impl ClaudeCodeUsage {
 
     /// The responses that count, in order: the lines kept, as first seen; then the relayed
     /// responses no line of their own repeats (by time, then as offered); then the relayed
-    /// ones without a message id.
-    fn settle(&mut self) -> Vec<Kept> {
-        let mut counted: Vec<Kept> = std::mem::take(&mut self.entries)
-            .into_iter()
-            .flatten()
-            .collect();
+    /// ones without a message id. (Each is `Some`: the kept lines' vector is reused.)
+    fn settle(&mut self) -> Vec<Option<Kept>> {
+        let mut counted = std::mem::take(&mut self.entries);
+        counted.retain(Option::is_some);
         let written: HashSet<u128, Fingerprinted> = counted
             .iter()
-            .filter_map(|kept| kept.response.message_id)
+            .flatten()
+            .filter_map(Kept::message_id)
             .collect();
         let mut relayed: Vec<Kept> = std::mem::take(&mut self.relayed).into_values().collect();
-        relayed.sort_by_key(|kept| (kept.response.entry.at, kept.origin));
+        relayed.sort_by_key(|kept| (kept.at(), kept.origin));
         for kept in relayed {
-            if kept
-                .response
-                .message_id
-                .is_some_and(|id| written.contains(&id))
-            {
+            if kept.message_id().is_some_and(|id| written.contains(&id)) {
                 self.stats.duplicates += 1;
             } else {
-                counted.push(kept);
+                counted.push(Some(kept));
             }
         }
-        counted.append(&mut self.relayed_without_id);
+        counted.extend(self.relayed_without_id.drain(..).map(Some));
         counted
     }
 }
