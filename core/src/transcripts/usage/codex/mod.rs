@@ -19,8 +19,13 @@ use crate::tokens::TokenTotals;
 use crate::transcripts::lines::LineSplitter;
 use crate::transcripts::{Interner, Provider, ReadStats, UsageEntry, contains};
 use serde::Deserialize;
-use std::borrow::Cow;
 use std::sync::Arc;
+
+mod line;
+#[cfg(test)]
+mod line_tests;
+
+use line::{Info, Line};
 
 /// A cumulative (or per-request) token count as Codex writes it.
 #[derive(Debug, Deserialize, serde::Serialize, Clone, Copy, Default, PartialEq, Eq)]
@@ -61,44 +66,6 @@ impl Counts {
                 .checked_sub(earlier.reasoning_output_tokens)?,
         })
     }
-}
-
-#[derive(Deserialize)]
-struct Line<'a> {
-    #[serde(default, borrow)]
-    timestamp: Option<Cow<'a, str>>,
-    #[serde(default, rename = "type", borrow)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    payload: Option<Payload<'a>>,
-}
-
-#[derive(Deserialize)]
-struct Payload<'a> {
-    #[serde(default, rename = "type", borrow)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    id: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    cwd: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    model: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    info: Option<Info<'a>>,
-    #[serde(default, borrow)]
-    forked_from_id: Option<Cow<'a, str>>,
-    #[serde(default)]
-    source: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-struct Info<'a> {
-    #[serde(default)]
-    total_token_usage: Option<Counts>,
-    #[serde(default)]
-    last_token_usage: Option<Counts>,
-    #[serde(default, borrow)]
-    model: Option<Cow<'a, str>>,
 }
 
 /// Reads the usage of one Codex rollout file (feed files one reader each).
@@ -191,6 +158,11 @@ impl CodexUsage {
             self.stats.without_usage += 1;
             return;
         }
+        // Walked in place; the lines the walker is not sure of go to `serde_json`.
+        if let Ok(value) = line::walk(line) {
+            self.take(value, line);
+            return;
+        }
         let repaired;
         let text: &[u8] = match valid_json(line) {
             true => line,
@@ -210,6 +182,11 @@ impl CodexUsage {
             // Valid JSON of a shape this reader does not know: not usage.
             return;
         };
+        self.take(value, text);
+    }
+
+    /// Takes what one line (`text`) holds.
+    fn take(&mut self, value: Line<'_>, text: &[u8]) {
         let Some(payload) = value.payload else {
             return;
         };
