@@ -150,8 +150,8 @@ impl UsageTally {
         });
         let skipped = skipped_counts(&claude_stats, &file_stats, self.unreadable);
         let mut entries = self.entries;
-        entries.extend(claude);
-        entries.extend(self.keyed.into_entries());
+        crate::transcripts::usage::move_onto(claude, &mut entries, Some);
+        crate::transcripts::usage::move_onto(self.keyed.into_entries(), &mut entries, Some);
         (entries, skipped)
     }
 }

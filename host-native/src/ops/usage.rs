@@ -276,7 +276,7 @@ pub fn report_of_entries(
     options: &UsageOptions,
     prices: &PriceTable,
 ) -> UsageReport {
-    entries.sort_by_key(|e| e.at);
+    baton_core::transcripts::usage::sort_by_time(&mut entries);
     let report_options = ReportOptions {
         group_by: options.group_by,
         since: options.since,

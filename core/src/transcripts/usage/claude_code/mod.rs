@@ -387,19 +387,34 @@ impl ClaudeCodeUsage {
     /// Merges another reader's responses (read in parallel from other files), deduplicating
     /// across both by the same rule.
     pub fn merge(&mut self, other: ClaudeCodeUsage) {
-        let stats = other.stats;
-        let map = self.names.absorb(&other.names);
-        for kept in other.entries.into_iter().flatten() {
-            let kept = kept.renamed(&map, self.next_place());
-            self.offer(kept);
-        }
-        let mut relayed: Vec<Kept> = other.relayed.into_values().collect();
+        let ClaudeCodeUsage {
+            entries,
+            index,
+            main_messages,
+            sidechain_by_message,
+            relayed,
+            relayed_without_id,
+            names,
+            stats,
+            ..
+        } = other;
+        // The other reader's maps are let go before this one's grow.
+        drop((index, main_messages, sidechain_by_message));
+        let map = self.names.absorb(&names);
+        drop(names);
+        super::drain_in_order(entries, |kept| {
+            if let Some(kept) = kept {
+                let kept = kept.renamed(&map, self.next_place());
+                self.offer(kept);
+            }
+        });
+        let mut relayed: Vec<Kept> = relayed.into_values().collect();
         relayed.sort_by_key(|kept| kept.origin);
         for kept in relayed {
             let kept = kept.renamed(&map, self.next_place());
             self.relay(kept);
         }
-        for kept in other.relayed_without_id {
+        for kept in relayed_without_id {
             let kept = kept.renamed(&map, self.next_place());
             self.relayed_without_id.push(kept);
         }
@@ -438,17 +453,14 @@ impl ClaudeCodeUsage {
             .map(|(session, project)| (session, self.names.share(&project)))
             .collect();
         let names = &self.names;
-        (
-            counted
-                .into_iter()
-                .flatten()
-                .map(|kept| {
-                    let project = projects.get(kept.session(names)).cloned();
-                    kept.entry(names, project)
-                })
-                .collect(),
-            self.stats,
-        )
+        let mut entries = Vec::new();
+        super::move_onto(counted, &mut entries, |kept| {
+            kept.map(|kept| {
+                let project = projects.get(kept.session(names)).cloned();
+                kept.entry(names, project)
+            })
+        });
+        (entries, self.stats)
     }
 
     /// The responses that count, in order: the lines kept, as first seen; then the relayed
