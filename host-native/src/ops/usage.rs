@@ -350,13 +350,23 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                     }
                     let total = queue.bytes.load(Ordering::Relaxed);
                     // Shown only for a long read: more than 32 MB of transcripts.
-                    if total > 32 * 1024 * 1024 {
-                        let of = if walked { "" } else { "+" };
+                    let read = done_bytes.load(Ordering::Relaxed);
+                    if total > 32 * 1024 * 1024 && walked {
                         crate::os::files::draw_progress(
                             "Reading transcripts",
-                            &format!("{done}/{found}{of} files, "),
-                            done_bytes.load(Ordering::Relaxed),
+                            &format!("{done}/{found} files, "),
+                            read,
                             total,
+                        );
+                        drawn = true;
+                    } else if total > 32 * 1024 * 1024 {
+                        // Still finding them: counts, and a bar once the total is known.
+                        crate::os::files::draw_counting(
+                            "Reading transcripts",
+                            &format!(
+                                "{done} read of {found} found so far, {:.0} MB",
+                                read as f64 / 1e6
+                            ),
                         );
                         drawn = true;
                     }

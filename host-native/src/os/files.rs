@@ -520,6 +520,14 @@ pub fn draw_progress(label: &str, detail: &str, done: u64, total: u64) {
     let _ = std::io::stderr().flush();
 }
 
+/// Redraws the progress line on stderr while the total is not known yet: `label detail`
+/// (no bar: one that moved back as the total grew would mislead).
+pub fn draw_counting(label: &str, detail: &str) {
+    let line = format!("{label}: {detail}");
+    eprint!("\r{line:<BAR_LINE$}");
+    let _ = std::io::stderr().flush();
+}
+
 /// Erases the progress line.
 pub fn clear_progress() {
     eprint!("\r{}\r", " ".repeat(BAR_LINE));
