@@ -65,7 +65,8 @@ fn main() {
     let pairs: usize = std::env::var("BATON_BENCH_PAIRS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(5);
+        .unwrap_or(5)
+        .max(1);
     // Per pair: baton, ccusage's Claude Code run, its Codex run (wall time, peak MB).
     let mut runs: Vec<[Run; 3]> = Vec::new();
     for _ in 0..pairs {

@@ -184,7 +184,7 @@ impl Queue {
 
     /// The walk is over (also when it panicked: see [`Closing`]).
     fn close(&self) {
-        self.walked.store(true, Ordering::Relaxed);
+        self.walked.store(true, Ordering::Release);
         self.lock().1 = true;
         self.ready.notify_all();
     }
@@ -329,7 +329,7 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
     let done_files = AtomicUsize::new(0);
     let done_bytes = AtomicU64::new(0);
     // Every reader has stopped (a reader that panicked never counts its file done).
-    let read = std::sync::atomic::AtomicBool::new(false);
+    let all_read = std::sync::atomic::AtomicBool::new(false);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let source_count = sources.len();
     let show_progress = std::io::stderr().is_terminal();
@@ -342,20 +342,20 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
             scope.spawn(|| {
                 let mut drawn = false;
                 loop {
-                    let walked = queue.walked.load(Ordering::Relaxed);
+                    let walked = queue.walked.load(Ordering::Acquire);
                     let found = queue.found.load(Ordering::Relaxed);
                     let done = done_files.load(Ordering::Relaxed);
-                    if (walked && done >= found) || read.load(Ordering::Relaxed) {
+                    if (walked && done >= found) || all_read.load(Ordering::Relaxed) {
                         break;
                     }
                     let total = queue.bytes.load(Ordering::Relaxed);
                     // Shown only for a long read: more than 32 MB of transcripts.
-                    let read = done_bytes.load(Ordering::Relaxed);
+                    let bytes_read = done_bytes.load(Ordering::Relaxed);
                     if total > 32 * 1024 * 1024 && walked {
                         crate::os::files::draw_progress(
                             "Reading transcripts",
                             &format!("{done}/{found} files, "),
-                            read,
+                            bytes_read,
                             total,
                         );
                         drawn = true;
@@ -365,12 +365,14 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
                             "Reading transcripts",
                             &format!(
                                 "{done} read of {found} found so far, {:.0} MB",
-                                read as f64 / 1e6
+                                bytes_read as f64 / 1e6
                             ),
                         );
                         drawn = true;
                     }
-                    std::thread::sleep(std::time::Duration::from_millis(120));
+                    // Woken at once when the reading ends: a short read does not wait out a
+                    // redraw's pause.
+                    std::thread::park_timeout(std::time::Duration::from_millis(120));
                 }
                 if drawn {
                     crate::os::files::clear_progress();
@@ -395,10 +397,14 @@ pub fn report(options: &UsageOptions) -> Result<UsageReport, Error> {
             })
             .collect();
         let results = handles.into_iter().filter_map(|h| h.join().ok()).collect();
-        read.store(true, Ordering::Relaxed);
-        let _ = walk.join();
+        all_read.store(true, Ordering::Relaxed);
         if let Some(progress) = progress {
+            progress.thread().unpark();
             let _ = progress.join();
+        }
+        // A walk that failed is not a smaller report.
+        if let Err(panic) = walk.join() {
+            std::panic::resume_unwind(panic);
         }
         results
     });

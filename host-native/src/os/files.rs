@@ -276,7 +276,8 @@ fn walk(
         // The kind of each entry comes with the listing (no call per entry where the file
         // system says it): a file whose name is not wanted is never looked at.
         // Sorted by name (the paths share their folder); each entry's `stat` is asked
-        // relative to the open folder, not by walking its whole path again.
+        // through the listing (on Linux relative to the open folder, not by walking its
+        // whole path again).
         let mut entries: Vec<(std::ffi::OsString, std::fs::DirEntry)> =
             entries.flatten().map(|e| (e.file_name(), e)).collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
