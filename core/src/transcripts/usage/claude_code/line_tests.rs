@@ -194,9 +194,19 @@ fn fields(members: Vec<BoxedStrategy<(&'static str, String)>>) -> BoxedStrategy<
         .boxed()
 }
 
-fn object(fields: &[(&str, String)]) -> String {
-    let members: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
-    format!("{{{}}}", members.join(","))
+/// The object's text; one of an odd number of members is written with JSON's whitespace
+/// between its tokens.
+pub(crate) fn object(fields: &[(&str, String)]) -> String {
+    let spaced = fields.len() % 2 == 1;
+    let (colon, comma, open, close) = match spaced {
+        true => (" :\t", " ,\n ", "{\r\n ", " \n}"),
+        false => (":", ",", "{", "}"),
+    };
+    let members: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("\"{k}\"{colon}{v}"))
+        .collect();
+    format!("{open}{}{close}", members.join(comma))
 }
 
 proptest! {

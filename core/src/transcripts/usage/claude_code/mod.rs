@@ -28,7 +28,7 @@ use std::sync::Arc;
 mod kept;
 mod line;
 #[cfg(test)]
-mod line_tests;
+pub(crate) mod line_tests;
 
 use kept::{Kept, Names};
 use line::Line;

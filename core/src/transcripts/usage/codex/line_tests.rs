@@ -155,10 +155,7 @@ fn fields(members: Vec<BoxedStrategy<(&'static str, String)>>) -> BoxedStrategy<
             present
         })
         .prop_shuffle()
-        .prop_map(|f| {
-            let members: Vec<String> = f.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
-            format!("{{{}}}", members.join(","))
-        })
+        .prop_map(|f| crate::transcripts::usage::claude_code::line_tests::object(&f))
         .boxed()
 }
 
