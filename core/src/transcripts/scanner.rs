@@ -89,6 +89,27 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Walks an object of a struct's fields: `names` are the fields read (by their place in
+    /// it, handed to `field`, which must take the value), others are stepped over, and a field
+    /// given twice (an error to `serde_json`) gives up.
+    pub fn fields(
+        &mut self,
+        names: &[&[u8]],
+        mut field: impl FnMut(&mut Self, usize) -> Walked<()>,
+    ) -> Walked<()> {
+        let mut seen = 0u64;
+        self.object(|c, key| {
+            let Some(at) = names.iter().position(|name| *name == key) else {
+                return c.skip();
+            };
+            if seen & (1 << at) != 0 {
+                return Err(Unsure);
+            }
+            seen |= 1 << at;
+            field(c, at)
+        })
+    }
+
     /// `null` (taken: true) or something else (left where it is: false).
     pub fn null(&mut self) -> Walked<bool> {
         if self.peek() != Some(b'n') {

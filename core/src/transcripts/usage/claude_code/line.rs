@@ -120,47 +120,37 @@ pub(super) fn walk(bytes: &[u8]) -> Walked<Line<'_>> {
     Ok(line)
 }
 
-/// Marks field `bit` as seen: a field given twice is an error to `serde_json`.
-fn first_time(seen: &mut u16, bit: u16) -> Walked<()> {
-    if *seen & (1 << bit) != 0 {
-        return Err(Unsure);
-    }
-    *seen |= 1 << bit;
-    Ok(())
-}
-
 fn walk_line<'a>(c: &mut Cursor<'a>, relays: u32) -> Walked<Line<'a>> {
     let mut line = Line::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"timestamp" => 0,
-            b"sessionId" => 1,
-            b"requestId" => 2,
-            b"isSidechain" => 3,
-            b"cwd" => 4,
-            b"message" => 5,
-            b"costUSD" => 6,
-            b"type" => 7,
-            b"data" => 8,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
-        match bit {
-            0 => line.timestamp = c.string()?,
-            1 => line.session_id = c.string()?,
-            2 => line.request_id = c.string()?,
-            3 => line.is_sidechain = c.bool()?,
-            4 => line.cwd = c.string()?,
-            5 => line.message = walk_message(c)?,
-            // A recorded cost (older versions): its decimal reading is `serde_json`'s to make.
-            6 if c.null()? => line.cost_usd = None,
-            6 => return Err(Unsure),
-            7 => line.kind = c.string()?,
-            _ => line.data = walk_data(c, relays)?,
-        }
-        Ok(())
-    })?;
+    c.fields(
+        &[
+            b"timestamp",
+            b"sessionId",
+            b"requestId",
+            b"isSidechain",
+            b"cwd",
+            b"message",
+            b"costUSD",
+            b"type",
+            b"data",
+        ],
+        |c, bit| {
+            match bit {
+                0 => line.timestamp = c.string()?,
+                1 => line.session_id = c.string()?,
+                2 => line.request_id = c.string()?,
+                3 => line.is_sidechain = c.bool()?,
+                4 => line.cwd = c.string()?,
+                5 => line.message = walk_message(c)?,
+                // A recorded cost (older versions): its decimal reading is `serde_json`'s to make.
+                6 if c.null()? => line.cost_usd = None,
+                6 => return Err(Unsure),
+                7 => line.kind = c.string()?,
+                _ => line.data = walk_data(c, relays)?,
+            }
+            Ok(())
+        },
+    )?;
     Ok(line)
 }
 
@@ -169,15 +159,7 @@ fn walk_message<'a>(c: &mut Cursor<'a>) -> Walked<Option<Message<'a>>> {
         return Ok(None);
     }
     let mut message = Message::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"id" => 0,
-            b"model" => 1,
-            b"usage" => 2,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
+    c.fields(&[b"id", b"model", b"usage"], |c, bit| {
         match bit {
             0 => message.id = c.string()?,
             1 => message.model = c.string()?,
@@ -193,26 +175,25 @@ fn walk_usage(c: &mut Cursor<'_>) -> Walked<Option<Usage>> {
         return Ok(None);
     }
     let mut usage = Usage::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"input_tokens" => 0,
-            b"output_tokens" => 1,
-            b"cache_creation_input_tokens" => 2,
-            b"cache_read_input_tokens" => 3,
-            b"cache_creation" => 4,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
-        match bit {
-            0 => usage.input_tokens = c.u64()?,
-            1 => usage.output_tokens = c.u64()?,
-            2 => usage.cache_creation_input_tokens = c.u64()?,
-            3 => usage.cache_read_input_tokens = c.u64()?,
-            _ => usage.cache_creation = walk_cache_creation(c)?,
-        }
-        Ok(())
-    })?;
+    c.fields(
+        &[
+            b"input_tokens",
+            b"output_tokens",
+            b"cache_creation_input_tokens",
+            b"cache_read_input_tokens",
+            b"cache_creation",
+        ],
+        |c, bit| {
+            match bit {
+                0 => usage.input_tokens = c.u64()?,
+                1 => usage.output_tokens = c.u64()?,
+                2 => usage.cache_creation_input_tokens = c.u64()?,
+                3 => usage.cache_read_input_tokens = c.u64()?,
+                _ => usage.cache_creation = walk_cache_creation(c)?,
+            }
+            Ok(())
+        },
+    )?;
     Ok(Some(usage))
 }
 
@@ -221,20 +202,16 @@ fn walk_cache_creation(c: &mut Cursor<'_>) -> Walked<Option<CacheCreation>> {
         return Ok(None);
     }
     let mut split = CacheCreation::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"ephemeral_5m_input_tokens" => 0,
-            b"ephemeral_1h_input_tokens" => 1,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
-        match bit {
-            0 => split.ephemeral_5m_input_tokens = c.u64()?,
-            _ => split.ephemeral_1h_input_tokens = c.u64()?,
-        }
-        Ok(())
-    })?;
+    c.fields(
+        &[b"ephemeral_5m_input_tokens", b"ephemeral_1h_input_tokens"],
+        |c, bit| {
+            match bit {
+                0 => split.ephemeral_5m_input_tokens = c.u64()?,
+                _ => split.ephemeral_1h_input_tokens = c.u64()?,
+            }
+            Ok(())
+        },
+    )?;
     Ok(Some(split))
 }
 
@@ -243,14 +220,7 @@ fn walk_data<'a>(c: &mut Cursor<'a>, relays: u32) -> Walked<Option<ProgressData<
         return Ok(None);
     }
     let mut data = ProgressData::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"type" => 0,
-            b"message" => 1,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
+    c.fields(&[b"type", b"message"], |c, bit| {
         match bit {
             0 => data.kind = c.string()?,
             _ if c.null()? => data.message = None,

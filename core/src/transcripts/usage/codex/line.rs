@@ -48,15 +48,7 @@ pub(super) struct Info<'a> {
 pub(super) fn walk(bytes: &[u8]) -> Walked<Line<'_>> {
     let mut c = Cursor::new(bytes);
     let mut line = Line::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"timestamp" => 0,
-            b"type" => 1,
-            b"payload" => 2,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
+    c.fields(&[b"timestamp", b"type", b"payload"], |c, bit| {
         match bit {
             0 => line.timestamp = c.string()?,
             1 => line.kind = c.string()?,
@@ -68,46 +60,36 @@ pub(super) fn walk(bytes: &[u8]) -> Walked<Line<'_>> {
     Ok(line)
 }
 
-/// Marks field `bit` as seen: a field given twice is an error to `serde_json`.
-fn first_time(seen: &mut u16, bit: u16) -> Walked<()> {
-    if *seen & (1 << bit) != 0 {
-        return Err(Unsure);
-    }
-    *seen |= 1 << bit;
-    Ok(())
-}
-
 fn walk_payload<'a>(c: &mut Cursor<'a>) -> Walked<Option<Payload<'a>>> {
     if c.null()? {
         return Ok(None);
     }
     let mut payload = Payload::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"type" => 0,
-            b"id" => 1,
-            b"cwd" => 2,
-            b"model" => 3,
-            b"info" => 4,
-            b"forked_from_id" => 5,
-            b"source" => 6,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
-        match bit {
-            0 => payload.kind = c.string()?,
-            1 => payload.id = c.string()?,
-            2 => payload.cwd = c.string()?,
-            3 => payload.model = c.string()?,
-            4 => payload.info = walk_info(c)?,
-            5 => payload.forked_from_id = c.string()?,
-            // A sub-agent's source (one line a rollout): `serde_json` builds it.
-            _ if c.null()? => payload.source = None,
-            _ => return Err(Unsure),
-        }
-        Ok(())
-    })?;
+    c.fields(
+        &[
+            b"type",
+            b"id",
+            b"cwd",
+            b"model",
+            b"info",
+            b"forked_from_id",
+            b"source",
+        ],
+        |c, bit| {
+            match bit {
+                0 => payload.kind = c.string()?,
+                1 => payload.id = c.string()?,
+                2 => payload.cwd = c.string()?,
+                3 => payload.model = c.string()?,
+                4 => payload.info = walk_info(c)?,
+                5 => payload.forked_from_id = c.string()?,
+                // A sub-agent's source (one line a rollout): `serde_json` builds it.
+                _ if c.null()? => payload.source = None,
+                _ => return Err(Unsure),
+            }
+            Ok(())
+        },
+    )?;
     Ok(Some(payload))
 }
 
@@ -116,22 +98,17 @@ fn walk_info<'a>(c: &mut Cursor<'a>) -> Walked<Option<Info<'a>>> {
         return Ok(None);
     }
     let mut info = Info::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"total_token_usage" => 0,
-            b"last_token_usage" => 1,
-            b"model" => 2,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
-        match bit {
-            0 => info.total_token_usage = walk_counts(c)?,
-            1 => info.last_token_usage = walk_counts(c)?,
-            _ => info.model = c.string()?,
-        }
-        Ok(())
-    })?;
+    c.fields(
+        &[b"total_token_usage", b"last_token_usage", b"model"],
+        |c, bit| {
+            match bit {
+                0 => info.total_token_usage = walk_counts(c)?,
+                1 => info.last_token_usage = walk_counts(c)?,
+                _ => info.model = c.string()?,
+            }
+            Ok(())
+        },
+    )?;
     Ok(Some(info))
 }
 
@@ -140,25 +117,24 @@ fn walk_counts(c: &mut Cursor<'_>) -> Walked<Option<Counts>> {
         return Ok(None);
     }
     let mut counts = Counts::default();
-    let mut seen = 0u16;
-    c.object(|c, key| {
-        let bit = match key {
-            b"input_tokens" => 0,
-            b"cached_input_tokens" => 1,
-            b"output_tokens" => 2,
-            b"reasoning_output_tokens" => 3,
-            _ => return c.skip(),
-        };
-        first_time(&mut seen, bit)?;
-        // Each count is a number: `null` is an error to `serde_json` here.
-        let n = c.u64()?.ok_or(Unsure)?;
-        match bit {
-            0 => counts.input_tokens = n,
-            1 => counts.cached_input_tokens = n,
-            2 => counts.output_tokens = n,
-            _ => counts.reasoning_output_tokens = n,
-        }
-        Ok(())
-    })?;
+    c.fields(
+        &[
+            b"input_tokens",
+            b"cached_input_tokens",
+            b"output_tokens",
+            b"reasoning_output_tokens",
+        ],
+        |c, bit| {
+            // Each count is a number: `null` is an error to `serde_json` here.
+            let n = c.u64()?.ok_or(Unsure)?;
+            match bit {
+                0 => counts.input_tokens = n,
+                1 => counts.cached_input_tokens = n,
+                2 => counts.output_tokens = n,
+                _ => counts.reasoning_output_tokens = n,
+            }
+            Ok(())
+        },
+    )?;
     Ok(Some(counts))
 }
