@@ -150,31 +150,31 @@ fn lines() -> impl Strategy<Value = Vec<u8>> {
     let relayed = (line.clone(), text).prop_map(|(inner, kind)| {
         format!(r#"{{"type":"progress","data":{{"type":{kind},"message":{inner}}}}}"#)
     });
-    (
-        prop_oneof![3 => line, 1 => relayed],
-        any::<u16>(),
-        any::<u8>(),
-        0u8..12,
-    )
-        .prop_map(|(text, at, byte, how)| {
-            let mut bytes = text.into_bytes();
-            let at = usize::from(at) % (bytes.len() + 1);
-            match how {
-                0 => bytes.insert(at, byte),
-                1 => bytes.truncate(at),
-                2 if at < bytes.len() => {
-                    let pick = b"{}[]\",:\\0-.en";
-                    bytes[at] = pick[usize::from(byte) % pick.len()];
-                }
-                _ => {}
+    mutated(prop_oneof![3 => line, 1 => relayed].boxed())
+}
+
+/// `lines`, now and then with a byte added, the text cut, or a byte replaced by one of JSON's
+/// own.
+pub(crate) fn mutated(lines: BoxedStrategy<String>) -> impl Strategy<Value = Vec<u8>> {
+    (lines, any::<u16>(), any::<u8>(), 0u8..12).prop_map(|(text, at, byte, how)| {
+        let mut bytes = text.into_bytes();
+        let at = usize::from(at) % (bytes.len() + 1);
+        match how {
+            0 => bytes.insert(at, byte),
+            1 => bytes.truncate(at),
+            2 if at < bytes.len() => {
+                let pick = b"{}[]\",:\\0-.en";
+                bytes[at] = pick[usize::from(byte) % pick.len()];
             }
-            bytes
-        })
+            _ => {}
+        }
+        bytes
+    })
 }
 
 /// An object of some of `members` in any order; now and then one comes twice (an error to
 /// `serde_json`).
-fn fields(members: Vec<BoxedStrategy<(&'static str, String)>>) -> BoxedStrategy<String> {
+pub(crate) fn fields(members: Vec<BoxedStrategy<(&'static str, String)>>) -> BoxedStrategy<String> {
     let some: Vec<_> = members
         .into_iter()
         .map(|m| prop::option::weighted(0.6, m))

@@ -1,6 +1,7 @@
 //! The Codex line walker against `serde_json`: whatever it reads, `serde_json` reads the same.
 
 use super::line::{Line, walk};
+use crate::transcripts::usage::claude_code::line_tests::{fields, mutated};
 use proptest::prelude::*;
 
 /// When the walker reads a line, `serde_json` takes it as JSON and reads it to the same values.
@@ -122,41 +123,7 @@ fn lines() -> impl Strategy<Value = Vec<u8>> {
         member("type", text.boxed()),
         member("payload", payload),
     ]);
-    (line, any::<u16>(), any::<u8>(), 0u8..12).prop_map(|(text, at, byte, how)| {
-        let mut bytes = text.into_bytes();
-        let at = usize::from(at) % (bytes.len() + 1);
-        match how {
-            0 => bytes.insert(at, byte),
-            1 => bytes.truncate(at),
-            2 if at < bytes.len() => {
-                let pick = b"{}[]\",:\\0-.en";
-                bytes[at] = pick[usize::from(byte) % pick.len()];
-            }
-            _ => {}
-        }
-        bytes
-    })
-}
-
-/// An object of some of `members` in any order; now and then one comes twice.
-fn fields(members: Vec<BoxedStrategy<(&'static str, String)>>) -> BoxedStrategy<String> {
-    let some: Vec<_> = members
-        .into_iter()
-        .map(|m| prop::option::weighted(0.6, m))
-        .collect();
-    (some, any::<u8>())
-        .prop_map(|(some, twice)| {
-            let mut present: Vec<(&str, String)> = some.into_iter().flatten().collect();
-            if twice < 12
-                && let Some(first) = present.first().cloned()
-            {
-                present.push(first);
-            }
-            present
-        })
-        .prop_shuffle()
-        .prop_map(|f| crate::transcripts::usage::claude_code::line_tests::object(&f))
-        .boxed()
+    mutated(line)
 }
 
 proptest! {
