@@ -187,7 +187,7 @@ fn observed_verdicts(
     for (index, observation) in p.observations.iter().enumerate() {
         let id = SessionId::parse_v7("session_id", &observation.session_id)?;
         // A session that ended (or went) since the host looked is not observed.
-        let Some(session) = view.history(id)?.and_then(|h| h.session()) else {
+        let Some(session) = view.session(id)? else {
             continue;
         };
         if !session.is_live() {

@@ -123,7 +123,7 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
         ))
     };
     let others = |id: SessionId| -> Result<Option<Session>> {
-        let session = view.history(id)?.and_then(|h| h.session());
+        let session = view.session(id)?;
         Ok(session.filter(|s| !runs(s, agent)))
     };
     // An operation on a session: refused when the session is not the caller's.
@@ -161,7 +161,7 @@ pub(crate) fn admit(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -
                     let picked = crate::commands::attention::picked_attention(view, p, ctx.now)
                         .unwrap_or_default();
                     for item in picked {
-                        let session = view.history(item.session_id)?.and_then(|h| h.session());
+                        let session = view.session(item.session_id)?;
                         match session {
                             Some(session) if runs(&session, agent) => {}
                             other => return refuse(Reserved::DismissOthers, other.as_ref()),

@@ -55,22 +55,30 @@ pub fn print_line(text: &str) {
 /// invisible and direction-changing ones are escaped here too (`\u202e`), which leaves the
 /// value the same for a program and harmless on a terminal.
 pub fn print_json(value: &Value) {
+    print_json_text(value.to_string());
+}
+
+/// [`print_json`] for an answer already encoded.
+pub fn print_json_text(text: String) {
     use baton_core::names::is_invisible_format;
     use std::io::Write;
-    let text = value.to_string();
-    let text = if text.chars().any(is_invisible_format) {
-        text.chars()
-            .map(|c| {
-                if is_invisible_format(c) {
-                    format!("\\u{:04x}", u32::from(c))
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect()
+    // The characters escaped here are all beyond ASCII: most answers are checked at once.
+    let text = if !text.is_ascii() && text.chars().any(is_invisible_format) {
+        let mut escaped = String::with_capacity(text.len() + 64);
+        for c in text.chars() {
+            if is_invisible_format(c) {
+                escaped.push_str(&format!("\\u{:04x}", u32::from(c)));
+            } else {
+                escaped.push(c);
+            }
+        }
+        escaped
     } else {
         text
     };
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+    let _ = out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
 }

@@ -50,6 +50,11 @@ pub struct Snapshot {
     tail_bytes: u64,
     /// Checkpoint lookups already made: one command asks for the same session several times.
     looked_up: std::sync::Mutex<std::collections::HashMap<SessionId, Option<SessionHistory>>>,
+    /// Sessions already derived from their histories: a command that checks liveness first
+    /// derives each live session, then the core asks for each again (twice for an
+    /// observation, once more for the answer).
+    /// Boxed: a session is about a kilobyte, and the map moves its entries as it grows.
+    derived: std::sync::Mutex<std::collections::HashMap<SessionId, Option<Box<Session>>>>,
 }
 
 impl std::fmt::Debug for Snapshot {
@@ -164,6 +169,7 @@ impl Ledger {
                 archive_stamp: String::new(),
                 tail_bytes: 0,
                 looked_up: Default::default(),
+                derived: Default::default(),
             });
         }
         self.check_layout()?;
@@ -216,6 +222,7 @@ impl Ledger {
                     torn_tail_bytes: torn,
                     archive_stamp,
                     looked_up: Default::default(),
+                    derived: Default::default(),
                 })
             }
             Err(reason) => {
@@ -244,6 +251,7 @@ impl Ledger {
                     archive_stamp,
                     tail_bytes: folded_to,
                     looked_up: Default::default(),
+                    derived: Default::default(),
                 })
             }
         }
@@ -317,6 +325,7 @@ impl Snapshot {
             archive_stamp,
             tail_bytes: 0,
             looked_up: Default::default(),
+            derived: Default::default(),
         }
     }
 
@@ -460,11 +469,13 @@ impl Snapshot {
 }
 
 impl Snapshot {
-    /// A session's history in the checkpoint, remembered for the rest of this view.
+    /// A session's history in the checkpoint, remembered for the rest of this view when
+    /// `remember` (a history asked for once, to derive its session, is not kept).
     fn checkpoint_history(
         &self,
         cp: &CheckpointFile,
         id: SessionId,
+        remember: bool,
     ) -> Result<Option<SessionHistory>, Error> {
         let mut memo = self
             .looked_up
@@ -474,18 +485,23 @@ impl Snapshot {
             return Ok(found.clone());
         }
         let found = cp.lookup(id)?;
-        memo.insert(id, found.clone());
+        if remember {
+            memo.insert(id, found.clone());
+        }
         Ok(found)
     }
-}
 
-impl LedgerView for Snapshot {
-    fn history(&self, id: SessionId) -> Result<Option<SessionHistory>, Error> {
+    /// A session's history: the base's joined with the tail's.
+    fn joined_history(
+        &self,
+        id: SessionId,
+        remember: bool,
+    ) -> Result<Option<SessionHistory>, Error> {
         let base = match &self.base {
             Base::Empty => None,
             Base::Full(fold) => fold.history(id).cloned(),
             Base::Kept(kept) => kept.fold.history(id).cloned(),
-            Base::Checkpoint(cp) => self.checkpoint_history(cp, id)?,
+            Base::Checkpoint(cp) => self.checkpoint_history(cp, id, remember)?,
         };
         Ok(match (base, self.tail.history(id)) {
             (None, None) => None,
@@ -496,6 +512,26 @@ impl LedgerView for Snapshot {
                 Some(h)
             }
         })
+    }
+}
+
+impl LedgerView for Snapshot {
+    fn history(&self, id: SessionId) -> Result<Option<SessionHistory>, Error> {
+        self.joined_history(id, true)
+    }
+
+    fn session(&self, id: SessionId) -> Result<Option<Session>, Error> {
+        let memo = || {
+            self.derived
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some(found) = memo().get(&id) {
+            return Ok(found.as_deref().cloned());
+        }
+        let found = self.joined_history(id, false)?.and_then(|h| h.session());
+        memo().insert(id, found.clone().map(Box::new));
+        Ok(found)
     }
 
     fn live_sessions(&self) -> Result<Vec<Session>, Error> {

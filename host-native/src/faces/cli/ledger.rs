@@ -4,7 +4,7 @@
 use crate::faces::cli::args::{
     AmbiguityCommand, Cli, Command, ConstitutionCommand, DecisionCommand, MissionCommand,
 };
-use crate::faces::cli::{Output, ledger_for, to_json};
+use crate::faces::cli::{Json, Output, ledger_for, to_json};
 use crate::ops::engine;
 use baton_core::Error;
 use baton_core::commands::Caller;
@@ -124,7 +124,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                         .map(|h| format!(" (took over a stale lock: {h})"))
                         .unwrap_or_default()
                 ),
-                json: to_json(&report)?,
+                json: to_json(&report)?.into(),
             });
         }
         Command::Web(_)
@@ -194,7 +194,10 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 }
                 json["liveness"] = to_json(answer)?;
             }
-            return Ok(Output { human, json });
+            return Ok(Output {
+                human,
+                json: json.into(),
+            });
         }
     };
     // The CLI run from inside a coding agent's shell is that agent.
@@ -219,10 +222,14 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
     } else {
         crate::faces::present::human(&response, &reader)
     };
-    let json = if wants_json || human.is_empty() {
-        to_json(&response)?
+    // Answers that get more fields below start as a tree; the rest are encoded at once.
+    let added_to = store_summary || list_cost || matches!(response, Response::Show(_));
+    let json = if !(wants_json || human.is_empty()) {
+        serde_json::Value::Null.into()
+    } else if added_to {
+        to_json(&response)?.into()
     } else {
-        serde_json::Value::Null
+        Json::encode(&response)?
     };
     let mut output = Output { human, json };
     if let Response::Action(action) = &response
@@ -261,7 +268,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                         "\n[ok] Stored the summary as the record {}",
                         record.id
                     ));
-                    output.json["stored_summary"] = serde_json::json!(record.id.to_string());
+                    output.json.tree()["stored_summary"] = serde_json::json!(record.id.to_string());
                 }
                 Err(err) => crate::os::warnings::warn(&format!(
                     "the session is ended, but its summary was not stored: {err}"
@@ -278,7 +285,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             let ids: Vec<_> = list.sessions.iter().map(|s| s.session_id).collect();
             let costs = crate::ops::work_cost::of_sessions(&ledger, &index, &all, &ids)?;
             output.human = crate::faces::present::session_list(list, &reader, Some(&costs), None);
-            if let Some(rows) = output.json["sessions"].as_array_mut() {
+            if let Some(rows) = output.json.tree()["sessions"].as_array_mut() {
                 for (row, session) in rows.iter_mut().zip(&list.sessions) {
                     row["cost"] = to_json(&costs.of(session.session_id))?;
                 }
@@ -291,7 +298,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                     "\n  cost           {}",
                     crate::ops::work_cost::describe(figures)
                 ));
-                output.json["cost"] = to_json(figures)?;
+                output.json.tree()["cost"] = to_json(figures)?;
             }
             if let Some(chain) = extras.chain_cost {
                 output.human.push_str(&format!(
@@ -304,7 +311,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                     ),
                     chain["sessions"].as_array().map_or(0, Vec::len)
                 ));
-                output.json["chain_cost"] = chain;
+                output.json.tree()["chain_cost"] = chain;
             }
             // The session is the answer; what links to it is extra, and an index that cannot
             // be read (a colleague's read-only ledger, a newer schema) only leaves it out.
@@ -341,7 +348,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 }
                 let summaries: Vec<serde_json::Value> =
                     records.iter().map(crate::ops::records::summary).collect();
-                output.json["linked"] = serde_json::json!({
+                output.json.tree()["linked"] = serde_json::json!({
                     "records": summaries,
                     "mirrored": to_json(&mirrored)?,
                 });
@@ -517,7 +524,8 @@ fn reap(
             "checked": answer.sessions.len(),
             "ended": ended,
             "kept": kept,
-        }),
+        })
+        .into(),
     })
 }
 

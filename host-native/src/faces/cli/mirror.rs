@@ -70,7 +70,7 @@ pub(crate) fn mirror(cli: &crate::faces::cli::Cli, args: &MirrorArgs) -> Result<
         bar.finish();
         Ok(Output {
             human: pass_summary(&stats, &path),
-            json: serde_json::json!({ "index": path.display().to_string(), "pass": stats }),
+            json: serde_json::json!({ "index": path.display().to_string(), "pass": stats }).into(),
         })
     }
 }
@@ -243,7 +243,7 @@ pub(crate) fn index_upkeep(
             }
             Ok(Output {
                 human,
-                json: to_json(&stats)?,
+                json: to_json(&stats)?.into(),
             })
         }
         IndexUpkeep::Compact(location) => {
@@ -264,7 +264,8 @@ pub(crate) fn index_upkeep(
                         ""
                     }
                 ),
-                json: serde_json::json!({ "index": path.display().to_string(), "compacted": done }),
+                json: serde_json::json!({ "index": path.display().to_string(), "compacted": done })
+                    .into(),
             })
         }
     }

@@ -131,7 +131,10 @@ pub fn main() -> i32 {
             show: args.show,
             export: args.export,
         })
-        .map(|(human, json)| Output { human, json }),
+        .map(|(human, json)| Output {
+            human,
+            json: json.into(),
+        }),
         Command::Notes(ref args) => notes(&cli, args),
         Command::Abi(args) if args.lines => match abi_lines(&args) {
             // The answers are on stdout already, a line each.
@@ -155,7 +158,7 @@ pub fn main() -> i32 {
         // (an answer with no human text falls back to its JSON).
         Ok(Output { human, json }) => {
             if json_only || human.is_empty() {
-                print_json(&json);
+                json.print();
             } else {
                 print_line(&paint_status(&human, out_style.colour));
             }
@@ -218,7 +221,7 @@ fn watch(cli: &Cli, args: &args::WatchArgs, json_only: bool) -> Result<Output, E
         let frame = crate::faces::watch::frame(&ledger, &make_reader()?)?;
         return Ok(Output {
             human: frame.text,
-            json: frame.json,
+            json: frame.json.into(),
         });
     }
     use std::io::{IsTerminal, Write};
@@ -330,7 +333,7 @@ fn completions(shell: clap_complete::Shell) -> Output {
     clap_complete::generate(shell, &mut args::command(), "baton", &mut script);
     let script = String::from_utf8_lossy(&script).trim_end().to_owned();
     Output {
-        json: serde_json::json!({ "shell": shell.to_string(), "script": script }),
+        json: serde_json::json!({ "shell": shell.to_string(), "script": script }).into(),
         human: script,
     }
 }
@@ -346,7 +349,7 @@ fn man(dir: Option<std::path::PathBuf>) -> Result<Output, Error> {
                 .map_err(|e| Error::internal(format!("rendering the manual page: {e}")))?;
             let page = String::from_utf8_lossy(&page).trim_end().to_owned();
             Ok(Output {
-                json: serde_json::json!({ "page": page }),
+                json: serde_json::json!({ "page": page }).into(),
                 human: page,
             })
         }
@@ -367,7 +370,7 @@ fn man(dir: Option<std::path::PathBuf>) -> Result<Output, Error> {
                     "[ok] Wrote {} manual pages to {shown}; read one with `man -l {shown}/baton.1`",
                     pages.len()
                 ),
-                json: serde_json::json!({ "dir": shown, "pages": pages }),
+                json: serde_json::json!({ "dir": shown, "pages": pages }).into(),
             })
         }
     }
@@ -417,7 +420,47 @@ pub(crate) use crate::os::terminal::{eprint_line, print_json, print_line, termin
 
 pub(crate) struct Output {
     pub(crate) human: String,
-    pub(crate) json: Value,
+    pub(crate) json: Json,
+}
+
+/// An answer's JSON: a tree that a command may still add to, or text encoded straight from
+/// the answer (a list of 2,000 sessions is 1.7 MB: building a tree first doubled its cost).
+pub(crate) enum Json {
+    Tree(Value),
+    Text(String),
+}
+
+impl From<Value> for Json {
+    fn from(value: Value) -> Json {
+        Json::Tree(value)
+    }
+}
+
+impl Json {
+    /// The answer encoded as text, straight from its types.
+    pub(crate) fn encode(value: &impl Serialize) -> Result<Json, Error> {
+        serde_json::to_string(value)
+            .map(Json::Text)
+            .map_err(|e| Error::internal(format!("encoding the answer: {e}")))
+    }
+
+    /// The tree, to add to (text is read back into one first).
+    pub(crate) fn tree(&mut self) -> &mut Value {
+        if let Json::Text(text) = self {
+            *self = Json::Tree(serde_json::from_str(text).unwrap_or(Value::Null));
+        }
+        match self {
+            Json::Tree(value) => value,
+            Json::Text(_) => unreachable!("made a tree just above"),
+        }
+    }
+
+    fn print(self) {
+        match self {
+            Json::Tree(value) => print_json(&value),
+            Json::Text(text) => crate::os::terminal::print_json_text(text),
+        }
+    }
 }
 
 pub(crate) fn to_json(value: &impl Serialize) -> Result<Value, Error> {
@@ -482,7 +525,7 @@ fn notes(cli: &Cli, command: &args::NotesCommand) -> Result<Output, Error> {
                         counts.join(", ")
                     }
                 ),
-                json: to_json(&rebuilt)?,
+                json: to_json(&rebuilt)?.into(),
             })
         }
         args::NotesCommand::Check => {
@@ -503,7 +546,7 @@ fn notes(cli: &Cli, command: &args::NotesCommand) -> Result<Output, Error> {
             }
             Ok(Output {
                 human,
-                json: to_json(&checked)?,
+                json: to_json(&checked)?.into(),
             })
         }
     }

@@ -90,7 +90,7 @@ pub(crate) fn store(cli: &crate::faces::cli::Cli, args: &RecordStoreArgs) -> Res
                 .map(|s| format!(", attached to the work session {s}"))
                 .unwrap_or_default(),
         ),
-        json: json!({ "record": json }),
+        json: json!({ "record": json }).into(),
     })
 }
 
@@ -222,7 +222,7 @@ fn listing_output(
     table.append_to(&mut human, &reader.style);
     Ok(Output {
         human,
-        json: to_json(listing)?,
+        json: to_json(listing)?.into(),
     })
 }
 
@@ -324,7 +324,7 @@ pub(crate) fn get(cli: &crate::faces::cli::Cli, args: &RecordGetArgs) -> Result<
     json["links"] = to_json(&links)?;
     Ok(Output {
         human: human.trim_end().to_owned(),
-        json: json!({ "record": json }),
+        json: json!({ "record": json }).into(),
     })
 }
 

@@ -38,7 +38,10 @@ pub(crate) fn abi(args: AbiArgs) -> Result<Output, Error> {
             serde_json::to_string_pretty(&ok).unwrap_or_default()
         ),
     };
-    Ok(Output { human, json })
+    Ok(Output {
+        human,
+        json: json.into(),
+    })
 }
 
 /// `baton abi --lines`: NDJSON requests in (the argument's lines, else standard input as it
@@ -157,7 +160,7 @@ pub(crate) fn demo(args: DemoArgs) -> Result<Output, Error> {
                 "[ok] Demo done; its ledger is {}",
                 dir.join(".baton").display()
             ),
-            json: serde_json::json!({"ledger": dir.join(".baton"), "page": null}),
+            json: serde_json::json!({"ledger": dir.join(".baton"), "page": null}).into(),
         });
     }
     let listener = crate::faces::web::bind(args.port).or_else(|_| crate::faces::web::bind(0))?;
@@ -183,6 +186,6 @@ pub(crate) fn demo(args: DemoArgs) -> Result<Output, Error> {
             "[ok] Demo done; its ledger is {} (the page stopped)",
             dir.join(".baton").display()
         ),
-        json: summary,
+        json: summary.into(),
     })
 }

@@ -74,7 +74,7 @@ pub(crate) fn sync(cli: &Cli, args: &SyncArgs, json_only: bool) -> Result<Output
         let report = crate::ops::sync::sync(&ledger, &url, options)?;
         return Ok(Output {
             human: describe(&report),
-            json: to_json(&report)?,
+            json: to_json(&report)?.into(),
         });
     }
     let mut first = true;
@@ -115,7 +115,7 @@ pub(crate) fn team(cli: &Cli, command: &TeamCommand) -> Result<Output, Error> {
                     "[ok] The team schema on {} is at version {version}",
                     crate::ops::sync::redacted(&url)
                 ),
-                json: serde_json::json!({ "schema_version": version }),
+                json: serde_json::json!({ "schema_version": version }).into(),
             });
         }
         TeamCommand::List(args) => (
@@ -191,7 +191,10 @@ fn usage(cli: &Cli, args: &TeamUsageArgs) -> Result<Output, Error> {
             by_machine.then_some(("machine", "MACHINE")),
         )
     };
-    Ok(Output { human, json })
+    Ok(Output {
+        human,
+        json: json.into(),
+    })
 }
 
 /// A session's machines as a person reads them: host names (the id's tail when a machine has
@@ -281,5 +284,8 @@ fn present_answer(cli: &Cli, answer: &TeamAnswer) -> Result<Output, Error> {
             ));
         }
     }
-    Ok(Output { human, json })
+    Ok(Output {
+        human,
+        json: json.into(),
+    })
 }

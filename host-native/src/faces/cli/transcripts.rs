@@ -167,7 +167,10 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
         json["stored_hits"] = to_json(hits)?;
     }
     let Some(page) = page else {
-        return Ok(Output { human, json });
+        return Ok(Output {
+            human,
+            json: json.into(),
+        });
     };
     if !human.is_empty() {
         human.push_str("\n\n");
@@ -240,7 +243,10 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
         human.push_str("\n    ");
         human.push_str(&marked(&hit.snippet, &hit.highlights, &reader.style));
     }
-    Ok(Output { human, json })
+    Ok(Output {
+        human,
+        json: json.into(),
+    })
 }
 
 /// `snippet` with each highlighted span painted (on a terminal with colour; plain otherwise).
@@ -326,7 +332,7 @@ pub(crate) fn list(
     table.append_to(&mut human, &reader.style);
     Ok(Output {
         human,
-        json: to_json(&page)?,
+        json: to_json(&page)?.into(),
     })
 }
 
@@ -368,7 +374,8 @@ pub(crate) fn show(
             "branches": shown.branches,
             "active_branch": shown.active_branch,
             "transcript": shown.json,
-        }),
+        })
+        .into(),
     })
 }
 
@@ -421,7 +428,7 @@ pub(crate) fn tools(
     table.append_to(&mut human, &reader.style);
     Ok(Output {
         human,
-        json: to_json(&page)?,
+        json: to_json(&page)?.into(),
     })
 }
 
@@ -471,6 +478,6 @@ pub(crate) fn remove(
         human: format!(
             "[ok] Removed {described}; logged in the index (`baton index stats` counts removals)"
         ),
-        json: serde_json::json!({ "index": path.display().to_string(), "removed": to_json(&removal)? }),
+        json: serde_json::json!({ "index": path.display().to_string(), "removed": to_json(&removal)? }).into(),
     })
 }

@@ -57,7 +57,7 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
     }
     Ok(Output {
         human: human.join("\n"),
-        json: serde_json::json!({ "files": files, "total": files.len() }),
+        json: serde_json::json!({ "files": files, "total": files.len() }).into(),
     })
 }
 
@@ -132,7 +132,7 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
         } else {
             usage_table(&report, &style)
         },
-        json: to_json(&report)?,
+        json: to_json(&report)?.into(),
     })
 }
 
