@@ -183,7 +183,7 @@ fn observed_verdicts(
     let idle_after = p
         .idle_after_seconds
         .unwrap_or(verdict::DEFAULT_IDLE_AFTER_SECONDS);
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(p.observations.len());
     for (index, observation) in p.observations.iter().enumerate() {
         let id = SessionId::parse_v7("session_id", &observation.session_id)?;
         // A session that ended (or went) since the host looked is not observed.

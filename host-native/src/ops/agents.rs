@@ -180,24 +180,31 @@ pub fn idle_after_seconds() -> Option<u64> {
 /// The answer is worked out on one view of the ledger; only when something changed does the
 /// observation go through the engine (its lock, a fresh view, the append) to be recorded.
 pub fn check(ledger: &Ledger) -> Result<LivenessAnswer, Error> {
-    Ok(check_keeping_view(ledger)?.0)
-}
-
-/// [`check`], and the view it read when it recorded nothing: still the ledger as it is, so the
-/// command after it can answer from it rather than read every live session again.
-pub fn check_keeping_view(
-    ledger: &Ledger,
-) -> Result<(LivenessAnswer, Option<crate::store::Snapshot>), Error> {
     match classify_all(ledger)? {
         Some((request, prepared, _, _)) if prepared.lock.is_some() => {
             match engine::run(ledger, &request, None)? {
-                Response::Liveness(answer) => Ok((answer, None)),
+                Response::Liveness(answer) => Ok(answer),
                 _ => Err(Error::internal("an observation answered something else")),
             }
         }
-        Some((_, _, answer, view)) => Ok((answer, Some(view))),
-        None => Ok((nothing_live(), None)),
+        Some((_, _, answer, _)) => Ok(answer),
+        None => Ok(nothing_live()),
     }
+}
+
+/// [`check`] for a command that reads sessions next, without the answer: records what
+/// changed, else gives back the view it read (still the ledger as it is), so the command can
+/// answer from it rather than read every live session again.
+pub fn check_keeping_view(ledger: &Ledger) -> Result<Option<crate::store::Snapshot>, Error> {
+    let Some((request, prepared, snapshot)) = prepare_all(ledger)? else {
+        return Ok(None);
+    };
+    if prepared.lock.is_some() {
+        engine::run(ledger, &request, None)?;
+        return Ok(None);
+    }
+    // Nothing to record: the answer is not needed, only the view.
+    Ok(Some(snapshot))
 }
 
 /// What the core makes of every live session's evidence now, recording nothing (what
@@ -225,6 +232,28 @@ fn nothing_live() -> LivenessAnswer {
 /// ledger, writing nothing: the request, as prepared (its lock is set when it would record a
 /// change), the answer and the view. None without a ledger.
 fn classify_all(ledger: &Ledger) -> Result<Option<Classified>, Error> {
+    let Some((request, prepared, snapshot)) = prepare_all(ledger)? else {
+        return Ok(None);
+    };
+    let ctx = engine::context(&engine::Acting::default(), engine::policy(ledger)?)?;
+    match baton_core::commands::execute(&snapshot, &prepared, &ctx)?.response {
+        Response::Liveness(answer) => Ok(Some((request, prepared, answer, snapshot))),
+        _ => Err(Error::internal("an observation answered something else")),
+    }
+}
+
+/// Every live session's evidence, as an observation the core has prepared on one view of the
+/// ledger (its lock set when it would record a change), with that view. None without a ledger.
+fn prepare_all(
+    ledger: &Ledger,
+) -> Result<
+    Option<(
+        Request,
+        baton_core::commands::Prepared,
+        crate::store::Snapshot,
+    )>,
+    Error,
+> {
     if !ledger.dir().is_dir() {
         return Ok(None);
     }
@@ -236,11 +265,7 @@ fn classify_all(ledger: &Ledger) -> Result<Option<Classified>, Error> {
         idle_after_seconds: idle_after_seconds(),
     });
     let prepared = baton_core::commands::prepare(&snapshot, &request)?;
-    let ctx = engine::context(&engine::Acting::default(), engine::policy(ledger)?)?;
-    match baton_core::commands::execute(&snapshot, &prepared, &ctx)?.response {
-        Response::Liveness(answer) => Ok(Some((request, prepared, answer, snapshot))),
-        _ => Err(Error::internal("an observation answered something else")),
-    }
+    Ok(Some((request, prepared, snapshot)))
 }
 
 /// One session's liveness as the evidence says now, recording nothing.

@@ -60,7 +60,7 @@ pub fn run(
         Request::List(_) | Request::Show(_) | Request::Attention | Request::AttentionDone(_)
     ) {
         match crate::ops::agents::check_keeping_view(ledger) {
-            Ok((_, read)) => view = read,
+            Ok(read) => view = read,
             Err(err) => warn(&format!("could not check whether agents still run: {err}")),
         }
     }

@@ -544,7 +544,7 @@ impl LedgerView for Snapshot {
         .into_iter()
         .chain(self.tail.histories().map(|(id, _)| *id))
         .collect();
-        let mut live = Vec::new();
+        let mut live = Vec::with_capacity(candidates.len());
         for id in candidates {
             if let Some(session) = self.session(id)?
                 && session.is_live()
