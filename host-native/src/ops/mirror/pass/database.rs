@@ -284,7 +284,7 @@ pub(super) fn store_read(
 /// Removes what the index holds of one conversation read from `source_id`, before it is
 /// stored again; returns its row id (see [`settle`]).
 fn forget_conversation(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     packer: &mut Packer,
     source_id: i64,
     read: &Conversation,

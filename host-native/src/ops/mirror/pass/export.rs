@@ -167,7 +167,7 @@ pub(super) fn sync_export(
 /// conversation has its fuller form, and that form's arriving forgets the copy's parts.
 /// Answers whether it was kept.
 pub(super) fn keep_item(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     packer: &mut Packer,
     source_id: i64,
     conversation: &Conversation,
@@ -238,7 +238,7 @@ pub(crate) fn kept_key(conversation: &Conversation) -> String {
 /// before): its identity and cursor (its size) recorded, a re-read counted, the transaction
 /// committed.
 pub(super) fn read_whole(
-    transaction: rusqlite::Transaction,
+    transaction: rusqlite::Savepoint,
     index_path: &Path,
     (source_id, identity, reread): (i64, Identity, bool),
     stats: &mut PassStats,

@@ -2,9 +2,10 @@
 //! and, when it grew, by a hash of the 4 KiB before its cursor, then read from the cursor.
 //! Only complete lines are taken; a partial last line waits for the next pass. A file is read
 //! in windows of 8 MiB: a window's lines, the conversations and messages they hold, the
-//! full-text rows and the new cursor commit in one transaction, so a pass killed anywhere
-//! leaves the index as it was before a window or after it, never inside one, and the next
-//! pass goes on from the last window committed. A file that shrank, was replaced or had its
+//! full-text rows and the new cursor are kept together (a savepoint, committed with the small
+//! files read just before it: see [`Batch`]), so a pass killed anywhere leaves the index as it
+//! was before a window or after it, never inside one, and the next pass goes on from the last
+//! window committed. A file that shrank, was replaced or had its
 //! prefix rewritten is read again from the start (that file only); a deleted file's rows
 //! stay, marked missing.
 
@@ -191,18 +192,22 @@ impl Known {
     }
 }
 
-/// Opens a source's write (taking the index's write lock up front, so it is waited for
-/// rather than failing on a snapshot another connection moved) and gives the source's row,
-/// made if the index did not know it.
+/// Opens a source's write and gives the source's row, made if the index did not know it. The
+/// write is a savepoint inside the pass's batch (see [`Batch`]), which is begun here when none
+/// is open, taking the index's write lock up front so it is waited for rather than failing on
+/// a snapshot another connection moved.
 fn begin_source<'c>(
     connection: &'c mut Connection,
     index_path: &Path,
     before: Option<&Known>,
     source: &Source,
-) -> Result<(rusqlite::Transaction<'c>, i64), Error> {
-    let transaction = connection
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(sql(index_path))?;
+) -> Result<(rusqlite::Savepoint<'c>, i64), Error> {
+    if connection.is_autocommit() {
+        connection
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(sql(index_path))?;
+    }
+    let transaction = connection.savepoint().map_err(sql(index_path))?;
     let source_id = match before {
         Some(k) => k.id,
         None => {
@@ -222,6 +227,60 @@ fn begin_source<'c>(
         }
     };
     Ok((transaction, source_id))
+}
+
+/// The transaction a pass's writes are gathered in: each window (or file read whole) is a
+/// savepoint inside it, released whole or rolled back alone, and the batch commits once it
+/// holds a window's worth of bytes or has been open for [`BATCH_TIME`]. A commit writes every
+/// page it changed to the log: committing each small file alone wrote the same pages of the
+/// tables' indexes again and again (a third of a backfill's time). A pass killed anywhere
+/// still leaves the index as it was before a window or after it.
+#[derive(Default)]
+struct Batch {
+    /// When the open batch began, and the pass's bytes read then.
+    began: Option<(std::time::Instant, u64)>,
+    /// The sources read into it.
+    sources: u64,
+}
+
+/// The longest a batch stays open: other writers of the index wait for it.
+const BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(250);
+
+impl Batch {
+    /// After a source (and once after the last, `now`): commits when the batch is full, or
+    /// `now`.
+    fn after_source(
+        &mut self,
+        connection: &Connection,
+        stats: &mut PassStats,
+        packer: &mut Packer,
+        now: bool,
+    ) {
+        if connection.is_autocommit() {
+            // Nothing open, or an error rolled it all back (its sources are read again next
+            // pass: the cursors went back with the rows).
+            *self = Batch::default();
+            return;
+        }
+        let (began, bytes) = *self
+            .began
+            .get_or_insert((std::time::Instant::now(), stats.bytes_read));
+        self.sources += 1;
+        let full = stats.bytes_read - bytes >= WINDOW_BYTES || began.elapsed() >= BATCH_TIME;
+        if !(now || full) {
+            return;
+        }
+        if let Err(err) = connection.execute_batch("COMMIT") {
+            let _ = connection.execute_batch("ROLLBACK");
+            packer.forget_names();
+            stats.failed += self.sources;
+            crate::os::warnings::warn(&format!(
+                "mirror: {} file(s) read could not be kept: {err} (read again next pass)",
+                self.sources
+            ));
+        }
+        *self = Batch::default();
+    }
 }
 
 /// Runs one pass over `sources` (calling `progress` after each), then, with
@@ -251,6 +310,7 @@ pub fn run(
         std::collections::HashMap::new()
     };
     let mut present: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut batch = Batch::default();
     for source in sources {
         stats.files += 1;
         let shown = source.path.display().to_string();
@@ -258,6 +318,7 @@ pub fn run(
             && identities.get(&shown) == Some(&seen)
         {
             present.insert(shown);
+            batch.after_source(connection, &mut stats, &mut packer, false);
             progress(&stats);
             continue;
         }
@@ -266,6 +327,7 @@ pub fn run(
             && identities.get(&shown) == Some(&source_identity(source, meta))
         {
             present.insert(shown);
+            batch.after_source(connection, &mut stats, &mut packer, false);
             progress(&stats);
             continue;
         }
@@ -302,6 +364,7 @@ pub fn run(
                     source.path.display(),
                     err.message
                 ));
+                batch.after_source(connection, &mut stats, &mut packer, false);
                 progress(&stats);
                 continue;
             }
@@ -319,8 +382,10 @@ pub fn run(
         if meta.is_ok() {
             present.insert(shown);
         }
+        batch.after_source(connection, &mut stats, &mut packer, false);
         progress(&stats);
     }
+    batch.after_source(connection, &mut stats, &mut packer, true);
     if options.sweep_missing {
         stats.missing += mark_missing(connection, index_path, &present).unwrap_or(0);
     }

@@ -119,7 +119,7 @@ impl Packer {
     /// The number of `text` in `names`, added when new.
     pub(super) fn name(
         &mut self,
-        transaction: &rusqlite::Transaction,
+        transaction: &Connection,
         text: Option<&str>,
     ) -> rusqlite::Result<Option<i64>> {
         let Some(text) = text else {
@@ -169,7 +169,7 @@ impl Packer {
 /// offset of its first line; when the source's last chunk is small, the lines join it
 /// instead (the chunk is rewritten in place, in this transaction).
 pub(super) fn store_lines(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     packer: &mut Packer,
     provider: Provider,
     source_id: i64,

@@ -25,7 +25,7 @@ pub(super) fn output_ends(output: &str) -> String {
 /// (whether the tool failed). A result read before its call, or in another pass, meets it
 /// on the call's id.
 pub(super) fn store_tool_calls(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     conversation_id: i64,
     message_id: i64,
     blocks: &[baton_core::transcripts::conversation::Block],
@@ -64,7 +64,7 @@ pub(super) fn store_tool_calls(
 /// Removes what the index holds of a source before it is read again; returns the
 /// conversations its messages belonged to (see [`settle`]).
 pub(super) fn forget_rows(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     packer: &mut Packer,
     source_id: i64,
 ) -> rusqlite::Result<Vec<i64>> {
@@ -102,7 +102,7 @@ pub(super) fn forget_rows(
 /// longer holds are recounted, and one left with no message at all (it was known only from
 /// this source) is forgotten with its tool calls.
 pub(super) fn settle(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     forgotten: &[i64],
     stored: &[Conversation],
 ) -> rusqlite::Result<()> {
@@ -153,7 +153,7 @@ pub(super) const FULLER_MESSAGES: &str =
 /// Whether the conversation `conversation_id` has messages in `range` ([`COPY_MESSAGES`],
 /// [`FULLER_MESSAGES`]): one seek of the index.
 pub(super) fn has_messages(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     conversation_id: i64,
     range: &str,
 ) -> rusqlite::Result<bool> {
@@ -169,7 +169,7 @@ pub(super) fn has_messages(
 /// not stored when the conversation has others (`false`); the fuller form's arriving
 /// forgets the copy's.
 fn give_way_to_copies(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     conversation_id: i64,
     conversation: &Conversation,
 ) -> rusqlite::Result<bool> {
@@ -211,10 +211,7 @@ fn give_way_to_copies(
 /// chat with no times) spills into the minutes after it; past an hour of them, or in an
 /// index made before numbers were slotted (whose 1, 2, 3… sit below every slot), a message
 /// gets the number after every other: out of order, never one already taken.
-pub(crate) fn time_ordered_id(
-    transaction: &rusqlite::Transaction,
-    at: Option<i64>,
-) -> rusqlite::Result<i64> {
+pub(crate) fn time_ordered_id(transaction: &Connection, at: Option<i64>) -> rusqlite::Result<i64> {
     let mut first = slot_start(at.unwrap_or(0));
     for _ in 0..SPILL_MINUTES {
         let end = first + SLOT_SIZE;
@@ -248,7 +245,7 @@ pub(crate) fn slot_start(at: i64) -> i64 {
 /// Adds a conversation's messages (each once) and keeps its row current; returns how many
 /// messages were new.
 pub(super) fn store_conversation(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     packer: &mut Packer,
     source_id: i64,
     provider: Provider,

@@ -29,7 +29,7 @@ impl UsageReader {
     /// pass's others: see `store_batch`).
     pub(super) fn push_line(
         &mut self,
-        transaction: &rusqlite::Transaction,
+        transaction: &Connection,
         packer: &mut Packer,
         source_id: i64,
         offset: i64,
@@ -42,7 +42,7 @@ impl UsageReader {
     /// Stores this pass's held responses that can count ([`AppendedUsage::take_held`]).
     pub(super) fn store_batch(
         &mut self,
-        transaction: &rusqlite::Transaction,
+        transaction: &Connection,
         packer: &mut Packer,
         source_id: i64,
     ) -> rusqlite::Result<()> {
@@ -57,7 +57,7 @@ impl UsageReader {
     /// finished) and what it held, returned (JSON) to keep apart from the taken lines' stats.
     pub(super) fn provisional(
         &self,
-        transaction: &rusqlite::Transaction,
+        transaction: &Connection,
         packer: &mut Packer,
         source_id: i64,
         offset: i64,
@@ -92,7 +92,7 @@ pub(super) fn stats_json(stats: &ReadStats) -> String {
 /// one byte further (a line is longer than the rows it holds, so no row meets the next
 /// line's; a Gemini CLI line that rewrites the message list holds several).
 pub(super) fn store_usage(
-    transaction: &rusqlite::Transaction,
+    transaction: &Connection,
     packer: &mut Packer,
     source_id: i64,
     offset: i64,

@@ -52,6 +52,15 @@ pub(super) fn sync(
         if !window.read(connection, file, before, packer, stats)? {
             return Ok(());
         }
+        // A window is a batch's worth: what the pass gathered is committed before the next,
+        // so a pass cut short resumes a big file where its last window ended.
+        if !connection.is_autocommit()
+            && let Err(err) = connection.execute_batch("COMMIT")
+        {
+            let _ = connection.execute_batch("ROLLBACK");
+            packer.forget_names();
+            return Err(sql(index_path)(err));
+        }
         windows += 1;
         // A file rewritten under the reader (its start changed between two windows) is read
         // again from its start once in this pass, not again and again: the next pass goes on.
