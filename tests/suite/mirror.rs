@@ -1281,3 +1281,52 @@ fn a_pasted_error_that_sits_in_tool_output_is_the_first_hit() {
     );
     assert_eq!(phrase.hits[0].message_id, "s1-err");
 }
+
+/// A backfill of more than 64 new files has a second thread read and digest them ahead of
+/// the writer; the index it leaves is the one the writer alone leaves, row for row.
+#[test]
+fn reading_ahead_leaves_the_index_the_writer_alone_leaves() {
+    use baton::ops::mirror::{Mirror, pass};
+    let tmp = tempfile::tempdir().unwrap();
+    let trees = tmp.path().join("trees");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_transcript-gen"))
+        .arg(&trees)
+        .args(["--sessions", "60", "--seed", "11", "--responses", "30"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let folders = std::collections::BTreeMap::from([
+        (
+            baton_core::transcripts::Provider::ClaudeCode,
+            vec![trees.join("claude/projects")],
+        ),
+        (
+            baton_core::transcripts::Provider::Codex,
+            vec![trees.join("codex/sessions")],
+        ),
+    ]);
+    let sources = pass::discover(&folders);
+    assert!(
+        sources.len() > 64,
+        "{} files: too few to read ahead",
+        sources.len()
+    );
+    let mirrored = |name: &str, read_ahead: bool| {
+        let index = tmp.path().join(name);
+        let options = pass::PassOptions {
+            read_ahead,
+            ..pass::PassOptions::default()
+        };
+        let stats = Mirror::open(&index)
+            .unwrap()
+            .pass(&sources, options, &mut |_| {})
+            .unwrap();
+        assert_eq!(stats.failed, 0);
+        assert!(stats.messages > 0);
+        index_contents(&index)
+    };
+    let alone = mirrored("alone.sqlite", false);
+    let ahead = mirrored("ahead.sqlite", true);
+    assert_eq!(ahead.len(), alone.len());
+    assert_eq!(ahead, alone);
+}

@@ -64,6 +64,7 @@ impl Settings {
             backfill,
             sweep_missing,
             max_bytes,
+            read_ahead: true,
         }
     }
 }

@@ -22,7 +22,9 @@ use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+mod batch;
 mod database;
+mod digest;
 mod discover;
 mod document;
 mod export;
@@ -31,7 +33,9 @@ mod store;
 mod usage_rows;
 mod window;
 
+use batch::Batch;
 use database::*;
+use digest::*;
 pub use discover::*;
 use document::sync_document;
 pub use export::*;
@@ -132,6 +136,9 @@ pub struct PassOptions {
     /// The largest export file read, by provider (a larger one is set aside, with a
     /// warning); see [`PassOptions::max_bytes_of`].
     pub max_bytes: [u64; Provider::ALL.len()],
+    /// Let a second thread read and digest files no pass has read, ahead of the writer (a
+    /// pass over more than 64 files). The index comes out the same either way.
+    pub read_ahead: bool,
 }
 
 impl PassOptions {
@@ -147,6 +154,7 @@ impl Default for PassOptions {
             backfill: true,
             sweep_missing: true,
             max_bytes: [DEFAULT_EXPORT_MAX_BYTES; Provider::ALL.len()],
+            read_ahead: true,
         }
     }
 }
@@ -229,60 +237,6 @@ fn begin_source<'c>(
     Ok((transaction, source_id))
 }
 
-/// The transaction a pass's writes are gathered in: each window (or file read whole) is a
-/// savepoint inside it, released whole or rolled back alone, and the batch commits once it
-/// holds a window's worth of bytes or has been open for [`BATCH_TIME`]. A commit writes every
-/// page it changed to the log: committing each small file alone wrote the same pages of the
-/// tables' indexes again and again (a third of a backfill's time). A pass killed anywhere
-/// still leaves the index as it was before a window or after it.
-#[derive(Default)]
-struct Batch {
-    /// When the open batch began, and the pass's bytes read then.
-    began: Option<(std::time::Instant, u64)>,
-    /// The sources read into it.
-    sources: u64,
-}
-
-/// The longest a batch stays open: other writers of the index wait for it.
-const BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(250);
-
-impl Batch {
-    /// After a source (and once after the last, `now`): commits when the batch is full, or
-    /// `now`.
-    fn after_source(
-        &mut self,
-        connection: &Connection,
-        stats: &mut PassStats,
-        packer: &mut Packer,
-        now: bool,
-    ) {
-        if connection.is_autocommit() {
-            // Nothing open, or an error rolled it all back (its sources are read again next
-            // pass: the cursors went back with the rows).
-            *self = Batch::default();
-            return;
-        }
-        let (began, bytes) = *self
-            .began
-            .get_or_insert((std::time::Instant::now(), stats.bytes_read));
-        self.sources += 1;
-        let full = stats.bytes_read - bytes >= WINDOW_BYTES || began.elapsed() >= BATCH_TIME;
-        if !(now || full) {
-            return;
-        }
-        if let Err(err) = connection.execute_batch("COMMIT") {
-            let _ = connection.execute_batch("ROLLBACK");
-            packer.forget_names();
-            stats.failed += self.sources;
-            crate::os::warnings::warn(&format!(
-                "mirror: {} file(s) read could not be kept: {err} (read again next pass)",
-                self.sources
-            ));
-        }
-        *self = Batch::default();
-    }
-}
-
 /// Runs one pass over `sources` (calling `progress` after each), then, with
 /// `sweep_missing`, marks the indexed sources that are gone from disk as missing. A file that
 /// cannot be read is set aside with its identity, warned about once, and tried again only
@@ -311,81 +265,110 @@ pub fn run(
     };
     let mut present: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut batch = Batch::default();
-    for source in sources {
-        stats.files += 1;
-        let shown = source.path.display().to_string();
-        if let Some(seen) = source.seen
-            && identities.get(&shown) == Some(&seen)
-        {
-            present.insert(shown);
-            batch.after_source(connection, &mut stats, &mut packer, false);
-            progress(&stats);
-            continue;
-        }
-        let meta = std::fs::symlink_metadata(&source.path);
-        if let Ok(meta) = &meta
-            && identities.get(&shown) == Some(&source_identity(source, meta))
-        {
-            present.insert(shown);
-            batch.after_source(connection, &mut stats, &mut packer, false);
-            progress(&stats);
-            continue;
-        }
-        let result = if meta.is_err() {
-            // Gone since it was found (or named by a notification of its removal).
-            mark_gone(connection, &shown)
-                .map(|gone| stats.missing += gone)
-                .map_err(sql(index_path))
-        } else {
-            // An export is read whole; a database by its sessions; an agent's transcript
-            // window by window.
-            let read = match source.provider.entry().kind {
-                Kind::Export => sync_export,
-                Kind::Database => sync_database,
-                Kind::Document => sync_document,
-                Kind::Agent => sync,
+    // Files the index has never seen are read and digested by a second thread a few files
+    // ahead of the writer (a backfill then uses both cores); it stops when the writer does.
+    let fresh: Vec<usize> = if !options.read_ahead || sources.len() <= 64 {
+        Vec::new()
+    } else {
+        (0..sources.len())
+            .filter(|&at| {
+                sources[at].provider.entry().kind == Kind::Agent
+                    && !identities.contains_key(&sources[at].path.display().to_string())
+            })
+            .collect()
+    };
+    std::thread::scope(|scope| {
+        let (ahead, digested) = std::sync::mpsc::sync_channel::<Option<Prefetched>>(2);
+        let reader_fresh = &fresh;
+        scope.spawn(move || {
+            for &at in reader_fresh {
+                if ahead.send(prefetch(&sources[at], masker)).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut next_fresh = fresh.iter().peekable();
+        for (at, source) in sources.iter().enumerate() {
+            let prefetched = match next_fresh.next_if(|&&fresh_at| fresh_at == at) {
+                Some(_) => digested.recv().ok().flatten(),
+                None => None,
             };
-            read(
-                connection,
-                index_path,
-                source,
-                masker,
-                options,
-                &mut packer,
-                &mut stats,
-            )
-        };
-        if let Err(err) = result {
-            packer.forget_names();
-            stats.failed += 1;
-            if err.details.get("transient") == Some(&serde_json::Value::Bool(true)) {
-                crate::os::warnings::warn(&format!(
-                    "mirror: {} was not read this pass: {} (tried again next pass)",
-                    source.path.display(),
-                    err.message
-                ));
+            stats.files += 1;
+            let shown = source.path.display().to_string();
+            if let Some(seen) = source.seen
+                && identities.get(&shown) == Some(&seen)
+            {
+                present.insert(shown);
                 batch.after_source(connection, &mut stats, &mut packer, false);
                 progress(&stats);
                 continue;
             }
-            // Set aside under the identity it had before it was read: a file still being
-            // written (an export being copied in) changes after that, and is tried again.
-            let read_as = meta.as_ref().ok().map(|m| source_identity(source, m));
-            if set_aside(connection, source, &err.message, read_as).unwrap_or(true) {
-                crate::os::warnings::warn(&format!(
-                    "mirror: {} was not read: {} (tried again when it changes)",
-                    source.path.display(),
-                    err.message
-                ));
+            let meta = std::fs::symlink_metadata(&source.path);
+            if let Ok(meta) = &meta
+                && identities.get(&shown) == Some(&source_identity(source, meta))
+            {
+                present.insert(shown);
+                batch.after_source(connection, &mut stats, &mut packer, false);
+                progress(&stats);
+                continue;
             }
+            let result = if meta.is_err() {
+                // Gone since it was found (or named by a notification of its removal).
+                mark_gone(connection, &shown)
+                    .map(|gone| stats.missing += gone)
+                    .map_err(sql(index_path))
+            } else {
+                // An export is read whole; a database by its sessions; an agent's transcript
+                // window by window.
+                let read = match source.provider.entry().kind {
+                    Kind::Export => sync_export,
+                    Kind::Database => sync_database,
+                    Kind::Document => sync_document,
+                    Kind::Agent => sync,
+                };
+                packer.ahead = prefetched;
+                read(
+                    connection,
+                    index_path,
+                    source,
+                    masker,
+                    options,
+                    &mut packer,
+                    &mut stats,
+                )
+            };
+            if let Err(err) = result {
+                packer.forget_names();
+                stats.failed += 1;
+                if err.details.get("transient") == Some(&serde_json::Value::Bool(true)) {
+                    crate::os::warnings::warn(&format!(
+                        "mirror: {} was not read this pass: {} (tried again next pass)",
+                        source.path.display(),
+                        err.message
+                    ));
+                    batch.after_source(connection, &mut stats, &mut packer, false);
+                    progress(&stats);
+                    continue;
+                }
+                // Set aside under the identity it had before it was read: a file still being
+                // written (an export being copied in) changes after that, and is tried again.
+                let read_as = meta.as_ref().ok().map(|m| source_identity(source, m));
+                if set_aside(connection, source, &err.message, read_as).unwrap_or(true) {
+                    crate::os::warnings::warn(&format!(
+                        "mirror: {} was not read: {} (tried again when it changes)",
+                        source.path.display(),
+                        err.message
+                    ));
+                }
+            }
+            if meta.is_ok() {
+                present.insert(shown);
+            }
+            batch.after_source(connection, &mut stats, &mut packer, false);
+            progress(&stats);
         }
-        if meta.is_ok() {
-            present.insert(shown);
-        }
-        batch.after_source(connection, &mut stats, &mut packer, false);
-        progress(&stats);
-    }
-    batch.after_source(connection, &mut stats, &mut packer, true);
+        batch.after_source(connection, &mut stats, &mut packer, true);
+    });
     if options.sweep_missing {
         stats.missing += mark_missing(connection, index_path, &present).unwrap_or(0);
     }

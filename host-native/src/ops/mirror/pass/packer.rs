@@ -23,6 +23,9 @@ pub struct Packer {
     /// The conversations removed on purpose, read once per pass (none are removed during
     /// one: removal takes the writer lock too).
     pub(super) removed: Option<std::collections::HashSet<(String, String)>>,
+    /// The source about to be read, when the second thread read and digested it ahead (its
+    /// first window takes it).
+    pub(super) ahead: Option<Prefetched>,
 }
 
 impl std::fmt::Debug for Packer {
@@ -43,6 +46,7 @@ impl Packer {
             names: std::collections::HashMap::new(),
             vocabulary: Default::default(),
             removed: None,
+            ahead: None,
         }
     }
 
@@ -174,7 +178,7 @@ pub(super) fn store_lines(
     provider: Provider,
     source_id: i64,
     offset: i64,
-    lines: &[std::borrow::Cow<[u8]>],
+    lines: &[Vec<u8>],
 ) -> rusqlite::Result<()> {
     let mut text: Vec<u8> = Vec::new();
     let mut at = offset;

@@ -15,6 +15,7 @@ pub(super) fn sync(
     packer: &mut Packer,
     stats: &mut PassStats,
 ) -> Result<(), Error> {
+    let mut prefetched = packer.ahead.take();
     let (shown, meta) = looked_at(source)?;
     let mut file = None;
     let mut windows = 0u32;
@@ -49,7 +50,7 @@ pub(super) fn sync(
             identity: identity_of(&meta),
         };
         let rereads = stats.rereads;
-        if !window.read(connection, file, before, packer, stats)? {
+        if !window.read(connection, file, before, prefetched.take(), packer, stats)? {
             return Ok(());
         }
         // A window is a batch's worth: what the pass gathered is committed before the next,
@@ -119,6 +120,30 @@ pub(super) fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|b| *b == b'\n')
 }
 
+/// How much of `chunk` (read from `cursor` of a file of `size` bytes) is whole lines: up to
+/// its last newline, past an over-long line that ends at `long_line_end`, or all of it when
+/// the file ends with one whole JSON object never given its newline (a session written on
+/// one line).
+pub(super) fn complete_of(
+    chunk: &[u8],
+    cursor: i64,
+    size: i64,
+    long_line_end: Option<u64>,
+) -> usize {
+    let complete = match (chunk.iter().rposition(|b| *b == b'\n'), long_line_end) {
+        (_, Some(end)) => (end - cursor as u64) as usize,
+        (Some(end), None) => end + 1,
+        (None, None) => 0,
+    };
+    if long_line_end.is_none()
+        && cursor as u64 + chunk.len() as u64 >= size as u64
+        && baton_core::transcripts::lines::whole_unterminated(&chunk[complete..])
+    {
+        return chunk.len();
+    }
+    complete
+}
+
 impl Window<'_> {
     /// Reads and stores one window; whether the file has more to read now.
     pub(super) fn read(
@@ -126,6 +151,7 @@ impl Window<'_> {
         connection: &mut Connection,
         file: &mut std::fs::File,
         before: Option<Known>,
+        prefetched: Option<Prefetched>,
         packer: &mut Packer,
         stats: &mut PassStats,
     ) -> Result<bool, Error> {
@@ -175,21 +201,19 @@ impl Window<'_> {
             tail_before.clear();
             stats.rereads += 1;
         }
-        let (chunk, long_line_end) = read_window(file, cursor as u64, stats).map_err(read_err)?;
-        // Only complete lines; a line longer than the mirror keeps is passed over and recorded.
-        let mut complete = match (chunk.iter().rposition(|b| *b == b'\n'), long_line_end) {
-            (_, Some(end)) => (end - cursor as u64) as usize,
-            (Some(end), None) => end + 1,
-            (None, None) => 0,
+        // A file no pass had read may come read and digested already (by the second thread).
+        let (chunk, long_line_end, mut digested) = match prefetched {
+            Some(p) if before.is_none() && p.identity == self.identity => {
+                stats.bytes_read += p.bytes_read;
+                (p.chunk, None, Some(p.digest))
+            }
+            _ => {
+                let (chunk, long_line_end) =
+                    read_window(file, cursor as u64, stats).map_err(read_err)?;
+                (chunk, long_line_end, None)
+            }
         };
-        // A last line with no newline that is already one whole JSON object is taken now
-        // (a session written on one line, never given its newline).
-        if long_line_end.is_none()
-            && cursor as u64 + chunk.len() as u64 >= size as u64
-            && baton_core::transcripts::lines::whole_unterminated(&chunk[complete..])
-        {
-            complete = chunk.len();
-        }
+        let complete = complete_of(&chunk, cursor, size, long_line_end);
         // Past a line too long to keep, nothing of it is taken.
         let taken: &[u8] = if complete > chunk.len() {
             &[]
@@ -244,70 +268,73 @@ impl Window<'_> {
                 )
                 .map_err(sql(index_path))?;
         }
-        // The lines, once each, secrets masked: the masked text is all that is kept.
-        let mut offset = cursor;
-        let mut lines: Vec<std::borrow::Cow<[u8]>> = Vec::new();
-        // The files its readers are given with it (Gemini CLI's `projects.json`).
-        let companions = crate::os::files::companions_of(source.provider, &source.path);
-        let mut usage = UsageReader::new(
-            source,
-            shown,
-            if reread { None } else { before.as_ref() },
-            companions.clone(),
-        );
-        for line in taken.split_inclusive(|b| *b == b'\n') {
-            let body = line.strip_suffix(b"\n").unwrap_or(line);
-            if let Some(body) = baton_core::transcripts::lines::whole_line(body) {
-                usage
-                    .push_line(&transaction, packer, source_id, offset, body)
-                    .map_err(sql(index_path))?;
-                lines.push(masker.mask_bytes(body));
-                stats.lines += 1;
-            }
-            offset += line.len() as i64;
-        }
-        usage
-            .store_batch(&transaction, packer, source_id)
-            .map_err(sql(index_path))?;
-        if !lines.is_empty() {
-            store_lines(
-                &transaction,
-                packer,
-                source.provider,
-                source_id,
-                cursor,
-                &lines,
-            )
-            .map_err(sql(index_path))?;
-        }
         // Whether the window stopped before the file's end with whole lines still to read.
         let more = complete > 0
             && (long_line_end.is_some() || chunk.len() as u64 >= WINDOW_BYTES)
             && new_cursor < size;
         // A last line without its newline waits; a report counts it as it stands meanwhile.
         let at_end = cursor as u64 + chunk.len() as u64 >= size as u64;
-        let pending = if at_end && complete < chunk.len() {
-            usage
-                .provisional(
-                    &transaction,
-                    packer,
-                    source_id,
-                    new_cursor,
-                    &chunk[complete..],
+        let unfinished = (at_end && complete < chunk.len()).then(|| &chunk[complete..]);
+        // The lines, once each, secrets masked (the masked text is all that is kept), with the
+        // usage and the conversations they hold.
+        let digest = match digested.take() {
+            Some(digest) => digest,
+            None => {
+                let companions = crate::os::files::companions_of(source.provider, &source.path);
+                let start = Start {
+                    cursor,
+                    usage: match (&before, reread) {
+                        (Some(k), false) => (k.usage_stats.as_deref(), k.usage_state.as_deref()),
+                        _ => (None, None),
+                    },
+                    reader_state: reader_state.as_deref(),
+                };
+                digest(
+                    source,
+                    shown,
+                    masker,
+                    &start,
+                    taken,
+                    unfinished,
+                    &companions,
                 )
-                .map_err(sql(index_path))?
-        } else {
-            None
+            }
         };
-        let (usage_stats, usage_state) = usage.finish();
-        // What the lines hold.
-        let (parsed, next_state) = baton_core::transcripts::follow::read_appended(
-            source.provider,
-            shown,
-            reader_state.as_deref(),
-            &lines,
-            &companions,
-        );
+        stats.lines += digest.lines.len() as u64;
+        for (offset, rows) in &digest.line_rows {
+            store_usage(&transaction, packer, source_id, *offset, rows).map_err(sql(index_path))?;
+        }
+        for (offset, row) in &digest.held {
+            store_usage(
+                &transaction,
+                packer,
+                source_id,
+                *offset,
+                std::slice::from_ref(row),
+            )
+            .map_err(sql(index_path))?;
+        }
+        if !digest.lines.is_empty() {
+            store_lines(
+                &transaction,
+                packer,
+                source.provider,
+                source_id,
+                cursor,
+                &digest.lines,
+            )
+            .map_err(sql(index_path))?;
+        }
+        let pending = match &digest.provisional {
+            Some((rows, held)) => {
+                store_usage(&transaction, packer, source_id, new_cursor, rows)
+                    .map_err(sql(index_path))?;
+                Some(held.clone())
+            }
+            None => None,
+        };
+        let (usage_stats, usage_state) = digest.usage;
+        let (parsed, next_state) = (digest.parsed, digest.reader_state);
         for conversation in &parsed.conversations {
             stats.messages += store_conversation(
                 &transaction,
