@@ -164,15 +164,15 @@ impl Progress {
         let seconds = self.started.elapsed().as_secs_f64().max(0.001);
         let rate = stats.bytes_read as f64 / seconds;
         let left = self.total_bytes.saturating_sub(stats.bytes_read) as f64 / rate.max(1.0);
+        // A rate from the first file or two says nothing (it promised 46,341 s left).
+        let pace = if seconds < 0.5 || stats.bytes_read == 0 {
+            "estimating the time left".to_owned()
+        } else {
+            format!("{:.1} MB/s, {left:.0} s left", rate / 1e6)
+        };
         crate::os::files::draw_progress(
             "Mirroring",
-            &format!(
-                "{}/{} files, {:.1} MB/s, {:.0} s left, ",
-                stats.files,
-                self.total_files,
-                rate / 1e6,
-                left
-            ),
+            &format!("{}/{} files, {pace}, ", stats.files, self.total_files),
             stats.bytes_read,
             self.total_bytes,
         );
