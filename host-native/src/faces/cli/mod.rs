@@ -439,11 +439,7 @@ impl From<Value> for Json {
 impl Json {
     /// The answer encoded as text, straight from its types.
     pub(crate) fn encode(value: &impl Serialize) -> Result<Json, Error> {
-        let mut text = Vec::with_capacity(64 * 1024);
-        serde_json::to_writer(&mut text, value)
-            .map_err(|e| Error::internal(format!("encoding the answer: {e}")))?;
-        // serde_json writes UTF-8 only.
-        String::from_utf8(text)
+        serde_json::to_string(value)
             .map(Json::Text)
             .map_err(|e| Error::internal(format!("encoding the answer: {e}")))
     }

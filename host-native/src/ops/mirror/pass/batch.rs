@@ -43,9 +43,7 @@ impl Batch {
         if !(now || full) {
             return;
         }
-        if let Err(err) = connection.execute_batch("COMMIT") {
-            let _ = connection.execute_batch("ROLLBACK");
-            packer.forget_names();
+        if let Err(err) = commit(connection, packer) {
             stats.failed += self.sources;
             crate::os::warnings::warn(&format!(
                 "mirror: {} file(s) read could not be kept: {err} (read again next pass)",
@@ -54,4 +52,13 @@ impl Batch {
         }
         *self = Batch::default();
     }
+}
+
+/// Commits the open batch; when that fails, rolls it back and forgets what the packer noted
+/// in it (the names' numbers went with it).
+pub(super) fn commit(connection: &Connection, packer: &mut Packer) -> rusqlite::Result<()> {
+    connection.execute_batch("COMMIT").inspect_err(|_| {
+        let _ = connection.execute_batch("ROLLBACK");
+        packer.forget_names();
+    })
 }

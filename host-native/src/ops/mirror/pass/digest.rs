@@ -117,7 +117,7 @@ pub(super) fn prefetch(source: &Source, masker: &Masker) -> Option<Prefetched> {
         return None;
     }
     let size = meta.size() as i64;
-    let complete = complete_of(&chunk, 0, size, None).min(chunk.len());
+    let complete = complete_of(&chunk, 0, size, None);
     let at_end = chunk.len() as u64 >= size as u64;
     let unfinished = (at_end && complete < chunk.len()).then(|| &chunk[complete..]);
     let companions = crate::os::files::companions_of(source.provider, &source.path);

@@ -55,12 +55,8 @@ pub(super) fn sync(
         }
         // A window is a batch's worth: what the pass gathered is committed before the next,
         // so a pass cut short resumes a big file where its last window ended.
-        if !connection.is_autocommit()
-            && let Err(err) = connection.execute_batch("COMMIT")
-        {
-            let _ = connection.execute_batch("ROLLBACK");
-            packer.forget_names();
-            return Err(sql(index_path)(err));
+        if !connection.is_autocommit() {
+            super::batch::commit(connection, packer).map_err(sql(index_path))?;
         }
         windows += 1;
         // A file rewritten under the reader (its start changed between two windows) is read
