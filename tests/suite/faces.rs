@@ -83,6 +83,12 @@ const SHARED: &[(&str, &str, &str, &str)] = &[
         "ops::mirror::usage::report",
     ),
     (
+        "get_usage_windows",
+        "usage blocks",
+        "cli/usage.rs",
+        "ops::mirror::usage::report",
+    ),
+    (
         "session_store",
         "record store",
         "cli/records.rs",

@@ -31,4 +31,5 @@ mod typescript;
 mod usage;
 mod wasm;
 mod watch;
+mod windows;
 mod work_cost;

@@ -8,6 +8,7 @@ pub mod agents;
 pub mod analyze;
 pub mod command;
 pub mod engine;
+pub mod limits;
 pub mod mirror;
 pub mod notes;
 pub mod records;

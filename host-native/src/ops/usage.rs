@@ -44,6 +44,9 @@ pub struct UsageOptions {
     /// With `work_sessions`: the ledger's project folder (a response is the project's when its
     /// working directory is in it).
     pub work_root: Option<String>,
+    /// Usage by metered window (`usage blocks`): the windows, with the report's rows by model
+    /// beside them. With `work_sessions`, each window's use goes to the work sessions.
+    pub windows: Option<baton_core::transcripts::usage::windows::WindowOptions>,
 }
 
 impl UsageOptions {
@@ -63,6 +66,7 @@ impl UsageOptions {
             work_sessions: None,
             work_focus: None,
             work_root: None,
+            windows: None,
         }
     }
 }
@@ -286,6 +290,30 @@ pub fn report_of_entries(
         cost_mode: options.cost_mode,
         zone: &options.zone,
     };
+    if let Some(asked) = &options.windows {
+        use baton_core::transcripts::usage::windows::{Keep, windows};
+        let sessions = options
+            .work_sessions
+            .as_deref()
+            .map(|s| (s, options.work_root.as_deref()));
+        let windows = windows(&entries, &report_options, asked, sessions);
+        // The models and totals of the windows kept.
+        let since = match asked.keep {
+            Keep::All => report_options.since,
+            _ => Some(windows.windows.last().map_or(asked.now, |w| w.start)),
+        };
+        let mut report = aggregate(
+            &entries,
+            &ReportOptions {
+                group_by: GroupBy::Model,
+                since: since.max(report_options.since),
+                ..report_options
+            },
+            skipped,
+        );
+        report.windows = Some(windows);
+        return report;
+    }
     match &options.work_sessions {
         Some(sessions) => baton_core::transcripts::usage::aggregate_by_work_session(
             entries,

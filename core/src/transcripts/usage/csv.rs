@@ -1,6 +1,7 @@
 //! A usage report as CSV (RFC 4180): one row per group, then the totals, with the same
 //! figures `baton usage` shows. Cells a spreadsheet would run as a formula are defused.
 
+use crate::transcripts::usage::windows::WindowsReport;
 use crate::transcripts::usage::{GroupBy, UsageReport, UsageRow};
 
 /// One CSV cell: quoted when it holds a comma, quote or line break; a leading `=`, `+`, `-`,
@@ -62,6 +63,36 @@ impl UsageReport {
             line(&mut out, row);
         }
         line(&mut out, &self.totals);
+        out
+    }
+}
+
+impl WindowsReport {
+    /// The windows as CSV text, oldest first (times in UTC, RFC 3339): a header and a line per
+    /// window.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from(
+            "start,end,active,responses,input_tokens,output_tokens,cache_creation_tokens,cache_read_tokens,total_tokens,cost_usd,tokens_per_hour,usd_per_hour,models\n",
+        );
+        for w in self.windows.iter().rev() {
+            let t = &w.tokens;
+            out.push_str(&format!(
+                "{},{},{},{},{},{},{},{},{},{:.6},{},{:.6},{}\n",
+                w.start,
+                w.end,
+                w.active,
+                w.responses,
+                t.input_tokens,
+                t.output_tokens,
+                t.cache_creation_tokens,
+                t.cache_read_tokens,
+                w.total_tokens,
+                w.cost_usd,
+                w.burn.tokens_per_hour,
+                w.burn.usd_per_hour,
+                cell(&w.models.join("; "))
+            ));
+        }
         out
     }
 }

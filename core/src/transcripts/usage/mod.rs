@@ -12,6 +12,7 @@ pub mod keyed;
 mod missing;
 pub mod prices;
 pub use missing::{MissingSource, describe_missing};
+pub mod windows;
 pub mod work;
 
 pub use entries::sort_by_time;
@@ -155,6 +156,9 @@ pub struct UsageReport {
     /// When rows are work sessions: each row's work session and the transcripts tied to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_sessions: Option<WorkSessions>,
+    /// Usage by metered window (`usage blocks`), when asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub windows: Option<windows::WindowsReport>,
 }
 
 /// A report by work session: what each row's transcripts are, and what fitted no session.
@@ -494,6 +498,7 @@ pub fn aggregate(
         skipped,
         without_tokens: Vec::new(),
         work_sessions: None,
+        windows: None,
     }
 }
 
@@ -524,6 +529,15 @@ pub fn totals_and_cost(entries: &[UsageEntry], prices: &PriceTable) -> (TokenTot
 /// Each entry's exact cost in femto-dollars, in order, as `mode` asks (an unpriced model
 /// costs 0): what charts of cost over time add up.
 pub fn costs_femto_usd(entries: &[UsageEntry], prices: &PriceTable, mode: CostMode) -> Vec<u128> {
+    costs_of(entries.iter(), prices, mode)
+}
+
+/// Each entry's exact cost in femto-dollars, in order (see [`costs_femto_usd`]).
+pub(crate) fn costs_of<'e>(
+    entries: impl ExactSizeIterator<Item = &'e UsageEntry>,
+    prices: &PriceTable,
+    mode: CostMode,
+) -> Vec<u128> {
     let mut pricing = Pricing {
         table: prices,
         mode,
@@ -532,7 +546,6 @@ pub fn costs_femto_usd(entries: &[UsageEntry], prices: &PriceTable, mode: CostMo
         priced_as: BTreeMap::new(),
     };
     entries
-        .iter()
         .map(|entry| pricing.cost(entry, entry.model.as_deref().unwrap_or("unknown")))
         .collect()
 }

@@ -21,6 +21,7 @@ mod serve;
 mod team;
 pub(crate) mod transcripts;
 mod usage;
+mod windows;
 
 pub use args::Cli;
 use args::Command;

@@ -1,8 +1,8 @@
 //! `baton inspect` and `baton usage` on the command line, with the usage tables (shared with
 //! `baton team usage`).
 
+use crate::faces::cli::args::{GroupByArg, InspectArgs, UsageArgs};
 use crate::faces::cli::args::{IndexLocation, QueryIndex};
-use crate::faces::cli::args::{InspectArgs, UsageArgs};
 use crate::faces::cli::{Output, index_path, open_query, to_json};
 use crate::faces::table::{Cell, Column, Fit, Paint, Style, Table};
 use baton_core::Error;
@@ -63,7 +63,21 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
 
 pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Output, Error> {
     let (zone, since, until) = args.window.resolve()?;
-    let options = crate::ops::usage::UsageOptions {
+    let blocks = args.group_by == GroupByArg::Blocks;
+    if !blocks && let Some(flag) = args.blocks.any_given() {
+        return Err(Error::invalid(
+            "group_by",
+            format!("{flag} belongs to the windows report: use `baton usage blocks {flag}`"),
+        ));
+    }
+    if blocks && args.work {
+        return Err(Error::invalid(
+            "work",
+            "windows go to work sessions with --by-session: use `baton usage blocks --by-session`",
+        ));
+    }
+    let work = args.work;
+    let mut options = crate::ops::usage::UsageOptions {
         group_by: args.group_by.into(),
         providers: args.provider.providers(),
         since,
@@ -83,7 +97,7 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
         prices: args.prices.clone(),
         cost_mode: args.window.cost_mode.into(),
         zone: zone.clone(),
-        work_sessions: if args.work {
+        work_sessions: if work {
             if GroupBy::from(args.group_by) != GroupBy::Session {
                 return Err(Error::invalid(
                     "work",
@@ -100,7 +114,8 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
             None
         },
         work_focus: None,
-        work_root: if args.work {
+        windows: None,
+        work_root: if work {
             crate::faces::cli::ledger_for(cli)?
                 .dir()
                 .parent()
@@ -109,6 +124,13 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
             None
         },
     };
+    if blocks {
+        super::windows::ask(&args.blocks).apply(
+            &mut options,
+            &crate::faces::cli::ledger_for(cli)?,
+            crate::os::system::now()?,
+        )?;
+    }
     let report = match &args.index {
         Some(path) => {
             let index = QueryIndex {
@@ -124,7 +146,13 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
     };
     let style = Style::for_stdout(cli.color);
     Ok(Output {
-        human: if args.csv {
+        human: if let Some(windows) = &report.windows {
+            if args.csv {
+                windows.to_csv().trim_end().to_owned()
+            } else {
+                super::windows::table(&report, windows, &style, &zone)
+            }
+        } else if args.csv {
             report.to_csv().trim_end().to_owned()
         } else if report.group_by == GroupBy::Session && report.work_sessions.is_none() {
             let index = index_path(cli, &IndexLocation { index: None }).ok();
@@ -336,7 +364,7 @@ fn cost_cell(row: &UsageRow, unpriced: &[String]) -> String {
 
 /// What a usage report says under its table, each on its own line: the models with no price or
 /// priced through an alias, what was not counted, how work sessions were tied, whose costs.
-fn usage_notes(report: &UsageReport) -> String {
+pub(crate) fn usage_notes(report: &UsageReport) -> String {
     let mut out = String::new();
     if !report.unpriced_models.is_empty() {
         out.push_str(&format!(

@@ -83,6 +83,24 @@ struct GetUsage {
     until: Option<String>,
 }
 
+/// `get_usage_windows`' arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GetUsageWindows {
+    #[serde(default)]
+    week: bool,
+    /// active or recent (3 days) [all].
+    #[serde(default)]
+    only: Option<String>,
+    /// Tokens, or max (highest past window).
+    #[serde(default)]
+    token_limit: Option<String>,
+    #[serde(default)]
+    by_session: bool,
+    #[serde(default)]
+    provider: Option<String>,
+}
+
 /// `session_store`'s arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -234,6 +252,50 @@ off_thread_tools! { record_tools via records_call:
             )?;
             let listing = crate::ops::records::list_records(ledger, index, query, include)?;
             Ok(page_answer(listing.items.len(), listing.total, "row(s)", &listing))
+        }
+    get_usage_windows(GetUsageWindows) [read_only_hint = true]
+        "Usage by 5-hour plan window (7-day with week), open one first: cost, burn rate, projection, limit run-out, who used it."
+        => |p, ledger, index| {
+            use crate::ops::limits::{WindowAsk, parse_only, parse_token_limit};
+            let providers = p
+                .provider
+                .as_deref()
+                .map(baton_core::transcripts::filters::usage_provider)
+                .transpose()?;
+            let ask = WindowAsk {
+                week: p.week,
+                only: p.only.as_deref().map(parse_only).transpose()?,
+                token_limit: p.token_limit.as_deref().map(parse_token_limit).transpose()?,
+                by_session: p.by_session,
+            };
+            let mut options = crate::ops::usage::UsageOptions {
+                providers: providers.into_iter().collect(),
+                ..crate::ops::usage::UsageOptions::everything(
+                    baton_core::transcripts::usage::GroupBy::Model,
+                    crate::os::zone::resolve(None)?,
+                )
+            };
+            ask.apply(&mut options, ledger, crate::os::system::now()?)?;
+            let connection = crate::index::open_existing(index)?;
+            let report = crate::ops::mirror::usage::report(&connection, index, &options)?;
+            let windows = report.windows.as_ref();
+            let text = match windows.and_then(|w| w.active()) {
+                Some(open) => format!(
+                    "[ok] {} window(s); the open one: {} tokens, ${:.2}, {} tokens/h{}",
+                    windows.map_or(0, |w| w.windows.len()),
+                    open.total_tokens,
+                    open.cost_usd,
+                    open.burn.tokens_per_hour,
+                    open.limit
+                        .map(|l| format!(", {:.1} % of the limit", l.used_percent))
+                        .unwrap_or_default()
+                ),
+                None => format!(
+                    "[ok] {} window(s); none open now",
+                    windows.map_or(0, |w| w.windows.len())
+                ),
+            };
+            Ok((text, serde_json::to_value(&report).unwrap_or_default()))
         }
     session_resume(SessionResume) [read_only_hint = true]
         "One stored record in full, with its links."
@@ -416,11 +478,12 @@ fn index_answer(result: Result<(String, Value), Error>) -> CallToolResult {
 }
 
 /// The tools over the transcript index: offered once `baton mirror` has made one.
-pub const INDEX_TOOLS: [&str; 4] = [
+pub const INDEX_TOOLS: [&str; 5] = [
     "search_transcripts",
     "list_transcripts",
     "get_transcript",
     "get_usage",
+    "get_usage_windows",
 ];
 
 impl BatonMcp {

@@ -68,9 +68,11 @@ pub fn report(
     }
     let skipped = skipped(connection, path, options)?;
     // The 15-minute sums know no sessions: rows by work session need the rows themselves.
-    let slots = match options.work_sessions {
-        Some(_) => None,
-        None => slot_entries(connection, path, options, &prices, &tiers)?,
+    // Nor exact times: windows open at a response's hour.
+    let slots = if options.work_sessions.is_some() || options.windows.is_some() {
+        None
+    } else {
+        slot_entries(connection, path, options, &prices, &tiers)?
     };
     let entries = match slots {
         Some(entries) => entries,

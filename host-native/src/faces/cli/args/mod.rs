@@ -350,6 +350,8 @@ How Baton knows: a hook or the MCP server ties the agent's process to its sessio
   baton usage session --claude-dir ~/backup/.claude/projects
   baton usage daily --timezone UTC --cost-mode calculate
   baton usage monthly --csv > usage.csv   # for a spreadsheet
+  baton usage blocks --recent --token-limit max   # five-hour windows: burn rate, run-out
+  baton usage blocks --active --by-session        # who is using the open window
 
 One meaning for every provider: input excludes cached input, cache_read is the cached input, output includes reasoning and reasoning is that part of it. Days are this machine's unless --timezone says otherwise. A response Claude Code wrote over several lines counts once; Codex's cumulative totals count as deltas; a Gemini CLI message written again counts once, as does a Qwen Code response written in its telemetry and in its transcript; Copilot CLI's tokens are its runs' totals, at each run's end (its credits are shown in the session, not as dollars). Prices: LiteLLM's table, shipped (see its date in --json); a model it does not list is named under the table and costs nothing.")]
     Usage(UsageArgs),

@@ -85,6 +85,53 @@ pub(crate) struct UsageArgs {
     /// `--json` still gives the one JSON object
     #[arg(long)]
     pub(crate) csv: bool,
+    #[command(flatten)]
+    pub(crate) blocks: BlocksArgs,
+}
+
+/// The choices of `baton usage blocks`.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Windows (usage blocks)")]
+pub(crate) struct BlocksArgs {
+    /// Seven-day windows instead of five-hour ones
+    #[arg(long)]
+    pub(crate) week: bool,
+    /// Only the window open now
+    #[arg(long, conflicts_with = "recent")]
+    pub(crate) active: bool,
+    /// Only the windows of the last three days (the open one included)
+    #[arg(long)]
+    pub(crate) recent: bool,
+    /// Measure each window against a token limit: a number of tokens, or `max` for the most
+    /// any window that has ended used; the open window says when it runs out at its pace
+    #[arg(long, value_name = "N|max", value_parser = token_limit_arg)]
+    pub(crate) token_limit: Option<baton_core::transcripts::usage::windows::TokenLimit>,
+    /// Who used each window: the work sessions of this ledger its responses belong to, else
+    /// the agent sessions, the largest share first
+    #[arg(long)]
+    pub(crate) by_session: bool,
+}
+
+impl BlocksArgs {
+    /// The flag given, when one is (they mean something only for `blocks`).
+    pub(crate) fn any_given(&self) -> Option<&'static str> {
+        [
+            (self.week, "--week"),
+            (self.active, "--active"),
+            (self.recent, "--recent"),
+            (self.token_limit.is_some(), "--token-limit"),
+            (self.by_session, "--by-session"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
+}
+
+/// `--token-limit`'s value (see [`crate::ops::limits::parse_token_limit`]).
+fn token_limit_arg(
+    text: &str,
+) -> Result<baton_core::transcripts::usage::windows::TokenLimit, String> {
+    crate::ops::limits::parse_token_limit(text).map_err(|err| err.message)
 }
 
 impl UsageArgs {
@@ -109,6 +156,9 @@ pub(crate) enum GroupByArg {
     Model,
     /// One row per project (each session's first working folder)
     Project,
+    /// The five-hour windows plans are metered in (seven-day with --week), the open one
+    /// first: tokens, cost, burn rate, projection and limit
+    Blocks,
 }
 
 /// Which cost `baton usage` shows.
@@ -142,6 +192,8 @@ impl From<GroupByArg> for GroupBy {
             GroupByArg::Session => GroupBy::Session,
             GroupByArg::Model => GroupBy::Model,
             GroupByArg::Project => GroupBy::Project,
+            // Windows come with the models they used.
+            GroupByArg::Blocks => GroupBy::Model,
         }
     }
 }
