@@ -263,3 +263,109 @@ fn window_flags_belong_to_blocks_and_a_bad_limit_says_what_to_give() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not a token limit"), "{stderr}");
 }
+
+/// The Codex home of the limits fixtures: rollouts in its `sessions/` report both windows.
+fn codex_home() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/codex-limits")
+}
+
+#[test]
+fn codex_limits_come_from_its_newest_rollout_and_claudes_from_the_status_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let sessions = codex_home().join("sessions");
+    let sessions = sessions.to_str().unwrap();
+
+    // The newest report (10:00:02 on 2 December) of the two rollouts: both windows, the
+    // reset instants as written, the plan.
+    let (status, report, _, stderr) = blocks(
+        &ledger,
+        &["--provider", "codex", "--codex-dir", sessions, "--json"],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let said = &report["windows"]["agent_limits"];
+    assert_eq!(said.as_array().unwrap().len(), 1, "{said}");
+    let codex = &said[0];
+    assert_eq!(codex["provider"], "codex");
+    assert_eq!(codex["observed_at"], "2026-12-02T10:00:02.000Z");
+    assert_eq!(codex["plan_type"], "plus");
+    assert_eq!(codex["primary"]["used_percent"], 25.0);
+    assert_eq!(codex["primary"]["window_minutes"], 300);
+    assert_eq!(codex["primary"]["resets_at"], "2026-12-02T13:00:00.000Z");
+    assert_eq!(codex["secondary"]["used_percent"], 41.0);
+    assert_eq!(codex["secondary"]["resets_at"], "2026-12-06T10:00:00.000Z");
+    // The windows from its token counts: 20,100 tokens since 09:00 (the rollout's deltas).
+    assert_eq!(report["windows"]["windows"][0]["total_tokens"], 20_100);
+
+    // After the five-hour reset, that window reads empty; the weekly one stands.
+    let later = baton(&ledger)
+        .env("BATON_NOW", "2026-12-02T13:30:00Z")
+        .args(["--json", "usage", "blocks", "--provider", "codex"])
+        .args(["--codex-dir", sessions])
+        .output()
+        .unwrap();
+    let later = json_of(&later);
+    let codex = &later["windows"]["agent_limits"][0];
+    assert_eq!(codex["primary"]["used_percent"], 0.0);
+    assert!(codex["primary"].get("resets_at").is_none(), "{codex}");
+    assert_eq!(codex["secondary"]["used_percent"], 41.0);
+
+    // In words, under the windows.
+    let (_, _, human, _) = blocks(
+        &ledger,
+        &[
+            "--provider",
+            "codex",
+            "--codex-dir",
+            sessions,
+            "--timezone",
+            "UTC",
+        ],
+    );
+    assert!(
+        human.contains(
+            "Codex says (plan plus), at 2026-12-02 10:00: 5h 25 % used, resets 2026-12-02 13:00 · 7d 41 % used, resets 2026-12-06 10:00"
+        ),
+        "{human}"
+    );
+
+    // The status line's `codex` segment: the same report, against the time gone in each
+    // window (10:30 is 2h 30m into the window that resets at 13:00: half of it).
+    let run_statusline = |input: &str, segments: &str| {
+        let mut command = baton(&ledger);
+        command
+            .env("BATON_NOW", NOW)
+            .env("CODEX_HOME", codex_home())
+            .env("NO_COLOR", "1")
+            .args(["statusline", "--segments", segments]);
+        let out = baton_tests::spawn_with_stdin(&mut command, input.as_bytes())
+            .wait_with_output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let line = run_statusline(r#"{"session_id":"s-codex"}"#, "codex");
+    assert_eq!(line, "codex 5h 25% (time 50%) · 7d 41% (time 43%)");
+
+    // Claude Code gives its limits to the status line only: kept there, shown by `blocks`.
+    let claude = r#"{"session_id":"s-claude","rate_limits":{"five_hour":{"used_percentage":42,"resets_at":1796216400},"seven_day":{"used_percentage":12,"resets_at":1796551200}}}"#;
+    let line = run_statusline(claude, "limits");
+    assert!(line.starts_with("5h 42%"), "{line}");
+    let (_, report, _, _) = blocks(
+        &ledger,
+        &[
+            "--provider",
+            "claude-code",
+            "--claude-dir",
+            sessions,
+            "--json",
+        ],
+    );
+    let said = &report["windows"]["agent_limits"];
+    assert_eq!(said.as_array().map(Vec::len), Some(1), "{report}");
+    assert_eq!(said[0]["provider"], "claude-code");
+    assert_eq!(said[0]["primary"]["used_percent"], 42.0);
+    assert_eq!(said[0]["primary"]["resets_at"], "2026-12-02T13:00:00.000Z");
+    assert_eq!(said[0]["observed_at"], "2026-12-02T10:30:00.000Z");
+}

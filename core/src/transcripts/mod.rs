@@ -22,6 +22,7 @@ pub mod follow;
 pub mod gemini;
 pub mod ingest;
 pub mod inspect;
+pub mod limits;
 pub mod lines;
 pub mod mark;
 pub mod opencode;

@@ -1,6 +1,7 @@
 //! Plan limits as every face asks for them: which windows (five hours or seven days, all,
 //! the recent ones or the open one), against what token limit, and whether each says who used
-//! it. The windows themselves are the core's; the usage report carries them.
+//! it (the windows themselves are the core's; the usage report carries them); and what the
+//! agents themselves last said of their limits (Codex in its newest rollouts).
 
 use baton_core::transcripts::usage::windows::{
     FIVE_HOURS_MS, Keep, SEVEN_DAYS_MS, TokenLimit, WindowOptions,
@@ -76,6 +77,144 @@ impl WindowAsk {
             options.work_root = ledger.dir().parent().map(|root| root.display().to_string());
         }
         Ok(())
+    }
+}
+
+/// How many of the newest folders, at each level of a sessions tree (year, month, day), are
+/// looked in for the newest rollouts.
+const NEWEST_FOLDERS: usize = 3;
+/// How many of the most recently written rollouts are read for limits.
+const NEWEST_FILES: usize = 4;
+/// How much of each rollout's end is read.
+const TAIL_BYTES: u64 = 512 * 1024;
+
+/// What Codex last said of its plan's limits, from the most recently written rollouts under
+/// `dirs` (its `sessions` folders: the newest year, month and day folders, by name, then the
+/// files by when they were written, so a resumed old rollout counts when it was written to
+/// last), as they stand at `now`. None when no rollout says.
+pub fn codex_latest(
+    dirs: &[std::path::PathBuf],
+    now: Timestamp,
+) -> Option<baton_core::transcripts::limits::PlanLimits> {
+    let mut files: Vec<(std::time::SystemTime, std::path::PathBuf)> = Vec::new();
+    for dir in dirs {
+        newest_rollouts(dir, 0, &mut files);
+    }
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
+    files
+        .iter()
+        .take(NEWEST_FILES)
+        .filter_map(|(_, path)| {
+            let size = std::fs::metadata(path).ok()?.len();
+            let from = size.saturating_sub(TAIL_BYTES);
+            let read = crate::os::files::whole_lines_after(path, from, TAIL_BYTES).ok()?;
+            let text = String::from_utf8_lossy(&read.bytes);
+            // A cut first line is no line.
+            let text = if from > 0 {
+                text.split_once('\n').map_or("", |(_, rest)| rest)
+            } else {
+                &text
+            };
+            baton_core::transcripts::limits::codex_latest(text)
+        })
+        .max_by_key(|limits| limits.observed_at)
+        .map(|limits| limits.at(now))
+}
+
+/// Where the latest limits an agent reported through Baton's status line are kept (in the
+/// user's cache folder): Claude Code gives them only to its status-line command.
+fn kept_limits_path(provider: baton_core::transcripts::Provider) -> Option<std::path::PathBuf> {
+    crate::os::places::cache_dir().map(|cache| {
+        cache
+            .join("limits")
+            .join(format!("{}.json", crate::wire_name(&provider)))
+    })
+}
+
+/// Keeps the limits an agent just reported, for `usage blocks` and the MCP tool to show
+/// (written whole; only when they changed). Best effort: a cache that cannot be written
+/// loses nothing else.
+pub fn keep_reported(limits: &baton_core::transcripts::limits::PlanLimits) {
+    let Some(path) = kept_limits_path(limits.provider) else {
+        return;
+    };
+    if let Some(kept) = read_kept(&path)
+        && kept.primary == limits.primary
+        && kept.secondary == limits.secondary
+        && kept.plan_type == limits.plan_type
+    {
+        return;
+    }
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(text) = serde_json::to_string(limits) {
+        let _ = crate::os::files::write_whole(&path, text.as_bytes());
+    }
+}
+
+fn read_kept(path: &std::path::Path) -> Option<baton_core::transcripts::limits::PlanLimits> {
+    let text = crate::os::files::read_regular_text(path, 64 * 1024).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// What each agent last said of its plan's limits, as they stand at `now`: Claude Code's as
+/// its status line last reported them, Codex's from its newest rollouts under `codex_dirs`
+/// (its default folders when none are given).
+pub fn agents_latest(
+    codex_dirs: &[std::path::PathBuf],
+    now: Timestamp,
+) -> Vec<baton_core::transcripts::limits::PlanLimits> {
+    use baton_core::transcripts::Provider;
+    let defaults;
+    let codex_dirs = if codex_dirs.is_empty() {
+        defaults = crate::os::places::provider_dirs(Provider::Codex);
+        &defaults[..]
+    } else {
+        codex_dirs
+    };
+    let claude = kept_limits_path(Provider::ClaudeCode)
+        .and_then(|path| read_kept(&path))
+        .map(|limits| limits.at(now));
+    claude
+        .into_iter()
+        .chain(codex_latest(codex_dirs, now))
+        .collect()
+}
+
+/// The rollouts of the newest folders under `dir`, with when each was last written: the
+/// newest folder first, depth first, until enough are found.
+fn newest_rollouts(
+    dir: &std::path::Path,
+    depth: usize,
+    out: &mut Vec<(std::time::SystemTime, std::path::PathBuf)>,
+) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut folders = Vec::new();
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if kind.is_dir() {
+            folders.push(path);
+        } else if kind.is_file()
+            && path.extension().is_some_and(|e| e == "jsonl")
+            && let Ok(written) = entry.metadata().and_then(|m| m.modified())
+        {
+            out.push((written, path));
+        }
+    }
+    if depth < 3 {
+        folders.sort();
+        for folder in folders.iter().rev().take(NEWEST_FOLDERS) {
+            if out.len() >= 2 * NEWEST_FILES {
+                break;
+            }
+            newest_rollouts(folder, depth + 1, out);
+        }
     }
 }
 

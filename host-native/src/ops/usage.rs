@@ -296,7 +296,18 @@ pub fn report_of_entries(
             .work_sessions
             .as_deref()
             .map(|s| (s, options.work_root.as_deref()));
-        let windows = windows(&entries, &report_options, asked, sessions);
+        let mut windows = windows(&entries, &report_options, asked, sessions);
+        let wanted = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
+        windows.agent_limits = crate::ops::limits::agents_latest(
+            options
+                .folders
+                .get(&Provider::Codex)
+                .map_or(&[][..], Vec::as_slice),
+            asked.now,
+        )
+        .into_iter()
+        .filter(|limits| wanted(limits.provider))
+        .collect();
         // The models and totals of the windows kept.
         let since = match asked.keep {
             Keep::All => report_options.since,

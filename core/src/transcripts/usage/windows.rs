@@ -87,6 +87,10 @@ pub struct WindowsReport {
     pub kept: Keep,
     /// The windows, the latest (the active one, when there is one) first.
     pub windows: Vec<UsageWindow>,
+    /// What the agents themselves last said of their plans' limits (filled by the host that
+    /// looked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agent_limits: Vec<crate::transcripts::limits::PlanLimits>,
 }
 
 impl WindowsReport {
@@ -396,6 +400,7 @@ pub fn windows(
         token_limit_source: token_limit_source.map(str::to_owned),
         kept: options.keep,
         windows: sealed,
+        agent_limits: Vec::new(),
     }
 }
 

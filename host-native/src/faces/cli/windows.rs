@@ -74,6 +74,9 @@ pub(crate) fn table(
             Keep::All => "no window: no response counted",
         };
         let mut out = format!("[ok] Usage by {length} window: {none}");
+        for limits in &windows.agent_limits {
+            out.push_str(&agent_line(limits, zone));
+        }
         out.push_str(&notes(report));
         return out;
     }
@@ -173,8 +176,36 @@ pub(crate) fn table(
             }
         }
     }
+    for limits in &windows.agent_limits {
+        out.push_str(&agent_line(limits, zone));
+    }
     out.push_str(&notes(report));
     out
+}
+
+/// What an agent last said of its limits, in words.
+fn agent_line(limits: &baton_core::transcripts::limits::PlanLimits, zone: &dyn Zone) -> String {
+    let parts: Vec<String> = limits
+        .windows()
+        .map(|w| {
+            let reset = w
+                .resets_at
+                .map(|at| format!(", resets {}", local(at, zone, true)))
+                .unwrap_or_default();
+            format!("{} {:.0} % used{reset}", w.label(), w.used_percent)
+        })
+        .collect();
+    let plan = limits
+        .plan_type
+        .as_deref()
+        .map(|p| format!(" (plan {p})"))
+        .unwrap_or_default();
+    format!(
+        "\n{} says{plan}, at {}: {}",
+        limits.provider.entry().title,
+        local(limits.observed_at, zone, true),
+        parts.join(" · ")
+    )
 }
 
 /// The usage notes, times (not days) in the zone.

@@ -24,7 +24,7 @@ mod cache;
 use cache::*;
 
 /// The segments shown when none are asked for, in order.
-pub const DEFAULT_SEGMENTS: &str = "session,health,cost,today,context,limits";
+pub const DEFAULT_SEGMENTS: &str = "session,health,cost,today,context,limits,codex";
 
 /// The most of a transcript's tail read for the context's size.
 const TAIL_BYTES: u64 = 256 * 1024;
@@ -244,6 +244,37 @@ fn window(
     ))
 }
 
+/// Claude Code's limits as it reported them, for `usage blocks` to show.
+fn claude_limits(
+    limits: Option<&RateLimits>,
+    now: Timestamp,
+) -> Option<baton_core::transcripts::limits::PlanLimits> {
+    use baton_core::transcripts::limits::{LimitWindow, PlanLimits};
+    let read = |w: Option<&Window>, minutes: u64| {
+        let w = w?;
+        Some(LimitWindow {
+            used_percent: w.used_percentage.filter(|p| p.is_finite() && *p >= 0.0)?,
+            window_minutes: Some(minutes),
+            resets_at: w
+                .resets_at
+                .as_ref()
+                .and_then(reset_millis)
+                .map(Timestamp::from_millis),
+        })
+    };
+    let limits = limits?;
+    let primary = read(limits.five_hour.as_ref(), 300);
+    let secondary = read(limits.seven_day.as_ref(), 10_080);
+    (primary.is_some() || secondary.is_some()).then_some(PlanLimits {
+        provider: baton_core::transcripts::Provider::ClaudeCode,
+        observed_at: now,
+        limit_id: None,
+        plan_type: None,
+        primary,
+        secondary,
+    })
+}
+
 /// Works the line out; with the segments it has, in order.
 fn compute(
     input: &Input,
@@ -329,8 +360,29 @@ fn compute(
                 };
                 format!("ctx {}", paint(&format!("{pct:.0}%"), tone, options.colour))
             }),
+            "codex" => {
+                let dirs =
+                    crate::os::places::provider_dirs(baton_core::transcripts::Provider::Codex);
+                crate::ops::limits::codex_latest(&dirs, now).and_then(|limits| {
+                    let parts: Vec<String> = limits
+                        .windows()
+                        .filter_map(|w| {
+                            let span = w.window_minutes.map_or(0, |m| m as i64 * 60_000);
+                            let reported = Window {
+                                used_percentage: Some(w.used_percent),
+                                resets_at: w.resets_at.map(|at| at.millis().into()),
+                            };
+                            window(&w.label(), &reported, span.max(60_000), now, options.colour)
+                        })
+                        .collect();
+                    (!parts.is_empty()).then(|| format!("codex {}", parts.join(" · ")))
+                })
+            }
             "limits" => {
                 let limits = input.rate_limits.as_ref();
+                if let Some(reported) = claude_limits(limits, now) {
+                    crate::ops::limits::keep_reported(&reported);
+                }
                 let parts: Vec<String> = [
                     limits
                         .and_then(|r| r.five_hour.as_ref())

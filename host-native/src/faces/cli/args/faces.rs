@@ -15,7 +15,7 @@ pub(crate) struct WatchArgs {
 #[derive(Debug, Args)]
 pub(crate) struct StatuslineArgs {
     /// Segments to show, comma-separated [default: BATON_STATUSLINE_SEGMENTS, else
-    /// session,health,cost,today,context,limits]
+    /// session,health,cost,today,context,limits,codex]
     #[arg(long, value_name = "LIST")]
     pub(crate) segments: Option<String>,
     /// The widest the line may be [default: COLUMNS, else 120]
