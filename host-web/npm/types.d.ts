@@ -577,7 +577,18 @@ export type GroupBy =
 /** The model. */
 "model" |
 /** The session's project: its first working directory. */
-"project";
+"project" |
+/** The git branch the work session a response belongs to started on. */
+"branch" |
+/** The mission of the work session a response belongs to. */
+"mission" |
+/** The pull request the work session a response belongs to reported. */
+"pull_request" |
+/**
+ * The hand-off chain of the work session a response belongs to (its first session's
+ * path).
+ */
+"chain";
 
 /** How the conversation list is asked for. */
 export type ListQuery = {
@@ -932,6 +943,21 @@ export type BriefStamp = {
   indexed_commit: string | null;
 };
 
+/** Tokens and dollars per hour. */
+export type BurnRate = {
+  /**
+   * Tokens per hour from the window's first response to now (the active window) or to its
+   * last response, over at least five minutes.
+   */
+  tokens_per_hour: number;
+  /** Dollars per hour over the same span. */
+  usd_per_hour: number;
+  /** The active window: tokens used in the hour before now. */
+  last_hour_tokens?: number | null;
+  /** The active window: dollars spent in the hour before now. */
+  last_hour_usd?: number | null;
+};
+
 /** The charts, as SVG text. */
 export type Charts = {
   /** Messages per day, as a calendar. */
@@ -1180,6 +1206,23 @@ export type HealthReport = {
   rebrief_reasons: string[];
 };
 
+/** Which windows a report keeps. */
+export type Keep =
+/** Every one. */
+{
+  only: "all";
+} |
+/** Those still open at this instant or later (and opened by `now`). */
+{
+  only: "ending_after";
+  /** The instant. */
+  at: Timestamp;
+} |
+/** The one open now. */
+{
+  only: "active";
+};
+
 /** An owned key whose value on disk is not the one Baton would write. */
 export type KeyDifference = {
   /** The key. */
@@ -1223,6 +1266,31 @@ export type LifecycleAnswer = {
   collisions_opened?: unknown[];
   /** A sentence for the caller. */
   message: string;
+};
+
+/** A window against the token limit. */
+export type LimitState = {
+  /** The limit, in tokens. */
+  limit_tokens: number;
+  /** The share of it used, in percent (above 100 when it was passed). */
+  used_percent: number;
+  /** When the window's use reached the limit, if it did. */
+  reached_at?: Timestamp | null;
+  /**
+   * The active window, not at the limit yet: when it reaches it at this pace, if that is
+   * before the window ends.
+   */
+  runs_out_at?: Timestamp | null;
+};
+
+/** One metered window as the agent reported it. */
+export type LimitWindow = {
+  /** The share of the window's limit used, in percent. */
+  used_percent: number;
+  /** The window's length in minutes, when said. */
+  window_minutes?: number | null;
+  /** When it resets, when said. */
+  resets_at?: Timestamp | null;
 };
 
 /** One unreadable line, for reports. */
@@ -1405,6 +1473,22 @@ export type PauseInfo = {
   delivered: boolean;
 };
 
+/** An agent's latest word on its plan's limits. */
+export type PlanLimits = {
+  /** Whose word it is. */
+  provider: Provider;
+  /** When the agent wrote it. */
+  observed_at: Timestamp;
+  /** Which limit (Codex's `limit_id`), when said. */
+  limit_id?: string | null;
+  /** The plan (`plus`, `pro`, …), when said. */
+  plan_type?: string | null;
+  /** The shorter window (five hours). */
+  primary?: LimitWindow | null;
+  /** The longer window (seven days). */
+  secondary?: LimitWindow | null;
+};
+
 /** One step of a plan. */
 export type PlanStep = {
   /** What. */
@@ -1419,6 +1503,16 @@ export type PriceTableInfo = {
   source: string;
   /** The day its prices were taken. */
   date: string;
+};
+
+/** Where the active window ends up at its pace so far. */
+export type Projection = {
+  /** Tokens at the window's end. */
+  total_tokens: number;
+  /** Dollars at the window's end. */
+  cost_usd: number;
+  /** Minutes left in the window. */
+  minutes_left: number;
 };
 
 /** `analyzer_push`. */
@@ -1575,6 +1669,10 @@ export type Session = {
   mission: string | null;
   /** The repository commit it started from. */
   start_commit: string | null;
+  /** The git branch it started on, when it started in a repository on one. */
+  branch?: string | null;
+  /** The git worktree it started in (the working copy's top folder). */
+  worktree?: string | null;
   /** Self-reported progress, 0–100: shown, never used to decide anything. */
   progress: number | null;
   /** The pause a person set, until it is lifted. */
@@ -1662,6 +1760,10 @@ export type SessionAction = {
   mission: string | null;
   /** The repository commit it started from. */
   start_commit: string | null;
+  /** The git branch it started on, when it started in a repository on one. */
+  branch?: string | null;
+  /** The git worktree it started in (the working copy's top folder). */
+  worktree?: string | null;
   /** Self-reported progress, 0–100: shown, never used to decide anything. */
   progress: number | null;
   /** The pause a person set, until it is lifted. */
@@ -1733,6 +1835,13 @@ export type Severity =
 "normal" |
 /** The change breaks a dependency the affected session declared. */
 "high";
+
+/** Whose use a share is. */
+export type ShareOf =
+/** A work session of the ledger. */
+"work_session" |
+/** An agent session no work session links. */
+"agent_session";
 
 /** Where a session stands. The first five are live; `complete` and `failed` are ended. */
 export type Status =
@@ -1855,6 +1964,8 @@ export type UsageReport = {
   without_tokens?: string[];
   /** When rows are work sessions: each row's work session and the transcripts tied to it. */
   work_sessions?: WorkSessions | null;
+  /** Usage by metered window (`usage blocks`), when asked for. */
+  windows?: WindowsReport | null;
 };
 
 /** One row of a report. */
@@ -1897,6 +2008,51 @@ export type UsageSource = {
   totals: TokenTotals;
   /** Their cost, when priced. */
   cost_micro_usd?: number | null;
+};
+
+/** One window. */
+export type UsageWindow = {
+  /** When it opened: the hour of its first response. */
+  start: Timestamp;
+  /** When it closes (or closed): `start` plus the length. */
+  end: Timestamp;
+  /** Its first response. */
+  first_at: Timestamp;
+  /** Its last response. */
+  last_at: Timestamp;
+  /** Whether `now` falls inside it. */
+  active: boolean;
+  /**
+   * Idle time between the previous window's end and this one's start, in minutes (absent
+   * for the first window and for a window that opened as the previous one closed).
+   */
+  gap_before_minutes?: number | null;
+  /** Counted responses. */
+  responses: number;
+  /** Input tokens, excluding cached input. */
+  input_tokens: number;
+  /** Output tokens, including reasoning. */
+  output_tokens: number;
+  /** Tokens written to the prompt cache. */
+  cache_creation_tokens: number;
+  /** Input tokens read from the prompt cache. */
+  cache_read_tokens: number;
+  /** The reasoning part of the output. */
+  reasoning_tokens: number;
+  /** input + output + cache creation + cache read. */
+  total_tokens: number;
+  /** Its cost in US dollars. */
+  cost_usd: number;
+  /** Models used in it. */
+  models: string[];
+  /** How fast it was used. */
+  burn: BurnRate;
+  /** The active window at its end, at its pace so far. */
+  projection?: Projection | null;
+  /** The window against the token limit, when there is one. */
+  limit?: LimitState | null;
+  /** Who used it, the largest share first (with `by_session`). */
+  sessions?: WindowShare[];
 };
 
 /** The verdict on the overall score. */
@@ -1952,6 +2108,50 @@ export type ViewMessage = {
   side_chain?: boolean;
   /** The tokens of the response it is, when the transcript records them. */
   tokens?: TokenTotals | null;
+};
+
+/** One user's part of a window. */
+export type WindowShare = {
+  /** A work session or an agent session. */
+  of: ShareOf;
+  /** The work session's path, or the agent's session id. */
+  key: string;
+  /** The work session. */
+  session_id?: SessionId | null;
+  /** The agent (an agent session's, or the first a work session's responses came from). */
+  provider: Provider;
+  /** Counted responses. */
+  responses: number;
+  /** Tokens (input + output + cache creation + cache read). */
+  total_tokens: number;
+  /** Dollars. */
+  cost_usd: number;
+  /** Its part of the window's cost, in percent (of its tokens when the window cost nothing). */
+  share_percent: number;
+};
+
+/** Usage by window. */
+export type WindowsReport = {
+  /** How long each window lasts, in minutes. */
+  length_minutes: number;
+  /** When the report was made. */
+  now: Timestamp;
+  /** The token limit windows are measured against, when one was asked for and is known. */
+  token_limit?: number | null;
+  /**
+   * Where the limit asked for comes from: `given`, or `highest_past_window` (then
+   * `token_limit` is absent while no window has ended).
+   */
+  token_limit_source?: string | null;
+  /** Which windows were kept. */
+  kept: Keep;
+  /** The windows, the latest (the active one, when there is one) first. */
+  windows: UsageWindow[];
+  /**
+   * What the agents themselves last said of their plans' limits (filled by the host that
+   * looked).
+   */
+  agent_limits?: PlanLimits[];
 };
 
 /** The work sessions and the workspace of everything loaded. */
@@ -2021,6 +2221,10 @@ export type WorkSessionCard = {
   mission: string | null;
   /** The repository commit it started from. */
   start_commit: string | null;
+  /** The git branch it started on, when it started in a repository on one. */
+  branch?: string | null;
+  /** The git worktree it started in (the working copy's top folder). */
+  worktree?: string | null;
   /** Self-reported progress, 0–100: shown, never used to decide anything. */
   progress: number | null;
   /** The pause a person set, until it is lifted. */

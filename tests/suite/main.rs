@@ -3,6 +3,7 @@
 
 mod agents;
 mod architecture;
+mod branches;
 mod ccusage;
 mod cli;
 mod concurrency;

@@ -45,6 +45,16 @@ pub struct StartParams {
     /// The commit the work starts from.
     #[serde(default)]
     pub commit: Option<String>,
+    /// The git branch it starts on. A native host fills it and the worktree from the working
+    /// folder; neither is in the MCP tool's schema (an agent starts where it works, and the
+    /// tools' list stays small), though a caller may still give them.
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub branch: Option<String>,
+    /// The git worktree it works in (its top folder).
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub worktree: Option<String>,
     /// Register only, without a brief.
     #[serde(default)]
     pub no_brief: bool,

@@ -60,6 +60,8 @@ pub(crate) fn prepare_start(view: &dyn LedgerView, p: &StartParams) -> Result<Pr
                 provider_session_id: opt_label("provider_session_id", &p.provider_session_id)?,
                 mission: opt(&p.mission, |v| names::safe_name("mission", v))?,
                 commit: opt_label("commit", &p.commit)?,
+                branch: opt_label("branch", &p.branch)?,
+                worktree: opt_label("worktree", &p.worktree)?,
             }),
             brief: !p.no_brief,
         },

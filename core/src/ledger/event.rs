@@ -104,6 +104,12 @@ pub struct Started {
     /// The repository commit the session started from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
+    /// The git branch it started on (absent on a detached HEAD or outside git).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// The git worktree it started in: the top folder of the working copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<String>,
 }
 
 impl Started {
@@ -121,6 +127,8 @@ impl Started {
             provider_session_id: None,
             mission: None,
             commit: None,
+            branch: None,
+            worktree: None,
         }
     }
 }

@@ -119,6 +119,8 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         event_count: ordered.len() as u64,
         mission: start.mission.clone(),
         start_commit: start.commit.clone(),
+        branch: start.branch.clone(),
+        worktree: start.worktree.clone(),
         progress: None,
         pause: None,
         brief: None,

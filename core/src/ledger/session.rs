@@ -180,6 +180,12 @@ pub struct Session {
     pub mission: Option<String>,
     /// The repository commit it started from.
     pub start_commit: Option<String>,
+    /// The git branch it started on, when it started in a repository on one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// The git worktree it started in (the working copy's top folder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<String>,
     /// Self-reported progress, 0–100: shown, never used to decide anything.
     pub progress: Option<u8>,
     /// The pause a person set, until it is lifted.

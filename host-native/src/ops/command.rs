@@ -21,6 +21,8 @@ pub struct Extras {
     pub cost: Option<SessionCost>,
     /// The cost of a shown session's hand-off chain.
     pub chain_cost: Option<Value>,
+    /// The cost of the work sessions on a shown session's branch.
+    pub branch_cost: Option<Value>,
 }
 
 /// A request's outcome: the core's answer, the extras, and the view it read, with which the
@@ -109,6 +111,7 @@ fn costs(ledger: &Ledger, index: &Path, snapshot: &Snapshot, id: baton_core::Ses
         Ok((all, costs)) => Extras {
             cost: costs.of(id).cloned(),
             chain_cost: costs.chain_total(&all, id),
+            branch_cost: costs.branch_total(&all, id),
         },
         Err(err) => {
             warn(&format!("its cost is left out: {err}"));

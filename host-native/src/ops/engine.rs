@@ -35,8 +35,15 @@ pub fn fill_defaults(request: &mut Request, client: Option<&str>) {
                 if p.agent.is_none() {
                     p.agent = client.map(baton_core::names::canonical_agent);
                 }
-                if p.commit.is_none() {
-                    p.commit = system::git_head();
+                if p.commit.is_none() || p.branch.is_none() || p.worktree.is_none() {
+                    let git = system::git_state().unwrap_or_default();
+                    p.commit = p.commit.take().or(git.commit);
+                    // A branch given names where the work is, wherever it runs: the folder's
+                    // worktree goes with the folder's branch only.
+                    if p.branch.is_none() {
+                        p.branch = git.branch;
+                        p.worktree = p.worktree.take().or(git.worktree);
+                    }
                 }
             }
         }

@@ -71,6 +71,22 @@ impl UsageOptions {
     }
 }
 
+/// Ties `options`' responses to the work sessions of `ledger` (a folder with no ledger yet has
+/// none: every response stays unlinked).
+pub fn by_work_sessions(
+    options: &mut UsageOptions,
+    ledger: &crate::store::Ledger,
+) -> Result<(), Error> {
+    use baton_core::ledger::store::LedgerView;
+    options.work_sessions = Some(if ledger.dir().is_dir() {
+        ledger.snapshot()?.all_sessions()?
+    } else {
+        Vec::new()
+    });
+    options.work_root = ledger.dir().parent().map(|root| root.display().to_string());
+    Ok(())
+}
+
 /// The responses a work-session report needs (see [`UsageOptions::work_focus`]).
 #[derive(Debug, Clone)]
 pub struct WorkFocus {
@@ -326,6 +342,15 @@ pub fn report_of_entries(
         return report;
     }
     match &options.work_sessions {
+        Some(sessions) if options.group_by.is_by_work() => {
+            baton_core::transcripts::usage::aggregate_by_work_key(
+                entries,
+                sessions,
+                options.work_root.as_deref(),
+                &report_options,
+                skipped,
+            )
+        }
         Some(sessions) => baton_core::transcripts::usage::aggregate_by_work_session(
             entries,
             sessions,

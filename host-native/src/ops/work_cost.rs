@@ -55,6 +55,23 @@ impl WorkCosts {
     /// than one.
     pub fn chain_total(&self, sessions: &[Session], id: SessionId) -> Option<serde_json::Value> {
         let members = baton_core::transcripts::usage::work::chain(sessions, id);
+        self.total_of(members)
+    }
+
+    /// The total of the work sessions of `id`'s project that started on its branch, with its
+    /// members, when it has more than one.
+    pub fn branch_total(&self, sessions: &[Session], id: SessionId) -> Option<serde_json::Value> {
+        let mut total = self.total_of(branch_members(sessions, id))?;
+        let branch = sessions
+            .iter()
+            .find(|s| s.session_id == id)
+            .and_then(|s| s.branch.clone());
+        total["branch"] = serde_json::Value::from(branch);
+        Some(total)
+    }
+
+    /// The figures of `members` together, when there are two or more and one has any.
+    fn total_of(&self, members: Vec<SessionId>) -> Option<serde_json::Value> {
         if members.len() < 2 {
             return None;
         }
@@ -80,7 +97,24 @@ impl WorkCosts {
     }
 }
 
-/// The figures of the `focus` sessions (with their hand-off chains) among all of a ledger's
+/// The work sessions of `id`'s project that started on its branch (none without one), oldest
+/// first.
+pub fn branch_members(sessions: &[Session], id: SessionId) -> Vec<SessionId> {
+    let Some(of) = sessions.iter().find(|s| s.session_id == id) else {
+        return Vec::new();
+    };
+    let Some(branch) = &of.branch else {
+        return Vec::new();
+    };
+    let mut members: Vec<&Session> = sessions
+        .iter()
+        .filter(|s| s.project == of.project && s.branch.as_ref() == Some(branch))
+        .collect();
+    members.sort_by_key(|s| (s.started_at, s.session_id));
+    members.iter().map(|s| s.session_id).collect()
+}
+
+/// The figures of the `focus` sessions (with their hand-off chains and branches) among all of a ledger's
 /// `sessions`: from the index beside the ledger when there is one (the figures as of its last
 /// mirror pass; every session is known to the linker, so a response two could own stays
 /// unlinked), else from the ledger's usage events.
@@ -92,7 +126,8 @@ pub fn of_sessions(
 ) -> Result<WorkCosts, Error> {
     let mut wanted: Vec<SessionId> = Vec::new();
     for id in focus {
-        for member in baton_core::transcripts::usage::work::chain(sessions, *id) {
+        let chain = baton_core::transcripts::usage::work::chain(sessions, *id);
+        for member in chain.into_iter().chain(branch_members(sessions, *id)) {
             if !wanted.contains(&member) {
                 wanted.push(member);
             }

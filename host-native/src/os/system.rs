@@ -65,15 +65,38 @@ pub fn calling_agent() -> Option<String> {
     .map(|(_, agent)| agent.to_owned())
 }
 
-/// The repository commit of the working directory (what `git rev-parse HEAD` prints), read
-/// from `.git` directly — no process is spawned, so every start can afford it. Handles
-/// worktrees (`.git` files), symbolic and detached HEADs, loose and packed refs.
+/// Where the working directory stands in git: its commit, branch and worktree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GitState {
+    /// What `git rev-parse HEAD` prints.
+    pub commit: Option<String>,
+    /// The branch HEAD is on (`git branch --show-current`); none when detached.
+    pub branch: Option<String>,
+    /// The working copy's top folder (`git rev-parse --show-toplevel`): a linked worktree's
+    /// own.
+    pub worktree: Option<String>,
+}
+
+/// The repository commit of the working directory (what `git rev-parse HEAD` prints).
 pub fn git_head() -> Option<String> {
+    git_state().and_then(|state| state.commit)
+}
+
+/// The working directory's commit, branch and worktree, read from `.git` directly — no
+/// process is spawned, so every start can afford it. Handles worktrees (`.git` files),
+/// symbolic and detached HEADs, loose and packed refs. None outside a repository.
+pub fn git_state() -> Option<GitState> {
     let cwd = std::env::current_dir().ok()?;
+    git_state_in(&cwd)
+}
+
+/// [`git_state`] of the folder `cwd`.
+pub fn git_state_in(cwd: &std::path::Path) -> Option<GitState> {
     let dot_git = cwd
         .ancestors()
         .map(|d| d.join(".git"))
         .find(|p| p.exists())?;
+    let worktree = dot_git.parent().map(|top| top.display().to_string());
     let git_dir = if dot_git.is_file() {
         let text = std::fs::read_to_string(&dot_git).ok()?;
         let target = text.trim().strip_prefix("gitdir:")?.trim().to_owned();
@@ -88,20 +111,33 @@ pub fn git_head() -> Option<String> {
     let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
     let head = head.trim();
     let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
-        return is_commit(head).then(|| head.to_owned());
+        return Some(GitState {
+            commit: is_commit(head).then(|| head.to_owned()),
+            branch: None,
+            worktree,
+        });
     };
-    for dir in [&git_dir, &common] {
-        if let Ok(hash) = std::fs::read_to_string(dir.join(reference)) {
-            let hash = hash.trim();
-            if is_commit(hash) {
-                return Some(hash.to_owned());
-            }
-        }
-    }
-    let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
-    packed.lines().find_map(|line| {
-        let (hash, name) = line.split_once(' ')?;
-        (name == reference && is_commit(hash)).then(|| hash.to_owned())
+    let branch = reference
+        .strip_prefix("refs/heads/")
+        .filter(|b| !b.is_empty())
+        .map(str::to_owned);
+    let loose = [&git_dir, &common].into_iter().find_map(|dir| {
+        let hash = std::fs::read_to_string(dir.join(reference)).ok()?;
+        let hash = hash.trim();
+        is_commit(hash).then(|| hash.to_owned())
+    });
+    // A branch with no commit yet (a new repository) has neither a loose nor a packed ref.
+    let commit = loose.or_else(|| {
+        let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+        packed.lines().find_map(|line| {
+            let (hash, name) = line.split_once(' ')?;
+            (name == reference && is_commit(hash)).then(|| hash.to_owned())
+        })
+    });
+    Some(GitState {
+        commit,
+        branch,
+        worktree,
     })
 }
 

@@ -30,6 +30,10 @@ impl GroupBy {
             GroupBy::Session => "session",
             GroupBy::Model => "model",
             GroupBy::Project => "project",
+            GroupBy::Branch => "branch",
+            GroupBy::Mission => "mission",
+            GroupBy::PullRequest => "pull_request",
+            GroupBy::Chain => "chain",
         }
     }
 }

@@ -46,6 +46,26 @@ pub enum GroupBy {
     Model,
     /// The session's project: its first working directory.
     Project,
+    /// The git branch the work session a response belongs to started on.
+    Branch,
+    /// The mission of the work session a response belongs to.
+    Mission,
+    /// The pull request the work session a response belongs to reported.
+    PullRequest,
+    /// The hand-off chain of the work session a response belongs to (its first session's
+    /// path).
+    Chain,
+}
+
+impl GroupBy {
+    /// Whether rows are keyed by something of the work sessions' (a report that needs the
+    /// ledger's sessions).
+    pub fn is_by_work(self) -> bool {
+        matches!(
+            self,
+            GroupBy::Branch | GroupBy::Mission | GroupBy::PullRequest | GroupBy::Chain
+        )
+    }
 }
 
 impl std::str::FromStr for GroupBy {
@@ -58,10 +78,16 @@ impl std::str::FromStr for GroupBy {
             "session" => GroupBy::Session,
             "model" => GroupBy::Model,
             "project" => GroupBy::Project,
+            "branch" => GroupBy::Branch,
+            "mission" => GroupBy::Mission,
+            "pr" | "pull_request" => GroupBy::PullRequest,
+            "chain" => GroupBy::Chain,
             other => {
                 return Err(Error::invalid(
                     "group_by",
-                    format!("`{other}`: use daily, weekly, monthly, session, model or project"),
+                    format!(
+                        "`{other}`: use daily, weekly, monthly, session, model, project, branch, mission, pr or chain"
+                    ),
                 ));
             }
         })
@@ -226,6 +252,66 @@ pub fn aggregate_by_work_session(
     report
 }
 
+/// Groups entries by something of the work session each belongs to (see [`work`]): its
+/// branch, mission, pull request or hand-off chain; a session without one counts under
+/// `(none)`. Entries no work session fits are counted, not shown.
+pub fn aggregate_by_work_key(
+    entries: Vec<UsageEntry>,
+    sessions: &[crate::ledger::session::Session],
+    root: Option<&str>,
+    options: &ReportOptions<'_>,
+    skipped: BTreeMap<String, u64>,
+) -> UsageReport {
+    let mut report = aggregate_by_work_session(entries, sessions, root, options, skipped);
+    // The rows are per work session: each goes to its key.
+    let by_path: HashMap<&str, &crate::ledger::session::Session> =
+        sessions.iter().map(|s| (s.path.as_str(), s)).collect();
+    let none = "(none)";
+    let key_of = |path: &str| -> String {
+        let Some(session) = by_path.get(path) else {
+            return none.to_owned();
+        };
+        let key = match options.group_by {
+            GroupBy::Branch => session.branch.clone(),
+            GroupBy::Mission => session.mission.clone(),
+            GroupBy::PullRequest => session.pull_request.clone(),
+            GroupBy::Chain => work::chain(sessions, session.session_id)
+                .first()
+                .and_then(|first| sessions.iter().find(|s| s.session_id == *first))
+                .map(|s| s.path.clone()),
+            _ => Some(path.to_owned()),
+        };
+        key.unwrap_or_else(|| none.to_owned())
+    };
+    let mut rows: BTreeMap<String, UsageRow> = BTreeMap::new();
+    let mut models: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for row in std::mem::take(&mut report.rows) {
+        let key = key_of(&row.key);
+        models
+            .entry(key.clone())
+            .or_default()
+            .extend(row.models.iter().cloned());
+        let into = rows.entry(key.clone()).or_insert_with(|| UsageRow {
+            key,
+            ..UsageRow::default()
+        });
+        into.tokens.add(&row.tokens);
+        into.total_tokens = into.tokens.total();
+        into.cost_femto = into.cost_femto.saturating_add(row.cost_femto);
+        into.first_at = into.first_at.min(row.first_at).or(row.first_at);
+        into.last_at = into.last_at.max(row.last_at);
+    }
+    report.rows = rows
+        .into_iter()
+        .map(|(key, mut row)| {
+            row.seal(models.remove(&key).unwrap_or_default());
+            row
+        })
+        .collect();
+    report.group_by = options.group_by;
+    report
+}
+
 /// Where a report's prices come from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -345,7 +431,12 @@ fn key_ref<'a>(
 ) -> std::borrow::Cow<'a, str> {
     use std::borrow::Cow;
     match group_by {
-        GroupBy::Session => Cow::Borrowed(&entry.session),
+        // Rows by work-session key: the entries were keyed by it.
+        GroupBy::Session
+        | GroupBy::Branch
+        | GroupBy::Mission
+        | GroupBy::PullRequest
+        | GroupBy::Chain => Cow::Borrowed(&entry.session),
         GroupBy::Model => Cow::Borrowed(entry.model.as_deref().unwrap_or("unknown")),
         GroupBy::Project => Cow::Borrowed(entry.project.as_deref().unwrap_or("unknown")),
         _ => Cow::Owned(key_of(entry, group_by, zone)),
@@ -364,7 +455,11 @@ pub(crate) fn key_of(entry: &UsageEntry, group_by: GroupBy, zone: &dyn Zone) -> 
                 .to_string()
         }
         GroupBy::Monthly => date().format("%Y-%m").to_string(),
-        GroupBy::Session => entry.session.to_string(),
+        GroupBy::Session
+        | GroupBy::Branch
+        | GroupBy::Mission
+        | GroupBy::PullRequest
+        | GroupBy::Chain => entry.session.to_string(),
         GroupBy::Model => entry.model.as_deref().unwrap_or("unknown").to_owned(),
         GroupBy::Project => entry.project.as_deref().unwrap_or("unknown").to_owned(),
     }

@@ -313,6 +313,20 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 ));
                 output.json.tree()["chain_cost"] = chain;
             }
+            if let Some(branch) = extras.branch_cost {
+                output.human.push_str(&format!(
+                    "\n  branch cost    {} · {} tokens over {} sessions on {}",
+                    branch["cost_usd"]
+                        .as_f64()
+                        .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}")),
+                    baton_core::analyzer::charts::scale::thousands(
+                        branch["total_tokens"].as_u64().unwrap_or(0)
+                    ),
+                    branch["sessions"].as_array().map_or(0, Vec::len),
+                    branch["branch"].as_str().unwrap_or("its branch")
+                ));
+                output.json.tree()["branch_cost"] = branch;
+            }
             // The session is the answer; what links to it is extra, and an index that cannot
             // be read (a colleague's read-only ledger, a newer schema) only leaves it out.
             let opened =

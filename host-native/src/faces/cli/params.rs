@@ -26,6 +26,8 @@ impl From<StartArgs> for StartParams {
             provider_session_id: a.provider_session_id,
             mission: a.mission,
             commit: a.commit,
+            branch: a.branch,
+            worktree: None,
             no_brief: a.no_brief,
         }
     }

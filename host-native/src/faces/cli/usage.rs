@@ -76,7 +76,8 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
             "windows go to work sessions with --by-session: use `baton usage blocks --by-session`",
         ));
     }
-    let work = args.work;
+    // Rows by branch, mission, pull request or chain are work sessions' rows, rolled up.
+    let work = args.work || GroupBy::from(args.group_by).is_by_work();
     let mut options = crate::ops::usage::UsageOptions {
         group_by: args.group_by.into(),
         providers: args.provider.providers(),
@@ -97,33 +98,20 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
         prices: args.prices.clone(),
         cost_mode: args.window.cost_mode.into(),
         zone: zone.clone(),
-        work_sessions: if work {
-            if GroupBy::from(args.group_by) != GroupBy::Session {
-                return Err(Error::invalid(
-                    "work",
-                    "--work gives one row per work session: use `baton usage session --work`",
-                ));
-            }
-            use baton_core::ledger::store::LedgerView;
-            Some(
-                crate::faces::cli::ledger_for(cli)?
-                    .snapshot()?
-                    .all_sessions()?,
-            )
-        } else {
-            None
-        },
+        work_sessions: None,
         work_focus: None,
         windows: None,
-        work_root: if work {
-            crate::faces::cli::ledger_for(cli)?
-                .dir()
-                .parent()
-                .map(|root| root.display().to_string())
-        } else {
-            None
-        },
+        work_root: None,
     };
+    if args.work && GroupBy::from(args.group_by) != GroupBy::Session {
+        return Err(Error::invalid(
+            "work",
+            "--work gives one row per work session: use `baton usage session --work`",
+        ));
+    }
+    if work {
+        crate::ops::usage::by_work_sessions(&mut options, &crate::faces::cli::ledger_for(cli)?)?;
+    }
     if blocks {
         super::windows::ask(&args.blocks).apply(
             &mut options,
@@ -274,12 +262,20 @@ pub(crate) fn usage_table_keyed(
         GroupBy::Session => ("session", "SESSION"),
         GroupBy::Model => ("model", "MODEL"),
         GroupBy::Project => ("project", "PROJECT"),
+        GroupBy::Branch => ("branch", "BRANCH"),
+        GroupBy::Mission => ("mission", "MISSION"),
+        GroupBy::PullRequest => ("pull request", "PULL REQUEST"),
+        GroupBy::Chain => ("hand-off chain", "CHAIN"),
     });
     let rows = report.rows.len();
-    let mut out = format!(
-        "[ok] Usage by {noun}: {rows} {noun}{}",
-        if rows == 1 { "" } else { "s" }
-    );
+    let plural = if rows == 1 {
+        ""
+    } else if noun.ends_with("ch") {
+        "es"
+    } else {
+        "s"
+    };
+    let mut out = format!("[ok] Usage by {noun}: {rows} {noun}{plural}");
     let by_model = report.group_by == GroupBy::Model && key.is_none();
     let short = baton_core::transcripts::usage::short_model_name;
     let mut table = Table::new(vec![

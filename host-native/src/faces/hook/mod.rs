@@ -276,13 +276,17 @@ fn run(agent: Agent, ledger: &Ledger, project: &Path, input: &HookInput) -> Resu
         } else {
             None
         };
+        // Where the agent works: its folder's commit, branch and worktree.
+        let git = crate::os::system::git_state_in(project).unwrap_or_default();
         let request = Request::Start(StartParams {
             project: Some(project_name(ledger, project)),
             agent: Some(agent.agent().to_owned()),
             client_name: Some(agent.client().to_owned()),
             provider_session_id: Some(agent_id.to_owned()),
             parent_session_id: parent,
-            commit: crate::os::system::git_head(),
+            commit: git.commit,
+            branch: git.branch,
+            worktree: git.worktree,
             ..StartParams::default()
         });
         let Response::Action(action) = engine::run_as(ledger, &request, &acting)? else {

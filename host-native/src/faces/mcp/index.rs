@@ -69,7 +69,7 @@ struct GetTranscript {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct GetUsage {
-    /// daily (default), weekly, monthly, session, model or project.
+    /// daily (default), weekly, monthly, session, model, project, branch, mission, pr, chain.
     #[serde(default)]
     group_by: Option<String>,
     /// claude_code or codex.
@@ -253,6 +253,40 @@ off_thread_tools! { record_tools via records_call:
             let listing = crate::ops::records::list_records(ledger, index, query, include)?;
             Ok(page_answer(listing.items.len(), listing.total, "row(s)", &listing))
         }
+    get_usage(GetUsage) [read_only_hint = true]
+        "Token usage and cost from the kept transcripts, by day, week, month, session, model, project, branch, mission, pr or chain."
+        => |p, ledger, path| {
+            use baton_core::transcripts::filters::{DayWindow, usage_provider};
+            let zone = crate::os::zone::resolve(None)?;
+            let providers = p.provider.as_deref().map(usage_provider).transpose()?;
+            let days = DayWindow {
+                since: p.since.clone(),
+                until: p.until.clone(),
+            };
+            let (since, until) = days.resolve(&zone)?;
+            let group_by: baton_core::transcripts::usage::GroupBy =
+                p.group_by.as_deref().unwrap_or("daily").parse()?;
+            let mut options = crate::ops::usage::UsageOptions {
+                providers: providers.into_iter().collect(),
+                since,
+                until,
+                ..crate::ops::usage::UsageOptions::everything(group_by, zone.clone())
+            };
+            if group_by.is_by_work() {
+                crate::ops::usage::by_work_sessions(&mut options, ledger)?;
+            }
+            let connection = crate::index::open_existing(path)?;
+            let report = crate::ops::mirror::usage::report(&connection, path, &options)?;
+            let json = serde_json::to_value(&report).unwrap_or_default();
+            Ok((
+                format!(
+                    "[ok] usage from the index: {} row(s), ${:.2} in all",
+                    json["rows"].as_array().map_or(0, Vec::len),
+                    json["totals"]["cost_usd"].as_f64().unwrap_or(0.0)
+                ),
+                json,
+            ))
+        }
     get_usage_windows(GetUsageWindows) [read_only_hint = true]
         "Usage by 5-hour plan window (7-day with week), open one first: cost, burn rate, projection, limit run-out, who used it."
         => |p, ledger, index| {
@@ -401,37 +435,6 @@ off_thread_tools! { transcript_tools via read_index:
                     "conversation": serde_json::to_value(&shown.row).unwrap_or_default(),
                     "branches": shown.branches,
                 }),
-            ))
-        }
-    get_usage(GetUsage) [read_only_hint = true]
-        "Token usage and cost from the kept transcripts, by day, week, month, session, model or project."
-        => |p, connection, path| {
-            use baton_core::transcripts::filters::{DayWindow, usage_provider};
-            let zone = crate::os::zone::resolve(None)?;
-            let providers = p.provider.as_deref().map(usage_provider).transpose()?;
-            let days = DayWindow {
-                since: p.since.clone(),
-                until: p.until.clone(),
-            };
-            let (since, until) = days.resolve(&zone)?;
-            let options = crate::ops::usage::UsageOptions {
-                providers: providers.into_iter().collect(),
-                since,
-                until,
-                ..crate::ops::usage::UsageOptions::everything(
-                    p.group_by.as_deref().unwrap_or("daily").parse()?,
-                    zone.clone(),
-                )
-            };
-            let report = crate::ops::mirror::usage::report(connection, path, &options)?;
-            let json = serde_json::to_value(&report).unwrap_or_default();
-            Ok((
-                format!(
-                    "[ok] usage from the index: {} row(s), ${:.2} in all",
-                    json["rows"].as_array().map_or(0, Vec::len),
-                    json["totals"]["cost_usd"].as_f64().unwrap_or(0.0)
-                ),
-                json,
             ))
         }
 }

@@ -218,6 +218,9 @@ impl BatonMcp {
             if let Some(chain) = answered.extras.chain_cost {
                 cost.insert("chain_cost".into(), chain);
             }
+            if let Some(branch) = answered.extras.branch_cost {
+                cost.insert("branch_cost".into(), branch);
+            }
             (answered.result, (!cost.is_empty()).then_some(cost))
         })
         .await

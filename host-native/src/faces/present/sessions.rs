@@ -337,6 +337,8 @@ pub(super) fn session_block(s: &Session, reader: &Reader) -> String {
     optional("pull request", s.pull_request.clone());
     optional("parent", s.parent_session_id.map(|p| p.to_string()));
     optional("start commit", s.start_commit.clone());
+    optional("branch", s.branch.clone());
+    optional("worktree", s.worktree.clone());
     let width = rows.iter().map(|(label, _)| label.len()).max().unwrap_or(0);
     let mut text = format!("[ok] Work session {}", s.path);
     for (label, value) in rows {

@@ -249,6 +249,9 @@ pub(crate) struct StartArgs {
     /// The commit the work starts from [default: `git rev-parse HEAD` here, if a repository]
     #[arg(long)]
     pub(crate) commit: Option<String>,
+    /// The git branch the work starts on [default: this folder's, if a repository on one]
+    #[arg(long, value_name = "NAME")]
+    pub(crate) branch: Option<String>,
     /// Only register (status `starting`); brief later with `baton brief`
     #[arg(long)]
     pub(crate) no_brief: bool,

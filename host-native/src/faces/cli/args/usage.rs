@@ -156,6 +156,15 @@ pub(crate) enum GroupByArg {
     Model,
     /// One row per project (each session's first working folder)
     Project,
+    /// One row per git branch the work sessions started on (needs this ledger)
+    Branch,
+    /// One row per mission of the work sessions (needs this ledger)
+    Mission,
+    /// One row per pull request the work sessions reported (needs this ledger)
+    Pr,
+    /// One row per hand-off chain of work sessions, keyed by its first session (needs this
+    /// ledger)
+    Chain,
     /// The five-hour windows plans are metered in (seven-day with --week), the open one
     /// first: tokens, cost, burn rate, projection and limit
     Blocks,
@@ -192,6 +201,10 @@ impl From<GroupByArg> for GroupBy {
             GroupByArg::Session => GroupBy::Session,
             GroupByArg::Model => GroupBy::Model,
             GroupByArg::Project => GroupBy::Project,
+            GroupByArg::Branch => GroupBy::Branch,
+            GroupByArg::Mission => GroupBy::Mission,
+            GroupByArg::Pr => GroupBy::PullRequest,
+            GroupByArg::Chain => GroupBy::Chain,
             // Windows come with the models they used.
             GroupByArg::Blocks => GroupBy::Model,
         }
