@@ -703,6 +703,9 @@ async fn the_transcript_tools_answer_from_the_index_once_there_is_one() {
         windows["windows"]["windows"][0]["sessions"][0]["of"],
         "agent_session"
     );
+    let (error, human, budgets) = call(peer, "get_budgets", json!({})).await;
+    assert!(!error, "{human}");
+    assert_eq!(budgets["configured"], false);
     let (error, _, bad) = call(peer, "get_usage_windows", json!({"token_limit": "lots"})).await;
     assert!(error);
     assert_eq!(bad["error"]["code"], "INVALID_ARGUMENT");

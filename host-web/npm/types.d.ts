@@ -42,6 +42,7 @@ export type ErrorCode =
   | "MISSION_NOT_APPROVED"
   | "MISSION_REQUIRED"
   | "SESSION_NOT_PAUSED"
+  | "BUDGET_EXCEEDED"
   | "AMBIGUITY_NOT_FOUND"
   | "RECORD_NOT_FOUND"
   | "AMBIGUOUS_RECORD"
@@ -234,6 +235,38 @@ export type AnalyzerRequest =
   op: "analyzer_work";
   /** The name the host gave the analyzer at `analyzer_open`. */
   analyzer: string;
+};
+
+/** The `[budget]` table: limits for all work, the warning share, and finer scopes. */
+export type BudgetPolicy = {
+  /** Dollars a day, all work. */
+  day_usd?: number | null;
+  /** Dollars a week, all work. */
+  week_usd?: number | null;
+  /** Dollars a month, all work. */
+  month_usd?: number | null;
+  /** Dollars in the open five-hour window, all work. */
+  window_usd?: number | null;
+  /** Percent of a plan's five-hour window. */
+  window_percent?: number | null;
+  /** The share of a limit that asks for attention (default 80). */
+  warn_percent?: number | null;
+  /** By project name. */
+  project?: {
+    [key: string]: Limits;
+  };
+  /** By agent (`claude`, `codex`, …). */
+  agent?: {
+    [key: string]: Limits;
+  };
+  /** By git branch. */
+  branch?: {
+    [key: string]: Limits;
+  };
+  /** By mission reference. */
+  mission?: {
+    [key: string]: Limits;
+  };
 };
 
 /** Every request, tagged by `op` on the wire. */
@@ -590,6 +623,20 @@ export type GroupBy =
  */
 "chain";
 
+/** Limits for one scope. */
+export type Limits = {
+  /** Dollars a day. */
+  day_usd?: number | null;
+  /** Dollars a week (Monday first). */
+  week_usd?: number | null;
+  /** Dollars a month. */
+  month_usd?: number | null;
+  /** Dollars in the open five-hour window. */
+  window_usd?: number | null;
+  /** Percent of a plan's five-hour window, as the agents report it. */
+  window_percent?: number | null;
+};
+
 /** How the conversation list is asked for. */
 export type ListQuery = {
   /** Words that must all appear (case-insensitive) in the title, project or any message. */
@@ -655,6 +702,8 @@ export type Policy = {
    * pause or end other agents' sessions). Off: those are a person's.
    */
   agents_may_steer?: boolean;
+  /** Spending limits (`[budget]`): see [`crate::lifecycle::budget`]. */
+  budget?: BudgetPolicy | null;
 };
 
 /** The providers Baton reads (each described by one entry of the registry in `providers`). */
@@ -1471,6 +1520,8 @@ export type PauseInfo = {
   by: string;
   /** Whether a brief has told the agent yet. */
   delivered: boolean;
+  /** The budget rule and period that paused it (`day_usd@…`), when a budget did. */
+  budget?: string | null;
 };
 
 /** An agent's latest word on its plan's limits. */
@@ -1677,6 +1728,8 @@ export type Session = {
   progress: number | null;
   /** The pause a person set, until it is lifted. */
   pause: PauseInfo | null;
+  /** Budget rules a person waived for it by lifting their pause (`rule@period`). */
+  budget_waivers?: string[];
   /** The latest brief's stamp (cleared by an unpause). */
   brief: BriefStamp | null;
   /** How its reports arrived, from what actually arrived. */
@@ -1768,6 +1821,8 @@ export type SessionAction = {
   progress: number | null;
   /** The pause a person set, until it is lifted. */
   pause: PauseInfo | null;
+  /** Budget rules a person waived for it by lifting their pause (`rule@period`). */
+  budget_waivers?: string[];
   /** The latest brief's stamp (cleared by an unpause). */
   brief: BriefStamp | null;
   /** How its reports arrived, from what actually arrived. */
@@ -2229,6 +2284,8 @@ export type WorkSessionCard = {
   progress: number | null;
   /** The pause a person set, until it is lifted. */
   pause: PauseInfo | null;
+  /** Budget rules a person waived for it by lifting their pause (`rule@period`). */
+  budget_waivers?: string[];
   /** The latest brief's stamp (cleared by an unpause). */
   brief: BriefStamp | null;
   /** How its reports arrived, from what actually arrived. */

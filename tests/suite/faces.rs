@@ -83,6 +83,12 @@ const SHARED: &[(&str, &str, &str, &str)] = &[
         "ops::mirror::usage::report",
     ),
     (
+        "get_budgets",
+        "budget status",
+        "cli/budget.rs",
+        "ops::budget::measure",
+    ),
+    (
         "get_usage_windows",
         "usage blocks",
         "cli/usage.rs",

@@ -4,6 +4,7 @@
 mod agents;
 mod architecture;
 mod branches;
+mod budget;
 mod ccusage;
 mod cli;
 mod concurrency;

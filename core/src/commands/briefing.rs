@@ -39,6 +39,79 @@ pub(super) fn push_health(
     Ok(Some(report))
 }
 
+/// Applies the budgets measured for this command to session `id`: one attention item per rule
+/// and period past its warning share (raised once); a pause when a rule covering the session
+/// is at its limit and no person waived it; and, for a session a budget paused, the pause lifted
+/// once no rule holds it (the limit was raised, or a new period began).
+pub(super) fn push_budget(
+    batch: &mut EventBatch<'_>,
+    view: &dyn LedgerView,
+    id: SessionId,
+    status: Option<&crate::lifecycle::budget::BudgetStatus>,
+) -> Result<()> {
+    use crate::lifecycle::budget::Level;
+    let Some(status) = status else {
+        return Ok(());
+    };
+    let Some(session) = batch.project(view, id)? else {
+        return Ok(());
+    };
+    if !session.is_live() {
+        return Ok(());
+    }
+    let ws = batch.workspace(view)?;
+    for rule in status.warnings_for(&session) {
+        let over = rule.level == Level::Over;
+        let topic = format!(
+            "budget:{}:{}",
+            rule.mark(),
+            if over { "limit" } else { "warning" }
+        );
+        if ws.raised_topics.contains(&topic) {
+            continue;
+        }
+        batch.push(
+            WORKSPACE_STREAM,
+            baton_actor(),
+            Payload::Activity(Activity::AttentionRaised {
+                session: id,
+                level: if over {
+                    crate::ledger::activity::AttentionLevel::Act
+                } else {
+                    crate::ledger::activity::AttentionLevel::Warn
+                },
+                urgency: if over { 80 } else { 50 },
+                text: format!(
+                    "Budget `{}`: {}. {}",
+                    rule.key,
+                    rule.describe(),
+                    if over {
+                        "The live sessions it covers pause at their next brief or report; raise the limit in .baton/config.toml, or `baton unpause` a session to let it go on this period."
+                    } else {
+                        "At its limit the live sessions it covers pause."
+                    }
+                ),
+                topic: Some(topic),
+            }),
+        );
+    }
+    match (&session.pause, status.over_for(&session)) {
+        (None, Some(rule)) => batch.push(
+            id,
+            baton_actor(),
+            Payload::Activity(Activity::Paused {
+                reason: format!("budget reached: {}", rule.describe()),
+                budget: Some(rule.mark()),
+            }),
+        ),
+        (Some(pause), None) if pause.budget.is_some() => {
+            batch.push(id, baton_actor(), Payload::Activity(Activity::Unpaused {}));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// Adds a brief (or, when paused, the pause's delivery) to the batch; returns what to tell.
 pub(super) fn push_brief(
     batch: &mut EventBatch<'_>,
@@ -49,6 +122,10 @@ pub(super) fn push_brief(
     let session = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
     let ws = batch.workspace(view)?;
     if let Some(pause) = &session.pause {
+        let mut told = json!({ "reason": pause.reason, "by": pause.by, "at": pause.at });
+        if let Some(mark) = &pause.budget {
+            told["budget"] = json!(mark);
+        }
         batch.push(
             id,
             actor,
@@ -58,7 +135,7 @@ pub(super) fn push_brief(
         );
         return Ok(BriefContext {
             next_action: NextAction::Blocked,
-            pause: Some(json!({ "reason": pause.reason, "by": pause.by, "at": pause.at })),
+            pause: Some(told),
             mission: None,
             constitution_version: ws.constitution_version,
             indexed_commit: ws.indexed_commit.clone(),
@@ -104,10 +181,16 @@ pub(super) fn push_brief(
 pub(super) fn brief(view: &dyn LedgerView, p: &SessionRef, ctx: &Context) -> Result<Executed> {
     let (id, _, session) = live_session(view, &p.session_id)?;
     let mut batch = EventBatch::new(ctx);
+    push_budget(&mut batch, view, id, ctx.budget.as_ref())?;
     let context = push_brief(&mut batch, view, id, agent_of(ctx, &session))?;
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
-    let message = if context.next_action == NextAction::Blocked {
+    let message = if let Some(pause) = after.pause.as_ref().filter(|p| p.budget.is_some()) {
+        format!(
+            "Paused: {}. Stop and wait: a person raises the budget or lifts the pause.",
+            pause.reason
+        )
+    } else if context.next_action == NextAction::Blocked {
         "Paused by a person: stop and wait; you will be told when to continue.".to_owned()
     } else {
         "Briefed: this is the context to work from.".to_owned()

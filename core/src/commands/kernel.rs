@@ -33,6 +33,9 @@ pub struct Context {
     pub person: String,
     /// Who is calling: a person, or a coding agent (over MCP, or the CLI inside an agent).
     pub caller: Caller,
+    /// The workspace's budgets as measured for this command, when it has any and the host
+    /// measured them (a brief or report applies them: see [`crate::lifecycle::budget`]).
+    pub budget: Option<crate::lifecycle::budget::BudgetStatus>,
 }
 
 /// Who is on the other end of a command.
@@ -72,6 +75,7 @@ impl Context {
             policy: crate::lifecycle::workspace::Policy::default(),
             person: "local".to_owned(),
             caller: crate::commands::Caller::Person,
+            budget: None,
         }
     }
 }

@@ -35,7 +35,10 @@ pub(super) fn pause(view: &dyn LedgerView, p: &PauseParams, ctx: &Context) -> Re
     batch.push(
         id,
         acting(ctx),
-        Payload::Activity(Activity::Paused { reason }),
+        Payload::Activity(Activity::Paused {
+            reason,
+            budget: None,
+        }),
     );
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;

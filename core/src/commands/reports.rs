@@ -221,13 +221,24 @@ pub(super) fn report(view: &dyn LedgerView, p: &ReportParams, ctx: &Context) -> 
             "nothing to report: give changed_files, status, progress, plan, step, a decision, run, evidence or pull_request",
         ));
     }
+    let reported = batch.events.len();
+    // A report is a pull too: a budget at its limit pauses the session here.
+    crate::commands::briefing::push_budget(&mut batch, view, id, ctx.budget.as_ref())?;
     batch.check()?;
     let after = batch.project(view, id)?.ok_or_else(|| not_found(id))?;
-    let mut reply = answer(
-        LifecycleAction::Reported,
-        &after,
-        format!("Recorded {} event(s).", batch.events.len()),
-    );
+    let mut message = format!("Recorded {reported} event(s).");
+    if let Some(pause) = &after.pause {
+        message.push_str(&format!(
+            " Paused: {}. Stop and wait: {}.",
+            pause.reason,
+            if pause.budget.is_some() {
+                "a person raises the budget or lifts the pause"
+            } else {
+                "you will be told when to continue"
+            }
+        ));
+    }
+    let mut reply = answer(LifecycleAction::Reported, &after, message);
     reply.collisions_opened = collisions;
     Ok(Executed {
         events: batch.events,

@@ -282,6 +282,12 @@ pub(crate) fn start(
         Payload::Started(started.clone()),
     );
     let briefing = if brief {
+        crate::commands::briefing::push_budget(
+            &mut batch,
+            view,
+            ctx.session_id,
+            ctx.budget.as_ref(),
+        )?;
         Some(push_brief(&mut batch, view, ctx.session_id, actor)?)
     } else {
         None

@@ -171,6 +171,15 @@ impl Error {
         .with("session_id", id.to_string())
     }
 
+    /// `BUDGET_EXCEEDED`: the rules that failed the check, in words and as figures.
+    pub fn budget_exceeded(described: &[String], rules: Value) -> Error {
+        Error::new(
+            ErrorCode::BudgetExceeded,
+            format!("budget reached: {}", described.join("; ")),
+        )
+        .with("rules", rules)
+    }
+
     /// `NO_ACTIVE_SESSION`: the filters (in words, and as given) matched no live session.
     pub fn no_active_session(described: &str, filters: Value) -> Error {
         Error::new(

@@ -58,6 +58,7 @@ error_codes! {
     MissionNotApproved => "MISSION_NOT_APPROVED", "The mission's contract is still a draft; a lead must approve it before work starts.";
     MissionRequired => "MISSION_REQUIRED", "This workspace requires every session to name a mission.";
     SessionNotPaused => "SESSION_NOT_PAUSED", "The session is not paused, so there is nothing to unpause.";
+    BudgetExceeded => "BUDGET_EXCEEDED", "A budget rule is at its limit (or past its warning share, as `budget check --fail-at warn` asks); the details list each rule with its figures.";
     AmbiguityNotFound => "AMBIGUITY_NOT_FOUND", "No ambiguity has that number.";
     RecordNotFound => "RECORD_NOT_FOUND", "No stored record has that id or prefix.";
     AmbiguousRecord => "AMBIGUOUS_RECORD", "Several stored records start with that prefix; the details list them: give more of the id.";

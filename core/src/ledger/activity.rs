@@ -272,6 +272,9 @@ pub enum Activity {
     Paused {
         /// Why.
         reason: String,
+        /// The budget rule and period that paused it (`day_usd@…`), when a budget did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        budget: Option<String>,
     },
     /// The pause was lifted; the session must re-brief.
     Unpaused {},

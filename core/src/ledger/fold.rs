@@ -123,6 +123,7 @@ fn derive(history: &SessionHistory) -> Option<Session> {
         worktree: start.worktree.clone(),
         progress: None,
         pause: None,
+        budget_waivers: Vec::new(),
         brief: None,
         reports_via: None,
         dependencies: Vec::new(),
@@ -327,16 +328,23 @@ fn apply_activity(session: &mut Session, status: &mut Status, event: &Event, act
         Activity::Evidence { text, .. } => session.evidence.push(text.clone()),
         Activity::PullRequestReported { url, .. } => session.pull_request = Some(url.clone()),
         Activity::DependenciesDeclared { files } => push_unique(&mut session.dependencies, files),
-        Activity::Paused { reason } => {
+        Activity::Paused { reason, budget } => {
             session.pause = Some(PauseInfo {
                 reason: reason.clone(),
                 at: event.at,
                 by: event.actor.name.clone(),
                 delivered: false,
+                budget: budget.clone(),
             });
         }
         Activity::Unpaused {} => {
-            session.pause = None;
+            // A person lifting a budget's pause waives that rule for the session this period.
+            if let Some(mark) = session.pause.take().and_then(|p| p.budget)
+                && event.actor.kind != crate::ledger::event::ActorKind::Baton
+                && !session.budget_waivers.contains(&mark)
+            {
+                session.budget_waivers.push(mark);
+            }
             session.brief = None;
         }
         Activity::CollisionOpened {

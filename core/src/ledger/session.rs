@@ -190,6 +190,9 @@ pub struct Session {
     pub progress: Option<u8>,
     /// The pause a person set, until it is lifted.
     pub pause: Option<PauseInfo>,
+    /// Budget rules a person waived for it by lifting their pause (`rule@period`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub budget_waivers: Vec<String>,
     /// The latest brief's stamp (cleared by an unpause).
     pub brief: Option<BriefStamp>,
     /// How its reports arrived, from what actually arrived.
@@ -230,6 +233,9 @@ pub struct PauseInfo {
     pub by: String,
     /// Whether a brief has told the agent yet.
     pub delivered: bool,
+    /// The budget rule and period that paused it (`day_usd@…`), when a budget did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<String>,
 }
 
 /// What a session was briefed on.

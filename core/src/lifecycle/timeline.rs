@@ -210,7 +210,7 @@ fn entry(event: &Event) -> (String, String, Tone) {
                 format!("Depends on {}", files.join(", ")),
                 Plain,
             ),
-            Activity::Paused { reason } => (
+            Activity::Paused { reason, .. } => (
                 "paused".into(),
                 format!("Paused by {}: {reason}", event.actor.name),
                 Amber,

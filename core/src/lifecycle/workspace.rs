@@ -80,6 +80,9 @@ pub struct Policy {
     /// pause or end other agents' sessions). Off: those are a person's.
     #[serde(default)]
     pub agents_may_steer: bool,
+    /// Spending limits (`[budget]`): see [`crate::lifecycle::budget`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<crate::lifecycle::budget::BudgetPolicy>,
 }
 
 impl Policy {
@@ -228,6 +231,10 @@ pub struct Workspace {
     pub decisions: Vec<Decision>,
     /// Open attention items.
     pub attention: Vec<AttentionItem>,
+    /// The topics of every item ever raised (open or done): an item Baton raises by topic is
+    /// raised once.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub raised_topics: std::collections::BTreeSet<String>,
 }
 
 impl Workspace {
@@ -307,6 +314,9 @@ impl Workspace {
                     topic,
                 } => {
                     raised += 1;
+                    if let Some(topic) = topic {
+                        ws.raised_topics.insert(topic.clone());
+                    }
                     ws.attention.push(AttentionItem {
                         number: raised,
                         id: event.id,

@@ -44,6 +44,10 @@ fn every_error_code_reads_as_pinned() {
         Error::mission_not_approved("CLAIM-9", 2),
         Error::mission_required(),
         Error::session_not_paused(id),
+        Error::budget_exceeded(
+            &["`day_usd` $10.50 of $10.00 a day for all work (105 %)".to_owned()],
+            serde_json::json!([{"key": "day_usd", "spent": 10.5, "limit": 10.0}]),
+        ),
         Error::ambiguity_not_found(4),
         Error::record_not_found("0190abcd"),
         Error::ambiguous_record(

@@ -274,7 +274,16 @@ fn run_once(
             }
             _ => (snapshot, None),
         };
-        let ctx = context(acting, policy)?;
+        let mut ctx = context(acting, policy)?;
+        // A brief, a report or a start is a pull: the budgets govern it.
+        let pulls = match request {
+            Request::Brief(_) | Request::Report(_) => true,
+            Request::Start(p) => !p.no_brief,
+            _ => false,
+        };
+        if pulls {
+            ctx.budget = crate::ops::budget::for_pull(ledger, &snapshot, ctx.now);
+        }
         let executed = commands::execute(&snapshot, &prepared, &ctx);
         kept = Some(snapshot);
         let executed = executed?;

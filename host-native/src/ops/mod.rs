@@ -6,6 +6,7 @@
 
 pub mod agents;
 pub mod analyze;
+pub mod budget;
 pub mod command;
 pub mod engine;
 pub mod limits;

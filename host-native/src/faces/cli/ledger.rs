@@ -145,6 +145,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Usage(_)
         | Command::Analyze(_)
         | Command::Notes(_)
+        | Command::Budget(_)
         | Command::Inspect(_) => {
             return Err(Error::internal("dispatched above"));
         }

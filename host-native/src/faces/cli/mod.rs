@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 mod args;
+mod budget;
 mod ledger;
 mod mirror;
 mod params;
@@ -137,6 +138,7 @@ pub fn main() -> i32 {
             json: json.into(),
         }),
         Command::Notes(ref args) => notes(&cli, args),
+        Command::Budget(ref args) => budget::run(&cli, args),
         Command::Abi(args) if args.lines => match abi_lines(&args) {
             // The answers are on stdout already, a line each.
             Ok(()) => return 0,

@@ -83,6 +83,11 @@ struct GetUsage {
     until: Option<String>,
 }
 
+/// `get_budgets`' arguments: none.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GetBudgets {}
+
 /// `get_usage_windows`' arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -287,6 +292,33 @@ off_thread_tools! { record_tools via records_call:
                 json,
             ))
         }
+    get_budgets(GetBudgets) [read_only_hint = true]
+        "The [budget] rules measured now: spent, limit, level."
+        => |_p, ledger, _index| {
+            use baton_core::ledger::store::LedgerView;
+            let Some(policy) = crate::ops::budget::policy_of(ledger)? else {
+                return Ok((
+                    "[ok] no budget is set".to_owned(),
+                    serde_json::json!({ "rules": [], "configured": false }),
+                ));
+            };
+            let sessions = ledger.snapshot()?.all_sessions()?;
+            let now = crate::os::system::now()?;
+            let budgets = crate::ops::budget::measure(ledger, &policy, &sessions, now)?;
+            let over = budgets
+                .status
+                .rules
+                .iter()
+                .filter(|r| r.level == baton_core::lifecycle::budget::Level::Over)
+                .count();
+            Ok((
+                format!(
+                    "[ok] {} budget rule(s), {over} at the limit",
+                    budgets.status.rules.len()
+                ),
+                serde_json::to_value(&budgets).unwrap_or_default(),
+            ))
+        }
     get_usage_windows(GetUsageWindows) [read_only_hint = true]
         "Usage by 5-hour plan window (7-day with week), open one first: cost, burn rate, projection, limit run-out, who used it."
         => |p, ledger, index| {
@@ -481,12 +513,13 @@ fn index_answer(result: Result<(String, Value), Error>) -> CallToolResult {
 }
 
 /// The tools over the transcript index: offered once `baton mirror` has made one.
-pub const INDEX_TOOLS: [&str; 5] = [
+pub const INDEX_TOOLS: [&str; 6] = [
     "search_transcripts",
     "list_transcripts",
     "get_transcript",
     "get_usage",
     "get_usage_windows",
+    "get_budgets",
 ];
 
 impl BatonMcp {

@@ -138,6 +138,7 @@ pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 7] = [
         "Transcripts and usage",
         &[
             "usage",
+            "budget",
             "mirror",
             "search",
             "transcripts",
@@ -407,6 +408,23 @@ Stored records are searched too (their title and content), and listed before the
 
 The figures are the web page's (`baton web`): both run the same core on the same chunks.")]
     Analyze(AnalyzeArgs),
+    /// Budgets: the `[budget]` limits of .baton/config.toml measured now
+    #[command(subcommand)]
+    #[command(after_help = "Examples:
+  baton budget status                     # every rule: spent, limit, share, period
+  baton budget check && run-the-agents    # exit 1 (BUDGET_EXCEEDED) when a rule is at its limit
+  baton budget check --fail-at warn       # fail at the warning share too
+
+In .baton/config.toml:
+  [budget]
+  day_usd = 50              # also week_usd, month_usd, window_usd (the open five-hour window)
+  window_percent = 90       # of a plan's five-hour window, as Claude Code and Codex report it
+  warn_percent = 80         # an attention item from here (the default)
+  [budget.project.webapp]   # finer scopes: project, agent, branch, mission
+  week_usd = 100
+
+At a rule's limit, the live sessions it covers are paused at their next brief, report or start (the agent is told why, with the figures); raise the limit and the next brief lifts the pause, or `baton unpause ID` lets one session go on this period. An agent cannot lift it. Spend is read from the transcript index (`baton mirror` keeps it).")]
+    Budget(BudgetCommand),
     /// Session notes: every session as a Markdown note you can read and edit
     #[command(subcommand)]
     #[command(

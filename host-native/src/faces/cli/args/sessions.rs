@@ -108,6 +108,29 @@ pub(crate) enum ConstitutionCommand {
     },
 }
 
+/// The budgets.
+#[derive(Debug, Subcommand)]
+pub(crate) enum BudgetCommand {
+    /// Every rule measured now: spent, limit, share, period
+    Status,
+    /// Exit 1 with BUDGET_EXCEEDED when a rule is at its limit (or, with --fail-at warn, past
+    /// its warning share); for scripts and CI
+    Check {
+        /// The level that fails
+        #[arg(long, value_enum, default_value_t = FailAt::Over)]
+        fail_at: FailAt,
+    },
+}
+
+/// What `budget check` fails at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum FailAt {
+    /// A rule past its warning share
+    Warn,
+    /// A rule at its limit
+    Over,
+}
+
 /// Looking after the transcript index.
 #[derive(Debug, Subcommand)]
 pub(crate) enum NotesCommand {

@@ -1,0 +1,113 @@
+//! Budgets measured on this machine: the workspace policy's `[budget]` rules against the usage
+//! the transcript index keeps (each response once, tied to the ledger's work sessions) and the
+//! limits the agents last reported. Every face asks here: `baton budget status|check`, the MCP
+//! tool, and the engine before a brief, a report or a start (where a rule at its limit pauses
+//! the session: see the core's `lifecycle::budget`).
+
+use crate::store::Ledger;
+use baton_core::lifecycle::budget::{BudgetPolicy, BudgetStatus, Measure, evaluate};
+use baton_core::{Error, Timestamp};
+use serde::Serialize;
+
+/// Where the spend was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpendSource {
+    /// The transcript index (`baton mirror` keeps it).
+    Index,
+    /// Nothing: there is no index yet (every dollar rule reads 0).
+    None,
+}
+
+/// The budgets as measured now.
+#[derive(Debug, Clone, Serialize)]
+pub struct Budgets {
+    /// The rules.
+    #[serde(flatten)]
+    pub status: BudgetStatus,
+    /// Where the spend came from.
+    pub source: SpendSource,
+    /// The index read.
+    pub index: String,
+    /// The zone days, weeks and months are taken in.
+    pub timezone: String,
+}
+
+/// The workspace's budget policy, checked; `None` when it limits nothing.
+pub fn policy_of(ledger: &Ledger) -> Result<Option<BudgetPolicy>, Error> {
+    let policy = crate::ops::engine::policy(ledger)?;
+    let Some(budget) = policy.budget else {
+        return Ok(None);
+    };
+    budget.check().map_err(|err| {
+        let config = ledger.dir().join(crate::config::FILE);
+        crate::config::ConfigFile::invalid(&config, &err.message)
+    })?;
+    Ok((!budget.is_empty()).then_some(budget))
+}
+
+/// Every rule of `policy` measured at `now` on `sessions` (the ledger's) and the index beside
+/// `ledger`.
+pub fn measure(
+    ledger: &Ledger,
+    policy: &BudgetPolicy,
+    sessions: &[baton_core::ledger::session::Session],
+    now: Timestamp,
+) -> Result<Budgets, Error> {
+    let zone = crate::os::zone::resolve(None)?;
+    let index = crate::index::path_for(ledger.dir());
+    let mut entries = Vec::new();
+    let mut source = SpendSource::None;
+    if index.is_file() {
+        let connection = crate::index::open_existing(&index)?;
+        let since = policy
+            .reads_since(now, &zone)
+            .unwrap_or(Timestamp::from_millis(now.millis() - 86_400_000));
+        if let Some(rows) = crate::ops::mirror::usage::counted_since(&connection, &index, since)? {
+            entries = rows.into_iter().map(|row| row.entry).collect();
+            baton_core::transcripts::usage::sort_by_time(&mut entries);
+            source = SpendSource::Index;
+        }
+    }
+    let agent_limits = crate::ops::limits::agents_latest(&[], now);
+    let root = ledger.dir().parent().map(|p| p.display().to_string());
+    let status = evaluate(
+        policy,
+        &Measure {
+            entries: &entries,
+            sessions,
+            root: root.as_deref(),
+            agent_limits: &agent_limits,
+            prices: &baton_core::transcripts::usage::PriceTable::shipped(),
+            zone: &zone,
+        },
+        now,
+    );
+    Ok(Budgets {
+        status,
+        source,
+        index: index.display().to_string(),
+        timezone: baton_core::time::Zone::name(&zone),
+    })
+}
+
+/// The budgets for a command that pulls (a brief, a report, a start): measured when the
+/// workspace has any; a budget that cannot be measured is warned about and governs nothing
+/// this time (the work is not stopped by a broken index).
+pub fn for_pull(
+    ledger: &Ledger,
+    view: &dyn baton_core::ledger::store::LedgerView,
+    now: Timestamp,
+) -> Option<BudgetStatus> {
+    let measured = (|| {
+        let Some(policy) = policy_of(ledger)? else {
+            return Ok(None);
+        };
+        let sessions = view.all_sessions()?;
+        measure(ledger, &policy, &sessions, now).map(|b| Some(b.status))
+    })();
+    measured.unwrap_or_else(|err: Error| {
+        crate::os::warnings::warn(&format!("budgets not applied: {err}"));
+        None
+    })
+}
