@@ -193,8 +193,8 @@ fn analyze_walks_folders_searches_writes_charts_and_refuses_wrong_files() {
     let report = json_of(&out);
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        190,
-        "every fixture file (OpenCode's and Kilo CLI's databases, Cursor's store and cursor-agent's five included), Cursor's six agent transcripts (the empty one passed over), an unzipped export's side files and Qwen Code's sidecars passed over (Amp's four threads and two Aider histories read; Cline's, Roo Code's and Kilo Code's 15 tasks, 39 files with their companions, Cline's bookkeeping passed over; Copilot Chat's six session files and the five workspace.json files above them, and Copilot CLI's four workspace.yaml files beside its sessions, read first; OpenCode 1.1's tree of 76 session, message and part files, its project file passed over)"
+        192,
+        "every fixture file (Codex's two rollouts that report its limits, OpenCode's and Kilo CLI's databases, Cursor's store and cursor-agent's five included), Cursor's six agent transcripts (the empty one passed over), an unzipped export's side files and Qwen Code's sidecars passed over (Amp's four threads and two Aider histories read; Cline's, Roo Code's and Kilo Code's 15 tasks, 39 files with their companions, Cline's bookkeeping passed over; Copilot Chat's six session files and the five workspace.json files above them, and Copilot CLI's four workspace.yaml files beside its sessions, read first; OpenCode 1.1's tree of 76 session, message and part files, its project file passed over)"
     );
     assert_eq!(report["errors"].as_array().unwrap().len(), 0);
     assert!(

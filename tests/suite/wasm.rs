@@ -151,6 +151,10 @@ fn a_runaway_call_is_an_internal_error_and_the_host_keeps_working() {
 /// server or page. (`INTERNAL` is proved by the runaway call above.)
 const HOST_ONLY_CODES: &[(&str, &str)] = &[
     (
+        "BUDGET_EXCEEDED",
+        "budgets are measured on the host's transcript index (`budget check`)",
+    ),
+    (
         "RECORD_NOT_FOUND",
         "stored records live in the ledger folder's files",
     ),

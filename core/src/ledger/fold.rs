@@ -338,14 +338,7 @@ fn apply_activity(session: &mut Session, status: &mut Status, event: &Event, act
             });
         }
         Activity::Unpaused {} => {
-            // A person lifting a budget's pause waives that rule for the session this period.
-            if let Some(mark) = session.pause.take().and_then(|p| p.budget)
-                && event.actor.kind != crate::ledger::event::ActorKind::Baton
-                && !session.budget_waivers.contains(&mark)
-            {
-                session.budget_waivers.push(mark);
-            }
-            session.brief = None;
+            session.lift_pause(event.actor.kind != crate::ledger::event::ActorKind::Baton);
         }
         Activity::CollisionOpened {
             by_session,

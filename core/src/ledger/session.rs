@@ -305,6 +305,18 @@ pub struct RunCounts {
 }
 
 impl Session {
+    /// Lifts the pause (the session must be briefed again). A person (not Baton) lifting a
+    /// budget's pause waives that rule for the session until its period ends.
+    pub(crate) fn lift_pause(&mut self, by_person: bool) {
+        if let Some(mark) = self.pause.take().and_then(|p| p.budget)
+            && by_person
+            && !self.budget_waivers.contains(&mark)
+        {
+            self.budget_waivers.push(mark);
+        }
+        self.brief = None;
+    }
+
     /// Whether the session is still live.
     pub fn is_live(&self) -> bool {
         self.status.is_live()

@@ -33,10 +33,13 @@ pub struct Budgets {
     pub timezone: String,
 }
 
-/// The workspace's budget policy, checked; `None` when it limits nothing.
-pub fn policy_of(ledger: &Ledger) -> Result<Option<BudgetPolicy>, Error> {
-    let policy = crate::ops::engine::policy(ledger)?;
-    let Some(budget) = policy.budget else {
+/// The budget part of the workspace policy (`policy`, as `ops::engine::policy` reads it),
+/// checked; `None` when it limits nothing.
+pub fn policy_of(
+    ledger: &Ledger,
+    policy: &baton_core::lifecycle::workspace::Policy,
+) -> Result<Option<BudgetPolicy>, Error> {
+    let Some(budget) = policy.budget.clone() else {
         return Ok(None);
     };
     budget.check().map_err(|err| {
@@ -96,11 +99,12 @@ pub fn measure(
 /// this time (the work is not stopped by a broken index).
 pub fn for_pull(
     ledger: &Ledger,
+    policy: &baton_core::lifecycle::workspace::Policy,
     view: &dyn baton_core::ledger::store::LedgerView,
     now: Timestamp,
 ) -> Option<BudgetStatus> {
     let measured = (|| {
-        let Some(policy) = policy_of(ledger)? else {
+        let Some(policy) = policy_of(ledger, policy)? else {
             return Ok(None);
         };
         let sessions = view.all_sessions()?;

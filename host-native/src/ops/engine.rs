@@ -282,7 +282,7 @@ fn run_once(
             _ => false,
         };
         if pulls {
-            ctx.budget = crate::ops::budget::for_pull(ledger, &snapshot, ctx.now);
+            ctx.budget = crate::ops::budget::for_pull(ledger, &ctx.policy, &snapshot, ctx.now);
         }
         let executed = commands::execute(&snapshot, &prepared, &ctx);
         kept = Some(snapshot);

@@ -56,30 +56,6 @@ impl WindowAsk {
     }
 }
 
-impl WindowAsk {
-    /// Makes `options` a report by window for this request at `now`: each window's use goes to
-    /// the work sessions of `ledger` (when asked who used it), else to agent sessions.
-    pub fn apply(
-        &self,
-        options: &mut crate::ops::usage::UsageOptions,
-        ledger: &crate::store::Ledger,
-        now: Timestamp,
-    ) -> Result<(), Error> {
-        use baton_core::ledger::store::LedgerView;
-        options.windows = Some(self.options(now));
-        if self.by_session {
-            // A folder with no ledger yet has no work sessions: the agents' own are shown.
-            options.work_sessions = Some(if ledger.dir().is_dir() {
-                ledger.snapshot()?.all_sessions()?
-            } else {
-                Vec::new()
-            });
-            options.work_root = ledger.dir().parent().map(|root| root.display().to_string());
-        }
-        Ok(())
-    }
-}
-
 /// How many of the newest folders, at each level of a sessions tree (year, month, day), are
 /// looked in for the newest rollouts.
 const NEWEST_FOLDERS: usize = 3;

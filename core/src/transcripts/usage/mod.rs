@@ -12,8 +12,12 @@ pub mod keyed;
 mod missing;
 pub mod prices;
 pub use missing::{MissingSource, describe_missing};
+mod by_work;
 pub mod windows;
 pub mod work;
+pub use by_work::{
+    WorkSessionLinks, WorkSessions, aggregate_by_work_key, aggregate_by_work_session,
+};
 
 pub use entries::sort_by_time;
 pub(crate) use entries::{drain_in_order, move_onto};
@@ -185,131 +189,6 @@ pub struct UsageReport {
     /// Usage by metered window (`usage blocks`), when asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub windows: Option<windows::WindowsReport>,
-}
-
-/// A report by work session: what each row's transcripts are, and what fitted no session.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct WorkSessions {
-    /// Per row key (the work session's path): its id and its transcripts with their rule.
-    pub links: BTreeMap<String, WorkSessionLinks>,
-    /// Counted responses in the window that no work session fits (left out of the rows).
-    pub unlinked_responses: u64,
-}
-
-/// One work session's transcripts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct WorkSessionLinks {
-    /// The work session.
-    pub session_id: crate::ids::SessionId,
-    /// Its transcripts, with the rule that tied each.
-    pub transcripts: Vec<work::TranscriptLink>,
-}
-
-/// Groups entries by the work session each belongs to (see [`work`]): one row per work session,
-/// keyed by its path, with the transcripts and rules behind it; entries no session fits are
-/// counted, not shown.
-pub fn aggregate_by_work_session(
-    entries: Vec<UsageEntry>,
-    sessions: &[crate::ledger::session::Session],
-    root: Option<&str>,
-    options: &ReportOptions<'_>,
-    skipped: BTreeMap<String, u64>,
-) -> UsageReport {
-    let windowed: Vec<UsageEntry> = entries
-        .into_iter()
-        .filter(|e| {
-            options.since.is_none_or(|s| e.at >= s) && options.until.is_none_or(|u| e.at <= u)
-        })
-        .filter(|e| options.providers.is_empty() || options.providers.contains(&e.provider))
-        .collect();
-    let keyed = work::by_work_session(windowed, sessions, root);
-    let mut report = aggregate(
-        &keyed.entries,
-        &ReportOptions {
-            group_by: GroupBy::Session,
-            ..*options
-        },
-        skipped,
-    );
-    report.work_sessions = Some(WorkSessions {
-        links: keyed
-            .links
-            .into_iter()
-            .map(|(path, (session_id, transcripts))| {
-                (
-                    path,
-                    WorkSessionLinks {
-                        session_id,
-                        transcripts,
-                    },
-                )
-            })
-            .collect(),
-        unlinked_responses: keyed.unlinked,
-    });
-    report
-}
-
-/// Groups entries by something of the work session each belongs to (see [`work`]): its
-/// branch, mission, pull request or hand-off chain; a session without one counts under
-/// `(none)`. Entries no work session fits are counted, not shown.
-pub fn aggregate_by_work_key(
-    entries: Vec<UsageEntry>,
-    sessions: &[crate::ledger::session::Session],
-    root: Option<&str>,
-    options: &ReportOptions<'_>,
-    skipped: BTreeMap<String, u64>,
-) -> UsageReport {
-    let mut report = aggregate_by_work_session(entries, sessions, root, options, skipped);
-    // The rows are per work session: each goes to its key.
-    let by_path: HashMap<&str, &crate::ledger::session::Session> =
-        sessions.iter().map(|s| (s.path.as_str(), s)).collect();
-    let none = "(none)";
-    let key_of = |path: &str| -> String {
-        let Some(session) = by_path.get(path) else {
-            return none.to_owned();
-        };
-        let key = match options.group_by {
-            GroupBy::Branch => session.branch.clone(),
-            GroupBy::Mission => session.mission.clone(),
-            GroupBy::PullRequest => session.pull_request.clone(),
-            GroupBy::Chain => work::chain(sessions, session.session_id)
-                .first()
-                .and_then(|first| sessions.iter().find(|s| s.session_id == *first))
-                .map(|s| s.path.clone()),
-            _ => Some(path.to_owned()),
-        };
-        key.unwrap_or_else(|| none.to_owned())
-    };
-    let mut rows: BTreeMap<String, UsageRow> = BTreeMap::new();
-    let mut models: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for row in std::mem::take(&mut report.rows) {
-        let key = key_of(&row.key);
-        models
-            .entry(key.clone())
-            .or_default()
-            .extend(row.models.iter().cloned());
-        let into = rows.entry(key.clone()).or_insert_with(|| UsageRow {
-            key,
-            ..UsageRow::default()
-        });
-        into.tokens.add(&row.tokens);
-        into.total_tokens = into.tokens.total();
-        into.cost_femto = into.cost_femto.saturating_add(row.cost_femto);
-        into.first_at = into.first_at.min(row.first_at).or(row.first_at);
-        into.last_at = into.last_at.max(row.last_at);
-    }
-    report.rows = rows
-        .into_iter()
-        .map(|(key, mut row)| {
-            row.seal(models.remove(&key).unwrap_or_default());
-            row
-        })
-        .collect();
-    report.group_by = options.group_by;
-    report
 }
 
 /// Where a report's prices come from.

@@ -11,7 +11,8 @@ use baton_core::lifecycle::budget::{Level, Period, RuleState, Unit};
 
 pub(crate) fn run(cli: &Cli, command: &BudgetCommand) -> Result<Output, Error> {
     let ledger = ledger_for(cli)?;
-    let Some(policy) = crate::ops::budget::policy_of(&ledger)? else {
+    let policy = crate::ops::engine::policy(&ledger)?;
+    let Some(policy) = crate::ops::budget::policy_of(&ledger, &policy)? else {
         let none = serde_json::json!({ "rules": [], "configured": false });
         return Ok(Output {
             human: format!(

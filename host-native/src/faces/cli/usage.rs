@@ -113,11 +113,15 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
         crate::ops::usage::by_work_sessions(&mut options, &crate::faces::cli::ledger_for(cli)?)?;
     }
     if blocks {
-        super::windows::ask(&args.blocks).apply(
-            &mut options,
-            &crate::faces::cli::ledger_for(cli)?,
-            crate::os::system::now()?,
-        )?;
+        // Each window's use goes to this ledger's work sessions when asked who used it.
+        let ask = super::windows::ask(&args.blocks);
+        options.windows = Some(ask.options(crate::os::system::now()?));
+        if ask.by_session {
+            crate::ops::usage::by_work_sessions(
+                &mut options,
+                &crate::faces::cli::ledger_for(cli)?,
+            )?;
+        }
     }
     let report = match &args.index {
         Some(path) => {
@@ -138,7 +142,7 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
             if args.csv {
                 windows.to_csv().trim_end().to_owned()
             } else {
-                super::windows::table(&report, windows, &style, &zone)
+                super::windows::table(windows, &style, &zone, &usage_notes(&report))
             }
         } else if args.csv {
             report.to_csv().trim_end().to_owned()

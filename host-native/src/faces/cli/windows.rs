@@ -7,7 +7,6 @@ use crate::faces::table::{Cell, Column, Fit, Paint, Style, Table};
 use baton_core::Timestamp;
 use baton_core::analyzer::charts::scale::thousands;
 use baton_core::time::{Zone, human_duration};
-use baton_core::transcripts::usage::UsageReport;
 use baton_core::transcripts::usage::windows::{Keep, ShareOf, UsageWindow, WindowsReport};
 
 /// The windows the flags ask for.
@@ -56,10 +55,10 @@ fn minutes(m: u64) -> String {
 
 /// The windows report as a person reads it.
 pub(crate) fn table(
-    report: &UsageReport,
     windows: &WindowsReport,
     style: &Style,
     zone: &crate::os::zone::HostZone,
+    notes: &str,
 ) -> String {
     let length = if windows.length_minutes == 7 * 24 * 60 {
         "7-day"
@@ -77,7 +76,7 @@ pub(crate) fn table(
         for limits in &windows.agent_limits {
             out.push_str(&agent_line(limits, zone));
         }
-        out.push_str(&notes(report));
+        out.push_str(&times(notes));
         return out;
     }
     let mut out = format!(
@@ -179,7 +178,7 @@ pub(crate) fn table(
     for limits in &windows.agent_limits {
         out.push_str(&agent_line(limits, zone));
     }
-    out.push_str(&notes(report));
+    out.push_str(&times(notes));
     out
 }
 
@@ -209,8 +208,8 @@ fn agent_line(limits: &baton_core::transcripts::limits::PlanLimits, zone: &dyn Z
 }
 
 /// The usage notes, times (not days) in the zone.
-fn notes(report: &UsageReport) -> String {
-    crate::faces::cli::usage::usage_notes(report).replace("; days in ", "; times in ")
+fn times(notes: &str) -> String {
+    notes.replace("; days in ", "; times in ")
 }
 
 /// The open window in words: so far, the pace, where it ends up, and the limit.

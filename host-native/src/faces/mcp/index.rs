@@ -296,7 +296,8 @@ off_thread_tools! { record_tools via records_call:
         "The [budget] rules measured now: spent, limit, level."
         => |_p, ledger, _index| {
             use baton_core::ledger::store::LedgerView;
-            let Some(policy) = crate::ops::budget::policy_of(ledger)? else {
+            let policy = crate::ops::engine::policy(ledger)?;
+            let Some(policy) = crate::ops::budget::policy_of(ledger, &policy)? else {
                 return Ok((
                     "[ok] no budget is set".to_owned(),
                     serde_json::json!({ "rules": [], "configured": false }),
@@ -341,7 +342,10 @@ off_thread_tools! { record_tools via records_call:
                     crate::os::zone::resolve(None)?,
                 )
             };
-            ask.apply(&mut options, ledger, crate::os::system::now()?)?;
+            options.windows = Some(ask.options(crate::os::system::now()?));
+            if ask.by_session {
+                crate::ops::usage::by_work_sessions(&mut options, ledger)?;
+            }
             let connection = crate::index::open_existing(index)?;
             let report = crate::ops::mirror::usage::report(&connection, index, &options)?;
             let windows = report.windows.as_ref();

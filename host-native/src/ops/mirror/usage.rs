@@ -67,14 +67,11 @@ pub fn report(
         return replayed(connection, path, options, &prices);
     }
     let skipped = skipped(connection, path, options)?;
-    // The 15-minute sums know no sessions: rows by work session need the rows themselves.
-    // Nor exact times: windows open at a response's hour.
-    let slots = if options.work_sessions.is_some() || options.windows.is_some() {
-        None
-    } else {
-        slot_entries(connection, path, options, &prices, &tiers)?
-    };
-    let entries = match slots {
+    // The 15-minute sums know no sessions (rows by work session need the rows) nor exact times
+    // (a window's pace does).
+    let exact = options.work_sessions.is_some() || options.windows.is_some();
+    let slots = (!exact).then(|| slot_entries(connection, path, options, &prices, &tiers));
+    let entries = match slots.transpose()?.flatten() {
         Some(entries) => entries,
         None => counted_rows(connection, path, options)?
             .into_iter()
