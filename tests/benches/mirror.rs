@@ -1,7 +1,8 @@
 //! The mirror on generated Claude Code + Codex trees (default 500 MB; `BATON_BENCH_MB`
 //! overrides): backfill throughput, the index's size as a share of the sources, a pass with
 //! nothing changed over a tree of at least 5,000 files, `usage --index daily`, `search` (p95
-//! over a set of queries), `transcripts list --limit 20`, and the peak resident memory of each.
+//! over a set of queries), `transcripts list --limit 20`, the status line, `usage blocks` and
+//! `budget status`, and the peak resident memory of each.
 //! Every figure is a whole `baton` process as a person runs it (start-up included).
 //! Run: `cargo bench -p baton-tests --bench mirror`. Prints figures.
 
@@ -297,4 +298,51 @@ fn main() {
         }),
     );
     timings("cached", Box::new(move || shared.clone()));
+
+    // Plan windows and budgets at the generated tree's last day (its responses run from
+    // 2026-05-28 for 45 days): `usage blocks` from the index (every window, and the recent
+    // ones by work session), and `budget status` on a ledger whose `[budget]` has a rule of
+    // every period and a project's.
+    let at_the_end = "2026-07-12T12:00:00Z";
+    let (blocks, blocks_peak) = repeated(7, || {
+        let mut cmd = run(&["usage", "blocks", "--index", "--json"]);
+        cmd.env("BATON_NOW", at_the_end);
+        cmd
+    });
+    println!(
+        "usage blocks --index: median {:.1} ms, peak {blocks_peak:.0} MB",
+        ms(blocks)
+    );
+    let (recent, recent_peak) = repeated(7, || {
+        let mut cmd = run(&[
+            "usage",
+            "blocks",
+            "--index",
+            "--recent",
+            "--by-session",
+            "--token-limit",
+            "max",
+            "--json",
+        ]);
+        cmd.env("BATON_NOW", at_the_end).env("BATON_DIR", &ledger);
+        cmd
+    });
+    println!(
+        "usage blocks --index --recent --by-session --token-limit max: median {:.1} ms, peak {recent_peak:.0} MB",
+        ms(recent)
+    );
+    std::fs::write(
+        ledger.join("config.toml"),
+        "[budget]\nday_usd = 50\nweek_usd = 200\nmonth_usd = 600\nwindow_usd = 20\n[budget.project.proj]\nweek_usd = 100\n",
+    )
+    .unwrap();
+    let (budget, budget_peak) = repeated(7, || {
+        let mut cmd = run(&["budget", "status", "--json"]);
+        cmd.env("BATON_NOW", at_the_end).env("BATON_DIR", &ledger);
+        cmd
+    });
+    println!(
+        "budget status (5 rules): median {:.1} ms, peak {budget_peak:.0} MB",
+        ms(budget)
+    );
 }

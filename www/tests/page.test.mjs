@@ -501,7 +501,7 @@ test("the usage table has `baton usage`'s rows for the same files, and downloads
   await load(page, "#folder", fixtures);
   const usage = (group, ...more) => execFileSync(baton, ["usage", group, "--timezone", "UTC",
     "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(fixtures, "codex"),
-    "--gemini-dir", join(fixtures, "gemini"), "--qwen-dir", join(fixtures, "qwen"),
+    "--codex-dir", join(fixtures, "codex-limits"), "--gemini-dir", join(fixtures, "gemini"), "--qwen-dir", join(fixtures, "qwen"),
     "--opencode-dir", join(fixtures, "opencode"), "--kilo-dir", join(fixtures, "kilo"),
     "--copilot-cli-dir", join(fixtures, "copilot-cli"), "--copilot-chat-dir", join(fixtures, "copilot-chat"), "--amp-dir", join(fixtures, "amp"),
     "--aider-dir", join(fixtures, "aider"), "--cline-dir", join(fixtures, "cline"),
