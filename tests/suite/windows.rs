@@ -348,6 +348,27 @@ fn codex_limits_come_from_its_newest_rollout_and_claudes_from_the_status_line() 
     let line = run_statusline(r#"{"session_id":"s-codex"}"#, "codex");
     assert_eq!(line, "codex 5h 25% (time 50%) · 7d 41% (time 43%)");
 
+    // `watch` says the same under its sessions.
+    let watched = baton(&ledger)
+        .env("BATON_NOW", NOW)
+        .env("CODEX_HOME", codex_home())
+        .args(["--json", "watch", "--once"])
+        .output()
+        .unwrap();
+    let watched = json_of(&watched);
+    assert_eq!(
+        watched["agent_limits"][0]["primary"]["used_percent"], 25.0,
+        "{watched}"
+    );
+    let watched = baton(&ledger)
+        .env("BATON_NOW", NOW)
+        .env("CODEX_HOME", codex_home())
+        .args(["watch", "--once"])
+        .output()
+        .unwrap();
+    let watched = String::from_utf8_lossy(&watched.stdout);
+    assert!(watched.contains("Codex says (plan plus)"), "{watched}");
+
     // Claude Code gives its limits to the status line only: kept there, shown by `blocks`.
     let claude = r#"{"session_id":"s-claude","rate_limits":{"five_hour":{"used_percentage":42,"resets_at":1796216400},"seven_day":{"used_percentage":12,"resets_at":1796551200}}}"#;
     let line = run_statusline(claude, "limits");

@@ -129,9 +129,15 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
         text.push('\n');
         text.push_str(&table.render(&reader.style));
     }
+    // What the agents last said of their plans' limits (Codex's newest rollouts, Claude
+    // Code's status line).
+    let limits = crate::ops::limits::agents_latest(&[], reader.now);
+    for said in &limits {
+        text.push_str(&crate::faces::cli::windows::agent_line(said, reader.zone));
+    }
     Ok(Frame {
         text,
-        json: serde_json::json!({ "sessions": rows, "total": live.len() }),
+        json: serde_json::json!({ "sessions": rows, "total": live.len(), "agent_limits": limits }),
         watched,
     })
 }

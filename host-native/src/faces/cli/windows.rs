@@ -182,8 +182,12 @@ pub(crate) fn table(
     out
 }
 
-/// What an agent last said of its limits, in words.
-fn agent_line(limits: &baton_core::transcripts::limits::PlanLimits, zone: &dyn Zone) -> String {
+/// What an agent last said of its limits, in words (a line of its own, starting with a line
+/// break).
+pub(crate) fn agent_line(
+    limits: &baton_core::transcripts::limits::PlanLimits,
+    zone: &dyn Zone,
+) -> String {
     let parts: Vec<String> = limits
         .windows()
         .map(|w| {
