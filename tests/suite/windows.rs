@@ -390,3 +390,37 @@ fn codex_limits_come_from_its_newest_rollout_and_claudes_from_the_status_line() 
     assert_eq!(said[0]["primary"]["resets_at"], "2026-12-02T13:00:00.000Z");
     assert_eq!(said[0]["observed_at"], "2026-12-02T10:30:00.000Z");
 }
+
+#[test]
+fn claude_codes_refusal_at_its_limit_is_read_from_its_transcript() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger = tmp.path().join("app/.baton");
+    std::fs::create_dir_all(&ledger).unwrap();
+    let projects = tmp.path().join("projects");
+    write_tree(&projects);
+    // Claude Code refused a request at 10:20: the five-hour limit, reset at 13:00 UTC.
+    let refused = r#"{"type":"assistant","sessionId":"two","cwd":"/work/app","timestamp":"2026-12-02T10:20:00.000Z","isApiErrorMessage":true,"message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"Claude AI usage limit reached|1796216400"}],"usage":{"input_tokens":0,"output_tokens":0}}}"#;
+    let two = projects.join("-work-app/two.jsonl");
+    let mut text = std::fs::read_to_string(&two).unwrap();
+    text.push_str(refused);
+    text.push('\n');
+    std::fs::write(&two, text).unwrap();
+    let (status, report, _, stderr) = blocks(
+        &ledger,
+        &[
+            "--provider",
+            "claude-code",
+            "--claude-dir",
+            projects.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let said = &report["windows"]["agent_limits"][0];
+    assert_eq!(said["provider"], "claude-code", "{report}");
+    assert_eq!(said["observed_at"], "2026-12-02T10:20:00.000Z");
+    assert_eq!(said["primary"]["used_percent"], 100.0);
+    assert_eq!(said["primary"]["resets_at"], "2026-12-02T13:00:00.000Z");
+    // The refusal is no spend: the windows are as before.
+    assert_eq!(report["windows"]["windows"][0]["total_tokens"], 900_000);
+}

@@ -182,6 +182,65 @@ pub fn codex_line(line: &str) -> Option<PlanLimits> {
     })
 }
 
+/// What a Claude Code transcript line says of its plan's limit: the message Claude Code writes
+/// when a request is refused at the limit (an `isApiErrorMessage` line whose text is `Claude
+/// AI usage limit reached|<reset, Unix seconds>`, or in newer versions says the limit was hit
+/// and when it resets, in words Baton does not read). The five-hour window is taken as full;
+/// a weekly limit's message fills the seven-day one.
+pub fn claude_line(line: &str) -> Option<PlanLimits> {
+    if !line.contains("isApiErrorMessage") || !line.contains("limit") {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    if value
+        .get("isApiErrorMessage")
+        .and_then(serde_json::Value::as_bool)
+        != Some(true)
+    {
+        return None;
+    }
+    let observed_at = Timestamp::parse(value.get("timestamp")?.as_str()?).ok()?;
+    let content = value.pointer("/message/content")?;
+    let text: String = match content {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(serde_json::Value::as_str))
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => return None,
+    };
+    let lower = text.to_lowercase();
+    if !(lower.contains("limit reached") || (lower.contains("hit your") && lower.contains("limit")))
+    {
+        return None;
+    }
+    let resets_at = text
+        .rsplit_once('|')
+        .and_then(|(_, secs)| secs.trim().parse::<i64>().ok())
+        .filter(|secs| *secs > 0 && *secs < 100_000_000_000)
+        .map(|secs| Timestamp::from_millis(secs * 1000));
+    let weekly = lower.contains("weekly") || lower.contains("7-day");
+    let window = LimitWindow {
+        used_percent: 100.0,
+        window_minutes: Some(if weekly { 10_080 } else { 300 }),
+        resets_at,
+    };
+    Some(PlanLimits {
+        provider: Provider::ClaudeCode,
+        observed_at,
+        limit_id: None,
+        plan_type: None,
+        primary: (!weekly).then_some(window),
+        secondary: weekly.then_some(window),
+    })
+}
+
+/// The latest limits in a stretch of a Claude Code transcript (whole lines, oldest first).
+pub fn claude_latest(text: &str) -> Option<PlanLimits> {
+    text.lines().rev().find_map(claude_line)
+}
+
 /// The latest limits in a stretch of a Codex rollout (whole lines, oldest first).
 pub fn codex_latest(text: &str) -> Option<PlanLimits> {
     text.lines().rev().find_map(codex_line)
@@ -217,6 +276,38 @@ mod tests {
         assert_eq!(primary.label(), "5h");
         assert_eq!(primary.resets_at, Some(at("2026-12-02T11:30:00Z")));
         assert_eq!(limits.secondary, None);
+    }
+
+    #[test]
+    fn claude_codes_limit_message_fills_its_window_until_the_reset() {
+        let line = r#"{"type":"assistant","timestamp":"2026-12-02T10:00:00.000Z","isApiErrorMessage":true,"message":{"model":"<synthetic>","content":[{"type":"text","text":"Claude AI usage limit reached|1796220000"}]}}"#;
+        let limits = claude_line(line).unwrap();
+        assert_eq!(limits.provider, Provider::ClaudeCode);
+        let primary = limits.primary.unwrap();
+        assert_eq!(primary.used_percent, 100.0);
+        assert_eq!(primary.resets_at, Some(at("2026-12-02T14:00:00Z")));
+        assert_eq!(primary.label(), "5h");
+        assert_eq!(
+            limits
+                .at(at("2026-12-02T14:00:00Z"))
+                .primary
+                .unwrap()
+                .used_percent,
+            0.0
+        );
+        // In words only: full, the reset unknown.
+        let words = r#"{"type":"assistant","timestamp":"2026-12-02T10:00:00.000Z","isApiErrorMessage":true,"message":{"content":[{"type":"text","text":"You've hit your weekly limit · resets Mon 9am"}]}}"#;
+        let limits = claude_line(words).unwrap();
+        assert_eq!(limits.primary, None);
+        assert_eq!(limits.secondary.unwrap().label(), "7d");
+        assert_eq!(limits.secondary.unwrap().resets_at, None);
+        // Not an error line, or another error: nothing.
+        for other in [
+            r#"{"type":"assistant","timestamp":"2026-12-02T10:00:00.000Z","message":{"content":[{"type":"text","text":"usage limit reached|1796220000"}]}}"#,
+            r#"{"type":"assistant","timestamp":"2026-12-02T10:00:00.000Z","isApiErrorMessage":true,"message":{"content":[{"type":"text","text":"API Error: 529 overloaded (rate limit)"}]}}"#,
+        ] {
+            assert_eq!(claude_line(other), None, "{other}");
+        }
     }
 
     #[test]

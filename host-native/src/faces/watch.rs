@@ -131,7 +131,7 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
     }
     // What the agents last said of their plans' limits (Codex's newest rollouts, Claude
     // Code's status line).
-    let limits = crate::ops::limits::agents_latest(&[], reader.now);
+    let limits = crate::ops::limits::agents_latest(&[], &[], reader.now);
     for said in &limits {
         text.push_str(&crate::faces::cli::windows::agent_line(said, reader.zone));
     }

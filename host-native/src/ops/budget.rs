@@ -72,7 +72,7 @@ pub fn measure(
             source = SpendSource::Index;
         }
     }
-    let agent_limits = crate::ops::limits::agents_latest(&[], now);
+    let agent_limits = crate::ops::limits::agents_latest(&[], &[], now);
     let root = ledger.dir().parent().map(|p| p.display().to_string());
     let status = evaluate(
         policy,

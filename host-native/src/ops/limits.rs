@@ -76,6 +76,44 @@ pub fn codex_latest(
     for dir in dirs {
         newest_rollouts(dir, 0, &mut files);
     }
+    latest_in(files, baton_core::transcripts::limits::codex_latest).map(|limits| limits.at(now))
+}
+
+/// What Claude Code's newest transcripts under `dirs` (its `projects` folders) last said of
+/// its limit: the message it writes when a request is refused at the limit.
+fn claude_latest(
+    dirs: &[std::path::PathBuf],
+) -> Option<baton_core::transcripts::limits::PlanLimits> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        let Ok(projects) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for project in projects.flatten() {
+            if !project.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let Ok(entries) = std::fs::read_dir(project.path()) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "jsonl")
+                    && let Ok(written) = entry.metadata().and_then(|m| m.modified())
+                {
+                    files.push((written, path));
+                }
+            }
+        }
+    }
+    latest_in(files, baton_core::transcripts::limits::claude_latest)
+}
+
+/// The latest limits `read` finds in the ends of the most recently written of `files`.
+fn latest_in(
+    mut files: Vec<(std::time::SystemTime, std::path::PathBuf)>,
+    read: fn(&str) -> Option<baton_core::transcripts::limits::PlanLimits>,
+) -> Option<baton_core::transcripts::limits::PlanLimits> {
     files.sort_by_key(|f| std::cmp::Reverse(f.0));
     files
         .iter()
@@ -83,18 +121,17 @@ pub fn codex_latest(
         .filter_map(|(_, path)| {
             let size = std::fs::metadata(path).ok()?.len();
             let from = size.saturating_sub(TAIL_BYTES);
-            let read = crate::os::files::whole_lines_after(path, from, TAIL_BYTES).ok()?;
-            let text = String::from_utf8_lossy(&read.bytes);
+            let whole = crate::os::files::whole_lines_after(path, from, TAIL_BYTES).ok()?;
+            let text = String::from_utf8_lossy(&whole.bytes);
             // A cut first line is no line.
             let text = if from > 0 {
                 text.split_once('\n').map_or("", |(_, rest)| rest)
             } else {
                 &text
             };
-            baton_core::transcripts::limits::codex_latest(text)
+            read(text)
         })
         .max_by_key(|limits| limits.observed_at)
-        .map(|limits| limits.at(now))
 }
 
 /// Where the latest limits an agent reported through Baton's status line are kept (in the
@@ -135,26 +172,35 @@ fn read_kept(path: &std::path::Path) -> Option<baton_core::transcripts::limits::
 }
 
 /// What each agent last said of its plan's limits, as they stand at `now`: Claude Code's as
-/// its status line last reported them, Codex's from its newest rollouts under `codex_dirs`
-/// (its default folders when none are given).
+/// its status line last reported them or its newest transcripts under `claude_dirs` last
+/// refused a request at the limit (the later), Codex's from its newest rollouts under
+/// `codex_dirs` (each agent's default folders when none are given).
 pub fn agents_latest(
+    claude_dirs: &[std::path::PathBuf],
     codex_dirs: &[std::path::PathBuf],
     now: Timestamp,
 ) -> Vec<baton_core::transcripts::limits::PlanLimits> {
     use baton_core::transcripts::Provider;
-    let defaults;
-    let codex_dirs = if codex_dirs.is_empty() {
-        defaults = crate::os::places::provider_dirs(Provider::Codex);
-        &defaults[..]
-    } else {
-        codex_dirs
+    let or_default = |dirs: &[std::path::PathBuf], provider: Provider| {
+        if dirs.is_empty() {
+            crate::os::places::provider_dirs(provider)
+        } else {
+            dirs.to_vec()
+        }
     };
+    // The status line's word, or the transcripts' refusal at the limit: the later.
     let claude = kept_limits_path(Provider::ClaudeCode)
         .and_then(|path| read_kept(&path))
+        .into_iter()
+        .chain(claude_latest(&or_default(
+            claude_dirs,
+            Provider::ClaudeCode,
+        )))
+        .max_by_key(|limits| limits.observed_at)
         .map(|limits| limits.at(now));
     claude
         .into_iter()
-        .chain(codex_latest(codex_dirs, now))
+        .chain(codex_latest(&or_default(codex_dirs, Provider::Codex), now))
         .collect()
 }
 

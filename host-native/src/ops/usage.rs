@@ -314,11 +314,10 @@ pub fn report_of_entries(
             .map(|s| (s, options.work_root.as_deref()));
         let mut windows = windows(&entries, &report_options, asked, sessions);
         let wanted = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
+        let dirs = |p: Provider| options.folders.get(&p).map_or(&[][..], Vec::as_slice);
         windows.agent_limits = crate::ops::limits::agents_latest(
-            options
-                .folders
-                .get(&Provider::Codex)
-                .map_or(&[][..], Vec::as_slice),
+            dirs(Provider::ClaudeCode),
+            dirs(Provider::Codex),
             asked.now,
         )
         .into_iter()
