@@ -133,7 +133,7 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
     // Code's status line).
     let limits = crate::ops::limits::agents_latest(&[], &[], reader.now);
     for said in &limits {
-        text.push_str(&crate::faces::cli::windows::agent_line(said, reader.zone));
+        text.push_str(&crate::faces::present::agent_line(said, reader.zone));
     }
     Ok(Frame {
         text,

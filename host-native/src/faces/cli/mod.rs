@@ -22,7 +22,7 @@ mod serve;
 mod team;
 pub(crate) mod transcripts;
 mod usage;
-pub(crate) mod windows;
+mod windows;
 
 pub use args::Cli;
 use args::Command;

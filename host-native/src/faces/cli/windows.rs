@@ -3,8 +3,8 @@
 //! limit under the table, and who used each window when asked).
 
 use crate::faces::cli::args::BlocksArgs;
+use crate::faces::present::{agent_line, local};
 use crate::faces::table::{Cell, Column, Fit, Paint, Style, Table};
-use baton_core::Timestamp;
 use baton_core::analyzer::charts::scale::thousands;
 use baton_core::time::{Zone, human_duration};
 use baton_core::transcripts::usage::windows::{Keep, ShareOf, UsageWindow, WindowsReport};
@@ -24,17 +24,6 @@ pub(crate) fn ask(args: &BlocksArgs) -> crate::ops::limits::WindowAsk {
         token_limit: args.token_limit,
         by_session: args.by_session,
     }
-}
-
-/// `at` in `zone`, as `2026-12-02 11:00`; `date` false leaves out the day.
-fn local(at: Timestamp, zone: &dyn Zone, date: bool) -> String {
-    let shifted = at.millis() + i64::from(zone.offset_seconds(at)) * 1000;
-    chrono::DateTime::from_timestamp_millis(shifted)
-        .map(|t| {
-            t.format(if date { "%Y-%m-%d %H:%M" } else { "%H:%M" })
-                .to_string()
-        })
-        .unwrap_or_else(|| "-".to_owned())
 }
 
 /// A window's span: `2026-12-02 11:00 – 16:00`, the end's day given when it is another.
@@ -180,35 +169,6 @@ pub(crate) fn table(
     }
     out.push_str(&times(notes));
     out
-}
-
-/// What an agent last said of its limits, in words (a line of its own, starting with a line
-/// break).
-pub(crate) fn agent_line(
-    limits: &baton_core::transcripts::limits::PlanLimits,
-    zone: &dyn Zone,
-) -> String {
-    let parts: Vec<String> = limits
-        .windows()
-        .map(|w| {
-            let reset = w
-                .resets_at
-                .map(|at| format!(", resets {}", local(at, zone, true)))
-                .unwrap_or_default();
-            format!("{} {:.0} % used{reset}", w.label(), w.used_percent)
-        })
-        .collect();
-    let plan = limits
-        .plan_type
-        .as_deref()
-        .map(|p| format!(" (plan {p})"))
-        .unwrap_or_default();
-    format!(
-        "\n{} says{plan}, at {}: {}",
-        limits.provider.entry().title,
-        local(limits.observed_at, zone, true),
-        parts.join(" · ")
-    )
 }
 
 /// The usage notes, times (not days) in the zone.

@@ -1,7 +1,8 @@
 //! What a person reads on the command line for the session commands: the session list and the
 //! attention items as tables, one session as a block, the timeline and health as tables, a
-//! brief's details, and refusals that list their candidates with the command to retry. Every
-//! other answer is the core's `[ok]` line.
+//! brief's details, refusals that list their candidates with the command to retry, and what
+//! the agents last said of their plans' limits (`usage blocks` and `watch`). Every other answer
+//! is the core's `[ok]` line.
 
 use crate::faces::table::{Cell, Column, Fit, Paint, Style, Table};
 use baton_core::commands::render;
@@ -203,6 +204,46 @@ fn status_paint(status: Status) -> Option<Paint> {
         Status::Failed => Some(Paint::Red),
         Status::Starting => None,
     }
+}
+
+/// `at` in `zone`, as `2026-12-02 11:00`; `date` false leaves out the day.
+pub(crate) fn local(at: Timestamp, zone: &dyn Zone, date: bool) -> String {
+    let shifted = at.millis() + i64::from(zone.offset_seconds(at)) * 1000;
+    chrono::DateTime::from_timestamp_millis(shifted)
+        .map(|t| {
+            t.format(if date { "%Y-%m-%d %H:%M" } else { "%H:%M" })
+                .to_string()
+        })
+        .unwrap_or_else(|| "-".to_owned())
+}
+
+/// What an agent last said of its limits, in words (a line of its own, starting with a line
+/// break).
+pub(crate) fn agent_line(
+    limits: &baton_core::transcripts::limits::PlanLimits,
+    zone: &dyn Zone,
+) -> String {
+    let parts: Vec<String> = limits
+        .windows()
+        .map(|w| {
+            let reset = w
+                .resets_at
+                .map(|at| format!(", resets {}", local(at, zone, true)))
+                .unwrap_or_default();
+            format!("{} {:.0} % used{reset}", w.label(), w.used_percent)
+        })
+        .collect();
+    let plan = limits
+        .plan_type
+        .as_deref()
+        .map(|p| format!(" (plan {p})"))
+        .unwrap_or_default();
+    format!(
+        "\n{} says{plan}, at {}: {}",
+        limits.provider.entry().title,
+        local(limits.observed_at, zone, true),
+        parts.join(" · ")
+    )
 }
 
 #[cfg(test)]
