@@ -234,8 +234,9 @@ impl Drop for Closing<'_> {
 }
 
 /// The sources that gave nothing: explicit ones always; defaults when their provider found
-/// nothing in any source, except a default folder that does not exist while another agent's
-/// gave usage (that agent is simply not used here: saying so on every run is noise).
+/// nothing in any source, except a default folder with none of its agent's files (absent, or
+/// Aider's default, the folder Baton runs in, without a history) while another agent's gave
+/// usage (that agent is simply not used here: saying so on every run is noise).
 /// `usage_lines` counts, per source, the lines read that carry usage.
 fn missing_sources(sources: &[Source], usage_lines: &[u64]) -> Vec<MissingSource> {
     let gave = |i: usize| usage_lines.get(i).is_some_and(|n| *n > 0);
@@ -247,7 +248,9 @@ fn missing_sources(sources: &[Source], usage_lines: &[u64]) -> Vec<MissingSource
         .enumerate()
         .filter(|(i, s)| {
             !gave(*i)
-                && (s.explicit || (!provider_gave(s.provider) && (!any_gave || s.path.exists())))
+                && (s.explicit
+                    || (!provider_gave(s.provider)
+                        && (!any_gave || (s.path.exists() && s.files > 0))))
         })
         .map(|(_, s)| MissingSource {
             provider: s.provider,
