@@ -86,7 +86,7 @@ const SHARED: &[(&str, &str, &str, &str)] = &[
         "get_budgets",
         "budget status",
         "cli/budget.rs",
-        "ops::budget::measure",
+        "ops::budget::status",
     ),
     (
         "get_usage_windows",

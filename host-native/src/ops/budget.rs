@@ -49,6 +49,25 @@ pub fn policy_of(
     Ok((!budget.is_empty()).then_some(budget))
 }
 
+/// The budgets of `policy` (the workspace policy `ops::engine::policy` read) measured now on
+/// the ledger's sessions and its index: what `budget status|check` and the MCP tool show;
+/// `None` when no budget is set.
+pub fn status(
+    ledger: &Ledger,
+    policy: &baton_core::lifecycle::workspace::Policy,
+) -> Result<Option<Budgets>, Error> {
+    use baton_core::ledger::store::LedgerView;
+    let Some(budget) = policy_of(ledger, policy)? else {
+        return Ok(None);
+    };
+    let sessions = if ledger.dir().is_dir() {
+        ledger.snapshot()?.all_sessions()?
+    } else {
+        Vec::new()
+    };
+    measure(ledger, &budget, &sessions, crate::os::system::now()?).map(Some)
+}
+
 /// Every rule of `policy` measured at `now` on `sessions` (the ledger's) and the index beside
 /// `ledger`.
 pub fn measure(
@@ -72,7 +91,17 @@ pub fn measure(
             source = SpendSource::Index;
         }
     }
-    let agent_limits = crate::ops::limits::agents_latest(&[], &[], now);
+    // Only a share-of-the-plan rule reads what the agents reported (looking walks their
+    // folders: not worth it on every pull otherwise).
+    let reads_limits = policy
+        .rules()
+        .iter()
+        .any(|(_, _, unit, _, _)| *unit == baton_core::lifecycle::budget::Unit::Percent);
+    let agent_limits = if reads_limits {
+        crate::ops::limits::agents_latest(&[], &[], now)
+    } else {
+        Vec::new()
+    };
     let root = ledger.dir().parent().map(|p| p.display().to_string());
     let status = evaluate(
         policy,

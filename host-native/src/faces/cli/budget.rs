@@ -6,13 +6,12 @@ use crate::faces::cli::args::{BudgetCommand, FailAt};
 use crate::faces::cli::{Cli, Output, ledger_for, to_json};
 use crate::faces::table::{Cell, Column, Fit, Paint, Style, Table};
 use baton_core::Error;
-use baton_core::ledger::store::LedgerView;
 use baton_core::lifecycle::budget::{Level, Period, RuleState, Unit};
 
 pub(crate) fn run(cli: &Cli, command: &BudgetCommand) -> Result<Output, Error> {
     let ledger = ledger_for(cli)?;
     let policy = crate::ops::engine::policy(&ledger)?;
-    let Some(policy) = crate::ops::budget::policy_of(&ledger, &policy)? else {
+    let Some(budgets) = crate::ops::budget::status(&ledger, &policy)? else {
         let none = serde_json::json!({ "rules": [], "configured": false });
         return Ok(Output {
             human: format!(
@@ -22,13 +21,6 @@ pub(crate) fn run(cli: &Cli, command: &BudgetCommand) -> Result<Output, Error> {
             json: none.into(),
         });
     };
-    let sessions = if ledger.dir().is_dir() {
-        ledger.snapshot()?.all_sessions()?
-    } else {
-        Vec::new()
-    };
-    let now = crate::os::system::now()?;
-    let budgets = crate::ops::budget::measure(&ledger, &policy, &sessions, now)?;
     let json = to_json(&budgets)?;
     if let BudgetCommand::Check { fail_at } = command {
         let failing = match fail_at {

@@ -295,17 +295,13 @@ off_thread_tools! { record_tools via records_call:
     get_budgets(GetBudgets) [read_only_hint = true]
         "The [budget] rules measured now: spent, limit, level."
         => |_p, ledger, _index| {
-            use baton_core::ledger::store::LedgerView;
             let policy = crate::ops::engine::policy(ledger)?;
-            let Some(policy) = crate::ops::budget::policy_of(ledger, &policy)? else {
+            let Some(budgets) = crate::ops::budget::status(ledger, &policy)? else {
                 return Ok((
                     "[ok] no budget is set".to_owned(),
                     serde_json::json!({ "rules": [], "configured": false }),
                 ));
             };
-            let sessions = ledger.snapshot()?.all_sessions()?;
-            let now = crate::os::system::now()?;
-            let budgets = crate::ops::budget::measure(ledger, &policy, &sessions, now)?;
             let over = budgets
                 .status
                 .rules
