@@ -44,6 +44,15 @@ pub fn baton(dir: &Path) -> Command {
     cmd
 }
 
+/// One Claude Code response line in `/work/app`: `output` output tokens of
+/// claude-sonnet-4-5 (no input or cache, so it costs `output` × $15 per million), request
+/// `r-<id>`, message `m-<id>`.
+pub fn claude_response(session: &str, at: &str, id: &str, output: u64) -> String {
+    format!(
+        r#"{{"type":"assistant","sessionId":"{session}","cwd":"/work/app","timestamp":"{at}","requestId":"r-{id}","message":{{"id":"m-{id}","model":"claude-sonnet-4-5-20250929","usage":{{"input_tokens":0,"output_tokens":{output}}}}}}}"#
+    )
+}
+
 /// The stand-in for the user's own folders that [`baton`] gives a ledger's commands (the
 /// per-user index and caches live there): beside the ledger, so each test has its own.
 pub fn user_folders(dir: &Path) -> PathBuf {

@@ -3,7 +3,7 @@
 //! own usage (each response tied by its agent session id), equal to the sum of their rows in
 //! `usage session --work`.
 
-use baton_tests::{assert_success, baton, json_of};
+use baton_tests::{assert_success, baton, claude_response, json_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -32,12 +32,6 @@ fn run_in(ledger: &Path, folder: &Path, args: &[&str]) -> Value {
         .unwrap();
     assert_success(&out, format_args!("{args:?}"));
     json_of(&out)
-}
-
-fn response(session: &str, at: &str, id: &str, output: u64) -> String {
-    format!(
-        r#"{{"type":"assistant","sessionId":"{session}","cwd":"/work/app","timestamp":"{at}","requestId":"r-{id}","message":{{"id":"m-{id}","model":"claude-sonnet-4-5-20250929","usage":{{"input_tokens":0,"output_tokens":{output}}}}}}}"#
-    )
 }
 
 /// Each row's key and total tokens.
@@ -127,11 +121,11 @@ fn branch_pr_and_chain_totals_are_their_work_sessions_sums() {
     let projects = tmp.path().join("projects/-work-app");
     std::fs::create_dir_all(&projects).unwrap();
     let lines = [
-        response("one", "2026-12-02T09:10:00Z", "1", 1_000),
-        response("two", "2026-12-02T09:20:00Z", "2", 20_000),
-        response("one", "2026-12-02T09:30:00Z", "3", 300),
-        response("three", "2026-12-02T09:40:00Z", "4", 4_000_000),
-        response("stray", "2026-12-02T09:50:00Z", "5", 55),
+        claude_response("one", "2026-12-02T09:10:00Z", "1", 1_000),
+        claude_response("two", "2026-12-02T09:20:00Z", "2", 20_000),
+        claude_response("one", "2026-12-02T09:30:00Z", "3", 300),
+        claude_response("three", "2026-12-02T09:40:00Z", "4", 4_000_000),
+        claude_response("stray", "2026-12-02T09:50:00Z", "5", 55),
     ];
     std::fs::write(projects.join("all.jsonl"), lines.join("\n") + "\n").unwrap();
     let claude = tmp.path().join("projects");

@@ -4,7 +4,7 @@
 //! limit lets the next brief go on, and a person lifting one session's pause waives the rule
 //! for it this period. `budget check` fails for scripts. Each command is its own process.
 
-use baton_tests::{baton, json_of};
+use baton_tests::{baton, claude_response, json_of};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -12,13 +12,6 @@ struct Day {
     _tmp: tempfile::TempDir,
     ledger: PathBuf,
     projects: PathBuf,
-}
-
-fn response(session: &str, at: &str, id: &str, output: u64) -> String {
-    // claude-sonnet-4-5: $15 per million output tokens.
-    format!(
-        r#"{{"type":"assistant","sessionId":"{session}","cwd":"/work/app","timestamp":"{at}","requestId":"r-{id}","message":{{"id":"m-{id}","model":"claude-sonnet-4-5-20250929","usage":{{"input_tokens":0,"output_tokens":{output}}}}}}}"#
-    )
 }
 
 impl Day {
@@ -118,8 +111,8 @@ fn a_budget_warns_then_pauses_both_agents_until_a_person_raises_it() {
     day.spend(
         "2026-12-02T10:00:00Z",
         &[
-            response("one", "2026-12-02T09:30:00Z", "1", 400_000),
-            response("two", "2026-12-02T09:40:00Z", "2", 200_000),
+            claude_response("one", "2026-12-02T09:30:00Z", "1", 400_000),
+            claude_response("two", "2026-12-02T09:40:00Z", "2", 200_000),
         ],
     );
     let (_, brief) = day.run("2026-12-02T10:00:00Z", Some("claude"), &["brief", &claude]);
@@ -145,7 +138,7 @@ fn a_budget_warns_then_pauses_both_agents_until_a_person_raises_it() {
     // $10.50: both sessions' next pull says paused, with the figures.
     day.spend(
         "2026-12-02T10:30:00Z",
-        &[response("one", "2026-12-02T10:20:00Z", "3", 100_000)],
+        &[claude_response("one", "2026-12-02T10:20:00Z", "3", 100_000)],
     );
     let (status, brief) = day.run("2026-12-02T10:30:00Z", Some("claude"), &["brief", &claude]);
     assert_eq!(status, 0, "{brief}");

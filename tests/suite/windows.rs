@@ -2,17 +2,9 @@
 //! index give them, equal to figures worked out by hand; who used each window (work sessions
 //! of the ledger where they link); the flags refused outside the windows report.
 
-use baton_tests::{assert_success, baton, json_of};
+use baton_tests::{assert_success, baton, claude_response, json_of};
 use serde_json::Value;
 use std::path::Path;
-
-/// One Claude Code response line: `output` output tokens of claude-sonnet-4-5 (input and
-/// cache left at zero, so the cost is `output` × $15 per million).
-fn line(session: &str, at: &str, id: &str, output: u64) -> String {
-    format!(
-        r#"{{"type":"assistant","sessionId":"{session}","cwd":"/work/app","timestamp":"{at}","requestId":"r-{id}","message":{{"id":"m-{id}","model":"claude-sonnet-4-5-20250929","usage":{{"input_tokens":0,"output_tokens":{output}}}}}}}"#
-    )
-}
 
 /// Two agent sessions, interleaved: a window from 22:00 that crosses midnight, then after a
 /// gap a window from 09:00 still open at the pinned now (10:30).
@@ -20,14 +12,14 @@ fn write_tree(projects: &Path) {
     let dir = projects.join("-work-app");
     std::fs::create_dir_all(&dir).unwrap();
     let one = [
-        line("one", "2026-12-01T22:10:00Z", "1", 100_000),
-        line("one", "2026-12-02T01:00:00Z", "2", 50_000),
-        line("one", "2026-12-02T09:15:00Z", "3", 300_000),
-        line("one", "2026-12-02T10:00:00Z", "4", 300_000),
+        claude_response("one", "2026-12-01T22:10:00Z", "1", 100_000),
+        claude_response("one", "2026-12-02T01:00:00Z", "2", 50_000),
+        claude_response("one", "2026-12-02T09:15:00Z", "3", 300_000),
+        claude_response("one", "2026-12-02T10:00:00Z", "4", 300_000),
     ];
     let two = [
-        line("two", "2026-12-02T09:30:00Z", "5", 100_000),
-        line("two", "2026-12-02T10:15:00Z", "6", 200_000),
+        claude_response("two", "2026-12-02T09:30:00Z", "5", 100_000),
+        claude_response("two", "2026-12-02T10:15:00Z", "6", 200_000),
     ];
     std::fs::write(dir.join("one.jsonl"), one.join("\n") + "\n").unwrap();
     std::fs::write(dir.join("two.jsonl"), two.join("\n") + "\n").unwrap();
