@@ -37,13 +37,7 @@ pub fn aggregate_by_work_session(
     options: &ReportOptions<'_>,
     skipped: BTreeMap<String, u64>,
 ) -> UsageReport {
-    let windowed: Vec<UsageEntry> = entries
-        .into_iter()
-        .filter(|e| {
-            options.since.is_none_or(|s| e.at >= s) && options.until.is_none_or(|u| e.at <= u)
-        })
-        .filter(|e| options.providers.is_empty() || options.providers.contains(&e.provider))
-        .collect();
+    let windowed: Vec<UsageEntry> = entries.into_iter().filter(|e| options.admits(e)).collect();
     let keyed = work::by_work_session(windowed, sessions, root);
     let mut report = aggregate(
         &keyed.entries,

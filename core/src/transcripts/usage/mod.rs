@@ -220,6 +220,15 @@ pub struct ReportOptions<'a> {
     pub zone: &'a dyn Zone,
 }
 
+impl ReportOptions<'_> {
+    /// Whether a report counts `entry`: within `[since, until]` and of a provider asked for.
+    pub fn admits(&self, entry: &UsageEntry) -> bool {
+        self.since.is_none_or(|s| entry.at >= s)
+            && self.until.is_none_or(|u| entry.at <= u)
+            && (self.providers.is_empty() || self.providers.contains(&entry.provider))
+    }
+}
+
 /// A session's project as one key: trailing separators off, and a Windows path (drive letter
 /// or UNC) with an upper-case drive letter and backslashes only, so `c:/work/app/` and
 /// `C:\work\app` are one project.
@@ -410,12 +419,7 @@ pub fn aggregate(
         priced_as: BTreeMap::new(),
     };
     for entry in entries {
-        if options.since.is_some_and(|s| entry.at < s)
-            || options.until.is_some_and(|u| entry.at > u)
-        {
-            continue;
-        }
-        if !options.providers.is_empty() && !options.providers.contains(&entry.provider) {
+        if !options.admits(entry) {
             continue;
         }
         let model = entry.model.as_deref().unwrap_or("unknown");

@@ -272,14 +272,7 @@ pub fn windows(
     sessions: Option<(&[Session], Option<&str>)>,
 ) -> WindowsReport {
     let length = options.length_ms.max(HOUR_MS);
-    let wanted: Vec<&UsageEntry> = entries
-        .iter()
-        .filter(|e| {
-            report.since.is_none_or(|s| e.at >= s)
-                && report.until.is_none_or(|u| e.at <= u)
-                && (report.providers.is_empty() || report.providers.contains(&e.provider))
-        })
-        .collect();
+    let wanted: Vec<&UsageEntry> = entries.iter().filter(|e| report.admits(e)).collect();
     let costs = costs_of(wanted.iter().copied(), report.prices, report.cost_mode);
     let linker = sessions.map(|(list, root)| (list, Linker::new(list, root)));
     let mut done: Vec<Open> = Vec::new();
