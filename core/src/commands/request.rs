@@ -65,3 +65,16 @@ pub enum Request {
     /// See [`CorrectParams`].
     Correct(CorrectParams),
 }
+
+impl Request {
+    /// Whether the request is a pull: an agent asking for its context (a brief, a report, a
+    /// start with its brief), where the workspace's budgets govern (see
+    /// [`crate::lifecycle::budget`]). A host measures the budgets for these only.
+    pub fn pulls(&self) -> bool {
+        match self {
+            Request::Brief(_) | Request::Report(_) => true,
+            Request::Start(p) => !p.no_brief,
+            _ => false,
+        }
+    }
+}

@@ -275,13 +275,8 @@ fn run_once(
             _ => (snapshot, None),
         };
         let mut ctx = context(acting, policy)?;
-        // A brief, a report or a start is a pull: the budgets govern it.
-        let pulls = match request {
-            Request::Brief(_) | Request::Report(_) => true,
-            Request::Start(p) => !p.no_brief,
-            _ => false,
-        };
-        if pulls {
+        // The budgets govern a pull.
+        if request.pulls() {
             ctx.budget = crate::ops::budget::for_pull(ledger, &ctx.policy, &snapshot, ctx.now);
         }
         let executed = commands::execute(&snapshot, &prepared, &ctx);
