@@ -1,52 +1,24 @@
 //! Budget rules measured against figures worked out by hand.
 
 use super::*;
-use crate::ledger::event::{Line, decode_line};
-use crate::ledger::fold::SessionHistory;
 use crate::time::UtcZone;
-use crate::tokens::TokenTotals;
+use crate::transcripts::usage::test_support::{at, response, unit_prices as prices};
 use std::sync::Arc;
 
-fn at(text: &str) -> Timestamp {
-    Timestamp::parse(text).unwrap()
-}
-
-/// A response costing `dollars` (output tokens of a model at $1 per million).
+/// A response costing `dollars`.
 fn spend(when: &str, session: &str, dollars: u64) -> UsageEntry {
-    UsageEntry {
-        provider: Provider::ClaudeCode,
-        at: at(when),
-        session: Arc::from(session),
-        project: Some(Arc::from("/work/app")),
-        model: Some(Arc::from("test-model")),
-        tokens: TokenTotals {
-            output_tokens: dollars * 1_000_000,
-            ..Default::default()
-        },
-        cache_creation_1h_tokens: 0,
-        request_context_tokens: None,
-        recorded_cost_micro_usd: None,
-    }
+    response(when, session, dollars * 1_000_000)
 }
 
-fn prices() -> PriceTable {
-    PriceTable::parse(
-        r#"{"source":"test","date":"2026-12-01","models":{"test-model":{"input":1.0,"output":1.0,"cache_read":1.0,"cache_write_5m":1.0}}}"#,
-    )
-    .unwrap()
-}
-
+/// Work session `id` of `project`, started on 1 December with agent session `provider_id`.
 fn session(id: &str, provider_id: &str, project: &str, extra: &str) -> Session {
-    let line = format!(
-        r#"{{"v":1,"id":"{}","session":"{id}","kind":"started","at":"2026-12-01T00:00:00.000Z","actor":{{"kind":"agent","name":"claude"}},"data":{{"project":"{project}","agent":"claude","provider_session_id":"{provider_id}"{extra}}}}}"#,
-        id.replacen("7000", "7001", 1)
-    );
-    let Line::Event(event) = decode_line(line.as_bytes()) else {
-        panic!("{line}");
-    };
-    let mut history = SessionHistory::default();
-    history.insert(*event);
-    history.session().unwrap()
+    crate::transcripts::usage::test_support::work_session(
+        id,
+        provider_id,
+        "2026-12-01T00:00:00.000Z",
+        project,
+        extra,
+    )
 }
 
 fn policy(toml_like: &str) -> BudgetPolicy {

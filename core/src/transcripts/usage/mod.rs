@@ -13,6 +13,8 @@ mod missing;
 pub mod prices;
 pub use missing::{MissingSource, describe_missing};
 mod by_work;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod windows;
 pub mod work;
 pub use by_work::{

@@ -1,42 +1,9 @@
 //! Windows against figures worked out by hand.
 
 use super::*;
-use crate::ledger::event::{Line, decode_line};
-use crate::ledger::fold::SessionHistory;
 use crate::time::UtcZone;
-use crate::transcripts::usage::{CostMode, PriceTable};
-use std::sync::Arc;
-
-fn at(text: &str) -> Timestamp {
-    Timestamp::parse(text).expect("a time")
-}
-
-/// A response of `tokens` output tokens of a made-up model priced at $1 per million output
-/// tokens (so a million tokens cost a dollar).
-fn response(when: &str, session: &str, tokens: u64) -> UsageEntry {
-    UsageEntry {
-        provider: Provider::ClaudeCode,
-        at: at(when),
-        session: Arc::from(session),
-        project: Some(Arc::from("/work/app")),
-        model: Some(Arc::from("test-model")),
-        tokens: TokenTotals {
-            output_tokens: tokens,
-            ..Default::default()
-        },
-        cache_creation_1h_tokens: 0,
-        request_context_tokens: None,
-        recorded_cost_micro_usd: None,
-    }
-}
-
-fn prices() -> PriceTable {
-    PriceTable::parse(
-        r#"{"source":"test","date":"2026-12-01","models":{"test-model":{
-            "input":1.0,"output":1.0,"cache_read":1.0,"cache_write_5m":1.0}}}"#,
-    )
-    .expect("a price table")
-}
+use crate::transcripts::usage::CostMode;
+use crate::transcripts::usage::test_support::{at, response, unit_prices};
 
 fn make(
     entries: &[UsageEntry],
@@ -44,7 +11,7 @@ fn make(
     limit: Option<TokenLimit>,
     sessions: Option<&[Session]>,
 ) -> WindowsReport {
-    let prices = prices();
+    let prices = unit_prices();
     let report = ReportOptions {
         group_by: super::super::GroupBy::Daily,
         since: None,
@@ -231,22 +198,17 @@ fn max_is_the_highest_window_that_has_ended() {
     assert!(alone.windows[0].limit.is_none());
 }
 
-/// A work session started at `started` whose agent session is `provider_id`.
-fn work_session(id: &str, provider_id: &str, started: &str) -> Session {
-    let line = format!(
-        r#"{{"v":1,"id":"{}","session":"{id}","kind":"started","at":"{started}","actor":{{"kind":"agent","name":"claude"}},"data":{{"project":"app","agent":"claude","client_name":"claude-code","provider_session_id":"{provider_id}"}}}}"#,
-        id.replacen("7000", "7001", 1)
-    );
-    let Line::Event(event) = decode_line(line.as_bytes()) else {
-        panic!("a started event: {line}");
-    };
-    let mut history = SessionHistory::default();
-    history.insert(*event);
-    history.session().expect("a session")
-}
-
 #[test]
 fn two_work_sessions_interleaved_in_one_window_get_exactly_their_own_shares() {
+    let work_session = |id: &str, provider_id: &str, started: &str| {
+        crate::transcripts::usage::test_support::work_session(
+            id,
+            provider_id,
+            started,
+            "app",
+            r#","client_name":"claude-code""#,
+        )
+    };
     let one = work_session(
         "019c0000-0000-7000-8000-000000000001",
         "agent-one",
