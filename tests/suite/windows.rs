@@ -186,6 +186,41 @@ fn windows_burn_rate_projection_and_shares_equal_the_hand_computed_truth() {
         &[&files[..], &["--by-session", "--token-limit", "max"]].concat(),
     );
     assert_eq!(from_index["windows"], from_files["windows"]);
+    // From the index's sums (only the open window read response by response), every way of
+    // asking gives what the files give: the same windows, and the same totals by model.
+    for asked in [
+        &[][..],
+        &["--active"][..],
+        &["--recent", "--token-limit", "250000"][..],
+        &["--week"][..],
+    ] {
+        let (status, from_index, _, stderr) =
+            blocks(&ledger, &[&[&index_arg[..], "--json"][..], asked].concat());
+        assert_eq!(status, 0, "{stderr}");
+        let (_, from_files, _, _) = blocks(&ledger, &[&files[..], asked].concat());
+        assert_eq!(from_index["windows"], from_files["windows"], "{asked:?}");
+        assert!(
+            !from_index["windows"]["windows"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        );
+        let totals = |report: &serde_json::Value| -> Vec<(String, u64, f64)> {
+            report["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    (
+                        r["key"].as_str().unwrap().to_owned(),
+                        r["total_tokens"].as_u64().unwrap(),
+                        r["cost_usd"].as_f64().unwrap(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(totals(&from_index), totals(&from_files), "{asked:?}");
+    }
 
     // As a person reads it: the open window first, then the closed one, the idle time
     // between, and the open window's pace and limit in words.

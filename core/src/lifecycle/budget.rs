@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::ledger::session::Session;
 use crate::time::{Timestamp, Zone, local_date};
 use crate::transcripts::limits::PlanLimits;
+use crate::transcripts::usage::summed_windows::{Sum, rough};
 use crate::transcripts::usage::windows::{FIVE_HOURS_MS, Keep, WindowOptions, windows};
 use crate::transcripts::usage::work::Linker;
 use crate::transcripts::usage::{CostMode, GroupBy, PriceTable, ReportOptions, costs_of};
@@ -374,11 +375,14 @@ impl BudgetPolicy {
         out
     }
 
-    /// How far back a measure must read usage at `now`: the earliest period start (a window
-    /// can reach five hours before it, its chain further: a day is read before the month).
+    /// How far back a measure must read responses one by one at `now`: the earliest period
+    /// start of a rule scoped to some of the work (a window can reach five hours before it,
+    /// its chain further: two days are read); `None` when every rule covers all work (those
+    /// read the sums).
     pub fn reads_since(&self, now: Timestamp, zone: &dyn Zone) -> Option<Timestamp> {
         self.rules()
             .iter()
+            .filter(|(scope, _, unit, _, _)| *scope != Scope::All && *unit == Unit::Usd)
             .map(|(_, period, _, _, _)| match period {
                 Period::Window => Timestamp::from_millis(now.millis() - 2 * 24 * 3_600_000),
                 other => period_bounds(*other, now, zone).0,
@@ -433,8 +437,12 @@ fn percent_of(spent: f64, limit: f64) -> f64 {
 /// What the budget rules are measured with.
 #[derive(Debug)]
 pub struct Measure<'a> {
-    /// Counted responses (each once), in time order.
+    /// Counted responses (each once), in time order, since [`BudgetPolicy::reads_since`]:
+    /// what a rule scoped to some of the work reads.
     pub entries: &'a [UsageEntry],
+    /// Every counted response added up (sums of one response each will do), in time order:
+    /// what a rule over all work reads.
+    pub sums: &'a [Sum],
     /// The ledger's work sessions (responses are tied to them by [`crate::transcripts::usage::work`]).
     pub sessions: &'a [Session],
     /// The ledger's project folder.
@@ -488,13 +496,6 @@ pub fn evaluate(policy: &BudgetPolicy, measure: &Measure<'_>, now: Timestamp) ->
                     (None, used.1, used.0)
                 }
                 (Period::Window, Unit::Usd) => {
-                    let covered_entries: Vec<UsageEntry> = measure
-                        .entries
-                        .iter()
-                        .enumerate()
-                        .filter(|(at, _)| covered(*at))
-                        .map(|(_, e)| e.clone())
-                        .collect();
                     let report = ReportOptions {
                         group_by: GroupBy::Daily,
                         since: None,
@@ -511,13 +512,39 @@ pub fn evaluate(policy: &BudgetPolicy, measure: &Measure<'_>, now: Timestamp) ->
                         by_session: false,
                         keep: Keep::Active,
                     };
-                    match windows(&covered_entries, &report, &options, None)
-                        .windows
-                        .first()
-                    {
+                    let active = if scope == Scope::All {
+                        rough(measure.sums, &report, &options).windows
+                    } else {
+                        let covered_entries: Vec<UsageEntry> = measure
+                            .entries
+                            .iter()
+                            .enumerate()
+                            .filter(|(at, _)| covered(*at))
+                            .map(|(_, e)| e.clone())
+                            .collect();
+                        windows(&covered_entries, &report, &options, None).windows
+                    };
+                    match active.first() {
                         Some(w) => (Some(w.start), Some(w.end), w.cost_usd),
                         None => (None, None, 0.0),
                     }
+                }
+                (period, _) if scope == Scope::All => {
+                    let (since, until) = period_bounds(period, now, measure.zone);
+                    let within: Vec<&Sum> = measure
+                        .sums
+                        .iter()
+                        .filter(|s| s.entry.at >= since && s.entry.at < until)
+                        .collect();
+                    let femto: u128 = costs_of(
+                        within.iter().map(|s| &s.entry),
+                        measure.prices,
+                        CostMode::Auto,
+                    )
+                    .into_iter()
+                    .sum();
+                    let micro = femto / crate::transcripts::usage::prices::FEMTO_PER_MICRO;
+                    (Some(since), Some(until), micro as f64 / 1_000_000.0)
                 }
                 (period, _) => {
                     let (since, until) = period_bounds(period, now, measure.zone);

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::time::UtcZone;
+use crate::transcripts::usage::summed_windows::Sum;
 use crate::transcripts::usage::test_support::{at, response, unit_prices as prices};
 use std::sync::Arc;
 
@@ -50,10 +51,12 @@ fn each_rule_is_measured_over_its_own_period_and_scope() {
             "project":{"app":{"day_usd":25}},"branch":{"feature/x":{"week_usd":200}}}"#,
     );
     policy.check().unwrap();
+    let sums: Vec<Sum> = entries.iter().cloned().map(Sum::one).collect();
     let status = evaluate(
         &policy,
         &Measure {
             entries: &entries,
+            sums: &sums,
             sessions: &[app.clone(), web.clone()],
             root: None,
             agent_limits: &[],
@@ -139,6 +142,7 @@ fn a_plan_share_comes_from_what_the_agents_reported() {
             &policy,
             &Measure {
                 entries: &[],
+                sums: &[],
                 sessions: &[],
                 root: None,
                 agent_limits: std::slice::from_ref(&reported),

@@ -349,6 +349,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
     CREATE TABLE vocabulary_state (whole INTEGER NOT NULL);
     INSERT INTO vocabulary_state (whole) VALUES (0);
     ",
+    // 11: the counted responses by time, so a window's or a budget period's responses are
+    // read without a pass over every row (only the rows that count: a copy is never asked
+    // for by time).
+    "
+    CREATE INDEX usage_by_time ON usage (at) WHERE counted = 1;
+    ",
 ];
 
 /// The schema version this build writes.

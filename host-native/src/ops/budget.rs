@@ -6,6 +6,7 @@
 
 use crate::store::Ledger;
 use baton_core::lifecycle::budget::{BudgetPolicy, BudgetStatus, Measure, evaluate};
+use baton_core::transcripts::usage::summed_windows::Sum;
 use baton_core::{Error, Timestamp};
 use serde::Serialize;
 
@@ -79,16 +80,35 @@ pub fn measure(
     let zone = crate::os::zone::resolve(None)?;
     let index = crate::index::path_for(ledger.dir());
     let mut entries = Vec::new();
+    let mut sums = Vec::new();
     let mut source = SpendSource::None;
     if index.is_file() {
+        use crate::ops::mirror::{counted::counted_between, tally, windows};
         let connection = crate::index::open_existing(&index)?;
-        let since = policy
-            .reads_since(now, &zone)
-            .unwrap_or(Timestamp::from_millis(now.millis() - 86_400_000));
-        if let Some(rows) = crate::ops::mirror::usage::counted_since(&connection, &index, since)? {
-            entries = rows.into_iter().map(|row| row.entry).collect();
-            baton_core::transcripts::usage::sort_by_time(&mut entries);
+        let tiers = tally::shipped_tiers();
+        if tally::is_current(&connection, &tiers) {
             source = SpendSource::Index;
+            // Days start on a slot in every zone of whole quarter hours: the sums serve.
+            let on_slots = i64::from(baton_core::time::Zone::offset_seconds(&zone, now))
+                .rem_euclid(tally::SLOT_MILLIS / 1000)
+                == 0;
+            sums = if on_slots {
+                windows::sums(&connection, &index, &[], None, None, &tiers)?
+            } else {
+                counted_between(
+                    &connection,
+                    &index,
+                    Timestamp::from_millis(i64::MIN),
+                    None,
+                    &[],
+                )?
+                .into_iter()
+                .map(Sum::one)
+                .collect()
+            };
+            if let Some(since) = policy.reads_since(now, &zone) {
+                entries = counted_between(&connection, &index, since, None, &[])?;
+            }
         }
     }
     // Only a share-of-the-plan rule reads what the agents reported (looking walks their
@@ -107,6 +127,7 @@ pub fn measure(
         policy,
         &Measure {
             entries: &entries,
+            sums: &sums,
             sessions,
             root: root.as_deref(),
             agent_limits: &agent_limits,

@@ -13,6 +13,7 @@ mod missing;
 pub mod prices;
 pub use missing::{MissingSource, describe_missing};
 mod by_work;
+pub mod summed_windows;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod windows;

@@ -271,61 +271,153 @@ pub fn windows(
     options: &WindowOptions,
     sessions: Option<(&[Session], Option<&str>)>,
 ) -> WindowsReport {
+    let pieces: Vec<Piece<'_>> = entries
+        .iter()
+        .filter(|e| report.admits(e))
+        .map(Piece::one)
+        .collect();
+    fill(&pieces, report, options, sessions)
+}
+
+/// Use placed in a window: one response, or a sum of several a host added up ahead (all in
+/// one hour: see [`super::summed_windows`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Piece<'e> {
+    /// The response, or the sum (its `at` in the hour its responses were in).
+    pub(super) entry: &'e UsageEntry,
+    /// How many responses it holds.
+    pub(super) responses: u64,
+    /// Its first response.
+    pub(super) first_at: Timestamp,
+    /// Its last response.
+    pub(super) last_at: Timestamp,
+}
+
+impl<'e> Piece<'e> {
+    /// One response.
+    pub(super) fn one(entry: &'e UsageEntry) -> Self {
+        Piece {
+            entry,
+            responses: 1,
+            first_at: entry.at,
+            last_at: entry.at,
+        }
+    }
+
+    fn exact(&self) -> bool {
+        self.responses == 1 && self.first_at == self.last_at
+    }
+}
+
+/// Where a window opens and closes as times come in order: the one rule of the schedule.
+#[derive(Debug, Default)]
+struct Schedule {
+    length_ms: i64,
+    current: Option<(Timestamp, Timestamp)>,
+}
+
+impl Schedule {
+    fn new(length_ms: i64) -> Self {
+        Schedule {
+            length_ms: length_ms.max(HOUR_MS),
+            current: None,
+        }
+    }
+
+    /// The window `at` (no earlier than any time placed before) falls in, and whether it
+    /// opened with it.
+    fn place(&mut self, at: Timestamp) -> ((Timestamp, Timestamp), bool) {
+        match self.current {
+            Some(span) if at < span.1 => (span, false),
+            _ => {
+                let start = hour_of(at);
+                let span = (
+                    start,
+                    Timestamp::from_millis(start.millis() + self.length_ms),
+                );
+                self.current = Some(span);
+                (span, true)
+            }
+        }
+    }
+}
+
+/// Whether a report keeping `keep` keeps the window `w` at `now`.
+pub(super) fn keeps(keep: Keep, w: &UsageWindow, now: Timestamp) -> bool {
+    match keep {
+        Keep::All => true,
+        Keep::EndingAfter { at } => w.end > at && w.start <= now,
+        Keep::Active => w.active,
+    }
+}
+
+/// The pieces (in time order, each admitted) in windows: see [`windows`].
+pub(super) fn fill(
+    pieces: &[Piece<'_>],
+    report: &ReportOptions<'_>,
+    options: &WindowOptions,
+    sessions: Option<(&[Session], Option<&str>)>,
+) -> WindowsReport {
     let length = options.length_ms.max(HOUR_MS);
-    let wanted: Vec<&UsageEntry> = entries.iter().filter(|e| report.admits(e)).collect();
-    let costs = costs_of(wanted.iter().copied(), report.prices, report.cost_mode);
+    let costs = costs_of(
+        pieces.iter().map(|p| p.entry),
+        report.prices,
+        report.cost_mode,
+    );
     let linker = sessions.map(|(list, root)| (list, Linker::new(list, root)));
+    let mut schedule = Schedule::new(length);
     let mut done: Vec<Open> = Vec::new();
     let mut open: Option<Open> = None;
-    for (entry, cost) in wanted.iter().zip(costs) {
-        if open.as_ref().is_some_and(|o| entry.at >= o.window.end) {
+    for (piece, cost) in pieces.iter().zip(costs) {
+        let entry = piece.entry;
+        let ((start, end), opened) = schedule.place(piece.first_at);
+        if opened {
             done.extend(open.take());
         }
-        let current = open.get_or_insert_with(|| {
-            let start = hour_of(entry.at);
-            Open {
-                window: UsageWindow {
-                    start,
-                    end: Timestamp::from_millis(start.millis() + length),
-                    first_at: entry.at,
-                    last_at: entry.at,
-                    active: false,
-                    gap_before_minutes: None,
-                    responses: 0,
-                    tokens: TokenTotals::default(),
-                    total_tokens: 0,
-                    cost_usd: 0.0,
-                    models: Vec::new(),
-                    burn: BurnRate::default(),
-                    projection: None,
-                    limit: None,
-                    sessions: Vec::new(),
-                    cost_femto: 0,
-                },
-                models: BTreeSet::new(),
-                steps: Vec::new(),
-                last_hour: (0, 0),
-                shares: BTreeMap::new(),
-            }
+        let current = open.get_or_insert_with(|| Open {
+            window: UsageWindow {
+                start,
+                end,
+                first_at: piece.first_at,
+                last_at: piece.last_at,
+                active: false,
+                gap_before_minutes: None,
+                responses: 0,
+                tokens: TokenTotals::default(),
+                total_tokens: 0,
+                cost_usd: 0.0,
+                models: Vec::new(),
+                burn: BurnRate::default(),
+                projection: None,
+                limit: None,
+                sessions: Vec::new(),
+                cost_femto: 0,
+            },
+            models: BTreeSet::new(),
+            steps: Vec::new(),
+            last_hour: (0, 0),
+            shares: BTreeMap::new(),
         });
         let w = &mut current.window;
-        w.last_at = entry.at;
-        w.responses += 1;
+        w.first_at = w.first_at.min(piece.first_at);
+        w.last_at = w.last_at.max(piece.last_at);
+        w.responses += piece.responses;
         w.tokens.add(&entry.tokens);
         w.total_tokens = w.tokens.total();
         w.cost_femto = w.cost_femto.saturating_add(cost);
-        current.steps.push((entry.at, w.total_tokens));
+        current.steps.push((piece.last_at, w.total_tokens));
         let model = entry.model.as_deref().unwrap_or("unknown");
         if !current.models.contains(model) {
             current.models.insert(model.to_owned());
         }
-        if entry.at > Timestamp::from_millis(options.now.millis() - HOUR_MS)
+        if piece.exact()
+            && entry.at > Timestamp::from_millis(options.now.millis() - HOUR_MS)
             && entry.at <= options.now
         {
             current.last_hour.0 += entry.tokens.total();
             current.last_hour.1 = current.last_hour.1.saturating_add(cost);
         }
-        if options.by_session {
+        if options.by_session && piece.exact() {
             let linked = linker
                 .as_ref()
                 .and_then(|(list, linker)| linker.link(entry).map(|(i, _)| &list[i]));
@@ -380,11 +472,7 @@ pub fn windows(
         previous_end = Some(w.end);
         sealed.push(w);
     }
-    sealed.retain(|w| match options.keep {
-        Keep::All => true,
-        Keep::EndingAfter { at } => w.end > at && w.start <= options.now,
-        Keep::Active => w.active,
-    });
+    sealed.retain(|w| keeps(options.keep, w, options.now));
     sealed.reverse();
     WindowsReport {
         length_minutes: u64::try_from(length / 60_000).unwrap_or(0),

@@ -5,15 +5,18 @@
 //! change, `settings` says what to read, `query` answers from it alone, `usage` makes the
 //! usage report from it, `upkeep` sizes, compacts and removes.
 
+pub mod counted;
 pub mod follow;
 pub mod packing;
 pub mod pass;
 pub mod query;
+pub mod rows;
 pub mod settings;
 pub mod tally;
 pub mod upkeep;
 pub mod usage;
 pub mod vocabulary;
+pub mod windows;
 
 use baton_core::Error;
 use std::path::{Path, PathBuf};

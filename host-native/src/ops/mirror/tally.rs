@@ -47,6 +47,15 @@ fn stamp(tiers: &[u64]) -> String {
     format!("{VERSION}:{}", tiers.join(","))
 }
 
+/// The request context a slot's `tier` stands for: above exactly the first `tier` of
+/// `tiers`, so it prices as its rows did.
+pub fn context_of_tier(tier: i64, tiers: &[u64]) -> u64 {
+    match usize::try_from(tier).unwrap_or(0) {
+        0 => 0,
+        k => tiers.get(k - 1).map_or(0, |t| t + 1),
+    }
+}
+
 /// The thresholds the shipped prices split requests by.
 pub fn shipped_tiers() -> Vec<u64> {
     PriceTable::shipped().long_context_thresholds()

@@ -6,6 +6,8 @@
 //! project; else, for an index whose tallies are not made yet, every row replayed through the
 //! core's counting, as a read of the files does.
 
+pub use super::rows::CountedRow;
+use super::rows::{asked_provider, entry_of, provider_of, slots_serve, sql, usage_query, wants};
 use super::tally;
 use crate::ops::usage::UsageOptions;
 use baton_core::Error;
@@ -13,41 +15,13 @@ use baton_core::Timestamp;
 use baton_core::time::Zone;
 use baton_core::tokens::TokenTotals;
 use baton_core::transcripts::tally::UsageTally;
-use baton_core::transcripts::usage::claude_code::{Response, project_of};
+use baton_core::transcripts::usage::claude_code::Response;
 use baton_core::transcripts::usage::{GroupBy, PriceTable, UsageReport};
 use baton_core::transcripts::{Provider, ReadStats, UsageEntry};
 use rusqlite::{Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
-
-/// The columns every query of usage rows reads first, in the order `entry_of` takes them.
-macro_rules! usage_columns {
-    () => {
-        "s.provider, u.at, u.session, u.project, u.model, u.input_tokens, u.output_tokens,
-         u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
-         u.cache_creation_1h_tokens, u.request_context_tokens, u.recorded_cost_micro_usd,
-         u.folder"
-    };
-}
-
-/// The names the index keeps once (see [`names`]), and a statement over usage rows that reads
-/// [`usage_columns!`] first, then `rest` (more columns, its `FROM` and the rest).
-fn usage_query<'c>(
-    connection: &'c Connection,
-    path: &Path,
-    rest: &str,
-) -> Result<(HashMap<i64, Arc<str>>, rusqlite::Statement<'c>), Error> {
-    let names = names(connection, path)?;
-    let statement = connection
-        .prepare(&format!("SELECT {}, {rest}", usage_columns!()))
-        .map_err(sql(path))?;
-    Ok((names, statement))
-}
-
-fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |e| crate::index::failure("read the index", path, e)
-}
 
 /// The report of every usage row the index holds, for the options' providers, days and
 /// grouping.
@@ -67,13 +41,18 @@ pub fn report(
         return replayed(connection, path, options, &prices);
     }
     let skipped = skipped(connection, path, options)?;
+    if let Some(report) =
+        super::windows::report(connection, path, options, &prices, &tiers, skipped.clone())?
+    {
+        return Ok(report);
+    }
     // The 15-minute sums know no sessions (rows by work session need the rows) nor exact times
     // (a window's pace does).
     let exact = options.work_sessions.is_some() || options.windows.is_some();
     let slots = (!exact).then(|| slot_entries(connection, path, options, &prices, &tiers));
     let entries = match slots.transpose()?.flatten() {
         Some(entries) => entries,
-        None => counted_rows(connection, path, options)?
+        None => super::counted::counted_rows(connection, path, options)?
             .into_iter()
             .map(|row| row.entry)
             .collect(),
@@ -81,17 +60,6 @@ pub fn report(
     Ok(crate::ops::usage::report_of_entries(
         entries, skipped, options, &prices,
     ))
-}
-
-/// A response that counts, with the dedup key the mirror settled it by (`None` for a
-/// response without one: a Codex delta, a line without a message id).
-#[derive(Debug)]
-pub struct CountedRow {
-    /// The upper 64 bits of the core's dedup key: the same for every copy of one response,
-    /// whichever copy counts.
-    pub dedup_key: Option<i64>,
-    /// The response as a report counts it, with its session's project.
-    pub entry: UsageEntry,
 }
 
 /// The responses that count (each once, with its session's project) written at or after
@@ -122,7 +90,7 @@ pub fn counted_since(
         since,
         provider_ids: sessions,
     });
-    let mut rows = counted_rows(connection, path, &options)?;
+    let mut rows = super::counted::counted_rows(connection, path, &options)?;
     rows.retain(|row| row.entry.at >= since);
     Ok(Some(rows))
 }
@@ -172,42 +140,6 @@ pub fn counted_by_day(
     rows.collect::<rusqlite::Result<_>>()
         .map(Some)
         .map_err(sql(path))
-}
-
-fn wants(options: &UsageOptions, provider: Provider) -> bool {
-    options.providers.is_empty() || options.providers.contains(&provider)
-}
-
-/// The provider of a row whose first column names it, when the report asks for it.
-fn asked_provider(
-    row: &rusqlite::Row,
-    path: &Path,
-    options: &UsageOptions,
-) -> Result<Option<Provider>, Error> {
-    let name = row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or("");
-    Ok(provider_of(name).filter(|p| wants(options, *p)))
-}
-
-/// The provider of an index key; a key of no provider with usage is none (never taken for
-/// Claude Code's).
-fn provider_of(name: &str) -> Option<Provider> {
-    Provider::named(name).filter(|p| p.has_usage())
-}
-
-/// Every name's text by number, shared by the entries.
-fn names(connection: &Connection, path: &Path) -> Result<HashMap<i64, Arc<str>>, Error> {
-    let mut names = HashMap::new();
-    let mut statement = connection
-        .prepare("SELECT id, text FROM names")
-        .map_err(sql(path))?;
-    let rows = statement
-        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
-        .map_err(sql(path))?;
-    for row in rows {
-        let (id, text) = row.map_err(sql(path))?;
-        names.insert(id, Arc::from(text.as_str()));
-    }
-    Ok(names)
 }
 
 /// What the readers skipped, from the tallies' sums of every source's stats (a response
@@ -262,17 +194,7 @@ fn slot_entries(
         options.group_by,
         GroupBy::Daily | GroupBy::Weekly | GroupBy::Monthly | GroupBy::Model
     );
-    let whole_slots = options
-        .since
-        .is_none_or(|s| s.millis().rem_euclid(tally::SLOT_MILLIS) == 0)
-        && options
-            .until
-            .is_none_or(|u| (u.millis() + 1).rem_euclid(tally::SLOT_MILLIS) == 0);
-    let priced_apart = prices
-        .long_context_thresholds()
-        .iter()
-        .all(|t| tiers.contains(t));
-    if !(grouped_by_time_or_model && whole_slots && priced_apart) {
+    if !(grouped_by_time_or_model && slots_serve(options, prices, tiers)) {
         return Ok(None);
     }
     // The window as slots (whole slots, checked above).
@@ -340,11 +262,7 @@ fn slot_entries(
             recorded,
         );
         let entry = merged.entry(key).or_insert_with(|| {
-            // A context above exactly the first `tier` thresholds prices as the rows did.
-            let context = match usize::try_from(tier).unwrap_or(0) {
-                0 => 0,
-                k => tiers.get(k - 1).map_or(0, |t| t + 1),
-            };
+            let context = tally::context_of_tier(tier, tiers);
             UsageEntry {
                 provider,
                 at: Timestamp::from_millis(start),
@@ -389,139 +307,6 @@ fn slot_entries(
         entry.model = names.get(model).cloned().flatten();
     }
     Ok(Some(entries.into_iter().map(|(_, entry)| entry).collect()))
-}
-
-/// A usage row as an entry, from a query whose columns 1 to 12 are the row's time, session,
-/// project, model, five token counts, one-hour writes, request context and recorded cost.
-fn entry_of(
-    row: &rusqlite::Row<'_>,
-    path: &Path,
-    provider: Provider,
-    names: &HashMap<i64, Arc<str>>,
-) -> Result<UsageEntry, Error> {
-    let count = |n: i64| u64::try_from(n).unwrap_or(0);
-    let n = |i: usize| -> Result<u64, Error> { Ok(count(row.get(i).map_err(sql(path))?)) };
-    let optional = |i: usize| -> Result<Option<u64>, Error> {
-        Ok(row.get::<_, Option<i64>>(i).map_err(sql(path))?.map(count))
-    };
-    let name = |i: usize| -> Result<Option<Arc<str>>, Error> {
-        let id: Option<i64> = row.get(i).map_err(sql(path))?;
-        Ok(id.and_then(|id| names.get(&id).cloned()))
-    };
-    Ok(UsageEntry {
-        provider,
-        at: Timestamp::from_millis(row.get(1).map_err(sql(path))?),
-        session: name(2)?.unwrap_or_else(|| Arc::from("")),
-        project: name(3)?,
-        model: name(4)?,
-        tokens: TokenTotals {
-            input_tokens: n(5)?,
-            output_tokens: n(6)?,
-            cache_creation_tokens: n(7)?,
-            cache_read_tokens: n(8)?,
-            reasoning_tokens: n(9)?,
-        },
-        cache_creation_1h_tokens: n(10)?,
-        request_context_tokens: optional(11)?,
-        recorded_cost_micro_usd: optional(12)?,
-    })
-}
-
-/// What a counted Claude Code row tells of its session's project, and where it was read
-/// (its source's place by path, its offset).
-struct Clue {
-    read_at: (usize, i64),
-    at: Timestamp,
-    cwd: Option<Arc<str>>,
-    folder: Option<Arc<str>>,
-}
-
-/// Every row that counts, as an entry with its session's project (a Claude Code session's
-/// found by the core's rule from its counted rows, in the order a read of the files meets
-/// them; a Codex row carries its own).
-fn counted_rows(
-    connection: &Connection,
-    path: &Path,
-    options: &UsageOptions,
-) -> Result<Vec<CountedRow>, Error> {
-    let (names, mut statement) = usage_query(
-        connection,
-        path,
-        "u.source, u.offset, u.dedup_key
-                 FROM sources s JOIN usage u ON u.source = s.id
-                 WHERE u.counted = 1
-                   AND (?1 IS NULL OR u.at >= ?1 OR u.session IN (
-                        SELECT id FROM names WHERE text IN (SELECT value FROM json_each(?2))))",
-    )?;
-    let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
-    // Each Claude Code source's place in a read of the folders (by path), for the order of a
-    // session's clues; sorting the few clues of each session beats sorting every row.
-    let mut paths: Vec<(String, i64)> = connection
-        .prepare("SELECT path, id FROM sources WHERE provider = 'claude_code'")
-        .and_then(|mut s| {
-            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<rusqlite::Result<_>>()
-        })
-        .map_err(sql(path))?;
-    paths.sort();
-    let place: HashMap<i64, usize> = paths
-        .iter()
-        .enumerate()
-        .map(|(at, (_, id))| (*id, at))
-        .collect();
-    let focus = options.work_focus.as_ref();
-    let mut rows = statement
-        .query(rusqlite::params![
-            focus.map(|f| f.since.millis()),
-            focus
-                .map(|f| serde_json::to_string(&f.provider_ids).unwrap_or_default())
-                .unwrap_or_else(|| "[]".to_owned()),
-        ])
-        .map_err(sql(path))?;
-    let mut entries: Vec<CountedRow> = Vec::new();
-    // Each Claude Code session's clues to its project, with where each was read.
-    let mut clues: HashMap<Arc<str>, Vec<Clue>> = HashMap::new();
-    while let Some(row) = rows.next().map_err(sql(path))? {
-        let Some(provider) = asked_provider(row, path, options)? else {
-            continue;
-        };
-        let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
-        let entry = entry_of(row, path, provider, &names)?;
-        if provider.entry().gives.project_from_clues {
-            let source: i64 = row.get(14).map_err(sql(path))?;
-            clues.entry(entry.session.clone()).or_default().push(Clue {
-                read_at: (
-                    place.get(&source).copied().unwrap_or(usize::MAX),
-                    row.get(15).map_err(sql(path))?,
-                ),
-                at: entry.at,
-                cwd: entry.project.clone(),
-                folder: name(id(13)?),
-            });
-        }
-        entries.push(CountedRow {
-            dedup_key: id(16)?,
-            entry,
-        });
-    }
-    let projects: HashMap<Arc<str>, Option<Arc<str>>> = clues
-        .into_iter()
-        .map(|(session, mut clues)| {
-            clues.sort_by_key(|clue| clue.read_at);
-            let project = project_of(
-                clues
-                    .iter()
-                    .map(|clue| (clue.at, clue.cwd.as_deref(), clue.folder.as_deref())),
-            );
-            (session, project.map(|p| Arc::from(p.as_str())))
-        })
-        .collect();
-    for CountedRow { entry, .. } in &mut entries {
-        if entry.provider.entry().gives.project_from_clues {
-            entry.project = projects.get(&entry.session).cloned().flatten();
-        }
-    }
-    Ok(entries)
 }
 
 /// Every usage row replayed through the core's counting. Sources are replayed in the order

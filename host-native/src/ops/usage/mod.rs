@@ -2,6 +2,9 @@
 //! ingest in chunks (never a whole file in memory), and makes the core's report (the faces
 //! print it). A progress bar goes to stderr when it is a terminal and the work is long.
 
+mod windows;
+pub use windows::report as windows_report;
+
 use baton_core::transcripts::tally::UsageTally;
 use baton_core::transcripts::usage::{
     CostMode, GroupBy, MissingSource, PriceTable, ReportOptions, UsageReport, aggregate,
@@ -292,6 +295,19 @@ pub fn report_of(tally: UsageTally, options: &UsageOptions, prices: &PriceTable)
     report_of_entries(entries, skipped, options, prices)
 }
 
+/// How the core makes the report `options` ask for, priced by `prices`.
+pub fn report_options<'a>(options: &'a UsageOptions, prices: &'a PriceTable) -> ReportOptions<'a> {
+    ReportOptions {
+        group_by: options.group_by,
+        since: options.since,
+        until: options.until,
+        providers: &options.providers,
+        prices,
+        cost_mode: options.cost_mode,
+        zone: &options.zone,
+    }
+}
+
 /// The report of entries already counted (each response once) and what was skipped.
 pub fn report_of_entries(
     mut entries: Vec<UsageEntry>,
@@ -300,48 +316,19 @@ pub fn report_of_entries(
     prices: &PriceTable,
 ) -> UsageReport {
     baton_core::transcripts::usage::sort_by_time(&mut entries);
-    let report_options = ReportOptions {
-        group_by: options.group_by,
-        since: options.since,
-        until: options.until,
-        providers: &options.providers,
-        prices,
-        cost_mode: options.cost_mode,
-        zone: &options.zone,
-    };
+    let report_options = report_options(options, prices);
     if let Some(asked) = &options.windows {
-        use baton_core::transcripts::usage::windows::{Keep, windows};
         let sessions = options
             .work_sessions
             .as_deref()
             .map(|s| (s, options.work_root.as_deref()));
-        let mut windows = windows(&entries, &report_options, asked, sessions);
-        let wanted = |p: Provider| options.providers.is_empty() || options.providers.contains(&p);
-        let dirs = |p: Provider| options.folders.get(&p).map_or(&[][..], Vec::as_slice);
-        windows.agent_limits = crate::ops::limits::agents_latest(
-            dirs(Provider::ClaudeCode),
-            dirs(Provider::Codex),
-            asked.now,
-        )
-        .into_iter()
-        .filter(|limits| wanted(limits.provider))
-        .collect();
-        // The models and totals of the windows kept.
-        let since = match asked.keep {
-            Keep::All => report_options.since,
-            _ => Some(windows.windows.last().map_or(asked.now, |w| w.start)),
-        };
-        let mut report = aggregate(
+        let windows = baton_core::transcripts::usage::windows::windows(
             &entries,
-            &ReportOptions {
-                group_by: GroupBy::Model,
-                since: since.max(report_options.since),
-                ..report_options
-            },
-            skipped,
+            &report_options,
+            asked,
+            sessions,
         );
-        report.windows = Some(windows);
-        return report;
+        return windows::report(&entries, windows, skipped, options, &report_options);
     }
     match &options.work_sessions {
         Some(sessions) if options.group_by.is_by_work() => {

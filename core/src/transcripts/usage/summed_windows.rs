@@ -1,0 +1,160 @@
+//! Windows made from sums a host added up ahead (an index's 15-minute tallies) rather than from
+//! every response: a window's start, end, responses, tokens and cost need only which hours
+//! were used and what each hour used, since windows open on the hour and last whole hours. What
+//! sums cannot tell — a window's first and last response, its last hour, when it reached a
+//! limit, who used it — the host answers for just the windows that need it, through
+//! [`Responses`]. The result equals [`super::windows::windows`] over every response.
+
+use super::ReportOptions;
+use super::windows::{Piece, WindowOptions, WindowsReport, fill, keeps};
+use crate::ledger::session::Session;
+use crate::time::Timestamp;
+use crate::transcripts::UsageEntry;
+
+/// Responses added up ahead: every one in one hour, of one provider, model and price tier.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sum {
+    /// The sum (its tokens, its recorded cost when each response recorded one, the context
+    /// that sets its price tier); `at` is any instant of the hour its responses were in (a
+    /// tally's slot start), and its `session` is not read.
+    pub entry: UsageEntry,
+    /// How many responses it adds up.
+    pub responses: u64,
+}
+
+impl Sum {
+    /// A sum of one response.
+    pub fn one(entry: UsageEntry) -> Self {
+        Sum {
+            entry,
+            responses: 1,
+        }
+    }
+}
+
+/// What only the responses themselves can tell, asked of the host for a few windows.
+pub trait Responses {
+    /// Why the host could not answer.
+    type Error;
+    /// The first and last counted response in `[start, end)` of the providers asked for.
+    fn bounds(
+        &mut self,
+        start: Timestamp,
+        end: Timestamp,
+    ) -> Result<Option<(Timestamp, Timestamp)>, Self::Error>;
+    /// Every counted response in `[start, end)` of the providers asked for, in time order,
+    /// each with its session and its session's project.
+    fn within(&mut self, start: Timestamp, end: Timestamp) -> Result<Vec<UsageEntry>, Self::Error>;
+}
+
+/// The windows from sums alone (in time order): starts, ends, gaps, responses, tokens, cost
+/// and models exact; first and last responses, burn rates, the last hour, limit times and
+/// shares only as exact as the sums. Enough for a budget, which reads a window's cost.
+pub fn rough(sums: &[Sum], report: &ReportOptions<'_>, options: &WindowOptions) -> WindowsReport {
+    let pieces = pieces_of(sums.iter().filter(|s| report.admits(&s.entry)));
+    fill(&pieces, report, options, None)
+}
+
+/// The windows from sums (in time order), exact: each window kept that is open at `now`,
+/// reaches the token limit, or is split by session is made from its responses; every other
+/// window kept asks only for its first and last response.
+pub fn windows_from_sums<R: Responses>(
+    sums: &[Sum],
+    report: &ReportOptions<'_>,
+    options: &WindowOptions,
+    sessions: Option<(&[Session], Option<&str>)>,
+    responses: &mut R,
+) -> Result<WindowsReport, R::Error> {
+    let admitted: Vec<&Sum> = sums.iter().filter(|s| report.admits(&s.entry)).collect();
+    // Every window, roughly: where each starts and ends, and its totals.
+    let draft = fill(
+        &pieces_of(admitted.iter().copied()),
+        report,
+        &WindowOptions {
+            keep: super::windows::Keep::All,
+            by_session: false,
+            ..*options
+        },
+        None,
+    );
+    let clamp = |start: Timestamp, end: Timestamp| {
+        let start = report.since.map_or(start, |s| start.max(s));
+        let end = report
+            .until
+            .map_or(end, |u| end.min(Timestamp::from_millis(u.millis() + 1)));
+        (start, end)
+    };
+    // What each window kept needs beyond its sums, oldest first as the sums come.
+    let mut exact: Vec<UsageEntry> = Vec::new();
+    let mut exact_spans: Vec<(Timestamp, Timestamp)> = Vec::new();
+    let mut bounds: Vec<((Timestamp, Timestamp), (Timestamp, Timestamp))> = Vec::new();
+    for w in draft.windows.iter().rev() {
+        if !keeps(options.keep, w, options.now) {
+            continue;
+        }
+        let reaches_limit = draft
+            .token_limit
+            .is_some_and(|limit| w.total_tokens >= limit);
+        let (start, end) = clamp(w.start, w.end);
+        if w.active || reaches_limit || options.by_session {
+            exact.extend(
+                responses
+                    .within(start, end)?
+                    .into_iter()
+                    .filter(|e| report.admits(e)),
+            );
+            exact_spans.push((w.start, w.end));
+        } else if let Some(found) = responses.bounds(start, end)? {
+            bounds.push(((w.start, w.end), found));
+        }
+    }
+    let mut pieces: Vec<Piece<'_>> = Vec::with_capacity(admitted.len() + exact.len());
+    let in_span = |spans: &[(Timestamp, Timestamp)], at: Timestamp| {
+        spans
+            .iter()
+            .find(|(start, end)| *start <= at && at < *end)
+            .copied()
+    };
+    let mut exact_at = exact.iter().peekable();
+    for sum in &admitted {
+        let at = sum.entry.at;
+        if let Some((_, end)) = in_span(&exact_spans, at) {
+            // The window's responses go in its place, once.
+            while let Some(entry) = exact_at.next_if(|e| e.at < end) {
+                pieces.push(Piece::one(entry));
+            }
+            continue;
+        }
+        let mut piece = Piece {
+            entry: &sum.entry,
+            responses: sum.responses,
+            first_at: at,
+            last_at: at,
+        };
+        if let Some((_, (first, last))) = bounds
+            .iter()
+            .find(|((start, end), _)| *start <= at && at < *end)
+        {
+            piece.first_at = *first;
+            piece.last_at = *last;
+        }
+        pieces.push(piece);
+    }
+    pieces.extend(exact_at.map(Piece::one));
+    Ok(fill(&pieces, report, options, sessions))
+}
+
+/// Each sum as it stands (its first and last response taken as its own time).
+fn pieces_of<'s>(sums: impl Iterator<Item = &'s Sum>) -> Vec<Piece<'s>> {
+    sums.map(|s| Piece {
+        entry: &s.entry,
+        responses: s.responses,
+        first_at: s.entry.at,
+        last_at: s.entry.at,
+    })
+    .collect()
+}
+
+#[cfg(test)]
+#[path = "summed_windows_tests.rs"]
+mod tests;

@@ -1,0 +1,184 @@
+//! Plan windows and budgets from the index without a pass over every response: the tallies'
+//! 15-minute sums give each window's start, end and totals (windows open on the hour and last
+//! whole hours); the index of counted rows' times answers the rest for the few windows that
+//! need it (the core's `summed_windows` says which).
+
+use super::counted::counted_between;
+use super::rows::{names, slots_serve, sql};
+use super::tally;
+use crate::ops::usage::UsageOptions;
+use baton_core::tokens::TokenTotals;
+use baton_core::transcripts::usage::summed_windows::{Responses, Sum, windows_from_sums};
+use baton_core::transcripts::usage::{PriceTable, UsageReport};
+use baton_core::transcripts::{Provider, UsageEntry};
+use baton_core::{Error, Timestamp};
+use rusqlite::{Connection, OptionalExtension};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The tallies' sums (one per slot, provider, model, price tier and kind of cost) of
+/// `providers` (empty: all) in `[since, until]`, in time order.
+pub fn sums(
+    connection: &Connection,
+    path: &Path,
+    providers: &[Provider],
+    since: Option<Timestamp>,
+    until: Option<Timestamp>,
+    tiers: &[u64],
+) -> Result<Vec<Sum>, Error> {
+    let first = since.map_or(i64::MIN, |s| s.millis().div_euclid(tally::SLOT_MILLIS));
+    let last = until.map_or(i64::MAX, |u| u.millis().div_euclid(tally::SLOT_MILLIS));
+    let names = names(connection, path)?;
+    let mut statement = connection
+        .prepare(
+            "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
+                    cache_creation_tokens, cache_read_tokens, reasoning_tokens,
+                    cache_creation_1h_tokens, recorded_cost_micro_usd, entries
+             FROM usage_slots WHERE slot >= ?1 AND slot <= ?2 AND entries > 0
+             ORDER BY slot",
+        )
+        .map_err(sql(path))?;
+    let mut rows = statement.query([first, last]).map_err(sql(path))?;
+    let count = |n: i64| u64::try_from(n).unwrap_or(0);
+    let empty: Arc<str> = Arc::from("");
+    let mut sums = Vec::new();
+    while let Some(row) = rows.next().map_err(sql(path))? {
+        let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
+        let name = row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or("");
+        let Some(provider) = Provider::named(name)
+            .filter(|p| p.has_usage() && (providers.is_empty() || providers.contains(p)))
+        else {
+            continue;
+        };
+        let recorded = n(4)? != 0;
+        sums.push(Sum {
+            entry: UsageEntry {
+                provider,
+                at: Timestamp::from_millis(n(1)?.saturating_mul(tally::SLOT_MILLIS)),
+                session: empty.clone(),
+                project: None,
+                model: names.get(&n(2)?).cloned(),
+                tokens: TokenTotals {
+                    input_tokens: count(n(5)?),
+                    output_tokens: count(n(6)?),
+                    cache_creation_tokens: count(n(7)?),
+                    cache_read_tokens: count(n(8)?),
+                    reasoning_tokens: count(n(9)?),
+                },
+                cache_creation_1h_tokens: count(n(10)?),
+                request_context_tokens: Some(tally::context_of_tier(n(3)?, tiers)),
+                recorded_cost_micro_usd: recorded.then(|| count(n(11).unwrap_or(0))),
+            },
+            responses: count(n(12)?),
+        });
+    }
+    Ok(sums)
+}
+
+/// The first (`{order}` ASC) or last (DESC) counted response in `[?1, ?2)` of the providers
+/// named in JSON by ?3 (NULL: all).
+pub(super) const EDGE: &str = "SELECT u.at FROM usage u
+     WHERE u.counted = 1 AND u.at >= ?1 AND u.at < ?2
+       AND (?3 IS NULL OR (SELECT provider FROM sources WHERE id = u.source)
+            IN (SELECT value FROM json_each(?3)))
+     ORDER BY u.at {order} LIMIT 1";
+
+/// The index answering what sums cannot tell, for the providers asked for.
+struct Indexed<'c> {
+    connection: &'c Connection,
+    path: &'c Path,
+    providers: &'c [Provider],
+    /// The providers as the index names them, as JSON (`None`: all).
+    keys: Option<String>,
+}
+
+impl Indexed<'_> {
+    fn edge(&self, start: Timestamp, end: Timestamp, last: bool) -> Result<Option<i64>, Error> {
+        let order = if last { "DESC" } else { "ASC" };
+        self.connection
+            .query_row(
+                &EDGE.replace("{order}", order),
+                rusqlite::params![start.millis(), end.millis(), self.keys],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql(self.path))
+    }
+}
+
+impl Responses for Indexed<'_> {
+    type Error = Error;
+
+    fn bounds(
+        &mut self,
+        start: Timestamp,
+        end: Timestamp,
+    ) -> Result<Option<(Timestamp, Timestamp)>, Error> {
+        let first = self.edge(start, end, false)?;
+        let last = self.edge(start, end, true)?;
+        Ok(first
+            .zip(last)
+            .map(|(a, b)| (Timestamp::from_millis(a), Timestamp::from_millis(b))))
+    }
+
+    fn within(&mut self, start: Timestamp, end: Timestamp) -> Result<Vec<UsageEntry>, Error> {
+        counted_between(self.connection, self.path, start, Some(end), self.providers)
+    }
+}
+
+/// The `usage blocks` report from the sums, when they serve (whole slots of the asked days,
+/// prices the tallies split by): `None` otherwise, or when the report is not of windows.
+pub fn report(
+    connection: &Connection,
+    path: &Path,
+    options: &UsageOptions,
+    prices: &PriceTable,
+    tiers: &[u64],
+    skipped: BTreeMap<String, u64>,
+) -> Result<Option<UsageReport>, Error> {
+    let Some(asked) = &options.windows else {
+        return Ok(None);
+    };
+    if !slots_serve(options, prices, tiers) {
+        return Ok(None);
+    }
+    let sums = sums(
+        connection,
+        path,
+        &options.providers,
+        options.since,
+        options.until,
+        tiers,
+    )?;
+    let report_options = crate::ops::usage::report_options(options, prices);
+    let sessions = options
+        .work_sessions
+        .as_deref()
+        .map(|s| (s, options.work_root.as_deref()));
+    let keys = (!options.providers.is_empty()).then(|| {
+        serde_json::to_string(
+            &options
+                .providers
+                .iter()
+                .map(|p| p.key())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap_or_default()
+    });
+    let mut index = Indexed {
+        connection,
+        path,
+        providers: &options.providers,
+        keys,
+    };
+    let windows = windows_from_sums(&sums, &report_options, asked, sessions, &mut index)?;
+    let entries: Vec<UsageEntry> = sums.into_iter().map(|s| s.entry).collect();
+    Ok(Some(crate::ops::usage::windows_report(
+        &entries,
+        windows,
+        skipped,
+        options,
+        &report_options,
+    )))
+}
