@@ -66,6 +66,16 @@ FIRST_PARTY = {
     "dashscope": ("dashscope/", ("qwen", "qwq"), "dashscope"),
 }
 TIER = re.compile(r"^input_cost_per_token_above_(\d+)k_tokens$")
+# OpenAI's priority processing: its own rate per class (`input_cost_per_token_priority`).
+PRIORITY = {
+    "input": "input_cost_per_token_priority",
+    "output": "output_cost_per_token_priority",
+    "cache_read": "cache_read_input_token_cost_priority",
+}
+# Claude fast mode's multiplier where LiteLLM does not list it (`provider_specific_entry.fast`
+# for the rest): Anthropic's fast-mode page prices Opus 4.6 at $30/$150 per MTok, six times
+# its $5/$25 (https://platform.claude.com/docs/en/build-with-claude/fast-mode); 4.7 likewise.
+FAST_MULTIPLIERS = {"claude-opus-4-6": 6.0, "claude-opus-4-7": 6.0}
 
 
 def per_million(value):
@@ -98,6 +108,23 @@ def price_of(entry):
             if isinstance(entry.get(tier_key), (int, float)):
                 above[name] = per_million(entry[tier_key])
         price["above"] = above
+    # A response served fast (Claude's fast mode, OpenAI's priority tier): listed rates, else a
+    # multiplier on the standard ones.
+    fast = {
+        name: per_million(entry[key])
+        for name, key in PRIORITY.items()
+        if isinstance(entry.get(key), (int, float))
+    }
+    specific = entry.get("provider_specific_entry")
+    if isinstance(specific, dict) and isinstance(specific.get("fast"), (int, float)):
+        fast["multiplier"] = float(specific["fast"])
+    if fast:
+        price["fast"] = fast
+    # Server-side web search: a fee per search, the same at every context size for the
+    # models Baton prices (LiteLLM lists it per context size).
+    search = entry.get("search_context_cost_per_query")
+    if isinstance(search, dict) and isinstance(search.get("search_context_size_low"), (int, float)):
+        price["web_search"] = float(search["search_context_size_low"])
     return price
 
 
@@ -158,10 +185,16 @@ def main():
                 derived[name] = price
     for name, price in derived.items():
         models.setdefault(name, price)
+    for name, price in models.items():
+        multiplier = next(
+            (m for prefix, m in FAST_MULTIPLIERS.items() if name.startswith(prefix)), None
+        )
+        if multiplier is not None and "fast" not in price:
+            price["fast"] = {"multiplier": multiplier}
 
     out = {
         "source": f"LiteLLM's model price table ({origin}), US dollars per million tokens, "
-        "standard tier. Regenerate with scripts/update-prices.py; replace with "
+        "with each model's fast (priority) rates and web-search fee where listed. Regenerate with scripts/update-prices.py; replace with "
         "`baton usage --prices FILE` (same shape).",
         "date": datetime.date.today().isoformat(),
         "models": dict(sorted(models.items())),

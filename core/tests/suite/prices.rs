@@ -46,6 +46,8 @@ fn entry(model: &str, tokens: [u64; 4], one_hour: u64, recorded: Option<u64>) ->
         cache_creation_1h_tokens: one_hour,
         request_context_tokens: None,
         recorded_cost_micro_usd: recorded,
+        fast: false,
+        web_searches: 0,
     }
 }
 

@@ -355,6 +355,16 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "
     CREATE INDEX usage_by_time ON usage (at) WHERE counted = 1;
     ",
+    // 12: whether a response was served fast and how many web searches it ran (each priced
+    // apart), in the rows and the tallies. Claude Code's sources are read again once so their
+    // rows hold them (the tallies are made again from the rows: their rules' version moved).
+    "
+    ALTER TABLE usage ADD COLUMN fast INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE usage ADD COLUMN web_searches INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE usage_slots ADD COLUMN web_searches INTEGER NOT NULL DEFAULT 0;
+    UPDATE sources SET mtime_ns = -1, tail_hash = 0
+        WHERE missing = 0 AND provider = 'claude_code';
+    ",
 ];
 
 /// The schema version this build writes.

@@ -107,6 +107,8 @@ impl AiderUsage {
             cache_creation_1h_tokens: 0,
             request_context_tokens: None,
             recorded_cost_micro_usd: report.cost_micro_usd,
+            fast: false,
+            web_searches: 0,
         };
         let key = fingerprint(&[b"aider", run.as_bytes(), &n.to_le_bytes()]);
         self.rows.push((entry, key));

@@ -304,6 +304,8 @@ fn rows_of(path: &str, thread: UsageThread, read: &mut UsageRead) {
             cache_creation_1h_tokens: 0,
             request_context_tokens: None,
             recorded_cost_micro_usd: None,
+            fast: false,
+            web_searches: 0,
         };
         let key = fingerprint(&[b"amp", id.as_bytes(), number.as_bytes()]);
         read.rows.push((entry, key));

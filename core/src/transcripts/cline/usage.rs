@@ -270,6 +270,8 @@ pub(super) fn rows_of(
             cache_creation_1h_tokens: 0,
             request_context_tokens: None,
             recorded_cost_micro_usd: request.cost_micro_usd,
+            fast: false,
+            web_searches: 0,
         };
         let (stamp, place) = (when.to_string(), place.to_string());
         let parts = [

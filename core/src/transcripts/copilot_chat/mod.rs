@@ -382,6 +382,8 @@ fn rows_of(path: &str, session: &Session, folder: Option<&str>, read: &mut Usage
             cache_creation_1h_tokens: 0,
             request_context_tokens: None,
             recorded_cost_micro_usd: None,
+            fast: false,
+            web_searches: 0,
         };
         let key = fingerprint(&[b"copilot_chat", id.as_bytes(), request.as_bytes()]);
         read.rows.push((entry, key));

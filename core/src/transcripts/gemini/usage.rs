@@ -166,6 +166,8 @@ impl GeminiUsage {
             cache_creation_1h_tokens: 0,
             request_context_tokens: None,
             recorded_cost_micro_usd: None,
+            fast: false,
+            web_searches: 0,
         };
         self.rows
             .push((entry, fingerprint(&[b"gemini", id.as_bytes()])));

@@ -92,6 +92,8 @@ pub fn usage_rows(provider: Provider, store: &Store) -> Vec<(UsageEntry, u128)> 
                 cache_creation_1h_tokens: 0,
                 request_context_tokens: None,
                 recorded_cost_micro_usd: micro_usd(cost),
+                fast: false,
+                web_searches: 0,
             };
             rows.push((
                 entry,

@@ -107,6 +107,8 @@ impl QwenUsage {
             cache_creation_1h_tokens: 0,
             request_context_tokens: None,
             recorded_cost_micro_usd: None,
+            fast: false,
+            web_searches: 0,
         };
         self.rows.push((entry, key));
     }

@@ -129,6 +129,8 @@ mod tests {
             cache_creation_1h_tokens: 0,
             request_context_tokens: None,
             recorded_cost_micro_usd: None,
+            fast: false,
+            web_searches: 0,
         }
     }
 

@@ -16,7 +16,11 @@
 //! costs its listed price, else twice the input price (Anthropic's published multiplier). A
 //! request whose input context (input + cache writes + cache reads) is above a model's
 //! long-context threshold is billed at the long-context rates for every class, as Anthropic
-//! (above 200k) and OpenAI (above 272k) bill it.
+//! (above 200k) and OpenAI (above 272k) bill it. A response served fast (Claude's fast mode,
+//! OpenAI's priority processing) is billed at the model's fast rates: each class at its listed
+//! fast rate, else at the model's fast multiplier times the rate it would have had (a model
+//! with no fast price is billed at its standard rates). Server-side web searches are billed
+//! per search on top of the tokens.
 
 use crate::error::{Error, Result};
 use crate::transcripts::UsageEntry;
@@ -43,6 +47,47 @@ pub struct ModelPrice {
     /// The rates above a long-context threshold, when the model has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub above: Option<LongContextPrice>,
+    /// The rates of a response served fast, when the model has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fast: Option<FastPrice>,
+    /// Dollars per server-side web search, when the model bills them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web_search: Option<f64>,
+}
+
+/// The rates of a response served fast (Claude's fast mode, OpenAI's priority processing):
+/// a class listed here costs that many dollars per million tokens at standard context (and as
+/// many times its long-context rate as this is times its standard one); a class not listed
+/// costs `multiplier` times the rate it would have had, or that rate when there is none.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FastPrice {
+    /// How many times the standard rates a fast response costs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiplier: Option<f64>,
+    /// Uncached input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<f64>,
+    /// Output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<f64>,
+    /// Cache reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read: Option<f64>,
+    /// Five-minute cache writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_5m: Option<f64>,
+}
+
+impl FastPrice {
+    /// How many times its standard rate `standard` a class costs fast, `listed` being its fast
+    /// rate when the table lists one.
+    fn factor(&self, standard: f64, listed: Option<f64>) -> f64 {
+        match listed {
+            Some(fast) if standard > 0.0 => fast / standard,
+            _ => self.multiplier.unwrap_or(1.0),
+        }
+    }
 }
 
 /// The rates of a request whose input context is above `tokens`; a class not listed keeps its
@@ -111,29 +156,49 @@ impl ModelPrice {
                 .saturating_add(tokens.cache_read_tokens)
         });
         let long = self.above.filter(|above| context > above.tokens);
-        let rate = |standard: f64, pick: fn(&LongContextPrice) -> Option<f64>| {
-            long.as_ref().and_then(pick).unwrap_or(standard)
+        let fast = self.fast.filter(|_| entry.fast);
+        // Each class's rate: long-context when above the threshold, times its fast factor
+        // when served fast.
+        let rate = |standard: f64,
+                    pick: fn(&LongContextPrice) -> Option<f64>,
+                    listed: fn(&FastPrice) -> Option<f64>| {
+            let base = long.as_ref().and_then(pick).unwrap_or(standard);
+            fast.as_ref()
+                .map_or(base, |f| base * f.factor(standard, listed(f)))
         };
-        let input = rate(self.input, |a| a.input);
+        let input = rate(self.input, |a| a.input, |f| f.input);
         let one_hour = match long {
             Some(above) => above
                 .cache_write_1h
                 .or(above.input.map(|i| 2.0 * i))
                 .unwrap_or(self.cache_write_1h.unwrap_or(2.0 * self.input)),
             None => self.cache_write_1h.unwrap_or(2.0 * self.input),
-        };
+        } * fast.as_ref().map_or(1.0, |f| f.factor(self.input, f.input));
         let one_hour_writes = one_hour_writes.min(tokens.cache_creation_tokens);
+        let searches = match (entry.web_searches, self.web_search) {
+            (0, _) | (_, None) => 0,
+            // Dollars per search as dollars per million searches.
+            (n, Some(each)) => femto_usd(n, each * 1_000_000.0),
+        };
         femto_usd(tokens.input_tokens, input)
-            + femto_usd(tokens.output_tokens, rate(self.output, |a| a.output))
+            + femto_usd(
+                tokens.output_tokens,
+                rate(self.output, |a| a.output, |f| f.output),
+            )
             + femto_usd(
                 tokens.cache_read_tokens,
-                rate(self.cache_read, |a| a.cache_read),
+                rate(self.cache_read, |a| a.cache_read, |f| f.cache_read),
             )
             + femto_usd(
                 tokens.cache_creation_tokens - one_hour_writes,
-                rate(self.cache_write_5m, |a| a.cache_write_5m),
+                rate(
+                    self.cache_write_5m,
+                    |a| a.cache_write_5m,
+                    |f| f.cache_write_5m,
+                ),
             )
             + femto_usd(one_hour_writes, one_hour)
+            + searches
     }
 }
 
@@ -251,6 +316,12 @@ impl PriceTable {
                 above.and_then(|a| a.cache_read),
                 above.and_then(|a| a.cache_write_5m),
                 above.and_then(|a| a.cache_write_1h),
+                price.fast.and_then(|f| f.multiplier),
+                price.fast.and_then(|f| f.input),
+                price.fast.and_then(|f| f.output),
+                price.fast.and_then(|f| f.cache_read),
+                price.fast.and_then(|f| f.cache_write_5m),
+                price.web_search,
             ];
             if rates
                 .into_iter()

@@ -31,6 +31,8 @@ pub(crate) fn response(when: &str, session: &str, tokens: u64) -> UsageEntry {
         cache_creation_1h_tokens: 0,
         request_context_tokens: None,
         recorded_cost_micro_usd: None,
+        fast: false,
+        web_searches: 0,
     }
 }
 

@@ -4,7 +4,7 @@
 //! a focus (since an instant, and the sessions it names), or the rows between two instants
 //! (by the index of counted rows' times, with projects settled from the rows of their files).
 
-use super::rows::{CountedRow, asked_provider, entry_of, provider_of, sql, usage_query};
+use super::rows::{CountedRow, REST, asked_provider, entry_of, provider_of, sql, usage_query};
 use crate::ops::usage::UsageOptions;
 use baton_core::transcripts::usage::claude_code::project_of;
 use baton_core::transcripts::{Provider, UsageEntry};
@@ -94,11 +94,11 @@ pub(super) fn counted_rows(
         let id = |i: usize| -> Result<Option<i64>, Error> { row.get(i).map_err(sql(path)) };
         let entry = entry_of(row, path, provider, &names)?;
         if provider.entry().gives.project_from_clues {
-            let source: i64 = row.get(14).map_err(sql(path))?;
+            let source: i64 = row.get(REST).map_err(sql(path))?;
             clues.entry(entry.session.clone()).or_default().push(Clue {
                 read_at: (
                     place.get(&source).copied().unwrap_or(usize::MAX),
-                    row.get(15).map_err(sql(path))?,
+                    row.get(REST + 1).map_err(sql(path))?,
                 ),
                 at: entry.at,
                 cwd: entry.project.clone(),
@@ -106,7 +106,7 @@ pub(super) fn counted_rows(
             });
         }
         entries.push(CountedRow {
-            dedup_key: id(16)?,
+            dedup_key: id(REST + 2)?,
             entry,
         });
     }
@@ -152,7 +152,7 @@ pub fn counted_between(
             continue;
         };
         if provider.entry().gives.project_from_clues {
-            files.insert(row.get(14).map_err(sql(path))?);
+            files.insert(row.get(REST).map_err(sql(path))?);
         }
         entries.push(entry_of(row, path, provider, &names)?);
     }

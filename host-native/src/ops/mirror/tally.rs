@@ -19,17 +19,22 @@ use std::sync::Arc;
 /// local day.
 pub const SLOT_MILLIS: i64 = 15 * 60 * 1000;
 /// The version of the tallies' rules; an index with another is tallied again.
-const VERSION: &str = "1";
+const VERSION: &str = "2";
 
 /// The token columns summed, in order.
-const SUMMED: [&str; 6] = [
+const SUMMED: [&str; 7] = [
     "input_tokens",
     "output_tokens",
     "cache_creation_tokens",
     "cache_read_tokens",
     "reasoning_tokens",
     "cache_creation_1h_tokens",
+    "web_searches",
 ];
+
+/// Added to a slot's tier when its responses were served fast (a tier below it counts the
+/// long-context thresholds passed).
+pub const FAST_TIER: i64 = 16;
 
 /// The stats a source's lines held, summed per provider.
 const STATS: [&str; 6] = [
@@ -48,9 +53,9 @@ fn stamp(tiers: &[u64]) -> String {
 }
 
 /// The request context a slot's `tier` stands for: above exactly the first `tier` of
-/// `tiers`, so it prices as its rows did.
+/// `tiers` (less [`FAST_TIER`]), so it prices as its rows did.
 pub fn context_of_tier(tier: i64, tiers: &[u64]) -> u64 {
-    match usize::try_from(tier).unwrap_or(0) {
+    match usize::try_from(tier.rem_euclid(FAST_TIER)).unwrap_or(0) {
         0 => 0,
         k => tiers.get(k - 1).map_or(0, |t| t + 1),
     }
@@ -61,16 +66,14 @@ pub fn shipped_tiers() -> Vec<u64> {
     PriceTable::shipped().long_context_thresholds()
 }
 
-/// A row's context tier: how many of `tiers` its input context is above (`row` is `NEW` or
-/// `OLD` in a trigger, or a table alias).
+/// A row's tier: how many of `tiers` its input context is above, plus [`FAST_TIER`] when it
+/// was served fast (`row` is `NEW` or `OLD` in a trigger, or a table alias).
 fn tier_sql(row: &str, tiers: &[u64]) -> String {
     let context = format!(
         "coalesce({row}.request_context_tokens, {row}.input_tokens + {row}.cache_creation_tokens + {row}.cache_read_tokens)"
     );
-    if tiers.is_empty() {
-        return "0".to_owned();
-    }
-    let parts: Vec<String> = tiers.iter().map(|t| format!("({context} > {t})")).collect();
+    let mut parts: Vec<String> = tiers.iter().map(|t| format!("({context} > {t})")).collect();
+    parts.push(format!("{FAST_TIER} * ({row}.fast <> 0)"));
     format!("({})", parts.join(" + "))
 }
 
@@ -385,6 +388,8 @@ fn settle_message(connection: &Connection, message: i64) -> rusqlite::Result<()>
                         cache_creation_1h_tokens: 0,
                         request_context_tokens: None,
                         recorded_cost_micro_usd: None,
+                        fast: false,
+                        web_searches: 0,
                     },
                     folder: None,
                     sidechain: r.get(8)?,

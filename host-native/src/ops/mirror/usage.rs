@@ -7,7 +7,9 @@
 //! core's counting, as a read of the files does.
 
 pub use super::rows::CountedRow;
-use super::rows::{asked_provider, entry_of, provider_of, slots_serve, sql, usage_query, wants};
+use super::rows::{
+    REST, asked_provider, entry_of, provider_of, slots_serve, sql, usage_query, wants,
+};
 use super::tally;
 use crate::ops::usage::UsageOptions;
 use baton_core::Error;
@@ -208,7 +210,7 @@ fn slot_entries(
     // Each slot's row is added up here: SQLite's GROUP BY over them (a sorter) was slower.
     let sql_text = "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
                 cache_creation_tokens, cache_read_tokens, reasoning_tokens,
-                cache_creation_1h_tokens, recorded_cost_micro_usd
+                cache_creation_1h_tokens, recorded_cost_micro_usd, web_searches
          FROM usage_slots WHERE slot >= ?1 AND slot <= ?2";
     let mut statement = connection.prepare(sql_text).map_err(sql(path))?;
     let mut rows = statement
@@ -274,6 +276,8 @@ fn slot_entries(
                 cache_creation_1h_tokens: 0,
                 request_context_tokens: Some(context),
                 recorded_cost_micro_usd: recorded.then_some(0),
+                fast: tier >= tally::FAST_TIER,
+                web_searches: 0,
             }
         });
         entry.tokens.add(&TokenTotals {
@@ -284,6 +288,7 @@ fn slot_entries(
             reasoning_tokens: count(n(9)?),
         });
         entry.cache_creation_1h_tokens += count(n(10)?);
+        entry.web_searches += count(n(12)?);
         if let Some(cost) = &mut entry.recorded_cost_micro_usd {
             *cost += count(n(11)?);
         }
@@ -372,10 +377,10 @@ fn replayed(
             Response {
                 entry,
                 folder: name(id(13)?),
-                sidechain: row.get(14).map_err(sql(path))?,
-                relayed: row.get(15).map_err(sql(path))?,
-                key: key(row.get(16).map_err(sql(path))?),
-                message_id: key(row.get(17).map_err(sql(path))?),
+                sidechain: row.get(REST).map_err(sql(path))?,
+                relayed: row.get(REST + 1).map_err(sql(path))?,
+                key: key(row.get(REST + 2).map_err(sql(path))?),
+                message_id: key(row.get(REST + 3).map_err(sql(path))?),
             },
         );
     }

@@ -34,7 +34,7 @@ pub fn sums(
         .prepare(
             "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
                     cache_creation_tokens, cache_read_tokens, reasoning_tokens,
-                    cache_creation_1h_tokens, recorded_cost_micro_usd, entries
+                    cache_creation_1h_tokens, recorded_cost_micro_usd, entries, web_searches
              FROM usage_slots WHERE slot >= ?1 AND slot <= ?2 AND entries > 0
              ORDER BY slot",
         )
@@ -69,6 +69,8 @@ pub fn sums(
                 cache_creation_1h_tokens: count(n(10)?),
                 request_context_tokens: Some(tally::context_of_tier(n(3)?, tiers)),
                 recorded_cost_micro_usd: recorded.then(|| count(n(11).unwrap_or(0))),
+                fast: n(3)? >= tally::FAST_TIER,
+                web_searches: count(n(13)?),
             },
             responses: count(n(12)?),
         });

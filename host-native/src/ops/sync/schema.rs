@@ -93,6 +93,9 @@ pub const MIGRATIONS: &[&str] = &[
          WITH CHECK (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_usage.machine AND m.owner = current_user));
      CREATE POLICY baton_forget ON baton_usage FOR DELETE
          USING (EXISTS (SELECT 1 FROM baton_machines m WHERE m.machine = baton_usage.machine AND m.owner = current_user));",
+    // 3: whether a response was served fast, and its web searches (both priced apart).
+    "ALTER TABLE baton_usage ADD COLUMN fast boolean NOT NULL DEFAULT false;
+     ALTER TABLE baton_usage ADD COLUMN web_searches bigint NOT NULL DEFAULT 0;",
 ];
 
 /// Brings the server's schema to this build's version; returns it. A schema already current

@@ -252,7 +252,7 @@ pub fn usage_rows(
                         u.project, u.model, u.input_tokens, u.output_tokens,
                         u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
                         u.cache_creation_1h_tokens, u.request_context_tokens,
-                        u.recorded_cost_micro_usd, m.machine, m.name
+                        u.recorded_cost_micro_usd, m.machine, m.name, u.fast, u.web_searches
                  FROM baton_usage u JOIN baton_machines m ON m.machine = u.machine
                  WHERE ($1::bigint IS NULL OR u.at >= to_timestamp($1::bigint / 1000.0))
                    AND ($2::bigint IS NULL OR u.at <= to_timestamp($2::bigint / 1000.0))
@@ -288,6 +288,8 @@ pub fn usage_rows(
                     cache_creation_1h_tokens: count(row.get(10)),
                     request_context_tokens: row.get::<_, Option<i64>>(11).map(count),
                     recorded_cost_micro_usd: row.get::<_, Option<i64>>(12).map(count),
+                    fast: row.get(15),
+                    web_searches: count(row.get(16)),
                 },
                 machine: MachineTag {
                     machine: machine.to_string(),

@@ -224,16 +224,19 @@ async fn upsert(
     let recorded: Vec<Option<i64>> = entries()
         .map(|e| e.recorded_cost_micro_usd.map(count))
         .collect();
+    let fast: Vec<bool> = entries().map(|e| e.fast).collect();
+    let searches = tokens(|e| e.web_searches);
     // `xmax = 0` tells a row inserted from one updated; an unchanged row returns nothing.
     let rows = tx
         .query(
             "INSERT INTO baton_usage AS u (machine, key, provider, provider_session, at, project,
                  model, input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
                  reasoning_tokens, cache_creation_1h_tokens, request_context_tokens,
-                 recorded_cost_micro_usd)
+                 recorded_cost_micro_usd, fast, web_searches)
              SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[],
                  $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::bigint[],
-                 $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[])
+                 $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[],
+                 $16::boolean[], $17::bigint[])
              ON CONFLICT (machine, key) DO UPDATE SET
                  provider = excluded.provider, provider_session = excluded.provider_session,
                  at = excluded.at, project = excluded.project, model = excluded.model,
@@ -243,17 +246,19 @@ async fn upsert(
                  reasoning_tokens = excluded.reasoning_tokens,
                  cache_creation_1h_tokens = excluded.cache_creation_1h_tokens,
                  request_context_tokens = excluded.request_context_tokens,
-                 recorded_cost_micro_usd = excluded.recorded_cost_micro_usd
+                 recorded_cost_micro_usd = excluded.recorded_cost_micro_usd,
+                 fast = excluded.fast, web_searches = excluded.web_searches
              WHERE (u.provider, u.provider_session, u.at, u.project, u.model, u.input_tokens,
                     u.output_tokens, u.cache_creation_tokens, u.cache_read_tokens,
                     u.reasoning_tokens, u.cache_creation_1h_tokens, u.request_context_tokens,
-                    u.recorded_cost_micro_usd)
+                    u.recorded_cost_micro_usd, u.fast, u.web_searches)
                  IS DISTINCT FROM
                    (excluded.provider, excluded.provider_session, excluded.at, excluded.project,
                     excluded.model, excluded.input_tokens, excluded.output_tokens,
                     excluded.cache_creation_tokens, excluded.cache_read_tokens,
                     excluded.reasoning_tokens, excluded.cache_creation_1h_tokens,
-                    excluded.request_context_tokens, excluded.recorded_cost_micro_usd)
+                    excluded.request_context_tokens, excluded.recorded_cost_micro_usd,
+                    excluded.fast, excluded.web_searches)
              RETURNING (xmax = 0)",
             &[
                 &machine,
@@ -271,6 +276,8 @@ async fn upsert(
                 &cache_1h,
                 &context,
                 &recorded,
+                &fast,
+                &searches,
             ],
         )
         .await

@@ -74,6 +74,7 @@ const HAS_KEY: u8 = 4;
 const HAS_MESSAGE: u8 = 8;
 const HAS_COST: u8 = 16;
 const HAS_CONTEXT: u8 = 32;
+const FAST: u8 = 64;
 
 /// A response being counted, with its place among those offered (see
 /// [`super::ClaudeCodeUsage::counted_positions`]).
@@ -84,6 +85,8 @@ pub(super) struct Kept {
     one_hour: u64,
     cost: u64,
     context: u64,
+    /// Server-side web searches (saturated at `u32::MAX`: the struct stays 8-byte packed).
+    searches: u32,
     /// Halves of the dedup key and of the message id's fingerprint (8-byte aligned: a `u128`
     /// would pad the whole to 16).
     key: [u64; 2],
@@ -124,6 +127,7 @@ impl Kept {
             one_hour: entry.cache_creation_1h_tokens,
             cost: entry.recorded_cost_micro_usd.unwrap_or(0),
             context: entry.request_context_tokens.unwrap_or(0),
+            searches: u32::try_from(entry.web_searches).unwrap_or(u32::MAX),
             key: halves(key),
             message_id: halves(message_id),
             session: names.id(&entry.session),
@@ -137,7 +141,8 @@ impl Kept {
                 | flag(key.is_some(), HAS_KEY)
                 | flag(message_id.is_some(), HAS_MESSAGE)
                 | flag(entry.recorded_cost_micro_usd.is_some(), HAS_COST)
-                | flag(entry.request_context_tokens.is_some(), HAS_CONTEXT),
+                | flag(entry.request_context_tokens.is_some(), HAS_CONTEXT)
+                | flag(entry.fast, FAST),
         }
     }
 
@@ -208,6 +213,8 @@ impl Kept {
             cache_creation_1h_tokens: self.one_hour,
             request_context_tokens: self.has(HAS_CONTEXT).then_some(self.context),
             recorded_cost_micro_usd: self.has(HAS_COST).then_some(self.cost),
+            fast: self.has(FAST),
+            web_searches: u64::from(self.searches),
         }
     }
 
@@ -249,6 +256,8 @@ mod tests {
             cache_creation_1h_tokens: 2,
             request_context_tokens: context,
             recorded_cost_micro_usd: cost,
+            fast: false,
+            web_searches: 0,
         };
         for response in [
             Response {

@@ -61,6 +61,24 @@ pub(crate) struct Usage {
     pub(super) cache_read_input_tokens: Option<u64>,
     #[serde(default)]
     pub(super) cache_creation: Option<CacheCreation>,
+    /// `speed: "fast"`: served in fast mode.
+    #[serde(default, rename = "speed", deserialize_with = "is_fast")]
+    pub(super) fast: bool,
+    #[serde(default)]
+    pub(super) server_tool_use: Option<ServerToolUse>,
+}
+
+/// The server-side tools a response ran.
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Default)]
+pub(super) struct ServerToolUse {
+    #[serde(default)]
+    pub(super) web_search_requests: Option<u64>,
+}
+
+/// Whether a `speed` is fast mode's (any other value, or none, is standard).
+fn is_fast<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    let speed: Option<Cow<'de, str>> = Option::deserialize(d)?;
+    Ok(speed.as_deref() == Some("fast"))
 }
 
 #[derive(Deserialize, Clone, Copy, Debug, PartialEq, Default)]
@@ -96,6 +114,13 @@ impl Usage {
             reasoning_tokens: 0,
         };
         (tokens, one_hour)
+    }
+
+    /// Server-side web searches the response ran.
+    pub(crate) fn web_searches(&self) -> u64 {
+        self.server_tool_use
+            .and_then(|s| s.web_search_requests)
+            .unwrap_or(0)
     }
 }
 
@@ -182,6 +207,8 @@ fn walk_usage(c: &mut Cursor<'_>) -> Walked<Option<Usage>> {
             b"cache_creation_input_tokens",
             b"cache_read_input_tokens",
             b"cache_creation",
+            b"speed",
+            b"server_tool_use",
         ],
         |c, bit| {
             match bit {
@@ -189,7 +216,9 @@ fn walk_usage(c: &mut Cursor<'_>) -> Walked<Option<Usage>> {
                 1 => usage.output_tokens = c.u64()?,
                 2 => usage.cache_creation_input_tokens = c.u64()?,
                 3 => usage.cache_read_input_tokens = c.u64()?,
-                _ => usage.cache_creation = walk_cache_creation(c)?,
+                4 => usage.cache_creation = walk_cache_creation(c)?,
+                5 => usage.fast = c.string()?.as_deref() == Some("fast"),
+                _ => usage.server_tool_use = walk_server_tools(c)?,
             }
             Ok(())
         },
@@ -213,6 +242,18 @@ fn walk_cache_creation(c: &mut Cursor<'_>) -> Walked<Option<CacheCreation>> {
         },
     )?;
     Ok(Some(split))
+}
+
+fn walk_server_tools(c: &mut Cursor<'_>) -> Walked<Option<ServerToolUse>> {
+    if c.null()? {
+        return Ok(None);
+    }
+    let mut tools = ServerToolUse::default();
+    c.fields(&[b"web_search_requests"], |c, _| {
+        tools.web_search_requests = c.u64()?;
+        Ok(())
+    })?;
+    Ok(Some(tools))
 }
 
 fn walk_data<'a>(c: &mut Cursor<'a>, relays: u32) -> Walked<Option<ProgressData<'a>>> {

@@ -317,6 +317,8 @@ impl ClaudeCodeUsage {
             cache_creation_1h_tokens: one_hour,
             request_context_tokens: None,
             recorded_cost_micro_usd: parsed.cost_usd.map(super::prices::micro_usd_of_dollars),
+            fast: usage.fast,
+            web_searches: usage.web_searches(),
         };
         let id = message.id.as_deref().filter(|id| !id.is_empty());
         let key = id.map(

@@ -276,6 +276,8 @@ impl CodexUsage {
             // input included), not on a delta that may sum several requests.
             request_context_tokens: last.map(|l| l.input_tokens),
             recorded_cost_micro_usd: None,
+            fast: false,
+            web_searches: 0,
         });
     }
 

@@ -40,9 +40,10 @@ pub(super) fn store_usage(
                 "INSERT INTO usage (source, offset, at, session, project, model, folder,
                      input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens,
                      reasoning_tokens, cache_creation_1h_tokens, request_context_tokens,
-                     recorded_cost_micro_usd, sidechain, relayed, dedup_key, message_key)
+                     recorded_cost_micro_usd, sidechain, relayed, dedup_key, message_key, fast,
+                     web_searches)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                     ?17, ?18, ?19)",
+                     ?17, ?18, ?19, ?20, ?21)",
             )?
             .execute(params![
                 source_id,
@@ -64,6 +65,8 @@ pub(super) fn store_usage(
                 response.is_some_and(|r| r.relayed),
                 key(response.and_then(|r| r.key)),
                 message_key,
+                entry.fast,
+                entry.web_searches as i64,
             ])?;
         packer.dirty.note(message_key);
     }
