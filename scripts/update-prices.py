@@ -194,7 +194,7 @@ def main():
 
     out = {
         "source": f"LiteLLM's model price table ({origin}), US dollars per million tokens, "
-        "with each model's fast (priority) rates and web-search fee where listed. Regenerate with scripts/update-prices.py; replace with "
+        "standard tier. Regenerate with scripts/update-prices.py; replace with "
         "`baton usage --prices FILE` (same shape).",
         "date": datetime.date.today().isoformat(),
         "models": dict(sorted(models.items())),

@@ -180,6 +180,18 @@ pub fn local_date(at: Timestamp, zone: &dyn Zone) -> NaiveDate {
         .date_naive()
 }
 
+/// Midnight at the start of `date` in `zone`, as an instant (the zone's offset taken at `near`).
+pub fn local_midnight(date: NaiveDate, zone: &dyn Zone, near: Timestamp) -> Timestamp {
+    let local = date
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc().timestamp_millis())
+        .unwrap_or(0);
+    let offset = i64::from(zone.offset_seconds(near)) * 1000;
+    // The offset at the day's start itself (a change of clocks that day moves it).
+    let first = Timestamp::from_millis(local - offset);
+    Timestamp::from_millis(local - i64::from(zone.offset_seconds(first)) * 1000)
+}
+
 /// The first instant a wall-clock time of `zone` names: of two (a time repeated when clocks go
 /// back), the earlier; of none (a time skipped when clocks go forward), the instant of the
 /// change, the first that is later.

@@ -10,7 +10,7 @@
 
 use crate::error::{Error, Result};
 use crate::ledger::session::Session;
-use crate::time::{Timestamp, Zone, local_date};
+use crate::time::{Timestamp, Zone, local_date, local_midnight};
 use crate::transcripts::limits::PlanLimits;
 use crate::transcripts::usage::summed_windows::{Sum, rough};
 use crate::transcripts::usage::windows::{FIVE_HOURS_MS, Keep, WindowOptions, windows};
@@ -376,31 +376,36 @@ impl BudgetPolicy {
     }
 
     /// How far back a measure must read responses one by one at `now`: the earliest period
-    /// start of a rule scoped to some of the work (a window can reach five hours before it,
-    /// its chain further: two days are read); `None` when every rule covers all work (those
-    /// read the sums).
+    /// start of a rule in dollars scoped to some of the work (for a window, two days: where it
+    /// opens depends on the ones before it); `None` when there is none (a rule over all work
+    /// reads the sums, see [`BudgetPolicy::sums_since`]).
     pub fn reads_since(&self, now: Timestamp, zone: &dyn Zone) -> Option<Timestamp> {
+        self.earliest(now, zone, |scope| *scope != Scope::All)
+    }
+
+    /// How far back a measure must read the sums at `now`: the earliest period start of a rule
+    /// in dollars over all work; `None` when there is none.
+    pub fn sums_since(&self, now: Timestamp, zone: &dyn Zone) -> Option<Timestamp> {
+        self.earliest(now, zone, |scope| *scope == Scope::All)
+    }
+
+    /// The earliest start of the dollar rules whose scope `wanted` takes: its period's, or
+    /// for a window two days back (see [`BudgetPolicy::reads_since`]).
+    fn earliest(
+        &self,
+        now: Timestamp,
+        zone: &dyn Zone,
+        wanted: impl Fn(&Scope) -> bool,
+    ) -> Option<Timestamp> {
         self.rules()
             .iter()
-            .filter(|(scope, _, unit, _, _)| *scope != Scope::All && *unit == Unit::Usd)
+            .filter(|(scope, _, unit, _, _)| wanted(scope) && *unit == Unit::Usd)
             .map(|(_, period, _, _, _)| match period {
                 Period::Window => Timestamp::from_millis(now.millis() - 2 * 24 * 3_600_000),
                 other => period_bounds(*other, now, zone).0,
             })
             .min()
     }
-}
-
-/// Midnight at the start of `date` in `zone`, as an instant (the zone's offset taken at `near`).
-fn midnight(date: chrono::NaiveDate, zone: &dyn Zone, near: Timestamp) -> Timestamp {
-    let local = date
-        .and_hms_opt(0, 0, 0)
-        .map(|t| t.and_utc().timestamp_millis())
-        .unwrap_or(0);
-    let offset = i64::from(zone.offset_seconds(near)) * 1000;
-    // The offset at the day's start itself (a change of clocks that day moves it).
-    let first = Timestamp::from_millis(local - offset);
-    Timestamp::from_millis(local - i64::from(zone.offset_seconds(first)) * 1000)
 }
 
 /// The calendar period holding `now`: [start, end).
@@ -424,14 +429,16 @@ fn period_bounds(period: Period, now: Timestamp, zone: &dyn Zone) -> (Timestamp,
             (first, next)
         }
     };
-    (midnight(first, zone, now), midnight(next, zone, now))
+    (
+        local_midnight(first, zone, now),
+        local_midnight(next, zone, now),
+    )
 }
 
+/// `spent` as a share of `limit`, in hundredths of a percent (none of no limit).
 fn percent_of(spent: f64, limit: f64) -> f64 {
-    if limit <= 0.0 {
-        return 0.0;
-    }
-    (spent / limit * 10_000.0).round() / 100.0
+    let share = (spent / limit * 10_000.0).round() / 100.0;
+    if limit > 0.0 { share } else { 0.0 }
 }
 
 /// What the budget rules are measured with.

@@ -266,9 +266,8 @@ pub struct UsageEntry {
     /// The cost the line itself records (Claude Code's `costUSD`), in micro-dollars.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded_cost_micro_usd: Option<u64>,
-    /// Served fast (Claude Code's `speed: "fast"`, Codex's priority tier): billed at the
-    /// model's fast rates.
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// Served fast (Claude Code's `speed: "fast"`): billed at the model's fast rates.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fast: bool,
     /// Server-side web searches the response ran (billed per search).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -277,10 +276,6 @@ pub struct UsageEntry {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 /// What a reader met, line by line (a count left out of its JSON is zero).

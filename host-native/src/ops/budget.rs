@@ -92,20 +92,27 @@ pub fn measure(
             let on_slots = i64::from(baton_core::time::Zone::offset_seconds(&zone, now))
                 .rem_euclid(tally::SLOT_MILLIS / 1000)
                 == 0;
-            sums = if on_slots {
-                windows::sums(&connection, &index, &[], None, None, &tiers)?
-            } else {
-                counted_between(
-                    &connection,
-                    &index,
-                    Timestamp::from_millis(i64::MIN),
-                    None,
-                    &[],
-                )?
-                .into_iter()
-                .map(Sum::one)
-                .collect()
-            };
+            if let Some(since) = policy.sums_since(now, &zone) {
+                sums = if on_slots {
+                    // Sums of nothing at each hour used before: the windows open as they did.
+                    let earlier = windows::hours_before(&connection, &index, since)?;
+                    let mut sums: Vec<Sum> = earlier.into_iter().map(Sum::nothing_at).collect();
+                    sums.extend(windows::sums(
+                        &connection,
+                        &index,
+                        &[],
+                        Some(since),
+                        None,
+                        &tiers,
+                    )?);
+                    sums
+                } else {
+                    counted_between(&connection, &index, since, None, &[])?
+                        .into_iter()
+                        .map(Sum::one)
+                        .collect()
+                };
+            }
             if let Some(since) = policy.reads_since(now, &zone) {
                 entries = counted_between(&connection, &index, since, None, &[])?;
             }

@@ -5,8 +5,8 @@
 //! limit, who used it — the host answers for just the windows that need it, through
 //! [`Responses`]. The result equals [`super::windows::windows`] over every response.
 
-use super::ReportOptions;
 use super::windows::{Piece, WindowOptions, WindowsReport, fill, keeps};
+use super::{ReportOptions, costs_of};
 use crate::ledger::session::Session;
 use crate::time::Timestamp;
 use crate::transcripts::UsageEntry;
@@ -23,6 +23,28 @@ pub struct Sum {
 }
 
 impl Sum {
+    /// A sum of no response at `at` (of Claude Code, by no model): it costs nothing and adds
+    /// nothing, but a window opens at its hour as at a response's, so a host that sums only
+    /// recent use can still place the windows as all use would.
+    pub fn nothing_at(at: Timestamp) -> Self {
+        Sum {
+            entry: UsageEntry {
+                provider: crate::transcripts::Provider::ClaudeCode,
+                at,
+                session: std::sync::Arc::from(""),
+                project: None,
+                model: None,
+                tokens: Default::default(),
+                cache_creation_1h_tokens: 0,
+                request_context_tokens: None,
+                recorded_cost_micro_usd: None,
+                fast: false,
+                web_searches: 0,
+            },
+            responses: 0,
+        }
+    }
+
     /// A sum of one response.
     pub fn one(entry: UsageEntry) -> Self {
         Sum {
@@ -51,8 +73,13 @@ pub trait Responses {
 /// and models exact; first and last responses, burn rates, the last hour, limit times and
 /// shares only as exact as the sums. Enough for a budget, which reads a window's cost.
 pub fn rough(sums: &[Sum], report: &ReportOptions<'_>, options: &WindowOptions) -> WindowsReport {
-    let pieces = pieces_of(sums.iter().filter(|s| report.admits(&s.entry)));
-    fill(&pieces, report, options, None)
+    let admitted: Vec<&Sum> = sums.iter().filter(|s| report.admits(&s.entry)).collect();
+    let costs = costs_of(
+        admitted.iter().map(|s| &s.entry),
+        report.prices,
+        report.cost_mode,
+    );
+    fill(&pieces_of(&admitted, &costs), options, None)
 }
 
 /// The windows from sums (in time order), exact: each window kept that is open at `now`,
@@ -66,10 +93,14 @@ pub fn windows_from_sums<R: Responses>(
     responses: &mut R,
 ) -> Result<WindowsReport, R::Error> {
     let admitted: Vec<&Sum> = sums.iter().filter(|s| report.admits(&s.entry)).collect();
+    let costs = costs_of(
+        admitted.iter().map(|s| &s.entry),
+        report.prices,
+        report.cost_mode,
+    );
     // Every window, roughly: where each starts and ends, and its totals.
     let draft = fill(
-        &pieces_of(admitted.iter().copied()),
-        report,
+        &pieces_of(&admitted, &costs),
         &WindowOptions {
             keep: super::windows::Keep::All,
             by_session: false,
@@ -108,6 +139,7 @@ pub fn windows_from_sums<R: Responses>(
             bounds.push(((w.start, w.end), found));
         }
     }
+    let exact_costs = costs_of(exact.iter(), report.prices, report.cost_mode);
     let mut pieces: Vec<Piece<'_>> = Vec::with_capacity(admitted.len() + exact.len());
     let in_span = |spans: &[(Timestamp, Timestamp)], at: Timestamp| {
         spans
@@ -115,13 +147,13 @@ pub fn windows_from_sums<R: Responses>(
             .find(|(start, end)| *start <= at && at < *end)
             .copied()
     };
-    let mut exact_at = exact.iter().peekable();
-    for sum in &admitted {
+    let mut exact_at = exact.iter().zip(exact_costs).peekable();
+    for (sum, &cost) in admitted.iter().zip(&costs) {
         let at = sum.entry.at;
         if let Some((_, end)) = in_span(&exact_spans, at) {
             // The window's responses go in its place, once.
-            while let Some(entry) = exact_at.next_if(|e| e.at < end) {
-                pieces.push(Piece::one(entry));
+            while let Some((entry, cost)) = exact_at.next_if(|(e, _)| e.at < end) {
+                pieces.push(Piece::one(entry, cost));
             }
             continue;
         }
@@ -130,6 +162,7 @@ pub fn windows_from_sums<R: Responses>(
             responses: sum.responses,
             first_at: at,
             last_at: at,
+            cost,
         };
         if let Some((_, (first, last))) = bounds
             .iter()
@@ -140,19 +173,22 @@ pub fn windows_from_sums<R: Responses>(
         }
         pieces.push(piece);
     }
-    pieces.extend(exact_at.map(Piece::one));
-    Ok(fill(&pieces, report, options, sessions))
+    pieces.extend(exact_at.map(|(entry, cost)| Piece::one(entry, cost)));
+    Ok(fill(&pieces, options, sessions))
 }
 
-/// Each sum as it stands (its first and last response taken as its own time).
-fn pieces_of<'s>(sums: impl Iterator<Item = &'s Sum>) -> Vec<Piece<'s>> {
-    sums.map(|s| Piece {
-        entry: &s.entry,
-        responses: s.responses,
-        first_at: s.entry.at,
-        last_at: s.entry.at,
-    })
-    .collect()
+/// Each sum as it stands (its first and last response taken as its own time), with its cost.
+fn pieces_of<'s>(sums: &[&'s Sum], costs: &[u128]) -> Vec<Piece<'s>> {
+    sums.iter()
+        .zip(costs)
+        .map(|(s, &cost)| Piece {
+            entry: &s.entry,
+            responses: s.responses,
+            first_at: s.entry.at,
+            last_at: s.entry.at,
+            cost,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -271,12 +271,14 @@ pub fn windows(
     options: &WindowOptions,
     sessions: Option<(&[Session], Option<&str>)>,
 ) -> WindowsReport {
-    let pieces: Vec<Piece<'_>> = entries
-        .iter()
-        .filter(|e| report.admits(e))
-        .map(Piece::one)
+    let admitted: Vec<&UsageEntry> = entries.iter().filter(|e| report.admits(e)).collect();
+    let costs = costs_of(admitted.iter().copied(), report.prices, report.cost_mode);
+    let pieces: Vec<Piece<'_>> = admitted
+        .into_iter()
+        .zip(costs)
+        .map(|(entry, cost)| Piece::one(entry, cost))
         .collect();
-    fill(&pieces, report, options, sessions)
+    fill(&pieces, options, sessions)
 }
 
 /// Use placed in a window: one response, or a sum of several a host added up ahead (all in
@@ -291,16 +293,19 @@ pub(super) struct Piece<'e> {
     pub(super) first_at: Timestamp,
     /// Its last response.
     pub(super) last_at: Timestamp,
+    /// Its cost, in femto-dollars.
+    pub(super) cost: u128,
 }
 
 impl<'e> Piece<'e> {
     /// One response.
-    pub(super) fn one(entry: &'e UsageEntry) -> Self {
+    pub(super) fn one(entry: &'e UsageEntry, cost: u128) -> Self {
         Piece {
             entry,
             responses: 1,
             first_at: entry.at,
             last_at: entry.at,
+            cost,
         }
     }
 
@@ -354,21 +359,16 @@ pub(super) fn keeps(keep: Keep, w: &UsageWindow, now: Timestamp) -> bool {
 /// The pieces (in time order, each admitted) in windows: see [`windows`].
 pub(super) fn fill(
     pieces: &[Piece<'_>],
-    report: &ReportOptions<'_>,
     options: &WindowOptions,
     sessions: Option<(&[Session], Option<&str>)>,
 ) -> WindowsReport {
     let length = options.length_ms.max(HOUR_MS);
-    let costs = costs_of(
-        pieces.iter().map(|p| p.entry),
-        report.prices,
-        report.cost_mode,
-    );
     let linker = sessions.map(|(list, root)| (list, Linker::new(list, root)));
     let mut schedule = Schedule::new(length);
     let mut done: Vec<Open> = Vec::new();
     let mut open: Option<Open> = None;
-    for (piece, cost) in pieces.iter().zip(costs) {
+    for piece in pieces {
+        let cost = piece.cost;
         let entry = piece.entry;
         let ((start, end), opened) = schedule.place(piece.first_at);
         if opened {

@@ -4,7 +4,9 @@
 //! a focus (since an instant, and the sessions it names), or the rows between two instants
 //! (by the index of counted rows' times, with projects settled from the rows of their files).
 
-use super::rows::{CountedRow, REST, asked_provider, entry_of, provider_of, sql, usage_query};
+use super::rows::{
+    CountedRow, REST, asked_provider, entry_of, provider_of, select, sql, usage_query,
+};
 use crate::ops::usage::UsageOptions;
 use baton_core::transcripts::usage::claude_code::project_of;
 use baton_core::transcripts::{Provider, UsageEntry};
@@ -138,12 +140,19 @@ pub fn counted_between(
     end: Option<Timestamp>,
     providers: &[Provider],
 ) -> Result<Vec<UsageEntry>, Error> {
-    let (names, mut statement) = usage_query(connection, path, BETWEEN)?;
-    let mut rows = statement
-        .query([start.millis(), end.map_or(i64::MAX, Timestamp::millis)])
+    let bounds = [start.millis(), end.map_or(i64::MAX, Timestamp::millis)];
+    // Only the names these rows use, looked up as they come (a long history has tens of
+    // thousands).
+    let mut names: HashMap<i64, Arc<str>> = HashMap::new();
+    let mut name_of = connection
+        .prepare("SELECT text FROM names WHERE id = ?1")
         .map_err(sql(path))?;
+    let mut statement = connection.prepare(&select(BETWEEN)).map_err(sql(path))?;
+    let mut rows = statement.query(bounds).map_err(sql(path))?;
     let mut entries: Vec<UsageEntry> = Vec::new();
+    // Each Claude Code row's file and session (by number), for its session's clues.
     let mut files: HashSet<i64> = HashSet::new();
+    let mut sessions: HashSet<i64> = HashSet::new();
     while let Some(row) = rows.next().map_err(sql(path))? {
         let name = row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or("");
         let Some(provider) =
@@ -153,43 +162,59 @@ pub fn counted_between(
         };
         if provider.entry().gives.project_from_clues {
             files.insert(row.get(REST).map_err(sql(path))?);
+            sessions.insert(row.get(2).map_err(sql(path))?);
+        }
+        // The session, project, model and folder.
+        for column in [2, 3, 4, 13] {
+            if let Some(id) = row.get::<_, Option<i64>>(column).map_err(sql(path))?
+                && !names.contains_key(&id)
+            {
+                let text: String = name_of.query_row([id], |r| r.get(0)).map_err(sql(path))?;
+                names.insert(id, Arc::from(text));
+            }
         }
         entries.push(entry_of(row, path, provider, &names)?);
     }
     if files.is_empty() {
         return Ok(entries);
     }
-    let sessions: HashSet<&str> = entries
-        .iter()
-        .filter(|e| e.provider.entry().gives.project_from_clues)
-        .map(|e| e.session.as_ref())
-        .collect();
-    let place = places(connection, path)?;
+    // The files in the order a read of the folders takes them (by path).
+    let mut paths: Vec<(String, i64)> = Vec::with_capacity(files.len());
+    let mut path_of = connection
+        .prepare("SELECT path FROM sources WHERE id = ?1")
+        .map_err(sql(path))?;
+    for &file in &files {
+        paths.push((
+            path_of.query_row([file], |r| r.get(0)).map_err(sql(path))?,
+            file,
+        ));
+    }
+    paths.sort();
     let mut clues: HashMap<Arc<str>, Vec<Clue>> = HashMap::new();
     let mut statement = connection
         .prepare(
-            "SELECT session, at, project, folder, offset FROM usage
-             WHERE source = ?1 AND counted = 1",
+            "SELECT u.session, u.at, p.text, f.text, u.offset FROM usage u
+             LEFT JOIN names p ON p.id = u.project LEFT JOIN names f ON f.id = u.folder
+             WHERE u.source = ?1 AND u.counted = 1",
         )
         .map_err(sql(path))?;
-    let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
-    for file in files {
+    let text = |t: Option<String>| t.map(|t| Arc::<str>::from(t.as_str()));
+    for (place, (_, file)) in paths.iter().enumerate() {
         let mut rows = statement.query([file]).map_err(sql(path))?;
         while let Some(row) = rows.next().map_err(sql(path))? {
-            let Some(session) = name(row.get(0).map_err(sql(path))?) else {
+            let session: i64 = row.get(0).map_err(sql(path))?;
+            let Some(session) = sessions
+                .contains(&session)
+                .then(|| names.get(&session).cloned())
+                .flatten()
+            else {
                 continue;
             };
-            if !sessions.contains(session.as_ref()) {
-                continue;
-            }
             clues.entry(session).or_default().push(Clue {
-                read_at: (
-                    place.get(&file).copied().unwrap_or(usize::MAX),
-                    row.get(4).map_err(sql(path))?,
-                ),
+                read_at: (place, row.get(4).map_err(sql(path))?),
                 at: Timestamp::from_millis(row.get(1).map_err(sql(path))?),
-                cwd: name(row.get(2).map_err(sql(path))?),
-                folder: name(row.get(3).map_err(sql(path))?),
+                cwd: text(row.get(2).map_err(sql(path))?),
+                folder: text(row.get(3).map_err(sql(path))?),
             });
         }
     }

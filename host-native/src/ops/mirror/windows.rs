@@ -4,7 +4,7 @@
 //! need it (the core's `summed_windows` says which).
 
 use super::counted::counted_between;
-use super::rows::{names, slots_serve, sql};
+use super::rows::{slots_serve, sql};
 use super::tally;
 use crate::ops::usage::UsageOptions;
 use baton_core::tokens::TokenTotals;
@@ -29,53 +29,103 @@ pub fn sums(
 ) -> Result<Vec<Sum>, Error> {
     let first = since.map_or(i64::MIN, |s| s.millis().div_euclid(tally::SLOT_MILLIS));
     let last = until.map_or(i64::MAX, |u| u.millis().div_euclid(tally::SLOT_MILLIS));
-    let names = names(connection, path)?;
+    // The models' names (only theirs: a long history has tens of thousands of names).
+    let names: std::collections::HashMap<i64, Arc<str>> = connection
+        .prepare("SELECT id, text FROM names WHERE id IN (SELECT DISTINCT model FROM usage_slots)")
+        .and_then(|mut s| {
+            s.query_map([], |r| {
+                Ok((r.get::<_, i64>(0)?, Arc::from(r.get::<_, String>(1)?)))
+            })?
+            .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(sql(path))?;
+    // Each provider's slots in order (the table's own order: nothing to sort), merged after.
+    let keys: Vec<String> = connection
+        .prepare("SELECT DISTINCT provider FROM usage_slots")
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(sql(path))?;
     let mut statement = connection
         .prepare(
             "SELECT provider, slot, model, tier, recorded, input_tokens, output_tokens,
                     cache_creation_tokens, cache_read_tokens, reasoning_tokens,
                     cache_creation_1h_tokens, recorded_cost_micro_usd, entries, web_searches
-             FROM usage_slots WHERE slot >= ?1 AND slot <= ?2 AND entries > 0
-             ORDER BY slot",
+             FROM usage_slots WHERE provider = ?1 AND slot >= ?2 AND slot <= ?3 AND entries > 0",
         )
         .map_err(sql(path))?;
-    let mut rows = statement.query([first, last]).map_err(sql(path))?;
     let count = |n: i64| u64::try_from(n).unwrap_or(0);
     let empty: Arc<str> = Arc::from("");
     let mut sums = Vec::new();
-    while let Some(row) = rows.next().map_err(sql(path))? {
-        let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
-        let name = row.get_ref(0).map_err(sql(path))?.as_str().unwrap_or("");
-        let Some(provider) = Provider::named(name)
+    for key in keys {
+        let Some(provider) = Provider::named(&key)
             .filter(|p| p.has_usage() && (providers.is_empty() || providers.contains(p)))
         else {
             continue;
         };
-        let recorded = n(4)? != 0;
-        sums.push(Sum {
-            entry: UsageEntry {
-                provider,
-                at: Timestamp::from_millis(n(1)?.saturating_mul(tally::SLOT_MILLIS)),
-                session: empty.clone(),
-                project: None,
-                model: names.get(&n(2)?).cloned(),
-                tokens: TokenTotals {
-                    input_tokens: count(n(5)?),
-                    output_tokens: count(n(6)?),
-                    cache_creation_tokens: count(n(7)?),
-                    cache_read_tokens: count(n(8)?),
-                    reasoning_tokens: count(n(9)?),
+        let mut rows = statement
+            .query(rusqlite::params![key, first, last])
+            .map_err(sql(path))?;
+        while let Some(row) = rows.next().map_err(sql(path))? {
+            let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
+            let recorded = n(4)? != 0;
+            sums.push(Sum {
+                entry: UsageEntry {
+                    provider,
+                    at: Timestamp::from_millis(n(1)?.saturating_mul(tally::SLOT_MILLIS)),
+                    session: empty.clone(),
+                    project: None,
+                    model: names.get(&n(2)?).cloned(),
+                    tokens: TokenTotals {
+                        input_tokens: count(n(5)?),
+                        output_tokens: count(n(6)?),
+                        cache_creation_tokens: count(n(7)?),
+                        cache_read_tokens: count(n(8)?),
+                        reasoning_tokens: count(n(9)?),
+                    },
+                    cache_creation_1h_tokens: count(n(10)?),
+                    request_context_tokens: Some(tally::context_of_tier(n(3)?, tiers)),
+                    recorded_cost_micro_usd: recorded.then(|| count(n(11).unwrap_or(0))),
+                    fast: n(3)? >= tally::FAST_TIER,
+                    web_searches: count(n(13)?),
                 },
-                cache_creation_1h_tokens: count(n(10)?),
-                request_context_tokens: Some(tally::context_of_tier(n(3)?, tiers)),
-                recorded_cost_micro_usd: recorded.then(|| count(n(11).unwrap_or(0))),
-                fast: n(3)? >= tally::FAST_TIER,
-                web_searches: count(n(13)?),
-            },
-            responses: count(n(12)?),
-        });
+                responses: count(n(12)?),
+            });
+        }
     }
+    // Runs already in order: the stable sort merges them.
+    sums.sort_by_key(|s| s.entry.at);
     Ok(sums)
+}
+
+/// The hours before `before` with any counted response (of any provider), oldest first: where
+/// a window opens depends on every window before it, so a measure that reads sums from some
+/// instant on places these first (as sums of nothing).
+pub fn hours_before(
+    connection: &Connection,
+    path: &Path,
+    before: Timestamp,
+) -> Result<Vec<Timestamp>, Error> {
+    let slots_an_hour = 3_600_000 / tally::SLOT_MILLIS;
+    let mut hours: Vec<i64> = connection
+        .prepare("SELECT DISTINCT slot / ?2 FROM usage_slots WHERE slot < ?1 AND entries > 0")
+        .and_then(|mut s| {
+            s.query_map(
+                [
+                    before.millis().div_euclid(tally::SLOT_MILLIS),
+                    slots_an_hour,
+                ],
+                |r| r.get(0),
+            )?
+            .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(sql(path))?;
+    hours.sort_unstable();
+    Ok(hours
+        .into_iter()
+        .map(|hour| Timestamp::from_millis(hour.saturating_mul(3_600_000)))
+        .collect())
 }
 
 /// The first (`{order}` ASC) or last (DESC) counted response in `[?1, ?2)` of the providers
@@ -99,12 +149,15 @@ impl Indexed<'_> {
     fn edge(&self, start: Timestamp, end: Timestamp, last: bool) -> Result<Option<i64>, Error> {
         let order = if last { "DESC" } else { "ASC" };
         self.connection
-            .query_row(
-                &EDGE.replace("{order}", order),
-                rusqlite::params![start.millis(), end.millis(), self.keys],
-                |r| r.get(0),
-            )
-            .optional()
+            .prepare_cached(&EDGE.replace("{order}", order))
+            .and_then(|mut statement| {
+                statement
+                    .query_row(
+                        rusqlite::params![start.millis(), end.millis(), self.keys],
+                        |r| r.get(0),
+                    )
+                    .optional()
+            })
             .map_err(sql(self.path))
     }
 }
