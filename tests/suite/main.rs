@@ -23,6 +23,7 @@ mod mirror_exports;
 mod notes;
 mod opencode;
 mod output;
+mod pricing;
 mod real_day;
 mod records;
 mod sqlite;

@@ -458,3 +458,92 @@ fn days_and_months_are_taken_in_the_report_s_zone() {
     assert_eq!(until.to_string(), "2026-12-01T21:59:59.999Z");
     assert!(parse_day_in("since", "2026-02-30", false, &UtcZone).is_err());
 }
+
+/// A response of the shipped table's `model`: `[input, output, cache writes, cache reads]`.
+fn shipped_cost(model: &str, tokens: [u64; 4], fast: bool, web_searches: u64) -> f64 {
+    let prices = PriceTable::shipped();
+    let options = ReportOptions {
+        group_by: GroupBy::Model,
+        since: None,
+        until: None,
+        providers: &[],
+        prices: &prices,
+        cost_mode: CostMode::Calculate,
+        zone: &UtcZone,
+    };
+    let e = UsageEntry {
+        fast,
+        web_searches,
+        ..entry(model, tokens, 0, None)
+    };
+    aggregate(&[e], &options, BTreeMap::new()).totals.cost_usd
+}
+
+#[test]
+fn a_fast_response_is_billed_at_the_published_fast_rates() {
+    // Claude Opus 4.6 in fast mode: $30 input, $150 output per million (six times $5/$25),
+    // cache reads six times $0.50. 1,000 in + 2,000 out + 10,000 read:
+    // 0.03 + 0.3 + 0.03 = 0.36 (standard: 0.005 + 0.05 + 0.005 = 0.06).
+    let tokens = [1000, 2000, 0, 10_000];
+    assert_eq!(shipped_cost("claude-opus-4-6", tokens, false, 0), 0.06);
+    assert_eq!(shipped_cost("claude-opus-4-6", tokens, true, 0), 0.36);
+    // Opus 5 at twice its rates ($10/$50): 0.01 + 0.1 + 0.01 = 0.12.
+    assert_eq!(shipped_cost("claude-opus-5", tokens, true, 0), 0.12);
+    // GPT-5 with priority processing: $2.50 input, $20 output, $0.25 cache reads per million
+    // (its own listed rates): 1M in + 100k out + 1M read = 2.5 + 2.0 + 0.25 = 4.75
+    // (standard 1.25 + 1.0 + 0.125 = 2.375).
+    let big = [1_000_000, 100_000, 0, 1_000_000];
+    assert_eq!(shipped_cost("gpt-5", big, false, 0), 2.375);
+    assert_eq!(shipped_cost("gpt-5", big, true, 0), 4.75);
+    // A model with no fast price is billed at its standard rates.
+    assert_eq!(
+        shipped_cost("claude-sonnet-4-5", tokens, true, 0),
+        shipped_cost("claude-sonnet-4-5", tokens, false, 0)
+    );
+}
+
+#[test]
+fn web_searches_are_billed_per_search_beside_the_tokens() {
+    // Claude Sonnet 4.5: 1,000 input at $3 per million = 0.003, and three searches at $10
+    // per thousand = 0.03.
+    assert_eq!(
+        shipped_cost("claude-sonnet-4-5", [1000, 0, 0, 0], false, 0),
+        0.003
+    );
+    assert_eq!(
+        shipped_cost("claude-sonnet-4-5", [1000, 0, 0, 0], false, 3),
+        0.033
+    );
+}
+
+#[test]
+fn claude_code_lines_say_fast_mode_and_web_searches() {
+    let text = concat!(
+        r#"{"type":"assistant","sessionId":"s","timestamp":"2026-12-01T10:00:00Z","requestId":"r1","message":{"id":"m1","model":"claude-opus-4-6","usage":{"input_tokens":1000,"output_tokens":2000,"cache_read_input_tokens":10000,"speed":"fast","server_tool_use":{"web_search_requests":2,"web_fetch_requests":1}}}}"#,
+        "\n",
+        r#"{"type":"assistant","sessionId":"s","timestamp":"2026-12-01T10:01:00Z","requestId":"r2","message":{"id":"m2","model":"claude-opus-4-6","usage":{"input_tokens":1000,"output_tokens":2000,"cache_read_input_tokens":10000,"speed":"standard"}}}"#,
+        "\n"
+    );
+    let mut reader = ClaudeCodeUsage::new();
+    reader.push_bytes(text.as_bytes());
+    let entries = reader.finish().0;
+    let marks: Vec<(bool, u64)> = entries.iter().map(|e| (e.fast, e.web_searches)).collect();
+    assert_eq!(marks, [(true, 2), (false, 0)]);
+    // 0.36 fast + two searches at $0.01 + 0.06 standard.
+    let prices = PriceTable::shipped();
+    let options = ReportOptions {
+        group_by: GroupBy::Model,
+        since: None,
+        until: None,
+        providers: &[],
+        prices: &prices,
+        cost_mode: CostMode::Calculate,
+        zone: &UtcZone,
+    };
+    assert_eq!(
+        aggregate(&entries, &options, BTreeMap::new())
+            .totals
+            .cost_usd,
+        0.44
+    );
+}

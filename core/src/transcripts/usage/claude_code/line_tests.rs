@@ -123,6 +123,17 @@ fn lines() -> impl Strategy<Value = Vec<u8>> {
         member("cache_read_input_tokens", number.clone().boxed()),
         member("cache_creation", split),
         member("service_tier", text.clone().boxed()),
+        member(
+            "speed",
+            prop_oneof![Just("\"fast\"".to_string()), text.clone()].boxed(),
+        ),
+        member(
+            "server_tool_use",
+            fields(vec![
+                member("web_search_requests", number.clone().boxed()),
+                member("web_fetch_requests", number.clone().boxed()),
+            ]),
+        ),
     ]);
     let message = fields(vec![
         member("id", text.clone().boxed()),

@@ -1,0 +1,76 @@
+//! Fast mode and web searches priced end to end: Claude Code lines that record them, read from
+//! the files and from the index (after an index made before these were kept is brought up to
+//! date), equal to the published rates worked out by hand.
+
+use baton_tests::{assert_success, baton, json_of};
+
+/// Claude Opus 4.6: one response in fast mode with two web searches, one standard, one
+/// fast line repeated (the same response logged twice counts once).
+const LINES: &str = concat!(
+    r#"{"type":"assistant","sessionId":"s","cwd":"/work/app","timestamp":"2026-12-01T10:00:00Z","requestId":"r1","message":{"id":"m1","model":"claude-opus-4-6","usage":{"input_tokens":1000,"output_tokens":2000,"cache_read_input_tokens":10000,"speed":"fast","server_tool_use":{"web_search_requests":2,"web_fetch_requests":1}}}}"#,
+    "\n",
+    r#"{"type":"assistant","sessionId":"s","cwd":"/work/app","timestamp":"2026-12-01T10:00:00Z","requestId":"r1","message":{"id":"m1","model":"claude-opus-4-6","usage":{"input_tokens":1000,"output_tokens":2000,"cache_read_input_tokens":10000,"speed":"fast","server_tool_use":{"web_search_requests":2,"web_fetch_requests":1}}}}"#,
+    "\n",
+    r#"{"type":"assistant","sessionId":"s","cwd":"/work/app","timestamp":"2026-12-01T10:05:00Z","requestId":"r2","message":{"id":"m2","model":"claude-opus-4-6","usage":{"input_tokens":1000,"output_tokens":2000,"cache_read_input_tokens":10000,"speed":"standard"}}}"#,
+    "\n"
+);
+
+#[test]
+fn fast_mode_and_web_searches_cost_the_same_from_files_and_from_the_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let projects = tmp.path().join("projects");
+    let dir = projects.join("-work-app");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("s.jsonl"), LINES).unwrap();
+    let ledger = tmp.path().join(".baton");
+    let claude = projects.to_str().unwrap();
+    let usage = |extra: &[&str]| {
+        let out = baton(&ledger)
+            .args(["usage", "daily", "--timezone", "UTC", "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_success(&out, format_args!("usage {extra:?}"));
+        json_of(&out)
+    };
+    // Fast: $30 in, $150 out, $3 cache reads per million (six times Opus 4.6's), and $0.01 a
+    // search: 0.03 + 0.3 + 0.03 + 0.02 = 0.38. Standard: 0.005 + 0.05 + 0.005 = 0.06.
+    let files = usage(&["--provider", "claude-code", "--claude-dir", claude]);
+    assert_eq!(files["totals"]["cost_usd"], 0.44, "{files}");
+    let index = tmp.path().join("index.sqlite");
+    let mirrored = baton(&ledger)
+        .args(["mirror", "--claude-dir", claude, "--index"])
+        .arg(&index)
+        .output()
+        .unwrap();
+    assert_success(&mirrored, format_args!("mirror"));
+    let index_arg = format!("--index={}", index.display());
+    let from_index = usage(&[&index_arg]);
+    assert_eq!(from_index["totals"]["cost_usd"], 0.44, "{from_index}");
+    // From the rows too (a report by session cannot use the 15-minute sums).
+    let out = baton(&ledger)
+        .args(["usage", "session", "--json", &index_arg])
+        .output()
+        .unwrap();
+    assert_success(&out, format_args!("usage session"));
+    assert_eq!(json_of(&out)["totals"]["cost_usd"], 0.44);
+
+    // Rows kept before the index held these (an index from before schema 12), once read
+    // again as the migration asks, price as the files do.
+    let connection = rusqlite::Connection::open(&index).unwrap();
+    connection
+        .execute_batch(
+            "UPDATE usage SET fast = 0, web_searches = 0;
+             UPDATE usage_meta SET value = 'old' WHERE key = 'tallies';
+             UPDATE sources SET mtime_ns = -1, tail_hash = 0;",
+        )
+        .unwrap();
+    drop(connection);
+    let again = baton(&ledger)
+        .args(["mirror", "--claude-dir", claude, "--index"])
+        .arg(&index)
+        .output()
+        .unwrap();
+    assert_success(&again, format_args!("mirror again"));
+    assert_eq!(usage(&[&index_arg])["totals"]["cost_usd"], 0.44);
+}
