@@ -271,7 +271,7 @@ fn three_machines_sync_at_once_with_kills_and_every_event_lands_once() {
     );
     assert_eq!(
         psql("SELECT max(version) FROM baton_schema"),
-        vec!["2".to_owned()]
+        vec!["3".to_owned()]
     );
     // Nothing new: a sync reads nothing.
     let again = sync_command(&machines[0], &url).output().unwrap();
@@ -1174,7 +1174,7 @@ fn usage_rows_from_each_machines_mirror_add_up_in_the_team_usage() {
     .unwrap();
     assert_eq!(
         columns,
-        vec!["machine,key,provider,provider_session,at,project,model,input_tokens,output_tokens,cache_creation_tokens,cache_read_tokens,reasoning_tokens,cache_creation_1h_tokens,request_context_tokens,recorded_cost_micro_usd".to_owned()]
+        vec!["machine,key,provider,provider_session,at,project,model,input_tokens,output_tokens,cache_creation_tokens,cache_read_tokens,reasoning_tokens,cache_creation_1h_tokens,request_context_tokens,recorded_cost_micro_usd,fast,web_searches".to_owned()]
     );
     // Without a mirror, asking for usage says so and sends the events all the same.
     let bare = tmp.path().join("machine-9").join(".baton");

@@ -186,6 +186,55 @@ fn windows_burn_rate_projection_and_shares_equal_the_hand_computed_truth() {
         &[&files[..], &["--by-session", "--token-limit", "max"]].concat(),
     );
     assert_eq!(from_index["windows"], from_files["windows"]);
+    // `show` gives the work session's share of the open window (600,000 of the window's
+    // 900,000 tokens, by cost 66.67 %), as do its MCP answer and the status line for the
+    // agent session.
+    let shown = baton(&ledger)
+        .env("BATON_NOW", NOW)
+        .env("BATON_INDEX", &index)
+        .args(["--json", "show", &path])
+        .output()
+        .unwrap();
+    assert_success(&shown, format_args!("show"));
+    let share = &json_of(&shown)["window_share"];
+    assert_eq!(share["share_percent"], 66.67, "{share}");
+    assert_eq!(share["window_start"], "2026-12-02T09:00:00.000Z");
+    assert_eq!(share["window_end"], "2026-12-02T14:00:00.000Z");
+    assert_eq!(share["total_tokens"], 600_000);
+    let human = baton(&ledger)
+        .env("BATON_NOW", NOW)
+        .env("BATON_INDEX", &index)
+        .args(["show", &path])
+        .output()
+        .unwrap();
+    let human = String::from_utf8_lossy(&human.stdout).into_owned();
+    assert!(
+        human.contains("window share   66.67% of the five-hour window open until 2026-12-02T14:00:00.000Z"),
+        "{human}"
+    );
+    let line = |session: &str| {
+        let mut child = baton(&ledger)
+            .env("BATON_NOW", NOW)
+            .env("BATON_INDEX", &index)
+            .env("NO_COLOR", "1")
+            .args(["statusline", "--segments", "share", "--width", "200"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        let input = serde_json::json!({"session_id": session, "cwd": tmp.path()});
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.to_string().as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    assert_eq!(line("two"), "this session 33% of the 5h window");
+    assert_eq!(line("one"), "this session 67% of the 5h window");
     // From the index's sums (only the open window read response by response), every way of
     // asking gives what the files give: the same windows, and the same totals by model.
     for asked in [

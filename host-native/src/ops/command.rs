@@ -23,6 +23,8 @@ pub struct Extras {
     pub chain_cost: Option<Value>,
     /// The cost of the work sessions on a shown session's branch.
     pub branch_cost: Option<Value>,
+    /// A shown session's share of the five-hour window open now.
+    pub window_share: Option<Value>,
 }
 
 /// A request's outcome: the core's answer, the extras, and the view it read, with which the
@@ -112,12 +114,44 @@ fn costs(ledger: &Ledger, index: &Path, snapshot: &Snapshot, id: baton_core::Ses
             cost: costs.of(id).cloned(),
             chain_cost: costs.chain_total(&all, id),
             branch_cost: costs.branch_total(&all, id),
+            window_share: window_share(ledger, index, &all, id),
         },
         Err(err) => {
             warn(&format!("its cost is left out: {err}"));
             Extras::default()
         }
     }
+}
+
+/// `id`'s share of the five-hour window open now (its work session's responses against all
+/// of the window's), when it has one; left out, with a warning, when the index cannot say.
+fn window_share(
+    ledger: &Ledger,
+    index: &Path,
+    sessions: &[baton_core::ledger::session::Session],
+    id: baton_core::SessionId,
+) -> Option<Value> {
+    let root = ledger.dir().parent().map(|p| p.display().to_string());
+    let open = crate::os::system::now().and_then(|now| {
+        crate::ops::mirror::windows::open_window(index, Some((sessions, root.as_deref())), now)
+    });
+    let window = match open {
+        Ok(window) => window?,
+        Err(err) => {
+            warn(&format!("its share of the open window is left out: {err}"));
+            return None;
+        }
+    };
+    let share = window.sessions.iter().find(|s| s.session_id == Some(id))?;
+    Some(serde_json::json!({
+        "window_start": window.start,
+        "window_end": window.end,
+        "share_percent": share.share_percent,
+        "cost_usd": share.cost_usd,
+        "total_tokens": share.total_tokens,
+        "window_cost_usd": window.cost_usd,
+        "window_tokens": window.total_tokens,
+    }))
 }
 
 /// [`run`] for a face that answers afterwards: the checkpoint is refreshed before returning,

@@ -328,6 +328,16 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 ));
                 output.json.tree()["branch_cost"] = branch;
             }
+            if let Some(share) = extras.window_share {
+                output.human.push_str(&format!(
+                    "\n  window share   {}% of the five-hour window open until {} (${:.2} of ${:.2})",
+                    share["share_percent"].as_f64().unwrap_or(0.0),
+                    share["window_end"].as_str().unwrap_or("?"),
+                    share["cost_usd"].as_f64().unwrap_or(0.0),
+                    share["window_cost_usd"].as_f64().unwrap_or(0.0),
+                ));
+                output.json.tree()["window_share"] = share;
+            }
             // The session is the answer; what links to it is extra, and an index that cannot
             // be read (a colleague's read-only ledger, a newer schema) only leaves it out.
             let opened =

@@ -221,6 +221,9 @@ impl BatonMcp {
             if let Some(branch) = answered.extras.branch_cost {
                 cost.insert("branch_cost".into(), branch);
             }
+            if let Some(share) = answered.extras.window_share {
+                cost.insert("window_share".into(), share);
+            }
             (answered.result, (!cost.is_empty()).then_some(cost))
         })
         .await

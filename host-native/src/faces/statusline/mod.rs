@@ -24,7 +24,7 @@ mod cache;
 use cache::*;
 
 /// The segments shown when none are asked for, in order.
-pub const DEFAULT_SEGMENTS: &str = "session,health,cost,today,context,limits,codex";
+pub const DEFAULT_SEGMENTS: &str = "session,health,cost,today,context,limits,share,codex";
 
 /// The most of a transcript's tail read for the context's size.
 const TAIL_BYTES: u64 = 256 * 1024;
@@ -360,6 +360,25 @@ fn compute(
                 };
                 format!("ctx {}", paint(&format!("{pct:.0}%"), tone, options.colour))
             }),
+            "share" => match (&ledger, input.session_id.as_deref()) {
+                (Some(ledger), Some(id)) => {
+                    let index = crate::index::path_for(ledger.dir());
+                    crate::ops::mirror::windows::open_window(&index, None, now)?.and_then(
+                        |window| {
+                            let share = window.sessions.iter().find(|s| s.key == id)?;
+                            Some(format!(
+                                "this session {}",
+                                paint(
+                                    &format!("{:.0}% of the 5h window", share.share_percent),
+                                    Tone::Dim,
+                                    options.colour
+                                )
+                            ))
+                        },
+                    )
+                }
+                _ => None,
+            },
             "codex" => {
                 let dirs =
                     crate::os::places::provider_dirs(baton_core::transcripts::Provider::Codex);

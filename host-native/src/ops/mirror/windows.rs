@@ -182,6 +182,55 @@ impl Responses for Indexed<'_> {
     }
 }
 
+/// The five-hour window open at `now`, from the index beside a ledger, with each user's share:
+/// the work sessions of `sessions` (with the ledger's project folder) where responses link to
+/// them, else the agent sessions. `None` when there is no index, its tallies are not made, or
+/// no window is open. What `show` and the status line tell of a session's share of the window.
+pub fn open_window(
+    index: &Path,
+    sessions: Option<(&[baton_core::ledger::session::Session], Option<&str>)>,
+    now: Timestamp,
+) -> Result<Option<baton_core::transcripts::usage::windows::UsageWindow>, Error> {
+    use baton_core::transcripts::usage::windows::{FIVE_HOURS_MS, Keep, WindowOptions};
+    use baton_core::transcripts::usage::{CostMode, GroupBy, ReportOptions};
+    if !index.is_file() {
+        return Ok(None);
+    }
+    // A status line cannot wait on a busy index.
+    let connection =
+        crate::index::open_existing_waiting(index, std::time::Duration::from_millis(200))?;
+    let tiers = tally::shipped_tiers();
+    if !tally::is_current(&connection, &tiers) {
+        return Ok(None);
+    }
+    let prices = PriceTable::shipped();
+    let sums = sums(&connection, index, &[], None, None, &tiers)?;
+    let report = ReportOptions {
+        group_by: GroupBy::Daily,
+        since: None,
+        until: None,
+        providers: &[],
+        prices: &prices,
+        cost_mode: CostMode::Auto,
+        zone: &baton_core::time::UtcZone,
+    };
+    let options = WindowOptions {
+        length_ms: FIVE_HOURS_MS,
+        now,
+        token_limit: None,
+        by_session: true,
+        keep: Keep::Active,
+    };
+    let mut responses = Indexed {
+        connection: &connection,
+        path: index,
+        providers: &[],
+        keys: None,
+    };
+    let windows = windows_from_sums(&sums, &report, &options, sessions, &mut responses)?;
+    Ok(windows.windows.into_iter().next())
+}
+
 /// The `usage blocks` report from the sums, when they serve (whole slots of the asked days,
 /// prices the tallies split by): `None` otherwise, or when the report is not of windows.
 pub fn report(
