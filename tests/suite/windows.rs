@@ -209,7 +209,9 @@ fn windows_burn_rate_projection_and_shares_equal_the_hand_computed_truth() {
         .unwrap();
     let human = String::from_utf8_lossy(&human.stdout).into_owned();
     assert!(
-        human.contains("window share   66.67% of the five-hour window open until 2026-12-02T14:00:00.000Z"),
+        human.contains(
+            "window share   66.67% of the five-hour window open until 2026-12-02T14:00:00.000Z"
+        ),
         "{human}"
     );
     let line = |session: &str| {

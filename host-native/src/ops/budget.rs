@@ -95,7 +95,12 @@ pub fn measure(
             if let Some(since) = policy.sums_since(now, &zone) {
                 sums = if on_slots {
                     // Sums of nothing at each hour used before: the windows open as they did.
-                    let earlier = windows::hours_before(&connection, &index, since)?;
+                    let earlier = windows::hours_before(
+                        &connection,
+                        &index,
+                        since,
+                        baton_core::transcripts::usage::windows::FIVE_HOURS_MS,
+                    )?;
                     let mut sums: Vec<Sum> = earlier.into_iter().map(Sum::nothing_at).collect();
                     sums.extend(windows::sums(
                         &connection,
@@ -107,14 +112,14 @@ pub fn measure(
                     )?);
                     sums
                 } else {
-                    counted_between(&connection, &index, since, None, &[])?
+                    counted_between(&connection, &index, since, None, &[], true)?
                         .into_iter()
                         .map(Sum::one)
                         .collect()
                 };
             }
             if let Some(since) = policy.reads_since(now, &zone) {
-                entries = counted_between(&connection, &index, since, None, &[])?;
+                entries = counted_between(&connection, &index, since, None, &[], true)?;
             }
         }
     }

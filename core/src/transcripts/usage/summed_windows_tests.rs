@@ -124,6 +124,37 @@ proptest::proptest! {
         let mut host = AllOf { entries: &entries, asked_within: 0 };
         let got = windows_from_sums(&sums_of(&entries), &report, &options, linked, &mut host).unwrap();
         proptest::prop_assert_eq!(&got, &expected);
+        // Keeping only windows that end after an instant, and with no limit taken from past
+        // windows, the sums from a window's length before it will do, after sums of nothing
+        // at each hour used earlier (as a host that reads only recent sums gives them).
+        let after = match options.keep {
+            Keep::All => None,
+            Keep::Active => Some(now),
+            Keep::EndingAfter { at } => Some(at.min(now)),
+        };
+        if let Some(after) = after.filter(|_| limit != Some(TokenLimit::HighestPast)) {
+            let bound = after.millis() - options.length_ms;
+            let hour = 3_600_000;
+            let mut hours: Vec<i64> = entries
+                .iter()
+                .map(|e| e.at.millis().div_euclid(hour) * hour)
+                .filter(|&h| h < bound.div_euclid(15 * 60_000) * 15 * 60_000)
+                .collect();
+            hours.dedup();
+            let mut bounded: Vec<Sum> = hours
+                .into_iter()
+                .map(|h| Sum::nothing_at(Timestamp::from_millis(h)))
+                .collect();
+            let recent: Vec<UsageEntry> = entries
+                .iter()
+                .filter(|e| e.at.millis() >= bound.div_euclid(15 * 60_000) * 15 * 60_000)
+                .cloned()
+                .collect();
+            bounded.extend(sums_of(&recent));
+            let mut host = AllOf { entries: &entries, asked_within: 0 };
+            let got = windows_from_sums(&bounded, &report, &options, linked, &mut host).unwrap();
+            proptest::prop_assert_eq!(&got.windows, &expected.windows);
+        }
         // Only the windows that need their responses are read whole.
         if !by_session && limit.is_none() {
             proptest::prop_assert!(host.asked_within <= 1);

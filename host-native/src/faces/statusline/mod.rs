@@ -369,7 +369,12 @@ fn compute(
                             Some(format!(
                                 "this session {}",
                                 paint(
-                                    &format!("{:.0}% of the 5h window", share.share_percent),
+                                    &match share.share_percent {
+                                        p if p > 0.0 && p < 0.5 => {
+                                            "<1% of the 5h window".to_owned()
+                                        }
+                                        p => format!("{p:.0}% of the 5h window"),
+                                    },
                                     Tone::Dim,
                                     options.colour
                                 )

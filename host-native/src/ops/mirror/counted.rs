@@ -129,16 +129,18 @@ const BETWEEN: &str = "u.source, u.offset
      ORDER BY u.at";
 
 /// The rows that count written in `[start, end)` (`end` absent: to the last), of `providers`
-/// (empty: all), in time order, each with its session's project: found from the counted
-/// rows of the files those rows are in (a session's rows in other files, older, are not read:
-/// of a session resumed into a new file the project may then come from the new file's first
-/// working directory).
+/// (empty: all), in time order; `with_projects`, each with its session's project: found from
+/// the counted rows of the files those rows are in (a session's rows in other files, older,
+/// are not read: of a session resumed into a new file the project may then come from the new
+/// file's first working directory). Without, a Claude Code row keeps its own working
+/// directory (for a reader that ties no response to a project).
 pub fn counted_between(
     connection: &Connection,
     path: &Path,
     start: Timestamp,
     end: Option<Timestamp>,
     providers: &[Provider],
+    with_projects: bool,
 ) -> Result<Vec<UsageEntry>, Error> {
     let bounds = [start.millis(), end.map_or(i64::MAX, Timestamp::millis)];
     // Only the names these rows use, looked up as they come (a long history has tens of
@@ -175,7 +177,7 @@ pub fn counted_between(
         }
         entries.push(entry_of(row, path, provider, &names)?);
     }
-    if files.is_empty() {
+    if files.is_empty() || !with_projects {
         return Ok(entries);
     }
     // The files in the order a read of the folders takes them (by path).

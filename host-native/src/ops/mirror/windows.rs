@@ -9,6 +9,7 @@ use super::tally;
 use crate::ops::usage::UsageOptions;
 use baton_core::tokens::TokenTotals;
 use baton_core::transcripts::usage::summed_windows::{Responses, Sum, windows_from_sums};
+use baton_core::transcripts::usage::windows::{HOUR_MS, Keep, TokenLimit, WindowOptions};
 use baton_core::transcripts::usage::{PriceTable, UsageReport};
 use baton_core::transcripts::{Provider, UsageEntry};
 use baton_core::{Error, Timestamp};
@@ -99,33 +100,105 @@ pub fn sums(
     Ok(sums)
 }
 
-/// The hours before `before` with any counted response (of any provider), oldest first: where
-/// a window opens depends on every window before it, so a measure that reads sums from some
-/// instant on places these first (as sums of nothing).
+/// The hours before `before` with any counted response (of any provider), oldest first, back
+/// to the last run of idle hours at least `length_ms` long: where a window opens depends on the
+/// windows before it, but not across such a gap (whatever window was open has closed when it
+/// ends), so a measure that reads sums from some instant on places these first (as sums of
+/// nothing). Read back two days at a time, each provider's slots in their own order.
 pub fn hours_before(
     connection: &Connection,
     path: &Path,
     before: Timestamp,
+    length_ms: i64,
 ) -> Result<Vec<Timestamp>, Error> {
-    let slots_an_hour = 3_600_000 / tally::SLOT_MILLIS;
-    let mut hours: Vec<i64> = connection
-        .prepare("SELECT DISTINCT slot / ?2 FROM usage_slots WHERE slot < ?1 AND entries > 0")
+    const HOUR: i64 = 3_600_000;
+    let per_hour = HOUR / tally::SLOT_MILLIS;
+    let chunk = 48 * per_hour;
+    let idle_hours = length_ms.max(HOUR).div_euclid(HOUR);
+    let providers: Vec<(String, Option<i64>)> = connection
+        .prepare(
+            "SELECT provider, (SELECT min(slot) FROM usage_slots m WHERE m.provider = p.provider)
+             FROM (SELECT DISTINCT provider FROM usage_slots) p",
+        )
         .and_then(|mut s| {
-            s.query_map(
-                [
-                    before.millis().div_euclid(tally::SLOT_MILLIS),
-                    slots_an_hour,
-                ],
-                |r| r.get(0),
-            )?
-            .collect::<rusqlite::Result<_>>()
+            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()
         })
         .map_err(sql(path))?;
-    hours.sort_unstable();
+    let Some(first) = providers.iter().filter_map(|(_, min)| *min).min() else {
+        return Ok(Vec::new());
+    };
+    let mut statement = connection
+        .prepare(
+            "SELECT DISTINCT slot FROM usage_slots
+             WHERE provider = ?1 AND slot >= ?2 AND slot < ?3 AND entries > 0",
+        )
+        .map_err(sql(path))?;
+    let mut hours: std::collections::BTreeSet<i64> = std::collections::BTreeSet::new();
+    let mut high = before.millis().div_euclid(tally::SLOT_MILLIS);
+    // The hour `before` falls in: hours from it on are not read.
+    let top = high.div_euclid(per_hour);
+    loop {
+        let low = high - chunk;
+        for (provider, _) in &providers {
+            let slots = statement
+                .query_map(rusqlite::params![provider, low, high], |r| {
+                    r.get::<_, i64>(0)
+                })
+                .map_err(sql(path))?;
+            for slot in slots {
+                hours.insert(slot.map_err(sql(path))?.div_euclid(per_hour));
+            }
+        }
+        // The latest idle run long enough, among the hours read so far.
+        let mut later = top;
+        let gap_end = hours.iter().rev().find_map(|&hour| {
+            let idle = later - hour - 1;
+            later = hour;
+            (idle >= idle_hours).then_some(hour + 1 + idle)
+        });
+        if let Some(end) = gap_end {
+            hours.retain(|&hour| hour >= end);
+            break;
+        }
+        if low <= first {
+            break;
+        }
+        high = low;
+    }
     Ok(hours
         .into_iter()
-        .map(|hour| Timestamp::from_millis(hour.saturating_mul(3_600_000)))
+        .map(|hour| Timestamp::from_millis(hour.saturating_mul(HOUR)))
         .collect())
+}
+
+/// The sums a windows report of every provider over all days needs: when it keeps only
+/// windows ending after some instant and measures no limit against past windows, the sums
+/// from a window's length before that instant (no window it keeps opens earlier), after sums
+/// of nothing at every hour used before (so the windows open as they did); else every sum.
+fn sums_for(
+    connection: &Connection,
+    path: &Path,
+    options: &WindowOptions,
+    tiers: &[u64],
+) -> Result<Vec<Sum>, Error> {
+    let after = match options.keep {
+        Keep::All => None,
+        Keep::Active => Some(options.now),
+        Keep::EndingAfter { at } => Some(at.min(options.now)),
+    };
+    let bound = after
+        .filter(|_| options.token_limit != Some(TokenLimit::HighestPast))
+        .map(|at| Timestamp::from_millis(at.millis() - options.length_ms.max(HOUR_MS)));
+    let Some(bound) = bound else {
+        return sums(connection, path, &[], None, None, tiers);
+    };
+    let mut out: Vec<Sum> = hours_before(connection, path, bound, options.length_ms)?
+        .into_iter()
+        .map(Sum::nothing_at)
+        .collect();
+    out.extend(sums(connection, path, &[], Some(bound), None, tiers)?);
+    Ok(out)
 }
 
 /// The first (`{order}` ASC) or last (DESC) counted response in `[?1, ?2)` of the providers
@@ -143,6 +216,8 @@ struct Indexed<'c> {
     providers: &'c [Provider],
     /// The providers as the index names them, as JSON (`None`: all).
     keys: Option<String>,
+    /// Whether responses are tied to work sessions (their sessions' projects are then needed).
+    linked: bool,
 }
 
 impl Indexed<'_> {
@@ -178,7 +253,14 @@ impl Responses for Indexed<'_> {
     }
 
     fn within(&mut self, start: Timestamp, end: Timestamp) -> Result<Vec<UsageEntry>, Error> {
-        counted_between(self.connection, self.path, start, Some(end), self.providers)
+        counted_between(
+            self.connection,
+            self.path,
+            start,
+            Some(end),
+            self.providers,
+            self.linked,
+        )
     }
 }
 
@@ -191,7 +273,7 @@ pub fn open_window(
     sessions: Option<(&[baton_core::ledger::session::Session], Option<&str>)>,
     now: Timestamp,
 ) -> Result<Option<baton_core::transcripts::usage::windows::UsageWindow>, Error> {
-    use baton_core::transcripts::usage::windows::{FIVE_HOURS_MS, Keep, WindowOptions};
+    use baton_core::transcripts::usage::windows::FIVE_HOURS_MS;
     use baton_core::transcripts::usage::{CostMode, GroupBy, ReportOptions};
     if !index.is_file() {
         return Ok(None);
@@ -204,7 +286,6 @@ pub fn open_window(
         return Ok(None);
     }
     let prices = PriceTable::shipped();
-    let sums = sums(&connection, index, &[], None, None, &tiers)?;
     let report = ReportOptions {
         group_by: GroupBy::Daily,
         since: None,
@@ -221,11 +302,13 @@ pub fn open_window(
         by_session: true,
         keep: Keep::Active,
     };
+    let sums = sums_for(&connection, index, &options, &tiers)?;
     let mut responses = Indexed {
         connection: &connection,
         path: index,
         providers: &[],
         keys: None,
+        linked: sessions.is_some(),
     };
     let windows = windows_from_sums(&sums, &report, &options, sessions, &mut responses)?;
     Ok(windows.windows.into_iter().next())
@@ -247,14 +330,19 @@ pub fn report(
     if !slots_serve(options, prices, tiers) {
         return Ok(None);
     }
-    let sums = sums(
-        connection,
-        path,
-        &options.providers,
-        options.since,
-        options.until,
-        tiers,
-    )?;
+    let sums = if options.providers.is_empty() && options.since.is_none() && options.until.is_none()
+    {
+        sums_for(connection, path, asked, tiers)?
+    } else {
+        sums(
+            connection,
+            path,
+            &options.providers,
+            options.since,
+            options.until,
+            tiers,
+        )?
+    };
     let report_options = crate::ops::usage::report_options(options, prices);
     let sessions = options
         .work_sessions
@@ -275,6 +363,7 @@ pub fn report(
         path,
         providers: &options.providers,
         keys,
+        linked: sessions.is_some(),
     };
     let windows = windows_from_sums(&sums, &report_options, asked, sessions, &mut index)?;
     let entries: Vec<UsageEntry> = sums.into_iter().map(|s| s.entry).collect();
