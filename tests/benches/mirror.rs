@@ -353,12 +353,12 @@ fn main() {
     )
     .unwrap();
     let (all, all_peak) = repeated(7, || {
-        let mut cmd = run(&["budget", "check", "--json"]);
+        let mut cmd = run(&["budget", "status", "--json"]);
         cmd.env("BATON_NOW", at_the_end).env("BATON_DIR", &ledger);
         cmd
     });
     println!(
-        "budget check (4 rules over all work): median {:.1} ms, peak {all_peak:.0} MB",
+        "budget status (4 rules over all work): median {:.1} ms, peak {all_peak:.0} MB",
         ms(all)
     );
 }
