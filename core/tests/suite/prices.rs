@@ -459,8 +459,8 @@ fn days_and_months_are_taken_in_the_report_s_zone() {
     assert!(parse_day_in("since", "2026-02-30", false, &UtcZone).is_err());
 }
 
-/// A response of the shipped table's `model`: `[input, output, cache writes, cache reads]`.
-fn shipped_cost(model: &str, tokens: [u64; 4], fast: bool, web_searches: u64) -> f64 {
+/// The total cost of `entries` under the shipped table, every line priced.
+fn shipped_total(entries: &[UsageEntry]) -> f64 {
     let prices = PriceTable::shipped();
     let options = ReportOptions {
         group_by: GroupBy::Model,
@@ -471,12 +471,18 @@ fn shipped_cost(model: &str, tokens: [u64; 4], fast: bool, web_searches: u64) ->
         cost_mode: CostMode::Calculate,
         zone: &UtcZone,
     };
-    let e = UsageEntry {
+    aggregate(entries, &options, BTreeMap::new())
+        .totals
+        .cost_usd
+}
+
+/// A response of the shipped table's `model`: `[input, output, cache writes, cache reads]`.
+fn shipped_cost(model: &str, tokens: [u64; 4], fast: bool, web_searches: u64) -> f64 {
+    shipped_total(&[UsageEntry {
         fast,
         web_searches,
         ..entry(model, tokens, 0, None)
-    };
-    aggregate(&[e], &options, BTreeMap::new()).totals.cost_usd
+    }])
 }
 
 #[test]
@@ -530,20 +536,5 @@ fn claude_code_lines_say_fast_mode_and_web_searches() {
     let marks: Vec<(bool, u64)> = entries.iter().map(|e| (e.fast, e.web_searches)).collect();
     assert_eq!(marks, [(true, 2), (false, 0)]);
     // 0.36 fast + two searches at $0.01 + 0.06 standard.
-    let prices = PriceTable::shipped();
-    let options = ReportOptions {
-        group_by: GroupBy::Model,
-        since: None,
-        until: None,
-        providers: &[],
-        prices: &prices,
-        cost_mode: CostMode::Calculate,
-        zone: &UtcZone,
-    };
-    assert_eq!(
-        aggregate(&entries, &options, BTreeMap::new())
-            .totals
-            .cost_usd,
-        0.44
-    );
+    assert_eq!(shipped_total(&entries), 0.44);
 }

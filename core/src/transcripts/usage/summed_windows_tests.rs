@@ -59,6 +59,19 @@ fn sums_of(entries: &[UsageEntry]) -> Vec<Sum> {
     by_slot.into_values().collect()
 }
 
+/// A report over every day and provider, each response priced.
+fn every_day(prices: &crate::transcripts::usage::PriceTable) -> ReportOptions<'_> {
+    ReportOptions {
+        group_by: super::super::GroupBy::Daily,
+        since: None,
+        until: None,
+        providers: &[],
+        prices,
+        cost_mode: CostMode::Calculate,
+        zone: &UtcZone,
+    }
+}
+
 fn schedule(gaps: &[(i64, u64, bool)]) -> Vec<UsageEntry> {
     let mut minute = 0i64;
     gaps.iter()
@@ -89,15 +102,7 @@ proptest::proptest! {
     ) {
         let entries = schedule(&gaps);
         let prices = unit_prices();
-        let report = ReportOptions {
-            group_by: super::super::GroupBy::Daily,
-            since: None,
-            until: None,
-            providers: &[],
-            prices: &prices,
-            cost_mode: CostMode::Calculate,
-            zone: &UtcZone,
-        };
+        let report = every_day(&prices);
         let now = Timestamp::from_millis(
             Timestamp::parse("2026-12-01T00:00:00Z").unwrap().millis() + now_minute * 60_000,
         );
@@ -174,15 +179,7 @@ fn prop_oneof_limit() -> impl proptest::strategy::Strategy<Value = TokenLimit> {
 fn rough_windows_give_each_window_its_cost() {
     let entries = schedule(&[(10, 1_000, false), (50, 2_000, false), (400, 4_000, true)]);
     let prices = unit_prices();
-    let report = ReportOptions {
-        group_by: super::super::GroupBy::Daily,
-        since: None,
-        until: None,
-        providers: &[],
-        prices: &prices,
-        cost_mode: CostMode::Calculate,
-        zone: &UtcZone,
-    };
+    let report = every_day(&prices);
     let options = WindowOptions {
         length_ms: super::super::windows::FIVE_HOURS_MS,
         now: Timestamp::parse("2026-12-01T08:00:00Z").unwrap(),
