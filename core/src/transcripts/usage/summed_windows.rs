@@ -11,6 +11,9 @@ use crate::ledger::session::Session;
 use crate::time::Timestamp;
 use crate::transcripts::UsageEntry;
 
+/// A first and a last instant.
+type Span = (Timestamp, Timestamp);
+
 /// Responses added up ahead: every one in one hour, of one provider, model and price tier.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sum {
@@ -115,10 +118,10 @@ pub fn windows_from_sums<R: Responses>(
             .map_or(end, |u| end.min(Timestamp::from_millis(u.millis() + 1)));
         (start, end)
     };
-    // What each window kept needs beyond its sums, oldest first as the sums come.
+    // What each window kept needs beyond its sums, oldest first as the sums come: its
+    // responses (`None`), or its first and last response.
     let mut exact: Vec<UsageEntry> = Vec::new();
-    let mut exact_spans: Vec<(Timestamp, Timestamp)> = Vec::new();
-    let mut bounds: Vec<((Timestamp, Timestamp), (Timestamp, Timestamp))> = Vec::new();
+    let mut plans: Vec<(Timestamp, Timestamp, Option<Span>)> = Vec::new();
     for w in draft.windows.iter().rev() {
         if !keeps(options.keep, w, options.now) {
             continue;
@@ -134,29 +137,20 @@ pub fn windows_from_sums<R: Responses>(
                     .into_iter()
                     .filter(|e| report.admits(e)),
             );
-            exact_spans.push((w.start, w.end));
+            plans.push((w.start, w.end, None));
         } else if let Some(found) = responses.bounds(start, end)? {
-            bounds.push(((w.start, w.end), found));
+            plans.push((w.start, w.end, Some(found)));
         }
     }
     let exact_costs = costs_of(exact.iter(), report.prices, report.cost_mode);
     let mut pieces: Vec<Piece<'_>> = Vec::with_capacity(admitted.len() + exact.len());
-    let in_span = |spans: &[(Timestamp, Timestamp)], at: Timestamp| {
-        spans
-            .iter()
-            .find(|(start, end)| *start <= at && at < *end)
-            .copied()
-    };
     let mut exact_at = exact.iter().zip(exact_costs).peekable();
+    // Sums and plans both come in time order: one walk pairs them.
+    let mut plan = plans.iter().peekable();
     for (sum, &cost) in admitted.iter().zip(&costs) {
         let at = sum.entry.at;
-        if let Some((_, end)) = in_span(&exact_spans, at) {
-            // The window's responses go in its place, once.
-            while let Some((entry, cost)) = exact_at.next_if(|(e, _)| e.at < end) {
-                pieces.push(Piece::one(entry, cost));
-            }
-            continue;
-        }
+        while plan.next_if(|(_, end, _)| *end <= at).is_some() {}
+        let here = plan.peek().filter(|(start, _, _)| *start <= at);
         let mut piece = Piece {
             entry: &sum.entry,
             responses: sum.responses,
@@ -164,12 +158,19 @@ pub fn windows_from_sums<R: Responses>(
             last_at: at,
             cost,
         };
-        if let Some((_, (first, last))) = bounds
-            .iter()
-            .find(|((start, end), _)| *start <= at && at < *end)
-        {
-            piece.first_at = *first;
-            piece.last_at = *last;
+        match here {
+            Some((_, end, None)) => {
+                // The window's responses go in its place, once.
+                while let Some((entry, cost)) = exact_at.next_if(|(e, _)| e.at < *end) {
+                    pieces.push(Piece::one(entry, cost));
+                }
+                continue;
+            }
+            Some((_, _, Some((first, last)))) => {
+                piece.first_at = *first;
+                piece.last_at = *last;
+            }
+            None => {}
         }
         pieces.push(piece);
     }

@@ -30,23 +30,12 @@ pub fn sums(
 ) -> Result<Vec<Sum>, Error> {
     let first = since.map_or(i64::MIN, |s| s.millis().div_euclid(tally::SLOT_MILLIS));
     let last = until.map_or(i64::MAX, |u| u.millis().div_euclid(tally::SLOT_MILLIS));
-    // The models' names (only theirs: a long history has tens of thousands of names).
-    let names: std::collections::HashMap<i64, Arc<str>> = connection
-        .prepare("SELECT id, text FROM names WHERE id IN (SELECT DISTINCT model FROM usage_slots)")
-        .and_then(|mut s| {
-            s.query_map([], |r| {
-                Ok((r.get::<_, i64>(0)?, Arc::from(r.get::<_, String>(1)?)))
-            })?
-            .collect::<rusqlite::Result<_>>()
-        })
-        .map_err(sql(path))?;
-    // Each provider's slots in order (the table's own order: nothing to sort), merged after.
-    let keys: Vec<String> = connection
-        .prepare("SELECT DISTINCT provider FROM usage_slots")
-        .and_then(|mut s| {
-            s.query_map([], |r| r.get(0))?
-                .collect::<rusqlite::Result<_>>()
-        })
+    // The models' names, looked up as they come (a long history has tens of thousands of
+    // names, and a few models).
+    let mut names: std::collections::HashMap<i64, Option<Arc<str>>> =
+        std::collections::HashMap::new();
+    let mut name_of = connection
+        .prepare("SELECT text FROM names WHERE id = ?1")
         .map_err(sql(path))?;
     let mut statement = connection
         .prepare(
@@ -59,14 +48,10 @@ pub fn sums(
     let count = |n: i64| u64::try_from(n).unwrap_or(0);
     let empty: Arc<str> = Arc::from("");
     let mut sums = Vec::new();
-    for key in keys {
-        let Some(provider) = Provider::named(&key)
-            .filter(|p| p.has_usage() && (providers.is_empty() || providers.contains(p)))
-        else {
-            continue;
-        };
+    // Each provider's slots in order (the table's own order: nothing to sort), merged after.
+    for provider in usage_providers(providers) {
         let mut rows = statement
-            .query(rusqlite::params![key, first, last])
+            .query(rusqlite::params![provider.key(), first, last])
             .map_err(sql(path))?;
         while let Some(row) = rows.next().map_err(sql(path))? {
             let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
@@ -77,7 +62,18 @@ pub fn sums(
                     at: Timestamp::from_millis(n(1)?.saturating_mul(tally::SLOT_MILLIS)),
                     session: empty.clone(),
                     project: None,
-                    model: names.get(&n(2)?).cloned(),
+                    model: match names.get(&n(2)?) {
+                        Some(known) => known.clone(),
+                        None => {
+                            let text: Option<String> = name_of
+                                .query_row([n(2)?], |r| r.get(0))
+                                .optional()
+                                .map_err(sql(path))?;
+                            let known = text.map(Arc::from);
+                            names.insert(n(2)?, known.clone());
+                            known
+                        }
+                    },
                     tokens: TokenTotals {
                         input_tokens: count(n(5)?),
                         output_tokens: count(n(6)?),
@@ -100,6 +96,14 @@ pub fn sums(
     Ok(sums)
 }
 
+/// The providers that keep usage, of `asked` (empty: all): the tallies' first key, so each is
+/// read by a seek rather than a pass over the table to learn which are there.
+fn usage_providers(asked: &[Provider]) -> impl Iterator<Item = Provider> + '_ {
+    Provider::ALL
+        .into_iter()
+        .filter(move |p| p.has_usage() && (asked.is_empty() || asked.contains(p)))
+}
+
 /// The hours before `before` with any counted response (of any provider), oldest first, back
 /// to the last run of idle hours at least `length_ms` long: where a window opens depends on the
 /// windows before it, but not across such a gap (whatever window was open has closed when it
@@ -115,16 +119,16 @@ pub fn hours_before(
     let per_hour = HOUR / tally::SLOT_MILLIS;
     let chunk = 48 * per_hour;
     let idle_hours = length_ms.max(HOUR).div_euclid(HOUR);
-    let providers: Vec<(String, Option<i64>)> = connection
-        .prepare(
-            "SELECT provider, (SELECT min(slot) FROM usage_slots m WHERE m.provider = p.provider)
-             FROM (SELECT DISTINCT provider FROM usage_slots) p",
-        )
-        .and_then(|mut s| {
-            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<rusqlite::Result<_>>()
-        })
+    let mut first_of = connection
+        .prepare("SELECT min(slot) FROM usage_slots WHERE provider = ?1")
         .map_err(sql(path))?;
+    let mut providers: Vec<(&str, Option<i64>)> = Vec::new();
+    for provider in usage_providers(&[]) {
+        let first: Option<i64> = first_of
+            .query_row([provider.key()], |r| r.get(0))
+            .map_err(sql(path))?;
+        providers.push((provider.key(), first));
+    }
     let Some(first) = providers.iter().filter_map(|(_, min)| *min).min() else {
         return Ok(Vec::new());
     };
