@@ -5,7 +5,7 @@
 -- The machines' group: append events, register and move their own cursors, keep their own
 -- usage rows equal to their mirror's, nothing else.
 CREATE ROLE baton_writer NOLOGIN;
-GRANT SELECT ON baton_schema TO baton_writer;
+GRANT SELECT ON baton_schema, baton_budget TO baton_writer;
 GRANT SELECT, INSERT ON baton_events TO baton_writer;
 GRANT SELECT, INSERT, UPDATE, DELETE ON baton_usage TO baton_writer;
 GRANT SELECT, INSERT, UPDATE ON baton_machines, baton_machine_sessions TO baton_writer;
@@ -18,5 +18,7 @@ CREATE ROLE ci_runner_7 LOGIN PASSWORD 'change me' IN ROLE baton_writer;
 
 -- The lead's dashboards: `baton team list|attention|show` read, and write nothing.
 CREATE ROLE baton_reader LOGIN PASSWORD 'change me';
-GRANT SELECT ON baton_schema, baton_machines, baton_events, baton_machine_sessions, baton_usage
-    TO baton_reader;
+GRANT SELECT ON baton_schema, baton_machines, baton_events, baton_machine_sessions, baton_usage,
+    baton_budget TO baton_reader;
+
+-- The team budget (`baton team budget set`) is the owner's to set: no other role may write it.

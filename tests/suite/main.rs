@@ -30,6 +30,7 @@ mod sqlite;
 mod statusline;
 mod store;
 mod sync;
+mod sync_budget;
 mod typescript;
 mod usage;
 mod wasm;

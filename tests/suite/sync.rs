@@ -28,14 +28,14 @@ fn psql(sql: &str) -> Vec<String> {
 }
 
 /// The server, one test at a time.
-fn take_server() -> std::sync::MutexGuard<'static, ()> {
+pub(crate) fn take_server() -> std::sync::MutexGuard<'static, ()> {
     SERVER
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A database of its own on the test server (team views read a whole database); its URL.
-fn fresh_database(name: &str) -> String {
+pub(crate) fn fresh_database(name: &str) -> String {
     let name = format!("{name}_{}", std::process::id());
     psql(&format!("DROP DATABASE IF EXISTS {name}"));
     psql(&format!("CREATE DATABASE {name}"));
@@ -45,14 +45,14 @@ fn fresh_database(name: &str) -> String {
 }
 
 /// `url` with another user.
-fn as_user(url: &str, user: &str) -> String {
+pub(crate) fn as_user(url: &str, user: &str) -> String {
     let (scheme, rest) = url.split_once("://").unwrap();
     let host = rest.split_once('@').map_or(rest, |(_, host)| host);
     format!("{scheme}://{user}@{host}")
 }
 
 /// One statement through `psql` at `url`: its rows, or the server's complaint.
-fn psql_at(url: &str, sql: &str) -> Result<Vec<String>, String> {
+pub(crate) fn psql_at(url: &str, sql: &str) -> Result<Vec<String>, String> {
     let out = Command::new("psql")
         .args([url, "-v", "ON_ERROR_STOP=1", "-Atc", sql])
         .output()
@@ -271,7 +271,7 @@ fn three_machines_sync_at_once_with_kills_and_every_event_lands_once() {
     );
     assert_eq!(
         psql("SELECT max(version) FROM baton_schema"),
-        vec!["3".to_owned()]
+        vec!["4".to_owned()]
     );
     // Nothing new: a sync reads nothing.
     let again = sync_command(&machines[0], &url).output().unwrap();
@@ -635,6 +635,39 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
     let error: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|_| serde_json::from_slice(&out.stderr).unwrap());
     assert_eq!(error["error"]["code"], "PERMISSION_DENIED", "{error}");
+    // The team budget: the owner sets it; a machine's role reads it and cannot raise it.
+    run(
+        &a,
+        &["team", "budget", "set", "day_usd=10", "--from", &owner],
+    );
+    let read = run(&b, &["team", "budget", "--from", &as_b]);
+    assert_eq!(read["budget"]["policy"]["day_usd"], 10.0, "{read}");
+    let raised = baton_tests::baton(&b)
+        .args([
+            "--json",
+            "team",
+            "budget",
+            "set",
+            "day_usd=1000",
+            "--from",
+            &as_b,
+        ])
+        .output()
+        .unwrap();
+    assert!(!raised.status.success());
+    let error: serde_json::Value = serde_json::from_slice(&raised.stdout)
+        .unwrap_or_else(|_| serde_json::from_slice(&raised.stderr).unwrap());
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("may not set the team budget"),
+        "{error}"
+    );
+    assert_eq!(
+        psql_at(&owner, "SELECT policy::json->>'day_usd' FROM baton_budget").unwrap(),
+        vec!["10.0".to_owned()]
+    );
     // The read role reads the team views and writes nothing.
     let as_reader = as_user(&owner, &reader);
     let listed = run(&a, &["team", "list", "--from", &as_reader]);
@@ -645,6 +678,7 @@ fn a_machine_role_writes_only_its_own_rows_and_the_read_role_writes_nothing() {
         "DELETE FROM baton_events",
         "UPDATE baton_usage SET input_tokens = 0",
         "DELETE FROM baton_usage",
+        "DELETE FROM baton_budget",
     ] {
         let refused = psql_at(&as_reader, statement);
         assert!(
@@ -732,7 +766,7 @@ fn machine_of_when_made(dir: &Path) -> String {
 }
 
 /// Stops or starts the test server.
-fn server_control() -> impl Fn(&str) {
+pub(crate) fn server_control() -> impl Fn(&str) {
     server_control_with(String::new())
 }
 
@@ -1202,7 +1236,7 @@ fn an_older_schema_is_brought_up_to_date_and_a_newer_one_is_refused() {
     // Back to version 1, as a server a first build set up would be.
     psql_at(
         &url,
-        "DROP TABLE baton_usage; DELETE FROM baton_schema WHERE version >= 2",
+        "DROP TABLE baton_usage, baton_budget; DELETE FROM baton_schema WHERE version >= 2",
     )
     .unwrap();
     run(&dir, &["start", "--project", "shop", "--agent", "claude"]);

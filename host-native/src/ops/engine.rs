@@ -264,6 +264,14 @@ fn run_once(
             Some(id) => snapshot.history(id)?.is_some(),
             None => false,
         };
+        // The budgets govern a pull: measured before the lock (they may wait a moment on
+        // the team database), on the sessions as they stand.
+        let budget = if request.pulls() {
+            let now = crate::os::system::now()?;
+            crate::ops::budget::for_pull(ledger, &policy, &snapshot, now)
+        } else {
+            None
+        };
         let (snapshot, _guard) = match prepared.lock {
             Some(id) if known => {
                 // The view before the lock is done with: let go of it first, so a kept fold
@@ -275,10 +283,7 @@ fn run_once(
             _ => (snapshot, None),
         };
         let mut ctx = context(acting, policy)?;
-        // The budgets govern a pull.
-        if request.pulls() {
-            ctx.budget = crate::ops::budget::for_pull(ledger, &ctx.policy, &snapshot, ctx.now);
-        }
+        ctx.budget = budget;
         let executed = commands::execute(&snapshot, &prepared, &ctx);
         kept = Some(snapshot);
         let executed = executed?;

@@ -11,16 +11,12 @@ use baton_core::ids::SessionId;
 use std::collections::BTreeMap;
 
 /// The URL to read from: `--from`/`BATON_TEAM_URL`, else `[team] url`, `[sync] url`, else
-/// `BATON_SYNC_URL`.
+/// `BATON_SYNC_URL` (as `ops::sync::budget::team_url` finds them).
 fn team_url(cli: &Cli, server: &TeamServer) -> Result<String, Error> {
     if let Some(url) = &server.from {
         return Ok(url.clone());
     }
-    let ledger = ledger_for(cli)?;
-    if let Some(url) = TeamSettings::read(ledger.dir())?.url(&["team", "sync"]) {
-        return Ok(url);
-    }
-    crate::os::env::var("BATON_SYNC_URL").map_err(|_| {
+    crate::ops::sync::budget::team_url(&ledger_for(cli)?)?.ok_or_else(|| {
         Error::invalid(
             "from",
             "say which server to read: --from postgres://USER@HOST/DATABASE, BATON_TEAM_URL, or url under [team] in .baton/config.toml",
@@ -129,6 +125,7 @@ pub(crate) fn team(cli: &Cli, command: &TeamCommand) -> Result<Output, Error> {
         ),
         TeamCommand::Attention(server) => (server, Request::Attention),
         TeamCommand::Usage(args) => return usage(cli, args),
+        TeamCommand::Budget(args) => return super::budget::team(cli, args),
         TeamCommand::Show(args) => (
             &args.server,
             Request::Show(ShowParams {

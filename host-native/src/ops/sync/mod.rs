@@ -3,6 +3,7 @@
 //! a re-run, a crash mid-sync or two syncs at once never duplicate or lose a row, and a byte
 //! cursor per machine and file (with the file's identity) so a sync reads only what is new.
 
+pub mod budget;
 pub mod connect;
 pub mod schema;
 pub mod team;

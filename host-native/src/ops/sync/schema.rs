@@ -96,6 +96,16 @@ pub const MIGRATIONS: &[&str] = &[
     // 3: whether a response was served fast, and its web searches (both priced apart).
     "ALTER TABLE baton_usage ADD COLUMN fast boolean NOT NULL DEFAULT false;
      ALTER TABLE baton_usage ADD COLUMN web_searches bigint NOT NULL DEFAULT 0;",
+    // 4: the team budget (one row per team; '' is the database's one team). Everyone reads
+    // it; only the schema's owner (or a role given a policy to) writes it: a machine's role,
+    // and so an agent on that machine, cannot raise it.
+    "CREATE TABLE baton_budget (
+         team text PRIMARY KEY DEFAULT '',
+         policy text NOT NULL,
+         set_by name NOT NULL DEFAULT current_user,
+         set_at timestamptz NOT NULL DEFAULT now());
+     ALTER TABLE baton_budget ENABLE ROW LEVEL SECURITY;
+     CREATE POLICY baton_read ON baton_budget FOR SELECT USING (true);",
 ];
 
 /// Brings the server's schema to this build's version; returns it. A schema already current

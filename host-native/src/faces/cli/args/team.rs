@@ -30,7 +30,12 @@ pub(crate) struct SyncArgs {
 pub(crate) struct TeamServer {
     /// The server: postgres://USER@HOST[:PORT]/DATABASE [default: BATON_TEAM_URL, else
     /// `url` under [team] or [sync] in .baton/config.toml, else BATON_SYNC_URL]
-    #[arg(long = "from", env = "BATON_TEAM_URL", value_name = "URL")]
+    #[arg(
+        long = "from",
+        env = "BATON_TEAM_URL",
+        value_name = "URL",
+        global = true
+    )]
     pub(crate) from: Option<String>,
 }
 
@@ -61,6 +66,21 @@ pub(crate) enum TeamCommand {
 
 Costs are priced by the same table and rules as `baton usage`.")]
     Usage(TeamUsageArgs),
+    /// The team's budget: limits over every machine's work, kept on the server; pulls on
+    /// every machine measure it with this machine's usage and the others' (`sync --usage`)
+    #[command(after_help = "Examples:
+  baton team budget                            # what it is, and where every machine stands
+  baton team budget set day_usd=200 week_usd=800
+  baton team budget set window_usd=40 warn_percent=90
+  baton team budget set week_usd=none          # one limit removed
+  baton team budget clear
+
+Settings: day_usd, week_usd, month_usd (the calendar period in this machine's zone),
+window_usd (the open five-hour window), warn_percent (default 80). At the warning share an
+attention item asks for a person; at the limit every live session on every machine pauses at
+its next brief, report or start, until a person raises the limit or lifts the pause. Only the
+schema's owner can set it (see the README's \"Team budget\"), and never from inside an agent.")]
+    Budget(TeamBudgetArgs),
     /// Create or update the team schema on the server (once, as the role that owns it)
     #[command(after_help = "Examples:
   baton team init --from postgres://owner@db.internal/baton
@@ -125,4 +145,26 @@ pub(crate) struct TeamShowArgs {
     pub(crate) server: TeamServer,
     /// The session: its id, the last 8 (or more) hex digits Baton shows, or its path
     pub(crate) id: String,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TeamBudgetArgs {
+    #[command(flatten)]
+    pub(crate) server: TeamServer,
+    #[command(subcommand)]
+    pub(crate) action: Option<TeamBudgetAction>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TeamBudgetAction {
+    /// The team budget and where it stands now (the default)
+    Show,
+    /// Set limits, keeping the others: NAME=DOLLARS (or NAME=none to remove one)
+    Set {
+        /// day_usd=200, week_usd=800, month_usd=3000, window_usd=40, warn_percent=90
+        #[arg(required = true, value_name = "NAME=VALUE")]
+        settings: Vec<String>,
+    },
+    /// Remove the team budget
+    Clear,
 }

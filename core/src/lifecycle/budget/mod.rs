@@ -8,6 +8,11 @@
 //! next brief lifts it) or lifts the pause, which waives that rule for that session until the
 //! period ends. An agent cannot lift it: lifting a pause is a person's.
 
+mod scope;
+pub mod team;
+
+pub use scope::Scope;
+
 use crate::error::{Error, Result};
 use crate::ledger::session::Session;
 use crate::time::{Timestamp, Zone, local_date, local_midnight};
@@ -86,57 +91,6 @@ pub struct BudgetPolicy {
 /// A table of scoped limits, and how its names become scopes.
 type ScopedTable<'a> = (&'a BTreeMap<String, Limits>, fn(String) -> Scope);
 
-/// What a rule covers.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case", tag = "kind", content = "name")]
-pub enum Scope {
-    /// All work.
-    All,
-    /// One project's.
-    Project(String),
-    /// One agent's.
-    Agent(String),
-    /// One branch's.
-    Branch(String),
-    /// One mission's.
-    Mission(String),
-}
-
-impl Scope {
-    /// Whether the work session is covered.
-    pub fn covers(&self, session: &Session) -> bool {
-        match self {
-            Scope::All => true,
-            Scope::Project(name) => &session.project == name,
-            Scope::Agent(name) => &session.agent == name,
-            Scope::Branch(name) => session.branch.as_ref() == Some(name),
-            Scope::Mission(name) => session.mission.as_ref() == Some(name),
-        }
-    }
-
-    /// `project app`, `all work`.
-    pub fn describe(&self) -> String {
-        match self {
-            Scope::All => "all work".to_owned(),
-            Scope::Project(n) => format!("project {n}"),
-            Scope::Agent(n) => format!("agent {n}"),
-            Scope::Branch(n) => format!("branch {n}"),
-            Scope::Mission(n) => format!("mission {n}"),
-        }
-    }
-
-    fn key(&self) -> String {
-        match self {
-            Scope::All => String::new(),
-            Scope::Project(n) => format!("project.{n}."),
-            Scope::Agent(n) => format!("agent.{n}."),
-            Scope::Branch(n) => format!("branch.{n}."),
-            Scope::Mission(n) => format!("mission.{n}."),
-        }
-    }
-}
-
 /// How a rule's period runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -196,12 +150,19 @@ pub struct RuleState {
     pub used_percent: f64,
     /// Where it stands.
     pub level: Level,
+    /// The share of the limit at which it asks for attention, in percent.
+    #[serde(default = "default_warn")]
+    pub warn_percent: f64,
     /// When the period began (for a window, the open window's start; absent with none open).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<Timestamp>,
     /// When it ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<Timestamp>,
+}
+
+fn default_warn() -> f64 {
+    DEFAULT_WARN_PERCENT
 }
 
 impl RuleState {
@@ -583,6 +544,7 @@ pub fn evaluate(policy: &BudgetPolicy, measure: &Measure<'_>, now: Timestamp) ->
                 spent,
                 used_percent,
                 level,
+                warn_percent: warn,
                 since,
                 until,
             }
@@ -596,5 +558,4 @@ pub fn evaluate(policy: &BudgetPolicy, measure: &Measure<'_>, now: Timestamp) ->
 }
 
 #[cfg(test)]
-#[path = "budget_tests.rs"]
 mod tests;
