@@ -2051,6 +2051,13 @@ export type UsageRow = {
   provider?: Provider | null;
   /** A session's row: its project (its first working folder). */
   project?: string | null;
+  /**
+   * Of `total_tokens`, what sub-agents used (Claude Code's sidechains, Codex's sub-agent
+   * rollouts): the rest is the sessions' own.
+   */
+  delegated_tokens?: number;
+  /** Of `cost_usd`, what sub-agents' responses cost. */
+  delegated_cost_usd?: number;
 };
 
 /** How far one transcript's usage is recorded. */

@@ -10,6 +10,7 @@ mod cli;
 mod concurrency;
 mod cursor;
 mod cursor_cli;
+mod delegated;
 mod environment;
 mod faces;
 mod hook;

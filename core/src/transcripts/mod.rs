@@ -272,6 +272,9 @@ pub struct UsageEntry {
     /// Server-side web searches the response ran (billed per search).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub web_searches: u64,
+    /// Made by a sub-agent the session delegated to (a sidechain, a Codex sub-agent's rollout).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub delegated: bool,
 }
 
 fn is_zero(n: &u64) -> bool {

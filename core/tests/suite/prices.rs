@@ -48,6 +48,7 @@ fn entry(model: &str, tokens: [u64; 4], one_hour: u64, recorded: Option<u64>) ->
         recorded_cost_micro_usd: recorded,
         fast: false,
         web_searches: 0,
+        delegated: false,
     }
 }
 

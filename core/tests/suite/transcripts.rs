@@ -326,7 +326,22 @@ fn a_forked_rollout_does_not_count_its_parent_s_copied_events_again() {
         let (entries, stats) = reader.finish();
         assert_eq!(stats.duplicates, 2, "{meta}");
         assert_eq!(sums(&entries)[..2], [50 + 150, 10 + 30], "{meta}");
+        // A fork is the person's own work under its own id; a spawned sub-agent's is work
+        // its parent delegated, counted under the parent's session.
+        let sub_agent = meta.contains("subagent");
+        assert!(entries.iter().all(|e| e.delegated == sub_agent), "{meta}");
+        let session = if sub_agent { "parent" } else { "child" };
+        assert!(entries.iter().all(|e| &*e.session == session), "{meta}");
     }
+    // A sub-agent of another kind (a review) names no parent: delegated, under its own id.
+    let mut reader = CodexUsage::new("child");
+    reader.push_bytes(&rollout(r#","source":{"subagent":"review"}"#, &counts));
+    let (entries, _) = reader.finish();
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.delegated && &*e.session == "child")
+    );
     // The same events in an ordinary rollout all count.
     let mut reader = CodexUsage::new("plain");
     reader.push_bytes(&rollout(r#","source":"cli""#, &counts));

@@ -258,6 +258,11 @@ impl Table {
         }
     }
 
+    /// Adds a column at the end (before any row is added).
+    pub(crate) fn push(&mut self, column: Column) {
+        self.columns.push(column);
+    }
+
     /// Adds a row (missing cells are blank).
     pub(crate) fn row(&mut self, cells: Vec<Cell>) {
         self.rows.push(cells);

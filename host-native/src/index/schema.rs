@@ -365,6 +365,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
     UPDATE sources SET mtime_ns = -1, tail_hash = 0
         WHERE missing = 0 AND provider = 'claude_code';
     ",
+    // 13: a sub-agent's responses told from the session's own: Claude Code's sidechains were
+    // marked already (`sidechain`); a Codex sub-agent's rollout is now marked the same way and
+    // counted under its parent's session, so Codex's sources are read again once (and the
+    // tallies split by it: their rules' version moved).
+    "
+    UPDATE sources SET mtime_ns = -1, tail_hash = 0
+        WHERE missing = 0 AND provider = 'codex';
+    ",
 ];
 
 /// The schema version this build writes.

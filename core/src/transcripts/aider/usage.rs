@@ -109,6 +109,7 @@ impl AiderUsage {
             recorded_cost_micro_usd: report.cost_micro_usd,
             fast: false,
             web_searches: 0,
+            delegated: false,
         };
         let key = fingerprint(&[b"aider", run.as_bytes(), &n.to_le_bytes()]);
         self.rows.push((entry, key));

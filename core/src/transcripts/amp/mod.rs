@@ -306,6 +306,7 @@ fn rows_of(path: &str, thread: UsageThread, read: &mut UsageRead) {
             recorded_cost_micro_usd: None,
             fast: false,
             web_searches: 0,
+            delegated: false,
         };
         let key = fingerprint(&[b"amp", id.as_bytes(), number.as_bytes()]);
         read.rows.push((entry, key));

@@ -272,6 +272,7 @@ pub(super) fn rows_of(
             recorded_cost_micro_usd: request.cost_micro_usd,
             fast: false,
             web_searches: 0,
+            delegated: false,
         };
         let (stamp, place) = (when.to_string(), place.to_string());
         let parts = [

@@ -134,6 +134,7 @@ impl CopilotUsage {
                 recorded_cost_micro_usd: None,
                 fast: false,
                 web_searches: 0,
+                delegated: false,
             };
             self.rows.push((entry, key));
         }

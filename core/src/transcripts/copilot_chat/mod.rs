@@ -384,6 +384,7 @@ fn rows_of(path: &str, session: &Session, folder: Option<&str>, read: &mut Usage
             recorded_cost_micro_usd: None,
             fast: false,
             web_searches: 0,
+            delegated: false,
         };
         let key = fingerprint(&[b"copilot_chat", id.as_bytes(), request.as_bytes()]);
         read.rows.push((entry, key));

@@ -168,6 +168,7 @@ impl GeminiUsage {
             recorded_cost_micro_usd: None,
             fast: false,
             web_searches: 0,
+            delegated: false,
         };
         self.rows
             .push((entry, fingerprint(&[b"gemini", id.as_bytes()])));

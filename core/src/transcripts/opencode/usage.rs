@@ -94,6 +94,7 @@ pub fn usage_rows(provider: Provider, store: &Store) -> Vec<(UsageEntry, u128)> 
                 recorded_cost_micro_usd: micro_usd(cost),
                 fast: false,
                 web_searches: 0,
+                delegated: false,
             };
             rows.push((
                 entry,

@@ -109,6 +109,7 @@ impl QwenUsage {
             recorded_cost_micro_usd: None,
             fast: false,
             web_searches: 0,
+            delegated: false,
         };
         self.rows.push((entry, key));
     }

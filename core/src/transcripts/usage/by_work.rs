@@ -112,6 +112,8 @@ pub fn aggregate_by_work_key(
         into.tokens.add(&row.tokens);
         into.total_tokens = into.tokens.total();
         into.cost_femto = into.cost_femto.saturating_add(row.cost_femto);
+        into.delegated_tokens = into.delegated_tokens.saturating_add(row.delegated_tokens);
+        into.delegated_femto = into.delegated_femto.saturating_add(row.delegated_femto);
         into.first_at = into.first_at.min(row.first_at).or(row.first_at);
         into.last_at = into.last_at.max(row.last_at);
     }

@@ -85,6 +85,7 @@ mod tests {
             recorded_cost_micro_usd: None,
             fast: false,
             web_searches: 0,
+            delegated: false,
         }
     }
 

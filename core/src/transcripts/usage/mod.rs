@@ -128,9 +128,27 @@ pub struct UsageRow {
     /// A session's row: its project (its first working folder).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
+    /// Of `total_tokens`, what sub-agents used (Claude Code's sidechains, Codex's sub-agent
+    /// rollouts): the rest is the sessions' own.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub delegated_tokens: u64,
+    /// Of `cost_usd`, what sub-agents' responses cost.
+    #[serde(default, skip_serializing_if = "is_zero_usd")]
+    pub delegated_cost_usd: f64,
     /// The exact cost, in femto-dollars (rounded to micro-dollars when shown).
     #[serde(skip)]
     cost_femto: u128,
+    /// The exact cost of the sub-agents' part.
+    #[serde(skip)]
+    delegated_femto: u128,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_zero_usd(n: &f64) -> bool {
+    *n == 0.0
 }
 
 impl UsageRow {
@@ -150,10 +168,16 @@ impl UsageRow {
         self.tokens.add(&entry.tokens);
         self.total_tokens = self.tokens.total();
         self.cost_femto = self.cost_femto.saturating_add(cost_femto);
+        if entry.delegated {
+            self.delegated_tokens = self.delegated_tokens.saturating_add(entry.tokens.total());
+            self.delegated_femto = self.delegated_femto.saturating_add(cost_femto);
+        }
     }
 
     fn seal(&mut self, models: BTreeSet<String>) {
         self.cost_usd = (self.cost_femto / prices::FEMTO_PER_MICRO) as f64 / 1_000_000.0;
+        self.delegated_cost_usd =
+            (self.delegated_femto / prices::FEMTO_PER_MICRO) as f64 / 1_000_000.0;
         self.models = models.into_iter().collect();
     }
 }

@@ -43,6 +43,7 @@ impl Sum {
                 recorded_cost_micro_usd: None,
                 fast: false,
                 web_searches: 0,
+                delegated: false,
             },
             responses: 0,
         }

@@ -33,6 +33,7 @@ pub(crate) fn response(when: &str, session: &str, tokens: u64) -> UsageEntry {
         recorded_cost_micro_usd: None,
         fast: false,
         web_searches: 0,
+        delegated: false,
     }
 }
 

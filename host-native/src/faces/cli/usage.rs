@@ -70,6 +70,12 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
             format!("{flag} belongs to the windows report: use `baton usage blocks {flag}`"),
         ));
     }
+    if blocks && args.own_only {
+        return Err(Error::invalid(
+            "own_only",
+            "a plan's window meters every response, a sub-agent's included: `--own-only` belongs to the other reports",
+        ));
+    }
     if blocks && args.work {
         return Err(Error::invalid(
             "work",
@@ -102,6 +108,7 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
         work_focus: None,
         windows: None,
         work_root: None,
+        own_only: args.own_only,
     };
     if args.work && GroupBy::from(args.group_by) != GroupBy::Session {
         return Err(Error::invalid(
@@ -202,6 +209,11 @@ fn session_usage_table(
         Column::number("TOTAL"),
         Column::number("COST USD"),
     ]);
+    // Sub-agents' part of the cost, when any sub-agent worked.
+    let delegated = shows_delegated(report);
+    if delegated {
+        table.push(Column::number("SUB-AGENTS").droppable(4));
+    }
     let when = |at: Option<baton_core::Timestamp>| {
         use baton_core::time::Zone;
         at.and_then(|at| {
@@ -212,7 +224,7 @@ fn session_usage_table(
         .unwrap_or_else(|| "-".to_owned())
     };
     for row in &report.rows {
-        table.row(vec![
+        let mut cells: Vec<Cell> = vec![
             when(row.last_at).into(),
             row.provider
                 .map(|p| crate::wire_name(&p))
@@ -227,9 +239,13 @@ fn session_usage_table(
                 .into(),
             thousands(row.total_tokens).into(),
             format!("{:.2}", row.cost_usd).into(),
-        ]);
+        ];
+        if delegated {
+            cells.push(format!("{:.2}", row.delegated_cost_usd).into());
+        }
+        table.row(cells);
     }
-    table.row(vec![
+    let mut cells: Vec<Cell> = vec![
         Cell::painted("total", Some(Paint::Bold)),
         "".into(),
         "".into(),
@@ -237,7 +253,11 @@ fn session_usage_table(
         "".into(),
         thousands(report.totals.total_tokens).into(),
         format!("{:.2}", report.totals.cost_usd).into(),
-    ]);
+    ];
+    if delegated {
+        cells.push(format!("{:.2}", report.totals.delegated_cost_usd).into());
+    }
+    table.row(cells);
     out.push('\n');
     out.push_str(&table.render(style));
     out.push_str(&usage_notes(report));
@@ -282,7 +302,9 @@ pub(crate) fn usage_table_keyed(
     let mut out = format!("[ok] Usage by {noun}: {rows} {noun}{plural}");
     let by_model = report.group_by == GroupBy::Model && key.is_none();
     let short = baton_core::transcripts::usage::short_model_name;
-    let mut table = Table::new(vec![
+    // Sub-agents' part of the cost, when any sub-agent worked.
+    let delegated = shows_delegated(report);
+    let mut columns = vec![
         // Session and project keys are paths: their tail tells them apart. A model's name is
         // shown short (`sonnet-4.5`; JSON keeps the full id), its start first.
         Column::text(key_header).cut(if by_model { Fit::End } else { Fit::Start }),
@@ -292,10 +314,14 @@ pub(crate) fn usage_table_keyed(
         Column::number("CACHE READ").droppable(2),
         Column::number("TOTAL"),
         Column::number("COST USD"),
-        Column::text("MODELS").cut(Fit::End).droppable(0),
-    ]);
+    ];
+    if delegated {
+        columns.push(Column::number("SUB-AGENTS").droppable(3));
+    }
+    columns.push(Column::text("MODELS").cut(Fit::End).droppable(0));
+    let mut table = Table::new(columns);
     let cells = |row: &UsageRow, key: Cell, models: String| -> Vec<Cell> {
-        vec![
+        let mut cells = vec![
             key,
             thousands(row.tokens.input_tokens).into(),
             thousands(row.tokens.output_tokens).into(),
@@ -303,8 +329,12 @@ pub(crate) fn usage_table_keyed(
             thousands(row.tokens.cache_read_tokens).into(),
             thousands(row.total_tokens).into(),
             cost_cell(row, &report.unpriced_models).into(),
-            models.into(),
-        ]
+        ];
+        if delegated {
+            cells.push(format!("{:.2}", row.delegated_cost_usd).into());
+        }
+        cells.push(models.into());
+        cells
     };
     // A short name two models share (`claude-sonnet-4` and `claude-sonnet-4-20250514`) is
     // no name: those models keep their ids.
@@ -345,6 +375,11 @@ pub(crate) fn usage_table_keyed(
     out.push_str(&table.render(style));
     out.push_str(&usage_notes(report));
     out
+}
+
+/// Whether sub-agents' part of the cost is shown: when it is a cent or more.
+fn shows_delegated(report: &UsageReport) -> bool {
+    report.totals.delegated_cost_usd >= 0.005
 }
 
 /// A row's cost as the table shows it: no zero where no price is known. A row of models the
@@ -397,6 +432,16 @@ pub(crate) fn usage_notes(report: &UsageReport) -> String {
                 thousands(work.unlinked_responses)
             ));
         }
+    }
+    if shows_delegated(report) {
+        let share =
+            report.totals.delegated_cost_usd / report.totals.cost_usd.max(f64::MIN_POSITIVE);
+        out.push_str(&format!(
+            "\nsub-agents: ${:.2} of ${:.2} ({:.0} %); --own-only leaves them out",
+            report.totals.delegated_cost_usd,
+            report.totals.cost_usd,
+            share * 100.0
+        ));
     }
     for (model, key) in &report.priced_as {
         out.push_str(&format!("\n{model} priced as {key}"));

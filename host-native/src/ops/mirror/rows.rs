@@ -21,12 +21,12 @@ macro_rules! usage_columns {
         "s.provider, u.at, u.session, u.project, u.model, u.input_tokens, u.output_tokens,
          u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
          u.cache_creation_1h_tokens, u.request_context_tokens, u.recorded_cost_micro_usd,
-         u.folder, u.fast, u.web_searches"
+         u.folder, u.fast, u.web_searches, u.sidechain"
     };
 }
 
 /// The first column after [`usage_columns!`]: a statement's own columns start here.
-pub(crate) const REST: usize = 16;
+pub(crate) const REST: usize = 17;
 
 /// A statement over usage rows reading [`usage_columns!`] first, then `rest`.
 pub(crate) fn select(rest: &str) -> String {
@@ -147,5 +147,6 @@ pub(crate) fn entry_of(
         recorded_cost_micro_usd: optional(12)?,
         fast: row.get::<_, i64>(14).map_err(sql(path))? != 0,
         web_searches: n(15)?,
+        delegated: row.get::<_, i64>(16).map_err(sql(path))? != 0,
     })
 }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 /// local day.
 pub const SLOT_MILLIS: i64 = 15 * 60 * 1000;
 /// The version of the tallies' rules; an index with another is tallied again.
-const VERSION: &str = "2";
+const VERSION: &str = "3";
 
 /// The token columns summed, in order.
 const SUMMED: [&str; 7] = [
@@ -35,6 +35,19 @@ const SUMMED: [&str; 7] = [
 /// Added to a slot's tier when its responses were served fast (a tier below it counts the
 /// long-context thresholds passed).
 pub const FAST_TIER: i64 = 16;
+
+/// Added to a slot's tier when its responses were a sub-agent's (see [`FAST_TIER`]).
+pub const DELEGATED_TIER: i64 = 32;
+
+/// Whether a slot's `tier` holds responses served fast.
+pub fn fast_of_tier(tier: i64) -> bool {
+    tier & FAST_TIER != 0
+}
+
+/// Whether a slot's `tier` holds a sub-agent's responses.
+pub fn delegated_of_tier(tier: i64) -> bool {
+    tier & DELEGATED_TIER != 0
+}
 
 /// The stats a source's lines held, summed per provider.
 const STATS: [&str; 6] = [
@@ -67,13 +80,14 @@ pub fn shipped_tiers() -> Vec<u64> {
 }
 
 /// A row's tier: how many of `tiers` its input context is above, plus [`FAST_TIER`] when it
-/// was served fast (`row` is `NEW` or `OLD` in a trigger, or a table alias).
+/// was served fast and [`DELEGATED_TIER`] when a sub-agent made it (`row` is `NEW` or `OLD` in a trigger, or a table alias).
 fn tier_sql(row: &str, tiers: &[u64]) -> String {
     let context = format!(
         "coalesce({row}.request_context_tokens, {row}.input_tokens + {row}.cache_creation_tokens + {row}.cache_read_tokens)"
     );
     let mut parts: Vec<String> = tiers.iter().map(|t| format!("({context} > {t})")).collect();
     parts.push(format!("{FAST_TIER} * ({row}.fast <> 0)"));
+    parts.push(format!("{DELEGATED_TIER} * ({row}.sidechain <> 0)"));
     format!("({})", parts.join(" + "))
 }
 
@@ -390,6 +404,7 @@ fn settle_message(connection: &Connection, message: i64) -> rusqlite::Result<()>
                         recorded_cost_micro_usd: None,
                         fast: false,
                         web_searches: 0,
+                        delegated: false,
                     },
                     folder: None,
                     sidechain: r.get(8)?,

@@ -276,8 +276,9 @@ fn slot_entries(
                 cache_creation_1h_tokens: 0,
                 request_context_tokens: Some(context),
                 recorded_cost_micro_usd: recorded.then_some(0),
-                fast: tier >= tally::FAST_TIER,
+                fast: tally::fast_of_tier(tier),
                 web_searches: 0,
+                delegated: tally::delegated_of_tier(tier),
             }
         });
         entry.tokens.add(&TokenTotals {

@@ -84,8 +84,9 @@ pub fn sums(
                     cache_creation_1h_tokens: count(n(10)?),
                     request_context_tokens: Some(tally::context_of_tier(n(3)?, tiers)),
                     recorded_cost_micro_usd: recorded.then(|| count(n(11).unwrap_or(0))),
-                    fast: n(3)? >= tally::FAST_TIER,
+                    fast: tally::fast_of_tier(n(3)?),
                     web_searches: count(n(13)?),
+                    delegated: tally::delegated_of_tier(n(3)?),
                 },
                 responses: count(n(12)?),
             });

@@ -76,8 +76,9 @@ impl TeamSlot {
                 cache_creation_1h_tokens: count(self.tokens[5]),
                 request_context_tokens: Some(tally::context_of_tier(self.tier, tiers)),
                 recorded_cost_micro_usd: self.recorded.then(|| count(self.recorded_cost_micro_usd)),
-                fast: self.tier >= tally::FAST_TIER,
+                fast: tally::fast_of_tier(self.tier),
                 web_searches: count(self.web_searches),
+                delegated: false,
             },
             responses: count(self.responses),
         })

@@ -290,6 +290,7 @@ pub fn usage_rows(
                     recorded_cost_micro_usd: row.get::<_, Option<i64>>(12).map(count),
                     fast: row.get(15),
                     web_searches: count(row.get(16)),
+                    delegated: false,
                 },
                 machine: MachineTag {
                     machine: machine.to_string(),

@@ -50,6 +50,8 @@ pub struct UsageOptions {
     /// Usage by metered window (`usage blocks`): the windows, with the report's rows by model
     /// beside them. With `work_sessions`, each window's use goes to the work sessions.
     pub windows: Option<baton_core::transcripts::usage::windows::WindowOptions>,
+    /// Only the sessions' own responses: a sub-agent's are left out (`--own-only`).
+    pub own_only: bool,
 }
 
 impl UsageOptions {
@@ -70,6 +72,7 @@ impl UsageOptions {
             work_focus: None,
             work_root: None,
             windows: None,
+            own_only: false,
         }
     }
 }
@@ -316,6 +319,9 @@ pub fn report_of_entries(
     prices: &PriceTable,
 ) -> UsageReport {
     baton_core::transcripts::usage::sort_by_time(&mut entries);
+    if options.own_only {
+        entries.retain(|entry| !entry.delegated);
+    }
     let report_options = report_options(options, prices);
     if let Some(asked) = &options.windows {
         let sessions = options

@@ -215,6 +215,7 @@ impl Kept {
             recorded_cost_micro_usd: self.has(HAS_COST).then_some(self.cost),
             fast: self.has(FAST),
             web_searches: u64::from(self.searches),
+            delegated: self.sidechain(),
         }
     }
 
@@ -240,7 +241,7 @@ mod tests {
     fn a_response_kept_is_given_back_whole() {
         let mut names = Names::default();
         let session: Arc<str> = Arc::from("s");
-        let entry = |project: Option<&str>, cost, context| UsageEntry {
+        let entry = |project: Option<&str>, cost, context, sidechain| UsageEntry {
             provider: Provider::ClaudeCode,
             at: Timestamp::from_millis(1_700_000_000_123),
             session: session.clone(),
@@ -258,10 +259,11 @@ mod tests {
             recorded_cost_micro_usd: cost,
             fast: false,
             web_searches: 0,
+            delegated: sidechain,
         };
         for response in [
             Response {
-                entry: entry(Some("/p"), Some(0), None),
+                entry: entry(Some("/p"), Some(0), None, true),
                 folder: Some(Arc::from("-p")),
                 sidechain: true,
                 relayed: false,
@@ -269,7 +271,7 @@ mod tests {
                 message_id: Some(0),
             },
             Response {
-                entry: entry(None, None, Some(u64::MAX)),
+                entry: entry(None, None, Some(u64::MAX), false),
                 folder: None,
                 sidechain: false,
                 relayed: true,

@@ -319,6 +319,7 @@ impl ClaudeCodeUsage {
             recorded_cost_micro_usd: parsed.cost_usd.map(super::prices::micro_usd_of_dollars),
             fast: usage.fast,
             web_searches: usage.web_searches(),
+            delegated: sidechain,
         };
         let id = message.id.as_deref().filter(|id| !id.is_empty());
         let key = id.map(

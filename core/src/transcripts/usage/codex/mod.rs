@@ -12,7 +12,9 @@
 //! `thread_spawn`) opens with a verbatim copy of its parent's events, `token_count`s already
 //! counted in the parent's file included, all written in the second the fork was made. Those
 //! count nothing here; their totals only set the baseline the fork's own deltas start from
-//! (the rule ccusage and tokscale use, see `research/formats.md` §2.3).
+//! (the rule ccusage and tokscale use, see `research/formats.md` §2.3). A sub-agent's rollout
+//! (`source: {"subagent": …}`) is work delegated: its responses say so, and a spawned
+//! thread's count under its parent's session.
 
 use crate::time::Timestamp;
 use crate::tokens::TokenTotals;
@@ -77,6 +79,8 @@ pub struct CodexUsage {
     last_total: Option<Counts>,
     /// Whether the file is a fork or a sub-agent's (it starts with a copy of its parent).
     forked: bool,
+    /// Whether the file is a sub-agent's (its responses are its parent session's, delegated).
+    delegated: bool,
     /// The second (Unix) of the file's first timestamp: the copied burst carries it.
     first_second: Option<i64>,
     entries: Vec<UsageEntry>,
@@ -100,6 +104,9 @@ pub struct CodexUsageState {
     pub last_total: Option<Counts>,
     /// Whether the file is a fork or a sub-agent's.
     pub forked: bool,
+    /// Whether the file is a sub-agent's.
+    #[serde(default)]
+    pub delegated: bool,
     /// The second of the file's first timestamp.
     pub first_second: Option<i64>,
 }
@@ -112,6 +119,7 @@ impl CodexUsage {
         reader.model = state.model.map(|m| reader.strings.get(&m));
         reader.last_total = state.last_total;
         reader.forked = state.forked;
+        reader.delegated = state.delegated;
         reader.first_second = state.first_second;
         reader
     }
@@ -124,6 +132,7 @@ impl CodexUsage {
             model: self.model.as_deref().map(str::to_owned),
             last_total: self.last_total,
             forked: self.forked,
+            delegated: self.delegated,
             first_second: self.first_second,
         }
     }
@@ -141,6 +150,7 @@ impl CodexUsage {
             model: None,
             last_total: None,
             forked: false,
+            delegated: false,
             first_second: None,
             entries: Vec::new(),
             strings: Interner::default(),
@@ -204,6 +214,18 @@ impl CodexUsage {
                     || contains(text, b"thread_spawn");
                 if let Some(id) = payload.id.as_deref() {
                     self.session = Arc::from(id);
+                }
+                // A sub-agent's rollout (`source: {"subagent": …}`): its responses are work
+                // its parent delegated, counted under the parent's session when it is named.
+                if let Some(subagent) = payload.source.as_ref().and_then(|s| s.get("subagent")) {
+                    self.delegated = true;
+                    if let Some(parent) = subagent
+                        .get("thread_spawn")
+                        .and_then(|t| t.get("parent_thread_id"))
+                        .and_then(|p| p.as_str())
+                    {
+                        self.session = Arc::from(parent);
+                    }
                 }
                 if let Some(cwd) = payload.cwd.as_deref() {
                     self.cwd = Some(self.strings.get(&super::project_key(cwd)));
@@ -278,6 +300,7 @@ impl CodexUsage {
             recorded_cost_micro_usd: None,
             fast: false,
             web_searches: 0,
+            delegated: self.delegated,
         });
     }
 

@@ -85,6 +85,11 @@ pub(crate) struct UsageArgs {
     /// `--json` still gives the one JSON object
     #[arg(long)]
     pub(crate) csv: bool,
+    /// Only the sessions' own responses: leave out what their sub-agents used (Claude Code's
+    /// sidechains, Codex's sub-agent threads). Without it, the SUB-AGENTS column and
+    /// `delegated_cost_usd` say their part
+    #[arg(long)]
+    pub(crate) own_only: bool,
     #[command(flatten)]
     pub(crate) blocks: BlocksArgs,
 }

@@ -61,7 +61,8 @@ pub(super) fn store_usage(
                 entry.cache_creation_1h_tokens as i64,
                 entry.request_context_tokens.map(|n| n as i64),
                 entry.recorded_cost_micro_usd.map(|n| n as i64),
-                response.is_some_and(|r| r.sidechain),
+                // A sub-agent's response: Claude Code's sidechains, a Codex sub-agent's.
+                entry.delegated || response.is_some_and(|r| r.sidechain),
                 response.is_some_and(|r| r.relayed),
                 key(response.and_then(|r| r.key)),
                 message_key,
