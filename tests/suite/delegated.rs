@@ -144,6 +144,34 @@ fn sub_agents_spend_is_told_apart_from_the_files_the_rows_and_the_sums() {
             assert!(own["totals"]["delegated_cost_usd"].is_null(), "{own}");
         }
     }
+    // The work session that ran the Claude Code session: `show` gives its sub-agents' part.
+    let started = baton(&ledger)
+        .args(["--json", "start", "--project", "app", "--agent", "claude"])
+        .args(["--provider-session-id", "s"])
+        .env("BATON_NOW", "2026-12-01T09:59:00Z")
+        .output()
+        .unwrap();
+    assert_success(&started, format_args!("start"));
+    let id = json_of(&started)["session_id"].as_str().unwrap().to_owned();
+    let shown = baton(&ledger)
+        .args(["--json", "show", &id])
+        .env("BATON_INDEX", &index)
+        .output()
+        .unwrap();
+    assert_success(&shown, format_args!("show"));
+    let cost = json_of(&shown)["cost"].clone();
+    assert_eq!(
+        (&cost["cost_usd"], &cost["delegated_cost_usd"]),
+        (&4.5.into(), &3.0.into()),
+        "{cost}"
+    );
+    let shown = baton(&ledger)
+        .args(["show", &id])
+        .env("BATON_INDEX", &index)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("$4.50 (sub-agents $3.00)"), "{text}");
     // A person reads the split in the table.
     let out = baton(&ledger)
         .args(["usage", "session", &index_arg])

@@ -32,6 +32,9 @@ pub struct SessionCost {
     pub total_tokens: u64,
     /// In US dollars (none when nothing priced them).
     pub cost_usd: Option<f64>,
+    /// Of `cost_usd`, what its sub-agents' responses cost (from the index, when any).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delegated_cost_usd: Option<f64>,
     /// Its transcripts and the rule that tied each (from the index).
     pub transcripts: Vec<TranscriptLink>,
     /// Where the figures come from.
@@ -163,6 +166,8 @@ pub fn of_sessions(
                         tokens: row.tokens,
                         total_tokens: row.total_tokens,
                         cost_usd: Some(row.cost_usd),
+                        delegated_cost_usd: (row.delegated_tokens > 0)
+                            .then_some(row.delegated_cost_usd),
                         transcripts: linked.transcripts.clone(),
                         source: CostSource::Index,
                     },
@@ -191,6 +196,7 @@ pub fn of_sessions(
                 cost_usd: session
                     .usage_cost_micro_usd
                     .map(|micro| micro as f64 / 1_000_000.0),
+                delegated_cost_usd: None,
                 transcripts: Vec::new(),
                 source: CostSource::Ledger,
             },
@@ -249,11 +255,14 @@ fn catch_up(connection: &rusqlite::Connection, index: &std::path::Path, sessions
     }
 }
 
-/// A session's cost in a few words: `$1.23 · 45,678 tokens · 2 transcripts`.
+/// A session's cost in a few words: `$1.23 (sub-agents $0.40) · 45,678 tokens · 2 transcripts`.
 pub fn describe(cost: &SessionCost) -> String {
-    let dollars = cost
+    let mut dollars = cost
         .cost_usd
         .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}"));
+    if let Some(delegated) = cost.delegated_cost_usd {
+        dollars.push_str(&format!(" (sub-agents ${delegated:.2})"));
+    }
     let from = match cost.source {
         CostSource::Index => {
             let n = cost.transcripts.len();

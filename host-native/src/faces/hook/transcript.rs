@@ -127,7 +127,8 @@ pub(super) fn record_codex_usage(
     }
     let mut reader = baton_core::transcripts::usage::codex::CodexUsage::new(thread);
     reader.push_bytes(&bytes);
-    let (entries, _) = reader.finish();
+    let (mut entries, _) = reader.finish();
+    crate::ops::usage::tier::mark(&mut entries);
     record_totals(ledger, session, source, offset, &entries, acting)
 }
 

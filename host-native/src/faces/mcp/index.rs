@@ -81,6 +81,9 @@ struct GetUsage {
     /// Last day, YYYY-MM-DD.
     #[serde(default)]
     until: Option<String>,
+    /// Leave out sub-agents' responses (rows give delegated_cost_usd otherwise).
+    #[serde(default)]
+    own_only: bool,
 }
 
 /// `get_budgets`' arguments: none.
@@ -275,6 +278,7 @@ off_thread_tools! { record_tools via records_call:
                 providers: providers.into_iter().collect(),
                 since,
                 until,
+                own_only: p.own_only,
                 ..crate::ops::usage::UsageOptions::everything(group_by, zone.clone())
             };
             if group_by.is_by_work() {

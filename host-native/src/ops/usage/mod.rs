@@ -2,6 +2,7 @@
 //! ingest in chunks (never a whole file in memory), and makes the core's report (the faces
 //! print it). A progress bar goes to stderr when it is a terminal and the work is long.
 
+pub mod tier;
 mod windows;
 pub use windows::report as windows_report;
 
@@ -294,7 +295,8 @@ pub fn prices(options: &UsageOptions) -> Result<PriceTable, Error> {
 /// The report of what was read (the one path from readers to report, for the files and for
 /// the index alike).
 pub fn report_of(tally: UsageTally, options: &UsageOptions, prices: &PriceTable) -> UsageReport {
-    let (entries, skipped) = tally.finish();
+    let (mut entries, skipped) = tally.finish();
+    tier::mark(&mut entries);
     report_of_entries(entries, skipped, options, prices)
 }
 
