@@ -306,10 +306,49 @@ function costText(row, unpriced) {
   return `${row.cost_usd.toFixed(2)}*`;
 }
 
-const USAGE_KEYS = { daily: "Day", weekly: "Week", monthly: "Month", model: "Model", project: "Project", session: "Session" };
+const USAGE_KEYS = { daily: "Day", weekly: "Week", monthly: "Month", model: "Model", project: "Project", session: "Session", blocks: "Window (UTC)" };
+
+// `2026-05-28 10:00` from an instant, in UTC (the page's days are UTC).
+const minute = (at) => at.slice(0, 16).replace("T", " ");
+
+// The five-hour windows plans meter, the open one first, each with who used it: the agent
+// sessions by share, as `baton usage blocks --by-session --timezone UTC` gives them.
+async function refreshWindows() {
+  const report = await call("windows", Date.now());
+  $("usage-table").dataset.json = JSON.stringify(report.windows);
+  $("usage-key").textContent = USAGE_KEYS.blocks;
+  $("usage-last").textContent = "Who used it";
+  const cells = (w, key, who, cls) => {
+    const tr = text("tr", null, cls);
+    tr.append(key,
+      ...[w.input_tokens, w.output_tokens, w.cache_creation_tokens, w.cache_read_tokens, w.total_tokens]
+        .map((n) => text("td", number(n), "num")),
+      text("td", w.cost_usd.toFixed(2), "num"),
+      text("td", who, "models"));
+    return tr;
+  };
+  const rows = report.windows.map((w) => {
+    const key = text("td", `${minute(w.start)}–${minute(w.end).slice(11)}${w.active ? " (open)" : ""}`, "key window-key");
+    const who = w.sessions.slice(0, 3)
+      .map((s) => `${s.key.length > 12 ? `…${s.key.slice(-8)}` : s.key} ${s.share_percent.toFixed(0)} %`)
+      .join(", ") + (w.sessions.length > 3 ? `, +${w.sessions.length - 3} more` : "");
+    return cells(w, key, who, w.active ? "active" : "");
+  });
+  const sum = (f) => report.windows.reduce((a, w) => a + f(w), 0);
+  const totals = {
+    input_tokens: sum((w) => w.input_tokens), output_tokens: sum((w) => w.output_tokens),
+    cache_creation_tokens: sum((w) => w.cache_creation_tokens), cache_read_tokens: sum((w) => w.cache_read_tokens),
+    total_tokens: sum((w) => w.total_tokens), cost_usd: sum((w) => w.cost_usd),
+  };
+  const n = report.windows.length;
+  $("usage-table").tBodies[0].replaceChildren(...rows,
+    cells(totals, text("th", "Total", "key"), `${n} window${n === 1 ? "" : "s"}`, "total"));
+}
 
 async function refreshUsage() {
   const group = $("usage-group").value;
+  if (group === "blocks") return refreshWindows();
+  $("usage-last").textContent = "Models";
   const report = await call("usage", group);
   $("usage-table").dataset.json = JSON.stringify(report.rows);
   $("usage-key").textContent = USAGE_KEYS[group];
@@ -330,7 +369,8 @@ async function refreshUsage() {
 $("usage-group").addEventListener("change", refreshUsage);
 $("usage-csv").addEventListener("click", async () => {
   const group = $("usage-group").value;
-  download(`baton-usage-${group}.csv`, await call("usageCsv", group), "text/csv");
+  const csv = group === "blocks" ? await call("windowsCsv", Date.now()) : await call("usageCsv", group);
+  download(`baton-usage-${group}.csv`, csv, "text/csv");
 });
 
 // ---- list ----------------------------------------------------------------------------------

@@ -215,6 +215,8 @@ const calls = {
   charts: (width) => JSON.parse(analyzer.charts(width)),
   usage: (group) => JSON.parse(analyzer.usage(group)),
   usageCsv: (group) => analyzer.usageCsv(group),
+  windows: (now) => JSON.parse(analyzer.windows(now)),
+  windowsCsv: (now) => analyzer.windowsCsv(now),
   workOverview,
   version: () => JSON.parse(version()).ok.version,
   takenFromFolder: (paths) => Array.from(takenFromFolder(paths)),

@@ -197,6 +197,24 @@ impl Analyzer {
         Ok(self.0.usage(group_by).to_csv())
     }
 
+    /// Usage by five-hour window at `now_ms` (milliseconds since 1970), each with the
+    /// sessions that used it: the report as JSON.
+    pub fn windows(&self, now_ms: f64) -> String {
+        json(
+            &self
+                .0
+                .windows(baton_core::Timestamp::from_millis(now_ms as i64)),
+        )
+    }
+
+    /// The same windows as CSV text.
+    #[wasm_bindgen(js_name = windowsCsv)]
+    pub fn windows_csv(&self, now_ms: f64) -> String {
+        self.0
+            .windows(baton_core::Timestamp::from_millis(now_ms as i64))
+            .to_csv()
+    }
+
     /// The files loaded (JSON array).
     pub fn files(&self) -> String {
         json(&self.0.files())

@@ -418,6 +418,41 @@ export class Analyzer {
         }
     }
     /**
+     * The same windows as CSV text.
+     * @param {number} now_ms
+     * @returns {string}
+     */
+    windowsCsv(now_ms) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.analyzer_windowsCsv(this.__wbg_ptr, now_ms);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Usage by five-hour window at `now_ms` (milliseconds since 1970), each with the
+     * sessions that used it: the report as JSON.
+     * @param {number} now_ms
+     * @returns {string}
+     */
+    windows(now_ms) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.analyzer_windows(this.__wbg_ptr, now_ms);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
      * The work sessions in hand-off order with health, liveness and cost, and the
      * workspace's missions, decisions and open attention items (JSON).
      * @returns {string}

@@ -528,6 +528,41 @@ test("the usage table has `baton usage`'s rows for the same files, and downloads
   page.checkOffline();
 });
 
+test("the 5-hour windows say who used each, as `baton usage blocks --by-session` does", async () => {
+  const page = await openPage();
+  await load(page, "#folder", fixtures);
+  await page.selectOption("#usage-group", "blocks");
+  await page.waitForFunction(() => document.getElementById("usage-last").textContent === "Who used it");
+  const shown = JSON.parse(await page.getAttribute("#usage-table", "data-json"));
+  const native = JSON.parse(execFileSync(baton, ["usage", "blocks", "--by-session", "--timezone", "UTC", "--json",
+    "--claude-dir", join(fixtures, "claude-code"), "--codex-dir", join(fixtures, "codex"),
+    "--codex-dir", join(fixtures, "codex-limits"), "--gemini-dir", join(fixtures, "gemini"), "--qwen-dir", join(fixtures, "qwen"),
+    "--opencode-dir", join(fixtures, "opencode"), "--kilo-dir", join(fixtures, "kilo"),
+    "--copilot-cli-dir", join(fixtures, "copilot-cli"), "--copilot-chat-dir", join(fixtures, "copilot-chat"), "--amp-dir", join(fixtures, "amp"),
+    "--aider-dir", join(fixtures, "aider"), "--cline-dir", join(fixtures, "cline"),
+    "--roo-code-dir", join(fixtures, "roo-code"), "--kilo-code-dir", join(fixtures, "kilo-code")],
+  { env: { PATH: process.env.PATH, HOME: tmp }, cwd: tmp }).toString());
+  const brief = (w) => ({ start: w.start, end: w.end, total_tokens: w.total_tokens, cost_usd: w.cost_usd,
+    sessions: w.sessions.map((s) => [s.key, s.share_percent]) });
+  assert.ok(native.windows.windows.length > 1);
+  assert.deepEqual(shown.map(brief), native.windows.windows.map(brief), "the same windows and shares");
+  for (const w of shown) {
+    const shares = w.sessions.reduce((a, s) => a + s.share_percent, 0);
+    assert.ok(Math.abs(shares - 100) < 0.1 || w.total_tokens === 0, `${w.start}: shares add up (${shares})`);
+  }
+  // What a person reads: a window per line, its time span, and who used it.
+  const cells = await page.$$eval("#usage-table tbody tr", (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(cells.length, shown.length + 1);
+  assert.match(cells[0][0], /^\d{4}-\d\d-\d\d \d\d:\d\d–\d\d:\d\d/);
+  assert.match(cells[0][7], / \d+ %/);
+  assert.equal(cells.at(-1)[7], `${shown.length} windows`);
+  await (await page.$("#usage-table")).screenshot({ path: join(tmp, "windows.png") });
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#usage-csv")]);
+  assert.equal(download.suggestedFilename(), "baton-usage-blocks.csv");
+  assert.ok(readFileSync(await download.path(), "utf8").split("\n").length > shown.length);
+  page.checkOffline();
+});
+
 test("charts fill the column, say their scale, end at the latest day, and read in dark mode", async () => {
   const page = await openPage();
   await load(page, "#folder", fixtures);

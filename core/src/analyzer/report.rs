@@ -114,6 +114,31 @@ impl Analyzer {
         report
     }
 
+    /// Usage by five-hour window as `baton usage blocks --by-session --timezone UTC` gives it
+    /// for the same files at `now`: every window, the open one first, each with the agent
+    /// sessions that used it, the largest share first.
+    pub fn windows(
+        &self,
+        now: crate::time::Timestamp,
+    ) -> crate::transcripts::usage::windows::WindowsReport {
+        use crate::transcripts::usage::windows::{FIVE_HOURS_MS, Keep, WindowOptions, windows};
+        let options = WindowOptions {
+            length_ms: FIVE_HOURS_MS,
+            now,
+            token_limit: None,
+            by_session: true,
+            keep: Keep::All,
+        };
+        let mut entries = self.usage_entries();
+        crate::transcripts::usage::sort_by_time(&mut entries);
+        windows(
+            &entries,
+            &self.report_options(GroupBy::Daily),
+            &options,
+            None,
+        )
+    }
+
     /// The headline figures of everything loaded.
     pub fn overview(&self) -> AnalysisOverview {
         self.overview_of(charts::overview(&self.conversations), &self.usage_entries())
