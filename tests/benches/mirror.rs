@@ -1,8 +1,8 @@
 //! The mirror on generated Claude Code + Codex trees (default 500 MB; `BATON_BENCH_MB`
 //! overrides): backfill throughput, the index's size as a share of the sources, a pass with
 //! nothing changed over a tree of at least 5,000 files, `usage --index daily`, `search` (p95
-//! over a set of queries), `transcripts list --limit 20`, the status line, `usage blocks` and
-//! `budget status`, and the peak resident memory of each.
+//! over a set of queries), `transcripts list --limit 20`, the status line, `usage blocks`,
+//! `budget status` and `budget check`, and the peak resident memory of each.
 //! Every figure is a whole `baton` process as a person runs it (start-up included).
 //! Run: `cargo bench -p baton-tests --bench mirror`. Prints figures.
 
@@ -360,5 +360,15 @@ fn main() {
     println!(
         "budget status (4 rules over all work): median {:.1} ms, peak {all_peak:.0} MB",
         ms(all)
+    );
+    // What a script or CI runs (exit 1 over a limit: only the time counts here).
+    let (check, check_peak) = repeated(7, || {
+        let mut cmd = run(&["budget", "check"]);
+        cmd.env("BATON_NOW", at_the_end).env("BATON_DIR", &ledger);
+        cmd
+    });
+    println!(
+        "budget check (4 rules over all work): median {:.1} ms, peak {check_peak:.0} MB",
+        ms(check)
     );
 }

@@ -177,13 +177,27 @@ pub fn measure(
                         baton_core::transcripts::usage::windows::FIVE_HOURS_MS,
                     )?;
                     let mut sums: Vec<Sum> = earlier.into_iter().map(Sum::nothing_at).collect();
+                    // Hours serve where days start on the hour (a zone of whole hours): read
+                    // from the hour `since` is in (a period starts on the hour; a window's
+                    // sums before its start change nothing).
+                    let hourly = i64::from(baton_core::time::Zone::offset_seconds(&zone, now))
+                        .rem_euclid(3600)
+                        == 0;
+                    let from = if hourly {
+                        Timestamp::from_millis(
+                            since.millis() - since.millis().rem_euclid(3_600_000),
+                        )
+                    } else {
+                        since
+                    };
                     sums.extend(windows::sums(
                         &connection,
                         &index,
                         &[],
-                        Some(since),
+                        Some(from),
                         None,
                         &tiers,
+                        hourly,
                     )?);
                     sums
                 } else {

@@ -56,6 +56,19 @@ impl Sum {
             responses: 1,
         }
     }
+
+    /// Adds `other` (of the same provider, model and price tier) into this sum.
+    pub fn add(&mut self, other: &Sum) {
+        let entry = &mut self.entry;
+        entry.tokens.add(&other.entry.tokens);
+        entry.cache_creation_1h_tokens += other.entry.cache_creation_1h_tokens;
+        entry.web_searches += other.entry.web_searches;
+        entry.recorded_cost_micro_usd = entry
+            .recorded_cost_micro_usd
+            .zip(other.entry.recorded_cost_micro_usd)
+            .map(|(a, b)| a + b);
+        self.responses += other.responses;
+    }
 }
 
 /// What only the responses themselves can tell, asked of the host for a few windows.

@@ -59,6 +59,26 @@ fn sums_of(entries: &[UsageEntry]) -> Vec<Sum> {
     by_slot.into_values().collect()
 }
 
+/// 15-minute sums added up per hour and model with [`Sum::add`], as a host that reads its
+/// tallies an hour at a time gives them.
+fn hourly(sums: &[Sum]) -> Vec<Sum> {
+    let hour = 3_600_000;
+    let mut by_hour: BTreeMap<(i64, String), Sum> = BTreeMap::new();
+    for sum in sums {
+        let start = sum.entry.at.millis().div_euclid(hour) * hour;
+        let model = sum.entry.model.as_deref().unwrap_or("").to_owned();
+        match by_hour.get_mut(&(start, model.clone())) {
+            Some(into) => into.add(sum),
+            None => {
+                let mut first = sum.clone();
+                first.entry.at = Timestamp::from_millis(start);
+                by_hour.insert((start, model), first);
+            }
+        }
+    }
+    by_hour.into_values().collect()
+}
+
 /// A report over every day and provider, each response priced.
 fn every_day(prices: &crate::transcripts::usage::PriceTable) -> ReportOptions<'_> {
     ReportOptions {
@@ -128,6 +148,10 @@ proptest::proptest! {
         let expected = windows(&entries, &report, &options, linked);
         let mut host = AllOf { entries: &entries, asked_within: 0 };
         let got = windows_from_sums(&sums_of(&entries), &report, &options, linked, &mut host).unwrap();
+        proptest::prop_assert_eq!(&got, &expected);
+        // Sums of whole hours serve as well.
+        let mut by_hour = AllOf { entries: &entries, asked_within: 0 };
+        let got = windows_from_sums(&hourly(&sums_of(&entries)), &report, &options, linked, &mut by_hour).unwrap();
         proptest::prop_assert_eq!(&got, &expected);
         // Keeping only windows that end after an instant, and with no limit taken from past
         // windows, the sums from a window's length before it will do, after sums of nothing

@@ -19,7 +19,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The tallies' sums (one per slot, provider, model, price tier and kind of cost) of
-/// `providers` (empty: all) in `[since, until]`, in time order.
+/// `providers` (empty: all) in `[since, until]`, in time order; with `hourly`, the slots of
+/// each hour added up into one sum per hour (all a window needs: windows open on the hour and
+/// last whole hours), dated at the hour.
 pub fn sums(
     connection: &Connection,
     path: &Path,
@@ -27,9 +29,12 @@ pub fn sums(
     since: Option<Timestamp>,
     until: Option<Timestamp>,
     tiers: &[u64],
+    hourly: bool,
 ) -> Result<Vec<Sum>, Error> {
     let first = since.map_or(i64::MIN, |s| s.millis().div_euclid(tally::SLOT_MILLIS));
     let last = until.map_or(i64::MAX, |u| u.millis().div_euclid(tally::SLOT_MILLIS));
+    let grain = if hourly { HOUR_MS } else { tally::SLOT_MILLIS };
+    let slots_in_grain = grain / tally::SLOT_MILLIS;
     // The models' names, looked up as they come (a long history has tens of thousands of
     // names, and a few models).
     let mut names: std::collections::HashMap<i64, Option<Arc<str>>> =
@@ -53,24 +58,32 @@ pub fn sums(
         let mut rows = statement
             .query(rusqlite::params![provider.key(), first, last])
             .map_err(sql(path))?;
+        // The sums of the hour (or slot) being read, by model, tier and kind of cost.
+        let mut unit: Option<i64> = None;
+        let mut pending: Vec<((i64, i64, bool), Sum)> = Vec::new();
         while let Some(row) = rows.next().map_err(sql(path))? {
             let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
-            let recorded = n(4)? != 0;
-            sums.push(Sum {
+            let this_unit = n(1)?.div_euclid(slots_in_grain);
+            if unit != Some(this_unit) {
+                sums.extend(pending.drain(..).map(|(_, sum)| sum));
+                unit = Some(this_unit);
+            }
+            let (model, tier, recorded) = (n(2)?, n(3)?, n(4)? != 0);
+            let sum = Sum {
                 entry: UsageEntry {
                     provider,
-                    at: Timestamp::from_millis(n(1)?.saturating_mul(tally::SLOT_MILLIS)),
+                    at: Timestamp::from_millis(this_unit.saturating_mul(grain)),
                     session: empty.clone(),
                     project: None,
-                    model: match names.get(&n(2)?) {
+                    model: match names.get(&model) {
                         Some(known) => known.clone(),
                         None => {
                             let text: Option<String> = name_of
-                                .query_row([n(2)?], |r| r.get(0))
+                                .query_row([model], |r| r.get(0))
                                 .optional()
                                 .map_err(sql(path))?;
                             let known = text.map(Arc::from);
-                            names.insert(n(2)?, known.clone());
+                            names.insert(model, known.clone());
                             known
                         }
                     },
@@ -82,15 +95,21 @@ pub fn sums(
                         reasoning_tokens: count(n(9)?),
                     },
                     cache_creation_1h_tokens: count(n(10)?),
-                    request_context_tokens: Some(tally::context_of_tier(n(3)?, tiers)),
+                    request_context_tokens: Some(tally::context_of_tier(tier, tiers)),
                     recorded_cost_micro_usd: recorded.then(|| count(n(11).unwrap_or(0))),
-                    fast: tally::fast_of_tier(n(3)?),
+                    fast: tally::fast_of_tier(tier),
                     web_searches: count(n(13)?),
-                    delegated: tally::delegated_of_tier(n(3)?),
+                    delegated: tally::delegated_of_tier(tier),
                 },
                 responses: count(n(12)?),
-            });
+            };
+            let key = (model, tier, recorded);
+            match pending.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, into)) => into.add(&sum),
+                None => pending.push((key, sum)),
+            }
         }
+        sums.extend(pending.drain(..).map(|(_, sum)| sum));
     }
     // Runs already in order: the stable sort merges them.
     sums.sort_by_key(|s| s.entry.at);
@@ -196,13 +215,13 @@ fn sums_for(
         .filter(|_| options.token_limit != Some(TokenLimit::HighestPast))
         .map(|at| Timestamp::from_millis(at.millis() - options.length_ms.max(HOUR_MS)));
     let Some(bound) = bound else {
-        return sums(connection, path, &[], None, None, tiers);
+        return sums(connection, path, &[], None, None, tiers, true);
     };
     let mut out: Vec<Sum> = hours_before(connection, path, bound, options.length_ms)?
         .into_iter()
         .map(Sum::nothing_at)
         .collect();
-    out.extend(sums(connection, path, &[], Some(bound), None, tiers)?);
+    out.extend(sums(connection, path, &[], Some(bound), None, tiers, true)?);
     Ok(out)
 }
 
@@ -339,6 +358,13 @@ pub fn report(
     {
         sums_for(connection, path, asked, tiers)?
     } else {
+        // Hours serve when the asked days start and end on the hour (every zone but a few).
+        let on_hours = options
+            .since
+            .is_none_or(|s| s.millis().rem_euclid(HOUR_MS) == 0)
+            && options
+                .until
+                .is_none_or(|u| (u.millis() + 1).rem_euclid(HOUR_MS) == 0);
         sums(
             connection,
             path,
@@ -346,6 +372,7 @@ pub fn report(
             options.since,
             options.until,
             tiers,
+            on_hours,
         )?
     };
     let report_options = crate::ops::usage::report_options(options, prices);
