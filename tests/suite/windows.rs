@@ -214,6 +214,23 @@ fn windows_burn_rate_projection_and_shares_equal_the_hand_computed_truth() {
         ),
         "{human}"
     );
+    // `watch` gives each live session's share beside its cost.
+    let watched = baton(&ledger)
+        .env("BATON_NOW", NOW)
+        .env("BATON_INDEX", &index)
+        .args(["--json", "watch"])
+        .output()
+        .unwrap();
+    assert_success(&watched, format_args!("watch"));
+    let watched = json_of(&watched);
+    let shares: Vec<&Value> = watched["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["window_share_percent"])
+        .collect();
+    assert!(shares.contains(&&Value::from(66.67)), "{watched}");
+    assert_eq!(watched["window"]["start"], "2026-12-02T09:00:00.000Z");
     let line = |session: &str| {
         let mut child = baton(&ledger)
             .env("BATON_NOW", NOW)

@@ -1,5 +1,6 @@
 //! `baton watch`: a live view of the running work sessions (status, whether their agent still
-//! runs, context health, cost so far, last activity), redrawn when one of the few files that
+//! runs, context health, cost so far, share of the open five-hour window, last activity),
+//! redrawn when one of the few files that
 //! can change it changes: the ledger's log, the index, Claude Code's process registry and the
 //! live sessions' transcripts. File notifications wake it; it redraws at most once a second,
 //! and with nothing changing it sleeps (a look a minute keeps "5m ago" and a dead agent true).
@@ -55,6 +56,20 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
             watched.insert(config.join("sessions"));
         }
     }
+    // Who is eating the open five-hour window: each live session's share of it.
+    let root = ledger.dir().parent().map(|p| p.display().to_string());
+    let window =
+        crate::ops::mirror::windows::open_window(&index, Some((&all, root.as_deref())), reader.now)
+            .unwrap_or_else(|err| {
+                crate::os::warnings::warn(&format!("the window's shares are left out: {err}"));
+                None
+            });
+    let share_of = |id: baton_core::SessionId| {
+        window
+            .as_ref()
+            .and_then(|w| w.sessions.iter().find(|s| s.session_id == Some(id)))
+            .map(|s| s.share_percent)
+    };
     let mut table = Table::new(vec![
         Column::text("ID"),
         Column::text("AGENT").cut(Fit::End),
@@ -63,6 +78,7 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
         Column::text("PROCESS"),
         Column::number("HEALTH").droppable(2),
         Column::number("COST USD").droppable(1),
+        Column::number("5H WINDOW").droppable(3),
         Column::text("LAST ACTIVITY").droppable(0),
         Column::text("GOAL").cut(Fit::End).comfortable(16),
     ]);
@@ -97,6 +113,9 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
                 .into(),
             cost.map_or_else(|| "—".to_owned(), |c| format!("{c:.2}"))
                 .into(),
+            share_of(session.session_id)
+                .map_or_else(|| "—".to_owned(), |p| format!("{p:.0} %"))
+                .into(),
             reader.ago(last).into(),
             session.goal.clone().unwrap_or_default().into(),
         ]);
@@ -109,6 +128,7 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
             "liveness": state,
             "health": health,
             "cost_usd": cost,
+            "window_share_percent": share_of(session.session_id),
             "last_activity_at": last,
             "goal": session.goal,
         }));
@@ -137,7 +157,17 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
     }
     Ok(Frame {
         text,
-        json: serde_json::json!({ "sessions": rows, "total": live.len(), "agent_limits": limits }),
+        json: serde_json::json!({
+            "sessions": rows,
+            "total": live.len(),
+            "agent_limits": limits,
+            "window": window.as_ref().map(|w| serde_json::json!({
+                "start": w.start,
+                "end": w.end,
+                "total_tokens": w.total_tokens,
+                "cost_usd": w.cost_usd,
+            })),
+        }),
         watched,
     })
 }

@@ -167,15 +167,27 @@ pub fn measure(
             let on_slots = i64::from(baton_core::time::Zone::offset_seconds(&zone, now))
                 .rem_euclid(tally::SLOT_MILLIS / 1000)
                 == 0;
+            // A rule over all work's open window places it as the windows before it were.
+            let windows_asked = [policy, team_policy].into_iter().flatten().any(|p| {
+                p.rules().iter().any(|(scope, period, unit, _, _)| {
+                    *scope == baton_core::lifecycle::budget::Scope::All
+                        && *period == baton_core::lifecycle::budget::Period::Window
+                        && *unit == baton_core::lifecycle::budget::Unit::Usd
+                })
+            });
             if let Some(since) = sums_since {
                 sums = if on_slots {
                     // Sums of nothing at each hour used before: the windows open as they did.
-                    let earlier = windows::hours_before(
-                        &connection,
-                        &index,
-                        since,
-                        baton_core::transcripts::usage::windows::FIVE_HOURS_MS,
-                    )?;
+                    let earlier = if windows_asked {
+                        windows::hours_before(
+                            &connection,
+                            &index,
+                            since,
+                            baton_core::transcripts::usage::windows::FIVE_HOURS_MS,
+                        )?
+                    } else {
+                        Vec::new()
+                    };
                     let mut sums: Vec<Sum> = earlier.into_iter().map(Sum::nothing_at).collect();
                     // Hours serve where days start on the hour (a zone of whole hours): read
                     // from the hour `since` is in (a period starts on the hour; a window's

@@ -62,13 +62,44 @@ pub fn sums(
         let mut unit: Option<i64> = None;
         let mut pending: Vec<((i64, i64, bool), Sum)> = Vec::new();
         while let Some(row) = rows.next().map_err(sql(path))? {
-            let n = |i: usize| -> Result<i64, Error> { row.get(i).map_err(sql(path)) };
-            let this_unit = n(1)?.div_euclid(slots_in_grain);
+            // Every column is a number (read without a conversion per column: a long
+            // history is tens of thousands of rows).
+            let mut v = [0i64; 14];
+            for (i, value) in v.iter_mut().enumerate().skip(1) {
+                *value = match row.get_ref(i).map_err(sql(path))? {
+                    rusqlite::types::ValueRef::Integer(n) => n,
+                    rusqlite::types::ValueRef::Null => 0,
+                    other => {
+                        return Err(sql(path)(rusqlite::Error::InvalidColumnType(
+                            i,
+                            "usage_slots".to_owned(),
+                            other.data_type(),
+                        )));
+                    }
+                };
+            }
+            let this_unit = v[1].div_euclid(slots_in_grain);
             if unit != Some(this_unit) {
                 sums.extend(pending.drain(..).map(|(_, sum)| sum));
                 unit = Some(this_unit);
             }
-            let (model, tier, recorded) = (n(2)?, n(3)?, n(4)? != 0);
+            let (model, tier, recorded) = (v[2], v[3], v[4] != 0);
+            let key = (model, tier, recorded);
+            if let Some((_, into)) = pending.iter_mut().find(|(k, _)| *k == key) {
+                let entry = &mut into.entry;
+                entry.tokens.input_tokens += count(v[5]);
+                entry.tokens.output_tokens += count(v[6]);
+                entry.tokens.cache_creation_tokens += count(v[7]);
+                entry.tokens.cache_read_tokens += count(v[8]);
+                entry.tokens.reasoning_tokens += count(v[9]);
+                entry.cache_creation_1h_tokens += count(v[10]);
+                if let Some(cost) = entry.recorded_cost_micro_usd.as_mut() {
+                    *cost += count(v[11]);
+                }
+                entry.web_searches += count(v[13]);
+                into.responses += count(v[12]);
+                continue;
+            }
             let sum = Sum {
                 entry: UsageEntry {
                     provider,
@@ -88,26 +119,22 @@ pub fn sums(
                         }
                     },
                     tokens: TokenTotals {
-                        input_tokens: count(n(5)?),
-                        output_tokens: count(n(6)?),
-                        cache_creation_tokens: count(n(7)?),
-                        cache_read_tokens: count(n(8)?),
-                        reasoning_tokens: count(n(9)?),
+                        input_tokens: count(v[5]),
+                        output_tokens: count(v[6]),
+                        cache_creation_tokens: count(v[7]),
+                        cache_read_tokens: count(v[8]),
+                        reasoning_tokens: count(v[9]),
                     },
-                    cache_creation_1h_tokens: count(n(10)?),
+                    cache_creation_1h_tokens: count(v[10]),
                     request_context_tokens: Some(tally::context_of_tier(tier, tiers)),
-                    recorded_cost_micro_usd: recorded.then(|| count(n(11).unwrap_or(0))),
+                    recorded_cost_micro_usd: recorded.then(|| count(v[11])),
                     fast: tally::fast_of_tier(tier),
-                    web_searches: count(n(13)?),
+                    web_searches: count(v[13]),
                     delegated: tally::delegated_of_tier(tier),
                 },
-                responses: count(n(12)?),
+                responses: count(v[12]),
             };
-            let key = (model, tier, recorded);
-            match pending.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, into)) => into.add(&sum),
-                None => pending.push((key, sum)),
-            }
+            pending.push((key, sum));
         }
         sums.extend(pending.drain(..).map(|(_, sum)| sum));
     }
