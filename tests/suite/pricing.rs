@@ -75,18 +75,21 @@ fn fast_mode_and_web_searches_cost_the_same_from_files_and_from_the_index() {
     assert_eq!(usage(&[&index_arg])["totals"]["cost_usd"], 0.44);
 }
 
-/// A Codex rollout of GPT-5: 1,000,000 input and 100,000 output tokens.
+/// A Codex rollout of GPT-5: twice 1,000,000 input and 100,000 output tokens, on 1 and on 3
+/// December.
 const ROLLOUT: &str = concat!(
     r#"{"timestamp":"2026-12-01T10:00:00.000Z","type":"session_meta","payload":{"id":"0199bbbb-0000-7000-8000-000000000001","cwd":"/work/app","source":"cli"}}"#,
     "\n",
     r#"{"timestamp":"2026-12-01T10:00:00.000Z","type":"turn_context","payload":{"model":"gpt-5","cwd":"/work/app"}}"#,
     "\n",
     r#"{"timestamp":"2026-12-01T10:01:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":1000000,"cached_input_tokens":0,"output_tokens":100000,"reasoning_output_tokens":0,"total_tokens":1100000},"last_token_usage":null}}}"#,
+    "\n",
+    r#"{"timestamp":"2026-12-03T10:01:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":2000000,"cached_input_tokens":0,"output_tokens":200000,"reasoning_output_tokens":0,"total_tokens":2200000},"last_token_usage":null}}}"#,
     "\n"
 );
 
 #[test]
-fn codex_is_priced_at_the_priority_rates_its_config_asks_for() {
+fn codex_is_priced_at_the_priority_rates_its_config_asks_for_since_it_asked() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("codex-home");
     let sessions = home.join("sessions/2026/12/01");
@@ -108,17 +111,20 @@ fn codex_is_priced_at_the_priority_rates_its_config_asks_for() {
         all.extend(args);
         json_of(&run(&all))["totals"]["cost_usd"].clone()
     };
-    // Standard: $1.25 in, $10 out per million: 1.25 + 1.00.
-    assert_eq!(cost(&[]), 2.25);
-    // Priority (`service_tier = "priority"`): $2.50 in, $20 out: 2.50 + 2.00, from the files
-    // and from the index the mirror keeps from then on.
-    std::fs::write(
-        home.join("config.toml"),
-        "model = \"gpt-5\"\nservice_tier = \"priority\"\n",
-    )
-    .unwrap();
+    // Standard: $1.25 in, $10 out per million: 1.25 + 1.00 each day.
     assert_eq!(cost(&[]), 4.5);
-    let index_arg = format!("--index={}", index.display());
+    // `service_tier = "priority"`, written on 2 December: the 3 December response at $2.50
+    // in, $20 out (2.50 + 2.00), the one before at the standard rates; from the files and
+    // from the index alike.
+    let config = home.join("config.toml");
+    std::fs::write(&config, "model = \"gpt-5\"\nservice_tier = \"priority\"\n").unwrap();
+    let touched = std::process::Command::new("touch")
+        .args(["-d", "2026-12-02T12:00:00Z"])
+        .arg(&config)
+        .status()
+        .unwrap();
+    assert!(touched.success());
+    assert_eq!(cost(&[]), 6.75);
     let mirrored = baton(&ledger)
         .env("CODEX_HOME", &home)
         .args(["mirror", "--index"])
@@ -126,7 +132,8 @@ fn codex_is_priced_at_the_priority_rates_its_config_asks_for() {
         .output()
         .unwrap();
     assert_success(&mirrored, format_args!("mirror"));
-    assert_eq!(cost(&[&index_arg]), 4.5);
+    let index_arg = format!("--index={}", index.display());
+    assert_eq!(cost(&[&index_arg]), 6.75);
     let text = String::from_utf8_lossy(&run(&["usage", "daily"]).stdout).into_owned();
-    assert!(text.contains("Codex at its priority rates"), "{text}");
+    assert!(text.contains("Codex at its priority rates since"), "{text}");
 }

@@ -152,6 +152,18 @@ fn a_team_budget_counts_every_machines_usage_and_pauses_both() {
     );
     ana.sync("2026-12-02T09:52:00Z");
     ben.sync("2026-12-02T09:52:00Z");
+    // A second workspace on Ana's machine sends the same index's rows under its own id:
+    // each response still counts once, on either machine.
+    let other = Machine::new(tmp.path(), "ana-other", &url);
+    let index = baton_tests::default_index(&ana.ledger);
+    let sent = baton(&other.ledger)
+        .env("BATON_NOW", "2026-12-02T09:53:00Z")
+        .env("BATON_INDEX", &index)
+        .args(["--json", "sync"])
+        .output()
+        .unwrap();
+    baton_tests::assert_success(&sent, format_args!("sync from the second workspace"));
+    assert!(json_of(&sent)["usage"]["inserted"].as_u64().unwrap() > 0);
     let (next, brief) = ben.next_action("2026-12-02T10:00:00Z", &on_ben);
     assert_eq!(next, "work", "{brief}");
     let items = ben.ok("2026-12-02T10:01:00Z", false, &["attention"]);
@@ -170,6 +182,8 @@ fn a_team_budget_counts_every_machines_usage_and_pauses_both() {
     assert_eq!(status["rules"][0]["key"], "team.day_usd", "{status}");
     assert_eq!(status["rules"][0]["spent"], 9.0, "{status}");
     assert_eq!(status["team"]["machines"], 1, "{status}");
+    let status = ben.ok("2026-12-02T10:01:00Z", false, &["budget", "status"]);
+    assert_eq!(status["rules"][0]["spent"], 9.0, "{status}");
     assert_eq!(status["team"]["from"], "server", "{status}");
 
     // Ana spends $1.50 more: her own machine knows at once ($7.50 + Ben's $3).

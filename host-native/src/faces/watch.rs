@@ -61,7 +61,12 @@ pub(crate) fn frame(ledger: &Ledger, reader: &Reader) -> Result<Frame, Error> {
     let window =
         crate::ops::mirror::windows::open_window(&index, Some((&all, root.as_deref())), reader.now)
             .unwrap_or_else(|err| {
-                crate::os::warnings::warn(&format!("the window's shares are left out: {err}"));
+                // Said once: a redraw during a mirror pass finds the index busy.
+                static SAID: std::sync::atomic::AtomicBool =
+                    std::sync::atomic::AtomicBool::new(false);
+                if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    crate::os::warnings::warn(&format!("the window's shares are left out: {err}"));
+                }
                 None
             });
     let share_of = |id: baton_core::SessionId| {

@@ -192,9 +192,11 @@ pub fn measure(
                     // Hours serve where days start on the hour (a zone of whole hours): read
                     // from the hour `since` is in (a period starts on the hour; a window's
                     // sums before its start change nothing).
-                    let hourly = i64::from(baton_core::time::Zone::offset_seconds(&zone, now))
-                        .rem_euclid(3600)
-                        == 0;
+                    let hourly = [since, now].into_iter().all(|at| {
+                        i64::from(baton_core::time::Zone::offset_seconds(&zone, at))
+                            .rem_euclid(3600)
+                            == 0
+                    });
                     let from = if hourly {
                         Timestamp::from_millis(
                             since.millis() - since.millis().rem_euclid(3_600_000),

@@ -136,6 +136,11 @@ fn table(budgets: &crate::ops::budget::Budgets, style: &Style) -> String {
         && team.budget
     {
         let server = &team.server;
+        if budgets.source == crate::ops::budget::SpendSource::None {
+            out.push_str(
+                "\nthis machine's own usage is not in the team rules: it has no transcript index yet (`baton mirror`)",
+            );
+        }
         out.push_str(&match team.machines {
             0 => format!(
                 "\nteam rules count this machine's usage; no other machine has sent any for these periods to {server} (`baton sync --usage` sends it)"

@@ -443,14 +443,14 @@ pub(crate) fn usage_notes(report: &UsageReport) -> String {
             share * 100.0
         ));
     }
-    if crate::ops::usage::tier::codex_priority()
+    if crate::ops::usage::tier::codex_priority_since().is_some()
         && report
             .totals
             .models
             .iter()
             .any(|m| m.starts_with("gpt") || m.contains("codex"))
     {
-        out.push_str("\nCodex at its priority rates: its config.toml sets service_tier = \"priority\" (its rollouts do not say which tier served a turn)");
+        out.push_str("\nCodex at its priority rates since its config.toml set service_tier = \"priority\" (its rollouts do not say which tier served a turn)");
     }
     for (model, key) in &report.priced_as {
         out.push_str(&format!("\n{model} priced as {key}"));

@@ -104,6 +104,8 @@ pub struct DayDigest {
     pub responses: i64,
     /// Their input, output, cache and reasoning tokens, added.
     pub tokens: i64,
+    /// How many were served fast, and their web searches (a row re-priced differs here).
+    pub marks: (i64, i64),
 }
 
 /// Milliseconds in a day: a digest's day is `at / DAY_MS` (UTC).
@@ -122,7 +124,8 @@ pub fn counted_by_day(
     let mut statement = connection
         .prepare(
             "SELECT u.at / ?1, count(*), sum(u.input_tokens + u.output_tokens
-                    + u.cache_creation_tokens + u.cache_read_tokens + u.reasoning_tokens)
+                    + u.cache_creation_tokens + u.cache_read_tokens + u.reasoning_tokens),
+                    sum(u.fast <> 0), sum(u.web_searches)
              FROM sources s JOIN usage u ON u.source = s.id
              WHERE u.counted = 1
              GROUP BY 1",
@@ -135,6 +138,10 @@ pub fn counted_by_day(
                 DayDigest {
                     responses: r.get(1)?,
                     tokens: r.get::<_, Option<i64>>(2)?.unwrap_or(0),
+                    marks: (
+                        r.get::<_, Option<i64>>(3)?.unwrap_or(0),
+                        r.get::<_, Option<i64>>(4)?.unwrap_or(0),
+                    ),
                 },
             ))
         })

@@ -17,9 +17,6 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The schema version that holds the team budget.
-const SINCE_SCHEMA: usize = 4;
-
 /// How long a pull waits for the team database before it uses what it last said.
 const PULL_WAIT: Duration = Duration::from_millis(800);
 
@@ -144,25 +141,39 @@ pub fn read(url: &str) -> Result<Option<TeamBudget>, Error> {
 }
 
 async fn read_with(client: &tokio_postgres::Client) -> Result<Option<TeamBudget>, Error> {
-    let version = schema::current_version(client).await?.unwrap_or(0);
-    if version < SINCE_SCHEMA {
-        return Ok(None);
-    }
-    let row = client
-        .query_opt(
+    // One round trip: a server whose schema predates the table has no budget.
+    let rows = client
+        .query_typed(
             "SELECT policy, set_by::text, (extract(epoch FROM set_at) * 1000)::bigint
              FROM baton_budget WHERE team = ''",
             &[],
         )
-        .await
-        .map_err(|e| pg_error("read the team budget", e))?;
-    let Some(row) = row else {
+        .await;
+    let rows = match rows {
+        Ok(rows) => rows,
+        Err(e) => {
+            let code = e.as_db_error().map(|db| db.code().clone());
+            if code == Some(tokio_postgres::error::SqlState::UNDEFINED_TABLE) {
+                return Ok(None);
+            }
+            let err = pg_error("read the team budget", e);
+            if code == Some(tokio_postgres::error::SqlState::INSUFFICIENT_PRIVILEGE) {
+                let message = format!(
+                    "{}: this role may not read the team budget; the schema's owner grants it once: GRANT SELECT ON baton_budget TO baton_writer, baton_reader",
+                    err.message
+                );
+                return Err(Error::new(err.code, message).with("operation", "read the team budget"));
+            }
+            return Err(err);
+        }
+    };
+    let Some(row) = rows.first() else {
         return Ok(None);
     };
     let policy: BudgetPolicy = serde_json::from_str(row.get::<_, &str>(0)).map_err(|e| {
         sync_error(
             "read the team budget",
-            format!("the server's budget is not one this build reads ({e}): set it again"),
+            format!("the server's budget was set by a newer Baton ({e}): update Baton"),
         )
     })?;
     Ok(Some(TeamBudget {
@@ -177,6 +188,12 @@ async fn read_with(client: &tokio_postgres::Client) -> Result<Option<TeamBudget>
 pub fn write(url: &str, policy: Option<&BudgetPolicy>) -> Result<Option<TeamBudget>, Error> {
     if let Some(policy) = policy {
         policy.check_team()?;
+        if policy.is_empty() && policy.warn_percent.is_some() {
+            return Err(Error::invalid(
+                "budget",
+                "a warning share alone limits nothing: set a limit too (day_usd, week_usd, month_usd or window_usd), or `baton team budget clear`",
+            ));
+        }
     }
     connect::block_on(async {
         let mut client = connect::connect(url).await?;
@@ -222,7 +239,14 @@ pub fn write(url: &str, policy: Option<&BudgetPolicy>) -> Result<Option<TeamBudg
                     .map_err(denied)?;
             }
         }
-        read_with(&client).await
+        let held = read_with(&client).await?;
+        if policy.is_none() && held.is_some() {
+            return Err(sync_error(
+                "clear the team budget",
+                "the server kept the budget: this role may not change it",
+            ));
+        }
+        Ok(held)
     })
 }
 
@@ -257,34 +281,42 @@ async fn fetch(
         .map(|t| format!("({context} > {t})::int"))
         .collect();
     tier.push(format!("{} * fast::int", tally::FAST_TIER));
+    // Each response once, whichever machines sent it (two workspaces of one user send the
+    // same index), and none this machine sent (its own come from its index).
     let query = format!(
-        "SELECT provider, floor(extract(epoch FROM at) * 1000 / {slot})::bigint AS slot, model,
+        "WITH rows AS (
+             SELECT DISTINCT ON (key) *
+             FROM baton_usage
+             WHERE machine <> $1 AND at >= to_timestamp($2::bigint / 1000.0)
+               AND key NOT IN (SELECT key FROM baton_usage
+                               WHERE machine = $1 AND at >= to_timestamp($2::bigint / 1000.0))
+             ORDER BY key, machine)
+         SELECT provider, floor(extract(epoch FROM at) * 1000 / {slot})::bigint AS slot, model,
                 ({tier}) AS tier, recorded_cost_micro_usd IS NOT NULL AS recorded,
                 sum(input_tokens)::bigint, sum(output_tokens)::bigint,
                 sum(cache_creation_tokens)::bigint, sum(cache_read_tokens)::bigint,
                 sum(reasoning_tokens)::bigint,
                 sum(least(cache_creation_1h_tokens, cache_creation_tokens))::bigint,
                 coalesce(sum(recorded_cost_micro_usd), 0)::bigint, sum(web_searches)::bigint,
-                count(*), count(DISTINCT machine)
-         FROM baton_usage
-         WHERE machine <> $1 AND at >= to_timestamp($2::bigint / 1000.0)
+                count(*), (SELECT count(DISTINCT machine) FROM rows)
+         FROM rows
          GROUP BY 1, 2, 3, 4, 5 ORDER BY 2",
         slot = tally::SLOT_MILLIS,
         tier = tier.join(" + "),
     );
     let rows = client
-        .query(&query, &[&machine, &since.millis()])
-        .await
-        .map_err(|e| pg_error("read the team's usage", e))?;
-    let machines = client
-        .query_one(
-            "SELECT count(DISTINCT machine) FROM baton_usage
-             WHERE machine <> $1 AND at >= to_timestamp($2::bigint / 1000.0)",
-            &[&machine, &since.millis()],
+        .query_typed(
+            &query,
+            &[
+                (&machine, tokio_postgres::types::Type::UUID),
+                (&since.millis(), tokio_postgres::types::Type::INT8),
+            ],
         )
         .await
         .map_err(|e| pg_error("read the team's usage", e))?;
-    figures.machines = usize::try_from(machines.get::<_, i64>(0)).unwrap_or(0);
+    figures.machines = rows
+        .first()
+        .map_or(0, |row| usize::try_from(row.get::<_, i64>(14)).unwrap_or(0));
     figures.slots = rows
         .iter()
         .map(|row| TeamSlot {
@@ -312,9 +344,8 @@ async fn fetch(
 /// Forgets what the server last said for the ledger's machine (its budget was just changed
 /// here: the next pull asks again).
 pub fn forget(ledger: &Ledger) {
-    if let Ok(machine) = super::machine_id(ledger)
-        && let Some(path) = cache_path(machine)
-    {
+    let machine = existing_machine_id(ledger).unwrap_or(uuid::Uuid::nil());
+    if let Some(path) = cache_path(machine) {
         let _ = std::fs::remove_file(path);
     }
 }
@@ -339,7 +370,8 @@ pub fn figures(
     let Some(url) = team_url(ledger)? else {
         return Ok(None);
     };
-    let machine = super::machine_id(ledger)?;
+    // This machine's id, when it has synced (a ledger that never did has no rows there).
+    let machine = existing_machine_id(ledger).unwrap_or(uuid::Uuid::nil());
     let path = cache_path(machine);
     let kept: Option<TeamFigures> = path
         .as_ref()
@@ -371,7 +403,11 @@ pub fn figures(
         }
     }
     let wait = if pull { PULL_WAIT } else { SHOW_WAIT };
-    let asked = connect::block_on(async {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| sync_error("start the runtime", e))?;
+    let asked = runtime.block_on(async {
         tokio::time::timeout(wait, fetch(&url, machine, since_of, now, tiers))
             .await
             .unwrap_or_else(|_| {
@@ -381,6 +417,9 @@ pub fn figures(
                 ))
             })
     });
+    // Not waiting for what the timeout left behind (a name lookup runs on a thread of its
+    // own, and would hold the pull until the resolver gives up).
+    runtime.shutdown_background();
     match (asked, kept) {
         (Ok(figures), _) => {
             keep(&figures);
@@ -397,6 +436,26 @@ pub fn figures(
                 asked: false,
             }))
         }
-        (Err(err), None) => Err(err),
+        (Err(err), None) => {
+            // Said once, and asked again only after a while: a server that never answered
+            // holds up no pull for long.
+            keep(&TeamFigures {
+                server: connect::redacted(&url),
+                machine: machine.to_string(),
+                fetched_at: Timestamp::from_millis(0),
+                budget: None,
+                machines: 0,
+                slots: Vec::new(),
+                since: None,
+                failed: Some((now, err.message.clone())),
+            });
+            Err(err)
+        }
     }
+}
+
+/// This ledger's machine id when it has one (`baton sync` makes it); never made here.
+fn existing_machine_id(ledger: &Ledger) -> Option<uuid::Uuid> {
+    let text = crate::os::files::read_regular_text(ledger.dir().join("machine-id"), 4096).ok()?;
+    uuid::Uuid::parse_str(text.trim()).ok()
 }

@@ -154,7 +154,8 @@ async fn server_days(
         .query(
             "SELECT (extract(epoch FROM at) * 1000)::bigint / $2, count(*),
                     sum(input_tokens + output_tokens + cache_creation_tokens + cache_read_tokens
-                        + reasoning_tokens)::bigint
+                        + reasoning_tokens)::bigint,
+                    count(*) FILTER (WHERE fast), sum(web_searches)::bigint
              FROM baton_usage WHERE machine = $1 GROUP BY 1",
             &[&machine, &DAY_MS],
         )
@@ -168,6 +169,7 @@ async fn server_days(
                 DayDigest {
                     responses: row.get(1),
                     tokens: row.get::<_, Option<i64>>(2).unwrap_or(0),
+                    marks: (row.get(3), row.get::<_, Option<i64>>(4).unwrap_or(0)),
                 },
             )
         })

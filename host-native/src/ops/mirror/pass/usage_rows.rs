@@ -66,10 +66,8 @@ pub(super) fn store_usage(
                 response.is_some_and(|r| r.relayed),
                 key(response.and_then(|r| r.key)),
                 message_key,
-                // Codex's tier is the one its config asks for when the row is kept.
-                entry.fast
-                    || (entry.provider == baton_core::transcripts::Provider::Codex
-                        && crate::ops::usage::tier::codex_priority()),
+                // Codex's tier is the one its config asks for (see `ops::usage::tier`).
+                entry.fast || crate::ops::usage::tier::is_priority(entry),
                 entry.web_searches as i64,
             ])?;
         packer.dirty.note(message_key);
