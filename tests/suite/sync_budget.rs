@@ -164,6 +164,11 @@ fn a_team_budget_counts_every_machines_usage_and_pauses_both() {
         .unwrap();
     baton_tests::assert_success(&sent, format_args!("sync from the second workspace"));
     assert!(json_of(&sent)["usage"]["inserted"].as_u64().unwrap() > 0);
+    let team = ben.ok("2026-12-02T09:54:00Z", false, &["team", "usage"]);
+    assert_eq!(
+        team["totals"]["cost_usd"], 9.0,
+        "each response once: {team}"
+    );
     let (next, brief) = ben.next_action("2026-12-02T10:00:00Z", &on_ben);
     assert_eq!(next, "work", "{brief}");
     let items = ben.ok("2026-12-02T10:01:00Z", false, &["attention"]);

@@ -285,12 +285,13 @@ async fn fetch(
     // same index), and none this machine sent (its own come from its index).
     let query = format!(
         "WITH rows AS (
-             SELECT DISTINCT ON (key) *
+             SELECT DISTINCT ON (key, provider_session, at) *
              FROM baton_usage
              WHERE machine <> $1 AND at >= to_timestamp($2::bigint / 1000.0)
-               AND key NOT IN (SELECT key FROM baton_usage
-                               WHERE machine = $1 AND at >= to_timestamp($2::bigint / 1000.0))
-             ORDER BY key, machine)
+               AND (key, provider_session, at) NOT IN (
+                   SELECT key, provider_session, at FROM baton_usage
+                   WHERE machine = $1 AND at >= to_timestamp($2::bigint / 1000.0))
+             ORDER BY key, provider_session, at, machine)
          SELECT provider, floor(extract(epoch FROM at) * 1000 / {slot})::bigint AS slot, model,
                 ({tier}) AS tier, recorded_cost_micro_usd IS NOT NULL AS recorded,
                 sum(input_tokens)::bigint, sum(output_tokens)::bigint,

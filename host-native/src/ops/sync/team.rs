@@ -235,7 +235,8 @@ pub struct TeamUsageRow {
 }
 
 /// The usage rows every machine sent, written within a day of `since` and `until` (the core
-/// cuts at the zone's day boundaries).
+/// cuts at the zone's day boundaries); a response sent by several workspaces of one user (each
+/// sends the user's whole index) once, with the first of their machines.
 pub fn usage_rows(
     url: &str,
     since: Option<Timestamp>,
@@ -253,9 +254,11 @@ pub fn usage_rows(
                         u.cache_creation_tokens, u.cache_read_tokens, u.reasoning_tokens,
                         u.cache_creation_1h_tokens, u.request_context_tokens,
                         u.recorded_cost_micro_usd, m.machine, m.name, u.fast, u.web_searches
-                 FROM baton_usage u JOIN baton_machines m ON m.machine = u.machine
-                 WHERE ($1::bigint IS NULL OR u.at >= to_timestamp($1::bigint / 1000.0))
-                   AND ($2::bigint IS NULL OR u.at <= to_timestamp($2::bigint / 1000.0))
+                 FROM (SELECT DISTINCT ON (key, provider_session, at) * FROM baton_usage
+                       WHERE ($1::bigint IS NULL OR at >= to_timestamp($1::bigint / 1000.0))
+                         AND ($2::bigint IS NULL OR at <= to_timestamp($2::bigint / 1000.0))
+                       ORDER BY key, provider_session, at, machine) u
+                 JOIN baton_machines m ON m.machine = u.machine
                  ORDER BY u.at",
                 &[
                     &since.map(|t| t.millis() - DAY_MS),
