@@ -119,6 +119,9 @@ pub fn main() -> i32 {
         Command::Transcripts(args::TranscriptsCommand::Remove(ref args)) => {
             transcripts::remove(&cli, args)
         }
+        Command::Transcripts(args::TranscriptsCommand::Restore(ref args)) => {
+            transcripts::restore(&cli, args)
+        }
         Command::Index(args::IndexArgs {
             upkeep: Some(ref upkeep),
             ..

@@ -481,3 +481,50 @@ pub(crate) fn remove(
         json: serde_json::json!({ "index": path.display().to_string(), "removed": to_json(&removal)? }).into(),
     })
 }
+
+/// `baton transcripts restore`.
+pub(crate) fn restore(
+    cli: &crate::faces::cli::Cli,
+    args: &crate::faces::cli::args::TranscriptsRestoreArgs,
+) -> Result<Output, Error> {
+    let path = index_path(cli, &args.location)?;
+    let connection = crate::index::open_existing(&path)?;
+    let restored = crate::ops::mirror::restore::restore(
+        &connection,
+        &path,
+        &args.reference,
+        crate::ops::mirror::restore::RestoreOptions {
+            force: args.force,
+            allow_masked: args.allow_masked,
+        },
+    )?;
+    let mut human = format!(
+        "[ok] Restored {} session {} ({} file(s)):",
+        restored.provider,
+        restored.session,
+        restored.files.len()
+    );
+    for file in &restored.files {
+        human.push_str(&format!(
+            "\n  {} ({} lines, {} bytes){}",
+            file.path,
+            file.lines,
+            file.bytes,
+            file.kept_old
+                .as_deref()
+                .map(|old| format!("; the file that was there is now {old}"))
+                .unwrap_or_default()
+        ));
+    }
+    if !restored.masked.is_empty() {
+        human.push_str(&format!(
+            "\n{} line(s) written as kept (masked), not as they were",
+            restored.masked.len()
+        ));
+    }
+    human.push_str(&format!("\nResume it: {}", restored.resume));
+    Ok(Output {
+        human,
+        json: crate::faces::cli::to_json(&restored)?.into(),
+    })
+}

@@ -10,6 +10,7 @@ pub mod follow;
 pub mod packing;
 pub mod pass;
 pub mod query;
+pub mod restore;
 pub mod rows;
 pub mod settings;
 pub mod tally;

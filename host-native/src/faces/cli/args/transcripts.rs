@@ -307,6 +307,30 @@ pub(crate) enum TranscriptsCommand {
   baton transcripts remove 12              # asks first on a terminal
   baton transcripts remove 0191a2b3 --yes")]
     Remove(TranscriptsRemoveArgs),
+    /// Put a kept Claude Code or Codex session back where its agent looks for it, byte for
+    /// byte (after the agent deleted it), and say the command that resumes it
+    #[command(after_help = "Examples:
+  baton transcripts restore 0191a2b3        # then: claude --resume 0191a2b3-… in its folder
+  baton transcripts restore 12 --force      # a file there is kept beside as NAME.before-restore
+
+Claude Code deletes sessions after 30 days (cleanupPeriodDays); the mirror keeps every complete
+line. Lines masked when kept (secrets) cannot come back as they were: the restore names them
+and writes nothing unless --allow-masked.")]
+    Restore(TranscriptsRestoreArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TranscriptsRestoreArgs {
+    /// The conversation: the index's number, the provider's id, or 8+ characters of it
+    pub(crate) reference: String,
+    #[command(flatten)]
+    pub(crate) location: IndexLocation,
+    /// Replace a file that is there, keeping it beside as NAME.before-restore
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Write lines that were masked when kept, as kept (they differ from the original)
+    #[arg(long)]
+    pub(crate) allow_masked: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,0 +1,158 @@
+//! Sessions the agents deleted, put back from the mirror: a real Claude Code session and a real
+//! Codex rollout are mirrored, deleted, and restored byte for byte where the agents look for
+//! them, with the command that resumes each; a file that is there is never replaced unless
+//! forced (and then kept beside); a line masked when kept is named and nothing is written
+//! unless the person allows it.
+
+use baton_tests::{assert_success, baton, json_of};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const CLAUDE_ID: &str = "55604662-cf2a-4331-851a-ec234028f8ca";
+const CODEX_ID: &str = "019b64e5-57fa-7463-b644-fba7e456f905";
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(name),
+    )
+    .unwrap()
+}
+
+struct Kept {
+    _tmp: tempfile::TempDir,
+    ledger: PathBuf,
+    index: String,
+    claude: PathBuf,
+    codex: PathBuf,
+}
+
+/// The two sessions where their agents keep them, mirrored.
+fn kept(extra_claude_line: Option<&str>) -> Kept {
+    let tmp = tempfile::tempdir().unwrap();
+    let claude = tmp.path().join(format!(
+        "projects/-home-marco-projects-spotter/{CLAUDE_ID}.jsonl"
+    ));
+    let codex = tmp.path().join(format!(
+        "sessions/2025/12/28/rollout-2025-12-28T12-18-30-{CODEX_ID}.jsonl"
+    ));
+    std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
+    let mut bytes = fixture("claude-code/spotter-v2.1.38-short.jsonl");
+    if let Some(line) = extra_claude_line {
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+    }
+    std::fs::write(&claude, bytes).unwrap();
+    std::fs::write(
+        &codex,
+        fixture("codex/simonw-claude-code-transcripts-sample_codex_session-v0.77.0.jsonl"),
+    )
+    .unwrap();
+    let ledger = tmp.path().join(".baton");
+    let index = format!("--index={}", tmp.path().join("index.sqlite").display());
+    let mirrored = baton(&ledger)
+        .arg("mirror")
+        .arg("--claude-dir")
+        .arg(tmp.path().join("projects"))
+        .arg("--codex-dir")
+        .arg(tmp.path().join("sessions"))
+        .arg("--index")
+        .arg(tmp.path().join("index.sqlite"))
+        .output()
+        .unwrap();
+    assert_success(&mirrored, format_args!("mirror"));
+    Kept {
+        _tmp: tmp,
+        ledger,
+        index,
+        claude,
+        codex,
+    }
+}
+
+impl Kept {
+    fn restore(&self, id: &str, more: &[&str]) -> (i32, Value) {
+        let out = baton(&self.ledger)
+            .args(["--json", "transcripts", "restore", id, &self.index])
+            .args(more)
+            .output()
+            .unwrap();
+        (out.status.code().unwrap_or(-1), json_of(&out))
+    }
+}
+
+#[test]
+fn deleted_sessions_come_back_byte_for_byte_where_the_agents_look() {
+    let kept = kept(None);
+    let originals = [
+        std::fs::read(&kept.claude).unwrap(),
+        std::fs::read(&kept.codex).unwrap(),
+    ];
+    std::fs::remove_file(&kept.claude).unwrap();
+    std::fs::remove_file(&kept.codex).unwrap();
+    let (status, claude) = kept.restore(&CLAUDE_ID[..8], &[]);
+    assert_eq!(status, 0, "{claude}");
+    assert_eq!(std::fs::read(&kept.claude).unwrap(), originals[0]);
+    assert_eq!(
+        claude["resume"],
+        format!("cd /home/marco/projects/spotter && claude --resume {CLAUDE_ID}")
+    );
+    assert!(claude["masked"].as_array().unwrap().is_empty(), "{claude}");
+    let (status, codex) = kept.restore(CODEX_ID, &[]);
+    assert_eq!(status, 0, "{codex}");
+    assert_eq!(std::fs::read(&kept.codex).unwrap(), originals[1]);
+    assert_eq!(codex["resume"], format!("codex resume {CODEX_ID}"));
+
+    // There now: not replaced, and said how to.
+    std::fs::write(&kept.codex, b"changed since\n").unwrap();
+    let (status, refused) = kept.restore(CODEX_ID, &[]);
+    assert_eq!(status, 1);
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--force"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::read(&kept.codex).unwrap(), b"changed since\n");
+    // Forced: the kept one written, the one that was there kept beside.
+    let (status, forced) = kept.restore(CODEX_ID, &["--force"]);
+    assert_eq!(status, 0, "{forced}");
+    assert_eq!(std::fs::read(&kept.codex).unwrap(), originals[1]);
+    let beside = format!("{}.before-restore", kept.codex.display());
+    assert_eq!(std::fs::read(&beside).unwrap(), b"changed since\n");
+    assert_eq!(forced["files"][0]["kept_old"], beside);
+}
+
+#[test]
+fn a_line_masked_when_kept_is_named_and_written_only_when_allowed() {
+    let secret = format!(
+        r#"{{"type":"user","sessionId":"{CLAUDE_ID}","uuid":"u-secret","parentUuid":null,"timestamp":"2026-02-10T22:00:00Z","message":{{"role":"user","content":"the key is AKIAIOSFODNN7EXAMPLE"}}}}"#
+    );
+    let kept = kept(Some(&secret));
+    let original = std::fs::read(&kept.claude).unwrap();
+    let lines = original
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    std::fs::remove_file(&kept.claude).unwrap();
+    let (status, refused) = kept.restore(CLAUDE_ID, &[]);
+    assert_eq!(status, 1, "{refused}");
+    assert_eq!(refused["error"]["code"], "INVALID_ARGUMENT");
+    let masked = refused["error"]["details"]["masked"].as_array().unwrap();
+    assert_eq!(masked.len(), 1, "{refused}");
+    assert_eq!(masked[0]["line"], lines, "the last line");
+    assert!(!kept.claude.exists(), "nothing written");
+    let (status, written) = kept.restore(CLAUDE_ID, &["--allow-masked"]);
+    assert_eq!(status, 0, "{written}");
+    let restored = std::fs::read_to_string(&kept.claude).unwrap();
+    assert!(restored.contains("[masked:aws_access_key]"));
+    assert!(!restored.contains("AKIAIOSFODNN7EXAMPLE"));
+    assert_eq!(
+        restored.lines().count(),
+        lines,
+        "every other line as it was"
+    );
+}
