@@ -73,6 +73,16 @@ fn kept(extra_claude_line: Option<&str>) -> Kept {
 }
 
 impl Kept {
+    /// What `transcripts show` says of resuming `id`.
+    fn resume(&self, id: &str) -> Value {
+        let out = baton(&self.ledger)
+            .args(["--json", "transcripts", "show", id, &self.index])
+            .output()
+            .unwrap();
+        assert_success(&out, format_args!("show {id}"));
+        json_of(&out)["resume"].clone()
+    }
+
     fn restore(&self, id: &str, more: &[&str]) -> (i32, Value) {
         let out = baton(&self.ledger)
             .args(["--json", "transcripts", "restore", id, &self.index])
@@ -90,8 +100,22 @@ fn deleted_sessions_come_back_byte_for_byte_where_the_agents_look() {
         std::fs::read(&kept.claude).unwrap(),
         std::fs::read(&kept.codex).unwrap(),
     ];
+    assert_eq!(
+        kept.resume(CODEX_ID)["command"],
+        format!("codex resume {CODEX_ID}")
+    );
     std::fs::remove_file(&kept.claude).unwrap();
     std::fs::remove_file(&kept.codex).unwrap();
+    // Gone: `show` says to restore it first.
+    let gone = kept.resume(CLAUDE_ID);
+    assert!(gone["command"].is_null(), "{gone}");
+    assert!(
+        gone["why_not"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("baton transcripts restore {CLAUDE_ID}")),
+        "{gone}"
+    );
     let (status, claude) = kept.restore(&CLAUDE_ID[..8], &[]);
     assert_eq!(status, 0, "{claude}");
     assert_eq!(std::fs::read(&kept.claude).unwrap(), originals[0]);
@@ -100,6 +124,7 @@ fn deleted_sessions_come_back_byte_for_byte_where_the_agents_look() {
         format!("cd /home/marco/projects/spotter && claude --resume {CLAUDE_ID}")
     );
     assert!(claude["masked"].as_array().unwrap().is_empty(), "{claude}");
+    assert_eq!(kept.resume(CLAUDE_ID)["command"], claude["resume"]);
     let (status, codex) = kept.restore(CODEX_ID, &[]);
     assert_eq!(status, 0, "{codex}");
     assert_eq!(std::fs::read(&kept.codex).unwrap(), originals[1]);

@@ -367,12 +367,25 @@ pub(crate) fn show(
         }
         TranscriptFormat::Json => serde_json::to_string_pretty(&shown.json).unwrap_or_default(),
     };
+    let resume = crate::ops::mirror::restore::resume_of(&connection, &path, &shown.row)?;
+    // On a terminal, how to go back to it (not in what a redirect writes to a file).
+    if let Some(resume) = &resume {
+        use std::io::IsTerminal;
+        if std::io::stdout().is_terminal() {
+            crate::faces::cli::eprint_line(&match (&resume.command, &resume.why_not) {
+                (Some(command), _) => format!("resume it: {command}"),
+                (None, Some(why)) => format!("to resume it: {why}"),
+                (None, None) => String::new(),
+            });
+        }
+    }
     Ok(Output {
         human,
         json: serde_json::json!({
             "conversation": to_json(&shown.row)?,
             "branches": shown.branches,
             "active_branch": shown.active_branch,
+            "resume": resume,
             "transcript": shown.json,
         })
         .into(),

@@ -465,11 +465,13 @@ off_thread_tools! { transcript_tools via read_index:
             };
             let shown =
                 crate::ops::mirror::query::show(connection, path, &p.reference, branches)?;
+            let resume = crate::ops::mirror::restore::resume_of(connection, path, &shown.row)?;
             Ok((
                 shown.markdown.trim_end().to_owned(),
                 serde_json::json!({
                     "conversation": serde_json::to_value(&shown.row).unwrap_or_default(),
                     "branches": shown.branches,
+                    "resume": resume,
                 }),
             ))
         }

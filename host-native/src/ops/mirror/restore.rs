@@ -197,7 +197,66 @@ pub fn restore(
             kept_old,
         });
     }
-    let resume = match provider {
+    let resume = resume_command(provider, &row);
+    Ok(Restored {
+        provider: row.provider,
+        session: row.provider_id,
+        files: written,
+        masked,
+        resume,
+    })
+}
+
+/// How to go back to a kept conversation in its agent.
+#[derive(Debug, Clone, Serialize)]
+pub struct Resume {
+    /// The command that resumes it, when its files are where the agent looks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Why it cannot be resumed as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why_not: Option<String>,
+}
+
+/// How to resume `row` in its agent (Claude Code and Codex sessions; `None` for the others):
+/// the command, or, its file gone, that `baton transcripts restore` puts it back first.
+pub fn resume_of(
+    connection: &Connection,
+    path: &Path,
+    row: &super::query::ConversationRow,
+) -> Result<Option<Resume>, Error> {
+    let provider = Provider::named(&row.provider);
+    if !matches!(provider, Some(Provider::ClaudeCode | Provider::Codex)) {
+        return Ok(None);
+    }
+    let files: Vec<String> = connection
+        .prepare(
+            "SELECT DISTINCT s.path FROM messages m JOIN sources s ON s.id = m.source
+             WHERE m.conversation = ?1",
+        )
+        .and_then(|mut s| s.query_map([row.id], |r| r.get(0))?.collect())
+        .map_err(|e| crate::index::failure("read the index", path, e))?;
+    let gone = files.iter().filter(|f| !Path::new(f).exists()).count();
+    Ok(Some(if gone == 0 {
+        Resume {
+            command: Some(resume_command(provider, row)),
+            why_not: None,
+        }
+    } else {
+        Resume {
+            command: None,
+            why_not: Some(format!(
+                "{gone} of its {} file(s) are gone from where the agent looks: `baton transcripts restore {}` puts them back first",
+                files.len(),
+                row.provider_id
+            )),
+        }
+    }))
+}
+
+/// The command that resumes `row` in its agent.
+fn resume_command(provider: Option<Provider>, row: &super::query::ConversationRow) -> String {
+    match provider {
         Some(Provider::ClaudeCode) => match &row.project {
             Some(folder) => format!(
                 "cd {} && claude --resume {}",
@@ -207,14 +266,7 @@ pub fn restore(
             None => format!("claude --resume {}", row.provider_id),
         },
         _ => format!("codex resume {}", row.provider_id),
-    };
-    Ok(Restored {
-        provider: row.provider,
-        session: row.provider_id,
-        files: written,
-        masked,
-        resume,
-    })
+    }
 }
 
 /// `text` as one shell word (quoted when it needs to be).
