@@ -58,6 +58,7 @@ pub mod lifecycle;
 pub mod names;
 pub mod notes;
 pub mod records;
+pub mod share;
 pub mod time;
 pub mod tokens;
 pub mod transcripts;

@@ -27,6 +27,7 @@ mod output;
 mod pricing;
 mod real_day;
 mod records;
+mod redact;
 mod restore;
 mod sqlite;
 mod statusline;

@@ -19,6 +19,7 @@ mod mirror;
 mod params;
 mod records;
 mod serve;
+mod share;
 mod team;
 pub(crate) mod transcripts;
 mod usage;

@@ -348,8 +348,25 @@ pub(crate) fn show(
         }
         crate::faces::cli::args::BranchChoice::All => crate::ops::mirror::query::Branches::All,
     };
-    let shown = crate::ops::mirror::query::show(&connection, &path, &args.reference, branches)?;
-    let human = match args.format {
+    let mut shown = crate::ops::mirror::query::show(&connection, &path, &args.reference, branches)?;
+    let profile: baton_core::share::redact::Profile = args.redact.parse()?;
+    let mut redactor = None;
+    if profile != baton_core::share::redact::Profile::None || args.preview {
+        let mut words = args.redact_words.clone();
+        if let Ok(ledger) = crate::faces::cli::ledger_for(cli)
+            && let Ok(config) = crate::config::ConfigFile::read(ledger.dir())
+            && let Some(listed) = config
+                .table("share")
+                .and_then(|t| t.get("redact"))
+                .and_then(|v| v.as_array())
+        {
+            words.extend(listed.iter().filter_map(|w| w.as_str().map(str::to_owned)));
+        }
+        let mut chosen = baton_core::share::redact::Redactor::new(profile, &words)?;
+        shown.markdown = chosen.redact(&shown.markdown);
+        redactor = Some(chosen);
+    }
+    let mut human = match args.format {
         TranscriptFormat::Markdown => {
             let mut text = shown
                 .markdown
@@ -368,8 +385,32 @@ pub(crate) fn show(
         TranscriptFormat::Json => serde_json::to_string_pretty(&shown.json).unwrap_or_default(),
     };
     let resume = crate::ops::mirror::restore::resume_of(&connection, &path, &shown.row)?;
-    // On a terminal, how to go back to it (not in what a redirect writes to a file).
-    if let Some(resume) = &resume {
+    let mut json = serde_json::json!({
+        "conversation": to_json(&shown.row)?,
+        "branches": shown.branches,
+        "active_branch": shown.active_branch,
+        "resume": resume,
+        "transcript": shown.json,
+    });
+    if let Some(redactor) = &redactor {
+        // The same placeholders in the JSON as in the Markdown; the preview counts the
+        // Markdown's (what a person reads and shares).
+        super::share::redact_json(&mut redactor.clone(), &mut json);
+        if args.preview {
+            return Ok(super::share::preview(
+                redactor,
+                profile,
+                &crate::faces::table::Style::for_stdout(cli.color),
+            ));
+        }
+        // The JSON form printed as the Markdown's is redacted too.
+        if args.format == TranscriptFormat::Json {
+            human = serde_json::to_string_pretty(&json["transcript"]).unwrap_or_default();
+        }
+    }
+    // On a terminal, how to go back to it (not in what a redirect writes to a file, nor in
+    // what is being made ready to share).
+    if let Some(resume) = resume.as_ref().filter(|_| redactor.is_none()) {
         use std::io::IsTerminal;
         if std::io::stdout().is_terminal() {
             crate::faces::cli::eprint_line(&match (&resume.command, &resume.why_not) {
@@ -381,14 +422,7 @@ pub(crate) fn show(
     }
     Ok(Output {
         human,
-        json: serde_json::json!({
-            "conversation": to_json(&shown.row)?,
-            "branches": shown.branches,
-            "active_branch": shown.active_branch,
-            "resume": resume,
-            "transcript": shown.json,
-        })
-        .into(),
+        json: json.into(),
     })
 }
 

@@ -361,6 +361,19 @@ pub(crate) struct TranscriptsShowArgs {
     pub(crate) reference: String,
     #[command(flatten)]
     pub(crate) index: QueryIndex,
+    /// What to leave out before showing it to someone: none, secrets, share (secrets, home
+    /// folders and user names, e-mail addresses, phone numbers, IP addresses, internal hosts
+    /// and URLs, environment variable values, listed words) or strict (share, and every host
+    /// and URL); each value becomes a numbered placeholder (`<email-1>`)
+    #[arg(long, value_name = "PROFILE", default_value = "none")]
+    pub(crate) redact: String,
+    /// A word to leave out too (again for more; `redact = [...]` under [share] in
+    /// .baton/config.toml adds to them)
+    #[arg(long = "redact-word", value_name = "WORD")]
+    pub(crate) redact_words: Vec<String>,
+    /// List what would be replaced, grouped and counted, and print nothing else
+    #[arg(long)]
+    pub(crate) preview: bool,
     /// markdown (the branches --branch names) or json (every branch, as read; `--json` adds
     /// the active branch's message ids)
     #[arg(long, value_enum, default_value_t = TranscriptFormat::Markdown)]
