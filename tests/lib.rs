@@ -190,6 +190,20 @@ pub mod bench {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
 
+    /// `baton ARGS` as a bench runs it: nothing from the caller's environment but `PATH`,
+    /// `home` as the user's home and working folder, days in UTC, and `index` as the index.
+    pub fn baton_in(baton: &Path, home: &Path, index: &Path, args: &[&str]) -> Command {
+        let mut cmd = Command::new(baton);
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home)
+            .env("TZ", "UTC")
+            .env("BATON_INDEX", index)
+            .current_dir(home)
+            .args(args);
+        cmd
+    }
+
     /// The `p` quantile (0 to 1) of `times`, which it sorts.
     pub fn percentile(times: &mut [Duration], p: f64) -> Duration {
         times.sort();

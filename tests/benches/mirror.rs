@@ -45,17 +45,7 @@ fn main() {
     assert!(generated.success());
     let (claude, codex) = (trees.join("claude/projects"), trees.join("codex/sessions"));
     let index = tmp.path().join("index.sqlite");
-    let run = |args: &[&str]| {
-        let mut cmd = Command::new(&baton);
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", tmp.path())
-            .env("TZ", "UTC")
-            .env("BATON_INDEX", &index)
-            .current_dir(tmp.path())
-            .args(args);
-        cmd
-    };
+    let run = |args: &[&str]| baton_tests::bench::baton_in(&baton, tmp.path(), &index, args);
     let mirror_args = [
         "mirror",
         "--claude-dir",

@@ -3,7 +3,6 @@
 //! for byte (checked). Target: ≤ 1 s. Run: `cargo bench -p baton-tests --bench restore`.
 
 use std::io::Write;
-use std::process::Command;
 
 const SESSION: &str = "7a7a7a7a-0000-4000-8000-000000000001";
 
@@ -58,17 +57,7 @@ fn main() {
     drop(out);
     let original = std::fs::read(&file).unwrap();
     let index = tmp.path().join("index.sqlite");
-    let run = |args: &[&str]| {
-        let mut cmd = Command::new(&baton);
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", tmp.path())
-            .env("TZ", "UTC")
-            .env("BATON_INDEX", &index)
-            .current_dir(tmp.path())
-            .args(args);
-        cmd
-    };
+    let run = |args: &[&str]| baton_tests::bench::baton_in(&baton, tmp.path(), &index, args);
     let mirrored = run(&["mirror", "--claude-dir", "projects"])
         .output()
         .unwrap();

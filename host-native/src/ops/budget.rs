@@ -168,13 +168,10 @@ pub fn measure(
                 .rem_euclid(tally::SLOT_MILLIS / 1000)
                 == 0;
             // A rule over all work's open window places it as the windows before it were.
-            let windows_asked = [policy, team_policy].into_iter().flatten().any(|p| {
-                p.rules().iter().any(|(scope, period, unit, _, _)| {
-                    *scope == baton_core::lifecycle::budget::Scope::All
-                        && *period == baton_core::lifecycle::budget::Period::Window
-                        && *unit == baton_core::lifecycle::budget::Unit::Usd
-                })
-            });
+            let windows_asked = [policy, team_policy]
+                .into_iter()
+                .flatten()
+                .any(BudgetPolicy::measures_the_window);
             if let Some(since) = sums_since {
                 sums = if on_slots {
                     // Sums of nothing at each hour used before: the windows open as they did.

@@ -336,6 +336,14 @@ impl BudgetPolicy {
         out
     }
 
+    /// Whether a rule over all work measures the open five-hour window in dollars (where it
+    /// opens depends on the windows before it).
+    pub fn measures_the_window(&self) -> bool {
+        self.rules().iter().any(|(scope, period, unit, _, _)| {
+            *scope == Scope::All && *period == Period::Window && *unit == Unit::Usd
+        })
+    }
+
     /// How far back a measure must read responses one by one at `now`: the earliest period
     /// start of a rule in dollars scoped to some of the work (for a window, two days: where it
     /// opens depends on the ones before it); `None` when there is none (a rule over all work

@@ -49,25 +49,21 @@ impl BudgetPolicy {
     /// checking the figure (a policy refused is left as it was).
     pub fn set_team(&mut self, name: &str, value: Option<f64>) -> Result<()> {
         let mut changed = self.clone();
-        let slot = match name {
-            "day_usd" => &mut changed.day_usd,
-            "week_usd" => &mut changed.week_usd,
-            "month_usd" => &mut changed.month_usd,
-            "window_usd" => &mut changed.window_usd,
-            "warn_percent" => &mut changed.warn_percent,
-            scoped if scoped.contains('.') => {
+        let slot = match setting(&mut changed, name) {
+            Some(slot) => slot,
+            None if name.contains('.') => {
                 return Err(Error::invalid(
                     "budget",
                     format!(
-                        "`{scoped}`: a team budget limits all of the team's work; limits for a project, agent, branch or mission belong in the workspace's [budget] in .baton/config.toml"
+                        "`{name}`: a team budget limits all of the team's work; limits for a project, agent, branch or mission belong in the workspace's [budget] in .baton/config.toml"
                     ),
                 ));
             }
-            other => {
+            None => {
                 return Err(Error::invalid(
                     "budget",
                     format!(
-                        "`{other}` is not a team budget setting: give one of {}",
+                        "`{name}` is not a team budget setting: give one of {}",
                         SETTINGS.join(", ")
                     ),
                 ));
@@ -77,6 +73,25 @@ impl BudgetPolicy {
         changed.check_team()?;
         *self = changed;
         Ok(())
+    }
+}
+
+impl BudgetPolicy {
+    /// One of the team budget's [`SETTINGS`] by name (`None` when not set).
+    pub fn team_setting(&self, name: &str) -> Option<f64> {
+        setting(&mut self.clone(), name).and_then(|value| *value)
+    }
+}
+
+/// The field a team budget's setting names.
+fn setting<'a>(policy: &'a mut BudgetPolicy, name: &str) -> Option<&'a mut Option<f64>> {
+    match name {
+        "day_usd" => Some(&mut policy.day_usd),
+        "week_usd" => Some(&mut policy.week_usd),
+        "month_usd" => Some(&mut policy.month_usd),
+        "window_usd" => Some(&mut policy.window_usd),
+        "warn_percent" => Some(&mut policy.warn_percent),
+        _ => None,
     }
 }
 

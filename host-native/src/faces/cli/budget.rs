@@ -242,13 +242,7 @@ pub(crate) fn team(cli: &Cli, args: &TeamBudgetArgs) -> Result<Output, Error> {
     let limits: Vec<String> = baton_core::lifecycle::budget::team::SETTINGS
         .iter()
         .filter_map(|name| {
-            let value = match *name {
-                "day_usd" => held.policy.day_usd,
-                "week_usd" => held.policy.week_usd,
-                "month_usd" => held.policy.month_usd,
-                "window_usd" => held.policy.window_usd,
-                _ => held.policy.warn_percent,
-            }?;
+            let value = held.policy.team_setting(name)?;
             Some(format!("{name} = {value}"))
         })
         .collect();

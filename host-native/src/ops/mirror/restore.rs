@@ -78,24 +78,19 @@ pub fn restore(
             ),
         ));
     }
-    let sources: Vec<(i64, String, i64)> = connection
-        .prepare(
-            "SELECT DISTINCT s.id, s.path, s.cursor FROM messages m
-             JOIN sources s ON s.id = m.source
-             WHERE m.conversation = ?1 ORDER BY s.path",
-        )
-        .and_then(|mut s| {
-            s.query_map([row.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-                .collect()
-        })
-        .map_err(sql)?;
+    let sources = super::query::sources_of(connection, path, row.id)?;
     let mut inflater = super::packing::Inflater::new();
     let mut files: Vec<(PathBuf, Vec<u8>, usize)> = Vec::new();
     let mut masked = Vec::new();
     let mut stored = connection
         .prepare("SELECT offset, raw FROM lines WHERE source = ?1 ORDER BY offset")
         .map_err(sql)?;
-    for (source, name, read_to) in &sources {
+    for super::query::KeptSource {
+        id: source,
+        path: name,
+        read_to,
+    } in &sources
+    {
         // Kept in chunks of whole lines, each at the offset it was read at.
         let chunks: Vec<(i64, Vec<u8>)> = stored
             .query_map([source], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -229,13 +224,10 @@ pub fn resume_of(
     if !matches!(provider, Some(Provider::ClaudeCode | Provider::Codex)) {
         return Ok(None);
     }
-    let files: Vec<String> = connection
-        .prepare(
-            "SELECT DISTINCT s.path FROM messages m JOIN sources s ON s.id = m.source
-             WHERE m.conversation = ?1",
-        )
-        .and_then(|mut s| s.query_map([row.id], |r| r.get(0))?.collect())
-        .map_err(|e| crate::index::failure("read the index", path, e))?;
+    let files: Vec<String> = super::query::sources_of(connection, path, row.id)?
+        .into_iter()
+        .map(|source| source.path)
+        .collect();
     let gone = files.iter().filter(|f| !Path::new(f).exists()).count();
     Ok(Some(if gone == 0 {
         Resume {

@@ -68,7 +68,8 @@ fn stamp(tiers: &[u64]) -> String {
 /// The request context a slot's `tier` stands for: above exactly the first `tier` of
 /// `tiers` (less [`FAST_TIER`]), so it prices as its rows did.
 pub fn context_of_tier(tier: i64, tiers: &[u64]) -> u64 {
-    match usize::try_from(tier.rem_euclid(FAST_TIER)).unwrap_or(0) {
+    // The flags are bits above the thresholds' count.
+    match usize::try_from(tier & (FAST_TIER - 1)).unwrap_or(0) {
         0 => 0,
         k => tiers.get(k - 1).map_or(0, |t| t + 1),
     }
@@ -80,14 +81,52 @@ pub fn shipped_tiers() -> Vec<u64> {
 }
 
 /// A row's tier: how many of `tiers` its input context is above, plus [`FAST_TIER`] when it
-/// was served fast and [`DELEGATED_TIER`] when a sub-agent made it (`row` is `NEW` or `OLD` in a trigger, or a table alias).
+/// was served fast and [`DELEGATED_TIER`] when a sub-agent made it (`row` is `NEW` or `OLD` in
+/// a trigger, or a table alias).
 fn tier_sql(row: &str, tiers: &[u64]) -> String {
+    tier_expression(&format!("{row}."), tiers, Dialect::Sqlite)
+}
+
+/// Where a tier is worked out: the index's SQLite, or the team's PostgreSQL (whose usage rows
+/// hold `fast` as a boolean and do not say which were a sub-agent's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// The index.
+    Sqlite,
+    /// The team database's `baton_usage`.
+    Postgres,
+}
+
+/// The tier of a usage row whose columns are named with `prefix` (`NEW.`, `u.`, or none), in
+/// `dialect`: the one rule for the tallies and the team's sums alike.
+pub fn tier_expression(prefix: &str, tiers: &[u64], dialect: Dialect) -> String {
     let context = format!(
-        "coalesce({row}.request_context_tokens, {row}.input_tokens + {row}.cache_creation_tokens + {row}.cache_read_tokens)"
+        "coalesce({prefix}request_context_tokens, {prefix}input_tokens + {prefix}cache_creation_tokens + {prefix}cache_read_tokens)"
     );
-    let mut parts: Vec<String> = tiers.iter().map(|t| format!("({context} > {t})")).collect();
-    parts.push(format!("{FAST_TIER} * ({row}.fast <> 0)"));
-    parts.push(format!("{DELEGATED_TIER} * ({row}.sidechain <> 0)"));
+    // A condition as 0 or 1 (SQLite's comparisons already are).
+    let number = |condition: String| match dialect {
+        Dialect::Sqlite => format!("({condition})"),
+        Dialect::Postgres => format!("({condition})::int"),
+    };
+    let mut parts: Vec<String> = tiers
+        .iter()
+        .map(|t| number(format!("{context} > {t}")))
+        .collect();
+    match dialect {
+        Dialect::Sqlite => {
+            parts.push(format!(
+                "{FAST_TIER} * {}",
+                number(format!("{prefix}fast <> 0"))
+            ));
+            parts.push(format!(
+                "{DELEGATED_TIER} * {}",
+                number(format!("{prefix}sidechain <> 0"))
+            ));
+        }
+        Dialect::Postgres => {
+            parts.push(format!("{FAST_TIER} * {}", number(format!("{prefix}fast"))))
+        }
+    }
     format!("({})", parts.join(" + "))
 }
 

@@ -275,12 +275,7 @@ async fn fetch(
     let Some(since) = since else {
         return Ok(figures);
     };
-    let context = "coalesce(request_context_tokens, input_tokens + cache_creation_tokens + cache_read_tokens)";
-    let mut tier: Vec<String> = tiers
-        .iter()
-        .map(|t| format!("({context} > {t})::int"))
-        .collect();
-    tier.push(format!("{} * fast::int", tally::FAST_TIER));
+    let tier = tally::tier_expression("", tiers, tally::Dialect::Postgres);
     // Each response once, whichever machines sent it (two workspaces of one user send the
     // same index), and none this machine sent (its own come from its index).
     let query = format!(
@@ -293,7 +288,7 @@ async fn fetch(
                    WHERE machine = $1 AND at >= to_timestamp($2::bigint / 1000.0))
              ORDER BY key, provider_session, at, machine)
          SELECT provider, floor(extract(epoch FROM at) * 1000 / {slot})::bigint AS slot, model,
-                ({tier}) AS tier, recorded_cost_micro_usd IS NOT NULL AS recorded,
+                {tier} AS tier, recorded_cost_micro_usd IS NOT NULL AS recorded,
                 sum(input_tokens)::bigint, sum(output_tokens)::bigint,
                 sum(cache_creation_tokens)::bigint, sum(cache_read_tokens)::bigint,
                 sum(reasoning_tokens)::bigint,
@@ -303,7 +298,6 @@ async fn fetch(
          FROM rows
          GROUP BY 1, 2, 3, 4, 5 ORDER BY 2",
         slot = tally::SLOT_MILLIS,
-        tier = tier.join(" + "),
     );
     let rows = client
         .query_typed(

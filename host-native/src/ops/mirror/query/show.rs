@@ -91,6 +91,37 @@ pub fn resolve(
     Ok(row)
 }
 
+/// A file a conversation's messages were read from.
+#[derive(Debug, Clone)]
+pub struct KeptSource {
+    /// The index's id of it.
+    pub id: i64,
+    /// Where it was.
+    pub path: String,
+    /// How far it was read (the end of its last whole line).
+    pub read_to: i64,
+}
+
+/// The files the messages of conversation `id` were read from, by path.
+pub fn sources_of(connection: &Connection, path: &Path, id: i64) -> Result<Vec<KeptSource>, Error> {
+    connection
+        .prepare_cached(
+            "SELECT DISTINCT s.id, s.path, s.cursor FROM messages m JOIN sources s ON s.id = m.source
+             WHERE m.conversation = ?1 ORDER BY s.path",
+        )
+        .and_then(|mut s| {
+            s.query_map([id], |r| {
+                Ok(KeptSource {
+                    id: r.get(0)?,
+                    path: r.get(1)?,
+                    read_to: r.get(2)?,
+                })
+            })?
+            .collect()
+        })
+        .map_err(sql(path))
+}
+
 /// The conversation `reference` names (see [`resolve`]) in full, rebuilt from what was kept.
 pub fn show(
     connection: &Connection,
@@ -148,21 +179,16 @@ pub fn show(
             analyzer.add_file("conversations.json", &bytes)?;
         }
     } else {
-        let mut sources = connection
-            .prepare(
-                "SELECT DISTINCT s.id, s.path FROM messages m JOIN sources s ON s.id = m.source
-                 WHERE m.conversation = ?1 ORDER BY s.path",
-            )
-            .map_err(sql(path))?;
-        let sources: Vec<(i64, String)> = sources
-            .query_map([row.id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(sql(path))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(sql(path))?;
+        let sources = sources_of(connection, path, row.id)?;
         let mut lines = connection
             .prepare("SELECT raw FROM lines WHERE source = ?1 ORDER BY offset")
             .map_err(sql(path))?;
-        for (source, name) in &sources {
+        for KeptSource {
+            id: source,
+            path: name,
+            ..
+        } in &sources
+        {
             let mut bytes = Vec::new();
             let raws = lines
                 .query_map([source], |r| r.get::<_, Vec<u8>>(0))
