@@ -115,6 +115,7 @@ pub struct Redactor {
     masker: Option<Masker>,
     placeholders: BTreeMap<(Kind, String), (String, usize)>,
     numbers: BTreeMap<Kind, usize>,
+    kept: std::collections::BTreeSet<String>,
 }
 
 impl Redactor {
@@ -188,6 +189,12 @@ impl Redactor {
                 r#"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)([^/\\\s"'<>:]+)"#,
                 1,
             )?);
+            // The same user in an agent's folder name for a project (`-home-ana-work-app`).
+            rules.push(rule(
+                Kind::User,
+                r#"(?:^|[\s/\\"'=:])-(?:home|Users)-([A-Za-z0-9_.]+)-"#,
+                1,
+            )?);
             rules.push(rule(Kind::Env, r#"\b[A-Z][A-Z0-9_]{2,}=([^\s"'`]+)"#, 1)?);
         }
         let masker = (profile != Profile::None).then(Masker::default);
@@ -196,7 +203,15 @@ impl Redactor {
             masker,
             placeholders: BTreeMap::new(),
             numbers: BTreeMap::new(),
+            kept: Default::default(),
         })
+    }
+
+    /// The same redactor leaving `values` as they are: what a person un-masked as a false
+    /// positive after the preview (a secret the secret rules know stays masked).
+    pub fn keeping(mut self, values: &[String]) -> Redactor {
+        self.kept.extend(values.iter().cloned());
+        self
     }
 
     /// The placeholder of `value` (numbered the first time it is seen).
@@ -245,7 +260,7 @@ impl Redactor {
                     let value = caps.get(group)?;
                     Some((value.start(), value.end(), value.as_str().to_owned()))
                 })
-                .filter(|(_, _, value)| !value.starts_with('<'))
+                .filter(|(_, _, value)| !value.starts_with('<') && !self.kept.contains(value))
                 .collect();
             let mut out = String::with_capacity(current.len());
             let mut last = 0;
@@ -335,6 +350,24 @@ mod tests {
         let users: Vec<&Replacement> = preview.iter().filter(|r| r.kind == Kind::User).collect();
         assert_eq!(users.len(), 1, "{users:?}");
         assert_eq!(users[0].count, 2);
+    }
+
+    #[test]
+    fn a_user_in_a_project_folder_name_is_the_user_of_the_path_and_kept_values_stay() {
+        let mut redactor = Redactor::new(Profile::Share, &[]).unwrap();
+        let out = redactor.redact(
+            "~/.claude/projects/-home-ana-work-app/1.jsonl and /home/ana/work, -Users-bo-x",
+        );
+        assert_eq!(
+            out,
+            "~/.claude/projects/-home-<user-1>-work-app/1.jsonl and /home/<user-1>/work, -Users-<user-2>-x"
+        );
+        let mut keeping = Redactor::new(Profile::Share, &[])
+            .unwrap()
+            .keeping(&["build01.corp".to_owned()]);
+        let out = keeping.redact("build01.corp and db.corp");
+        assert_eq!(out, "build01.corp and <host-1>");
+        assert_eq!(keeping.preview().len(), 1);
     }
 
     #[test]

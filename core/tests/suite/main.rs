@@ -15,6 +15,7 @@ mod properties;
 mod reading;
 mod safe_html;
 mod scenarios;
+mod share;
 mod transcripts;
 
 /// A file of the shared real-world fixtures (`tests/fixtures/`).

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod mirror;
 pub mod notes;
 pub mod records;
+pub mod share;
 pub mod sync;
 pub mod usage;
 pub mod wasm_core;

@@ -135,6 +135,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Completions(_)
         | Command::Mirror(_)
         | Command::Search(_)
+        | Command::Share(_)
         | Command::Transcripts(_)
         | Command::Record(_)
         | Command::Hook(_)

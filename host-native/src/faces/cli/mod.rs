@@ -95,6 +95,7 @@ pub fn main() -> i32 {
         Command::Team(ref command) => team::team(&cli, command),
         Command::Mirror(ref args) => mirror::mirror(&cli, args),
         Command::Search(ref args) => transcripts::search(&cli, args),
+        Command::Share(ref args) => share::share(&cli, args),
         Command::Transcripts(args::TranscriptsCommand::List(ref args)) => {
             transcripts::list(&cli, args)
         }

@@ -1,8 +1,13 @@
-//! What a person checks before sharing a conversation: its text and JSON redacted as the
-//! profile asks, and the preview of every replacement.
+//! `baton share` on the command line, and what a person checks before sharing anything: the
+//! preview of every replacement the redaction makes.
 
 use super::Output;
+use crate::faces::cli::args::{ShareArgs, ShareFormat};
 use crate::faces::table::{Column, Fit, Table};
+use crate::ops::share::{Choices, Format, Subject};
+use baton_core::Error;
+use baton_core::share::redact::{Profile, Replacement};
+use std::path::{Path, PathBuf};
 
 /// Every string of `value` redacted (keys kept).
 pub(crate) fn redact_json(
@@ -27,11 +32,10 @@ pub(crate) fn redact_json(
 
 /// What a redaction replaced, as a person checks it before sharing.
 pub(crate) fn preview(
-    redactor: &baton_core::share::redact::Redactor,
-    profile: baton_core::share::redact::Profile,
+    replacements: &[Replacement],
+    profile: Profile,
     style: &crate::faces::table::Style,
 ) -> Output {
-    let replacements = redactor.preview();
     let total: usize = replacements.iter().map(|r| r.count).sum();
     let mut human = format!(
         "[ok] Redaction preview ({}): {} value(s), {total} replacement(s); nothing was written",
@@ -47,7 +51,7 @@ pub(crate) fn preview(
         Column::number("TIMES"),
         Column::text("VALUE").cut(Fit::End),
     ]);
-    for r in &replacements {
+    for r in replacements {
         table.row(vec![
             r.kind.name().into(),
             r.placeholder.clone().into(),
@@ -62,4 +66,204 @@ pub(crate) fn preview(
             serde_json::json!({ "profile": profile, "replacements": replacements, "total": total })
                 .into(),
     }
+}
+
+/// The password that locks the file: from `--password-file`, else `BATON_SHARE_PASSWORD`,
+/// else asked twice on the terminal.
+fn password(args: &ShareArgs) -> Result<Option<String>, Error> {
+    if let Some(file) = &args.password_file {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Error::store_io("read", &file.display().to_string(), e))?;
+        let first = text.lines().next().unwrap_or_default().to_owned();
+        return Ok(Some(first));
+    }
+    if !args.password {
+        return Ok(None);
+    }
+    if let Ok(given) = std::env::var("BATON_SHARE_PASSWORD") {
+        return Ok(Some(given));
+    }
+    let ask = |prompt: &str| {
+        rpassword::prompt_password(prompt).map_err(|e| {
+            Error::invalid(
+                "password",
+                format!("no terminal to ask the password on ({e}): give --password-file FILE or set BATON_SHARE_PASSWORD"),
+            )
+        })
+    };
+    let first = ask("Password for the shared file: ")?;
+    if ask("The same password again: ")? != first {
+        return Err(Error::invalid(
+            "password",
+            "the two passwords differ: nothing was written",
+        ));
+    }
+    Ok(Some(first))
+}
+
+/// A file name from a title: its words in lower case joined by `-`, at most 60 characters.
+fn file_name(title: &str, format: Format) -> String {
+    let mut slug = String::new();
+    for word in title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if slug.len() + word.len() > 60 {
+            break;
+        }
+        if !slug.is_empty() {
+            slug.push('-');
+        }
+        slug.push_str(&word.to_lowercase());
+    }
+    if slug.is_empty() {
+        slug = "baton-share".to_owned();
+    }
+    let extension = match format {
+        Format::Html => "html",
+        Format::Markdown => "md",
+        Format::Json => "json",
+    };
+    format!("{slug}.{extension}")
+}
+
+/// The form asked for, else the one the output's extension names, else HTML.
+fn format_of(args: &ShareArgs) -> Format {
+    match args.format {
+        Some(ShareFormat::Html) => Format::Html,
+        Some(ShareFormat::Markdown) => Format::Markdown,
+        Some(ShareFormat::Json) => Format::Json,
+        None => match args
+            .output
+            .as_deref()
+            .and_then(Path::extension)
+            .and_then(|e| e.to_str())
+        {
+            Some("md" | "markdown") => Format::Markdown,
+            Some("json") => Format::Json,
+            _ => Format::Html,
+        },
+    }
+}
+
+/// `baton share`: gathers, redacts and writes one file (or previews the redaction).
+pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Output, Error> {
+    let profile: Profile = args.redact.parse()?;
+    let format = format_of(args);
+    let ledger = crate::faces::cli::ledger_for(cli).ok();
+    let mut words = args.redact_words.clone();
+    if let Some(ledger) = &ledger {
+        words.extend(crate::ops::share::configured_words(ledger.dir()));
+    }
+    let subject = match (&args.reference, &args.session, &args.search) {
+        (_, Some(session), _) => Subject::Session(session.clone()),
+        (_, _, Some(query)) => Subject::Search {
+            query: query.clone(),
+            filters: crate::ops::mirror::query::Filters::read(&args.filters.filter())?,
+            limit: i64::from(args.limit),
+        },
+        (Some(reference), _, _) => Subject::Conversation(reference.clone()),
+        (None, None, None) => {
+            return Err(Error::invalid(
+                "reference",
+                "name what to share: a conversation, --session ID or --search WORDS",
+            ));
+        }
+    };
+    let index = crate::faces::cli::index_path(cli, &args.index.location)?;
+    if args.index.sync {
+        crate::faces::cli::open_query(cli, &args.index)?;
+    }
+    let shared = crate::ops::share::gather(ledger.as_ref(), &index, &subject)?;
+    let password = if args.preview { None } else { password(args)? };
+    let choices = Choices {
+        format,
+        profile,
+        words,
+        keep: args.keep.clone(),
+        password,
+        now: crate::os::system::now()?,
+    };
+    if args.preview {
+        let made = crate::ops::share::make(
+            shared,
+            &Choices {
+                format: Format::Markdown,
+                ..choices
+            },
+        )?;
+        return Ok(preview(
+            &made.replacements,
+            profile,
+            &crate::faces::table::Style::for_stdout(cli.color),
+        ));
+    }
+    let made = crate::ops::share::make(shared, &choices)?;
+    let path: PathBuf = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(file_name(&made.title, format)));
+    let replaced: usize = made.replacements.iter().map(|r| r.count).sum();
+    let json = serde_json::json!({
+        "path": (path.as_os_str() != "-").then(|| path.display().to_string()),
+        "format": format,
+        "bytes": made.bytes.len(),
+        "title": made.title,
+        "conversations": made.conversations,
+        "messages": made.messages,
+        "locked": made.locked,
+        "redaction": {"profile": profile, "values": made.replacements.len(), "replacements": replaced},
+    });
+    if path.as_os_str() == "-" {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        out.write_all(&made.bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::store_io("write", "standard output", e))?;
+        return Ok(Output {
+            human: String::new(),
+            json: serde_json::Value::Null.into(),
+        });
+    }
+    if path.exists() && !args.force {
+        return Err(Error::invalid(
+            "output",
+            format!(
+                "{} exists: give another --output, or --force to replace it",
+                path.display()
+            ),
+        )
+        .with("path", path.display().to_string()));
+    }
+    crate::os::files::write_whole(&path, &made.bytes)
+        .map_err(|e| Error::store_io("write", &path.display().to_string(), e))?;
+    let mut human = format!(
+        "[ok] Shared \"{}\" as {} ({}; {} conversation(s), {} message(s))",
+        shorten_title(&made.title),
+        path.display(),
+        crate::human_bytes(made.bytes.len() as u64),
+        made.conversations,
+        made.messages
+    );
+    human.push_str(&format!(
+        "\nRedaction {}: {} value(s), {replaced} replacement(s){}",
+        json["redaction"]["profile"].as_str().unwrap_or_default(),
+        made.replacements.len(),
+        if made.replacements.is_empty() {
+            String::new()
+        } else {
+            "; `--preview` lists them, `--keep VALUE` leaves one as it is".to_owned()
+        }
+    ));
+    if made.locked {
+        human.push_str("\nLocked with a password: the file holds none of the content in clear; send the password another way.");
+    }
+    Ok(Output {
+        human,
+        json: json.into(),
+    })
+}
+
+fn shorten_title(title: &str) -> String {
+    crate::faces::table::shorten(title, 60, Fit::End)
 }

@@ -353,14 +353,8 @@ pub(crate) fn show(
     let mut redactor = None;
     if profile != baton_core::share::redact::Profile::None || args.preview {
         let mut words = args.redact_words.clone();
-        if let Ok(ledger) = crate::faces::cli::ledger_for(cli)
-            && let Ok(config) = crate::config::ConfigFile::read(ledger.dir())
-            && let Some(listed) = config
-                .table("share")
-                .and_then(|t| t.get("redact"))
-                .and_then(|v| v.as_array())
-        {
-            words.extend(listed.iter().filter_map(|w| w.as_str().map(str::to_owned)));
+        if let Ok(ledger) = crate::faces::cli::ledger_for(cli) {
+            words.extend(crate::ops::share::configured_words(ledger.dir()));
         }
         let mut chosen = baton_core::share::redact::Redactor::new(profile, &words)?;
         shown.markdown = chosen.redact(&shown.markdown);
@@ -398,7 +392,7 @@ pub(crate) fn show(
         super::share::redact_json(&mut redactor.clone(), &mut json);
         if args.preview {
             return Ok(super::share::preview(
-                redactor,
+                &redactor.preview(),
                 profile,
                 &crate::faces::table::Style::for_stdout(cli.color),
             ));

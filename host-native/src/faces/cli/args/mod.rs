@@ -10,12 +10,14 @@ use std::path::PathBuf;
 
 mod faces;
 mod sessions;
+mod share;
 mod team;
 mod transcripts;
 mod usage;
 
 pub(crate) use faces::*;
 pub(crate) use sessions::*;
+pub(crate) use share::*;
 pub(crate) use team::*;
 pub(crate) use transcripts::*;
 pub(crate) use usage::*;
@@ -383,6 +385,24 @@ Settings: a flag, else BATON_MIRROR_* in the environment (BATON_MIRROR_CLAUDE_DI
 
 Stored records are searched too (their title and content), and listed before the messages. Every word is a literal term: AND, OR, *, quotes and colons are searched for, never obeyed. The index is read alone: run `baton mirror` (or pass --sync) to bring it up to date.")]
     Search(SearchArgs),
+    /// Share a conversation, a work session or a search's hits as one file: HTML that opens
+    /// offline (optionally locked with a password), Markdown or JSON, redacted first
+    #[command(after_help = "Examples:
+  baton share 0191a2b3                      # a kept conversation -> ./<its title>.html
+  baton share 0191a2b3 --preview            # what the redaction replaces; nothing is written
+  baton share 0191a2b3 --password           # locked: the password is asked twice
+  baton share 0191a2b3 --keep build01.corp --redact-word Zephyr
+  baton share --session 33a39086 -o review.html   # a work session: timeline, cost, transcripts
+  baton share --search \"flaky login\" --format markdown -o hits.md
+
+Redaction (--redact share, the default) masks secrets and keys, user names in home folders,
+e-mail addresses, phone numbers, IP addresses, internal hosts and URLs, environment variable
+values and the words listed under [share] redact in .baton/config.toml; each value becomes a
+numbered placeholder (<email-1>), the same one throughout. The HTML file makes no request:
+its policy allows only its own style and script, and it reads with scripts off. A locked file
+holds only the content encrypted (AES-256-GCM, key from PBKDF2-SHA-256, 600,000 rounds); the
+browser opens it with the password and nothing else.")]
+    Share(ShareArgs),
     /// The kept transcripts: list, read, tools called, remove
     #[command(subcommand)]
     Transcripts(TranscriptsCommand),

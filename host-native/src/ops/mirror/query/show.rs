@@ -130,6 +130,53 @@ pub fn show(
     branches: Branches,
 ) -> Result<Shown, Error> {
     let row = resolve(connection, path, reference)?;
+    let (analyzer, index) = read_back(connection, path, &row)?;
+    let views = analyzer.branches(index)?;
+    let markdown = match branches {
+        Branches::Active => baton_core::analyzer::export::markdown(&views[0]),
+        Branches::All => {
+            let mut out = String::new();
+            for (n, view) in views.iter().enumerate() {
+                let fork = view
+                    .messages
+                    .iter()
+                    .zip(&views[0].messages)
+                    .take_while(|(a, b)| a.id == b.id)
+                    .count();
+                out.push_str(&format!(
+                    "> **Branch {} of {}**{}\n\n",
+                    n + 1,
+                    views.len(),
+                    if n == 0 {
+                        ", the active one".to_owned()
+                    } else {
+                        format!(": leaves the active one after its message {fork}")
+                    }
+                ));
+                out.push_str(&baton_core::analyzer::export::markdown(view));
+                out.push_str("\n---\n\n");
+            }
+            out
+        }
+    };
+    let json = serde_json::from_str(&analyzer.conversation_json(index)?)
+        .map_err(|e| Error::internal(format!("encoding the conversation: {e}")))?;
+    Ok(Shown {
+        row,
+        markdown,
+        branches: views.len(),
+        json,
+        active_branch: views[0].messages.iter().map(|m| m.id.clone()).collect(),
+    })
+}
+
+/// Conversation `row` rebuilt from what was kept, by the same core readers that read the
+/// sources: the analyzer holding it, and its number there.
+pub fn read_back(
+    connection: &Connection,
+    path: &Path,
+    row: &ConversationRow,
+) -> Result<(baton_core::analyzer::Analyzer, usize), Error> {
     let mut inflater = crate::ops::mirror::packing::Inflater::new();
     let mut inflate = |raw: &[u8]| {
         inflater
@@ -218,41 +265,5 @@ pub fn show(
                 row.provider_id
             ))
         })?;
-    let views = analyzer.branches(index)?;
-    let markdown = match branches {
-        Branches::Active => baton_core::analyzer::export::markdown(&views[0]),
-        Branches::All => {
-            let mut out = String::new();
-            for (n, view) in views.iter().enumerate() {
-                let fork = view
-                    .messages
-                    .iter()
-                    .zip(&views[0].messages)
-                    .take_while(|(a, b)| a.id == b.id)
-                    .count();
-                out.push_str(&format!(
-                    "> **Branch {} of {}**{}\n\n",
-                    n + 1,
-                    views.len(),
-                    if n == 0 {
-                        ", the active one".to_owned()
-                    } else {
-                        format!(": leaves the active one after its message {fork}")
-                    }
-                ));
-                out.push_str(&baton_core::analyzer::export::markdown(view));
-                out.push_str("\n---\n\n");
-            }
-            out
-        }
-    };
-    let json = serde_json::from_str(&analyzer.conversation_json(index)?)
-        .map_err(|e| Error::internal(format!("encoding the conversation: {e}")))?;
-    Ok(Shown {
-        row,
-        markdown,
-        branches: views.len(),
-        json,
-        active_branch: views[0].messages.iter().map(|m| m.id.clone()).collect(),
-    })
+    Ok((analyzer, index))
 }

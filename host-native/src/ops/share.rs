@@ -1,0 +1,382 @@
+//! `baton share`'s one owner: what is shared (a kept conversation, a work session with its
+//! timeline, cost and linked conversations, or a search's hits) gathered from the index and
+//! the ledger, redacted as the profile asks, and made into one file (HTML, optionally locked
+//! with a password; Markdown; or JSON). Every face that shares asks this.
+
+use crate::ops::mirror::query::{ConversationRow, Filters};
+use crate::store::Ledger;
+use baton_core::Error;
+use baton_core::commands::{Request, Response, SessionRef, ShowParams};
+use baton_core::share::html::{Fact, Hit, Shared, TimelineLine};
+use baton_core::share::redact::{Profile, Redactor, Replacement};
+use baton_core::time::Timestamp;
+use rusqlite::Connection;
+use std::path::Path;
+
+/// What to share.
+#[derive(Debug, Clone)]
+pub enum Subject {
+    /// A kept conversation: the index's number, the provider's id or 8+ characters of it.
+    Conversation(String),
+    /// A work session of the ledger, with its linked conversations.
+    Session(String),
+    /// The hits of a search.
+    Search {
+        /// The words.
+        query: String,
+        /// The filters beside them.
+        filters: Filters,
+        /// How many hits.
+        limit: i64,
+    },
+}
+
+/// The file's form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// One HTML file that opens offline.
+    Html,
+    /// Markdown.
+    Markdown,
+    /// JSON: the share's content as data.
+    Json,
+}
+
+/// What to leave out, and whether to lock it.
+#[derive(Debug, Clone)]
+pub struct Choices {
+    /// The form.
+    pub format: Format,
+    /// The redaction profile.
+    pub profile: Profile,
+    /// Words to mask besides what the profile finds.
+    pub words: Vec<String>,
+    /// Values the person un-masked (false positives).
+    pub keep: Vec<String>,
+    /// The password that locks an HTML file.
+    pub password: Option<String>,
+    /// When the file is made (its footer says so).
+    pub now: Timestamp,
+}
+
+/// A made share.
+#[derive(Debug)]
+pub struct Made {
+    /// Its title (after redaction).
+    pub title: String,
+    /// Its conversations.
+    pub conversations: usize,
+    /// Their messages.
+    pub messages: usize,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// What redaction replaced.
+    pub replacements: Vec<Replacement>,
+    /// Whether a password locks it.
+    pub locked: bool,
+}
+
+/// The conversation `row`'s active branch.
+fn active_view(
+    connection: &Connection,
+    index: &Path,
+    row: &ConversationRow,
+) -> Result<baton_core::analyzer::ConversationView, Error> {
+    let (analyzer, at) = crate::ops::mirror::query::read_back(connection, index, row)?;
+    analyzer.view(at, None)
+}
+
+/// The facts, timeline and linked conversations of work session `reference`.
+fn work_session(
+    ledger: &Ledger,
+    connection: Option<&Connection>,
+    index: &Path,
+    reference: &str,
+) -> Result<Shared, Error> {
+    let acting = crate::ops::engine::Acting {
+        actor: None,
+        person: None,
+        caller: baton_core::commands::Caller::Person,
+    };
+    let answered = crate::ops::command::run(
+        ledger,
+        index,
+        Request::Show(ShowParams {
+            session_id: reference.to_owned(),
+        }),
+        &acting,
+        None,
+    );
+    let session = match answered.result? {
+        Response::Show(shown) => shown.session,
+        _ => return Err(Error::internal("show answered something else")),
+    };
+    let timeline = match crate::ops::engine::run(
+        ledger,
+        &Request::Timeline(SessionRef {
+            session_id: session.session_id.to_string(),
+        }),
+        None,
+    )? {
+        Response::Timeline(answer) => answer.events,
+        _ => return Err(Error::internal("timeline answered something else")),
+    };
+    let mut facts = vec![
+        Fact {
+            label: "Status".to_owned(),
+            value: word(&session.status),
+        },
+        Fact {
+            label: "Project".to_owned(),
+            value: session.project.clone(),
+        },
+        Fact {
+            label: "Agent".to_owned(),
+            value: session.agent.clone(),
+        },
+    ];
+    let mut push = |label: &str, value: Option<String>| {
+        if let Some(value) = value.filter(|v| !v.is_empty()) {
+            facts.push(Fact {
+                label: label.to_owned(),
+                value,
+            });
+        }
+    };
+    push("Branch", session.branch.clone());
+    push("Mission", session.mission.clone());
+    push("Started", Some(session.started_at.to_string()));
+    push("Ended", session.ended_at.map(|at| at.to_string()));
+    push(
+        "Duration",
+        session
+            .duration_seconds
+            .map(baton_core::time::human_duration),
+    );
+    push(
+        "Health",
+        session.health.as_ref().map(|h| {
+            let verdict = word(&h.verdict);
+            h.overall
+                .map_or(verdict.clone(), |score| format!("{verdict} ({score}/100)"))
+        }),
+    );
+    push(
+        "Cost",
+        answered
+            .extras
+            .cost
+            .as_ref()
+            .map(crate::ops::work_cost::describe),
+    );
+    push("Summary", session.summary.clone());
+    push("Pull request", session.pull_request.clone());
+    push("Session", Some(session.session_id.to_string()));
+    let mut conversations = Vec::new();
+    if let (Some(connection), Some(cost)) = (connection, &answered.extras.cost) {
+        for link in &cost.transcripts {
+            // A linked transcript the index no longer holds is named in the facts instead.
+            match crate::ops::mirror::query::resolve(connection, index, &link.provider_session_id)
+                .and_then(|row| active_view(connection, index, &row))
+            {
+                Ok(view) => conversations.push(view),
+                Err(_) => facts.push(Fact {
+                    label: "Transcript not kept".to_owned(),
+                    value: link.provider_session_id.clone(),
+                }),
+            }
+        }
+    }
+    Ok(Shared {
+        title: session
+            .goal
+            .clone()
+            .unwrap_or_else(|| format!("{} on {}", session.agent, session.project)),
+        kind: "Work session".to_owned(),
+        facts,
+        timeline: timeline
+            .into_iter()
+            .map(|e| TimelineLine {
+                at: e.at,
+                text: format!("{}: {}", e.kind, e.summary),
+            })
+            .collect(),
+        hits: Vec::new(),
+        conversations,
+    })
+}
+
+/// A serde enum's word (`active`, `healthy`).
+fn word<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// What `subject` names, gathered from the index (and the ledger, for a work session).
+pub fn gather(ledger: Option<&Ledger>, index: &Path, subject: &Subject) -> Result<Shared, Error> {
+    match subject {
+        Subject::Conversation(reference) => {
+            let connection = crate::ops::mirror::open_for_query(index, false, None)?;
+            let row = crate::ops::mirror::query::resolve(&connection, index, reference)?;
+            Ok(Shared::conversation(active_view(&connection, index, &row)?))
+        }
+        Subject::Session(reference) => {
+            let ledger = ledger.ok_or_else(|| {
+                Error::invalid(
+                    "session",
+                    "no ledger here: run it in a project with .baton/",
+                )
+            })?;
+            let connection = index
+                .exists()
+                .then(|| crate::ops::mirror::open_for_query(index, false, None))
+                .transpose()?;
+            work_session(ledger, connection.as_ref(), index, reference)
+        }
+        Subject::Search {
+            query,
+            filters,
+            limit,
+        } => {
+            let connection = crate::ops::mirror::open_for_query(index, false, None)?;
+            let fields = crate::ops::mirror::query::fields_named(None)?;
+            let page = crate::ops::mirror::query::search(
+                &connection,
+                index,
+                query,
+                &fields,
+                filters,
+                baton_core::transcripts::search::Order::asked(None)?,
+                *limit,
+                240,
+            )?;
+            Ok(Shared {
+                title: format!("Search: {query}"),
+                kind: "Search results".to_owned(),
+                facts: vec![Fact {
+                    label: "Matches".to_owned(),
+                    value: format!(
+                        "{}{} in all, the best {} here",
+                        if page.total_capped { "more than " } else { "" },
+                        page.total,
+                        page.hits.len()
+                    ),
+                }],
+                timeline: Vec::new(),
+                hits: page
+                    .hits
+                    .into_iter()
+                    .map(|h| Hit {
+                        title: h
+                            .conversation
+                            .title
+                            .clone()
+                            .unwrap_or_else(|| "(untitled)".to_owned()),
+                        provider: h.conversation.provider.clone(),
+                        conversation: h.conversation.provider_id.clone(),
+                        at: h.at.map(Timestamp::from_millis),
+                        role: Some(h.role),
+                        snippet: h.snippet,
+                    })
+                    .collect(),
+                conversations: Vec::new(),
+            })
+        }
+    }
+}
+
+/// The words `[share] redact = [...]` in the workspace's `.baton/config.toml` lists (none
+/// when it cannot be read: the command that reads it reports that).
+pub fn configured_words(ledger_dir: &Path) -> Vec<String> {
+    crate::config::ConfigFile::read(ledger_dir)
+        .ok()
+        .and_then(|config| {
+            config
+                .table("share")
+                .and_then(|t| t.get("redact"))
+                .and_then(|v| v.as_array())
+                .map(|listed| {
+                    listed
+                        .iter()
+                        .filter_map(|w| w.as_str().map(str::to_owned))
+                        .collect()
+                })
+        })
+        .unwrap_or_default()
+}
+
+/// Fresh random bytes from the operating system.
+fn random<const N: usize>() -> Result<[u8; N], Error> {
+    let mut bytes = [0u8; N];
+    getrandom::getrandom(&mut bytes)
+        .map_err(|e| Error::internal(format!("the system gave no random bytes: {e}")))?;
+    Ok(bytes)
+}
+
+/// `shared` redacted as `choices` ask and made into its file.
+pub fn make(mut shared: Shared, choices: &Choices) -> Result<Made, Error> {
+    use baton_core::share::document::{Content, document};
+    if choices.password.is_some() && choices.format != Format::Html {
+        return Err(Error::invalid(
+            "password",
+            "only an HTML share can be locked with a password (it carries what opens it): drop --password, or use --format html",
+        ));
+    }
+    let mut redactor = Redactor::new(choices.profile, &choices.words)?.keeping(&choices.keep);
+    shared.redact(&mut redactor);
+    let replacements = redactor.preview();
+    let replaced: usize = replacements.iter().map(|r| r.count).sum();
+    let profile = word(&choices.profile);
+    let footer = format!(
+        "Shared with Baton {} on {}; redaction: {profile}, {replaced} replacement(s).",
+        env!("CARGO_PKG_VERSION"),
+        &choices.now.to_string()[..10],
+    );
+    let bytes = match choices.format {
+        Format::Html => {
+            let body = baton_core::share::html::body(&shared);
+            match &choices.password {
+                None => document(
+                    Content::Open {
+                        title: &shared.title,
+                        html: &body,
+                    },
+                    &footer,
+                ),
+                Some(password) => {
+                    let sealed = baton_core::share::seal::seal(
+                        body.as_bytes(),
+                        password,
+                        random()?,
+                        random()?,
+                        baton_core::share::seal::ITERATIONS,
+                    )?;
+                    document(Content::Sealed(&sealed), &footer)
+                }
+            }
+        }
+        Format::Markdown => {
+            let mut text = baton_core::share::markdown::markdown(&shared);
+            text.push_str(&format!("\n---\n\n_{footer}_\n"));
+            text
+        }
+        Format::Json => serde_json::to_string_pretty(&serde_json::json!({
+            "share": shared,
+            "redaction": { "profile": choices.profile, "replacements": replaced },
+            "made_at": choices.now,
+        }))
+        .map_err(|e| Error::internal(format!("encoding the share: {e}")))?,
+    }
+    .into_bytes();
+    Ok(Made {
+        title: shared.title.clone(),
+        conversations: shared.conversations.len(),
+        messages: shared.messages(),
+        bytes,
+        replacements,
+        locked: choices.password.is_some(),
+    })
+}
