@@ -29,6 +29,7 @@ mod real_day;
 mod records;
 mod redact;
 mod restore;
+mod share;
 mod sqlite;
 mod statusline;
 mod store;

@@ -140,7 +140,7 @@ fn role_class(role: Role) -> &'static str {
 }
 
 /// A time as a person reads it in a file with no clock of its own: `2026-07-12 10:04 UTC`.
-fn when(at: Timestamp) -> String {
+pub fn when(at: Timestamp) -> String {
     let text = at.to_string();
     format!("{} {} UTC", &text[..10], &text[11..16])
 }

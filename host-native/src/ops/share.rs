@@ -7,7 +7,7 @@ use crate::ops::mirror::query::{ConversationRow, Filters};
 use crate::store::Ledger;
 use baton_core::Error;
 use baton_core::commands::{Request, Response, SessionRef, ShowParams};
-use baton_core::share::html::{Fact, Hit, Shared, TimelineLine};
+use baton_core::share::html::{Fact, Hit, Shared, TimelineLine, when};
 use baton_core::share::redact::{Profile, Redactor, Replacement};
 use baton_core::time::Timestamp;
 use rusqlite::Connection;
@@ -69,6 +69,10 @@ pub struct Made {
     pub conversations: usize,
     /// Their messages.
     pub messages: usize,
+    /// Search hits.
+    pub hits: usize,
+    /// Timeline entries.
+    pub events: usize,
     /// The file's bytes.
     pub bytes: Vec<u8>,
     /// What redaction replaced.
@@ -146,8 +150,8 @@ fn work_session(
     };
     push("Branch", session.branch.clone());
     push("Mission", session.mission.clone());
-    push("Started", Some(session.started_at.to_string()));
-    push("Ended", session.ended_at.map(|at| at.to_string()));
+    push("Started", Some(when(session.started_at)));
+    push("Ended", session.ended_at.map(when));
     push(
         "Duration",
         session
@@ -375,6 +379,8 @@ pub fn make(mut shared: Shared, choices: &Choices) -> Result<Made, Error> {
         title: shared.title.clone(),
         conversations: shared.conversations.len(),
         messages: shared.messages(),
+        hits: shared.hits.len(),
+        events: shared.timeline.len(),
         bytes,
         replacements,
         locked: choices.password.is_some(),

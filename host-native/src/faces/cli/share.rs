@@ -211,6 +211,8 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
         "title": made.title,
         "conversations": made.conversations,
         "messages": made.messages,
+        "hits": made.hits,
+        "timeline_entries": made.events,
         "locked": made.locked,
         "redaction": {"profile": profile, "values": made.replacements.len(), "replacements": replaced},
     });
@@ -237,13 +239,25 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
     }
     crate::os::files::write_whole(&path, &made.bytes)
         .map_err(|e| Error::store_io("write", &path.display().to_string(), e))?;
+    let mut held = Vec::new();
+    if made.events > 0 {
+        held.push(format!("{} timeline entries", made.events));
+    }
+    if made.hits > 0 {
+        held.push(format!("{} hit(s)", made.hits));
+    }
+    if made.conversations > 0 || held.is_empty() {
+        held.push(format!(
+            "{} conversation(s), {} message(s)",
+            made.conversations, made.messages
+        ));
+    }
     let mut human = format!(
-        "[ok] Shared \"{}\" as {} ({}; {} conversation(s), {} message(s))",
+        "[ok] Shared \"{}\" as {} ({}; {})",
         shorten_title(&made.title),
         path.display(),
         crate::human_bytes(made.bytes.len() as u64),
-        made.conversations,
-        made.messages
+        held.join(", ")
     );
     human.push_str(&format!(
         "\nRedaction {}: {} value(s), {replaced} replacement(s){}",
