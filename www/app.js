@@ -677,6 +677,100 @@ $("export-json").addEventListener("click", async () => {
   const { index, view } = state.reading;
   download(`${safeName(view.title)}.json`, await call("conversationJson", index), "application/json");
 });
+// ---- sharing -------------------------------------------------------------------------------
+
+// Values the person un-masked in the preview (false positives), for the conversation open.
+const share = { keep: new Set(), for: null };
+
+function shareOptions(lock) {
+  const words = $("share-words").value.split(",").map((w) => w.trim()).filter(Boolean);
+  const options = { profile: $("share-profile").value, words, keep: [...share.keep], now_ms: Date.now() };
+  const password = $("share-password").value;
+  if (lock && password) {
+    options.password = password;
+    options.salt = [...crypto.getRandomValues(new Uint8Array(16))];
+    options.nonce = [...crypto.getRandomValues(new Uint8Array(12))];
+  }
+  return options;
+}
+
+/** The preview: each value found, where it was found with the value highlighted, what
+ * replaces it, how often; a checkbox leaves a false positive as it is. */
+function renderSharePreview(preview) {
+  const body = document.querySelector("#share-preview tbody");
+  body.replaceChildren();
+  for (const r of preview.replacements) {
+    const tr = document.createElement("tr");
+    const where = text("td", null, "where");
+    const at = r.example.indexOf(r.value);
+    if (r.kind !== "secret" && at >= 0) {
+      where.append(r.example.slice(0, at), text("mark", r.value), r.example.slice(at + r.value.length));
+    } else {
+      where.append(text("mark", r.kind === "secret" ? "a key or token" : r.value));
+    }
+    const keep = text("td");
+    if (r.kind !== "secret") {
+      const box = Object.assign(document.createElement("input"), { type: "checkbox", checked: share.keep.has(r.value) });
+      box.setAttribute("aria-label", `Keep ${r.value} as it is`);
+      box.addEventListener("change", () => {
+        if (box.checked) share.keep.add(r.value); else share.keep.delete(r.value);
+        previewShare();
+      });
+      keep.append(box);
+    }
+    tr.append(text("td", r.kind), where, text("td", r.placeholder, "id"), text("td", number(r.count), "num"), keep);
+    body.append(tr);
+  }
+  for (const value of share.keep) {
+    const tr = document.createElement("tr");
+    const box = Object.assign(document.createElement("input"), { type: "checkbox", checked: true });
+    box.setAttribute("aria-label", `Keep ${value} as it is`);
+    box.addEventListener("change", () => { share.keep.delete(value); previewShare(); });
+    const keep = text("td");
+    keep.append(box);
+    tr.append(text("td", "kept"), text("td", value, "where"), text("td", "(as it is)", "muted"), text("td", "", "num"), keep);
+    body.append(tr);
+  }
+  $("share-preview").hidden = preview.replacements.length === 0 && share.keep.size === 0;
+  $("share-status").textContent = `Redaction ${preview.profile}: ${number(preview.replacements.length)} value(s), ${number(preview.total)} replacement(s)${share.keep.size ? `, ${number(share.keep.size)} kept as they are` : ""}.`;
+}
+
+async function previewShare() {
+  const { index, through } = state.reading;
+  try {
+    renderSharePreview(JSON.parse(await call("sharePreview", index, through, JSON.stringify(shareOptions(false)))));
+  } catch (e) {
+    $("share-status").textContent = e.message || String(e);
+  }
+}
+
+$("share-open").addEventListener("click", () => {
+  const panel = $("share-panel");
+  panel.hidden = !panel.hidden;
+  $("share-open").setAttribute("aria-expanded", String(!panel.hidden));
+  const key = `${state.reading?.index}:${state.reading?.through}`;
+  if (share.for !== key) {
+    share.keep.clear();
+    share.for = key;
+  }
+  if (!panel.hidden) previewShare();
+});
+$("share-preview-button").addEventListener("click", previewShare);
+$("share-profile").addEventListener("change", previewShare);
+$("share-panel").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const { index, through, view } = state.reading;
+  const locking = Boolean($("share-password").value);
+  $("share-status").textContent = locking ? "Locking with the password…" : "Making the file…";
+  try {
+    const made = JSON.parse(await call("shareHtml", index, through, JSON.stringify(shareOptions(true))));
+    download(`${safeName(made.title || view.title)}.html`, made.text, "text/html");
+    $("share-status").textContent = `Downloaded: ${number(made.messages)} message(s)${made.locked ? ", locked with the password" : ""}; ${number(made.replacements.length)} value(s) redacted.`;
+  } catch (err) {
+    $("share-status").textContent = err.message || String(err);
+  }
+});
+
 $("export-all-md").addEventListener("click", async () => download("baton-conversations.md", await call("allMarkdown"), "text/markdown"));
 $("export-all-json").addEventListener("click", async () => download("baton-conversations.json", await call("allJson"), "application/json"));
 

@@ -217,6 +217,8 @@ const calls = {
   usageCsv: (group) => analyzer.usageCsv(group),
   windows: (now) => JSON.parse(analyzer.windows(now)),
   windowsCsv: (now) => analyzer.windowsCsv(now),
+  sharePreview: (index, through, options) => analyzer.sharePreview(index, through ?? undefined, options),
+  shareHtml: (index, through, options) => analyzer.shareHtml(index, through ?? undefined, options),
   workOverview,
   version: () => JSON.parse(version()).ok.version,
   takenFromFolder: (paths) => Array.from(takenFromFolder(paths)),

@@ -243,6 +243,108 @@ impl Analyzer {
             .map_err(core_error)
     }
 
+    /// What sharing the branch with these options (JSON: `profile`, `words`, `keep`) would
+    /// replace: `{profile, replacements, total}`.
+    #[wasm_bindgen(js_name = sharePreview)]
+    pub fn share_preview(
+        &self,
+        index: usize,
+        through: Option<String>,
+        options: &str,
+    ) -> Result<String, JsValue> {
+        let (shared, choices) = self.share_input(index, through, options)?;
+        let replacements =
+            baton_core::share::make::preview(shared, &choices).map_err(core_error)?;
+        let total: usize = replacements.iter().map(|r| r.count).sum();
+        Ok(json(&serde_json::json!({
+            "profile": choices.profile,
+            "replacements": replacements,
+            "total": total,
+        })))
+    }
+
+    /// The branch as the one HTML file `baton share` writes (JSON options: `profile`,
+    /// `words`, `keep`, `now_ms`, and to lock it `password` with 16 random bytes `salt` and 12
+    /// `nonce`): `{text, title, messages, replacements, locked}`.
+    #[wasm_bindgen(js_name = shareHtml)]
+    pub fn share_html(
+        &self,
+        index: usize,
+        through: Option<String>,
+        options: &str,
+    ) -> Result<String, JsValue> {
+        let (shared, choices) = self.share_input(index, through, options)?;
+        let made = baton_core::share::make::make(shared, &choices).map_err(core_error)?;
+        let mut answer = serde_json::to_value(&made).unwrap_or_default();
+        answer["text"] = serde_json::Value::String(made.text);
+        Ok(answer.to_string())
+    }
+
+    fn share_input(
+        &self,
+        index: usize,
+        through: Option<String>,
+        options: &str,
+    ) -> Result<
+        (
+            baton_core::share::html::Shared,
+            baton_core::share::make::Choices,
+        ),
+        JsValue,
+    > {
+        #[derive(serde::Deserialize)]
+        struct Options {
+            #[serde(default = "share_profile")]
+            profile: String,
+            #[serde(default)]
+            words: Vec<String>,
+            #[serde(default)]
+            keep: Vec<String>,
+            #[serde(default)]
+            now_ms: f64,
+            password: Option<String>,
+            salt: Option<[u8; 16]>,
+            nonce: Option<[u8; 12]>,
+        }
+        fn share_profile() -> String {
+            "share".to_owned()
+        }
+        let options: Options = serde_json::from_str(options)
+            .map_err(|e| js_error("INVALID_ARGUMENT", &e.to_string(), &serde_json::Value::Null))?;
+        let view = self.0.view(index, through.as_deref()).map_err(core_error)?;
+        let lock = match (
+            options.password.filter(|p| !p.is_empty()),
+            options.salt,
+            options.nonce,
+        ) {
+            (Some(password), Some(salt), Some(nonce)) => Some(baton_core::share::make::Lock {
+                password,
+                salt,
+                nonce,
+            }),
+            (Some(_), _, _) => {
+                return Err(js_error(
+                    "INVALID_ARGUMENT",
+                    "a password needs 16 random bytes of salt and 12 of nonce",
+                    &serde_json::Value::Null,
+                ));
+            }
+            _ => None,
+        };
+        Ok((
+            baton_core::share::html::Shared::conversation(view),
+            baton_core::share::make::Choices {
+                format: baton_core::share::make::Format::Html,
+                profile: options.profile.parse().map_err(core_error)?,
+                words: options.words,
+                keep: options.keep,
+                lock,
+                now: baton_core::Timestamp::from_millis(options.now_ms as i64),
+                made_by: format!("Baton {} (the web page)", env!("CARGO_PKG_VERSION")),
+            },
+        ))
+    }
+
     /// One conversation, every branch, as JSON.
     #[wasm_bindgen(js_name = conversationJson)]
     pub fn conversation_json(&self, index: usize) -> Result<String, JsValue> {

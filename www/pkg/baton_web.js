@@ -315,6 +315,83 @@ export class Analyzer {
         }
     }
     /**
+     * The branch as the one HTML file `baton share` writes (JSON options: `profile`,
+     * `words`, `keep`, `now_ms`, and to lock it `password` with 16 random bytes `salt` and 12
+     * `nonce`): `{text, title, messages, replacements, locked}`.
+     * @param {number} index
+     * @param {string | null | undefined} through
+     * @param {string} options
+     * @returns {string}
+     */
+    shareHtml(index, through, options) {
+        let deferred5_0;
+        let deferred5_1;
+        try {
+            const val3 = +index;
+            let ptr0, len0, ptr1, len1;
+            try {
+                ptr0 = isLikeNone(through) ? 0 : passStringToWasm0(through, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+                len0 = WASM_VECTOR_LEN;
+                ptr1 = passStringToWasm0(options, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+                len1 = WASM_VECTOR_LEN;
+            } catch (e) {
+                if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+                if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+                throw e;
+            }
+            const ret = wasm.analyzer_shareHtml(this.__wbg_ptr, val3, ptr0, len0, ptr1, len1);
+            var ptr4 = ret[0];
+            var len4 = ret[1];
+            if (ret[3]) {
+                ptr4 = 0; len4 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred5_0 = ptr4;
+            deferred5_1 = len4;
+            return getStringFromWasm0(ptr4, len4);
+        } finally {
+            wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+        }
+    }
+    /**
+     * What sharing the branch with these options (JSON: `profile`, `words`, `keep`) would
+     * replace: `{profile, replacements, total}`.
+     * @param {number} index
+     * @param {string | null | undefined} through
+     * @param {string} options
+     * @returns {string}
+     */
+    sharePreview(index, through, options) {
+        let deferred5_0;
+        let deferred5_1;
+        try {
+            const val3 = +index;
+            let ptr0, len0, ptr1, len1;
+            try {
+                ptr0 = isLikeNone(through) ? 0 : passStringToWasm0(through, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+                len0 = WASM_VECTOR_LEN;
+                ptr1 = passStringToWasm0(options, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+                len1 = WASM_VECTOR_LEN;
+            } catch (e) {
+                if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+                if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+                throw e;
+            }
+            const ret = wasm.analyzer_sharePreview(this.__wbg_ptr, val3, ptr0, len0, ptr1, len1);
+            var ptr4 = ret[0];
+            var len4 = ret[1];
+            if (ret[3]) {
+                ptr4 = 0; len4 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred5_0 = ptr4;
+            deferred5_1 = len4;
+            return getStringFromWasm0(ptr4, len4);
+        } finally {
+            wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+        }
+    }
+    /**
      * One work session's timeline (JSON array).
      * @param {string} session_id
      * @returns {string}

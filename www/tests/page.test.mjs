@@ -437,6 +437,64 @@ test("the reader renders Markdown and keeps hostile text inert", async () => {
   page.checkOffline();
 });
 
+test("Share as HTML: the preview highlights each value, un-masking one keeps it, and the file (locked or not) opens offline", async () => {
+  const page = await openPage();
+  const file = join(tmp, "share-me.jsonl");
+  const lines = [
+    { type: "user", sessionId: "share-1", uuid: "u1", parentUuid: null, timestamp: "2026-07-18T10:00:00Z", cwd: "/home/ana/app",
+      message: { role: "user", content: "Ask ana.lopez@example.com about build01.corp and db.corp <script>window.__xss=1</script>" } },
+    { type: "assistant", sessionId: "share-1", uuid: "u2", parentUuid: "u1", timestamp: "2026-07-18T10:00:05Z", cwd: "/home/ana/app",
+      message: { id: "m1", role: "assistant", model: "claude-sonnet-4-20250514",
+        content: [{ type: "text", text: "Mailed ana.lopez@example.com; build01.corp answers at 10.20.30.40" }],
+        usage: { input_tokens: 10, output_tokens: 5 } } },
+  ];
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  await load(page, "#file", [file]);
+  await page.fill("#search", "build01");
+  await page.click("#list tbody tr:first-child button");
+  await page.waitForSelector("#reader:not([hidden])");
+  await page.click("#share-open");
+  await page.waitForSelector("#share-preview:not([hidden]) tbody tr");
+  const rows = async () => page.$$eval("#share-preview tbody tr", (trs) => trs.map((tr) => ({
+    kind: tr.cells[0].textContent, marked: tr.cells[1].querySelector("mark")?.textContent, becomes: tr.cells[2].textContent,
+    times: tr.cells[3].textContent })));
+  const before = await rows();
+  assert.deepEqual(before.find((r) => r.marked === "ana.lopez@example.com"), { kind: "email", marked: "ana.lopez@example.com", becomes: "<email-1>", times: "3" });
+  assert.ok(before.some((r) => r.marked === "build01.corp" && r.becomes === "<host-1>"));
+  assert.ok(before.some((r) => r.marked === "ana" && r.kind === "user"));
+  assert.match(await page.textContent("#share-status"), /Redaction share: \d+ value\(s\)/);
+  // db.corp is a false positive here: un-masked, it leaves the list and stays in the file.
+  await page.click('#share-preview input[aria-label="Keep db.corp as it is"]');
+  await page.waitForFunction(() => document.querySelector("#share-status").textContent.includes("kept as they are"));
+  await page.locator("#share-panel").screenshot({ path: join(shots, "share-preview.png") });
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#share-download")]);
+  const html = readFileSync(await download.path(), "utf8");
+  assert.ok(download.suggestedFilename().endsWith(".html"));
+  for (const value of ["ana.lopez@example.com", "build01.corp", "10.20.30.40", "/home/ana"]) assert.ok(!html.includes(value), `${value} in the file`);
+  assert.ok(html.includes("db.corp"), "the value kept as it is");
+  assert.ok(html.includes("Content-Security-Policy"));
+  // Locked with a password: none of it in clear, and the password opens it.
+  await page.fill("#share-password", "open sesame");
+  const [locked] = await Promise.all([page.waitForEvent("download"), page.click("#share-download")]);
+  const lockedPath = await locked.path();
+  assert.ok(!readFileSync(lockedPath, "utf8").includes("Mailed"));
+  const opened = await browser.newPage();
+  const errors = [];
+  opened.on("pageerror", (e) => errors.push(e.message));
+  opened.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  const copy = join(tmp, "locked-share.html");
+  writeFileSync(copy, readFileSync(lockedPath));
+  await opened.goto(`file://${copy}`);
+  await opened.fill("#password", "open sesame");
+  await opened.click("#unlock button[type=submit]");
+  await opened.waitForSelector("#content li.message");
+  assert.equal(await opened.locator("#content li.message").count(), 2);
+  assert.equal(await opened.evaluate(() => window.__xss), undefined);
+  assert.deepEqual(errors, []);
+  await opened.close();
+  page.checkOffline();
+});
+
 test("a whole .baton folder loads without error, and a ledger alone draws no empty charts", async () => {
   const page = await openPage();
   const names = readdirSync(ledgerDir);

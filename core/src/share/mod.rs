@@ -3,6 +3,7 @@
 
 pub mod document;
 pub mod html;
+pub mod make;
 pub mod markdown;
 pub mod redact;
 pub mod seal;

@@ -95,6 +95,9 @@ pub struct Replacement {
     pub placeholder: String,
     /// How many times it was replaced.
     pub count: usize,
+    /// Where it was first found: the value with up to 40 characters either side (empty for
+    /// a secret, whose value is never kept).
+    pub example: String,
 }
 
 /// Suffixes of host names that are a network's own, never the internet's.
@@ -114,6 +117,7 @@ pub struct Redactor {
     rules: Vec<Rule>,
     masker: Option<Masker>,
     placeholders: BTreeMap<(Kind, String), (String, usize)>,
+    examples: BTreeMap<(Kind, String), String>,
     numbers: BTreeMap<Kind, usize>,
     kept: std::collections::BTreeSet<String>,
 }
@@ -202,6 +206,7 @@ impl Redactor {
             rules,
             masker,
             placeholders: BTreeMap::new(),
+            examples: BTreeMap::new(),
             numbers: BTreeMap::new(),
             kept: Default::default(),
         })
@@ -268,6 +273,10 @@ impl Redactor {
                 if start < last {
                     continue;
                 }
+                if !self.examples.contains_key(&(kind, value.clone())) {
+                    self.examples
+                        .insert((kind, value.clone()), around(&current, start, end));
+                }
                 out.push_str(&current[last..start]);
                 out.push_str(&self.placeholder(kind, &value));
                 last = end;
@@ -288,6 +297,11 @@ impl Redactor {
                 value: value.clone(),
                 placeholder: placeholder.clone(),
                 count: *count,
+                example: self
+                    .examples
+                    .get(&(*kind, value.clone()))
+                    .cloned()
+                    .unwrap_or_default(),
             })
             .collect();
         out.sort_by_key(|r| {
@@ -302,6 +316,16 @@ impl Redactor {
         });
         out
     }
+}
+
+/// `text[start..end]` with up to 40 characters either side, on one line.
+fn around(text: &str, start: usize, end: usize) -> String {
+    let before: String = {
+        let chars: Vec<char> = text[..start].chars().rev().take(40).collect();
+        chars.into_iter().rev().collect()
+    };
+    let after: String = text[end..].chars().take(40).collect();
+    format!("{before}{}{after}", &text[start..end]).replace(['\n', '\r', '\t'], " ")
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::store::Ledger;
 use baton_core::Error;
 use baton_core::commands::{Request, Response, SessionRef, ShowParams};
 use baton_core::share::html::{Fact, Hit, Shared, TimelineLine, when};
-use baton_core::share::redact::{Profile, Redactor, Replacement};
+use baton_core::share::redact::Replacement;
 use baton_core::time::Timestamp;
 use rusqlite::Connection;
 use std::path::Path;
@@ -31,55 +31,7 @@ pub enum Subject {
     },
 }
 
-/// The file's form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// One HTML file that opens offline.
-    Html,
-    /// Markdown.
-    Markdown,
-    /// JSON: the share's content as data.
-    Json,
-}
-
-/// What to leave out, and whether to lock it.
-#[derive(Debug, Clone)]
-pub struct Choices {
-    /// The form.
-    pub format: Format,
-    /// The redaction profile.
-    pub profile: Profile,
-    /// Words to mask besides what the profile finds.
-    pub words: Vec<String>,
-    /// Values the person un-masked (false positives).
-    pub keep: Vec<String>,
-    /// The password that locks an HTML file.
-    pub password: Option<String>,
-    /// When the file is made (its footer says so).
-    pub now: Timestamp,
-}
-
-/// A made share.
-#[derive(Debug)]
-pub struct Made {
-    /// Its title (after redaction).
-    pub title: String,
-    /// Its conversations.
-    pub conversations: usize,
-    /// Their messages.
-    pub messages: usize,
-    /// Search hits.
-    pub hits: usize,
-    /// Timeline entries.
-    pub events: usize,
-    /// The file's bytes.
-    pub bytes: Vec<u8>,
-    /// What redaction replaced.
-    pub replacements: Vec<Replacement>,
-    /// Whether a password locks it.
-    pub locked: bool,
-}
+pub use baton_core::share::make::{Choices, Format, Made};
 
 /// The conversation `row`'s active branch.
 fn active_view(
@@ -320,69 +272,21 @@ fn random<const N: usize>() -> Result<[u8; N], Error> {
     Ok(bytes)
 }
 
-/// `shared` redacted as `choices` ask and made into its file.
-pub fn make(mut shared: Shared, choices: &Choices) -> Result<Made, Error> {
-    use baton_core::share::document::{Content, document};
-    if choices.password.is_some() && choices.format != Format::Html {
-        return Err(Error::invalid(
-            "password",
-            "only an HTML share can be locked with a password (it carries what opens it): drop --password, or use --format html",
-        ));
-    }
-    let mut redactor = Redactor::new(choices.profile, &choices.words)?.keeping(&choices.keep);
-    shared.redact(&mut redactor);
-    let replacements = redactor.preview();
-    let replaced: usize = replacements.iter().map(|r| r.count).sum();
-    let profile = word(&choices.profile);
-    let footer = format!(
-        "Shared with Baton {} on {}; redaction: {profile}, {replaced} replacement(s).",
-        env!("CARGO_PKG_VERSION"),
-        &choices.now.to_string()[..10],
-    );
-    let bytes = match choices.format {
-        Format::Html => {
-            let body = baton_core::share::html::body(&shared);
-            match &choices.password {
-                None => document(
-                    Content::Open {
-                        title: &shared.title,
-                        html: &body,
-                    },
-                    &footer,
-                ),
-                Some(password) => {
-                    let sealed = baton_core::share::seal::seal(
-                        body.as_bytes(),
-                        password,
-                        random()?,
-                        random()?,
-                        baton_core::share::seal::ITERATIONS,
-                    )?;
-                    document(Content::Sealed(&sealed), &footer)
-                }
-            }
-        }
-        Format::Markdown => {
-            let mut text = baton_core::share::markdown::markdown(&shared);
-            text.push_str(&format!("\n---\n\n_{footer}_\n"));
-            text
-        }
-        Format::Json => serde_json::to_string_pretty(&serde_json::json!({
-            "share": shared,
-            "redaction": { "profile": choices.profile, "replacements": replaced },
-            "made_at": choices.now,
-        }))
-        .map_err(|e| Error::internal(format!("encoding the share: {e}")))?,
-    }
-    .into_bytes();
-    Ok(Made {
-        title: shared.title.clone(),
-        conversations: shared.conversations.len(),
-        messages: shared.messages(),
-        hits: shared.hits.len(),
-        events: shared.timeline.len(),
-        bytes,
-        replacements,
-        locked: choices.password.is_some(),
-    })
+/// What redaction would replace in `shared`, writing nothing.
+pub fn preview(shared: Shared, choices: &Choices) -> Result<Vec<Replacement>, Error> {
+    baton_core::share::make::preview(shared, choices)
+}
+
+/// `shared` redacted as `choices` ask and made into its file, locked with `password` when
+/// one is given (with fresh random salt and nonce).
+pub fn make(shared: Shared, choices: Choices, password: Option<String>) -> Result<Made, Error> {
+    let lock = match password {
+        Some(password) => Some(baton_core::share::make::Lock {
+            password,
+            salt: random()?,
+            nonce: random()?,
+        }),
+        None => None,
+    };
+    baton_core::share::make::make(shared, &Choices { lock, ..choices })
 }

@@ -150,6 +150,7 @@ fn format_of(args: &ShareArgs) -> Format {
 pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Output, Error> {
     let profile: Profile = args.redact.parse()?;
     let format = format_of(args);
+    baton_core::share::make::lockable(format, args.password || args.password_file.is_some())?;
     let ledger = crate::faces::cli::ledger_for(cli).ok();
     let mut words = args.redact_words.clone();
     if let Some(ledger) = &ledger {
@@ -175,30 +176,24 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
         crate::faces::cli::open_query(cli, &args.index)?;
     }
     let shared = crate::ops::share::gather(ledger.as_ref(), &index, &subject)?;
-    let password = if args.preview { None } else { password(args)? };
     let choices = Choices {
         format,
         profile,
         words,
         keep: args.keep.clone(),
-        password,
+        lock: None,
         now: crate::os::system::now()?,
+        made_by: format!("Baton {}", env!("CARGO_PKG_VERSION")),
     };
     if args.preview {
-        let made = crate::ops::share::make(
-            shared,
-            &Choices {
-                format: Format::Markdown,
-                ..choices
-            },
-        )?;
+        let replacements = crate::ops::share::preview(shared, &choices)?;
         return Ok(preview(
-            &made.replacements,
+            &replacements,
             profile,
             &crate::faces::table::Style::for_stdout(cli.color),
         ));
     }
-    let made = crate::ops::share::make(shared, &choices)?;
+    let made = crate::ops::share::make(shared, choices, password(args)?)?;
     let path: PathBuf = args
         .output
         .clone()
@@ -207,7 +202,7 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
     let json = serde_json::json!({
         "path": (path.as_os_str() != "-").then(|| path.display().to_string()),
         "format": format,
-        "bytes": made.bytes.len(),
+        "bytes": made.text.len(),
         "title": made.title,
         "conversations": made.conversations,
         "messages": made.messages,
@@ -219,7 +214,7 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
     if path.as_os_str() == "-" {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
-        out.write_all(&made.bytes)
+        out.write_all(made.text.as_bytes())
             .and_then(|()| out.flush())
             .map_err(|e| Error::store_io("write", "standard output", e))?;
         return Ok(Output {
@@ -237,7 +232,7 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
         )
         .with("path", path.display().to_string()));
     }
-    crate::os::files::write_whole(&path, &made.bytes)
+    crate::os::files::write_whole(&path, made.text.as_bytes())
         .map_err(|e| Error::store_io("write", &path.display().to_string(), e))?;
     let mut held = Vec::new();
     if made.events > 0 {
@@ -256,7 +251,7 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
         "[ok] Shared \"{}\" as {} ({}; {})",
         shorten_title(&made.title),
         path.display(),
-        crate::human_bytes(made.bytes.len() as u64),
+        crate::human_bytes(made.text.len() as u64),
         held.join(", ")
     );
     human.push_str(&format!(
