@@ -273,10 +273,9 @@ impl Redactor {
                 if start < last {
                     continue;
                 }
-                if !self.examples.contains_key(&(kind, value.clone())) {
-                    self.examples
-                        .insert((kind, value.clone()), around(&current, start, end));
-                }
+                self.examples
+                    .entry((kind, value.clone()))
+                    .or_insert_with(|| around(&current, start, end));
                 out.push_str(&current[last..start]);
                 out.push_str(&self.placeholder(kind, &value));
                 last = end;
