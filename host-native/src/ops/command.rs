@@ -25,6 +25,8 @@ pub struct Extras {
     pub branch_cost: Option<Value>,
     /// A shown session's share of the five-hour window open now.
     pub window_share: Option<Value>,
+    /// How to resume a shown session's agent session (Claude Code, Codex), or why it cannot be.
+    pub resume: Option<Value>,
 }
 
 /// A request's outcome: the core's answer, the extras, and the view it read, with which the
@@ -115,12 +117,44 @@ fn costs(ledger: &Ledger, index: &Path, snapshot: &Snapshot, id: baton_core::Ses
             chain_cost: costs.chain_total(&all, id),
             branch_cost: costs.branch_total(&all, id),
             window_share: window_share(ledger, index, &all, id),
+            resume: resume(index, &all, id, costs.of(id)),
         },
         Err(err) => {
             warn(&format!("its cost is left out: {err}"));
             Extras::default()
         }
     }
+}
+
+/// How to resume `id`'s agent session: its own provider session id first, then the Claude
+/// Code and Codex transcripts tied to it, the first the index knows (see
+/// [`resume_of`](crate::ops::mirror::restore::resume_of)).
+fn resume(
+    index: &Path,
+    sessions: &[baton_core::ledger::session::Session],
+    id: baton_core::SessionId,
+    cost: Option<&crate::ops::work_cost::SessionCost>,
+) -> Option<Value> {
+    use baton_core::transcripts::Provider;
+    let session = sessions.iter().find(|s| s.session_id == id)?;
+    let mut ids: Vec<&str> = session.provider_session_id.as_deref().into_iter().collect();
+    ids.extend(
+        cost.into_iter()
+            .flat_map(|c| &c.transcripts)
+            .filter(|t| matches!(t.provider, Provider::ClaudeCode | Provider::Codex))
+            .map(|t| t.provider_session_id.as_str()),
+    );
+    if ids.is_empty() || !index.exists() {
+        return None;
+    }
+    let connection = crate::ops::mirror::open_for_query(index, false, None).ok()?;
+    ids.into_iter().find_map(|provider_id| {
+        let row = crate::ops::mirror::query::resolve(&connection, index, provider_id).ok()?;
+        let resume = crate::ops::mirror::restore::resume_of(&connection, index, &row).ok()??;
+        let mut value = serde_json::to_value(resume).ok()?;
+        value["provider_session_id"] = Value::from(provider_id);
+        Some(value)
+    })
 }
 
 /// `id`'s share of the five-hour window open now (its work session's responses against all

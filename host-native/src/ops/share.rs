@@ -33,6 +33,13 @@ pub enum Subject {
 
 pub use baton_core::share::make::{Choices, Format, Made};
 
+/// Whether `row` is a chat service's conversation (an export: ChatGPT, claude.ai), which no
+/// agent can resume and no service can import: restoring it writes it out as a file.
+pub fn restores_as_file(row: &ConversationRow) -> bool {
+    baton_core::transcripts::Provider::named(&row.provider)
+        .is_some_and(|p| p.entry().kind == baton_core::transcripts::providers::Kind::Export)
+}
+
 /// The conversation `row`'s active branch.
 fn active_view(
     connection: &Connection,

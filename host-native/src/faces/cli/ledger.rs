@@ -339,6 +339,16 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
                 ));
                 output.json.tree()["window_share"] = share;
             }
+            if let Some(resume) = extras.resume {
+                output.human.push_str(&match resume["command"].as_str() {
+                    Some(command) => format!("\n  resume         {command}"),
+                    None => format!(
+                        "\n  resume         not as it is: {}",
+                        resume["why_not"].as_str().unwrap_or("?")
+                    ),
+                });
+                output.json.tree()["resume"] = resume;
+            }
             // The session is the answer; what links to it is extra, and an index that cannot
             // be read (a colleague's read-only ledger, a newer schema) only leaves it out.
             let opened =

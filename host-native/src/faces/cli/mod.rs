@@ -18,6 +18,7 @@ mod ledger;
 mod mirror;
 mod params;
 mod records;
+mod restore;
 mod serve;
 mod share;
 mod team;
@@ -122,7 +123,7 @@ pub fn main() -> i32 {
             transcripts::remove(&cli, args)
         }
         Command::Transcripts(args::TranscriptsCommand::Restore(ref args)) => {
-            transcripts::restore(&cli, args)
+            restore::restore(&cli, args)
         }
         Command::Index(args::IndexArgs {
             upkeep: Some(ref upkeep),

@@ -102,7 +102,7 @@ fn password(args: &ShareArgs) -> Result<Option<String>, Error> {
 }
 
 /// A file name from a title: its words in lower case joined by `-`, at most 60 characters.
-fn file_name(title: &str, format: Format) -> String {
+pub(crate) fn file_name(title: &str, format: Format) -> String {
     let mut slug = String::new();
     for word in title
         .split(|c: char| !c.is_alphanumeric())
@@ -125,6 +125,22 @@ fn file_name(title: &str, format: Format) -> String {
         Format::Json => "json",
     };
     format!("{slug}.{extension}")
+}
+
+/// Writes `bytes` to `path` whole, refusing to replace a file there unless `force`.
+pub(crate) fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
+    if path.exists() && !force {
+        return Err(Error::invalid(
+            "output",
+            format!(
+                "{} exists: give another --output, or --force to replace it",
+                path.display()
+            ),
+        )
+        .with("path", path.display().to_string()));
+    }
+    crate::os::files::write_whole(path, bytes)
+        .map_err(|e| Error::store_io("write", &path.display().to_string(), e))
 }
 
 /// The form asked for, else the one the output's extension names, else HTML.
@@ -222,18 +238,7 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
             json: serde_json::Value::Null.into(),
         });
     }
-    if path.exists() && !args.force {
-        return Err(Error::invalid(
-            "output",
-            format!(
-                "{} exists: give another --output, or --force to replace it",
-                path.display()
-            ),
-        )
-        .with("path", path.display().to_string()));
-    }
-    crate::os::files::write_whole(&path, made.text.as_bytes())
-        .map_err(|e| Error::store_io("write", &path.display().to_string(), e))?;
+    write_new(&path, made.text.as_bytes(), args.force)?;
     let mut held = Vec::new();
     if made.events > 0 {
         held.push(format!("{} timeline entries", made.events));

@@ -108,7 +108,7 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
                 path.display()
             ));
         }
-        Some(crate::ops::mirror::query::search(
+        let page = crate::ops::mirror::query::search(
             &connection,
             &path,
             &query,
@@ -117,7 +117,9 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
             baton_core::transcripts::search::Order::asked(args.order.as_deref())?,
             i64::from(args.limit),
             width,
-        )?)
+        )?;
+        let json = crate::ops::mirror::restore::page_with_resumes(&connection, &path, &page)?;
+        Some((page, json))
     } else {
         None
     };
@@ -158,9 +160,9 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
             table.append_to(&mut human, &reader.style);
         }
     }
-    let mut json = match &page {
-        Some(page) => to_json(page)?,
-        None => serde_json::json!({}),
+    let (page, mut json) = match page {
+        Some((page, json)) => (Some(page), json),
+        None => (None, serde_json::json!({})),
     };
     if let Some((total, hits)) = &stored {
         json["stored_total"] = serde_json::json!(total);
@@ -242,6 +244,22 @@ pub(crate) fn search(cli: &crate::faces::cli::Cli, args: &SearchArgs) -> Result<
         human.push_str(line);
         human.push_str("\n    ");
         human.push_str(&marked(&hit.snippet, &hit.highlights, &reader.style));
+    }
+    // From the best hit back to work: how to resume its session.
+    if let Some(first) = page.hits.first()
+        && let Some(resume) = json["hits"][0].get("resume")
+    {
+        let said = match (resume["command"].as_str(), resume["why_not"].as_str()) {
+            (Some(command), _) => format!("resume it: {command}"),
+            (None, Some(why)) => format!("to resume it: {why}"),
+            (None, None) => String::new(),
+        };
+        if !said.is_empty() {
+            human.push_str(&format!(
+                "\n\nThe best hit is in conversation {}; {said}",
+                first.conversation.id
+            ));
+        }
     }
     Ok(Output {
         human,
@@ -520,52 +538,5 @@ pub(crate) fn remove(
             "[ok] Removed {described}; logged in the index (`baton index stats` counts removals)"
         ),
         json: serde_json::json!({ "index": path.display().to_string(), "removed": to_json(&removal)? }).into(),
-    })
-}
-
-/// `baton transcripts restore`.
-pub(crate) fn restore(
-    cli: &crate::faces::cli::Cli,
-    args: &crate::faces::cli::args::TranscriptsRestoreArgs,
-) -> Result<Output, Error> {
-    let path = index_path(cli, &args.location)?;
-    let connection = crate::index::open_existing(&path)?;
-    let restored = crate::ops::mirror::restore::restore(
-        &connection,
-        &path,
-        &args.reference,
-        crate::ops::mirror::restore::RestoreOptions {
-            force: args.force,
-            allow_masked: args.allow_masked,
-        },
-    )?;
-    let mut human = format!(
-        "[ok] Restored {} session {} ({} file(s)):",
-        restored.provider,
-        restored.session,
-        restored.files.len()
-    );
-    for file in &restored.files {
-        human.push_str(&format!(
-            "\n  {} ({} lines, {} bytes){}",
-            file.path,
-            file.lines,
-            file.bytes,
-            file.kept_old
-                .as_deref()
-                .map(|old| format!("; the file that was there is now {old}"))
-                .unwrap_or_default()
-        ));
-    }
-    if !restored.masked.is_empty() {
-        human.push_str(&format!(
-            "\n{} line(s) written as kept (masked), not as they were",
-            restored.masked.len()
-        ));
-    }
-    human.push_str(&format!("\nResume it: {}", restored.resume));
-    Ok(Output {
-        human,
-        json: crate::faces::cli::to_json(&restored)?.into(),
     })
 }

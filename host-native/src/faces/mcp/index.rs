@@ -439,7 +439,8 @@ off_thread_tools! { transcript_tools via read_index:
                 i64::from(p.limit.unwrap_or(20).clamp(1, 200)),
                 160,
             )?;
-            Ok(page_answer(page.hits.len(), page.total, "matching message(s)", &page))
+            let json = crate::ops::mirror::restore::page_with_resumes(connection, path, &page)?;
+            Ok(page_answer(page.hits.len(), page.total, "matching message(s)", &json))
         }
     list_transcripts(ListTranscripts) [read_only_hint = true]
         "The kept transcripts, newest first, with a total for paging."

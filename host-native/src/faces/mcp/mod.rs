@@ -224,6 +224,9 @@ impl BatonMcp {
             if let Some(share) = answered.extras.window_share {
                 cost.insert("window_share".into(), share);
             }
+            if let Some(resume) = answered.extras.resume {
+                cost.insert("resume".into(), resume);
+            }
             (answered.result, (!cost.is_empty()).then_some(cost))
         })
         .await

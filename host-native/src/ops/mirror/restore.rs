@@ -229,6 +229,25 @@ pub fn resume_of(
         .map(|source| source.path)
         .collect();
     let gone = files.iter().filter(|f| !Path::new(f).exists()).count();
+    // Claude Code resumes a session from its own folder: one not on this machine (the
+    // session ran on another, or the folder moved) cannot be resumed here as it is.
+    if provider == Some(Provider::ClaudeCode)
+        && let Some(folder) = &row.project
+        && !Path::new(folder).is_dir()
+    {
+        return Ok(Some(Resume {
+            command: None,
+            why_not: Some(format!(
+                "its folder {folder} is not on this machine (it ran on another, or the folder moved): resume it there, or run `claude --resume {}` in the folder it now is{}",
+                row.provider_id,
+                if gone > 0 {
+                    format!(" after `baton transcripts restore {}`", row.provider_id)
+                } else {
+                    String::new()
+                }
+            )),
+        }));
+    }
     Ok(Some(if gone == 0 {
         Resume {
             command: Some(resume_command(provider, row)),
@@ -244,6 +263,32 @@ pub fn resume_of(
             )),
         }
     }))
+}
+
+/// A search's page as JSON with each hit carrying how to resume its session (see
+/// [`resume_of`]; asked once per conversation however many of its messages matched).
+pub fn page_with_resumes(
+    connection: &Connection,
+    path: &Path,
+    page: &super::query::HitPage,
+) -> Result<serde_json::Value, Error> {
+    let mut json = serde_json::to_value(page)
+        .map_err(|e| Error::internal(format!("encoding the hits: {e}")))?;
+    let mut known: std::collections::HashMap<i64, Option<Resume>> = Default::default();
+    for (n, hit) in page.hits.iter().enumerate() {
+        let resume = match known.get(&hit.conversation.id) {
+            Some(resume) => resume.clone(),
+            None => {
+                let resume = resume_of(connection, path, &hit.conversation)?;
+                known.insert(hit.conversation.id, resume.clone());
+                resume
+            }
+        };
+        if let Some(resume) = resume {
+            json["hits"][n]["resume"] = serde_json::to_value(resume).unwrap_or_default();
+        }
+    }
+    Ok(json)
 }
 
 /// The command that resumes `row` in its agent.

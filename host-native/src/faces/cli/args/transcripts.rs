@@ -315,7 +315,9 @@ pub(crate) enum TranscriptsCommand {
 
 Claude Code deletes sessions after 30 days (cleanupPeriodDays); the mirror keeps every complete
 line. Lines masked when kept (secrets) cannot come back as they were: the restore names them
-and writes nothing unless --allow-masked.")]
+and writes nothing unless --allow-masked. A ChatGPT or claude.ai conversation has nowhere to go
+back to (the services import nothing): it is written to the current folder as HTML (or
+--format markdown).")]
     Restore(TranscriptsRestoreArgs),
 }
 
@@ -331,6 +333,10 @@ pub(crate) struct TranscriptsRestoreArgs {
     /// Write lines that were masked when kept, as kept (they differ from the original)
     #[arg(long)]
     pub(crate) allow_masked: bool,
+    /// A chat service's conversation (ChatGPT, claude.ai: no import) is written to the
+    /// current folder as html or markdown
+    #[arg(long, value_enum, default_value_t = super::ShareFormat::Html)]
+    pub(crate) format: super::ShareFormat,
 }
 
 #[derive(Debug, Args)]
