@@ -590,6 +590,7 @@ let opening = 0;
 
 async function openConversation(index, through = null) {
   const ticket = ++opening;
+  if (state.reading && (state.reading.index !== index || state.reading.through !== through)) resetShare();
   const view = await call("view", index, through, 0, FIRST_SLICE);
   if (ticket !== opening) return;
   document.body.dataset.readerFetchMs = String(Math.round(performance.now() - openStarted));
@@ -756,6 +757,26 @@ $("share-open").addEventListener("click", () => {
   if (!panel.hidden) previewShare();
 });
 $("share-preview-button").addEventListener("click", previewShare);
+$("share-words").addEventListener("change", previewShare);
+// Enter in a field previews; only the button downloads.
+for (const id of ["share-words", "share-password"]) {
+  $(id).addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      previewShare();
+    }
+  });
+}
+
+/** Another conversation or branch: the share panel starts over for it. */
+function resetShare() {
+  $("share-panel").hidden = true;
+  $("share-open").setAttribute("aria-expanded", "false");
+  $("share-preview").hidden = true;
+  $("share-status").textContent = "";
+  share.keep.clear();
+  share.for = null;
+}
 $("share-profile").addEventListener("change", previewShare);
 $("share-panel").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -764,7 +785,7 @@ $("share-panel").addEventListener("submit", async (e) => {
   $("share-status").textContent = locking ? "Locking with the password…" : "Making the file…";
   try {
     const made = JSON.parse(await call("shareHtml", index, through, JSON.stringify(shareOptions(true))));
-    download(`${safeName(made.title || view.title)}.html`, made.text, "text/html");
+    download(made.locked ? "baton-share-locked.html" : `${safeName(made.title || view.title)}.html`, made.text, "text/html");
     $("share-status").textContent = `Downloaded: ${number(made.messages)} message(s)${made.locked ? ", locked with the password" : ""}; ${number(made.replacements.length)} value(s) redacted.`;
   } catch (err) {
     $("share-status").textContent = err.message || String(err);

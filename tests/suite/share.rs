@@ -165,6 +165,17 @@ fn the_preview_lists_exactly_what_is_replaced_and_writes_nothing() {
     expected.sort();
     assert_eq!(values, expected);
     // A value kept as a false positive is left as it is, and leaves the preview.
+    let previewed = share(&s, &["--preview", "--json", "--keep", "staging.corp"]);
+    let listed: Vec<String> = json_of(&previewed)["replacements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["value"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        !listed.iter().any(|v| v == "staging.corp") && listed.iter().any(|v| v == "build01.corp"),
+        "{listed:?}"
+    );
     let kept = share(&s, &["--keep", "staging.corp", "-o", "kept.md"]);
     assert_success(&kept, format_args!("share --keep"));
     let text = read(&s.out.join("kept.md"));

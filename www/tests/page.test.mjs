@@ -466,6 +466,9 @@ test("Share as HTML: the preview highlights each value, un-masking one keeps it,
   // db.corp is a false positive here: un-masked, it leaves the list and stays in the file.
   await page.click('#share-preview input[aria-label="Keep db.corp as it is"]');
   await page.waitForFunction(() => document.querySelector("#share-status").textContent.includes("kept as they are"));
+  const after = await rows();
+  assert.ok(!after.some((r) => r.marked === "db.corp"), "db.corp is no longer replaced");
+  assert.ok(after.some((r) => r.kind === "kept"), "and is listed as kept");
   await page.locator("#share-panel").screenshot({ path: join(shots, "share-preview.png") });
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#share-download")]);
   const html = readFileSync(await download.path(), "utf8");

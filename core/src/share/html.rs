@@ -111,9 +111,11 @@ impl Shared {
                         Block::Text { text } | Block::Thinking { text } => {
                             *text = redactor.redact(text);
                         }
-                        Block::ToolCall { input, .. } => *input = redactor.redact(input),
+                        Block::ToolCall { input, .. } => {
+                            *input = redactor.redact_json_text(input);
+                        }
                         Block::ToolResult { output, .. } => *output = redactor.redact(output),
-                        Block::Other { raw, .. } => *raw = redactor.redact(raw),
+                        Block::Other { raw, .. } => *raw = redactor.redact_json_text(raw),
                     }
                 }
             }
@@ -236,7 +238,7 @@ fn block_html(out: &mut String, block: &Block) {
                 .find(|l| !l.is_empty())
                 .map(|l| clip(l, 90))
                 .unwrap_or_else(|| "(empty)".to_owned());
-            let lines = output.split('\n').count();
+            let lines = output.lines().count();
             let summary = format!(
                 "<span class=\"card-kind\">{}</span><code class=\"gist\">{}</code><span class=\"muted small\">{} line(s)</span>",
                 if *is_error { "Error" } else { "Result" },

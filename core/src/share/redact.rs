@@ -109,6 +109,9 @@ struct Rule {
     kind: Kind,
     pattern: Regex,
     group: usize,
+    /// The rule for a user in an agent's folder name: the users already known are replaced
+    /// in that form first (`first.last` is `-first-last-` there).
+    slug: bool,
 }
 
 /// Replaces what a profile leaves out, keeping a stable placeholder for each value.
@@ -132,6 +135,7 @@ impl Redactor {
                     kind,
                     pattern,
                     group,
+                    slug: false,
                 })
                 .map_err(|e| crate::error::Error::internal(format!("redaction rule: {e}")))
         };
@@ -194,11 +198,13 @@ impl Redactor {
                 1,
             )?);
             // The same user in an agent's folder name for a project (`-home-ana-work-app`).
-            rules.push(rule(
+            let mut slug = rule(
                 Kind::User,
-                r#"(?:^|[\s/\\"'=:])-(?:home|Users)-([A-Za-z0-9_.]+)-"#,
+                r#"(?:^|[\s/\\"'=:])-(?:home|Users)-([A-Za-z0-9]+)-"#,
                 1,
-            )?);
+            )?;
+            slug.slug = true;
+            rules.push(slug);
             rules.push(rule(Kind::Env, r#"\b[A-Z][A-Z0-9_]{2,}=([^\s"'`]+)"#, 1)?);
         }
         let masker = (profile != Profile::None).then(Masker::default);
@@ -254,6 +260,9 @@ impl Redactor {
         };
         for at in 0..self.rules.len() {
             let (kind, group) = (self.rules[at].kind, self.rules[at].group);
+            if self.rules[at].slug {
+                current = self.known_users_in_slugs(current);
+            }
             if !self.rules[at].pattern.is_match(&current) {
                 continue;
             }
@@ -284,6 +293,70 @@ impl Redactor {
             current = out;
         }
         current
+    }
+
+    /// `text` with each user already found written as an agent's folder name writes it (every
+    /// character but letters and digits a `-`) replaced by that user's placeholder.
+    fn known_users_in_slugs(&mut self, text: String) -> String {
+        let users: Vec<(String, String)> = self
+            .placeholders
+            .iter()
+            .filter(|((kind, value), _)| {
+                *kind == Kind::User && value.chars().any(|c| !c.is_ascii_alphanumeric())
+            })
+            .map(|((_, value), (placeholder, _))| {
+                let slug: String = value
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                    .collect();
+                (format!("-{slug}-"), format!("-{placeholder}-"))
+            })
+            .collect();
+        let mut text = text;
+        for (slug, placeholder) in users {
+            let times = text.matches(&slug).count();
+            if times > 0 {
+                text = text.replace(&slug, &placeholder);
+                if let Some((_, count)) = self
+                    .placeholders
+                    .values_mut()
+                    .find(|(p, _)| format!("-{p}-") == placeholder)
+                {
+                    *count += times;
+                }
+            }
+        }
+        text
+    }
+
+    /// Every string of `value` redacted (keys kept).
+    pub fn redact_json(&mut self, value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::String(text) => *text = self.redact(text),
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    self.redact_json(item);
+                }
+            }
+            serde_json::Value::Object(fields) => {
+                for (_, field) in fields.iter_mut() {
+                    self.redact_json(field);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// JSON text with its strings redacted one by one (a `\n` escape is no word for a rule
+    /// to run into); text that is not JSON redacted as it is.
+    pub fn redact_json_text(&mut self, text: &str) -> String {
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(mut value) => {
+                self.redact_json(&mut value);
+                serde_json::to_string(&value).unwrap_or_else(|_| self.redact(text))
+            }
+            Err(_) => self.redact(text),
+        }
     }
 
     /// Every replacement so far, by kind, then by placeholder number.
@@ -385,6 +458,15 @@ mod tests {
             out,
             "~/.claude/projects/-home-<user-1>-work-app/1.jsonl and /home/<user-1>/work, -Users-<user-2>-x"
         );
+        // A user with a dot is `-first-last-` in a folder name: the same user.
+        let mut dotted = Redactor::new(Profile::Share, &[]).unwrap();
+        let out =
+            dotted.redact("cd /Users/first.last/app; ls ~/.claude/projects/-Users-first-last-app");
+        assert_eq!(
+            out,
+            "cd /Users/<user-1>/app; ls ~/.claude/projects/-Users-<user-1>-app"
+        );
+        assert_eq!(dotted.preview()[0].count, 2);
         let mut keeping = Redactor::new(Profile::Share, &[])
             .unwrap()
             .keeping(&["build01.corp".to_owned()]);

@@ -23,7 +23,7 @@ pub struct Sealed {
     pub ciphertext: Vec<u8>,
 }
 
-fn key(password: &str, salt: &[u8; 16], iterations: u32) -> [u8; 32] {
+fn key(password: &str, salt: &[u8], iterations: u32) -> [u8; 32] {
     let mut key = [0u8; 32];
     pbkdf2::pbkdf2_hmac::<sha2::Sha256>(password.as_bytes(), salt, iterations, &mut key);
     key
@@ -96,8 +96,7 @@ mod tests {
     fn the_key_is_pbkdf2_hmac_sha256_as_webcrypto_derives_it() {
         // RFC 7914's PBKDF2-HMAC-SHA-256 vector (password "passwd", salt "salt", 1 round),
         // first 32 bytes: what WebCrypto's deriveKey gives for the same inputs.
-        let mut key = [0u8; 32];
-        pbkdf2::pbkdf2_hmac::<sha2::Sha256>(b"passwd", b"salt", 1, &mut key);
+        let key = key("passwd", b"salt", 1);
         let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(
             hex,

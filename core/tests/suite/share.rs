@@ -76,7 +76,7 @@ fn every_message_is_in_the_file_and_hostile_text_is_only_text() {
     let shared = hostile();
     let html = body(&shared);
     assert_eq!(
-        html.matches("<li class=\"message ").count(),
+        html.matches("<li class=\"message role-").count(),
         shared.messages(),
         "{html}"
     );
@@ -127,6 +127,9 @@ fn the_policy_allows_exactly_the_inline_style_and_script_by_hash() {
     assert!(policy.contains(&format!("style-src 'sha256-{}'", hash(STYLE))));
     assert!(policy.contains(&format!("script-src 'sha256-{}'", hash(SCRIPT))));
     assert!(!policy.contains("unsafe"), "{policy}");
+    // A browser hashes the text with LF line ends: a checkout that wrote CRLF into them would
+    // block both (`.gitattributes` keeps them LF).
+    assert!(!STYLE.contains('\r') && !SCRIPT.contains('\r'));
     let file = document(
         Content::Open {
             title: "t",
@@ -235,4 +238,28 @@ fn sub_agent_threads_are_folded_under_one_item_with_their_counts() {
         html.matches("<li class=\"message role-").count(),
         view.messages.len()
     );
+}
+
+#[test]
+fn values_inside_a_tool_calls_json_are_redacted_however_its_lines_are_escaped() {
+    let mut shared = claude_code(&[
+        line("u0", None, "user", json!("deploy")),
+        line(
+            "u1",
+            Some("u0"),
+            "assistant",
+            json!([{"type": "tool_use", "id": "t1", "name": "Write",
+                    "input": {"file_path": "/home/ana/app/.env",
+                              "content": "HOST=db\nAPI_TOKEN=abc123\n10.20.30.40\n+44 20 7946 0958"}}]),
+        ),
+    ]);
+    let mut redactor = Redactor::new(Profile::Share, &[]).unwrap();
+    shared.redact(&mut redactor);
+    let html = body(&shared);
+    for planted in ["abc123", "10.20.30.40", "7946 0958", "/home/ana"] {
+        assert!(!html.contains(planted), "{planted} left in {html}");
+    }
+    // Still JSON, pretty-printed in its card, and the user is one placeholder.
+    assert!(html.contains("&lt;env-"), "{html}");
+    assert!(!html.contains("user-2"), "{html}");
 }

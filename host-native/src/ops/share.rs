@@ -251,24 +251,26 @@ pub fn gather(ledger: Option<&Ledger>, index: &Path, subject: &Subject) -> Resul
     }
 }
 
-/// The words `[share] redact = [...]` in the workspace's `.baton/config.toml` lists (none
-/// when it cannot be read: the command that reads it reports that).
-pub fn configured_words(ledger_dir: &Path) -> Vec<String> {
-    crate::config::ConfigFile::read(ledger_dir)
-        .ok()
-        .and_then(|config| {
-            config
-                .table("share")
-                .and_then(|t| t.get("redact"))
-                .and_then(|v| v.as_array())
-                .map(|listed| {
-                    listed
-                        .iter()
-                        .filter_map(|w| w.as_str().map(str::to_owned))
-                        .collect()
-                })
-        })
-        .unwrap_or_default()
+/// The words `[share] redact = [...]` in the workspace's `.baton/config.toml` lists: a
+/// config that cannot be read, or a `redact` that is not a list of words, is refused (a
+/// share must not go out with words the person listed left in).
+pub fn configured_words(ledger_dir: &Path) -> Result<Vec<String>, Error> {
+    let config = crate::config::ConfigFile::read(ledger_dir)?;
+    let Some(listed) = config.table("share").and_then(|t| t.get("redact")) else {
+        return Ok(Vec::new());
+    };
+    let words: Option<Vec<String>> = listed.as_array().and_then(|items| {
+        items
+            .iter()
+            .map(|w| w.as_str().map(str::to_owned))
+            .collect()
+    });
+    words.ok_or_else(|| {
+        Error::invalid(
+            "config",
+            "`redact` under [share] in .baton/config.toml must be a list of words: redact = [\"acme\", \"zephyr\"]",
+        )
+    })
 }
 
 /// Fresh random bytes from the operating system.

@@ -67,9 +67,8 @@ fn as_file(
     let shared =
         crate::ops::share::gather(None, index, &Subject::Conversation(row.provider_id.clone()))?;
     let format = match args.format {
-        crate::faces::cli::args::ShareFormat::Markdown => Format::Markdown,
-        crate::faces::cli::args::ShareFormat::Json => Format::Json,
-        crate::faces::cli::args::ShareFormat::Html => Format::Html,
+        crate::faces::cli::args::RestoreFormat::Markdown => Format::Markdown,
+        crate::faces::cli::args::RestoreFormat::Html => Format::Html,
     };
     let made = crate::ops::share::make(
         shared,

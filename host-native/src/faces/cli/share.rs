@@ -9,27 +9,6 @@ use baton_core::Error;
 use baton_core::share::redact::{Profile, Replacement};
 use std::path::{Path, PathBuf};
 
-/// Every string of `value` redacted (keys kept).
-pub(crate) fn redact_json(
-    redactor: &mut baton_core::share::redact::Redactor,
-    value: &mut serde_json::Value,
-) {
-    match value {
-        serde_json::Value::String(text) => *text = redactor.redact(text),
-        serde_json::Value::Array(items) => {
-            for item in items {
-                redact_json(redactor, item);
-            }
-        }
-        serde_json::Value::Object(fields) => {
-            for (_, field) in fields.iter_mut() {
-                redact_json(redactor, field);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// What a redaction replaced, as a person checks it before sharing.
 pub(crate) fn preview(
     replacements: &[Replacement],
@@ -81,6 +60,7 @@ fn password(args: &ShareArgs) -> Result<Option<String>, Error> {
         return Ok(None);
     }
     if let Ok(given) = std::env::var("BATON_SHARE_PASSWORD") {
+        crate::os::warnings::warn("the password is BATON_SHARE_PASSWORD's (not asked)");
         return Ok(Some(given));
     }
     let ask = |prompt: &str| {
@@ -127,17 +107,25 @@ pub(crate) fn file_name(title: &str, format: Format) -> String {
     format!("{slug}.{extension}")
 }
 
+/// The name of a locked file made without `--output`.
+const LOCKED_NAME: &str = "baton share locked";
+
+/// The refusal to replace a file that is there.
+fn exists(path: &Path) -> Error {
+    Error::invalid(
+        "output",
+        format!(
+            "{} exists: give another --output, or --force to replace it",
+            path.display()
+        ),
+    )
+    .with("path", path.display().to_string())
+}
+
 /// Writes `bytes` to `path` whole, refusing to replace a file there unless `force`.
 pub(crate) fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
     if path.exists() && !force {
-        return Err(Error::invalid(
-            "output",
-            format!(
-                "{} exists: give another --output, or --force to replace it",
-                path.display()
-            ),
-        )
-        .with("path", path.display().to_string()));
+        return Err(exists(path));
     }
     crate::os::files::write_whole(path, bytes)
         .map_err(|e| Error::store_io("write", &path.display().to_string(), e))
@@ -170,7 +158,7 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
     let ledger = crate::faces::cli::ledger_for(cli).ok();
     let mut words = args.redact_words.clone();
     if let Some(ledger) = &ledger {
-        words.extend(crate::ops::share::configured_words(ledger.dir()));
+        words.extend(crate::ops::share::configured_words(ledger.dir())?);
     }
     let subject = match (&args.reference, &args.session, &args.search) {
         (_, Some(session), _) => Subject::Session(session.clone()),
@@ -187,6 +175,18 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
             ));
         }
     };
+    let locking = args.password || args.password_file.is_some();
+    // A file that is there is refused before anything is gathered or a password asked.
+    let early = args
+        .output
+        .clone()
+        .or_else(|| locking.then(|| PathBuf::from(file_name(LOCKED_NAME, format))));
+    if let Some(path) = early.filter(|p| p.as_os_str() != "-" && !args.preview)
+        && path.exists()
+        && !args.force
+    {
+        return Err(exists(&path));
+    }
     let index = crate::faces::cli::index_path(cli, &args.index.location)?;
     if args.index.sync {
         crate::faces::cli::open_query(cli, &args.index)?;
@@ -210,10 +210,17 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
         ));
     }
     let made = crate::ops::share::make(shared, choices, password(args)?)?;
-    let path: PathBuf = args
-        .output
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(file_name(&made.title, format)));
+    // A locked file's name says nothing of what it holds.
+    let path: PathBuf = args.output.clone().unwrap_or_else(|| {
+        PathBuf::from(file_name(
+            if made.locked {
+                LOCKED_NAME
+            } else {
+                &made.title
+            },
+            format,
+        ))
+    });
     let replaced: usize = made.replacements.iter().map(|r| r.count).sum();
     let json = serde_json::json!({
         "path": (path.as_os_str() != "-").then(|| path.display().to_string()),
@@ -270,7 +277,7 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
         }
     ));
     if made.locked {
-        human.push_str("\nLocked with a password: the file holds none of the content in clear; send the password another way.");
+        human.push_str("\nLocked with a password: the file holds none of the conversation in clear (only its date and redaction profile); send the password another way.");
     }
     Ok(Output {
         human,

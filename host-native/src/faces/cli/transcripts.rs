@@ -372,7 +372,7 @@ pub(crate) fn show(
     if profile != baton_core::share::redact::Profile::None || args.preview {
         let mut words = args.redact_words.clone();
         if let Ok(ledger) = crate::faces::cli::ledger_for(cli) {
-            words.extend(crate::ops::share::configured_words(ledger.dir()));
+            words.extend(crate::ops::share::configured_words(ledger.dir())?);
         }
         let mut chosen = baton_core::share::redact::Redactor::new(profile, &words)?;
         shown.markdown = chosen.redact(&shown.markdown);
@@ -407,7 +407,7 @@ pub(crate) fn show(
     if let Some(redactor) = &redactor {
         // The same placeholders in the JSON as in the Markdown; the preview counts the
         // Markdown's (what a person reads and shares).
-        super::share::redact_json(&mut redactor.clone(), &mut json);
+        redactor.clone().redact_json(&mut json);
         if args.preview {
             return Ok(super::share::preview(
                 &redactor.preview(),

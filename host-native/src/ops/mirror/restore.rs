@@ -279,7 +279,10 @@ pub fn page_with_resumes(
         let resume = match known.get(&hit.conversation.id) {
             Some(resume) => resume.clone(),
             None => {
-                let resume = resume_of(connection, path, &hit.conversation)?;
+                // A lookup that fails leaves the hit without a way back, not the search failed.
+                let resume = resume_of(connection, path, &hit.conversation)
+                    .ok()
+                    .flatten();
                 known.insert(hit.conversation.id, resume.clone());
                 resume
             }

@@ -143,6 +143,7 @@ pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 7] = [
             "budget",
             "mirror",
             "search",
+            "share",
             "transcripts",
             "inspect",
             "analyze",

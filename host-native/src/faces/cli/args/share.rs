@@ -54,6 +54,15 @@ pub(crate) struct ShareArgs {
     pub(crate) force: bool,
 }
 
+/// The forms a chat service's conversation is restored in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RestoreFormat {
+    /// One HTML file that opens offline.
+    Html,
+    /// Markdown.
+    Markdown,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ShareFormat {
     /// One HTML file that opens offline.

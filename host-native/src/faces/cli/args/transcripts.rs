@@ -335,8 +335,8 @@ pub(crate) struct TranscriptsRestoreArgs {
     pub(crate) allow_masked: bool,
     /// A chat service's conversation (ChatGPT, claude.ai: no import) is written to the
     /// current folder as html or markdown
-    #[arg(long, value_enum, default_value_t = super::ShareFormat::Html)]
-    pub(crate) format: super::ShareFormat,
+    #[arg(long, value_enum, default_value_t = super::RestoreFormat::Html)]
+    pub(crate) format: super::RestoreFormat,
 }
 
 #[derive(Debug, Args)]
