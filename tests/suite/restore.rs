@@ -93,6 +93,52 @@ impl Kept {
     }
 }
 
+/// What Claude Code's `--resume` needs of a session file: every line JSON, and the chain of
+/// `parentUuid` links from the last message back to the root whole. The chain's length.
+fn claude_resumes(bytes: &[u8]) -> usize {
+    let mut parents = std::collections::HashMap::new();
+    let mut last = None;
+    for line in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let value: Value = serde_json::from_slice(line).expect("every line is JSON");
+        if let Some(uuid) = value["uuid"].as_str() {
+            parents.insert(
+                uuid.to_owned(),
+                value["parentUuid"].as_str().map(str::to_owned),
+            );
+            last = Some(uuid.to_owned());
+        }
+    }
+    let (mut at, mut steps) = (last.expect("a message"), 1);
+    while let Some(parent) = parents[&at].clone() {
+        assert!(
+            parents.contains_key(&parent),
+            "the chain breaks at {parent}"
+        );
+        at = parent;
+        steps += 1;
+        assert!(steps <= parents.len(), "the chain loops");
+    }
+    steps
+}
+
+/// What `codex resume` needs of a rollout: every line a `{timestamp, type, payload}` record,
+/// the first its session's meta with the thread's id.
+fn codex_resumes(bytes: &[u8]) {
+    let lines: Vec<Value> = bytes
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).expect("every line is JSON"))
+        .collect();
+    for line in &lines {
+        assert!(
+            line["timestamp"].is_string() && line["type"].is_string(),
+            "{line}"
+        );
+    }
+    assert_eq!(lines[0]["type"], "session_meta");
+    assert_eq!(lines[0]["payload"]["id"], CODEX_ID);
+}
+
 #[test]
 fn deleted_sessions_come_back_byte_for_byte_where_the_agents_look() {
     let kept = kept(None);
@@ -135,9 +181,11 @@ fn deleted_sessions_come_back_byte_for_byte_where_the_agents_look() {
             .contains("/home/marco/projects/spotter is not on this machine"),
         "{elsewhere}"
     );
+    assert!(claude_resumes(&std::fs::read(&kept.claude).unwrap()) > 1);
     let (status, codex) = kept.restore(CODEX_ID, &[]);
     assert_eq!(status, 0, "{codex}");
     assert_eq!(std::fs::read(&kept.codex).unwrap(), originals[1]);
+    codex_resumes(&std::fs::read(&kept.codex).unwrap());
     assert_eq!(codex["resume"], format!("codex resume {CODEX_ID}"));
 
     // There now: not replaced, and said how to.

@@ -47,6 +47,10 @@ pub const ENVIRONMENT: &[Variable] = &[
     ),
     v("BATON_INDEX", "the transcript index file (`--index`)"),
     v(
+        "BATON_SHARE_PASSWORD",
+        "the password `baton share --password` locks the file with (not asked)",
+    ),
+    v(
         "BATON_NOTES",
         "`off` switches session notes off (`--no-notes`)",
     ),

@@ -59,7 +59,7 @@ fn password(args: &ShareArgs) -> Result<Option<String>, Error> {
     if !args.password {
         return Ok(None);
     }
-    if let Ok(given) = std::env::var("BATON_SHARE_PASSWORD") {
+    if let Ok(given) = crate::os::env::var("BATON_SHARE_PASSWORD") {
         crate::os::warnings::warn("the password is BATON_SHARE_PASSWORD's (not asked)");
         return Ok(Some(given));
     }
