@@ -35,6 +35,7 @@ mod statusline;
 mod store;
 mod sync;
 mod sync_budget;
+mod tui;
 mod typescript;
 mod usage;
 mod wasm;

@@ -10,5 +10,6 @@ pub mod mcp;
 pub mod present;
 pub mod statusline;
 pub mod table;
+pub mod tui;
 pub mod watch;
 pub mod web;

@@ -10,6 +10,7 @@ pub mod budget;
 pub mod command;
 pub mod engine;
 pub mod limits;
+pub mod live;
 pub mod mirror;
 pub mod notes;
 pub mod records;

@@ -136,6 +136,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Mirror(_)
         | Command::Search(_)
         | Command::Share(_)
+        | Command::Tui
         | Command::Transcripts(_)
         | Command::Record(_)
         | Command::Hook(_)

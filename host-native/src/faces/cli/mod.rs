@@ -92,6 +92,12 @@ pub fn main() -> i32 {
         Command::Usage(ref args) => usage(&cli, args),
         Command::Inspect(args) => inspect(args),
         Command::Watch(ref args) => watch(&cli, args, json_only),
+        Command::Tui => {
+            return serve::tui(&cli).map_or_else(
+                |err| report_error(&err, json_only, err_style, retry.as_ref()),
+                |()| 0,
+            );
+        }
         Command::Sync(ref args) => team::sync(&cli, args, json_only),
         Command::Team(ref command) => team::team(&cli, command),
         Command::Mirror(ref args) => mirror::mirror(&cli, args),

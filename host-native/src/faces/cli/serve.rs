@@ -1,5 +1,5 @@
 //! Commands that serve or show: `baton abi` (the wasm core through wasmtime), `baton web` (the
-//! page) and `baton demo`.
+//! page), `baton demo` and `baton tui`.
 
 use crate::faces::cli::Output;
 use crate::faces::cli::args::{AbiArgs, DemoArgs, WebArgs};
@@ -188,4 +188,15 @@ pub(crate) fn demo(args: DemoArgs) -> Result<Output, Error> {
         ),
         json: summary.into(),
     })
+}
+
+/// `baton tui`: the terminal UI; once it has given the terminal back, the command that
+/// resumes the conversation it was asked for (`r`), if any, on stdout.
+pub(crate) fn tui(cli: &crate::faces::cli::Cli) -> Result<(), Error> {
+    let colour = crate::faces::table::Style::for_stdout(cli.color).colour;
+    let ledger = crate::faces::cli::ledger_for(cli)?;
+    if let Some(said) = crate::faces::tui::run(ledger, colour)? {
+        crate::faces::cli::print_line(&said);
+    }
+    Ok(())
 }

@@ -1,0 +1,454 @@
+//! How the terminal UI looks: the tabs across the top, the tab's table (or the reader) in the
+//! middle, the keys and the last word at the foot, and the help over everything when asked.
+//! It draws what [`App`] holds and reads nothing itself.
+
+use super::app::{App, Tab};
+use baton_core::analyzer::charts::scale::thousands;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{
+    Block, Borders, Cell, Clear, Paragraph, Row, Table, TableState, Tabs, Wrap,
+};
+
+/// The body's height for a screen of `height` rows (the page keys move by it).
+pub(crate) fn body_height(height: u16) -> usize {
+    usize::from(height.saturating_sub(4))
+}
+
+/// Draws `app` on `frame`.
+pub(crate) fn draw(frame: &mut Frame, app: &App) {
+    let [top, body, foot] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    let p = app.palette;
+    let titles: Vec<Line> = Tab::ALL
+        .iter()
+        .enumerate()
+        .map(|(n, t)| Line::from(format!("{} {}", n + 1, t.title())))
+        .collect();
+    let at = Tab::ALL.iter().position(|t| *t == app.tab).unwrap_or(0);
+    frame.render_widget(
+        Tabs::new(titles)
+            .select(at)
+            .highlight_style(p.selected())
+            .divider("│"),
+        top,
+    );
+    if let Some(reading) = &app.reading {
+        reader(frame, app, reading, body);
+    } else {
+        match app.tab {
+            Tab::Live => live(frame, app, body),
+            Tab::History => history(frame, app, body),
+            Tab::Search => search(frame, app, body),
+            Tab::Cost => cost(frame, app, body),
+        }
+    }
+    let keys = if app.reading.is_some() {
+        "j/k scroll · n/p message · t unfold · r resume · Esc back · ? help"
+    } else {
+        match app.tab {
+            Tab::Live => "↑/↓ select · p pause · u unpause · Tab next · ? help · q quit",
+            Tab::History => "↑/↓ select · Enter read · Tab next · ? help · q quit",
+            Tab::Search => "type to search · ↑/↓ select · Enter read at the hit · Esc clear, back",
+            Tab::Cost => "Tab next · ? help · q quit",
+        }
+    };
+    let foot_line = if app.status.is_empty() {
+        Line::from(Span::styled(keys, p.dim()))
+    } else {
+        Line::from(vec![
+            Span::styled(app.status.clone(), p.fg(Color::Yellow)),
+            Span::styled(format!("  ·  {keys}"), p.dim()),
+        ])
+    };
+    frame.render_widget(Paragraph::new(foot_line), foot);
+    if app.help {
+        help(frame, app);
+    }
+}
+
+fn table_state(selected: usize, rows: usize) -> TableState {
+    TableState::default().with_selected((rows > 0).then_some(selected))
+}
+
+fn live(frame: &mut Frame, app: &App, area: Rect) {
+    let p = app.palette;
+    let wide = area.width >= 120;
+    let attention_rows = app.attention.len().min(6) as u16;
+    let [table_area, attention_area] = Layout::vertical([
+        Constraint::Min(3),
+        Constraint::Length(if attention_rows > 0 {
+            attention_rows + 2
+        } else {
+            0
+        }),
+    ])
+    .areas(area);
+    let mut header = vec!["ID", "AGENT", "STATUS", "PROCESS", "COST", "5H"];
+    if wide {
+        header.extend(["HEALTH", "PROJECT", "LAST"]);
+    }
+    header.push("GOAL");
+    let rows: Vec<Row> = app
+        .live
+        .iter()
+        .map(|r| {
+            let mut cells = vec![
+                Cell::from(r.session.session_id.short()),
+                Cell::from(r.session.agent.clone()),
+                Cell::from(r.session.status.as_str()),
+                Cell::from(Span::styled(
+                    r.liveness.as_str(),
+                    p.fg(match r.liveness.as_str() {
+                        "live" => Color::Green,
+                        "gone" => Color::Red,
+                        "idle" => Color::Yellow,
+                        _ => Color::Reset,
+                    }),
+                )),
+                Cell::from(
+                    r.cost_usd
+                        .map_or_else(|| "—".to_owned(), |c| format!("${c:.2}")),
+                ),
+                Cell::from(
+                    r.window_share
+                        .map_or_else(|| "—".to_owned(), |s| format!("{s:.0}%")),
+                ),
+            ];
+            if wide {
+                cells.push(Cell::from(
+                    r.health.map_or_else(|| "—".to_owned(), |h| h.to_string()),
+                ));
+                cells.push(Cell::from(r.session.project.clone()));
+                cells.push(Cell::from(ago(app, r.last_activity)));
+            }
+            cells.push(Cell::from(r.session.goal.clone().unwrap_or_default()));
+            Row::new(cells)
+        })
+        .collect();
+    let mut widths = vec![
+        Constraint::Length(8),
+        Constraint::Length(10),
+        Constraint::Length(11),
+        Constraint::Length(7),
+        Constraint::Length(8),
+        Constraint::Length(4),
+    ];
+    if wide {
+        widths.extend([
+            Constraint::Length(6),
+            Constraint::Length(14),
+            Constraint::Length(9),
+        ]);
+    }
+    widths.push(Constraint::Min(10));
+    let title = match &app.window {
+        Some(w) => format!(
+            " {} live session(s) · 5-hour window: ${:.2}, {} tokens ",
+            app.live.len(),
+            w.cost_usd,
+            thousands(w.total_tokens)
+        ),
+        None => format!(" {} live session(s) ", app.live.len()),
+    };
+    if app.live.is_empty() {
+        frame.render_widget(
+            Paragraph::new("No live work sessions. This view updates by itself when one starts.")
+                .block(Block::default().borders(Borders::TOP).title(title))
+                .wrap(Wrap { trim: true }),
+            table_area,
+        );
+    } else {
+        let table = Table::new(rows, widths)
+            .header(Row::new(header).style(p.bold()))
+            .row_highlight_style(p.selected())
+            .block(Block::default().borders(Borders::TOP).title(title));
+        frame.render_stateful_widget(
+            table,
+            table_area,
+            &mut table_state(app.selected[0], app.live.len()),
+        );
+    }
+    if attention_rows > 0 {
+        let lines: Vec<Line> = app
+            .attention
+            .iter()
+            .take(6)
+            .map(|a| {
+                Line::from(vec![
+                    Span::styled(format!("#{} ", a.number), p.fg(Color::Yellow)),
+                    Span::styled(format!("{} ", a.session_id.short()), p.dim()),
+                    Span::raw(a.text.clone()),
+                ])
+            })
+            .collect();
+        frame.render_widget(
+            Paragraph::new(lines).block(
+                Block::default()
+                    .borders(Borders::TOP)
+                    .title(format!(" attention: {} open ", app.attention.len())),
+            ),
+            attention_area,
+        );
+    }
+}
+
+fn ago(app: &App, at: baton_core::Timestamp) -> String {
+    let seconds = at.whole_seconds_until(app.now);
+    if seconds < 60 {
+        "just now".to_owned()
+    } else {
+        format!(
+            "{} ago",
+            baton_core::time::human_duration(seconds - seconds % 60)
+        )
+    }
+}
+
+fn day(millis: Option<i64>) -> String {
+    millis
+        .map(|m| {
+            let text = baton_core::Timestamp::from_millis(m).to_string();
+            format!("{} {}", &text[..10], &text[11..16])
+        })
+        .unwrap_or_default()
+}
+
+fn history(frame: &mut Frame, app: &App, area: Rect) {
+    let p = app.palette;
+    let wide = area.width >= 120;
+    let rows: Vec<Row> = app
+        .history
+        .iter()
+        .map(|c| {
+            let mut cells = vec![
+                Cell::from(day(c.updated_at)),
+                Cell::from(c.provider.clone()),
+                Cell::from(thousands(c.messages.max(0) as u64)),
+            ];
+            if wide {
+                cells.push(Cell::from(c.project.clone().unwrap_or_default()));
+            }
+            cells.push(Cell::from(
+                c.title.clone().unwrap_or_else(|| "(untitled)".to_owned()),
+            ));
+            Row::new(cells)
+        })
+        .collect();
+    let mut header = vec!["UPDATED", "AGENT", "MSGS"];
+    let mut widths = vec![
+        Constraint::Length(16),
+        Constraint::Length(12),
+        Constraint::Length(6),
+    ];
+    if wide {
+        header.push("PROJECT");
+        widths.push(Constraint::Length(30));
+    }
+    header.push("TITLE");
+    widths.push(Constraint::Min(10));
+    let title = format!(
+        " {} of {} kept conversation(s), newest first ",
+        app.history.len(),
+        thousands(app.history_total.max(0) as u64)
+    );
+    if app.history.is_empty() {
+        frame.render_widget(
+            Paragraph::new(
+                "No kept conversations yet: `baton mirror` keeps every agent's transcripts.",
+            )
+            .block(Block::default().borders(Borders::TOP).title(title))
+            .wrap(Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
+    let table = Table::new(rows, widths)
+        .header(Row::new(header).style(p.bold()))
+        .row_highlight_style(p.selected())
+        .block(Block::default().borders(Borders::TOP).title(title));
+    frame.render_stateful_widget(
+        table,
+        area,
+        &mut table_state(app.selected[1], app.history.len()),
+    );
+}
+
+fn search(frame: &mut Frame, app: &App, area: Rect) {
+    let p = app.palette;
+    let [input, results] =
+        Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(area);
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("Search: ", p.bold()),
+            Span::raw(app.query.clone()),
+            Span::styled("█", p.dim()),
+        ]))
+        .block(Block::default().borders(Borders::BOTTOM)),
+        input,
+    );
+    let Some(page) = &app.hits else {
+        frame.render_widget(
+            Paragraph::new("Type words to search every kept transcript: results come as you type.")
+                .style(p.dim()),
+            results,
+        );
+        return;
+    };
+    let mut lines: Vec<Line> = vec![Line::from(Span::styled(
+        format!(
+            "{}{} message(s) match",
+            if page.total_capped { "more than " } else { "" },
+            thousands(page.total.max(0) as u64)
+        ),
+        p.dim(),
+    ))];
+    let mut selected_line = 0;
+    for (n, hit) in page.hits.iter().enumerate() {
+        let chosen = n == app.selected[2];
+        if chosen {
+            selected_line = lines.len();
+        }
+        let head_style = if chosen { p.selected() } else { p.bold() };
+        lines.push(Line::from(vec![Span::styled(
+            format!(
+                "{} · {} · {}",
+                day(hit.at),
+                hit.conversation.provider,
+                hit.conversation
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| "(untitled)".to_owned())
+            ),
+            head_style,
+        )]));
+        // The snippet with its matches marked.
+        let chars: Vec<char> = hit.snippet.chars().collect();
+        let mut spans = vec![Span::raw("  ")];
+        let mut at = 0;
+        for &(from, to) in &hit.highlights {
+            if from < at || to > chars.len() {
+                continue;
+            }
+            spans.push(Span::raw(chars[at..from].iter().collect::<String>()));
+            spans.push(Span::styled(
+                chars[from..to].iter().collect::<String>(),
+                p.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            ));
+            at = to;
+        }
+        spans.push(Span::raw(
+            chars[at.min(chars.len())..].iter().collect::<String>(),
+        ));
+        lines.push(Line::from(spans));
+    }
+    let height = usize::from(results.height);
+    let scroll = selected_line.saturating_sub(height.saturating_sub(2));
+    frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), results);
+}
+
+fn cost(frame: &mut Frame, app: &App, area: Rect) {
+    let p = app.palette;
+    let text = match &app.window {
+        Some(w) => format!(
+            "The open five-hour window: ${:.2}, {} tokens, until {}.",
+            w.cost_usd,
+            thousands(w.total_tokens),
+            w.end
+        ),
+        None => "No five-hour window is open (nothing used in the last five hours).".to_owned(),
+    };
+    frame.render_widget(
+        Paragraph::new(vec![
+            Line::from(text),
+            Line::from(Span::styled(
+                "Usage by day, model and project: `baton usage` (charts here come next).",
+                p.dim(),
+            )),
+        ])
+        .block(Block::default().borders(Borders::TOP).title(" cost "))
+        .wrap(Wrap { trim: true }),
+        area,
+    );
+}
+
+fn reader(frame: &mut Frame, app: &App, reading: &super::app::Reading, area: Rect) {
+    let p = app.palette;
+    let [head, text] = Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(area);
+    let view = &reading.view;
+    let resume = match &reading.resume {
+        Some(r) => match (&r.command, &r.why_not) {
+            (Some(c), _) => format!(" · r: {c}"),
+            (None, Some(_)) => " · cannot be resumed as it is".to_owned(),
+            _ => String::new(),
+        },
+        None => String::new(),
+    };
+    frame.render_widget(
+        Paragraph::new(vec![
+            Line::from(Span::styled(view.head.title.clone(), p.bold())),
+            Line::from(Span::styled(
+                format!(
+                    "{} message(s) · line {} of {}{resume}",
+                    view.messages.len(),
+                    reading.top + 1,
+                    reading.lines.lines.len()
+                ),
+                p.dim(),
+            )),
+        ]),
+        head,
+    );
+    let height = usize::from(text.height);
+    let end = (reading.top + height).min(reading.lines.lines.len());
+    let visible = reading.lines.lines[reading.top.min(end)..end].to_vec();
+    frame.render_widget(Paragraph::new(visible).wrap(Wrap { trim: false }), text);
+}
+
+fn help(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let width = area.width.min(64);
+    let height = area.height.min(20);
+    let popup = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    let p = app.palette;
+    let keys = [
+        ("1 2 3 4, Tab", "Live, History, Search, Cost"),
+        ("↑ ↓ j k, PgUp PgDn", "move; in the reader, scroll"),
+        ("Enter", "read the conversation (at the hit)"),
+        ("/", "search: results as you type"),
+        ("p / u", "pause / unpause a live session (as you)"),
+        ("n / p", "next / previous message in the reader"),
+        ("t", "unfold every tool call, result, thinking"),
+        ("r", "leave, printing the command that resumes it"),
+        ("Esc", "back; clear the query, then leave search"),
+        ("q, Ctrl-C", "leave"),
+    ];
+    let mut lines = vec![Line::from(Span::styled("Keys", p.bold())), Line::raw("")];
+    for (key, does) in keys {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{key:<20}"), p.fg(Color::Cyan)),
+            Span::raw(does),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled("any key closes this", p.dim())));
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(Block::default().borders(Borders::ALL).title(" help "))
+            .style(Style::default())
+            .wrap(Wrap { trim: true }),
+        popup,
+    );
+}

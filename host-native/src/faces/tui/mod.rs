@@ -1,0 +1,175 @@
+//! `baton tui`: a terminal home for the day's work — the live sessions across agents (with
+//! attention, pause and unpause), the history of every agent's kept conversations, search as
+//! you type with a reader that opens at the hit, and cost. It reads through the same host
+//! operations as the CLI and MCP, wakes only on a key, a resize or a file that changed (no
+//! polling at rest), and gives the terminal back as it found it on exit, on a panic and on
+//! SIGTERM.
+
+mod app;
+mod data;
+mod draw;
+mod lines;
+#[cfg(test)]
+mod tests;
+
+use baton_core::Error;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
+
+/// How long typing rests before the query runs.
+const DEBOUNCE: Duration = Duration::from_millis(120);
+
+/// How soon after a file changed the live view is read again (changes come in bursts).
+const SETTLE: Duration = Duration::from_millis(150);
+
+/// What wakes the loop.
+enum Wake {
+    Input(ratatui::crossterm::event::Event),
+    Files,
+    Stop,
+}
+
+/// Blocks SIGTERM in every thread and gives it to one that turns it into [`Wake::Stop`], so
+/// that the loop leaves the way it leaves on `q` (the terminal restored).
+fn stop_on_sigterm(wake: Sender<Wake>) {
+    // SAFETY: plain libc calls on a zeroed signal set this function owns; the mask is set
+    // before any other thread of the UI starts.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::sigaddset(&mut set, libc::SIGHUP);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        std::thread::spawn(move || {
+            let mut signal: libc::c_int = 0;
+            if libc::sigwait(&set, &mut signal) == 0 {
+                let _ = wake.send(Wake::Stop);
+            }
+        });
+    }
+}
+
+/// `baton tui`: what to print once the terminal is given back (the resume command asked
+/// for with `r`).
+pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<String>, Error> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(Error::invalid(
+            "terminal",
+            "`baton tui` draws on a terminal: run it in one (`baton watch` and `baton list` print to a pipe)",
+        ));
+    }
+    let index = crate::index::path_for(ledger.dir());
+    let data = data::Data { ledger, index };
+    let mut app = app::App::new(lines::Palette { colour }, crate::os::system::now()?);
+    app.load_live(&data, crate::os::system::now()?);
+
+    let (wake, woken) = channel();
+    stop_on_sigterm(wake.clone());
+    let mut watcher = {
+        let wake = wake.clone();
+        notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            if let Ok(event) = event
+                && crate::ops::live::changes_anything(&event)
+            {
+                let _ = wake.send(Wake::Files);
+            }
+        })
+        .ok()
+    };
+    let mut watching = crate::ops::live::Watching::default();
+    if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live(app.now)) {
+        watching.update(watcher, &live.watched);
+    }
+    let mut terminal = ratatui::init();
+    {
+        let wake = wake.clone();
+        std::thread::spawn(move || {
+            while let Ok(event) = ratatui::crossterm::event::read() {
+                if wake.send(Wake::Input(event)).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    let result = event_loop(&mut terminal, &mut app, &data, &woken, |app: &app::App| {
+        // The live view's files follow its sessions.
+        if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live(app.now)) {
+            watching.update(watcher, &live.watched);
+        }
+    });
+    ratatui::restore();
+    result?;
+    Ok(app.on_exit)
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut app::App,
+    data: &data::Data,
+    woken: &Receiver<Wake>,
+    mut rewatch: impl FnMut(&app::App),
+) -> Result<(), Error> {
+    let draw_error = |e: std::io::Error| Error::store_io("draw on", "the terminal", e);
+    terminal.draw(|f| draw::draw(f, app)).map_err(draw_error)?;
+    let mut files_due: Option<Instant> = None;
+    let mut search_due: Option<Instant> = None;
+    loop {
+        let due = [files_due, search_due].into_iter().flatten().min();
+        let wake = match due {
+            Some(due) => match woken.recv_timeout(due.saturating_duration_since(Instant::now())) {
+                Ok(wake) => Some(wake),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            },
+            None => match woken.recv() {
+                Ok(wake) => Some(wake),
+                Err(_) => return Ok(()),
+            },
+        };
+        let height = draw::body_height(terminal.size().map(|s| s.height).unwrap_or(24));
+        let mut redraw = false;
+        match wake {
+            Some(Wake::Stop) => return Ok(()),
+            Some(Wake::Files) => {
+                files_due.get_or_insert(Instant::now() + SETTLE);
+            }
+            Some(Wake::Input(ratatui::crossterm::event::Event::Key(key)))
+                if key.kind == ratatui::crossterm::event::KeyEventKind::Press =>
+            {
+                #[cfg(debug_assertions)]
+                if key.code == ratatui::crossterm::event::KeyCode::F(12) {
+                    panic!(
+                        "a panic asked for by F12 (debug builds only), to prove the terminal comes back"
+                    );
+                }
+                match app.key(key, data, height) {
+                    app::Next::Quit => return Ok(()),
+                    app::Next::Draw => redraw = true,
+                    app::Next::Stay => {}
+                }
+                if app.search_due {
+                    search_due = Some(Instant::now() + DEBOUNCE);
+                }
+            }
+            Some(Wake::Input(ratatui::crossterm::event::Event::Resize(..))) => redraw = true,
+            Some(Wake::Input(_)) => {}
+            None => {}
+        }
+        let now = Instant::now();
+        if files_due.is_some_and(|due| due <= now) {
+            files_due = None;
+            app.load_live(data, crate::os::system::now()?);
+            rewatch(app);
+            redraw = true;
+        }
+        if search_due.is_some_and(|due| due <= now) {
+            search_due = None;
+            app.run_search(data);
+            redraw = true;
+        }
+        if redraw {
+            terminal.draw(|f| draw::draw(f, app)).map_err(draw_error)?;
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! `baton tui` as a person runs it, in a real pseudo-terminal: it opens on the live sessions,
+//! draws nothing while nothing changes, shows a session another process starts, searches a
+//! planted word as it is typed, opens the reader at the hit, and gives the terminal back (the
+//! alternate screen left, the cursor shown) on `q`, on SIGTERM and on a panic.
+
+use baton_tests::{assert_success, baton};
+use std::io::{Read, Write};
+use std::os::fd::FromRawFd;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const SESSION: &str = "7e1e0000-0000-4000-8000-000000000001";
+
+/// A `baton tui` on its own pseudo-terminal of 80×24.
+struct Pty {
+    master: std::fs::File,
+    child: std::process::Child,
+    seen: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Pty {
+    fn open(ledger: &Path) -> Pty {
+        let (mut master, mut slave) = (0, 0);
+        let size = libc::winsize {
+            ws_row: 24,
+            ws_col: 80,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: openpty writes two descriptors this function then owns.
+        let opened = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                &size,
+            )
+        };
+        assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: both descriptors were just opened and are owned here.
+        let (master, slave) = unsafe {
+            (
+                std::fs::File::from_raw_fd(master),
+                std::fs::File::from_raw_fd(slave),
+            )
+        };
+        let mut command = baton(ledger);
+        command
+            .arg("tui")
+            .env("TERM", "xterm-256color")
+            .stdin(slave.try_clone().unwrap())
+            .stdout(slave.try_clone().unwrap())
+            .stderr(slave);
+        // SAFETY: between fork and exec only async-signal-safe calls: a new session whose
+        // controlling terminal is the pty.
+        unsafe {
+            command.pre_exec(|| {
+                libc::setsid();
+                libc::ioctl(0, libc::TIOCSCTTY, 0);
+                Ok(())
+            });
+        }
+        let child = command.spawn().unwrap();
+        drop(command);
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let mut reading = master.try_clone().unwrap();
+        let into = Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 8192];
+            while let Ok(n) = reading.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                into.lock().unwrap().extend_from_slice(&buffer[..n]);
+            }
+        });
+        Pty {
+            master,
+            child,
+            seen,
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.seen.lock().unwrap().len()
+    }
+
+    /// The screen as a terminal shows it after everything drawn so far.
+    fn screen(&self) -> String {
+        let mut parser = vt100::Parser::new(24, 80, 0);
+        parser.process(&self.seen.lock().unwrap());
+        parser.screen().contents()
+    }
+
+    /// Waits until the screen shows `needle`; how long it took.
+    fn wait_for(&self, needle: &str, within: Duration) -> Duration {
+        let start = Instant::now();
+        while start.elapsed() < within {
+            if self.screen().contains(needle) {
+                return start.elapsed();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!(
+            "{needle:?} not on screen within {within:?}:\n{}",
+            self.screen()
+        );
+    }
+
+    fn keys(&mut self, keys: &str) {
+        self.master.write_all(keys.as_bytes()).unwrap();
+        self.master.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    /// Waits for the process to end; its exit code (or signal) and whether it gave the
+    /// terminal back: the alternate screen left and the cursor shown after they were taken.
+    fn finish(mut self) -> (Option<i32>, bool) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "baton tui did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        std::thread::sleep(Duration::from_millis(200));
+        let raw = String::from_utf8_lossy(&self.seen.lock().unwrap()).into_owned();
+        let after = |taken: &str, given: &str| {
+            raw.rfind(given)
+                .is_some_and(|g| raw.rfind(taken).is_none_or(|t| t < g))
+        };
+        let restored = raw.contains("\u{1b}[?1049h")
+            && after("\u{1b}[?1049h", "\u{1b}[?1049l")
+            && after("\u{1b}[?25l", "\u{1b}[?25h");
+        (status.code(), restored)
+    }
+}
+
+/// A ledger with a mirrored Claude Code session that says a planted word.
+fn workspace() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("projects/-work-app");
+    std::fs::create_dir_all(&folder).unwrap();
+    let lines = [
+        serde_json::json!({"type":"user","sessionId":SESSION,"uuid":"u1","parentUuid":null,
+            "cwd":"/work/app","timestamp":"2026-12-01T10:00:00Z",
+            "message":{"role":"user","content":"Why does the zebrafish fixture fail?"}}),
+        serde_json::json!({"type":"assistant","sessionId":SESSION,"uuid":"a1","parentUuid":"u1",
+            "cwd":"/work/app","timestamp":"2026-12-01T10:00:05Z","requestId":"r1",
+            "message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5-20250929",
+                "content":[{"type":"text","text":"Its seed changed; pinning it fixes the fixture."}],
+                "usage":{"input_tokens":1,"output_tokens":1}}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(folder.join(format!("{SESSION}.jsonl")), text).unwrap();
+    let ledger = tmp.path().join(".baton");
+    let projects = tmp.path().join("projects");
+    let mirrored = baton(&ledger)
+        .args(baton_tests::mirror_only(projects.to_str().unwrap()))
+        .output()
+        .unwrap();
+    assert_success(&mirrored, format_args!("mirror"));
+    let started = baton(&ledger)
+        .args([
+            "start",
+            "--project",
+            "app",
+            "--agent",
+            "claude",
+            "--goal",
+            "First one",
+        ])
+        .output()
+        .unwrap();
+    assert_success(&started, format_args!("start"));
+    (tmp, ledger)
+}
+
+#[test]
+fn open_rest_follow_search_read_and_leave_with_the_terminal_restored() {
+    let (_tmp, ledger) = workspace();
+    let mut tui = Pty::open(&ledger);
+    tui.wait_for("First one", Duration::from_secs(10));
+    // At rest nothing is drawn.
+    std::thread::sleep(Duration::from_millis(500));
+    let resting = tui.bytes();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(tui.bytes(), resting, "drawn at rest:\n{}", tui.screen());
+    // A session another process starts appears by itself.
+    let started = baton(&ledger)
+        .args([
+            "start",
+            "--project",
+            "app",
+            "--agent",
+            "codex",
+            "--goal",
+            "Second one",
+        ])
+        .output()
+        .unwrap();
+    assert_success(&started, format_args!("start"));
+    let took = tui.wait_for("Second one", Duration::from_secs(3));
+    eprintln!("the new session was drawn {took:?} after its start returned");
+    // Search as you type, then read at the hit.
+    tui.keys("/zebrafish");
+    tui.wait_for("1 message(s) match", Duration::from_secs(5));
+    tui.keys("\r");
+    tui.wait_for("line 1 of", Duration::from_secs(5));
+    tui.wait_for("You  2026-12-01 10:00", Duration::from_secs(5));
+    assert!(
+        tui.screen()
+            .contains("Why does the zebrafish fixture fail?")
+    );
+    tui.keys("\u{1b}");
+    std::thread::sleep(Duration::from_millis(100));
+    tui.keys("\u{1b}");
+    tui.keys("\u{1b}");
+    tui.keys("q");
+    let (code, restored) = tui.finish();
+    assert_eq!(code, Some(0));
+    assert!(restored, "the terminal was not given back");
+}
+
+#[test]
+fn sigterm_and_a_panic_give_the_terminal_back() {
+    let (_tmp, ledger) = workspace();
+    let tui = Pty::open(&ledger);
+    tui.wait_for("First one", Duration::from_secs(10));
+    // SAFETY: signals our own child.
+    unsafe {
+        libc::kill(tui.child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let (code, restored) = tui.finish();
+    assert_eq!(code, Some(0), "SIGTERM leaves as q does");
+    assert!(restored, "SIGTERM left the terminal taken");
+
+    // F12 panics in a debug build (the one the tests run).
+    let mut tui = Pty::open(&ledger);
+    tui.wait_for("First one", Duration::from_secs(10));
+    tui.keys("\u{1b}[24~");
+    let (code, restored) = tui.finish();
+    assert_eq!(code, Some(101), "the panic ends the process");
+    assert!(restored, "a panic left the terminal taken");
+}
