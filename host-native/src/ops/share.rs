@@ -273,6 +273,56 @@ pub fn configured_words(ledger_dir: &Path) -> Result<Vec<String>, Error> {
     })
 }
 
+/// A file name from a title: its words in lower case joined by `-`, at most 60 characters.
+pub fn file_name(title: &str, format: Format) -> String {
+    let mut slug = String::new();
+    for word in title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if slug.len() + word.len() > 60 {
+            break;
+        }
+        if !slug.is_empty() {
+            slug.push('-');
+        }
+        slug.push_str(&word.to_lowercase());
+    }
+    if slug.is_empty() {
+        slug = "baton-share".to_owned();
+    }
+    let extension = match format {
+        Format::Html => "html",
+        Format::Markdown => "md",
+        Format::Json => "json",
+    };
+    format!("{slug}.{extension}")
+}
+
+/// The name of a locked file made without `--output`.
+pub const LOCKED_NAME: &str = "baton share locked";
+
+/// The refusal to replace a file that is there.
+pub fn exists(path: &Path) -> Error {
+    Error::invalid(
+        "output",
+        format!(
+            "{} exists: give another --output, or --force to replace it",
+            path.display()
+        ),
+    )
+    .with("path", path.display().to_string())
+}
+
+/// Writes `bytes` to `path` whole, refusing to replace a file there unless `force`.
+pub fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
+    if path.exists() && !force {
+        return Err(exists(path));
+    }
+    crate::os::files::write_whole(path, bytes)
+        .map_err(|e| Error::store_io("write", &path.display().to_string(), e))
+}
+
 /// Fresh random bytes from the operating system.
 fn random<const N: usize>() -> Result<[u8; N], Error> {
     let mut bytes = [0u8; N];

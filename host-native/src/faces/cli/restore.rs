@@ -83,8 +83,8 @@ fn as_file(
         },
         None,
     )?;
-    let file = std::path::PathBuf::from(super::share::file_name(&made.title, format));
-    super::share::write_new(&file, made.text.as_bytes(), args.force)?;
+    let file = std::path::PathBuf::from(crate::ops::share::file_name(&made.title, format));
+    crate::ops::share::write_new(&file, made.text.as_bytes(), args.force)?;
     Ok(Output {
         human: format!(
             "[ok] {} has no import to put this conversation back into: written as {} ({} message(s)), to read or to paste into a new chat",

@@ -81,56 +81,6 @@ fn password(args: &ShareArgs) -> Result<Option<String>, Error> {
     Ok(Some(first))
 }
 
-/// A file name from a title: its words in lower case joined by `-`, at most 60 characters.
-pub(crate) fn file_name(title: &str, format: Format) -> String {
-    let mut slug = String::new();
-    for word in title
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        if slug.len() + word.len() > 60 {
-            break;
-        }
-        if !slug.is_empty() {
-            slug.push('-');
-        }
-        slug.push_str(&word.to_lowercase());
-    }
-    if slug.is_empty() {
-        slug = "baton-share".to_owned();
-    }
-    let extension = match format {
-        Format::Html => "html",
-        Format::Markdown => "md",
-        Format::Json => "json",
-    };
-    format!("{slug}.{extension}")
-}
-
-/// The name of a locked file made without `--output`.
-const LOCKED_NAME: &str = "baton share locked";
-
-/// The refusal to replace a file that is there.
-fn exists(path: &Path) -> Error {
-    Error::invalid(
-        "output",
-        format!(
-            "{} exists: give another --output, or --force to replace it",
-            path.display()
-        ),
-    )
-    .with("path", path.display().to_string())
-}
-
-/// Writes `bytes` to `path` whole, refusing to replace a file there unless `force`.
-pub(crate) fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
-    if path.exists() && !force {
-        return Err(exists(path));
-    }
-    crate::os::files::write_whole(path, bytes)
-        .map_err(|e| Error::store_io("write", &path.display().to_string(), e))
-}
-
 /// The form asked for, else the one the output's extension names, else HTML.
 fn format_of(args: &ShareArgs) -> Format {
     match args.format {
@@ -177,15 +127,19 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
     };
     let locking = args.password || args.password_file.is_some();
     // A file that is there is refused before anything is gathered or a password asked.
-    let early = args
-        .output
-        .clone()
-        .or_else(|| locking.then(|| PathBuf::from(file_name(LOCKED_NAME, format))));
+    let early = args.output.clone().or_else(|| {
+        locking.then(|| {
+            PathBuf::from(crate::ops::share::file_name(
+                crate::ops::share::LOCKED_NAME,
+                format,
+            ))
+        })
+    });
     if let Some(path) = early.filter(|p| p.as_os_str() != "-" && !args.preview)
         && path.exists()
         && !args.force
     {
-        return Err(exists(&path));
+        return Err(crate::ops::share::exists(&path));
     }
     let index = crate::faces::cli::index_path(cli, &args.index.location)?;
     if args.index.sync {
@@ -212,9 +166,9 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
     let made = crate::ops::share::make(shared, choices, password(args)?)?;
     // A locked file's name says nothing of what it holds.
     let path: PathBuf = args.output.clone().unwrap_or_else(|| {
-        PathBuf::from(file_name(
+        PathBuf::from(crate::ops::share::file_name(
             if made.locked {
-                LOCKED_NAME
+                crate::ops::share::LOCKED_NAME
             } else {
                 &made.title
             },
@@ -245,7 +199,7 @@ pub(crate) fn share(cli: &crate::faces::cli::Cli, args: &ShareArgs) -> Result<Ou
             json: serde_json::Value::Null.into(),
         });
     }
-    write_new(&path, made.text.as_bytes(), args.force)?;
+    crate::ops::share::write_new(&path, made.text.as_bytes(), args.force)?;
     let mut held = Vec::new();
     if made.events > 0 {
         held.push(format!("{} timeline entries", made.events));

@@ -34,6 +34,7 @@ impl Tab {
 /// A conversation open in the reader.
 pub(crate) struct Reading {
     pub(crate) view: ConversationView,
+    pub(crate) row: ConversationRow,
     pub(crate) lines: Lines,
     pub(crate) top: usize,
     pub(crate) unfolded: bool,
@@ -68,11 +69,19 @@ pub(crate) struct App {
     pub(crate) search_due: bool,
     pub(crate) selected: [usize; 4],
     pub(crate) reading: Option<Reading>,
+    /// How the Cost tab groups usage.
+    pub(crate) cost_group: baton_core::transcripts::usage::GroupBy,
+    pub(crate) cost: Option<baton_core::transcripts::usage::UsageReport>,
+    /// Whether the usage shown is all of it (the last 30 days held nothing).
+    pub(crate) cost_all_time: bool,
+    pub(crate) budgets: Vec<baton_core::lifecycle::budget::RuleState>,
     pub(crate) help: bool,
     /// A line for the foot of the screen: what was done, or what went wrong.
     pub(crate) status: String,
     /// What to print after the screen is left (a resume command asked for).
     pub(crate) on_exit: Option<String>,
+    /// Text to put on the terminal's clipboard (OSC 52) at the next draw.
+    pub(crate) clipboard: Option<String>,
 }
 
 impl App {
@@ -92,9 +101,14 @@ impl App {
             search_due: false,
             selected: [0; 4],
             reading: None,
+            cost_group: baton_core::transcripts::usage::GroupBy::Daily,
+            cost: None,
+            cost_all_time: false,
+            budgets: Vec::new(),
             help: false,
             status: String::new(),
             on_exit: None,
+            clipboard: None,
         }
     }
 
@@ -138,6 +152,36 @@ impl App {
         self.clamp();
     }
 
+    /// The groupings the Cost tab cycles through with `g`.
+    pub(crate) const COST_GROUPS: [baton_core::transcripts::usage::GroupBy; 4] = [
+        baton_core::transcripts::usage::GroupBy::Daily,
+        baton_core::transcripts::usage::GroupBy::Model,
+        baton_core::transcripts::usage::GroupBy::Project,
+        baton_core::transcripts::usage::GroupBy::Session,
+    ];
+
+    /// Loads usage (the last 30 days) as the Cost tab groups it, and the budgets.
+    pub(crate) fn load_cost(&mut self, data: &Data) {
+        let since = Timestamp::from_millis(self.now.millis() - 30 * 86_400_000);
+        // The last 30 days; all of it when they hold nothing (an index of older work).
+        let read = data.usage(self.cost_group, Some(since)).and_then(|recent| {
+            self.cost_all_time = recent.as_ref().is_none_or(|r| r.rows.is_empty());
+            if self.cost_all_time {
+                data.usage(self.cost_group, None)
+            } else {
+                Ok(recent)
+            }
+        });
+        match read {
+            Ok(report) => self.cost = report,
+            Err(err) => self.status = format!("could not read usage: {err}"),
+        }
+        match data.budgets() {
+            Ok(budgets) => self.budgets = budgets,
+            Err(err) => self.status = format!("could not read the budgets: {err}"),
+        }
+    }
+
     /// Runs the query typed (after the debounce).
     pub(crate) fn run_search(&mut self, data: &Data) {
         self.search_due = false;
@@ -173,6 +217,7 @@ impl App {
                     .map_or(0, |(_, line)| *line);
                 self.reading = Some(Reading {
                     view,
+                    row: row.clone(),
                     lines,
                     top,
                     unfolded: false,
@@ -258,6 +303,18 @@ impl App {
                 }
                 KeyCode::Char('r') => return self.resume(),
                 KeyCode::Char('?') => self.help = true,
+                KeyCode::Char('s') => {
+                    let row = reading.row.clone();
+                    self.share(data, &row);
+                }
+                KeyCode::Char('R') => {
+                    let row = reading.row.clone();
+                    self.restore(data, &row);
+                }
+                KeyCode::Char('y') => {
+                    let id = reading.row.provider_id.clone();
+                    self.copy(id);
+                }
                 _ => return Next::Stay,
             }
             return Next::Draw;
@@ -275,19 +332,21 @@ impl App {
             KeyCode::Esc => return Next::Stay,
             KeyCode::Char('?') => self.help = true,
             KeyCode::Tab | KeyCode::Right => {
-                self.tab = Tab::ALL[(at + 1) % Tab::ALL.len()];
-                if self.tab == Tab::History && self.history.is_empty() {
-                    self.load_history(data);
-                }
+                self.show(Tab::ALL[(at + 1) % Tab::ALL.len()], data);
             }
             KeyCode::BackTab | KeyCode::Left => {
-                self.tab = Tab::ALL[(at + Tab::ALL.len() - 1) % Tab::ALL.len()];
+                self.show(Tab::ALL[(at + Tab::ALL.len() - 1) % Tab::ALL.len()], data);
             }
             KeyCode::Char(c @ '1'..='4') => {
-                self.tab = Tab::ALL[(c as usize) - ('1' as usize)];
-                if self.tab == Tab::History && self.history.is_empty() {
-                    self.load_history(data);
-                }
+                self.show(Tab::ALL[(c as usize) - ('1' as usize)], data);
+            }
+            KeyCode::Char('g') if self.tab == Tab::Cost => {
+                let next = Self::COST_GROUPS
+                    .iter()
+                    .position(|g| *g == self.cost_group)
+                    .map_or(0, |n| (n + 1) % Self::COST_GROUPS.len());
+                self.cost_group = Self::COST_GROUPS[next];
+                self.load_cost(data);
             }
             KeyCode::Char('/') => self.tab = Tab::Search,
             KeyCode::Down | KeyCode::Char('j') => {
@@ -304,9 +363,72 @@ impl App {
             KeyCode::Char('p') if self.tab == Tab::Live => self.pause(data, true),
             KeyCode::Char('u') if self.tab == Tab::Live => self.pause(data, false),
             KeyCode::Char('r') => return self.resume(),
+            KeyCode::Char('s') if self.tab == Tab::History => {
+                if let Some(row) = self.history.get(self.selected[1]).cloned() {
+                    self.share(data, &row);
+                }
+            }
+            KeyCode::Char('y') => {
+                let id = match self.tab {
+                    Tab::Live => self
+                        .live
+                        .get(self.selected[0])
+                        .map(|r| r.session.session_id.to_string()),
+                    Tab::History => self
+                        .history
+                        .get(self.selected[1])
+                        .map(|r| r.provider_id.clone()),
+                    Tab::Search => self
+                        .hits
+                        .as_ref()
+                        .and_then(|h| h.hits.get(self.selected[2]))
+                        .map(|h| h.conversation.provider_id.clone()),
+                    Tab::Cost => None,
+                };
+                match id {
+                    Some(id) => self.copy(id),
+                    None => return Next::Stay,
+                }
+            }
             _ => return Next::Stay,
         }
         Next::Draw
+    }
+
+    fn share(&mut self, data: &Data, row: &ConversationRow) {
+        self.status = match data.share(row) {
+            Ok((path, redacted)) => format!(
+                "shared as {path} ({redacted} value(s) redacted; `baton share` has every option)"
+            ),
+            Err(err) => format!("not shared: {}", err.message),
+        };
+    }
+
+    fn restore(&mut self, data: &Data, row: &ConversationRow) {
+        match data.restore(row) {
+            Ok(restored) => {
+                self.status = format!("restored {} file(s); r resumes it", restored.files.len());
+                if let Some(reading) = self.reading.as_mut() {
+                    reading.resume = data.open(row).ok().and_then(|(_, resume)| resume);
+                }
+            }
+            Err(err) => self.status = format!("not restored: {}", err.message),
+        }
+    }
+
+    fn copy(&mut self, id: String) {
+        self.status = format!("copied {id}");
+        self.clipboard = Some(id);
+    }
+
+    /// Shows `tab`, loading what it lists the first time.
+    fn show(&mut self, tab: Tab, data: &Data) {
+        self.tab = tab;
+        match tab {
+            Tab::History if self.history.is_empty() => self.load_history(data),
+            Tab::Cost if self.cost.is_none() => self.load_cost(data),
+            _ => {}
+        }
     }
 
     fn enter(&mut self, data: &Data) {

@@ -80,6 +80,84 @@ impl Data {
         )
     }
 
+    /// Usage from the index grouped by `group`, from `since` on.
+    pub(crate) fn usage(
+        &self,
+        group: baton_core::transcripts::usage::GroupBy,
+        since: Option<Timestamp>,
+    ) -> Result<Option<baton_core::transcripts::usage::UsageReport>, Error> {
+        if !self.index.is_file() {
+            return Ok(None);
+        }
+        let mut options =
+            crate::ops::usage::UsageOptions::everything(group, crate::os::zone::resolve(None)?);
+        options.since = since;
+        crate::ops::mirror::usage::report(&self.connection()?, &self.index, &options).map(Some)
+    }
+
+    /// The budgets of `.baton/config.toml` (and the team's) as measured now.
+    pub(crate) fn budgets(&self) -> Result<Vec<baton_core::lifecycle::budget::RuleState>, Error> {
+        if !self.ledger.dir().is_dir() {
+            return Ok(Vec::new());
+        }
+        let policy = crate::ops::engine::policy(&self.ledger)?;
+        Ok(crate::ops::budget::status(&self.ledger, &policy)?
+            .map(|b| b.status.rules)
+            .unwrap_or_default())
+    }
+
+    /// Conversation `row` shared as one HTML file in the current folder, redacted as
+    /// `baton share` redacts by default (a new name when the title's is taken): its name and
+    /// how many values were left out.
+    pub(crate) fn share(&self, row: &ConversationRow) -> Result<(String, usize), Error> {
+        use crate::ops::share::{Choices, Format, Subject};
+        let shared = crate::ops::share::gather(
+            Some(&self.ledger),
+            &self.index,
+            &Subject::Conversation(row.provider_id.clone()),
+        )?;
+        let words = crate::ops::share::configured_words(self.ledger.dir())?;
+        let made = crate::ops::share::make(
+            shared,
+            Choices {
+                format: Format::Html,
+                profile: baton_core::share::redact::Profile::Share,
+                words,
+                keep: Vec::new(),
+                lock: None,
+                now: crate::os::system::now()?,
+                made_by: format!("Baton {}", env!("CARGO_PKG_VERSION")),
+            },
+            None,
+        )?;
+        let name = crate::ops::share::file_name(&made.title, Format::Html);
+        let stem = name.trim_end_matches(".html").to_owned();
+        let mut path = std::path::PathBuf::from(&name);
+        let mut n = 2;
+        while path.exists() {
+            path = std::path::PathBuf::from(format!("{stem}-{n}.html"));
+            n += 1;
+        }
+        crate::ops::share::write_new(&path, made.text.as_bytes(), false)?;
+        Ok((path.display().to_string(), made.replacements.len()))
+    }
+
+    /// Conversation `row`'s session put back where its agent looks (never over a file).
+    pub(crate) fn restore(
+        &self,
+        row: &ConversationRow,
+    ) -> Result<crate::ops::mirror::restore::Restored, Error> {
+        crate::ops::mirror::restore::restore(
+            &self.connection()?,
+            &self.index,
+            &row.provider_id,
+            crate::ops::mirror::restore::RestoreOptions {
+                force: false,
+                allow_masked: false,
+            },
+        )
+    }
+
     /// Conversation `row`, its active branch, and how to resume it.
     pub(crate) fn open(
         &self,

@@ -50,13 +50,15 @@ pub(crate) fn draw(frame: &mut Frame, app: &App) {
         }
     }
     let keys = if app.reading.is_some() {
-        "j/k scroll · n/p message · t unfold · r resume · Esc back · ? help"
+        "j/k scroll · n/p message · t unfold · r resume · s share · y copy id · Esc back · ?"
     } else {
         match app.tab {
             Tab::Live => "↑/↓ select · p pause · u unpause · Tab next · ? help · q quit",
-            Tab::History => "↑/↓ select · Enter read · Tab next · ? help · q quit",
+            Tab::History => {
+                "↑/↓ select · Enter read · s share · y copy id · Tab next · ? help · q quit"
+            }
             Tab::Search => "type to search · ↑/↓ select · Enter read at the hit · Esc clear, back",
-            Tab::Cost => "Tab next · ? help · q quit",
+            Tab::Cost => "g group by day, model, project, session · Tab next · ? help · q quit",
         }
     };
     let foot_line = if app.status.is_empty() {
@@ -354,28 +356,146 @@ fn search(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 fn cost(frame: &mut Frame, app: &App, area: Rect) {
+    use baton_core::transcripts::usage::GroupBy;
+    use ratatui::widgets::{Bar, BarChart, BarGroup};
     let p = app.palette;
-    let text = match &app.window {
-        Some(w) => format!(
-            "The open five-hour window: ${:.2}, {} tokens, until {}.",
-            w.cost_usd,
-            thousands(w.total_tokens),
-            w.end
-        ),
-        None => "No five-hour window is open (nothing used in the last five hours).".to_owned(),
+    let budget_rows = app.budgets.len().min(6) as u16;
+    let [head, chart, budgets] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Min(3),
+        Constraint::Length(if budget_rows > 0 { budget_rows + 1 } else { 0 }),
+    ])
+    .areas(area);
+    let by = match app.cost_group {
+        GroupBy::Daily => "day",
+        GroupBy::Model => "model",
+        GroupBy::Project => "project",
+        _ => "agent session",
     };
+    let window = match &app.window {
+        Some(w) => format!(
+            "five-hour window open until {}: ${:.2}, {} tokens",
+            &w.end.to_string()[11..16],
+            w.cost_usd,
+            thousands(w.total_tokens)
+        ),
+        None => "no five-hour window open".to_owned(),
+    };
+    let total = app.cost.as_ref().map_or(0.0, |r| r.totals.cost_usd);
     frame.render_widget(
         Paragraph::new(vec![
-            Line::from(text),
-            Line::from(Span::styled(
-                "Usage by day, model and project: `baton usage` (charts here come next).",
-                p.dim(),
-            )),
-        ])
-        .block(Block::default().borders(Borders::TOP).title(" cost "))
-        .wrap(Wrap { trim: true }),
-        area,
+            Line::from(vec![
+                Span::styled(
+                    format!(
+                        "{} by {by}: ${total:.2}",
+                        if app.cost_all_time {
+                            "All time"
+                        } else {
+                            "Last 30 days"
+                        }
+                    ),
+                    p.bold(),
+                ),
+                Span::styled("   g: by day, model, project, session", p.dim()),
+            ]),
+            Line::from(Span::styled(window, p.dim())),
+        ]),
+        head,
     );
+    let Some(report) = app.cost.as_ref().filter(|r| !r.rows.is_empty()) else {
+        frame.render_widget(
+            Paragraph::new("No usage in the index yet (`baton mirror` keeps every agent's).")
+                .style(p.dim()),
+            chart,
+        );
+        return;
+    };
+    if app.cost_group == GroupBy::Daily {
+        // One bar a day, as many of the latest as fit.
+        let fit = usize::from(chart.width / 6).max(1);
+        let rows = &report.rows[report.rows.len().saturating_sub(fit)..];
+        let bars: Vec<Bar> = rows
+            .iter()
+            .map(|r| {
+                Bar::default()
+                    .value((r.cost_usd * 100.0).round().max(0.0) as u64)
+                    .label(Line::from(r.key.get(5..).unwrap_or(&r.key).to_owned()))
+                    .text_value(if r.cost_usd >= 100.0 {
+                        format!("{:.0}", r.cost_usd)
+                    } else {
+                        format!("{:.1}", r.cost_usd)
+                    })
+            })
+            .collect();
+        frame.render_widget(
+            BarChart::default()
+                .block(Block::default().borders(Borders::TOP).title(" $ a day "))
+                .data(BarGroup::default().bars(&bars))
+                .bar_width(5)
+                .bar_gap(1)
+                .bar_style(p.fg(Color::Cyan))
+                .value_style(p.bold()),
+            chart,
+        );
+    } else {
+        // A bar per row, longest first, scaled to the largest.
+        let mut rows: Vec<_> = report.rows.iter().collect();
+        rows.sort_by(|a, b| b.cost_usd.total_cmp(&a.cost_usd));
+        let most = rows.first().map_or(0.0, |r| r.cost_usd).max(0.01);
+        let key_width = usize::from(chart.width / 3).clamp(10, 40);
+        let bar_width = usize::from(chart.width)
+            .saturating_sub(key_width + 24)
+            .max(4);
+        let lines: Vec<Line> = rows
+            .iter()
+            .take(usize::from(chart.height))
+            .map(|r| {
+                let key: String = r.key.chars().take(key_width).collect();
+                let filled = ((r.cost_usd / most) * bar_width as f64).round() as usize;
+                Line::from(vec![
+                    Span::raw(format!("{key:<key_width$} ")),
+                    Span::styled("█".repeat(filled.max(1)), p.fg(Color::Cyan)),
+                    Span::raw(format!(
+                        " ${:.2} · {} tok",
+                        r.cost_usd,
+                        baton_core::analyzer::charts::scale::compact(r.total_tokens)
+                    )),
+                ])
+            })
+            .collect();
+        frame.render_widget(
+            Paragraph::new(lines).block(Block::default().borders(Borders::TOP)),
+            chart,
+        );
+    }
+    if budget_rows > 0 {
+        let lines: Vec<Line> = app
+            .budgets
+            .iter()
+            .take(6)
+            .map(|b| {
+                let colour = match b.used_percent {
+                    u if u >= 100.0 => Color::Red,
+                    u if u >= b.warn_percent => Color::Yellow,
+                    _ => Color::Green,
+                };
+                let filled = ((b.used_percent.clamp(0.0, 100.0) / 100.0) * 20.0).round() as usize;
+                Line::from(vec![
+                    Span::raw(format!("{:<22} ", b.key)),
+                    Span::styled("█".repeat(filled), p.fg(colour)),
+                    Span::styled("░".repeat(20 - filled), p.dim()),
+                    Span::raw(format!(
+                        " {:.0}% · {:.2} of {:.2}",
+                        b.used_percent, b.spent, b.limit
+                    )),
+                ])
+            })
+            .collect();
+        frame.render_widget(
+            Paragraph::new(lines).block(Block::default().borders(Borders::TOP).title(" budgets ")),
+            budgets,
+        );
+    }
 }
 
 fn reader(frame: &mut Frame, app: &App, reading: &super::app::Reading, area: Rect) {
@@ -429,8 +549,12 @@ fn help(frame: &mut Frame, app: &App) {
         ("/", "search: results as you type"),
         ("p / u", "pause / unpause a live session (as you)"),
         ("n / p", "next / previous message in the reader"),
+        ("g", "cost: by day, model, project, session"),
         ("t", "unfold every tool call, result, thinking"),
         ("r", "leave, printing the command that resumes it"),
+        ("R", "restore a deleted Claude Code or Codex session"),
+        ("s", "share the conversation as one HTML file, redacted"),
+        ("y", "copy the id (the terminal's clipboard)"),
         ("Esc", "back; clear the query, then leave search"),
         ("q, Ctrl-C", "leave"),
     ];

@@ -168,6 +168,14 @@ fn event_loop(
             app.run_search(data);
             redraw = true;
         }
+        if let Some(text) = app.clipboard.take() {
+            // OSC 52: the terminal puts it on the system clipboard (over SSH too).
+            use base64::Engine;
+            use std::io::Write;
+            let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+            let mut out = std::io::stdout();
+            let _ = write!(out, "\u{1b}]52;c;{encoded}\u{7}").and_then(|()| out.flush());
+        }
         if redraw {
             terminal.draw(|f| draw::draw(f, app)).map_err(draw_error)?;
         }

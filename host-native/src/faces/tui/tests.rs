@@ -95,6 +95,7 @@ fn reading(app: &mut App, unfolded: bool) {
     let lines = super::lines::lines(&view, unfolded, app.palette);
     app.reading = Some(super::app::Reading {
         view,
+        row: row(1, "claude_code", "Find where the config is loaded"),
         lines,
         top: 0,
         unfolded,
@@ -103,6 +104,46 @@ fn reading(app: &mut App, unfolded: bool) {
             why_not: None,
         }),
     });
+}
+
+/// Usage from real Claude Code transcripts (the page's analyzer reads them), and a budget.
+fn cost(app: &mut App, group: baton_core::transcripts::usage::GroupBy) {
+    let mut analyzer = baton_core::analyzer::Analyzer::new();
+    for (name, bytes) in [
+        (
+            "a.jsonl",
+            &include_bytes!(
+                "../../../../tests/fixtures/claude-code/spotter-v2.1.38-tool_heavy.jsonl"
+            )[..],
+        ),
+        (
+            "b.jsonl",
+            &include_bytes!(
+                "../../../../tests/fixtures/claude-code/sniffly-v1.0.17-ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl"
+            )[..],
+        ),
+    ] {
+        analyzer.add_file(name, bytes).unwrap();
+    }
+    app.cost_group = group;
+    app.cost = Some(analyzer.usage(group));
+    use baton_core::lifecycle::budget::{Level, Period, RuleState, Scope, Unit};
+    app.budgets = vec![RuleState {
+        key: "day_usd".to_owned(),
+        scope: Scope::All,
+        period: Period::Day,
+        unit: Unit::Usd,
+        limit: 50.0,
+        spent: 41.5,
+        used_percent: 83.0,
+        level: Level::Warn,
+        warn_percent: 80.0,
+        ..serde_json::from_value(serde_json::json!({
+            "key": "", "scope": {"kind": "all"}, "period": "day", "unit": "usd", "limit": 0.0,
+            "spent": 0.0, "used_percent": 0.0, "level": "ok"
+        }))
+        .unwrap()
+    }];
 }
 
 #[test]
@@ -123,6 +164,18 @@ fn every_screen_at_80_by_24_and_160_by_48() {
             format!("cost_{width}x{height}"),
             screen(&app, width, height)
         );
+        cost(&mut app, baton_core::transcripts::usage::GroupBy::Daily);
+        insta::assert_snapshot!(
+            format!("cost_daily_{width}x{height}"),
+            screen(&app, width, height)
+        );
+        cost(&mut app, baton_core::transcripts::usage::GroupBy::Model);
+        insta::assert_snapshot!(
+            format!("cost_model_{width}x{height}"),
+            screen(&app, width, height)
+        );
+        app.cost = None;
+        app.budgets.clear();
         app.tab = Tab::Live;
         app.help = true;
         insta::assert_snapshot!(
@@ -237,6 +290,9 @@ fn keys_move_between_tabs_scroll_the_reader_and_leave() {
             .map(|(_, l)| *l),
         Some(unfolded.top)
     );
+    // y puts the conversation's id on the clipboard.
+    app.key(press(KeyCode::Char('y')), &data, 20);
+    assert_eq!(app.clipboard.as_deref(), Some("conv-1"));
     // r leaves with the command that resumes it.
     assert_eq!(app.key(press(KeyCode::Char('r')), &data, 20), Next::Quit);
     assert_eq!(
