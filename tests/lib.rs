@@ -549,3 +549,145 @@ impl WriteHolder {
         assert_eq!(line.trim(), "committed");
     }
 }
+
+/// Commands run on a pseudo-terminal, as a person runs them in a terminal.
+pub mod pty {
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    use std::os::unix::process::CommandExt;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    /// A command on its own pseudo-terminal of 80×24, read as a terminal shows it.
+    #[derive(Debug)]
+    pub struct Pty {
+        master: std::fs::File,
+        /// The process.
+        pub child: std::process::Child,
+        seen: Arc<Mutex<Vec<u8>>>,
+    }
+
+    impl Pty {
+        /// Starts `command` with the pty as its terminal (stdin, stdout, stderr, controlling).
+        pub fn open(command: &mut std::process::Command) -> Pty {
+            let (mut master, mut slave) = (0, 0);
+            let size = libc::winsize {
+                ws_row: 24,
+                ws_col: 80,
+                ws_xpixel: 0,
+                ws_ypixel: 0,
+            };
+            // SAFETY: openpty writes two descriptors this function then owns.
+            let opened = unsafe {
+                libc::openpty(
+                    &mut master,
+                    &mut slave,
+                    std::ptr::null_mut(),
+                    std::ptr::null(),
+                    &size,
+                )
+            };
+            assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+            // SAFETY: both descriptors were just opened and are owned here.
+            let (master, slave) = unsafe {
+                (
+                    std::fs::File::from_raw_fd(master),
+                    std::fs::File::from_raw_fd(slave),
+                )
+            };
+            command
+                .env("TERM", "xterm-256color")
+                .stdin(slave.try_clone().unwrap())
+                .stdout(slave.try_clone().unwrap())
+                .stderr(slave);
+            // SAFETY: between fork and exec only async-signal-safe calls: a new session whose
+            // controlling terminal is the pty.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::setsid();
+                    libc::ioctl(0, libc::TIOCSCTTY, 0);
+                    Ok(())
+                });
+            }
+            let child = command.spawn().unwrap();
+            // The parent's copies of the pty's slave end go with the command's (closed by spawn).
+            command.stdin(std::process::Stdio::null());
+            command.stdout(std::process::Stdio::null());
+            command.stderr(std::process::Stdio::null());
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let mut reading = master.try_clone().unwrap();
+            let into = Arc::clone(&seen);
+            std::thread::spawn(move || {
+                let mut buffer = [0u8; 8192];
+                while let Ok(n) = reading.read(&mut buffer) {
+                    if n == 0 {
+                        break;
+                    }
+                    into.lock().unwrap().extend_from_slice(&buffer[..n]);
+                }
+            });
+            Pty {
+                master,
+                child,
+                seen,
+            }
+        }
+
+        /// How many bytes it wrote so far.
+        pub fn bytes(&self) -> usize {
+            self.seen.lock().unwrap().len()
+        }
+
+        /// The screen as a terminal shows it after everything drawn so far.
+        pub fn screen(&self) -> String {
+            let mut parser = vt100::Parser::new(24, 80, 0);
+            parser.process(&self.seen.lock().unwrap());
+            parser.screen().contents()
+        }
+
+        /// Waits until the screen shows `needle`; how long it took.
+        pub fn wait_for(&self, needle: &str, within: Duration) -> Duration {
+            let start = Instant::now();
+            while start.elapsed() < within {
+                if self.screen().contains(needle) {
+                    return start.elapsed();
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            panic!(
+                "{needle:?} not on screen within {within:?}:\n{}",
+                self.screen()
+            );
+        }
+
+        /// Types `keys`.
+        pub fn keys(&mut self, keys: &str) {
+            self.master.write_all(keys.as_bytes()).unwrap();
+            self.master.flush().unwrap();
+            std::thread::sleep(Duration::from_millis(60));
+        }
+
+        /// Waits for the process to end; its exit code (or signal) and whether it gave the
+        /// terminal back: the alternate screen left and the cursor shown after they were taken.
+        pub fn finish(mut self) -> (Option<i32>, bool) {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let status = loop {
+                if let Some(status) = self.child.try_wait().unwrap() {
+                    break status;
+                }
+                assert!(Instant::now() < deadline, "baton tui did not end");
+                std::thread::sleep(Duration::from_millis(20));
+            };
+            std::thread::sleep(Duration::from_millis(200));
+            let raw = String::from_utf8_lossy(&self.seen.lock().unwrap()).into_owned();
+            let after = |taken: &str, given: &str| {
+                raw.rfind(given)
+                    .is_some_and(|g| raw.rfind(taken).is_none_or(|t| t < g))
+            };
+            let restored = raw.contains("\u{1b}[?1049h")
+                && after("\u{1b}[?1049h", "\u{1b}[?1049l")
+                && after("\u{1b}[?25l", "\u{1b}[?25h");
+            (status.code(), restored)
+        }
+    }
+}

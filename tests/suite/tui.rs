@@ -3,142 +3,11 @@
 //! planted word as it is typed, opens the reader at the hit, and gives the terminal back (the
 //! alternate screen left, the cursor shown) on `q`, on SIGTERM and on a panic.
 
+use baton_tests::pty::Pty;
 use baton_tests::{assert_success, baton};
-use std::io::{Read, Write};
-use std::os::fd::FromRawFd;
-use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const SESSION: &str = "7e1e0000-0000-4000-8000-000000000001";
-
-/// A `baton tui` on its own pseudo-terminal of 80×24.
-struct Pty {
-    master: std::fs::File,
-    child: std::process::Child,
-    seen: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Pty {
-    fn open(ledger: &Path) -> Pty {
-        let (mut master, mut slave) = (0, 0);
-        let size = libc::winsize {
-            ws_row: 24,
-            ws_col: 80,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        // SAFETY: openpty writes two descriptors this function then owns.
-        let opened = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                &size,
-            )
-        };
-        assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
-        // SAFETY: both descriptors were just opened and are owned here.
-        let (master, slave) = unsafe {
-            (
-                std::fs::File::from_raw_fd(master),
-                std::fs::File::from_raw_fd(slave),
-            )
-        };
-        let mut command = baton(ledger);
-        command
-            .arg("tui")
-            .env("TERM", "xterm-256color")
-            .stdin(slave.try_clone().unwrap())
-            .stdout(slave.try_clone().unwrap())
-            .stderr(slave);
-        // SAFETY: between fork and exec only async-signal-safe calls: a new session whose
-        // controlling terminal is the pty.
-        unsafe {
-            command.pre_exec(|| {
-                libc::setsid();
-                libc::ioctl(0, libc::TIOCSCTTY, 0);
-                Ok(())
-            });
-        }
-        let child = command.spawn().unwrap();
-        drop(command);
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let mut reading = master.try_clone().unwrap();
-        let into = Arc::clone(&seen);
-        std::thread::spawn(move || {
-            let mut buffer = [0u8; 8192];
-            while let Ok(n) = reading.read(&mut buffer) {
-                if n == 0 {
-                    break;
-                }
-                into.lock().unwrap().extend_from_slice(&buffer[..n]);
-            }
-        });
-        Pty {
-            master,
-            child,
-            seen,
-        }
-    }
-
-    fn bytes(&self) -> usize {
-        self.seen.lock().unwrap().len()
-    }
-
-    /// The screen as a terminal shows it after everything drawn so far.
-    fn screen(&self) -> String {
-        let mut parser = vt100::Parser::new(24, 80, 0);
-        parser.process(&self.seen.lock().unwrap());
-        parser.screen().contents()
-    }
-
-    /// Waits until the screen shows `needle`; how long it took.
-    fn wait_for(&self, needle: &str, within: Duration) -> Duration {
-        let start = Instant::now();
-        while start.elapsed() < within {
-            if self.screen().contains(needle) {
-                return start.elapsed();
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!(
-            "{needle:?} not on screen within {within:?}:\n{}",
-            self.screen()
-        );
-    }
-
-    fn keys(&mut self, keys: &str) {
-        self.master.write_all(keys.as_bytes()).unwrap();
-        self.master.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(60));
-    }
-
-    /// Waits for the process to end; its exit code (or signal) and whether it gave the
-    /// terminal back: the alternate screen left and the cursor shown after they were taken.
-    fn finish(mut self) -> (Option<i32>, bool) {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(Instant::now() < deadline, "baton tui did not end");
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        std::thread::sleep(Duration::from_millis(200));
-        let raw = String::from_utf8_lossy(&self.seen.lock().unwrap()).into_owned();
-        let after = |taken: &str, given: &str| {
-            raw.rfind(given)
-                .is_some_and(|g| raw.rfind(taken).is_none_or(|t| t < g))
-        };
-        let restored = raw.contains("\u{1b}[?1049h")
-            && after("\u{1b}[?1049h", "\u{1b}[?1049l")
-            && after("\u{1b}[?25l", "\u{1b}[?25h");
-        (status.code(), restored)
-    }
-}
 
 /// A ledger with a mirrored Claude Code session that says a planted word.
 fn workspace() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -183,7 +52,7 @@ fn workspace() -> (tempfile::TempDir, std::path::PathBuf) {
 #[test]
 fn open_rest_follow_search_read_and_leave_with_the_terminal_restored() {
     let (_tmp, ledger) = workspace();
-    let mut tui = Pty::open(&ledger);
+    let mut tui = Pty::open(baton(&ledger).arg("tui"));
     tui.wait_for("First one", Duration::from_secs(10));
     // At rest nothing is drawn.
     std::thread::sleep(Duration::from_millis(500));
@@ -229,7 +98,7 @@ fn open_rest_follow_search_read_and_leave_with_the_terminal_restored() {
 #[test]
 fn sigterm_and_a_panic_give_the_terminal_back() {
     let (_tmp, ledger) = workspace();
-    let tui = Pty::open(&ledger);
+    let tui = Pty::open(baton(&ledger).arg("tui"));
     tui.wait_for("First one", Duration::from_secs(10));
     // SAFETY: signals our own child.
     unsafe {
@@ -240,7 +109,7 @@ fn sigterm_and_a_panic_give_the_terminal_back() {
     assert!(restored, "SIGTERM left the terminal taken");
 
     // F12 panics in a debug build (the one the tests run).
-    let mut tui = Pty::open(&ledger);
+    let mut tui = Pty::open(baton(&ledger).arg("tui"));
     tui.wait_for("First one", Duration::from_secs(10));
     tui.keys("\u{1b}[24~");
     let (code, restored) = tui.finish();
