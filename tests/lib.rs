@@ -652,7 +652,7 @@ pub mod pty {
                 if self.screen().contains(needle) {
                     return start.elapsed();
                 }
-                std::thread::sleep(Duration::from_millis(20));
+                std::thread::sleep(Duration::from_millis(5));
             }
             panic!(
                 "{needle:?} not on screen within {within:?}:\n{}",
@@ -662,9 +662,14 @@ pub mod pty {
 
         /// Types `keys`.
         pub fn keys(&mut self, keys: &str) {
+            self.type_now(keys);
+            std::thread::sleep(Duration::from_millis(60));
+        }
+
+        /// Types `keys` and returns at once (to time what follows).
+        pub fn type_now(&mut self, keys: &str) {
             self.master.write_all(keys.as_bytes()).unwrap();
             self.master.flush().unwrap();
-            std::thread::sleep(Duration::from_millis(60));
         }
 
         /// Waits for the process to end; its exit code (or signal) and whether it gave the

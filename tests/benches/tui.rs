@@ -155,19 +155,9 @@ fn main() {
         for c in word.chars() {
             typed.push(c);
             let begun = Instant::now();
-            ui.keys(&c.to_string());
-            ui.wait_for(&format!("Search: {typed}"), Duration::from_secs(5));
-            ui.wait_for("match", Duration::from_secs(5));
-            // The results for exactly this query: wait until the screen stops changing.
-            let mut last = ui.bytes();
-            loop {
-                std::thread::sleep(Duration::from_millis(5));
-                let now = ui.bytes();
-                if now == last && begun.elapsed() > Duration::from_millis(125) {
-                    break;
-                }
-                last = now;
-            }
+            ui.type_now(&c.to_string());
+            // The results of exactly this query on screen.
+            ui.wait_for(&format!("match \"{typed}\""), Duration::from_secs(5));
             keystrokes.push(
                 begun
                     .elapsed()

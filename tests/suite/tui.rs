@@ -77,7 +77,7 @@ fn open_rest_follow_search_read_and_leave_with_the_terminal_restored() {
     eprintln!("the new session was drawn {took:?} after its start returned");
     // Search as you type, then read at the hit.
     tui.keys("/zebrafish");
-    tui.wait_for("1 message(s) match", Duration::from_secs(5));
+    tui.wait_for("1 message(s) match \"zebrafish\"", Duration::from_secs(5));
     tui.keys("\r");
     tui.wait_for("line 1 of", Duration::from_secs(5));
     tui.wait_for("You  2026-12-01 10:00", Duration::from_secs(5));

@@ -40,18 +40,23 @@ pub struct Live {
     pub watched: BTreeSet<PathBuf>,
 }
 
-/// The live sessions of `ledger` at `now`.
+/// The live sessions of `ledger` at `now`, priced (see [`sessions`] and [`price`]).
 pub fn live(ledger: &Ledger, now: Timestamp) -> Result<Live, Error> {
+    let mut live = sessions(ledger)?;
+    price(ledger, &mut live, now)?;
+    Ok(live)
+}
+
+/// The live sessions with whether their agents run, not yet priced: what the ledger and the
+/// processes say, read at once (the prices read the index).
+pub fn sessions(ledger: &Ledger) -> Result<Live, Error> {
     let liveness = crate::ops::agents::check(ledger)?;
-    let (live, all) = if ledger.dir().is_dir() {
-        let snapshot = ledger.snapshot()?;
-        (snapshot.live_sessions()?, snapshot.all_sessions()?)
+    let live = if ledger.dir().is_dir() {
+        ledger.snapshot()?.live_sessions()?
     } else {
-        (Vec::new(), Vec::new())
+        Vec::new()
     };
-    let ids: Vec<_> = live.iter().map(|s| s.session_id).collect();
     let index = crate::index::path_for(ledger.dir());
-    let costs = crate::ops::work_cost::of_sessions(ledger, &index, &all, &ids)?;
     let mut watched: BTreeSet<PathBuf> = BTreeSet::new();
     watched.insert(ledger.dir().to_path_buf());
     if let Some(parent) = index.parent() {
@@ -62,18 +67,6 @@ pub fn live(ledger: &Ledger, now: Timestamp) -> Result<Live, Error> {
             watched.insert(config.join("sessions"));
         }
     }
-    let root = ledger.dir().parent().map(|p| p.display().to_string());
-    let window =
-        crate::ops::mirror::windows::open_window(&index, Some((&all, root.as_deref())), now)
-            .unwrap_or_else(|err| {
-                // Said once: a look during a mirror pass finds the index busy.
-                static SAID: std::sync::atomic::AtomicBool =
-                    std::sync::atomic::AtomicBool::new(false);
-                if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
-                    crate::os::warnings::warn(&format!("the window's shares are left out: {err}"));
-                }
-                None
-            });
     let mut rows = Vec::new();
     for session in live {
         let report = liveness
@@ -90,28 +83,55 @@ pub fn live(ledger: &Ledger, now: Timestamp) -> Result<Live, Error> {
                 watched.insert(PathBuf::from(&source.source));
             }
         }
-        let window_share = window
-            .as_ref()
-            .and_then(|w| {
-                w.sessions
-                    .iter()
-                    .find(|s| s.session_id == Some(session.session_id))
-            })
-            .map(|s| s.share_percent);
         rows.push(LiveRow {
             liveness: report.map_or(Liveness::Unknown, |r| r.state),
             last_activity: report.map_or(session.last_event_at, |r| r.last_activity_at),
             health: session.health.as_ref().and_then(|h| h.overall),
-            cost_usd: costs.of(session.session_id).and_then(|c| c.cost_usd),
-            window_share,
+            cost_usd: None,
+            window_share: None,
             session,
         });
     }
     Ok(Live {
         rows,
-        window,
+        window: None,
         watched,
     })
+}
+
+/// What each of `live`'s sessions cost so far and its share of the five-hour window open at
+/// `now`, from the index.
+pub fn price(ledger: &Ledger, live: &mut Live, now: Timestamp) -> Result<(), Error> {
+    let all = if ledger.dir().is_dir() {
+        ledger.snapshot()?.all_sessions()?
+    } else {
+        Vec::new()
+    };
+    let ids: Vec<_> = live.rows.iter().map(|r| r.session.session_id).collect();
+    let index = crate::index::path_for(ledger.dir());
+    let costs = crate::ops::work_cost::of_sessions(ledger, &index, &all, &ids)?;
+    let root = ledger.dir().parent().map(|p| p.display().to_string());
+    live.window =
+        crate::ops::mirror::windows::open_window(&index, Some((&all, root.as_deref())), now)
+            .unwrap_or_else(|err| {
+                // Said once: a look during a mirror pass finds the index busy.
+                static SAID: std::sync::atomic::AtomicBool =
+                    std::sync::atomic::AtomicBool::new(false);
+                if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    crate::os::warnings::warn(&format!("the window's shares are left out: {err}"));
+                }
+                None
+            });
+    for row in &mut live.rows {
+        let id = row.session.session_id;
+        row.cost_usd = costs.of(id).and_then(|c| c.cost_usd);
+        row.window_share = live
+            .window
+            .as_ref()
+            .and_then(|w| w.sessions.iter().find(|s| s.session_id == Some(id)))
+            .map(|s| s.share_percent);
+    }
+    Ok(())
 }
 
 /// Whether a notification can change a live view: a write, a new or removed file, a rename;

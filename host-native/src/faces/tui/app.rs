@@ -65,6 +65,8 @@ pub(crate) struct App {
     pub(crate) filters: Filters,
     pub(crate) query: String,
     pub(crate) hits: Option<HitPage>,
+    /// The query `hits` answer.
+    pub(crate) searched: String,
     /// When the query last changed and was not yet searched.
     pub(crate) search_due: bool,
     pub(crate) selected: [usize; 4],
@@ -82,6 +84,8 @@ pub(crate) struct App {
     pub(crate) on_exit: Option<String>,
     /// Text to put on the terminal's clipboard (OSC 52) at the next draw.
     pub(crate) clipboard: Option<String>,
+    /// Whether the live sessions' prices are being read.
+    pub(crate) pricing: bool,
 }
 
 impl App {
@@ -98,6 +102,7 @@ impl App {
             filters: Filters::default(),
             query: String::new(),
             hits: None,
+            searched: String::new(),
             search_due: false,
             selected: [0; 4],
             reading: None,
@@ -109,6 +114,7 @@ impl App {
             status: String::new(),
             on_exit: None,
             clipboard: None,
+            pricing: false,
         }
     }
 
@@ -126,18 +132,45 @@ impl App {
         }
     }
 
-    /// Loads the live sessions and attention.
+    /// Loads the live sessions and attention at once; their prices follow
+    /// ([`App::priced`]), the figures known before kept until then.
     pub(crate) fn load_live(&mut self, data: &Data, now: Timestamp) {
         self.now = now;
-        match data.live(now) {
+        match data.live() {
             Ok(live) => {
+                let before = std::mem::take(&mut self.live);
                 self.live = live.rows;
-                self.window = live.window;
+                for row in &mut self.live {
+                    if let Some(old) = before
+                        .iter()
+                        .find(|o| o.session.session_id == row.session.session_id)
+                    {
+                        row.cost_usd = old.cost_usd;
+                        row.window_share = old.window_share;
+                    }
+                }
+                self.pricing = true;
             }
             Err(err) => self.status = format!("could not read the live sessions: {err}"),
         }
         self.attention = data.attention().unwrap_or_default();
         self.clamp();
+    }
+
+    /// The live sessions' prices, read off the drawing thread.
+    pub(crate) fn priced(&mut self, live: crate::ops::live::Live) {
+        self.pricing = false;
+        for row in &mut self.live {
+            if let Some(priced) = live
+                .rows
+                .iter()
+                .find(|p| p.session.session_id == row.session.session_id)
+            {
+                row.cost_usd = priced.cost_usd;
+                row.window_share = priced.window_share;
+            }
+        }
+        self.window = live.window;
     }
 
     /// Loads the history with the filters set.
@@ -192,6 +225,7 @@ impl App {
         match data.search(&self.query, &self.filters) {
             Ok(page) => {
                 self.hits = Some(page);
+                self.searched = self.query.clone();
                 self.status.clear();
             }
             Err(err) => {

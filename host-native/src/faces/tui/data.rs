@@ -30,9 +30,10 @@ impl Data {
         crate::ops::mirror::open_for_query(&self.index, false, None)
     }
 
-    /// The live sessions now.
-    pub(crate) fn live(&self, now: Timestamp) -> Result<crate::ops::live::Live, Error> {
-        crate::ops::live::live(&self.ledger, now)
+    /// The live sessions now, not yet priced (the prices read the index: see
+    /// [`crate::ops::live::price`], run off the drawing thread).
+    pub(crate) fn live(&self) -> Result<crate::ops::live::Live, Error> {
+        crate::ops::live::sessions(&self.ledger)
     }
 
     /// The open attention items.

@@ -80,6 +80,8 @@ fn table_state(selected: usize, rows: usize) -> TableState {
 }
 
 fn live(frame: &mut Frame, app: &App, area: Rect) {
+    // A figure not known yet while the prices are read, else none.
+    let unknown = if app.pricing { "…" } else { "—" };
     let p = app.palette;
     let wide = area.width >= 120;
     let attention_rows = app.attention.len().min(6) as u16;
@@ -116,11 +118,11 @@ fn live(frame: &mut Frame, app: &App, area: Rect) {
                 )),
                 Cell::from(
                     r.cost_usd
-                        .map_or_else(|| "—".to_owned(), |c| format!("${c:.2}")),
+                        .map_or_else(|| unknown.to_owned(), |c| format!("${c:.2}")),
                 ),
                 Cell::from(
                     r.window_share
-                        .map_or_else(|| "—".to_owned(), |s| format!("{s:.0}%")),
+                        .map_or_else(|| unknown.to_owned(), |s| format!("{s:.0}%")),
                 ),
             ];
             if wide {
@@ -305,9 +307,10 @@ fn search(frame: &mut Frame, app: &App, area: Rect) {
     };
     let mut lines: Vec<Line> = vec![Line::from(Span::styled(
         format!(
-            "{}{} message(s) match",
+            "{}{} message(s) match \"{}\"",
             if page.total_capped { "more than " } else { "" },
-            thousands(page.total.max(0) as u64)
+            thousands(page.total.max(0) as u64),
+            app.searched
         ),
         p.dim(),
     ))];

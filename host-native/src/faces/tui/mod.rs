@@ -26,7 +26,19 @@ const SETTLE: Duration = Duration::from_millis(150);
 enum Wake {
     Input(ratatui::crossterm::event::Event),
     Files,
+    Priced(Box<crate::ops::live::Live>),
     Stop,
+}
+
+/// Reads the live sessions' prices on a thread of its own, and wakes the loop with them.
+fn price(ledger: &crate::store::Ledger, wake: &Sender<Wake>) {
+    let (ledger, wake) = (ledger.clone(), wake.clone());
+    std::thread::spawn(move || {
+        let priced = crate::os::system::now().and_then(|now| crate::ops::live::live(&ledger, now));
+        if let Ok(live) = priced {
+            let _ = wake.send(Wake::Priced(Box::new(live)));
+        }
+    });
 }
 
 /// Blocks SIGTERM in every thread and gives it to one that turns it into [`Wake::Stop`], so
@@ -78,7 +90,7 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
         .ok()
     };
     let mut watching = crate::ops::live::Watching::default();
-    if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live(app.now)) {
+    if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live()) {
         watching.update(watcher, &live.watched);
     }
     let mut terminal = ratatui::init();
@@ -92,12 +104,18 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
             }
         });
     }
-    let result = event_loop(&mut terminal, &mut app, &data, &woken, |app: &app::App| {
-        // The live view's files follow its sessions.
-        if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live(app.now)) {
-            watching.update(watcher, &live.watched);
-        }
-    });
+    let result = event_loop(
+        &mut terminal,
+        &mut app,
+        &data,
+        (&woken, &wake),
+        |_: &app::App| {
+            // The live view's files follow its sessions.
+            if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live()) {
+                watching.update(watcher, &live.watched);
+            }
+        },
+    );
     ratatui::restore();
     result?;
     Ok(app.on_exit)
@@ -107,16 +125,21 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut app::App,
     data: &data::Data,
-    woken: &Receiver<Wake>,
+    (woken, wake): (&Receiver<Wake>, &Sender<Wake>),
     mut rewatch: impl FnMut(&app::App),
 ) -> Result<(), Error> {
     let draw_error = |e: std::io::Error| Error::store_io("draw on", "the terminal", e);
     terminal.draw(|f| draw::draw(f, app)).map_err(draw_error)?;
+    // The first frame is on screen; the prices follow, one pricing at a time.
+    let mut pricing = app.pricing;
+    if pricing {
+        price(&data.ledger, wake);
+    }
     let mut files_due: Option<Instant> = None;
     let mut search_due: Option<Instant> = None;
     loop {
         let due = [files_due, search_due].into_iter().flatten().min();
-        let wake = match due {
+        let woke = match due {
             Some(due) => match woken.recv_timeout(due.saturating_duration_since(Instant::now())) {
                 Ok(wake) => Some(wake),
                 Err(RecvTimeoutError::Timeout) => None,
@@ -129,10 +152,15 @@ fn event_loop(
         };
         let height = draw::body_height(terminal.size().map(|s| s.height).unwrap_or(24));
         let mut redraw = false;
-        match wake {
+        match woke {
             Some(Wake::Stop) => return Ok(()),
             Some(Wake::Files) => {
                 files_due.get_or_insert(Instant::now() + SETTLE);
+            }
+            Some(Wake::Priced(live)) => {
+                pricing = false;
+                app.priced(*live);
+                redraw = true;
             }
             Some(Wake::Input(ratatui::crossterm::event::Event::Key(key)))
                 if key.kind == ratatui::crossterm::event::KeyEventKind::Press =>
@@ -167,6 +195,10 @@ fn event_loop(
             search_due = None;
             app.run_search(data);
             redraw = true;
+        }
+        if app.pricing && !pricing {
+            pricing = true;
+            price(&data.ledger, wake);
         }
         if let Some(text) = app.clipboard.take() {
             // OSC 52: the terminal puts it on the system clipboard (over SSH too).

@@ -201,6 +201,7 @@ fn the_search_screen_marks_each_match_and_the_selected_hit() {
     let mut app = app(false);
     app.tab = Tab::Search;
     app.query = "flaky".to_owned();
+    app.searched = "flaky".to_owned();
     let hit =
         |n: i64, snippet: &str, highlights: Vec<(usize, usize)>| crate::ops::mirror::query::Hit {
             conversation: row(n, "claude_code", &format!("Conversation number {n}")),
