@@ -588,6 +588,12 @@ pub mod pty {
                 )
             };
             assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+            // SAFETY: sets a flag on the two descriptors just opened: no other child of this
+            // process (tests run side by side) inherits them.
+            unsafe {
+                libc::fcntl(master, libc::F_SETFD, libc::FD_CLOEXEC);
+                libc::fcntl(slave, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
             // SAFETY: both descriptors were just opened and are owned here.
             let (master, slave) = unsafe {
                 (
@@ -630,6 +636,20 @@ pub mod pty {
                 master,
                 child,
                 seen,
+            }
+        }
+
+        /// Waits until nothing new is written for `quiet`.
+        pub fn settle(&self, quiet: Duration) {
+            let mut last = self.bytes();
+            let mut since = Instant::now();
+            while since.elapsed() < quiet {
+                std::thread::sleep(Duration::from_millis(10));
+                let now = self.bytes();
+                if now != last {
+                    last = now;
+                    since = Instant::now();
+                }
             }
         }
 
@@ -683,7 +703,13 @@ pub mod pty {
                 assert!(Instant::now() < deadline, "baton tui did not end");
                 std::thread::sleep(Duration::from_millis(20));
             };
-            std::thread::sleep(Duration::from_millis(200));
+            // What it wrote last reaches the reader a moment after it ended.
+            let settle = Instant::now() + Duration::from_secs(3);
+            while Instant::now() < settle
+                && !String::from_utf8_lossy(&self.seen.lock().unwrap()).ends_with("\u{1b}[?25h")
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
             let raw = String::from_utf8_lossy(&self.seen.lock().unwrap()).into_owned();
             let after = |taken: &str, given: &str| {
                 raw.rfind(given)

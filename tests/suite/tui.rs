@@ -54,8 +54,9 @@ fn open_rest_follow_search_read_and_leave_with_the_terminal_restored() {
     let (_tmp, ledger) = workspace();
     let mut tui = Pty::open(baton(&ledger).arg("tui"));
     tui.wait_for("First one", Duration::from_secs(10));
-    // At rest nothing is drawn.
-    std::thread::sleep(Duration::from_millis(500));
+    // At rest (once the costs are in) nothing is drawn.
+    tui.wait_for("—", Duration::from_secs(10));
+    tui.settle(Duration::from_millis(1500));
     let resting = tui.bytes();
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(tui.bytes(), resting, "drawn at rest:\n{}", tui.screen());
@@ -73,7 +74,7 @@ fn open_rest_follow_search_read_and_leave_with_the_terminal_restored() {
         .output()
         .unwrap();
     assert_success(&started, format_args!("start"));
-    let took = tui.wait_for("Second one", Duration::from_secs(3));
+    let took = tui.wait_for("Second one", Duration::from_secs(10));
     eprintln!("the new session was drawn {took:?} after its start returned");
     // Search as you type, then read at the hit.
     tui.keys("/zebrafish");
@@ -85,11 +86,10 @@ fn open_rest_follow_search_read_and_leave_with_the_terminal_restored() {
         tui.screen()
             .contains("Why does the zebrafish fixture fail?")
     );
+    // Back to the list, then Ctrl-C (two Esc in one read are one Esc to the terminal).
     tui.keys("\u{1b}");
-    std::thread::sleep(Duration::from_millis(100));
-    tui.keys("\u{1b}");
-    tui.keys("\u{1b}");
-    tui.keys("q");
+    tui.wait_for("1 message(s) match", Duration::from_secs(5));
+    tui.keys("\u{3}");
     let (code, restored) = tui.finish();
     assert_eq!(code, Some(0));
     assert!(restored, "the terminal was not given back");

@@ -159,7 +159,6 @@ impl App {
 
     /// The live sessions' prices, read off the drawing thread.
     pub(crate) fn priced(&mut self, live: crate::ops::live::Live) {
-        self.pricing = false;
         for row in &mut self.live {
             if let Some(priced) = live
                 .rows
@@ -268,6 +267,10 @@ impl App {
         if ctrl && matches!(key.code, KeyCode::Char('c')) {
             return Next::Quit;
         }
+        // No other Ctrl chord is a key here (Ctrl-P must not pause a session).
+        if ctrl {
+            return Next::Stay;
+        }
         if self.help {
             self.help = false;
             return Next::Draw;
@@ -365,6 +368,8 @@ impl App {
             KeyCode::Esc if self.tab == Tab::Search => self.tab = Tab::Live,
             KeyCode::Esc => return Next::Stay,
             KeyCode::Char('?') => self.help = true,
+            // In the search, ← → belong to the query line: Tab moves on.
+            KeyCode::Right | KeyCode::Left if self.tab == Tab::Search => return Next::Stay,
             KeyCode::Tab | KeyCode::Right => {
                 self.show(Tab::ALL[(at + 1) % Tab::ALL.len()], data);
             }
@@ -393,7 +398,13 @@ impl App {
                 self.selected[at] = (self.selected[at] + height).min(rows.saturating_sub(1));
             }
             KeyCode::PageUp => self.selected[at] = self.selected[at].saturating_sub(height),
-            KeyCode::Enter => self.enter(data),
+            KeyCode::Enter => {
+                // The hits of what is typed, not of what was typed before.
+                if self.search_due {
+                    self.run_search(data);
+                }
+                self.enter(data);
+            }
             KeyCode::Char('p') if self.tab == Tab::Live => self.pause(data, true),
             KeyCode::Char('u') if self.tab == Tab::Live => self.pause(data, false),
             KeyCode::Char('r') => return self.resume(),

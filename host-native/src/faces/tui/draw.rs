@@ -553,13 +553,13 @@ fn help(frame: &mut Frame, app: &App) {
         ("p / u", "pause / unpause a live session (as you)"),
         ("n / p", "next / previous message in the reader"),
         ("g", "cost: by day, model, project, session"),
-        ("t", "unfold every tool call, result, thinking"),
-        ("r", "leave, printing the command that resumes it"),
-        ("R", "restore a deleted Claude Code or Codex session"),
-        ("s", "share the conversation as one HTML file, redacted"),
-        ("y", "copy the id (the terminal's clipboard)"),
-        ("Esc", "back; clear the query, then leave search"),
-        ("q, Ctrl-C", "leave"),
+        ("t", "reader: unfold every card"),
+        ("r", "reader: leave, print the resume command"),
+        ("R", "reader: restore a deleted session"),
+        ("s", "share as one HTML file, redacted"),
+        ("y", "copy the id (terminal clipboard)"),
+        ("Esc", "back; clear the query; leave search"),
+        ("q, Ctrl-C", "leave (q in the reader: back)"),
     ];
     let mut lines = vec![Line::from(Span::styled("Keys", p.bold())), Line::raw("")];
     for (key, does) in keys {

@@ -16,17 +16,21 @@ use baton_core::Error;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
-/// How long typing rests before the query runs.
-const DEBOUNCE: Duration = Duration::from_millis(120);
+/// How long typing rests before the query runs: a search takes a few milliseconds, so a short
+/// rest keeps a keystroke's results under 50 ms and still skips the keys typed in a burst.
+const DEBOUNCE: Duration = Duration::from_millis(30);
 
 /// How soon after a file changed the live view is read again (changes come in bursts).
 const SETTLE: Duration = Duration::from_millis(150);
+
+/// The least time between two reads of the live view (an agent at work writes all the time).
+const MIN_RELOAD_GAP: Duration = Duration::from_secs(1);
 
 /// What wakes the loop.
 enum Wake {
     Input(ratatui::crossterm::event::Event),
     Files,
-    Priced(Box<crate::ops::live::Live>),
+    Priced(Box<Result<crate::ops::live::Live, Error>>),
     Stop,
 }
 
@@ -34,10 +38,12 @@ enum Wake {
 fn price(ledger: &crate::store::Ledger, wake: &Sender<Wake>) {
     let (ledger, wake) = (ledger.clone(), wake.clone());
     std::thread::spawn(move || {
-        let priced = crate::os::system::now().and_then(|now| crate::ops::live::live(&ledger, now));
-        if let Ok(live) = priced {
-            let _ = wake.send(Wake::Priced(Box::new(live)));
-        }
+        // A failure wakes the loop too, so that the next change prices again.
+        let priced = std::panic::catch_unwind(|| {
+            crate::os::system::now().and_then(|now| crate::ops::live::live(&ledger, now))
+        })
+        .unwrap_or_else(|_| Err(Error::internal("pricing the live sessions failed")));
+        let _ = wake.send(Wake::Priced(Box::new(priced)));
     });
 }
 
@@ -93,7 +99,13 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
     if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live()) {
         watching.update(watcher, &live.watched);
     }
-    let mut terminal = ratatui::init();
+    let mut terminal = match ratatui::try_init() {
+        Ok(terminal) => terminal,
+        Err(err) => {
+            ratatui::restore();
+            return Err(Error::store_io("take over", "the terminal", err));
+        }
+    };
     {
         let wake = wake.clone();
         std::thread::spawn(move || {
@@ -133,9 +145,11 @@ fn event_loop(
     // The first frame is on screen; the prices follow, one pricing at a time.
     let mut pricing = app.pricing;
     if pricing {
+        app.pricing = false;
         price(&data.ledger, wake);
     }
     let mut files_due: Option<Instant> = None;
+    let mut reloaded = Instant::now();
     let mut search_due: Option<Instant> = None;
     loop {
         let due = [files_due, search_due].into_iter().flatten().min();
@@ -155,11 +169,14 @@ fn event_loop(
         match woke {
             Some(Wake::Stop) => return Ok(()),
             Some(Wake::Files) => {
-                files_due.get_or_insert(Instant::now() + SETTLE);
+                files_due.get_or_insert((Instant::now() + SETTLE).max(reloaded + MIN_RELOAD_GAP));
             }
-            Some(Wake::Priced(live)) => {
+            Some(Wake::Priced(priced)) => {
                 pricing = false;
-                app.priced(*live);
+                match *priced {
+                    Ok(live) => app.priced(live),
+                    Err(err) => app.status = format!("costs not read just now: {}", err.message),
+                }
                 redraw = true;
             }
             Some(Wake::Input(ratatui::crossterm::event::Event::Key(key)))
@@ -187,6 +204,7 @@ fn event_loop(
         let now = Instant::now();
         if files_due.is_some_and(|due| due <= now) {
             files_due = None;
+            reloaded = now;
             app.load_live(data, crate::os::system::now()?);
             rewatch(app);
             redraw = true;
@@ -198,6 +216,7 @@ fn event_loop(
         }
         if app.pricing && !pricing {
             pricing = true;
+            app.pricing = false;
             price(&data.ledger, wake);
         }
         if let Some(text) = app.clipboard.take() {

@@ -305,6 +305,9 @@ fn keys_move_between_tabs_scroll_the_reader_and_leave() {
     assert_eq!(app.key(press(KeyCode::Char('q')), &data, 20), Next::Draw);
     app.tab = Tab::Live;
     assert_eq!(app.key(press(KeyCode::Char('q')), &data, 20), Next::Quit);
+    // A Ctrl chord is no key of the UI's (Ctrl-P does not pause).
+    let ctrl_p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL);
+    assert_eq!(app.key(ctrl_p, &data, 20), Next::Stay);
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert_eq!(app.key(ctrl_c, &data, 20), Next::Quit);
 }
