@@ -165,8 +165,9 @@ fn pretty(input: &str) -> String {
         .unwrap_or_else(|| input.to_owned())
 }
 
-/// The argument a person recognizes a call by: a command, a path, a pattern, a query.
-fn gist(input: &str) -> Option<String> {
+/// The argument a person recognizes a call by: a command, a path, a pattern, a query (the
+/// first line of it, cut at 90 characters). The terminal reader names its cards by it too.
+pub fn gist(input: &str) -> Option<String> {
     let args: serde_json::Value = serde_json::from_str(input).ok()?;
     for key in [
         "command",

@@ -62,38 +62,6 @@ fn role(role: Role) -> (&'static str, Color) {
     }
 }
 
-/// The argument a person recognizes a call by (the page's rule).
-fn gist(input: &str) -> String {
-    let Ok(args) = serde_json::from_str::<serde_json::Value>(input) else {
-        return String::new();
-    };
-    for key in [
-        "command",
-        "cmd",
-        "file_path",
-        "path",
-        "pattern",
-        "url",
-        "query",
-        "description",
-        "prompt",
-    ] {
-        let shown = match args.get(key) {
-            Some(serde_json::Value::String(s)) => s.clone(),
-            Some(serde_json::Value::Array(items)) => items
-                .iter()
-                .filter_map(|v| v.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
-            _ => continue,
-        };
-        if let Some(first) = shown.trim().lines().next().filter(|l| !l.is_empty()) {
-            return first.chars().take(90).collect();
-        }
-    }
-    String::new()
-}
-
 /// `view` as lines; `unfolded` shows tool calls, results and thinking in full.
 pub(crate) fn lines(view: &ConversationView, unfolded: bool, palette: Palette) -> Lines {
     let mut out = Lines::default();
@@ -178,7 +146,12 @@ pub(crate) fn lines(view: &ConversationView, unfolded: bool, palette: Palette) -
                         .ok()
                         .and_then(|v| serde_json::to_string_pretty(&v).ok())
                         .unwrap_or_else(|| input.clone());
-                    folded(&mut out, &format!("Tool {name}:"), gist(input), &pretty);
+                    folded(
+                        &mut out,
+                        &format!("Tool {name}:"),
+                        baton_core::share::html::gist(input).unwrap_or_default(),
+                        &pretty,
+                    );
                 }
                 Block::ToolResult {
                     output, is_error, ..
