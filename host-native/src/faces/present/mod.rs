@@ -49,12 +49,17 @@ impl<'a> Reader<'a> {
 
     /// How long ago `at` was: `5m ago`, `2d 3h ago`, `just now`.
     pub(crate) fn ago(&self, at: Timestamp) -> String {
-        let seconds = at.whole_seconds_until(self.now);
-        if seconds < 60 {
-            "just now".to_owned()
-        } else {
-            format!("{} ago", human_duration(seconds - seconds % 60))
-        }
+        ago(at, self.now)
+    }
+}
+
+/// How long before `now` `at` was, to the minute: `5m ago`, `2d 3h ago`, `just now`.
+pub(crate) fn ago(at: Timestamp, now: Timestamp) -> String {
+    let seconds = at.whole_seconds_until(now);
+    if seconds < 60 {
+        "just now".to_owned()
+    } else {
+        format!("{} ago", human_duration(seconds - seconds % 60))
     }
 }
 

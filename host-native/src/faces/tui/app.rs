@@ -58,6 +58,8 @@ pub(crate) struct App {
     pub(crate) palette: Palette,
     pub(crate) now: Timestamp,
     pub(crate) live: Vec<crate::ops::live::LiveRow>,
+    /// The files whose change can change the live view, as its last read found them.
+    pub(crate) watched: std::collections::BTreeSet<std::path::PathBuf>,
     pub(crate) window: Option<baton_core::transcripts::usage::windows::UsageWindow>,
     pub(crate) attention: Vec<baton_core::lifecycle::workspace::AttentionItem>,
     pub(crate) history: Vec<ConversationRow>,
@@ -95,6 +97,7 @@ impl App {
             palette,
             now,
             live: Vec::new(),
+            watched: Default::default(),
             window: None,
             attention: Vec::new(),
             history: Vec::new(),
@@ -140,6 +143,7 @@ impl App {
             Ok(live) => {
                 let before = std::mem::take(&mut self.live);
                 self.live = live.rows;
+                self.watched = live.watched;
                 for row in &mut self.live {
                     if let Some(old) = before
                         .iter()

@@ -130,7 +130,10 @@ fn live(frame: &mut Frame, app: &App, area: Rect) {
                     r.health.map_or_else(|| "—".to_owned(), |h| h.to_string()),
                 ));
                 cells.push(Cell::from(r.session.project.clone()));
-                cells.push(Cell::from(ago(app, r.last_activity)));
+                cells.push(Cell::from(crate::faces::present::ago(
+                    r.last_activity,
+                    app.now,
+                )));
             }
             cells.push(Cell::from(r.session.goal.clone().unwrap_or_default()));
             Row::new(cells)
@@ -200,18 +203,6 @@ fn live(frame: &mut Frame, app: &App, area: Rect) {
             ),
             attention_area,
         );
-    }
-}
-
-fn ago(app: &App, at: baton_core::Timestamp) -> String {
-    let seconds = at.whole_seconds_until(app.now);
-    if seconds < 60 {
-        "just now".to_owned()
-    } else {
-        format!(
-            "{} ago",
-            baton_core::time::human_duration(seconds - seconds % 60)
-        )
     }
 }
 

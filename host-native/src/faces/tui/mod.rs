@@ -34,13 +34,20 @@ enum Wake {
     Stop,
 }
 
-/// Reads the live sessions' prices on a thread of its own, and wakes the loop with them.
-fn price(ledger: &crate::store::Ledger, wake: &Sender<Wake>) {
+/// Prices the live sessions `app` read, on a thread of its own, and wakes the loop with them.
+fn price(ledger: &crate::store::Ledger, app: &app::App, wake: &Sender<Wake>) {
     let (ledger, wake) = (ledger.clone(), wake.clone());
+    let mut live = crate::ops::live::Live {
+        rows: app.live.clone(),
+        window: None,
+        watched: Default::default(),
+    };
     std::thread::spawn(move || {
         // A failure wakes the loop too, so that the next change prices again.
-        let priced = std::panic::catch_unwind(|| {
-            crate::os::system::now().and_then(|now| crate::ops::live::live(&ledger, now))
+        let priced = std::panic::catch_unwind(move || {
+            crate::os::system::now()
+                .and_then(|now| crate::ops::live::price(&ledger, &mut live, now))
+                .map(|()| live)
         })
         .unwrap_or_else(|_| Err(Error::internal("pricing the live sessions failed")));
         let _ = wake.send(Wake::Priced(Box::new(priced)));
@@ -96,8 +103,8 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
         .ok()
     };
     let mut watching = crate::ops::live::Watching::default();
-    if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live()) {
-        watching.update(watcher, &live.watched);
+    if let Some(watcher) = watcher.as_mut() {
+        watching.update(watcher, &app.watched);
     }
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
@@ -121,10 +128,10 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
         &mut app,
         &data,
         (&woken, &wake),
-        |_: &app::App| {
-            // The live view's files follow its sessions.
-            if let (Some(watcher), Ok(live)) = (watcher.as_mut(), data.live()) {
-                watching.update(watcher, &live.watched);
+        |app: &app::App| {
+            // The live view's files follow its sessions (as the last read found them).
+            if let Some(watcher) = watcher.as_mut() {
+                watching.update(watcher, &app.watched);
             }
         },
     );
@@ -146,7 +153,7 @@ fn event_loop(
     let mut pricing = app.pricing;
     if pricing {
         app.pricing = false;
-        price(&data.ledger, wake);
+        price(&data.ledger, app, wake);
     }
     let mut files_due: Option<Instant> = None;
     let mut reloaded = Instant::now();
@@ -217,7 +224,7 @@ fn event_loop(
         if app.pricing && !pricing {
             pricing = true;
             app.pricing = false;
-            price(&data.ledger, wake);
+            price(&data.ledger, app, wake);
         }
         if let Some(text) = app.clipboard.take() {
             // OSC 52: the terminal puts it on the system clipboard (over SSH too).
