@@ -288,3 +288,49 @@ fn reports_and_their_refusals_through_the_cli() {
     assert_eq!(session["pull_request"], "https://example.invalid/pr/7");
     assert_eq!(code_of(&dir, &["report", &id]), "INVALID_ARGUMENT");
 }
+
+#[test]
+fn list_filters_by_branch_and_by_latest_activity() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".baton");
+    let on = |branch: &str| {
+        ok(
+            &dir,
+            &[
+                "start",
+                "--project",
+                "p",
+                "--agent",
+                "a",
+                "--branch",
+                branch,
+            ],
+        )["session_id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let feature = on("feature/search");
+    let main = on("main");
+    ok(&dir, &["end", &main, "--summary", "done"]);
+    let ids = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["list"];
+        all.extend_from_slice(args);
+        ok(&dir, &all)["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["session_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(ids(&["--branch", "feature/search"]), [feature.clone()]);
+    assert_eq!(ids(&["--branch", "main"]), Vec::<String>::new(), "ended");
+    assert_eq!(ids(&["--all", "--branch", "main"]), [main.clone()]);
+    assert_eq!(ids(&["--all", "--since", "2000-01-01"]).len(), 2);
+    assert_eq!(ids(&["--all", "--since", "2999-01-01"]).len(), 0);
+    assert_eq!(ids(&["--all", "--since", "2999-01-01T00:00:00Z"]).len(), 0);
+    assert_eq!(
+        code_of(&dir, &["list", "--since", "last week"]),
+        "INVALID_ARGUMENT"
+    );
+}

@@ -52,6 +52,26 @@ fn prepare_resolved(view: &dyn LedgerView, request: &Request) -> Result<Prepared
                 agent: opt(&p.agent, names::normalize_agent)?,
                 status: opt(&p.status, str::parse)?,
                 all: p.include_ended,
+                branch: p
+                    .branch
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|b| !b.is_empty())
+                    .map(str::to_owned),
+                since: opt(&p.since, |text| {
+                    crate::time::Timestamp::parse(text)
+                        .or_else(|_| {
+                            crate::time::parse_day_in("since", text, false, &crate::time::UtcZone)
+                        })
+                        .map_err(|_| {
+                            crate::error::Error::invalid(
+                                "since",
+                                format!(
+                                    "`{text}` is neither a day (YYYY-MM-DD) nor an RFC 3339 time"
+                                ),
+                            )
+                        })
+                })?,
             },
         }),
         Request::Show(p) => Ok(Prepared {
@@ -120,6 +140,8 @@ pub fn execute(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -> Res
             agent,
             status,
             all,
+            branch,
+            since,
         } => {
             let pool = if *all || status.is_some_and(|s| !s.is_live()) {
                 view.all_sessions()?
@@ -135,6 +157,8 @@ pub fn execute(view: &dyn LedgerView, prepared: &Prepared, ctx: &Context) -> Res
                         .is_none_or(|a| names::same_agent(&s.agent, a))
                 })
                 .filter(|s| status.is_none_or(|st| s.status == st))
+                .filter(|s| branch.is_none() || s.branch == *branch)
+                .filter(|s| since.is_none_or(|at| s.last_event_at >= at))
                 .collect();
             Ok(answered(Response::List(SessionList {
                 total: sessions.len(),

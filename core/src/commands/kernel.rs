@@ -109,6 +109,8 @@ pub(crate) enum Plan {
         agent: Option<String>,
         status: Option<Status>,
         all: bool,
+        branch: Option<String>,
+        since: Option<crate::time::Timestamp>,
     },
     Show(SessionId),
     Lifecycle(Box<Request>),

@@ -120,6 +120,13 @@ pub struct ListParams {
     /// Include ended sessions.
     #[serde(default, alias = "all")]
     pub include_ended: bool,
+    /// Only sessions on this git branch.
+    #[serde(default)]
+    pub branch: Option<String>,
+    /// Only sessions with activity at or after this: an RFC 3339 time, or a day
+    /// (`YYYY-MM-DD`, from its start in UTC).
+    #[serde(default)]
+    pub since: Option<String>,
 }
 
 /// Show one session.

@@ -108,7 +108,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         }
         Command::Resume(a) => Request::Resume(a.into()),
         Command::End(a) => Request::End(a.into()),
-        Command::List(a) => Request::List(a.into()),
+        Command::List(a) => Request::List(super::params::list_params(a)?),
         Command::Show(a) => Request::Show(a.into()),
         Command::Compact => {
             let report = ledger.compact()?;
@@ -296,59 +296,21 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         }
         Response::Show(shown) => {
             // What it cost, and its hand-off chain's (left out when they cannot be read).
+            output
+                .human
+                .push_str(&crate::faces::present::show_extras(&extras));
             if let Some(figures) = &extras.cost {
-                output.human.push_str(&format!(
-                    "\n  cost           {}",
-                    crate::ops::work_cost::describe(figures)
-                ));
                 output.json.tree()["cost"] = to_json(figures)?;
             }
-            if let Some(chain) = extras.chain_cost {
-                output.human.push_str(&format!(
-                    "\n  chain cost     {} · {} tokens over {} handed-off sessions",
-                    chain["cost_usd"]
-                        .as_f64()
-                        .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}")),
-                    baton_core::analyzer::charts::scale::thousands(
-                        chain["total_tokens"].as_u64().unwrap_or(0)
-                    ),
-                    chain["sessions"].as_array().map_or(0, Vec::len)
-                ));
-                output.json.tree()["chain_cost"] = chain;
-            }
-            if let Some(branch) = extras.branch_cost {
-                output.human.push_str(&format!(
-                    "\n  branch cost    {} · {} tokens over {} sessions on {}",
-                    branch["cost_usd"]
-                        .as_f64()
-                        .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}")),
-                    baton_core::analyzer::charts::scale::thousands(
-                        branch["total_tokens"].as_u64().unwrap_or(0)
-                    ),
-                    branch["sessions"].as_array().map_or(0, Vec::len),
-                    branch["branch"].as_str().unwrap_or("its branch")
-                ));
-                output.json.tree()["branch_cost"] = branch;
-            }
-            if let Some(share) = extras.window_share {
-                output.human.push_str(&format!(
-                    "\n  window share   {}% of the five-hour window open until {} (${:.2} of ${:.2})",
-                    share["share_percent"].as_f64().unwrap_or(0.0),
-                    share["window_end"].as_str().unwrap_or("?"),
-                    share["cost_usd"].as_f64().unwrap_or(0.0),
-                    share["window_cost_usd"].as_f64().unwrap_or(0.0),
-                ));
-                output.json.tree()["window_share"] = share;
-            }
-            if let Some(resume) = extras.resume {
-                output.human.push_str(&match resume["command"].as_str() {
-                    Some(command) => format!("\n  resume         {command}"),
-                    None => format!(
-                        "\n  resume         not as it is: {}",
-                        resume["why_not"].as_str().unwrap_or("?")
-                    ),
-                });
-                output.json.tree()["resume"] = resume;
+            for (key, value) in [
+                ("chain_cost", extras.chain_cost),
+                ("branch_cost", extras.branch_cost),
+                ("window_share", extras.window_share),
+                ("resume", extras.resume),
+            ] {
+                if let Some(value) = value {
+                    output.json.tree()[key] = value;
+                }
             }
             // The session is the answer; what links to it is extra, and an index that cannot
             // be read (a colleague's read-only ledger, a newer schema) only leaves it out.

@@ -57,15 +57,24 @@ impl From<EndArgs> for EndParams {
     }
 }
 
-impl From<ListArgs> for ListParams {
-    fn from(a: ListArgs) -> ListParams {
-        ListParams {
-            project: a.project,
-            agent: a.agent,
-            status: a.status,
-            include_ended: a.all,
+/// `baton list`'s filters; a `--since` day is read in this machine's zone (the core reads
+/// a bare day in UTC), so it is handed on as the instant it starts.
+pub(crate) fn list_params(a: ListArgs) -> Result<ListParams, baton_core::Error> {
+    let since = match a.since {
+        Some(text) if baton_core::Timestamp::parse(&text).is_err() => {
+            let zone = crate::os::zone::resolve(None)?;
+            Some(baton_core::time::parse_day_in("since", &text, false, &zone)?.to_string())
         }
-    }
+        other => other,
+    };
+    Ok(ListParams {
+        project: a.project,
+        agent: a.agent,
+        status: a.status,
+        include_ended: a.all,
+        branch: a.branch,
+        since,
+    })
 }
 
 impl From<ShowArgs> for ShowParams {

@@ -121,6 +121,7 @@ pub(crate) fn team(cli: &Cli, command: &TeamCommand) -> Result<Output, Error> {
                 agent: args.agent.clone(),
                 status: args.status.clone(),
                 include_ended: args.all,
+                ..ListParams::default()
             }),
         ),
         TeamCommand::Attention(server) => (server, Request::Attention),

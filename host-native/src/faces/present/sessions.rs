@@ -347,3 +347,58 @@ pub(super) fn session_block(s: &Session, reader: &Reader) -> String {
     }
     text
 }
+
+/// The lines `show` adds under a session from what the host knows besides the ledger: its
+/// cost, its hand-off chain's and its branch's, its share of the five-hour window, how to
+/// resume it (each line starts with a line break; none when nothing is known).
+pub(crate) fn show_extras(extras: &crate::ops::command::Extras) -> String {
+    use baton_core::analyzer::charts::scale::thousands;
+    let dollars = |v: &serde_json::Value| {
+        v["cost_usd"]
+            .as_f64()
+            .map_or_else(|| "cost unknown".to_owned(), |c| format!("${c:.2}"))
+    };
+    let mut out = String::new();
+    if let Some(figures) = &extras.cost {
+        out.push_str(&format!(
+            "\n  cost           {}",
+            crate::ops::work_cost::describe(figures)
+        ));
+    }
+    if let Some(chain) = &extras.chain_cost {
+        out.push_str(&format!(
+            "\n  chain cost     {} · {} tokens over {} handed-off sessions",
+            dollars(chain),
+            thousands(chain["total_tokens"].as_u64().unwrap_or(0)),
+            chain["sessions"].as_array().map_or(0, Vec::len)
+        ));
+    }
+    if let Some(branch) = &extras.branch_cost {
+        out.push_str(&format!(
+            "\n  branch cost    {} · {} tokens over {} sessions on {}",
+            dollars(branch),
+            thousands(branch["total_tokens"].as_u64().unwrap_or(0)),
+            branch["sessions"].as_array().map_or(0, Vec::len),
+            branch["branch"].as_str().unwrap_or("its branch")
+        ));
+    }
+    if let Some(share) = &extras.window_share {
+        out.push_str(&format!(
+            "\n  window share   {}% of the five-hour window open until {} (${:.2} of ${:.2})",
+            share["share_percent"].as_f64().unwrap_or(0.0),
+            share["window_end"].as_str().unwrap_or("?"),
+            share["cost_usd"].as_f64().unwrap_or(0.0),
+            share["window_cost_usd"].as_f64().unwrap_or(0.0),
+        ));
+    }
+    if let Some(resume) = &extras.resume {
+        out.push_str(&match resume["command"].as_str() {
+            Some(command) => format!("\n  resume         {command}"),
+            None => format!(
+                "\n  resume         not as it is: {}",
+                resume["why_not"].as_str().unwrap_or("?")
+            ),
+        });
+    }
+    out
+}

@@ -1,13 +1,13 @@
-//! The terminal UI's state and what each key does: four tabs (live sessions, history, search,
-//! cost), a reader over any of them, a help overlay; what to load is asked of [`Data`] and
-//! nothing here draws (see `draw`).
+//! The terminal UI's state and what it can do: four tabs (live sessions with attention,
+//! history of conversations and work sessions, search, cost), a reader over a conversation, a
+//! work session's details, a help overlay; what to load or change is asked of [`Data`], the
+//! keys and the mouse are read in `keys`, and nothing here draws (see `draw`).
 
 use super::data::Data;
 use super::lines::{Lines, Palette};
 use crate::ops::mirror::query::{ConversationRow, Filters, HitPage};
 use baton_core::Timestamp;
 use baton_core::analyzer::ConversationView;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// The tabs, in their order on screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +29,24 @@ impl Tab {
             Tab::Cost => "Cost",
         }
     }
+}
+
+/// What the History tab lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Listing {
+    /// Every agent's kept conversations (the index).
+    Conversations,
+    /// The work sessions of the ledger, ended ones too.
+    Sessions,
+}
+
+/// A work session's details open over the tab.
+pub(crate) struct Detail {
+    pub(crate) session_id: String,
+    pub(crate) text: String,
+    pub(crate) lines: Lines,
+    pub(crate) top: usize,
+    pub(crate) resume: Option<crate::ops::mirror::restore::Resume>,
 }
 
 /// A conversation open in the reader.
@@ -64,7 +82,21 @@ pub(crate) struct App {
     pub(crate) attention: Vec<baton_core::lifecycle::workspace::AttentionItem>,
     pub(crate) history: Vec<ConversationRow>,
     pub(crate) history_total: i64,
+    /// What History lists.
+    pub(crate) listing: Listing,
+    /// The work sessions History lists.
+    pub(crate) sessions: Vec<baton_core::ledger::session::Session>,
+    /// History's filter line as applied, and as being typed (`f`).
+    pub(crate) filter: String,
+    pub(crate) filter_edit: Option<String>,
+    /// The filters search uses (History's filter line, for conversations).
     pub(crate) filters: Filters,
+    /// Whether ↑ ↓ move in the live tab's attention items rather than its sessions.
+    pub(crate) attention_focus: bool,
+    pub(crate) attention_selected: usize,
+    pub(crate) detail: Option<Detail>,
+    /// The screen's size, for wrapping the reader and finding what a click hit.
+    pub(crate) size: (u16, u16),
     pub(crate) query: String,
     pub(crate) hits: Option<HitPage>,
     /// The query `hits` answer.
@@ -76,6 +108,8 @@ pub(crate) struct App {
     /// How the Cost tab groups usage.
     pub(crate) cost_group: baton_core::transcripts::usage::GroupBy,
     pub(crate) cost: Option<baton_core::transcripts::usage::UsageReport>,
+    /// Each day's cost over the same days, for the sparkline.
+    pub(crate) cost_days: Vec<(String, f64)>,
     /// Whether the usage shown is all of it (the last 30 days held nothing).
     pub(crate) cost_all_time: bool,
     pub(crate) budgets: Vec<baton_core::lifecycle::budget::RuleState>,
@@ -102,7 +136,15 @@ impl App {
             attention: Vec::new(),
             history: Vec::new(),
             history_total: 0,
+            listing: Listing::Conversations,
+            sessions: Vec::new(),
+            filter: String::new(),
+            filter_edit: None,
             filters: Filters::default(),
+            attention_focus: false,
+            attention_selected: 0,
+            detail: None,
+            size: (80, 24),
             query: String::new(),
             hits: None,
             searched: String::new(),
@@ -111,6 +153,7 @@ impl App {
             reading: None,
             cost_group: baton_core::transcripts::usage::GroupBy::Daily,
             cost: None,
+            cost_days: Vec::new(),
             cost_all_time: false,
             budgets: Vec::new(),
             help: false,
@@ -121,7 +164,7 @@ impl App {
         }
     }
 
-    fn index(&self) -> usize {
+    pub(crate) fn index(&self) -> usize {
         Tab::ALL.iter().position(|t| *t == self.tab).unwrap_or(0)
     }
 
@@ -129,7 +172,10 @@ impl App {
     pub(crate) fn rows(&self) -> usize {
         match self.tab {
             Tab::Live => self.live.len(),
-            Tab::History => self.history.len(),
+            Tab::History => match self.listing {
+                Listing::Conversations => self.history.len(),
+                Listing::Sessions => self.sessions.len(),
+            },
             Tab::Search => self.hits.as_ref().map_or(0, |h| h.hits.len()),
             Tab::Cost => 0,
         }
@@ -176,14 +222,52 @@ impl App {
         self.window = live.window;
     }
 
-    /// Loads the history with the filters set.
+    /// Loads the history with the filter line applied: the words a listing cannot use are
+    /// said at the foot.
     pub(crate) fn load_history(&mut self, data: &Data) {
-        match data.history(&self.filters, 500) {
-            Ok(page) => {
-                self.history = page.conversations;
-                self.history_total = page.total;
+        let filter = match super::filter::Filter::read(&self.filter) {
+            Ok(filter) => filter,
+            Err(err) => {
+                self.status = err.message;
+                return;
             }
-            Err(err) => self.status = format!("could not read the index: {err}"),
+        };
+        let unused = match self.listing {
+            Listing::Conversations => {
+                let (asked, unused) = filter.conversations();
+                let read = Filters::read(&asked).and_then(|filters| {
+                    let page = data.history(&filters, 500)?;
+                    self.filters = filters;
+                    Ok(page)
+                });
+                match read {
+                    Ok(page) => {
+                        self.history = page.conversations;
+                        self.history_total = page.total;
+                    }
+                    Err(err) => self.status = err.message,
+                }
+                unused
+            }
+            Listing::Sessions => {
+                let (asked, unused) = filter.sessions();
+                match data.sessions(asked) {
+                    Ok(sessions) => self.sessions = sessions,
+                    Err(err) => self.status = err.message,
+                }
+                unused
+            }
+        };
+        if !unused.is_empty() {
+            self.status = format!(
+                "{} filter{} {} only",
+                unused.join(" and "),
+                if unused.len() > 1 { "" } else { "s" },
+                match self.listing {
+                    Listing::Conversations => "work sessions (w lists them)",
+                    Listing::Sessions => "conversations (w lists them)",
+                }
+            );
         }
         self.clamp();
     }
@@ -212,6 +296,17 @@ impl App {
             Ok(report) => self.cost = report,
             Err(err) => self.status = format!("could not read usage: {err}"),
         }
+        use baton_core::transcripts::usage::GroupBy;
+        let days = if self.cost_group == GroupBy::Daily {
+            Ok(self.cost.clone())
+        } else {
+            data.usage(GroupBy::Daily, (!self.cost_all_time).then_some(since))
+        };
+        self.cost_days = days
+            .ok()
+            .flatten()
+            .map(|r| every_day(r.rows.iter().map(|r| (r.key.as_str(), r.cost_usd))))
+            .unwrap_or_default();
         match data.budgets() {
             Ok(budgets) => self.budgets = budgets,
             Err(err) => self.status = format!("could not read the budgets: {err}"),
@@ -239,213 +334,113 @@ impl App {
         self.selected[2] = 0;
     }
 
-    fn clamp(&mut self) {
+    pub(crate) fn clamp(&mut self) {
         let rows = self.rows();
         let at = self.index();
         self.selected[at] = self.selected[at].min(rows.saturating_sub(1));
+        self.attention_selected = self
+            .attention_selected
+            .min(self.attention.len().saturating_sub(1));
+        if self.attention.is_empty() {
+            self.attention_focus = false;
+        }
     }
 
-    fn open(&mut self, data: &Data, row: &ConversationRow, at_message: Option<&str>) {
+    /// Reads again what the tab shows (F5, Ctrl-L).
+    pub(crate) fn refresh(&mut self, data: &Data) {
+        self.status.clear();
+        match self.tab {
+            Tab::Live => self.load_live(data, crate::os::system::now().unwrap_or(self.now)),
+            Tab::History => self.load_history(data),
+            Tab::Search => self.search_due = true,
+            Tab::Cost => self.load_cost(data),
+        }
+    }
+
+    /// The reader's width for a screen `width` columns wide.
+    pub(crate) fn reader_width(&self) -> u16 {
+        self.size.0.saturating_sub(1)
+    }
+
+    /// The screen is now `size`: the reader and the details are wrapped again, the line at
+    /// the top kept in view.
+    pub(crate) fn resize(&mut self, size: (u16, u16)) {
+        if size == self.size {
+            return;
+        }
+        self.size = size;
+        let width = self.reader_width();
+        let palette = self.palette;
+        if let Some(reading) = self.reading.as_mut() {
+            let message = reading.message_at_top();
+            reading.lines = super::lines::lines(&reading.view, reading.unfolded, palette, width);
+            reading.top = reading.line_of(message.as_deref());
+        }
+        if let Some(detail) = self.detail.as_mut() {
+            let fraction = detail.top as f64 / detail.lines.lines.len().max(1) as f64;
+            detail.lines = super::lines::text(&detail.text, palette, width);
+            detail.top = (fraction * detail.lines.lines.len() as f64) as usize;
+        }
+    }
+
+    /// Opens work session `id`'s details.
+    pub(crate) fn open_session(&mut self, data: &Data, id: &str) {
+        match data.show(id, self.reader_width()) {
+            Ok((text, resume)) => {
+                self.detail = Some(Detail {
+                    session_id: id.to_owned(),
+                    lines: super::lines::text(&text, self.palette, self.reader_width()),
+                    text,
+                    top: 0,
+                    resume,
+                });
+            }
+            Err(err) => self.status = format!("could not show it: {}", err.message),
+        }
+    }
+
+    /// Marks the selected attention item done, as the person at the terminal.
+    pub(crate) fn attention_done(&mut self, data: &Data) {
+        let Some(item) = self.attention.get(self.attention_selected) else {
+            return;
+        };
+        let number = item.number;
+        let request = baton_core::commands::Request::AttentionDone(
+            baton_core::commands::AttentionDoneParams {
+                numbers: vec![number],
+                note: Some("done from baton tui".to_owned()),
+                ..Default::default()
+            },
+        );
+        self.status = match data.act(request) {
+            Ok(_) => format!("attention #{number} done"),
+            Err(err) => err.message,
+        };
+        self.attention = data.attention().unwrap_or_default();
+        self.clamp();
+    }
+
+    pub(crate) fn open(&mut self, data: &Data, row: &ConversationRow, at_message: Option<&str>) {
         match data.open(row) {
             Ok((view, resume)) => {
-                let lines = super::lines::lines(&view, false, self.palette);
-                let top = at_message
-                    .and_then(|id| lines.starts.iter().find(|(m, _)| m == id))
-                    .map_or(0, |(_, line)| *line);
-                self.reading = Some(Reading {
+                let lines = super::lines::lines(&view, false, self.palette, self.reader_width());
+                let mut reading = Reading {
                     view,
                     row: row.clone(),
                     lines,
-                    top,
+                    top: 0,
                     unfolded: false,
                     resume,
-                });
+                };
+                reading.top = reading.line_of(at_message);
+                self.reading = Some(reading);
             }
             Err(err) => self.status = format!("could not open it: {err}"),
         }
     }
 
-    /// What `key` does; `height` is the body's height (for page keys).
-    pub(crate) fn key(&mut self, key: KeyEvent, data: &Data, height: usize) -> Next {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && matches!(key.code, KeyCode::Char('c')) {
-            return Next::Quit;
-        }
-        // No other Ctrl chord is a key here (Ctrl-P must not pause a session).
-        if ctrl {
-            return Next::Stay;
-        }
-        if self.help {
-            self.help = false;
-            return Next::Draw;
-        }
-        // Typing a query.
-        if self.tab == Tab::Search && self.reading.is_none() {
-            match key.code {
-                KeyCode::Char(c) if !ctrl => {
-                    self.query.push(c);
-                    self.search_due = true;
-                    return Next::Draw;
-                }
-                KeyCode::Backspace => {
-                    self.query.pop();
-                    self.search_due = true;
-                    return Next::Draw;
-                }
-                _ => {}
-            }
-        }
-        if let Some(reading) = self.reading.as_mut() {
-            let last = reading.lines.lines.len().saturating_sub(1);
-            match key.code {
-                KeyCode::Esc | KeyCode::Char('q') | KeyCode::Left => self.reading = None,
-                KeyCode::Down | KeyCode::Char('j') => reading.top = (reading.top + 1).min(last),
-                KeyCode::Up | KeyCode::Char('k') => reading.top = reading.top.saturating_sub(1),
-                KeyCode::PageDown | KeyCode::Char(' ') => {
-                    reading.top = (reading.top + height.max(1)).min(last);
-                }
-                KeyCode::PageUp => reading.top = reading.top.saturating_sub(height.max(1)),
-                KeyCode::Home | KeyCode::Char('g') => reading.top = 0,
-                KeyCode::End | KeyCode::Char('G') => reading.top = last,
-                KeyCode::Char('n') => {
-                    reading.top = reading
-                        .lines
-                        .starts
-                        .iter()
-                        .map(|(_, l)| *l)
-                        .find(|l| *l > reading.top)
-                        .unwrap_or(reading.top);
-                }
-                KeyCode::Char('p') => {
-                    reading.top = reading
-                        .lines
-                        .starts
-                        .iter()
-                        .map(|(_, l)| *l)
-                        .rev()
-                        .find(|l| *l < reading.top)
-                        .unwrap_or(0);
-                }
-                KeyCode::Char('t') => {
-                    // Unfold or fold every card, keeping the message at the top in place.
-                    let message = reading
-                        .lines
-                        .starts
-                        .iter()
-                        .rev()
-                        .find(|(_, l)| *l <= reading.top)
-                        .map(|(id, _)| id.clone());
-                    reading.unfolded = !reading.unfolded;
-                    reading.lines =
-                        super::lines::lines(&reading.view, reading.unfolded, self.palette);
-                    reading.top = message
-                        .and_then(|id| reading.lines.starts.iter().find(|(m, _)| *m == id))
-                        .map_or(0, |(_, l)| *l);
-                }
-                KeyCode::Char('r') => return self.resume(),
-                KeyCode::Char('?') => self.help = true,
-                KeyCode::Char('s') => {
-                    let row = reading.row.clone();
-                    self.share(data, &row);
-                }
-                KeyCode::Char('R') => {
-                    let row = reading.row.clone();
-                    self.restore(data, &row);
-                }
-                KeyCode::Char('y') => {
-                    let id = reading.row.provider_id.clone();
-                    self.copy(id);
-                }
-                _ => return Next::Stay,
-            }
-            return Next::Draw;
-        }
-        let at = self.index();
-        let rows = self.rows();
-        match key.code {
-            KeyCode::Char('q') => return Next::Quit,
-            // Esc clears the query, then leaves the search; it never quits.
-            KeyCode::Esc if self.tab == Tab::Search && !self.query.is_empty() => {
-                self.query.clear();
-                self.hits = None;
-            }
-            KeyCode::Esc if self.tab == Tab::Search => self.tab = Tab::Live,
-            KeyCode::Esc => return Next::Stay,
-            KeyCode::Char('?') => self.help = true,
-            // In the search, ← → belong to the query line: Tab moves on.
-            KeyCode::Right | KeyCode::Left if self.tab == Tab::Search => return Next::Stay,
-            KeyCode::Tab | KeyCode::Right => {
-                self.show(Tab::ALL[(at + 1) % Tab::ALL.len()], data);
-            }
-            KeyCode::BackTab | KeyCode::Left => {
-                self.show(Tab::ALL[(at + Tab::ALL.len() - 1) % Tab::ALL.len()], data);
-            }
-            KeyCode::Char(c @ '1'..='4') => {
-                self.show(Tab::ALL[(c as usize) - ('1' as usize)], data);
-            }
-            KeyCode::Char('g') if self.tab == Tab::Cost => {
-                let next = Self::COST_GROUPS
-                    .iter()
-                    .position(|g| *g == self.cost_group)
-                    .map_or(0, |n| (n + 1) % Self::COST_GROUPS.len());
-                self.cost_group = Self::COST_GROUPS[next];
-                self.load_cost(data);
-            }
-            KeyCode::Char('/') => self.tab = Tab::Search,
-            KeyCode::Down | KeyCode::Char('j') => {
-                self.selected[at] = (self.selected[at] + 1).min(rows.saturating_sub(1));
-            }
-            KeyCode::Up | KeyCode::Char('k') => {
-                self.selected[at] = self.selected[at].saturating_sub(1);
-            }
-            KeyCode::PageDown => {
-                self.selected[at] = (self.selected[at] + height).min(rows.saturating_sub(1));
-            }
-            KeyCode::PageUp => self.selected[at] = self.selected[at].saturating_sub(height),
-            KeyCode::Enter => {
-                // The hits of what is typed, not of what was typed before.
-                if self.search_due {
-                    self.run_search(data);
-                }
-                self.enter(data);
-            }
-            KeyCode::Char('p') if self.tab == Tab::Live => self.pause(data, true),
-            KeyCode::Char('u') if self.tab == Tab::Live => self.pause(data, false),
-            KeyCode::Char('r') => return self.resume(),
-            KeyCode::Char('s') if self.tab == Tab::History => {
-                if let Some(row) = self.history.get(self.selected[1]).cloned() {
-                    self.share(data, &row);
-                }
-            }
-            KeyCode::Char('y') => {
-                let id = match self.tab {
-                    Tab::Live => self
-                        .live
-                        .get(self.selected[0])
-                        .map(|r| r.session.session_id.to_string()),
-                    Tab::History => self
-                        .history
-                        .get(self.selected[1])
-                        .map(|r| r.provider_id.clone()),
-                    Tab::Search => self
-                        .hits
-                        .as_ref()
-                        .and_then(|h| h.hits.get(self.selected[2]))
-                        .map(|h| h.conversation.provider_id.clone()),
-                    Tab::Cost => None,
-                };
-                match id {
-                    Some(id) => self.copy(id),
-                    None => return Next::Stay,
-                }
-            }
-            _ => return Next::Stay,
-        }
-        Next::Draw
-    }
-
-    fn share(&mut self, data: &Data, row: &ConversationRow) {
-        self.status = match data.share(row) {
+    pub(crate) fn share(&mut self, data: &Data, subject: crate::ops::share::Subject) {
+        self.status = match data.share(&subject) {
             Ok((path, redacted)) => format!(
                 "shared as {path} ({redacted} value(s) redacted; `baton share` has every option)"
             ),
@@ -453,25 +448,25 @@ impl App {
         };
     }
 
-    fn restore(&mut self, data: &Data, row: &ConversationRow) {
+    pub(crate) fn restore(&mut self, data: &Data, row: &ConversationRow) {
         match data.restore(row) {
             Ok(restored) => {
                 self.status = format!("restored {} file(s); r resumes it", restored.files.len());
                 if let Some(reading) = self.reading.as_mut() {
-                    reading.resume = data.open(row).ok().and_then(|(_, resume)| resume);
+                    reading.resume = data.resume(row).ok().flatten();
                 }
             }
             Err(err) => self.status = format!("not restored: {}", err.message),
         }
     }
 
-    fn copy(&mut self, id: String) {
+    pub(crate) fn copy(&mut self, id: String) {
         self.status = format!("copied {id}");
         self.clipboard = Some(id);
     }
 
     /// Shows `tab`, loading what it lists the first time.
-    fn show(&mut self, tab: Tab, data: &Data) {
+    pub(crate) fn show(&mut self, tab: Tab, data: &Data) {
         self.tab = tab;
         match tab {
             Tab::History if self.history.is_empty() => self.load_history(data),
@@ -480,33 +475,96 @@ impl App {
         }
     }
 
-    fn enter(&mut self, data: &Data) {
+    pub(crate) fn enter(&mut self, data: &Data) {
         match self.tab {
+            Tab::Live => {
+                let id = if self.attention_focus {
+                    self.attention
+                        .get(self.attention_selected)
+                        .map(|a| a.session_id.to_string())
+                } else {
+                    self.live
+                        .get(self.selected[0])
+                        .map(|r| r.session.session_id.to_string())
+                };
+                if let Some(id) = id {
+                    self.open_session(data, &id);
+                }
+            }
+            Tab::History if self.listing == Listing::Sessions => {
+                if let Some(id) = self
+                    .sessions
+                    .get(self.selected[1])
+                    .map(|s| s.session_id.to_string())
+                {
+                    self.open_session(data, &id);
+                }
+            }
             Tab::History => {
                 if let Some(row) = self.history.get(self.selected[1]).cloned() {
                     self.open(data, &row, None);
                 }
             }
             Tab::Search => {
-                let hit = self
-                    .hits
-                    .as_ref()
-                    .and_then(|h| h.hits.get(self.selected[2]))
-                    .map(|h| (h.conversation.clone(), h.message_id.clone()));
-                if let Some((row, message)) = hit {
+                if let Some((row, message)) = self.hit() {
                     self.open(data, &row, Some(&message));
                 }
             }
-            _ => {}
+            Tab::Cost => {}
+        }
+    }
+
+    /// The selected search hit: its conversation and message.
+    pub(crate) fn hit(&self) -> Option<(ConversationRow, String)> {
+        self.hits
+            .as_ref()
+            .and_then(|h| h.hits.get(self.selected[2]))
+            .map(|h| (h.conversation.clone(), h.message_id.clone()))
+    }
+
+    /// The conversation the selected row is (History's conversations, a search hit), or the
+    /// one being read.
+    pub(crate) fn conversation(&self) -> Option<ConversationRow> {
+        if let Some(reading) = &self.reading {
+            return Some(reading.row.clone());
+        }
+        match self.tab {
+            Tab::History if self.listing == Listing::Conversations => {
+                self.history.get(self.selected[1]).cloned()
+            }
+            Tab::Search => self.hit().map(|(row, _)| row),
+            _ => None,
+        }
+    }
+
+    /// The work session the selected row is (live, History's sessions, an attention item),
+    /// or the one whose details are open.
+    pub(crate) fn session_id(&self) -> Option<String> {
+        if let Some(detail) = &self.detail {
+            return Some(detail.session_id.clone());
+        }
+        match self.tab {
+            Tab::Live if self.attention_focus => self
+                .attention
+                .get(self.attention_selected)
+                .map(|a| a.session_id.to_string()),
+            Tab::Live => self
+                .live
+                .get(self.selected[0])
+                .map(|r| r.session.session_id.to_string()),
+            Tab::History if self.listing == Listing::Sessions => self
+                .sessions
+                .get(self.selected[1])
+                .map(|s| s.session_id.to_string()),
+            _ => None,
         }
     }
 
     /// Pauses or unpauses the selected live session, as the person at the terminal.
-    fn pause(&mut self, data: &Data, pause: bool) {
-        let Some(row) = self.live.get(self.selected[0]) else {
+    pub(crate) fn pause(&mut self, data: &Data, pause: bool) {
+        let Some(id) = self.session_id() else {
             return;
         };
-        let id = row.session.session_id.to_string();
         let request = if pause {
             baton_core::commands::Request::Pause(baton_core::commands::PauseParams {
                 session_id: id.clone(),
@@ -521,33 +579,97 @@ impl App {
             Ok(_) => format!(
                 "{} {}",
                 if pause { "paused" } else { "unpaused" },
-                row.session.session_id.short()
+                id.get(id.len().saturating_sub(8)..).unwrap_or(&id)
             ),
             Err(err) => err.message,
         };
-        self.load_live(data, self.now);
+        self.load_live(data, crate::os::system::now().unwrap_or(self.now));
+        if let Some(detail) = &self.detail {
+            let id = detail.session_id.clone();
+            self.open_session(data, &id);
+        }
     }
 
-    /// Leaves with the resume command of the conversation read (or selected) printed.
-    fn resume(&mut self) -> Next {
-        let said = self
-            .reading
-            .as_ref()
-            .and_then(|r| r.resume.as_ref())
-            .map(|r| match (&r.command, &r.why_not) {
-                (Some(command), _) => command.clone(),
-                (None, Some(why)) => format!("# {why}"),
-                (None, None) => String::new(),
-            });
-        match said.filter(|s| !s.is_empty()) {
-            Some(command) => {
+    /// Leaves with the resume command of what is read or selected printed (a conversation's,
+    /// or a work session's agent session), or says why it cannot be resumed.
+    pub(crate) fn resume(&mut self, data: &Data) -> super::app::Next {
+        let resume = if let Some(reading) = &self.reading {
+            reading.resume.clone()
+        } else if let Some(detail) = &self.detail {
+            detail.resume.clone()
+        } else if let Some(row) = self.conversation() {
+            data.resume(&row).ok().flatten()
+        } else if let Some(id) = self.session_id() {
+            data.show(&id, self.reader_width())
+                .ok()
+                .and_then(|(_, resume)| resume)
+        } else {
+            None
+        };
+        match resume {
+            Some(crate::ops::mirror::restore::Resume {
+                command: Some(command),
+                ..
+            }) => {
                 self.on_exit = Some(command);
                 Next::Quit
             }
-            None => {
-                self.status = "open a Claude Code or Codex conversation to resume it".to_owned();
+            Some(crate::ops::mirror::restore::Resume {
+                why_not: Some(why), ..
+            }) => {
+                self.status = format!("cannot be resumed as it is: {why}");
+                Next::Draw
+            }
+            _ => {
+                self.status =
+                    "only a Claude Code or Codex session can be resumed from here".to_owned();
                 Next::Draw
             }
         }
+    }
+}
+
+/// Days (`YYYY-MM-DD`, in order) and their costs, with the days between them that had none
+/// put in at zero.
+pub(crate) fn every_day<'a>(days: impl Iterator<Item = (&'a str, f64)>) -> Vec<(String, f64)> {
+    use chrono::NaiveDate;
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for (key, cost) in days {
+        let next = NaiveDate::parse_from_str(key, "%Y-%m-%d").ok();
+        if let (Some(next), Some(last)) = (
+            next,
+            out.last()
+                .and_then(|(d, _)| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()),
+        ) {
+            let mut day = last.succ_opt();
+            // At most a year of empty days between two (a gap longer than that is drawn short).
+            let mut room = 366;
+            while let Some(d) = day.filter(|d| *d < next && room > 0) {
+                out.push((d.format("%Y-%m-%d").to_string(), 0.0));
+                day = d.succ_opt();
+                room -= 1;
+            }
+        }
+        out.push((key.to_owned(), cost));
+    }
+    out
+}
+
+impl Reading {
+    /// The message whose lines are at the top of the reader.
+    pub(crate) fn message_at_top(&self) -> Option<String> {
+        self.lines
+            .starts
+            .iter()
+            .rev()
+            .find(|(_, l)| *l <= self.top)
+            .map(|(id, _)| id.clone())
+    }
+
+    /// The first line of `message` (the top when there is none).
+    pub(crate) fn line_of(&self, message: Option<&str>) -> usize {
+        message
+            .and_then(|id| self.lines.starts.iter().find(|(m, _)| m == id))
+            .map_or(0, |(_, line)| *line)
     }
 }

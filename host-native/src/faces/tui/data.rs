@@ -54,6 +54,64 @@ impl Data {
         crate::ops::command::run_now(&self.ledger, request, &person())
     }
 
+    /// The work sessions `params` lists (ended ones too when it says so), latest activity
+    /// first.
+    pub(crate) fn sessions(
+        &self,
+        params: baton_core::commands::ListParams,
+    ) -> Result<Vec<baton_core::ledger::session::Session>, Error> {
+        if !self.ledger.dir().is_dir() {
+            return Ok(Vec::new());
+        }
+        match self.act(Request::List(params))? {
+            Response::List(list) => {
+                let mut sessions = list.sessions;
+                sessions.sort_by_key(|s| std::cmp::Reverse(s.last_event_at));
+                Ok(sessions)
+            }
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// Work session `id` as `baton show` tells it (`width` columns wide), and how to resume
+    /// its agent's session.
+    pub(crate) fn show(
+        &self,
+        id: &str,
+        width: u16,
+    ) -> Result<(String, Option<crate::ops::mirror::restore::Resume>), Error> {
+        let request = Request::Show(baton_core::commands::ShowParams {
+            session_id: id.to_owned(),
+        });
+        let answered =
+            crate::ops::command::run(&self.ledger, &self.index, request, &person(), None);
+        let response = answered.result?;
+        let zone = crate::os::zone::resolve(None)?;
+        let reader = crate::faces::present::Reader {
+            style: crate::faces::table::Style {
+                colour: false,
+                width: Some(usize::from(width)),
+            },
+            now: crate::os::system::now()?,
+            zone: &zone,
+        };
+        let mut text = crate::faces::present::human(&response, &reader);
+        text.push_str(&crate::faces::present::show_extras(&answered.extras));
+        let resume = answered
+            .extras
+            .resume
+            .and_then(|v| serde_json::from_value(v).ok());
+        Ok((text, resume))
+    }
+
+    /// How to resume conversation `row`, or why it cannot be.
+    pub(crate) fn resume(
+        &self,
+        row: &ConversationRow,
+    ) -> Result<Option<crate::ops::mirror::restore::Resume>, Error> {
+        crate::ops::mirror::restore::resume_of(&self.connection()?, &self.index, row)
+    }
+
     /// A page of kept conversations, newest first.
     pub(crate) fn history(&self, filters: &Filters, limit: i64) -> Result<ConversationPage, Error> {
         if !self.index.is_file() {
@@ -107,16 +165,15 @@ impl Data {
             .unwrap_or_default())
     }
 
-    /// Conversation `row` shared as one HTML file in the current folder, redacted as
+    /// A conversation or work session shared as one HTML file in the current folder, redacted as
     /// `baton share` redacts by default (a new name when the title's is taken): its name and
     /// how many values were left out.
-    pub(crate) fn share(&self, row: &ConversationRow) -> Result<(String, usize), Error> {
-        use crate::ops::share::{Choices, Format, Subject};
-        let shared = crate::ops::share::gather(
-            Some(&self.ledger),
-            &self.index,
-            &Subject::Conversation(row.provider_id.clone()),
-        )?;
+    pub(crate) fn share(
+        &self,
+        subject: &crate::ops::share::Subject,
+    ) -> Result<(String, usize), Error> {
+        use crate::ops::share::{Choices, Format};
+        let shared = crate::ops::share::gather(Some(&self.ledger), &self.index, subject)?;
         let words = crate::ops::share::configured_words(self.ledger.dir())?;
         let made = crate::ops::share::make(
             shared,

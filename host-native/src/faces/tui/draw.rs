@@ -1,20 +1,118 @@
-//! How the terminal UI looks: the tabs across the top, the tab's table (or the reader) in the
-//! middle, the keys and the last word at the foot, and the help over everything when asked.
-//! It draws what [`App`] holds and reads nothing itself.
+//! How the terminal UI looks: the tabs across the top, the tab's list (or the reader, or a
+//! session's details) in the middle, the keys and the last word at the foot, and the help over
+//! everything when asked; and where on screen each row is, for the mouse. It draws what
+//! [`App`] holds and reads nothing itself.
 
-use super::app::{App, Tab};
+use super::app::{App, Listing, Tab};
 use baton_core::analyzer::charts::scale::thousands;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Color, Modifier};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{
-    Block, Borders, Cell, Clear, Paragraph, Row, Table, TableState, Tabs, Wrap,
-};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, TableState, Tabs, Wrap};
 
 /// The body's height for a screen of `height` rows (the page keys move by it).
 pub(crate) fn body_height(height: u16) -> usize {
     usize::from(height.saturating_sub(4))
+}
+
+/// The body of a screen `size` big: between the tabs and the foot.
+fn body(size: (u16, u16)) -> Rect {
+    Rect {
+        x: 0,
+        y: 1,
+        width: size.0,
+        height: size.1.saturating_sub(2),
+    }
+}
+
+/// The tab whose title is at `column` of the top row.
+pub(crate) fn tab_at(column: u16) -> Option<Tab> {
+    // Each title is padded by a space each side, and a divider follows it.
+    let mut x = 0u16;
+    for (n, tab) in Tab::ALL.iter().enumerate() {
+        let width = format!("{} {}", n + 1, tab.title()).chars().count() as u16 + 2;
+        if column < x + width {
+            return Some(*tab);
+        }
+        x += width + 1;
+    }
+    None
+}
+
+/// What a click on a row of the screen hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hit {
+    /// The n-th row of the tab's list.
+    Row(usize),
+    /// The n-th attention item.
+    Attention(usize),
+}
+
+/// The first row of a table drawn in `area` (after its rule and its header) that shows row
+/// `selected` of `rows`: ratatui scrolls a table just enough to show the selected row.
+fn table_row_at(area: Rect, selected: usize, rows: usize, y: u16) -> Option<usize> {
+    let top = area.y + 2;
+    let visible = usize::from(area.height.saturating_sub(2));
+    if y < top || y >= area.y + area.height || visible == 0 {
+        return None;
+    }
+    let offset = (selected + 1).saturating_sub(visible);
+    let n = offset + usize::from(y - top);
+    (n < rows).then_some(n)
+}
+
+/// What a click on screen row `y` hits.
+pub(crate) fn row_at(app: &App, y: u16) -> Option<Hit> {
+    let area = body(app.size);
+    match app.tab {
+        Tab::Live => {
+            let [table, attention] = live_split(app, area);
+            if y > attention.y && y < attention.y + attention.height {
+                // The items shown are those around the one selected (see `live`).
+                let fit = usize::from(attention.height.saturating_sub(1)).max(1);
+                let from = (app.attention_selected + 1).saturating_sub(fit);
+                let n = from + usize::from(y - attention.y - 1);
+                return (n < app.attention.len()).then_some(Hit::Attention(n));
+            }
+            table_row_at(table, app.selected[0], app.live.len(), y).map(Hit::Row)
+        }
+        Tab::History => {
+            let [_, table] = history_split(app, area);
+            table_row_at(table, app.selected[1], app.rows(), y).map(Hit::Row)
+        }
+        // Two lines a hit, after the query and the count.
+        Tab::Search => {
+            let height = area.height.saturating_sub(2);
+            if y < area.y + 2 {
+                return None;
+            }
+            let selected_line = 1 + 2 * app.selected[2];
+            let scroll = selected_line.saturating_sub(usize::from(height).saturating_sub(2));
+            let line = usize::from(y - area.y - 2) + scroll;
+            let n = line.checked_sub(1)? / 2;
+            (n < app.rows()).then_some(Hit::Row(n))
+        }
+        Tab::Cost => None,
+    }
+}
+
+fn live_split(app: &App, area: Rect) -> [Rect; 2] {
+    let attention_rows = app.attention.len().min(6) as u16;
+    Layout::vertical([
+        Constraint::Min(3),
+        Constraint::Length(if attention_rows > 0 {
+            attention_rows + 1
+        } else {
+            0
+        }),
+    ])
+    .areas(area)
+}
+
+fn history_split(app: &App, area: Rect) -> [Rect; 2] {
+    let line = app.filter_edit.is_some() || !app.filter.is_empty();
+    Layout::vertical([Constraint::Length(u16::from(line)), Constraint::Min(1)]).areas(area)
 }
 
 /// Draws `app` on `frame`.
@@ -40,25 +138,36 @@ pub(crate) fn draw(frame: &mut Frame, app: &App) {
         top,
     );
     if let Some(reading) = &app.reading {
-        reader(frame, app, reading, body);
+        super::panes::reader(frame, app, reading, body);
+    } else if let Some(detail) = &app.detail {
+        super::panes::detail(frame, app, detail, body);
     } else {
         match app.tab {
             Tab::Live => live(frame, app, body),
             Tab::History => history(frame, app, body),
             Tab::Search => search(frame, app, body),
-            Tab::Cost => cost(frame, app, body),
+            Tab::Cost => super::panes::cost(frame, app, body),
         }
     }
     let keys = if app.reading.is_some() {
-        "j/k scroll · n/p message · t unfold · r resume · s share · y copy id · Esc back · ?"
+        "j/k n/p move · t unfold · r resume · R restore · s share · y copy id · Esc back"
+    } else if app.detail.is_some() {
+        "j/k scroll · r resume · p pause · u unpause · s share · y copy id · Esc back"
+    } else if app.filter_edit.is_some() {
+        "key:value words: project agent branch since until status · Enter apply · Esc"
     } else {
         match app.tab {
-            Tab::Live => "↑/↓ select · p pause · u unpause · Tab next · ? help · q quit",
+            Tab::Live if app.attention_focus => {
+                "↑/↓ item · Enter its session · d done · a/Esc back to sessions · ? help"
+            }
+            Tab::Live => {
+                "↑/↓ select · Enter details · p pause · u unpause · a attention · ? help · q quit"
+            }
             Tab::History => {
-                "↑/↓ select · Enter read · s share · y copy id · Tab next · ? help · q quit"
+                "↑/↓ · Enter open · w sessions/conversations · f filter · r resume · s share · ?"
             }
             Tab::Search => "type to search · ↑/↓ select · Enter read at the hit · Esc clear, back",
-            Tab::Cost => "g group by day, model, project, session · Tab next · ? help · q quit",
+            Tab::Cost => "g group by day, model, project, session · F5 refresh · ? help · q quit",
         }
     };
     let foot_line = if app.status.is_empty() {
@@ -71,7 +180,7 @@ pub(crate) fn draw(frame: &mut Frame, app: &App) {
     };
     frame.render_widget(Paragraph::new(foot_line), foot);
     if app.help {
-        help(frame, app);
+        super::panes::help(frame, app);
     }
 }
 
@@ -84,16 +193,7 @@ fn live(frame: &mut Frame, app: &App, area: Rect) {
     let unknown = if app.pricing { "…" } else { "—" };
     let p = app.palette;
     let wide = area.width >= 120;
-    let attention_rows = app.attention.len().min(6) as u16;
-    let [table_area, attention_area] = Layout::vertical([
-        Constraint::Min(3),
-        Constraint::Length(if attention_rows > 0 {
-            attention_rows + 2
-        } else {
-            0
-        }),
-    ])
-    .areas(area);
+    let [table_area, attention_area] = live_split(app, area);
     let mut header = vec!["ID", "AGENT", "STATUS", "PROCESS", "COST", "5H"];
     if wide {
         header.extend(["HEALTH", "PROJECT", "LAST"]);
@@ -176,23 +276,34 @@ fn live(frame: &mut Frame, app: &App, area: Rect) {
             .header(Row::new(header).style(p.bold()))
             .row_highlight_style(p.selected())
             .block(Block::default().borders(Borders::TOP).title(title));
+        let selected = (!app.attention_focus).then_some(app.selected[0]);
         frame.render_stateful_widget(
             table,
             table_area,
-            &mut table_state(app.selected[0], app.live.len()),
+            &mut TableState::default().with_selected(selected.filter(|_| !app.live.is_empty())),
         );
     }
-    if attention_rows > 0 {
+    if attention_area.height > 0 {
+        // The items around the one selected, as many as fit.
+        let fit = usize::from(attention_area.height.saturating_sub(1)).max(1);
+        let from = (app.attention_selected + 1).saturating_sub(fit);
         let lines: Vec<Line> = app
             .attention
             .iter()
-            .take(6)
-            .map(|a| {
-                Line::from(vec![
+            .enumerate()
+            .skip(from)
+            .take(fit)
+            .map(|(n, a)| {
+                let line = Line::from(vec![
                     Span::styled(format!("#{} ", a.number), p.fg(Color::Yellow)),
                     Span::styled(format!("{} ", a.session_id.short()), p.dim()),
                     Span::raw(a.text.clone()),
-                ])
+                ]);
+                if app.attention_focus && n == app.attention_selected {
+                    line.style(p.selected())
+                } else {
+                    line
+                }
             })
             .collect();
         frame.render_widget(
@@ -217,6 +328,29 @@ fn day(millis: Option<i64>) -> String {
 
 fn history(frame: &mut Frame, app: &App, area: Rect) {
     let p = app.palette;
+    let [filter_area, area] = history_split(app, area);
+    if let Some(line) = &app.filter_edit {
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled("Filter: ", p.bold()),
+                Span::raw(line.clone()),
+                Span::styled("█", p.dim()),
+            ])),
+            filter_area,
+        );
+    } else if !app.filter.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled("Filter: ", p.bold()),
+                Span::raw(app.filter.clone()),
+                Span::styled("   f to change", p.dim()),
+            ])),
+            filter_area,
+        );
+    }
+    if app.listing == Listing::Sessions {
+        return work_sessions(frame, app, area);
+    }
     let wide = area.width >= 120;
     let rows: Vec<Row> = app
         .history
@@ -249,17 +383,20 @@ fn history(frame: &mut Frame, app: &App, area: Rect) {
     header.push("TITLE");
     widths.push(Constraint::Min(10));
     let title = format!(
-        " {} of {} kept conversation(s), newest first ",
+        " {} of {} kept conversation(s), newest first · w: work sessions ",
         app.history.len(),
         thousands(app.history_total.max(0) as u64)
     );
     if app.history.is_empty() {
+        let empty = if app.filter.is_empty() {
+            "No kept conversations yet: `baton mirror` keeps every agent's transcripts."
+        } else {
+            "No kept conversation matches the filter (f changes it)."
+        };
         frame.render_widget(
-            Paragraph::new(
-                "No kept conversations yet: `baton mirror` keeps every agent's transcripts.",
-            )
-            .block(Block::default().borders(Borders::TOP).title(title))
-            .wrap(Wrap { trim: true }),
+            Paragraph::new(empty)
+                .block(Block::default().borders(Borders::TOP).title(title))
+                .wrap(Wrap { trim: true }),
             area,
         );
         return;
@@ -272,6 +409,70 @@ fn history(frame: &mut Frame, app: &App, area: Rect) {
         table,
         area,
         &mut table_state(app.selected[1], app.history.len()),
+    );
+}
+
+/// History's work sessions: the ledger's, ended ones too, latest activity first.
+fn work_sessions(frame: &mut Frame, app: &App, area: Rect) {
+    let p = app.palette;
+    let wide = area.width >= 120;
+    let title = format!(
+        " {} work session(s), latest activity first · w: conversations ",
+        app.sessions.len()
+    );
+    if app.sessions.is_empty() {
+        let empty = if app.filter.is_empty() {
+            "No work sessions in this ledger yet: `baton start` opens one (hooks do it for you)."
+        } else {
+            "No work session matches the filter (f changes it)."
+        };
+        frame.render_widget(
+            Paragraph::new(empty)
+                .block(Block::default().borders(Borders::TOP).title(title))
+                .wrap(Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
+    let rows: Vec<Row> = app
+        .sessions
+        .iter()
+        .map(|s| {
+            let mut cells = vec![
+                Cell::from(day(Some(s.last_event_at.millis()))),
+                Cell::from(s.session_id.short()),
+                Cell::from(s.agent.clone()),
+                Cell::from(s.status.as_str()),
+            ];
+            if wide {
+                cells.push(Cell::from(s.project.clone()));
+                cells.push(Cell::from(s.branch.clone().unwrap_or_default()));
+            }
+            cells.push(Cell::from(s.goal.clone().unwrap_or_default()));
+            Row::new(cells)
+        })
+        .collect();
+    let mut header = vec!["ACTIVE", "ID", "AGENT", "STATUS"];
+    let mut widths = vec![
+        Constraint::Length(16),
+        Constraint::Length(8),
+        Constraint::Length(10),
+        Constraint::Length(14),
+    ];
+    if wide {
+        header.extend(["PROJECT", "BRANCH"]);
+        widths.extend([Constraint::Length(16), Constraint::Length(18)]);
+    }
+    header.push("GOAL");
+    widths.push(Constraint::Min(10));
+    let table = Table::new(rows, widths)
+        .header(Row::new(header).style(p.bold()))
+        .row_highlight_style(p.selected())
+        .block(Block::default().borders(Borders::TOP).title(title));
+    frame.render_stateful_widget(
+        table,
+        area,
+        &mut table_state(app.selected[1], app.sessions.len()),
     );
 }
 
@@ -347,226 +548,4 @@ fn search(frame: &mut Frame, app: &App, area: Rect) {
     let height = usize::from(results.height);
     let scroll = selected_line.saturating_sub(height.saturating_sub(2));
     frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), results);
-}
-
-fn cost(frame: &mut Frame, app: &App, area: Rect) {
-    use baton_core::transcripts::usage::GroupBy;
-    use ratatui::widgets::{Bar, BarChart, BarGroup};
-    let p = app.palette;
-    let budget_rows = app.budgets.len().min(6) as u16;
-    let [head, chart, budgets] = Layout::vertical([
-        Constraint::Length(2),
-        Constraint::Min(3),
-        Constraint::Length(if budget_rows > 0 { budget_rows + 1 } else { 0 }),
-    ])
-    .areas(area);
-    let by = match app.cost_group {
-        GroupBy::Daily => "day",
-        GroupBy::Model => "model",
-        GroupBy::Project => "project",
-        _ => "agent session",
-    };
-    let window = match &app.window {
-        Some(w) => format!(
-            "five-hour window open until {}: ${:.2}, {} tokens",
-            &w.end.to_string()[11..16],
-            w.cost_usd,
-            thousands(w.total_tokens)
-        ),
-        None => "no five-hour window open".to_owned(),
-    };
-    let total = app.cost.as_ref().map_or(0.0, |r| r.totals.cost_usd);
-    frame.render_widget(
-        Paragraph::new(vec![
-            Line::from(vec![
-                Span::styled(
-                    format!(
-                        "{} by {by}: ${total:.2}",
-                        if app.cost_all_time {
-                            "All time"
-                        } else {
-                            "Last 30 days"
-                        }
-                    ),
-                    p.bold(),
-                ),
-                Span::styled("   g: by day, model, project, session", p.dim()),
-            ]),
-            Line::from(Span::styled(window, p.dim())),
-        ]),
-        head,
-    );
-    let Some(report) = app.cost.as_ref().filter(|r| !r.rows.is_empty()) else {
-        frame.render_widget(
-            Paragraph::new("No usage in the index yet (`baton mirror` keeps every agent's).")
-                .style(p.dim()),
-            chart,
-        );
-        return;
-    };
-    if app.cost_group == GroupBy::Daily {
-        // One bar a day, as many of the latest as fit.
-        let fit = usize::from(chart.width / 6).max(1);
-        let rows = &report.rows[report.rows.len().saturating_sub(fit)..];
-        let bars: Vec<Bar> = rows
-            .iter()
-            .map(|r| {
-                Bar::default()
-                    .value((r.cost_usd * 100.0).round().max(0.0) as u64)
-                    .label(Line::from(r.key.get(5..).unwrap_or(&r.key).to_owned()))
-                    .text_value(if r.cost_usd >= 100.0 {
-                        format!("{:.0}", r.cost_usd)
-                    } else {
-                        format!("{:.1}", r.cost_usd)
-                    })
-            })
-            .collect();
-        frame.render_widget(
-            BarChart::default()
-                .block(Block::default().borders(Borders::TOP).title(" $ a day "))
-                .data(BarGroup::default().bars(&bars))
-                .bar_width(5)
-                .bar_gap(1)
-                .bar_style(p.fg(Color::Cyan))
-                .value_style(p.bold()),
-            chart,
-        );
-    } else {
-        // A bar per row, longest first, scaled to the largest.
-        let mut rows: Vec<_> = report.rows.iter().collect();
-        rows.sort_by(|a, b| b.cost_usd.total_cmp(&a.cost_usd));
-        let most = rows.first().map_or(0.0, |r| r.cost_usd).max(0.01);
-        let key_width = usize::from(chart.width / 3).clamp(10, 40);
-        let bar_width = usize::from(chart.width)
-            .saturating_sub(key_width + 24)
-            .max(4);
-        let lines: Vec<Line> = rows
-            .iter()
-            .take(usize::from(chart.height))
-            .map(|r| {
-                let key: String = r.key.chars().take(key_width).collect();
-                let filled = ((r.cost_usd / most) * bar_width as f64).round() as usize;
-                Line::from(vec![
-                    Span::raw(format!("{key:<key_width$} ")),
-                    Span::styled("█".repeat(filled.max(1)), p.fg(Color::Cyan)),
-                    Span::raw(format!(
-                        " ${:.2} · {} tok",
-                        r.cost_usd,
-                        baton_core::analyzer::charts::scale::compact(r.total_tokens)
-                    )),
-                ])
-            })
-            .collect();
-        frame.render_widget(
-            Paragraph::new(lines).block(Block::default().borders(Borders::TOP)),
-            chart,
-        );
-    }
-    if budget_rows > 0 {
-        let lines: Vec<Line> = app
-            .budgets
-            .iter()
-            .take(6)
-            .map(|b| {
-                let colour = match b.used_percent {
-                    u if u >= 100.0 => Color::Red,
-                    u if u >= b.warn_percent => Color::Yellow,
-                    _ => Color::Green,
-                };
-                let filled = ((b.used_percent.clamp(0.0, 100.0) / 100.0) * 20.0).round() as usize;
-                Line::from(vec![
-                    Span::raw(format!("{:<22} ", b.key)),
-                    Span::styled("█".repeat(filled), p.fg(colour)),
-                    Span::styled("░".repeat(20 - filled), p.dim()),
-                    Span::raw(format!(
-                        " {:.0}% · {:.2} of {:.2}",
-                        b.used_percent, b.spent, b.limit
-                    )),
-                ])
-            })
-            .collect();
-        frame.render_widget(
-            Paragraph::new(lines).block(Block::default().borders(Borders::TOP).title(" budgets ")),
-            budgets,
-        );
-    }
-}
-
-fn reader(frame: &mut Frame, app: &App, reading: &super::app::Reading, area: Rect) {
-    let p = app.palette;
-    let [head, text] = Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(area);
-    let view = &reading.view;
-    let resume = match &reading.resume {
-        Some(r) => match (&r.command, &r.why_not) {
-            (Some(c), _) => format!(" · r: {c}"),
-            (None, Some(_)) => " · cannot be resumed as it is".to_owned(),
-            _ => String::new(),
-        },
-        None => String::new(),
-    };
-    frame.render_widget(
-        Paragraph::new(vec![
-            Line::from(Span::styled(view.head.title.clone(), p.bold())),
-            Line::from(Span::styled(
-                format!(
-                    "{} message(s) · line {} of {}{resume}",
-                    view.messages.len(),
-                    reading.top + 1,
-                    reading.lines.lines.len()
-                ),
-                p.dim(),
-            )),
-        ]),
-        head,
-    );
-    let height = usize::from(text.height);
-    let end = (reading.top + height).min(reading.lines.lines.len());
-    let visible = reading.lines.lines[reading.top.min(end)..end].to_vec();
-    frame.render_widget(Paragraph::new(visible).wrap(Wrap { trim: false }), text);
-}
-
-fn help(frame: &mut Frame, app: &App) {
-    let area = frame.area();
-    let width = area.width.min(64);
-    let height = area.height.min(20);
-    let popup = Rect {
-        x: area.x + (area.width - width) / 2,
-        y: area.y + (area.height - height) / 2,
-        width,
-        height,
-    };
-    let p = app.palette;
-    let keys = [
-        ("1 2 3 4, Tab", "Live, History, Search, Cost"),
-        ("↑ ↓ j k, PgUp PgDn", "move; in the reader, scroll"),
-        ("Enter", "read the conversation (at the hit)"),
-        ("/", "search: results as you type"),
-        ("p / u", "pause / unpause a live session (as you)"),
-        ("n / p", "next / previous message in the reader"),
-        ("g", "cost: by day, model, project, session"),
-        ("t", "reader: unfold every card"),
-        ("r", "reader: leave, print the resume command"),
-        ("R", "reader: restore a deleted session"),
-        ("s", "share as one HTML file, redacted"),
-        ("y", "copy the id (terminal clipboard)"),
-        ("Esc", "back; clear the query; leave search"),
-        ("q, Ctrl-C", "leave (q in the reader: back)"),
-    ];
-    let mut lines = vec![Line::from(Span::styled("Keys", p.bold())), Line::raw("")];
-    for (key, does) in keys {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{key:<20}"), p.fg(Color::Cyan)),
-            Span::raw(does),
-        ]));
-    }
-    lines.push(Line::raw(""));
-    lines.push(Line::from(Span::styled("any key closes this", p.dim())));
-    frame.render_widget(Clear, popup);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(Block::default().borders(Borders::ALL).title(" help "))
-            .style(Style::default())
-            .wrap(Wrap { trim: true }),
-        popup,
-    );
 }

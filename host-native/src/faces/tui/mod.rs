@@ -8,11 +8,16 @@
 mod app;
 mod data;
 mod draw;
+mod filter;
+mod keys;
 mod lines;
+mod markdown;
+mod panes;
 #[cfg(test)]
 mod tests;
 
 use baton_core::Error;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -113,6 +118,17 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
             return Err(Error::store_io("take over", "the terminal", err));
         }
     };
+    // The wheel and clicks come as events; the terminal gets them back before it is restored,
+    // a panic included (this hook runs before ratatui's, which restores the rest).
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    let after = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        after(info);
+    }));
+    if let Ok(size) = terminal.size() {
+        app.resize((size.width, size.height));
+    }
     {
         let wake = wake.clone();
         std::thread::spawn(move || {
@@ -135,6 +151,7 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
             }
         },
     );
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result?;
     Ok(app.on_exit)
@@ -204,7 +221,17 @@ fn event_loop(
                     search_due = Some(Instant::now() + DEBOUNCE);
                 }
             }
-            Some(Wake::Input(ratatui::crossterm::event::Event::Resize(..))) => redraw = true,
+            Some(Wake::Input(ratatui::crossterm::event::Event::Resize(width, height))) => {
+                app.resize((width, height));
+                redraw = true;
+            }
+            Some(Wake::Input(ratatui::crossterm::event::Event::Mouse(mouse))) => {
+                match app.mouse(mouse, data) {
+                    app::Next::Quit => return Ok(()),
+                    app::Next::Draw => redraw = true,
+                    app::Next::Stay => {}
+                }
+            }
             Some(Wake::Input(_)) => {}
             None => {}
         }

@@ -92,7 +92,7 @@ fn reading(app: &mut App, unfolded: bool) {
     let mut analyzer = baton_core::analyzer::Analyzer::new();
     analyzer.add_file("s.jsonl", bytes).unwrap();
     let view = analyzer.view(0, None).unwrap();
-    let lines = super::lines::lines(&view, unfolded, app.palette);
+    let lines = super::lines::lines(&view, unfolded, app.palette, app.reader_width());
     app.reading = Some(super::app::Reading {
         view,
         row: row(1, "claude_code", "Find where the config is loaded"),
@@ -127,6 +127,8 @@ fn cost(app: &mut App, group: baton_core::transcripts::usage::GroupBy) {
     }
     app.cost_group = group;
     app.cost = Some(analyzer.usage(group));
+    let days = analyzer.usage(baton_core::transcripts::usage::GroupBy::Daily);
+    app.cost_days = super::app::every_day(days.rows.iter().map(|r| (r.key.as_str(), r.cost_usd)));
     use baton_core::lifecycle::budget::{Level, Period, RuleState, Scope, Unit};
     app.budgets = vec![RuleState {
         key: "day_usd".to_owned(),
@@ -146,15 +148,88 @@ fn cost(app: &mut App, group: baton_core::transcripts::usage::GroupBy) {
     }];
 }
 
+fn attention(app: &mut App) {
+    app.attention = (1..=2)
+        .map(|n| {
+            serde_json::from_value(serde_json::json!({
+                "number": n, "id": format!("0198{n:04x}-0000-7000-8000-0000000000a{n}"),
+                "session_id": format!("0198{n:04x}-0000-7000-8000-00000000000{n}"),
+                "level": "act", "urgency": 80,
+                "text": if n == 1 { "The agent asks which database to migrate first" }
+                        else { "codex stopped answering 40 minutes ago" },
+                "at": "2026-07-18T11:50:00Z"
+            }))
+            .unwrap()
+        })
+        .collect();
+}
+
+/// History's work sessions: the live two and an ended one on a branch.
+fn work_sessions(app: &mut App) {
+    let mut ended = session(3, "claude", "complete", "Ship the release notes");
+    ended.branch = Some("release/2.4".to_owned());
+    ended.last_event_at = Timestamp::parse("2026-07-17T18:00:00Z").unwrap();
+    app.sessions = vec![
+        session(1, "claude", "working", "Fix the flaky login test"),
+        session(2, "codex", "blocked", "Index the search results by project"),
+        ended,
+    ];
+    app.listing = super::app::Listing::Sessions;
+    app.filter = "project:app since:2026-07-01".to_owned();
+}
+
+fn detail(app: &mut App) {
+    let text = "Session 0198-0001 · claude · working\n  project        app\n  goal           Fix the flaky login test, which fails one run in five on the CI machines and never on a laptop\n  started        2026-07-18 10:00 (2h ago)\n  cost           $3.40 · 1.2M tokens\n  resume         cd /work/app && claude --resume 4f1c";
+    app.detail = Some(super::app::Detail {
+        session_id: "01980001-0000-7000-8000-000000000001".to_owned(),
+        text: text.to_owned(),
+        lines: super::lines::text(text, app.palette, app.reader_width()),
+        top: 0,
+        resume: Some(crate::ops::mirror::restore::Resume {
+            command: Some("cd /work/app && claude --resume 4f1c".to_owned()),
+            why_not: None,
+        }),
+    });
+}
+
 #[test]
 fn every_screen_at_80_by_24_and_160_by_48() {
     for (width, height) in [(80u16, 24u16), (160, 48)] {
         let mut app = app(false);
+        app.resize((width, height));
         insta::assert_snapshot!(
             format!("live_{width}x{height}"),
             screen(&app, width, height)
         );
+        attention(&mut app);
+        app.attention_focus = true;
+        app.attention_selected = 1;
+        insta::assert_snapshot!(
+            format!("live_attention_{width}x{height}"),
+            screen(&app, width, height)
+        );
+        detail(&mut app);
+        insta::assert_snapshot!(
+            format!("session_detail_{width}x{height}"),
+            screen(&app, width, height)
+        );
+        app.detail = None;
+        app.attention.clear();
+        app.attention_focus = false;
         app.tab = Tab::History;
+        work_sessions(&mut app);
+        insta::assert_snapshot!(
+            format!("history_sessions_{width}x{height}"),
+            screen(&app, width, height)
+        );
+        app.filter_edit = Some("agent:codex bra".to_owned());
+        insta::assert_snapshot!(
+            format!("history_filter_{width}x{height}"),
+            screen(&app, width, height)
+        );
+        app.filter_edit = None;
+        app.filter.clear();
+        app.listing = super::app::Listing::Conversations;
         insta::assert_snapshot!(
             format!("history_{width}x{height}"),
             screen(&app, width, height)
@@ -310,4 +385,127 @@ fn keys_move_between_tabs_scroll_the_reader_and_leave() {
     assert_eq!(app.key(ctrl_p, &data, 20), Next::Stay);
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert_eq!(app.key(ctrl_c, &data, 20), Next::Quit);
+}
+
+#[test]
+fn the_filter_line_the_listing_and_the_mouse() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let data = Data {
+        ledger: crate::store::Ledger::new(std::path::PathBuf::from("/nonexistent/.baton"), false),
+        index: std::path::PathBuf::from("/nonexistent/index.sqlite"),
+    };
+    let press = |code| KeyEvent::new(code, KeyModifiers::NONE);
+    let mut app = app(false);
+    app.resize((80, 24));
+    app.tab = Tab::History;
+    // f opens the filter line; what is typed is the line's, Enter applies it.
+    app.key(press(KeyCode::Char('f')), &data, 20);
+    for c in "agent:codex since:2026-07-01".chars() {
+        app.key(press(KeyCode::Char(c)), &data, 20);
+    }
+    assert_eq!(
+        app.tab,
+        Tab::History,
+        "digits typed in the filter are no tab keys"
+    );
+    app.key(press(KeyCode::Enter), &data, 20);
+    assert_eq!(
+        (app.filter.as_str(), app.filter_edit.is_none()),
+        ("agent:codex since:2026-07-01", true)
+    );
+    assert_eq!(app.filters.provider.as_deref(), Some("codex"));
+    assert!(app.filters.since.is_some());
+    // A word that is no filter is said, and the list stays as it was.
+    app.key(press(KeyCode::Char('f')), &data, 20);
+    for c in " colour:red".chars() {
+        app.key(press(KeyCode::Char(c)), &data, 20);
+    }
+    app.key(press(KeyCode::Enter), &data, 20);
+    assert!(
+        app.status.contains("`colour` is no filter"),
+        "{}",
+        app.status
+    );
+    // w lists work sessions; a branch filter is theirs, and said to be when back on
+    // conversations.
+    app.filter = "branch:main".to_owned();
+    app.key(press(KeyCode::Char('w')), &data, 20);
+    assert_eq!(app.listing, super::app::Listing::Sessions);
+    assert!(app.status.is_empty(), "{}", app.status);
+    app.key(press(KeyCode::Char('w')), &data, 20);
+    assert!(
+        app.status.starts_with("branch filters work sessions"),
+        "{}",
+        app.status
+    );
+
+    // The mouse: a tab by its title, a row by a click, a second click opens it.
+    let click = |column, row| MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    assert_eq!(super::draw::tab_at(3), Some(Tab::Live));
+    assert_eq!(super::draw::tab_at(12), Some(Tab::History));
+    assert_eq!(super::draw::tab_at(25), Some(Tab::Search));
+    assert_eq!(super::draw::tab_at(35), Some(Tab::Cost));
+    assert_eq!(super::draw::tab_at(60), None);
+    app.mouse(click(2, 0), &data);
+    assert_eq!(app.tab, Tab::Live);
+    // Row 3 is the first session (after the tabs, the rule and the header).
+    app.mouse(click(10, 4), &data);
+    assert_eq!(app.selected[0], 1);
+    app.mouse(click(10, 3), &data);
+    assert_eq!(app.selected[0], 0);
+    assert_eq!(
+        app.mouse(click(10, 20), &data),
+        Next::Stay,
+        "below the rows"
+    );
+    app.mouse(click(10, 3), &data);
+    assert!(
+        app.status.starts_with("could not show it"),
+        "a second click opens the session: {}",
+        app.status
+    );
+    // The wheel scrolls the reader three rows at a time.
+    reading(&mut app, false);
+    let wheel = MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: 10,
+        row: 10,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.mouse(wheel, &data);
+    assert_eq!(app.reading.as_ref().unwrap().top, 3);
+}
+
+#[test]
+fn a_long_line_wraps_so_that_all_of_it_can_be_read() {
+    let long = format!("start {} end", "word ".repeat(60));
+    let mut lines = super::lines::Lines::new(40);
+    lines.push("│ ", "│   ", vec![ratatui::text::Span::raw(long.clone())]);
+    let rows: Vec<String> = lines
+        .lines
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect();
+    assert!(rows.len() >= 8, "{rows:?}");
+    assert!(
+        rows.iter()
+            .all(|r| unicode_width::UnicodeWidthStr::width(r.as_str()) <= 40)
+    );
+    assert!(rows[0].starts_with("│ start"));
+    assert!(rows[1..].iter().all(|r| r.starts_with("│   ")));
+    let text: String = rows
+        .iter()
+        .enumerate()
+        .map(|(n, r)| r[if n == 0 { "│ ".len() } else { "│   ".len() }..].to_owned())
+        .collect();
+    assert_eq!(text, long, "nothing is lost in the wrapping");
+    // A word longer than the line is cut, not lost.
+    let mut lines = super::lines::Lines::new(20);
+    lines.push("", "", vec![ratatui::text::Span::raw("x".repeat(50))]);
+    assert_eq!(lines.lines.len(), 3);
 }

@@ -203,7 +203,7 @@ pub fn restore(
 }
 
 /// How to go back to a kept conversation in its agent.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Resume {
     /// The command that resumes it, when its files are where the agent looks.
     #[serde(skip_serializing_if = "Option::is_none")]

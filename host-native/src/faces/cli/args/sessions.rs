@@ -335,6 +335,13 @@ pub(crate) struct ListArgs {
     /// Include ended sessions
     #[arg(long)]
     pub(crate) all: bool,
+    /// Only sessions on this git branch
+    #[arg(long)]
+    pub(crate) branch: Option<String>,
+    /// Only sessions with activity on or after this day (YYYY-MM-DD, this machine's zone) or
+    /// time (RFC 3339)
+    #[arg(long, value_name = "DAY")]
+    pub(crate) since: Option<String>,
     /// Add each session's tokens and cost (from the mirror's index when there is one, else
     /// from the usage its hooks recorded)
     #[arg(long)]
