@@ -715,9 +715,12 @@ pub mod pty {
                 raw.rfind(given)
                     .is_some_and(|g| raw.rfind(taken).is_none_or(|t| t < g))
             };
+            // The alternate screen left, the cursor shown, the mouse given back.
             let restored = raw.contains("\u{1b}[?1049h")
                 && after("\u{1b}[?1049h", "\u{1b}[?1049l")
-                && after("\u{1b}[?25l", "\u{1b}[?25h");
+                && after("\u{1b}[?25l", "\u{1b}[?25h")
+                && after("\u{1b}[?1000h", "\u{1b}[?1000l")
+                && after("\u{1b}[?1003h", "\u{1b}[?1003l");
             (status.code(), restored)
         }
     }

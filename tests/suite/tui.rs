@@ -1,7 +1,8 @@
 //! `baton tui` as a person runs it, in a real pseudo-terminal: it opens on the live sessions,
 //! draws nothing while nothing changes, shows a session another process starts, searches a
-//! planted word as it is typed, opens the reader at the hit, and gives the terminal back (the
-//! alternate screen left, the cursor shown) on `q`, on SIGTERM and on a panic.
+//! planted word as it is typed, opens the reader at the hit, answers the mouse and lists work
+//! sessions with their details, and gives the terminal back (the alternate screen left, the
+//! cursor shown, the mouse released) on `q`, on SIGTERM and on a panic.
 
 use baton_tests::pty::Pty;
 use baton_tests::{assert_success, baton};
@@ -76,6 +77,25 @@ fn open_rest_follow_search_read_and_leave_with_the_terminal_restored() {
     assert_success(&started, format_args!("start"));
     let took = tui.wait_for("Second one", Duration::from_secs(10));
     eprintln!("the new session was drawn {took:?} after its start returned");
+    // A click on the History tab (SGR mouse report, 1-based), then its work sessions (w),
+    // then the details of the newest (Enter), as `baton show` tells them.
+    tui.keys("\u{1b}[<0;13;1M");
+    tui.wait_for("kept conversation(s)", Duration::from_secs(5));
+    tui.keys("w");
+    tui.wait_for(
+        "work session(s), latest activity first",
+        Duration::from_secs(5),
+    );
+    tui.keys("\r");
+    tui.wait_for("Work session ", Duration::from_secs(5));
+    tui.wait_for("Second one", Duration::from_secs(5));
+    tui.keys("\u{1b}");
+    tui.wait_for(
+        "work session(s), latest activity first",
+        Duration::from_secs(5),
+    );
+    tui.keys("1");
+    tui.wait_for("live session(s)", Duration::from_secs(5));
     // Search as you type, then read at the hit.
     tui.keys("/zebrafish");
     tui.wait_for("1 message(s) match \"zebrafish\"", Duration::from_secs(5));

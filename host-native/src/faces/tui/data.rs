@@ -95,7 +95,8 @@ impl Data {
             now: crate::os::system::now()?,
             zone: &zone,
         };
-        let mut text = crate::faces::present::human(&response, &reader);
+        let human = crate::faces::present::human(&response, &reader);
+        let mut text = human.strip_prefix("[ok] ").unwrap_or(&human).to_owned();
         text.push_str(&crate::faces::present::show_extras(&answered.extras));
         let resume = answered
             .extras

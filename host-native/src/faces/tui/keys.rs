@@ -29,6 +29,18 @@ impl App {
     /// What `key` does; `height` is the body's height (for page keys).
     pub(crate) fn key(&mut self, key: KeyEvent, data: &Data, height: usize) -> Next {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        // Ctrl-U empties the line being typed (the filter, the query), as in a shell.
+        if ctrl && key.code == KeyCode::Char('u') {
+            if let Some(line) = self.filter_edit.as_mut() {
+                line.clear();
+                return Next::Draw;
+            }
+            if self.tab == Tab::Search && self.reading.is_none() && self.detail.is_none() {
+                self.query.clear();
+                self.search_due = true;
+                return Next::Draw;
+            }
+        }
         match key.code {
             KeyCode::Char('c') if ctrl => return Next::Quit,
             KeyCode::Char('l') if ctrl => {

@@ -75,9 +75,17 @@ pub(crate) fn cost(frame: &mut Frame, app: &App, area: Rect) {
             .iter()
             .map(|(_, c)| (c * 100.0).round().max(0.0) as u64)
             .collect();
+        // Scaled to the dearest day of the whole period, not only of the days shown.
+        let most = app
+            .cost_days
+            .iter()
+            .map(|(_, c)| (c * 100.0).round().max(0.0) as u64)
+            .max()
+            .unwrap_or(0);
         frame.render_widget(
             ratatui::widgets::Sparkline::default()
                 .data(&values)
+                .max(most)
                 .style(p.fg(Color::Cyan)),
             line,
         );

@@ -415,6 +415,19 @@ fn the_filter_line_the_listing_and_the_mouse() {
     );
     assert_eq!(app.filters.provider.as_deref(), Some("codex"));
     assert!(app.filters.since.is_some());
+    // Ctrl-U empties the line; Esc leaves it as it was.
+    app.key(press(KeyCode::Char('f')), &data, 20);
+    app.key(
+        KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
+        &data,
+        20,
+    );
+    assert_eq!(app.filter_edit.as_deref(), Some(""));
+    app.key(press(KeyCode::Esc), &data, 20);
+    assert_eq!(
+        (app.filter.as_str(), app.filter_edit.is_none()),
+        ("agent:codex since:2026-07-01", true)
+    );
     // A word that is no filter is said, and the list stays as it was.
     app.key(press(KeyCode::Char('f')), &data, 20);
     for c in " colour:red".chars() {
