@@ -323,9 +323,9 @@ fn list_filters_by_branch_and_by_latest_activity() {
             .map(|s| s["session_id"].as_str().unwrap().to_owned())
             .collect()
     };
-    assert_eq!(ids(&["--branch", "feature/search"]), [feature.clone()]);
+    assert_eq!(ids(&["--branch", "feature/search"]), [feature]);
     assert_eq!(ids(&["--branch", "main"]), Vec::<String>::new(), "ended");
-    assert_eq!(ids(&["--all", "--branch", "main"]), [main.clone()]);
+    assert_eq!(ids(&["--all", "--branch", "main"]), [main]);
     assert_eq!(ids(&["--all", "--since", "2000-01-01"]).len(), 2);
     assert_eq!(ids(&["--all", "--since", "2999-01-01"]).len(), 0);
     assert_eq!(ids(&["--all", "--since", "2999-01-01T00:00:00Z"]).len(), 0);
