@@ -719,8 +719,8 @@ pub mod pty {
             let restored = raw.contains("\u{1b}[?1049h")
                 && after("\u{1b}[?1049h", "\u{1b}[?1049l")
                 && after("\u{1b}[?25l", "\u{1b}[?25h")
-                && after("\u{1b}[?1000h", "\u{1b}[?1000l")
-                && after("\u{1b}[?1003h", "\u{1b}[?1003l");
+                && raw.contains("\u{1b}[?1000h")
+                && after("\u{1b}[?1000h", "\u{1b}[?1000l");
             (status.code(), restored)
         }
     }

@@ -153,10 +153,16 @@ impl Provider {
     pub fn named(name: &str) -> Option<Provider> {
         // The index's own keys (every usage row read) match as they are, without a copy.
         let exact = Provider::ALL.into_iter().find(|p| p.key() == name);
-        exact.or_else(|| {
-            let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
-            Provider::ALL.into_iter().find(|p| p.key() == wanted)
-        })
+        exact
+            .or_else(|| {
+                let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
+                Provider::ALL.into_iter().find(|p| p.key() == wanted)
+            })
+            .or_else(|| {
+                // The names a work session's agent goes by (`claude` is Claude Code's).
+                let wanted = crate::names::canonical_agent(name).replace('-', "_");
+                Provider::ALL.into_iter().find(|p| p.key() == wanted)
+            })
     }
 
     /// Whether it keeps token usage (the coding agents' transcripts do; exports do not).

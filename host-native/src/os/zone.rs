@@ -102,6 +102,16 @@ fn local() -> HostZone {
     HostZone::Local
 }
 
+/// A time a person gave: an RFC 3339 time as it is, or a day (`YYYY-MM-DD`) as the instant it
+/// starts in this machine's zone (the core reads a bare day in UTC).
+pub fn day_or_time(text: &str) -> Result<String, Error> {
+    if baton_core::Timestamp::parse(text).is_ok() {
+        return Ok(text.to_owned());
+    }
+    let zone = resolve(None)?;
+    Ok(baton_core::time::parse_day_in("since", text, false, &zone)?.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

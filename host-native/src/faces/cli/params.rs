@@ -60,13 +60,11 @@ impl From<EndArgs> for EndParams {
 /// `baton list`'s filters; a `--since` day is read in this machine's zone (the core reads
 /// a bare day in UTC), so it is handed on as the instant it starts.
 pub(crate) fn list_params(a: ListArgs) -> Result<ListParams, baton_core::Error> {
-    let since = match a.since {
-        Some(text) if baton_core::Timestamp::parse(&text).is_err() => {
-            let zone = crate::os::zone::resolve(None)?;
-            Some(baton_core::time::parse_day_in("since", &text, false, &zone)?.to_string())
-        }
-        other => other,
-    };
+    let since = a
+        .since
+        .as_deref()
+        .map(crate::os::zone::day_or_time)
+        .transpose()?;
     Ok(ListParams {
         project: a.project,
         agent: a.agent,

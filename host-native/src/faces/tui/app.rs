@@ -97,6 +97,8 @@ pub(crate) struct App {
     pub(crate) detail: Option<Detail>,
     /// The screen's size, for wrapping the reader and finding what a click hit.
     pub(crate) size: (u16, u16),
+    /// The last click on a row: its tab, what it hit and when (two make a double click).
+    pub(crate) last_click: Option<(Tab, super::draw::Hit, std::time::Instant)>,
     pub(crate) query: String,
     pub(crate) hits: Option<HitPage>,
     /// The query `hits` answer.
@@ -145,6 +147,7 @@ impl App {
             attention_selected: 0,
             detail: None,
             size: (80, 24),
+            last_click: None,
             query: String::new(),
             hits: None,
             searched: String::new(),
@@ -250,12 +253,22 @@ impl App {
                 unused
             }
             Listing::Sessions => {
-                let (asked, unused) = filter.sessions();
-                match data.sessions(asked) {
-                    Ok(sessions) => self.sessions = sessions,
-                    Err(err) => self.status = err.message,
+                // Search takes the conversations' side of the line whichever list shows.
+                if let Ok(filters) = Filters::read(&filter.conversations().0) {
+                    self.filters = filters;
                 }
-                unused
+                match filter.sessions().and_then(|(asked, unused)| {
+                    data.sessions(asked).map(|sessions| (sessions, unused))
+                }) {
+                    Ok((sessions, unused)) => {
+                        self.sessions = sessions;
+                        unused
+                    }
+                    Err(err) => {
+                        self.status = err.message;
+                        Vec::new()
+                    }
+                }
             }
         };
         if !unused.is_empty() {
@@ -335,9 +348,15 @@ impl App {
     }
 
     pub(crate) fn clamp(&mut self) {
-        let rows = self.rows();
-        let at = self.index();
-        self.selected[at] = self.selected[at].min(rows.saturating_sub(1));
+        // Every tab's selection: a list read again behind another tab may have shrunk.
+        let history = match self.listing {
+            Listing::Conversations => self.history.len(),
+            Listing::Sessions => self.sessions.len(),
+        };
+        let hits = self.hits.as_ref().map_or(0, |h| h.hits.len());
+        for (n, rows) in [self.live.len(), history, hits, 0].into_iter().enumerate() {
+            self.selected[n] = self.selected[n].min(rows.saturating_sub(1));
+        }
         self.attention_selected = self
             .attention_selected
             .min(self.attention.len().saturating_sub(1));
@@ -433,6 +452,9 @@ impl App {
                     resume,
                 };
                 reading.top = reading.line_of(at_message);
+                if at_message.is_some() {
+                    reading.top = reading.hit_line(&self.searched, self.size.1);
+                }
                 self.reading = Some(reading);
             }
             Err(err) => self.status = format!("could not open it: {err}"),
@@ -664,6 +686,38 @@ impl Reading {
             .rev()
             .find(|(_, l)| *l <= self.top)
             .map(|(id, _)| id.clone())
+    }
+
+    /// Where to put the top so that the first line of the message at the top holding a word
+    /// of `query` shows, with the message's heading when the screen (`rows` high) has room.
+    pub(crate) fn hit_line(&self, query: &str, rows: u16) -> usize {
+        let words: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 2)
+            .map(str::to_lowercase)
+            .collect();
+        let start = self.top;
+        let end = self
+            .lines
+            .starts
+            .iter()
+            .map(|(_, l)| *l)
+            .find(|l| *l > start)
+            .unwrap_or(self.lines.lines.len());
+        let found = (start..end).find(|&n| {
+            let text: String = self.lines.lines[n]
+                .spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+                .to_lowercase();
+            words.iter().any(|w| text.contains(w.as_str()))
+        });
+        let room = usize::from(rows.saturating_sub(8)).max(1);
+        match found {
+            Some(line) if line >= start + room => line.saturating_sub(2),
+            _ => start,
+        }
     }
 
     /// The first line of `message` (the top when there is none).

@@ -75,7 +75,13 @@ pub(crate) fn row_at(app: &App, y: u16) -> Option<Hit> {
                 let n = from + usize::from(y - attention.y - 1);
                 return (n < app.attention.len()).then_some(Hit::Attention(n));
             }
-            table_row_at(table, app.selected[0], app.live.len(), y).map(Hit::Row)
+            // With the attention items in focus the table is drawn with nothing selected.
+            let selected = if app.attention_focus {
+                0
+            } else {
+                app.selected[0]
+            };
+            table_row_at(table, selected, app.live.len(), y).map(Hit::Row)
         }
         Tab::History => {
             let [_, table] = history_split(app, area);
@@ -84,7 +90,7 @@ pub(crate) fn row_at(app: &App, y: u16) -> Option<Hit> {
         // Two lines a hit, after the query and the count.
         Tab::Search => {
             let height = area.height.saturating_sub(2);
-            if y < area.y + 2 {
+            if y < area.y + 2 || y >= area.y + area.height {
                 return None;
             }
             let selected_line = 1 + 2 * app.selected[2];
@@ -166,7 +172,7 @@ pub(crate) fn draw(frame: &mut Frame, app: &App) {
             Tab::History => {
                 "↑/↓ · Enter open · w sessions/conversations · f filter · r resume · s share · ?"
             }
-            Tab::Search => "type to search · ↑/↓ select · Enter read at the hit · Esc clear, back",
+            Tab::Search => "type to search · ↑/↓ · Enter read at the hit · Alt-r/s/y/R on it · Esc",
             Tab::Cost => "g group by day, model, project, session · F5 refresh · ? help · q quit",
         }
     };
@@ -499,10 +505,15 @@ fn search(frame: &mut Frame, app: &App, area: Rect) {
     };
     let mut lines: Vec<Line> = vec![Line::from(Span::styled(
         format!(
-            "{}{} message(s) match \"{}\"",
+            "{}{} message(s) match \"{}\"{}",
             if page.total_capped { "more than " } else { "" },
             thousands(page.total.max(0) as u64),
-            app.searched
+            app.searched,
+            if app.filter.is_empty() {
+                String::new()
+            } else {
+                format!(" · filter: {}", app.filter)
+            }
         ),
         p.dim(),
     ))];

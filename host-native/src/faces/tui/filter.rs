@@ -1,7 +1,8 @@
 //! The History tab's filter line: `project:app agent:codex branch:main since:2026-11-01
 //! until:2026-11-30 status:complete`, read into the filters the index (conversations) and the
 //! ledger's list (work sessions) take. Each side's own rule reads the values; this only
-//! splits the line and says which words a side cannot use.
+//! splits the line and says which words a side cannot use. A work session's project is its
+//! name, matched whole; a conversation's is its folder, matched in part.
 
 use baton_core::Error;
 use baton_core::commands::ListParams;
@@ -74,24 +75,29 @@ impl Filter {
         )
     }
 
-    /// The list of work sessions (ended ones too), and the words it cannot use.
-    pub(crate) fn sessions(&self) -> (ListParams, Vec<&'static str>) {
+    /// The list of work sessions (ended ones too), and the words it cannot use; a `since` day
+    /// is read in this machine's zone, as for conversations.
+    pub(crate) fn sessions(&self) -> Result<(ListParams, Vec<&'static str>), Error> {
         let unused = if self.until.is_some() {
             vec!["until"]
         } else {
             Vec::new()
         };
-        (
+        Ok((
             ListParams {
                 project: self.project.clone(),
                 agent: self.agent.clone(),
                 status: self.status.clone(),
                 include_ended: true,
                 branch: self.branch.clone(),
-                since: self.since.clone(),
+                since: self
+                    .since
+                    .as_deref()
+                    .map(crate::os::zone::day_or_time)
+                    .transpose()?,
             },
             unused,
-        )
+        ))
     }
 }
 
@@ -105,7 +111,7 @@ mod tests {
             Filter::read("project:app  agent:codex branch:main since:2026-11-01 status:complete")
                 .unwrap();
         assert_eq!(f.project.as_deref(), Some("app"));
-        let (list, unused) = f.sessions();
+        let (list, unused) = f.sessions().unwrap();
         assert_eq!(
             (
                 list.branch.as_deref(),

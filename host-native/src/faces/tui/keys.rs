@@ -11,6 +11,9 @@ use ratatui::crossterm::event::{
 /// How many rows a turn of the wheel scrolls the reader.
 const WHEEL: usize = 3;
 
+/// The longest between two clicks on a row that open it.
+const DOUBLE_CLICK: std::time::Duration = std::time::Duration::from_millis(600);
+
 /// Moves a scroll position by a key; `None` when the key is not one that scrolls.
 fn scrolled(code: KeyCode, top: usize, last: usize, height: usize) -> Option<usize> {
     let page = height.max(1);
@@ -40,6 +43,14 @@ impl App {
                 self.search_due = true;
                 return Next::Draw;
             }
+        }
+        // Alt with r, R, s or y acts on the row selected wherever letters are typed (a search
+        // hit, while the query line has the keys).
+        if key.modifiers.contains(KeyModifiers::ALT) && !ctrl && self.filter_edit.is_none() {
+            return match key.code {
+                KeyCode::Char(c @ ('r' | 'R' | 's' | 'y')) => self.act(KeyCode::Char(c), data),
+                _ => Next::Stay,
+            };
         }
         match key.code {
             KeyCode::Char('c') if ctrl => return Next::Quit,
@@ -275,7 +286,9 @@ impl App {
             KeyCode::Char('f') if self.tab == Tab::History => {
                 self.filter_edit = Some(self.filter.clone());
             }
-            _ if rows == 0 && !matches!(code, KeyCode::Char('?')) => return Next::Stay,
+            _ if rows == 0 && !self.attention_focus && !matches!(code, KeyCode::Char('?')) => {
+                return Next::Stay;
+            }
             _ => return self.act(code, data),
         }
         Next::Draw
@@ -302,6 +315,14 @@ impl App {
     /// a tab shows it, a click on a row selects it and a second click opens it.
     pub(crate) fn mouse(&mut self, event: MouseEvent, data: &Data) -> Next {
         let (column, row) = (event.column, event.row);
+        // The help closes on a click; while a filter is typed, the mouse waits.
+        if self.help || self.filter_edit.is_some() {
+            if self.help && matches!(event.kind, MouseEventKind::Down(_)) {
+                self.help = false;
+                return Next::Draw;
+            }
+            return Next::Stay;
+        }
         match event.kind {
             MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
                 let down = event.kind == MouseEventKind::ScrollDown;
@@ -336,31 +357,34 @@ impl App {
                         None => Next::Stay,
                     };
                 }
-                if self.reading.is_some() || self.detail.is_some() || self.help {
+                if self.reading.is_some() || self.detail.is_some() {
                     return Next::Stay;
                 }
-                match super::draw::row_at(self, row) {
-                    Some(super::draw::Hit::Row(n)) => {
+                let Some(hit) = super::draw::row_at(self, row) else {
+                    return Next::Stay;
+                };
+                // A second click on the same row soon after the first opens it.
+                let now = std::time::Instant::now();
+                let again = self.last_click.is_some_and(|(tab, was, at)| {
+                    tab == self.tab && was == hit && now.duration_since(at) <= DOUBLE_CLICK
+                });
+                self.last_click = Some((self.tab, hit, now));
+                match hit {
+                    super::draw::Hit::Row(n) => {
                         let at = self.index();
-                        let again = !self.attention_focus && self.selected[at] == n;
                         self.attention_focus = false;
                         self.selected[at] = n;
-                        if again {
-                            self.enter(data);
-                        }
-                        Next::Draw
                     }
-                    Some(super::draw::Hit::Attention(n)) => {
-                        let again = self.attention_focus && self.attention_selected == n;
+                    super::draw::Hit::Attention(n) => {
                         self.attention_focus = true;
                         self.attention_selected = n;
-                        if again {
-                            self.enter(data);
-                        }
-                        Next::Draw
                     }
-                    None => Next::Stay,
                 }
+                if again {
+                    self.last_click = None;
+                    self.enter(data);
+                }
+                Next::Draw
             }
             _ => Next::Stay,
         }

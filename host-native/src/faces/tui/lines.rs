@@ -67,8 +67,14 @@ impl Lines {
 
     /// Adds `spans` after the gutter `first`, wrapped at a space where one is near, each
     /// further line after the gutter `rest`.
-    pub(crate) fn push(&mut self, first: &str, rest: &str, spans: Vec<Span<'static>>) {
+    pub(crate) fn push(&mut self, first: &str, rest: &str, mut spans: Vec<Span<'static>>) {
         use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+        // A tab has no width of its own on screen (the terminal would drop it): four spaces.
+        for span in &mut spans {
+            if span.content.contains('\t') {
+                span.content = span.content.replace('\t', "    ").into();
+            }
+        }
         let fits = first.width() + spans.iter().map(|s| s.content.width()).sum::<usize>();
         if fits <= self.width {
             let mut all = Vec::with_capacity(spans.len() + 1);

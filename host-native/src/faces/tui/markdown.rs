@@ -109,18 +109,10 @@ pub(crate) fn render(text: &str, p: Palette) -> Vec<Row> {
         match event {
             Event::Start(tag) => start(&mut s, tag, p),
             Event::End(tag) => end(&mut s, tag, p),
-            Event::Text(t) => match s.code.as_ref() {
-                Some(_) => {
-                    for line in t.split_inclusive('\n') {
-                        let line = line.trim_end_matches('\n');
-                        let base = s.base();
-                        s.rows.push(Row {
-                            first: format!("{base}  "),
-                            rest: format!("{base}  "),
-                            spans: vec![Span::styled(line.to_owned(), p.fg(Color::Blue))],
-                        });
-                    }
-                }
+            // A code block's text comes in pieces (a line break may start one): it is
+            // gathered, and split into lines when the block ends.
+            Event::Text(t) => match s.code.as_mut() {
+                Some(code) => code.push_str(&t),
                 None => s.text(&t),
             },
             Event::Code(t) => {
@@ -133,13 +125,25 @@ pub(crate) fn render(text: &str, p: Palette) -> Vec<Row> {
                         .push(Span::styled(t.to_string(), p.fg(Color::Magenta)));
                 }
             }
-            Event::Html(t) | Event::InlineHtml(t) => {
-                for (n, line) in t.lines().enumerate() {
-                    if n > 0 {
+            // HTML is shown as the text it is; a block's lines stay lines.
+            Event::Html(t) | Event::InlineHtml(t) if s.table.is_none() => {
+                for piece in t.split_inclusive('\n') {
+                    let line = piece.trim_end_matches(['\n', '\r']);
+                    if !line.is_empty() {
+                        s.spans.push(Span::styled(line.to_owned(), p.dim()));
+                    }
+                    if piece.ends_with('\n') {
                         s.flush();
                     }
-                    s.spans.push(Span::styled(line.to_owned(), p.dim()));
                 }
+            }
+            Event::Html(t) | Event::InlineHtml(t) => {
+                let text = if t.trim().eq_ignore_ascii_case("<br>") || t.trim() == "<br/>" {
+                    " "
+                } else {
+                    &t
+                };
+                s.text(text);
             }
             Event::InlineMath(t) | Event::DisplayMath(t) | Event::FootnoteReference(t) => {
                 s.text(&t)
@@ -205,7 +209,7 @@ fn start(s: &mut State, tag: Tag, p: Palette) {
                     spans: vec![Span::styled(language.clone(), p.dim())],
                 });
             }
-            s.code = Some(language);
+            s.code = Some(String::new());
         }
         Tag::List(first) => {
             s.flush();
@@ -273,7 +277,19 @@ fn end(s: &mut State, tag: TagEnd, p: Palette) {
             s.gap();
         }
         TagEnd::CodeBlock => {
-            s.code = None;
+            let code = s.code.take().unwrap_or_default();
+            let base = s.base();
+            for line in code.lines() {
+                s.rows.push(Row {
+                    first: format!("{base}  "),
+                    rest: format!("{base}  "),
+                    spans: vec![Span::styled(line.to_owned(), p.fg(Color::Blue))],
+                });
+            }
+            s.gap();
+        }
+        TagEnd::HtmlBlock => {
+            s.flush();
             s.gap();
         }
         TagEnd::List(_) => {
@@ -426,6 +442,23 @@ mod tests {
                 "",
                 "See docs (https://x.dev).",
             ]
+        );
+    }
+
+    #[test]
+    fn windows_line_ends_html_blocks_and_cells_keep_their_lines() {
+        assert_eq!(
+            plain("```\r\nl1\r\nl2\r\n```\r\n"),
+            ["  l1", "  l2"],
+            "no empty row between the lines of a CRLF code block"
+        );
+        assert_eq!(
+            plain("<details>\n<summary>x</summary>\n\nBody"),
+            ["<details>", "<summary>x</summary>", "", "Body"]
+        );
+        assert_eq!(
+            plain("| a<br>b | c |\n|---|---|\n\nafter"),
+            ["a b │ c", "────┼──", "", "after"]
         );
     }
 

@@ -17,7 +17,6 @@ mod panes;
 mod tests;
 
 use baton_core::Error;
-use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -30,6 +29,17 @@ const SETTLE: Duration = Duration::from_millis(150);
 
 /// The least time between two reads of the live view (an agent at work writes all the time).
 const MIN_RELOAD_GAP: Duration = Duration::from_secs(1);
+
+/// Clicks and the wheel reported (SGR encoding), and no longer. Only presses and releases:
+/// the mouse moving over the screen wakes nothing.
+const MOUSE_ON: &str = "\u{1b}[?1000h\u{1b}[?1006h";
+const MOUSE_OFF: &str = "\u{1b}[?1006l\u{1b}[?1000l";
+
+fn mouse(mode: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout();
+    let _ = out.write_all(mode.as_bytes()).and_then(|()| out.flush());
+}
 
 /// What wakes the loop.
 enum Wake {
@@ -120,10 +130,10 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
     };
     // The wheel and clicks come as events; the terminal gets them back before it is restored,
     // a panic included (this hook runs before ratatui's, which restores the rest).
-    let _ = ratatui::crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    mouse(MOUSE_ON);
     let after = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        mouse(MOUSE_OFF);
         after(info);
     }));
     if let Ok(size) = terminal.size() {
@@ -151,7 +161,7 @@ pub(crate) fn run(ledger: crate::store::Ledger, colour: bool) -> Result<Option<S
             }
         },
     );
-    let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    mouse(MOUSE_OFF);
     ratatui::restore();
     result?;
     Ok(app.on_exit)

@@ -466,7 +466,11 @@ fn the_filter_line_the_listing_and_the_mouse() {
     assert_eq!(super::draw::tab_at(60), None);
     app.mouse(click(2, 0), &data);
     assert_eq!(app.tab, Tab::Live);
-    // Row 3 is the first session (after the tabs, the rule and the header).
+    // Row 3 is the first session (after the tabs, the rule and the header); one click on the
+    // row already selected only selects it.
+    app.status.clear();
+    app.mouse(click(10, 3), &data);
+    assert!(app.status.is_empty(), "one click opened it: {}", app.status);
     app.mouse(click(10, 4), &data);
     assert_eq!(app.selected[0], 1);
     app.mouse(click(10, 3), &data);
@@ -482,6 +486,48 @@ fn the_filter_line_the_listing_and_the_mouse() {
         "a second click opens the session: {}",
         app.status
     );
+    // With the help open a click closes it, and a typed filter keeps the mouse away.
+    app.help = true;
+    assert_eq!(app.mouse(click(12, 0), &data), Next::Draw);
+    assert!(!app.help);
+    assert_eq!(
+        app.tab,
+        Tab::Live,
+        "the click that closes the help does nothing else"
+    );
+    app.filter_edit = Some("x".to_owned());
+    assert_eq!(app.mouse(click(12, 0), &data), Next::Stay);
+    app.filter_edit = None;
+    // Alt-y on a search hit copies its id while the letters go to the query.
+    app.tab = Tab::Search;
+    app.query = "flaky".to_owned();
+    app.hits = Some(crate::ops::mirror::query::HitPage {
+        expression: "\"flaky\"".to_owned(),
+        order: "relevance",
+        total: 1,
+        total_capped: false,
+        ranked_newest: None,
+        hits: vec![crate::ops::mirror::query::Hit {
+            conversation: row(7, "codex", "Seven"),
+            message_id: "m7".to_owned(),
+            role: "user".to_owned(),
+            at: None,
+            field: "text",
+            exact: true,
+            snippet: "flaky".to_owned(),
+            highlights: vec![],
+        }],
+    });
+    app.key(
+        KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT),
+        &data,
+        20,
+    );
+    assert_eq!(
+        (app.query.as_str(), app.clipboard.as_deref()),
+        ("flaky", Some("conv-7"))
+    );
+    app.tab = Tab::Live;
     // The wheel scrolls the reader three rows at a time.
     reading(&mut app, false);
     let wheel = MouseEvent {
