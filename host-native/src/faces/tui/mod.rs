@@ -27,8 +27,9 @@ const DEBOUNCE: Duration = Duration::from_millis(30);
 /// How soon after a file changed the live view is read again (changes come in bursts).
 const SETTLE: Duration = Duration::from_millis(150);
 
-/// The least time between two reads of the live view (an agent at work writes all the time).
-const MIN_RELOAD_GAP: Duration = Duration::from_secs(1);
+/// The least time between two reads of the live view (an agent at work writes all the time);
+/// short enough that a session started just after a read is on screen within a second.
+const MIN_RELOAD_GAP: Duration = Duration::from_millis(500);
 
 /// Clicks and the wheel reported (SGR encoding), and no longer. Only presses and releases:
 /// the mouse moving over the screen wakes nothing.
