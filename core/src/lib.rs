@@ -59,6 +59,7 @@ pub mod names;
 pub mod notes;
 pub mod records;
 pub mod share;
+pub mod telemetry;
 pub mod time;
 pub mod tokens;
 pub mod transcripts;

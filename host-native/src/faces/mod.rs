@@ -7,6 +7,7 @@ pub mod cli;
 pub mod demo;
 pub mod hook;
 pub mod mcp;
+pub mod otel;
 pub mod present;
 pub mod statusline;
 pub mod table;

@@ -373,6 +373,29 @@ pub(super) const MIGRATIONS: &[&str] = &[
     UPDATE sources SET mtime_ns = -1, tail_hash = 0
         WHERE missing = 0 AND provider = 'codex';
     ",
+    // 14: the requests agents reported over OpenTelemetry (`baton otel serve`), one row per
+    // reported request, named by its key so a report sent twice is one row.
+    "
+    CREATE TABLE telemetry (
+        key TEXT PRIMARY KEY,
+        source TEXT NOT NULL,
+        session_id TEXT,
+        prompt_id TEXT,
+        request_id TEXT,
+        model TEXT,
+        at INTEGER NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cache_creation_tokens INTEGER NOT NULL,
+        cache_read_tokens INTEGER NOT NULL,
+        reasoning_tokens INTEGER NOT NULL,
+        cost_usd REAL,
+        duration_ms INTEGER,
+        received_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX telemetry_by_time ON telemetry (at);
+    CREATE INDEX telemetry_by_request ON telemetry (request_id) WHERE request_id IS NOT NULL;
+    ",
 ];
 
 /// The schema version this build writes.

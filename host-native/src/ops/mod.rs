@@ -13,6 +13,7 @@ pub mod limits;
 pub mod live;
 pub mod mirror;
 pub mod notes;
+pub mod otel;
 pub mod records;
 pub mod share;
 pub mod sync;

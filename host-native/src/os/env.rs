@@ -51,6 +51,10 @@ pub const ENVIRONMENT: &[Variable] = &[
         "the password `baton share --password` locks the file with (not asked)",
     ),
     v(
+        "BATON_OTEL_TOKEN",
+        "the token `baton otel serve` asks senders for (`--token`)",
+    ),
+    v(
         "BATON_NOTES",
         "`off` switches session notes off (`--no-notes`)",
     ),

@@ -148,6 +148,7 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
         | Command::Analyze(_)
         | Command::Notes(_)
         | Command::Budget(_)
+        | Command::Otel(_)
         | Command::Inspect(_) => {
             return Err(Error::internal("dispatched above"));
         }

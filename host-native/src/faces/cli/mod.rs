@@ -16,6 +16,7 @@ mod args;
 mod budget;
 mod ledger;
 mod mirror;
+mod otel;
 mod params;
 mod records;
 mod restore;
@@ -151,6 +152,7 @@ pub fn main() -> i32 {
         }),
         Command::Notes(ref args) => notes(&cli, args),
         Command::Budget(ref args) => budget::run(&cli, args),
+        Command::Otel(ref command) => otel::run(&cli, command),
         Command::Abi(args) if args.lines => match abi_lines(&args) {
             // The answers are on stdout already, a line each.
             Ok(()) => return 0,

@@ -120,3 +120,16 @@ pub(crate) struct AbiArgs {
     #[arg(long)]
     pub(crate) lines: bool,
 }
+
+/// `baton tui --help`: its keys, and what it reads.
+pub(crate) const TUI_HELP: &str = "Keys:
+  1 2 3 4, Tab    Live, History, Search, Cost
+  Up Down j k     move; in the reader, scroll (PgUp PgDn, g G, n p between messages)
+  Enter           open: a session's details, a conversation (a search hit: at the hit)
+  / f w           search as you type; History's filter line; work sessions or conversations
+  p u a d         pause, unpause (as you); the attention items, mark one done
+  t               unfold every tool call, result and thinking in the reader
+  r R s y         resume (leaves, printing the command), restore, share as HTML, copy the id
+  F5 ? Esc q      read again, help, back, leave; the mouse scrolls, clicks, double-clicks
+
+It reads what `baton list`, `baton show`, `baton attention`, `baton transcripts`, `baton search` and `baton usage` read. It wakes on a key, a resize or a file that changed (the ledger, the index, the live sessions' transcripts): at rest it draws nothing. The terminal is given back as it was on q, Ctrl-C, SIGTERM and a panic.";

@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 mod faces;
+pub(crate) mod otel;
 mod sessions;
 mod share;
 mod team;
@@ -478,18 +479,11 @@ Examples:
     /// Run as a coding agent's hook: one work session per agent session, never failing its turn
     #[command(subcommand)]
     Hook(HookCommand),
+    /// OpenTelemetry: receive what agents report of their requests, beside their transcripts
+    #[command(subcommand, after_help = otel::OTEL_HELP)]
+    Otel(otel::OtelCommand),
     /// A terminal home: live sessions, history, search and cost, with a reader (keys: `?`)
-    #[command(after_help = "Keys:
-  1 2 3 4, Tab    Live, History, Search, Cost
-  Up Down j k     move; in the reader, scroll (PgUp PgDn, g G, n p between messages)
-  Enter           read the conversation (a search hit: at the hit)
-  /               search as you type
-  p u             pause, unpause a live session (as you)
-  t               unfold every tool call, result and thinking in the reader
-  r               leave and print the command that resumes the conversation read
-  ? Esc q         help, back, leave
-
-It reads what `baton list`, `baton attention`, `baton transcripts` and `baton search` read. It wakes on a key, a resize or a file that changed (the ledger, the index, the live sessions' transcripts): at rest it draws nothing. The terminal is given back as it was on q, Ctrl-C, SIGTERM and a panic.")]
+    #[command(after_help = faces::TUI_HELP)]
     Tui,
     /// A live view of running sessions: status, agent process, health, cost, last activity
     #[command(after_help = "Examples:

@@ -1,0 +1,56 @@
+//! `baton otel`'s arguments: the receiver agents send their OpenTelemetry to, a file an agent
+//! wrote its telemetry to, and what was kept.
+
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+/// `baton otel --help`: how each agent is pointed at the receiver.
+pub(crate) const OTEL_HELP: &str = "Point an agent at the receiver (it listens on 127.0.0.1:4318, OTLP over HTTP):
+  Claude Code   CLAUDE_CODE_ENABLE_TELEMETRY=1 OTEL_LOGS_EXPORTER=otlp \\
+                OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318
+  Codex         ~/.codex/config.toml:  [otel]  exporter = { otlp-http = { endpoint = \"http://127.0.0.1:4318/v1/logs\", protocol = \"binary\" } }
+  Copilot CLI   COPILOT_OTEL_FILE_EXPORTER_PATH=~/.copilot/otel/copilot.jsonl, then `baton otel import` that file
+                (or OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 to send it)
+
+Each request an agent reports (its model, tokens by class, the cost it computed, how long it took, its session and prompt) is kept once in the transcript index, beside what Baton reads from the transcripts; a report sent again is not counted twice.
+
+Examples:
+  baton otel serve                        # 127.0.0.1:4318 until Ctrl-C
+  baton otel serve --token \"$TOKEN\"       # ask for `Authorization: Bearer $TOKEN`
+  baton otel import ~/.copilot/otel/copilot.jsonl
+  baton otel status                       # what was kept, by agent and model";
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum OtelCommand {
+    /// Receive OTLP over HTTP (protobuf or JSON; logs, metrics, traces) and keep the requests
+    /// agents report
+    Serve(OtelServeArgs),
+    /// Keep the requests of a file of OpenTelemetry records (Copilot CLI's file export; OTLP
+    /// JSON, a request or a record a line)
+    Import(OtelImportArgs),
+    /// What the index keeps of the agents' reports: requests by agent and model, first and last
+    Status(super::IndexLocation),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct OtelServeArgs {
+    /// Where to listen
+    #[arg(long, default_value = "127.0.0.1:4318", value_name = "ADDRESS:PORT")]
+    pub(crate) listen: String,
+    /// Listen on an address other machines can reach (by default only 127.0.0.1 and ::1)
+    #[arg(long)]
+    pub(crate) allow_remote: bool,
+    /// Answer only requests with `Authorization: Bearer TOKEN` [env: BATON_OTEL_TOKEN]
+    #[arg(long, value_name = "TOKEN")]
+    pub(crate) token: Option<String>,
+    #[command(flatten)]
+    pub(crate) index: super::IndexLocation,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct OtelImportArgs {
+    /// The file (`-` for standard input)
+    pub(crate) file: PathBuf,
+    #[command(flatten)]
+    pub(crate) index: super::IndexLocation,
+}

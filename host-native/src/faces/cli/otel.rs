@@ -1,0 +1,186 @@
+//! `baton otel`: the receiver (`serve`), a telemetry file kept (`import`), and what the index
+//! keeps of the agents' reports (`status`). Keeping is the one owner's
+//! (`ops::otel::keep`); this face reads the arguments and says what happened.
+
+use crate::faces::cli::args::otel::{OtelCommand, OtelImportArgs, OtelServeArgs};
+use crate::faces::cli::{Cli, Output, index_path, to_json};
+use crate::faces::table::{Column, Style, Table};
+use crate::ops::otel::Kept;
+use baton_core::Error;
+
+/// Runs `command`.
+pub(crate) fn run(cli: &Cli, command: &OtelCommand) -> Result<Output, Error> {
+    match command {
+        OtelCommand::Serve(args) => serve(cli, args),
+        OtelCommand::Import(args) => import(cli, args),
+        OtelCommand::Status(location) => status(cli, &index_path(cli, location)?),
+    }
+}
+
+fn kept_json(kept: &Kept, index: &std::path::Path) -> Result<serde_json::Value, Error> {
+    let mut json = to_json(kept)?;
+    json["index"] = serde_json::Value::from(index.display().to_string());
+    Ok(json)
+}
+
+fn serve(cli: &Cli, args: &OtelServeArgs) -> Result<Output, Error> {
+    let listen: std::net::SocketAddr = args.listen.parse().map_err(|_| {
+        Error::invalid(
+            "listen",
+            format!(
+                "`{}` is not ADDRESS:PORT (127.0.0.1:4318, [::1]:4318)",
+                args.listen
+            ),
+        )
+    })?;
+    if !listen.ip().is_loopback() && !args.allow_remote {
+        return Err(Error::invalid(
+            "listen",
+            format!(
+                "{listen} can be reached from other machines: pass --allow-remote to mean it (with --token, so that only your agents are heard)"
+            ),
+        ));
+    }
+    let token = args
+        .token
+        .clone()
+        .or_else(|| crate::os::env::var("BATON_OTEL_TOKEN").ok().filter(|t| !t.is_empty()));
+    let index = index_path(cli, &args.index)?;
+    let json_only = cli.json;
+    let shown = index.display().to_string();
+    let with_token = token.is_some();
+    let kept = crate::faces::otel::serve(
+        crate::faces::otel::Options {
+            listen,
+            token,
+            index: index.clone(),
+        },
+        !json_only,
+        |address| {
+            let line = format!(
+                "[ok] Receiving OTLP over HTTP on http://{address} (/v1/logs, /v1/traces, /v1/metrics; protobuf or JSON){}; keeping the requests agents report in {shown}. Ctrl-C stops.",
+                if with_token {
+                    ", for senders with the token"
+                } else {
+                    ""
+                }
+            );
+            // The one JSON object is the totals at the end: the address goes to stderr then.
+            if json_only {
+                crate::faces::cli::eprint_line(&line);
+            } else {
+                crate::faces::cli::print_line(&line);
+            }
+        },
+    )?;
+    Ok(Output {
+        human: format!(
+            "[ok] Stopped: {} record(s) received, {} request(s), {} new",
+            kept.records, kept.requests, kept.new
+        ),
+        json: kept_json(&kept, &index)?.into(),
+    })
+}
+
+fn import(cli: &Cli, args: &OtelImportArgs) -> Result<Output, Error> {
+    use std::io::BufRead;
+    let index = index_path(cli, &args.index)?;
+    let shown = args.file.display().to_string();
+    let reader: Box<dyn BufRead> = if shown == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        let file = std::fs::File::open(&args.file)
+            .map_err(|e| Error::store_io("read", &shown, e))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut connection = crate::index::open(&index, true)?;
+    let now = crate::os::system::now()?.millis();
+    let mut kept = Kept::default();
+    let mut batch = Vec::new();
+    let mut unread: Vec<(usize, String)> = Vec::new();
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| Error::store_io("read", &shown, e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match crate::ops::otel::decode::line(&line) {
+            Ok(records) => batch.extend(records),
+            Err(err) => unread.push((n + 1, err.message)),
+        }
+        if batch.len() >= 1000 {
+            kept.add(crate::ops::otel::keep(&mut connection, &index, &batch, now)?);
+            batch.clear();
+        }
+    }
+    kept.add(crate::ops::otel::keep(&mut connection, &index, &batch, now)?);
+    let mut human = format!(
+        "[ok] Imported {shown}: {} record(s), {} request(s), {} new",
+        kept.records, kept.requests, kept.new
+    );
+    if let Some((line, why)) = unread.first() {
+        human.push_str(&format!(
+            "\n{} line(s) not read (skipped); the first, line {line}: {why}",
+            unread.len()
+        ));
+    }
+    let mut json = kept_json(&kept, &index)?;
+    json["unread_lines"] = serde_json::Value::from(unread.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+    Ok(Output {
+        human,
+        json: json.into(),
+    })
+}
+
+fn status(cli: &Cli, index: &std::path::Path) -> Result<Output, Error> {
+    let rows = if index.is_file() {
+        let connection = crate::ops::mirror::open_for_query(index, false, None)?;
+        crate::ops::otel::status(&connection, index)?
+    } else {
+        Vec::new()
+    };
+    let zone = crate::os::zone::resolve(None)?;
+    let mut human = if rows.is_empty() {
+        format!(
+            "[ok] No reported requests in {} yet: `baton otel serve`, then point an agent at it (`baton otel --help`)",
+            index.display()
+        )
+    } else {
+        format!(
+            "[ok] {} reported request(s) in {}",
+            rows.iter().map(|r| r.requests).sum::<i64>(),
+            index.display()
+        )
+    };
+    if !rows.is_empty() {
+        let mut table = Table::new(vec![
+            Column::text("AGENT"),
+            Column::text("MODEL"),
+            Column::number("REQUESTS"),
+            Column::number("TOKENS"),
+            Column::number("COST USD"),
+            Column::text("FIRST"),
+            Column::text("LAST"),
+        ]);
+        for r in &rows {
+            table.row(vec![
+                r.source.clone().into(),
+                r.model.clone().unwrap_or_else(|| "—".to_owned()).into(),
+                baton_core::analyzer::charts::scale::thousands(r.requests.max(0) as u64).into(),
+                baton_core::analyzer::charts::scale::thousands(r.total_tokens.max(0) as u64)
+                    .into(),
+                format!("{:.2}", r.cost_usd).into(),
+                crate::faces::present::local(baton_core::Timestamp::from_millis(r.first_ms), &zone, true)
+                    .into(),
+                crate::faces::present::local(baton_core::Timestamp::from_millis(r.last_ms), &zone, true)
+                    .into(),
+            ]);
+        }
+        human.push('\n');
+        human.push_str(&table.render(&Style::for_stdout(cli.color)));
+    }
+    Ok(Output {
+        human,
+        json: serde_json::json!({ "index": index.display().to_string(), "rows": to_json(&rows)? })
+            .into(),
+    })
+}
