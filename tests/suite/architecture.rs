@@ -13,7 +13,7 @@ const CORE: &[&[&str]] = &[
     &["lib", "error", "ids", "time", "names", "tokens"],
     &["ledger"],
     &["lifecycle", "transcripts", "records", "notes"],
-    &["commands", "analyzer", "share"],
+    &["commands", "analyzer", "share", "telemetry"],
     &["abi"],
 ];
 

@@ -197,8 +197,7 @@ pub fn read(record: &Record) -> Option<Reported> {
         };
         return Some(finish(Reported {
             source: source(record, "genai"),
-            session_id: text(a.get("gen_ai.conversation.id"))
-                .or_else(|| text(a.get("session.id"))),
+            session_id: text(a.get("gen_ai.conversation.id")).or_else(|| text(a.get("session.id"))),
             prompt_id: None,
             request_id: text(a.get("gen_ai.response.id")),
             model: text(a.get("gen_ai.response.model"))
@@ -280,7 +279,11 @@ mod tests {
         let r = read(&record).unwrap();
         assert_eq!(r.source, "claude_code");
         assert_eq!(
-            (r.tokens.input_tokens, r.tokens.output_tokens, r.tokens.cache_read_tokens),
+            (
+                r.tokens.input_tokens,
+                r.tokens.output_tokens,
+                r.tokens.cache_read_tokens
+            ),
             (120, 45, 1000)
         );
         assert_eq!(r.cost_usd, Some(0.0123));
@@ -317,7 +320,10 @@ mod tests {
             ..Record::default()
         };
         let r = read(&codex).unwrap();
-        assert_eq!((r.tokens.input_tokens, r.tokens.cache_read_tokens), (400, 600));
+        assert_eq!(
+            (r.tokens.input_tokens, r.tokens.cache_read_tokens),
+            (400, 600)
+        );
         assert_eq!(r.key, "codex:at:5:c-1:gpt-5-codex:400/50/0/600/20");
         let span = Record {
             name: Some("chat gpt-4.1".to_owned()),

@@ -151,18 +151,12 @@ impl Provider {
     /// The provider a person or a program named, in either spelling (`claude-code`,
     /// `Claude_Code`); `None` for a name no provider has. Every host reads names through this.
     pub fn named(name: &str) -> Option<Provider> {
-        // The index's own keys (every usage row read) match as they are, without a copy.
-        let exact = Provider::ALL.into_iter().find(|p| p.key() == name);
-        exact
-            .or_else(|| {
-                let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
-                Provider::ALL.into_iter().find(|p| p.key() == wanted)
-            })
-            .or_else(|| {
-                // The names a work session's agent goes by (`claude` is Claude Code's).
-                let wanted = crate::names::canonical_agent(name).replace('-', "_");
-                Provider::ALL.into_iter().find(|p| p.key() == wanted)
-            })
+        // The index's own keys (every usage row read) match as they are, without a copy; then
+        // the names people write (`claude-code`) and a work session's agent (`claude`).
+        let find = |wanted: &str| Provider::ALL.into_iter().find(|p| p.key() == wanted);
+        find(name)
+            .or_else(|| find(&name.trim().to_ascii_lowercase().replace('-', "_")))
+            .or_else(|| find(&crate::names::canonical_agent(name).replace('-', "_")))
     }
 
     /// Whether it keeps token usage (the coding agents' transcripts do; exports do not).

@@ -182,7 +182,8 @@ async fn answer(request: Request<Incoming>, shared: &Shared) -> Response<Full<By
         }
     }
     match header(hyper::header::CONTENT_TYPE).as_deref() {
-        Some(t) if t.starts_with("application/json") || t.starts_with("application/x-protobuf") => {}
+        Some(t) if t.starts_with("application/json") || t.starts_with("application/x-protobuf") => {
+        }
         other => {
             return refuse(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -246,15 +247,17 @@ async fn answer(request: Request<Incoming>, shared: &Shared) -> Response<Full<By
     let decoded = match decode::request(signal, encoding, &body) {
         Ok(decoded) => decoded,
         Err(err) => {
-            return refuse(StatusCode::BAD_REQUEST, INVALID_ARGUMENT, encoding, err.message);
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                INVALID_ARGUMENT,
+                encoding,
+                err.message,
+            );
         }
     };
     let kept = tokio::task::block_in_place(|| {
         let now = crate::os::system::now().map(|t| t.millis()).unwrap_or(0);
-        let mut connection = shared
-            .connection
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut connection = shared.connection.lock().unwrap_or_else(|p| p.into_inner());
         crate::ops::otel::keep(&mut connection, &shared.index, &decoded.records, now)
     });
     match kept {
@@ -270,7 +273,7 @@ async fn answer(request: Request<Incoming>, shared: &Shared) -> Response<Full<By
                 } else {
                     String::new()
                 };
-                crate::faces::cli::print_line(&format!(
+                crate::os::terminal::print_line(&format!(
                     "{} {}: {} record(s), {} request(s), {} new{points}",
                     crate::os::system::now()
                         .map(|t| t.to_string()[11..19].to_owned())

@@ -41,10 +41,11 @@ fn serve(cli: &Cli, args: &OtelServeArgs) -> Result<Output, Error> {
             ),
         ));
     }
-    let token = args
-        .token
-        .clone()
-        .or_else(|| crate::os::env::var("BATON_OTEL_TOKEN").ok().filter(|t| !t.is_empty()));
+    let token = args.token.clone().or_else(|| {
+        crate::os::env::var("BATON_OTEL_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty())
+    });
     let index = index_path(cli, &args.index)?;
     let json_only = cli.json;
     let shown = index.display().to_string();
@@ -89,8 +90,8 @@ fn import(cli: &Cli, args: &OtelImportArgs) -> Result<Output, Error> {
     let reader: Box<dyn BufRead> = if shown == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
-        let file = std::fs::File::open(&args.file)
-            .map_err(|e| Error::store_io("read", &shown, e))?;
+        let file =
+            std::fs::File::open(&args.file).map_err(|e| Error::store_io("read", &shown, e))?;
         Box::new(std::io::BufReader::new(file))
     };
     let mut connection = crate::index::open(&index, true)?;
@@ -108,11 +109,21 @@ fn import(cli: &Cli, args: &OtelImportArgs) -> Result<Output, Error> {
             Err(err) => unread.push((n + 1, err.message)),
         }
         if batch.len() >= 1000 {
-            kept.add(crate::ops::otel::keep(&mut connection, &index, &batch, now)?);
+            kept.add(crate::ops::otel::keep(
+                &mut connection,
+                &index,
+                &batch,
+                now,
+            )?);
             batch.clear();
         }
     }
-    kept.add(crate::ops::otel::keep(&mut connection, &index, &batch, now)?);
+    kept.add(crate::ops::otel::keep(
+        &mut connection,
+        &index,
+        &batch,
+        now,
+    )?);
     let mut human = format!(
         "[ok] Imported {shown}: {} record(s), {} request(s), {} new",
         kept.records, kept.requests, kept.new
@@ -124,7 +135,8 @@ fn import(cli: &Cli, args: &OtelImportArgs) -> Result<Output, Error> {
         ));
     }
     let mut json = kept_json(&kept, &index)?;
-    json["unread_lines"] = serde_json::Value::from(unread.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+    json["unread_lines"] =
+        serde_json::Value::from(unread.iter().map(|(n, _)| *n).collect::<Vec<_>>());
     Ok(Output {
         human,
         json: json.into(),
@@ -166,13 +178,20 @@ fn status(cli: &Cli, index: &std::path::Path) -> Result<Output, Error> {
                 r.source.clone().into(),
                 r.model.clone().unwrap_or_else(|| "—".to_owned()).into(),
                 baton_core::analyzer::charts::scale::thousands(r.requests.max(0) as u64).into(),
-                baton_core::analyzer::charts::scale::thousands(r.total_tokens.max(0) as u64)
-                    .into(),
+                baton_core::analyzer::charts::scale::thousands(r.total_tokens.max(0) as u64).into(),
                 format!("{:.2}", r.cost_usd).into(),
-                crate::faces::present::local(baton_core::Timestamp::from_millis(r.first_ms), &zone, true)
-                    .into(),
-                crate::faces::present::local(baton_core::Timestamp::from_millis(r.last_ms), &zone, true)
-                    .into(),
+                crate::faces::present::local(
+                    baton_core::Timestamp::from_millis(r.first_ms),
+                    &zone,
+                    true,
+                )
+                .into(),
+                crate::faces::present::local(
+                    baton_core::Timestamp::from_millis(r.last_ms),
+                    &zone,
+                    true,
+                )
+                .into(),
             ]);
         }
         human.push('\n');

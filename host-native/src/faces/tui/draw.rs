@@ -3,7 +3,7 @@
 //! everything when asked; and where on screen each row is, for the mouse. It draws what
 //! [`App`] holds and reads nothing itself.
 
-use super::app::{App, Listing, Tab};
+use super::app::{App, Hit, Listing, Tab};
 use baton_core::analyzer::charts::scale::thousands;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -38,15 +38,6 @@ pub(crate) fn tab_at(column: u16) -> Option<Tab> {
         x += width + 1;
     }
     None
-}
-
-/// What a click on a row of the screen hits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Hit {
-    /// The n-th row of the tab's list.
-    Row(usize),
-    /// The n-th attention item.
-    Attention(usize),
 }
 
 /// The first row of a table drawn in `area` (after its rule and its header) that shows row

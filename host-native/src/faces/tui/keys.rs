@@ -2,7 +2,7 @@
 //! query or History's filter line, scrolling the reader and a session's details, and the
 //! actions (read, resume, restore, share, copy an id, pause, unpause, mark attention done).
 
-use super::app::{App, Listing, Next, Tab};
+use super::app::{App, Hit, Listing, Next, Tab};
 use super::data::Data;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -370,12 +370,12 @@ impl App {
                 });
                 self.last_click = Some((self.tab, hit, now));
                 match hit {
-                    super::draw::Hit::Row(n) => {
+                    Hit::Row(n) => {
                         let at = self.index();
                         self.attention_focus = false;
                         self.selected[at] = n;
                     }
-                    super::draw::Hit::Attention(n) => {
+                    Hit::Attention(n) => {
                         self.attention_focus = true;
                         self.attention_selected = n;
                     }

@@ -9,41 +9,7 @@ use baton_core::transcripts::conversation::{Block, Role};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-/// Colours, or none (`NO_COLOR`, a pipe).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Palette {
-    pub(crate) colour: bool,
-}
-
-impl Palette {
-    pub(crate) fn fg(self, colour: Color) -> Style {
-        if self.colour {
-            Style::default().fg(colour)
-        } else {
-            Style::default()
-        }
-    }
-
-    pub(crate) fn bold(self) -> Style {
-        Style::default().add_modifier(Modifier::BOLD)
-    }
-
-    pub(crate) fn dim(self) -> Style {
-        if self.colour {
-            Style::default().fg(Color::DarkGray)
-        } else {
-            Style::default()
-        }
-    }
-
-    pub(crate) fn selected(self) -> Style {
-        if self.colour {
-            Style::default().bg(Color::Blue).fg(Color::White)
-        } else {
-            Style::default().add_modifier(Modifier::REVERSED)
-        }
-    }
-}
+pub(crate) use super::palette::Palette;
 
 /// The reader's lines of one conversation, wrapped to the reader's width (so that scrolling
 /// moves by rows on screen, and a line longer than the screen is read all through).

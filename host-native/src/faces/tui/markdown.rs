@@ -3,7 +3,7 @@
 //! laid out in columns. Each block says its gutter (the indent, a list's marker, a quote's
 //! bar) so that wrapping can repeat it; nothing of the text is interpreted beyond Markdown.
 
-use super::lines::Palette;
+use super::palette::Palette;
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;

@@ -5,6 +5,7 @@
 //! polling at rest), and gives the terminal back as it found it on exit, on a panic and on
 //! SIGTERM.
 
+mod actions;
 mod app;
 mod data;
 mod draw;
@@ -12,6 +13,7 @@ mod filter;
 mod keys;
 mod lines;
 mod markdown;
+mod palette;
 mod panes;
 #[cfg(test)]
 mod tests;

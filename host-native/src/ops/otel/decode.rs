@@ -155,7 +155,8 @@ fn logs(request: ExportLogsServiceRequest) -> Vec<Record> {
                     }),
                     attributes: attributes(&log.attributes),
                     resource: resource.clone(),
-                    at_ms: millis(log.time_unix_nano).or_else(|| millis(log.observed_time_unix_nano)),
+                    at_ms: millis(log.time_unix_nano)
+                        .or_else(|| millis(log.observed_time_unix_nano)),
                     span_ms: None,
                     span_id: None,
                 });
@@ -214,8 +215,8 @@ fn points(request: &ExportMetricsServiceRequest) -> usize {
 /// traces), or one record as an SDK's file exporter writes it (`name`, `attributes` as a map
 /// or OTLP's list, times as nanoseconds or `[seconds, nanoseconds]`).
 pub fn line(text: &str) -> Result<Vec<Record>, Error> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| Error::invalid("line", format!("not JSON: {e}")))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| Error::invalid("line", format!("not JSON: {e}")))?;
     if value.get("resourceLogs").is_some() {
         return request(Signal::Logs, Encoding::Json, text.as_bytes()).map(|d| d.records);
     }
@@ -270,7 +271,8 @@ fn flat(value: &Value) -> Option<Record> {
         .or_else(|| loose_time(object.get("startTime")))
         .or_else(|| loose_time(object.get("timeUnixNano")))
         .or_else(|| loose_time(object.get("hrTime")));
-    let end = loose_time(object.get("endTimeUnixNano")).or_else(|| loose_time(object.get("endTime")));
+    let end =
+        loose_time(object.get("endTimeUnixNano")).or_else(|| loose_time(object.get("endTime")));
     let duration = loose_time(object.get("duration"));
     let context = object.get("spanContext");
     let id = |key: &str| {
@@ -283,9 +285,11 @@ fn flat(value: &Value) -> Option<Record> {
     Some(Record {
         name: text("name").or_else(|| text("eventName")),
         body: object.get("body").and_then(|b| {
-            b.as_str()
-                .map(str::to_owned)
-                .or_else(|| b.get("stringValue").and_then(Value::as_str).map(str::to_owned))
+            b.as_str().map(str::to_owned).or_else(|| {
+                b.get("stringValue")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
         }),
         attributes: loose_attributes(object.get("attributes")),
         resource: loose_attributes(object.get("resource").and_then(|r| r.get("attributes"))),

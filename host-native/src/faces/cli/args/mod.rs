@@ -146,6 +146,7 @@ pub(crate) const COMMAND_GROUPS: [(&str, &[&str]); 7] = [
             "search",
             "share",
             "transcripts",
+            "otel",
             "inspect",
             "analyze",
         ],
