@@ -23,6 +23,7 @@ mod mirror;
 mod mirror_exports;
 mod notes;
 mod opencode;
+mod otel;
 mod output;
 mod pricing;
 mod real_day;

@@ -120,12 +120,15 @@ pub struct ListParams {
     /// Include ended sessions.
     #[serde(default, alias = "all")]
     pub include_ended: bool,
-    /// Only sessions on this git branch.
+    /// Only sessions on this git branch. Left out of the MCP tool's schema (every agent pays
+    /// for each byte of it; an agent asks about its own sessions), taken if sent.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
     pub branch: Option<String>,
     /// Only sessions with activity at or after this: an RFC 3339 time, or a day
-    /// (`YYYY-MM-DD`, from its start in UTC).
+    /// (`YYYY-MM-DD`, from its start in UTC). Out of the MCP schema, as `branch`.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
     pub since: Option<String>,
 }
 

@@ -4,6 +4,8 @@
 //! key, so a report sent twice is kept once. The host decodes the wire (OTLP over HTTP, or a
 //! file an agent wrote) into [`Record`]s and asks [`read`]; nothing here knows the wire.
 
+pub mod reconcile;
+
 use crate::tokens::TokenTotals;
 use crate::transcripts::Provider;
 use serde::{Deserialize, Serialize};

@@ -97,6 +97,29 @@ pub fn counted_since(
     Ok(Some(rows))
 }
 
+/// The responses that count (each once) of the agent sessions `sessions` (their provider ids),
+/// written at or after `since`; `None` while the index's tallies are not made.
+pub fn counted_of_sessions(
+    connection: &Connection,
+    path: &Path,
+    since: Timestamp,
+    sessions: Vec<String>,
+) -> Result<Option<Vec<CountedRow>>, Error> {
+    if !tally::is_current(connection, &tally::shipped_tiers()) {
+        return Ok(None);
+    }
+    let wanted: std::collections::HashSet<String> = sessions.iter().cloned().collect();
+    let mut options =
+        UsageOptions::everything(GroupBy::Daily, crate::os::zone::resolve(Some("UTC"))?);
+    options.work_focus = Some(crate::ops::usage::WorkFocus {
+        since,
+        provider_ids: sessions,
+    });
+    let mut rows = super::counted::counted_rows(connection, path, &options)?;
+    rows.retain(|row| row.entry.at >= since && wanted.contains(&*row.entry.session));
+    Ok(Some(rows))
+}
+
 /// How many responses count, and their tokens' total, on one UTC day.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DayDigest {

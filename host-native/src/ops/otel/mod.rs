@@ -4,6 +4,7 @@
 //! one row per request (a report sent again is one row). Every face that takes telemetry (the
 //! receiver, an imported file) asks [`keep`].
 
+pub mod compare;
 pub mod decode;
 
 use baton_core::Error;

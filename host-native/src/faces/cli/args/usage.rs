@@ -90,8 +90,29 @@ pub(crate) struct UsageArgs {
     /// `delegated_cost_usd` say their part
     #[arg(long)]
     pub(crate) own_only: bool,
+    /// Whose figures: the transcripts' (the default), what the agents reported over
+    /// OpenTelemetry (`baton otel serve` keeps it in the index), or both, one report after the
+    /// other
+    #[arg(long, value_enum, default_value_t = SourceArg::Transcripts)]
+    pub(crate) source: SourceArg,
+    /// Pair each request the agents reported over OpenTelemetry with the transcript response
+    /// it describes, and list what disagrees (missing on one side, tokens, cost) with its
+    /// likely cause
+    #[arg(long, conflicts_with_all = ["csv", "work", "source"])]
+    pub(crate) check: bool,
     #[command(flatten)]
     pub(crate) blocks: BlocksArgs,
+}
+
+/// Whose figures `baton usage` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SourceArg {
+    /// What Baton reads in the agents' transcripts
+    Transcripts,
+    /// What the agents reported of their requests over OpenTelemetry
+    Telemetry,
+    /// Both reports, the transcripts' first
+    Both,
 }
 
 /// The choices of `baton usage blocks`.
