@@ -5,6 +5,7 @@
 //! file an agent wrote) into [`Record`]s and asks [`read`]; nothing here knows the wire.
 
 pub mod reconcile;
+pub mod traces;
 
 use crate::tokens::TokenTotals;
 use crate::transcripts::Provider;

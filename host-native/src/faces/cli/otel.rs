@@ -2,7 +2,7 @@
 //! keeps of the agents' reports (`status`). Keeping is the one owner's
 //! (`ops::otel::keep`); this face reads the arguments and says what happened.
 
-use crate::faces::cli::args::otel::{OtelCommand, OtelImportArgs, OtelServeArgs};
+use crate::faces::cli::args::otel::{OtelCommand, OtelExportArgs, OtelImportArgs, OtelServeArgs};
 use crate::faces::cli::{Cli, Output, index_path, to_json};
 use crate::faces::table::{Column, Style, Table};
 use crate::ops::otel::Kept;
@@ -14,6 +14,75 @@ pub(crate) fn run(cli: &Cli, command: &OtelCommand) -> Result<Output, Error> {
         OtelCommand::Serve(args) => serve(cli, args),
         OtelCommand::Import(args) => import(cli, args),
         OtelCommand::Status(location) => status(cli, &index_path(cli, location)?),
+        OtelCommand::Export(args) => export(cli, args),
+    }
+}
+
+/// The endpoint `--endpoint` names, else `endpoint` under [otel] in .baton/config.toml.
+fn endpoint(ledger: &crate::store::Ledger, given: Option<&str>) -> Result<String, Error> {
+    if let Some(given) = given {
+        return Ok(given.to_owned());
+    }
+    let config = crate::config::ConfigFile::read(ledger.dir())?;
+    match config.table("otel").and_then(|t| t.get("endpoint")) {
+        Some(value) => value.as_str().map(str::to_owned).ok_or_else(|| {
+            Error::invalid(
+                "config",
+                "`endpoint` under [otel] in .baton/config.toml must be text: endpoint = \"http://127.0.0.1:4318\"",
+            )
+        }),
+        None => Err(Error::invalid(
+            "endpoint",
+            "name where to send: --endpoint http://127.0.0.1:4318, or endpoint = \"…\" under [otel] in .baton/config.toml",
+        )),
+    }
+}
+
+fn export(cli: &Cli, args: &OtelExportArgs) -> Result<Output, Error> {
+    let ledger = crate::faces::cli::ledger_for(cli)?;
+    let index = index_path(cli, &args.index)?;
+    let endpoint = endpoint(&ledger, args.endpoint.as_deref())?;
+    let token = args.token.clone().or_else(|| {
+        crate::os::env::var("BATON_OTEL_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty())
+    });
+    let said = |e: &crate::ops::otel::export::Exported| {
+        format!(
+            "{} work session(s) sent ({} span(s)); {} sent before; {} still live (sent once they end)",
+            e.sessions, e.spans, e.already, e.live
+        )
+    };
+    if !args.follow {
+        let exported =
+            crate::ops::otel::export::export(&ledger, &index, &endpoint, token.as_deref())?;
+        return Ok(Output {
+            human: format!("[ok] {}", said(&exported)),
+            json: to_json(&exported)?.into(),
+        });
+    }
+    // Until stopped: each pass sends what ended since; a failure waits longer each time.
+    let mut wait = std::time::Duration::from_secs(10);
+    loop {
+        match crate::ops::otel::export::export(&ledger, &index, &endpoint, token.as_deref()) {
+            Ok(exported) => {
+                if exported.sessions > 0 {
+                    crate::faces::cli::print_line(&said(&exported));
+                }
+                wait = std::time::Duration::from_secs(10);
+            }
+            Err(err) => {
+                crate::os::warnings::warn(&format!(
+                    "{}; trying again in {} s",
+                    err.message,
+                    wait.as_secs()
+                ));
+                std::thread::sleep(wait);
+                wait = (wait * 2).min(std::time::Duration::from_secs(300));
+                continue;
+            }
+        }
+        std::thread::sleep(wait);
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod decode;
+pub mod export;
 
 use baton_core::Error;
 use baton_core::telemetry::Reported;

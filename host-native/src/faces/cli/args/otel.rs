@@ -1,5 +1,5 @@
 //! `baton otel`'s arguments: the receiver agents send their OpenTelemetry to, a file an agent
-//! wrote its telemetry to, and what was kept.
+//! wrote its telemetry to, what was kept, and the work sessions sent out as traces.
 
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -18,7 +18,8 @@ Examples:
   baton otel serve                        # 127.0.0.1:4318 until Ctrl-C
   baton otel serve --token \"$TOKEN\"       # ask for `Authorization: Bearer $TOKEN`
   baton otel import ~/.copilot/otel/copilot.jsonl
-  baton otel status                       # what was kept, by agent and model";
+  baton otel status                       # what was kept, by agent and model
+  baton otel export --endpoint http://127.0.0.1:4318   # work sessions as traces, each once";
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum OtelCommand {
@@ -30,6 +31,26 @@ pub(crate) enum OtelCommand {
     Import(OtelImportArgs),
     /// What the index keeps of the agents' reports: requests by agent and model, first and last
     Status(super::IndexLocation),
+    /// Send the ledger's ended work sessions as OpenTelemetry traces (each once) to an
+    /// OTLP/HTTP endpoint
+    Export(OtelExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct OtelExportArgs {
+    /// Where to send: http://HOST:PORT of an OTLP/HTTP receiver (a Collector) [default:
+    /// `endpoint` under [otel] in .baton/config.toml]
+    #[arg(long, value_name = "URL")]
+    pub(crate) endpoint: Option<String>,
+    /// Send `Authorization: Bearer TOKEN` with each request [env: BATON_OTEL_TOKEN]
+    #[arg(long, value_name = "TOKEN")]
+    pub(crate) token: Option<String>,
+    /// Keep going: send each session as it ends (every 10 s), and again after the endpoint
+    /// was down
+    #[arg(long)]
+    pub(crate) follow: bool,
+    #[command(flatten)]
+    pub(crate) index: super::IndexLocation,
 }
 
 #[derive(Debug, Args)]

@@ -1,0 +1,408 @@
+//! `baton otel export`: the ledger's ended work sessions sent as OpenTelemetry traces (the
+//! core's rule, [`baton_core::telemetry::traces`]) to an OTLP/HTTP endpoint, protobuf. Each
+//! session is sent once: what was sent, per endpoint, is kept in the user's data folder after
+//! each accepted batch, so an export that stopped half way (a crash, the endpoint down) sends
+//! the rest next time and nothing twice; the spans' ids come from the ledger's ids, so a
+//! session sent again is the same spans.
+
+use crate::store::Ledger;
+use baton_core::Error;
+use baton_core::ledger::store::LedgerView;
+use baton_core::telemetry::traces::{Request, Span, ToolCall};
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::{AnyValue, InstrumentationScope, KeyValue, any_value};
+use opentelemetry_proto::tonic::resource::v1::Resource;
+use opentelemetry_proto::tonic::trace::v1 as otlp;
+use prost::Message;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What one export did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Exported {
+    /// Work sessions sent now.
+    pub sessions: usize,
+    /// Their spans.
+    pub spans: usize,
+    /// Ended sessions sent before (not sent again).
+    pub already: usize,
+    /// Live sessions (sent once they end).
+    pub live: usize,
+}
+
+/// Sessions a batch sends.
+const BATCH: usize = 50;
+
+/// Where what was sent is remembered: the user's data folder (else beside the ledger).
+pub fn state_path(ledger: &Ledger) -> PathBuf {
+    crate::os::places::data_dir()
+        .unwrap_or_else(|| ledger.dir().to_path_buf())
+        .join("otel-export.json")
+}
+
+type Sent = BTreeMap<String, BTreeMap<String, i64>>;
+
+fn read_state(path: &Path) -> Sent {
+    std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+fn write_state(path: &Path, sent: &Sent) -> Result<(), Error> {
+    let text = serde_json::to_vec_pretty(sent).map_err(|e| Error::internal(e.to_string()))?;
+    let shown = path.display().to_string();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::store_io("create", &shown, e))?;
+    }
+    crate::os::files::write_whole(path, &text).map_err(|e| Error::store_io("write", &shown, e))
+}
+
+/// The endpoint's traces address: `http://host:4318` gets `/v1/traces`.
+pub fn traces_uri(endpoint: &str) -> Result<hyper::Uri, Error> {
+    let bad = |why: &str| Error::invalid("endpoint", format!("`{endpoint}` {why}"));
+    let uri: hyper::Uri = endpoint
+        .trim()
+        .parse()
+        .map_err(|_| bad("is not an address (http://host:4318)"))?;
+    match uri.scheme_str() {
+        Some("http") => {}
+        Some("https") => {
+            return Err(bad(
+                "is https: Baton sends plain OTLP/HTTP; point it at a local OpenTelemetry Collector, which forwards over TLS",
+            ));
+        }
+        _ => return Err(bad("is not an http:// address")),
+    }
+    let host = uri.host().ok_or_else(|| bad("names no host"))?;
+    let port = uri.port_u16().unwrap_or(4318);
+    let path = match uri.path() {
+        "" | "/" => "/v1/traces".to_owned(),
+        p if p.ends_with("/v1/traces") => p.to_owned(),
+        p => format!("{}/v1/traces", p.trim_end_matches('/')),
+    };
+    format!("http://{host}:{port}{path}")
+        .parse()
+        .map_err(|_| bad("is not an address"))
+}
+
+/// Posts one protobuf body; the endpoint's refusal or silence is an error saying so.
+fn post(uri: &hyper::Uri, body: Vec<u8>, token: Option<&str>) -> Result<(), Error> {
+    use http_body_util::{BodyExt, Full};
+    let down = |why: String| {
+        Error::new(
+            baton_core::ErrorCode::ServeFailed,
+            format!("could not send to {uri}: {why}"),
+        )
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| down(e.to_string()))?;
+    runtime.block_on(async {
+        let host = uri.host().unwrap_or("127.0.0.1").to_owned();
+        let port = uri.port_u16().unwrap_or(4318);
+        let connect = tokio::net::TcpStream::connect((host.as_str(), port));
+        let stream = tokio::time::timeout(std::time::Duration::from_secs(10), connect)
+            .await
+            .map_err(|_| down("no answer in 10 s".to_owned()))?
+            .map_err(|e| down(e.to_string()))?;
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+                .await
+                .map_err(|e| down(e.to_string()))?;
+        tokio::spawn(connection);
+        // The origin form (`POST /v1/traces`), not the address a proxy is given.
+        let path = uri.path_and_query().map_or("/v1/traces", |p| p.as_str());
+        let mut request = hyper::Request::post(path)
+            .header(hyper::header::HOST, format!("{host}:{port}"))
+            .header(hyper::header::CONTENT_TYPE, "application/x-protobuf");
+        if let Some(token) = token {
+            request = request.header(hyper::header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        let request = request
+            .body(Full::new(bytes::Bytes::from(body)))
+            .map_err(|e| down(e.to_string()))?;
+        let response = tokio::time::timeout(
+            std::time::Duration::from_secs(30),
+            sender.send_request(request),
+        )
+        .await
+        .map_err(|_| down("no answer in 30 s".to_owned()))?
+        .map_err(|e| down(e.to_string()))?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(());
+        }
+        let said = response
+            .into_body()
+            .collect()
+            .await
+            .map(|b| b.to_bytes())
+            .unwrap_or_default();
+        Err(down(format!(
+            "it answered {status} {}",
+            String::from_utf8_lossy(&said)
+                .chars()
+                .take(200)
+                .collect::<String>()
+        )))
+    })
+}
+
+fn value(v: &serde_json::Value) -> AnyValue {
+    use any_value::Value as V;
+    AnyValue {
+        value: Some(match v {
+            serde_json::Value::String(s) => V::StringValue(s.clone()),
+            serde_json::Value::Bool(b) => V::BoolValue(*b),
+            serde_json::Value::Number(n) => match n.as_i64() {
+                Some(i) => V::IntValue(i),
+                None => V::DoubleValue(n.as_f64().unwrap_or(0.0)),
+            },
+            other => V::StringValue(other.to_string()),
+        }),
+    }
+}
+
+fn attributes(list: &[(String, serde_json::Value)]) -> Vec<KeyValue> {
+    list.iter()
+        .map(|(k, v)| KeyValue {
+            key: k.clone(),
+            value: Some(value(v)),
+            ..Default::default()
+        })
+        .collect()
+}
+
+fn nanos(ms: i64) -> u64 {
+    u64::try_from(ms).unwrap_or(0).saturating_mul(1_000_000)
+}
+
+fn encode(spans: &[Span]) -> Vec<u8> {
+    let spans: Vec<otlp::Span> = spans
+        .iter()
+        .map(|s| otlp::Span {
+            trace_id: s.trace_id.to_vec(),
+            span_id: s.span_id.to_vec(),
+            parent_span_id: s.parent.map(|p| p.to_vec()).unwrap_or_default(),
+            name: s.name.clone(),
+            kind: if s.root {
+                otlp::span::SpanKind::Server as i32
+            } else {
+                otlp::span::SpanKind::Internal as i32
+            },
+            start_time_unix_nano: nanos(s.start_ms),
+            end_time_unix_nano: nanos(s.end_ms),
+            attributes: attributes(&s.attributes),
+            events: s
+                .events
+                .iter()
+                .map(|(name, at, attrs)| otlp::span::Event {
+                    time_unix_nano: nanos(*at),
+                    name: name.clone(),
+                    attributes: attributes(attrs),
+                    ..Default::default()
+                })
+                .collect(),
+            links: s
+                .links
+                .iter()
+                .map(|(trace, span)| otlp::span::Link {
+                    trace_id: trace.to_vec(),
+                    span_id: span.to_vec(),
+                    ..Default::default()
+                })
+                .collect(),
+            status: Some(otlp::Status {
+                code: if s.error {
+                    otlp::status::StatusCode::Error as i32
+                } else {
+                    otlp::status::StatusCode::Unset as i32
+                },
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .collect();
+    ExportTraceServiceRequest {
+        resource_spans: vec![otlp::ResourceSpans {
+            resource: Some(Resource {
+                attributes: attributes(&[
+                    ("service.name".to_owned(), serde_json::Value::from("baton")),
+                    (
+                        "service.version".to_owned(),
+                        serde_json::Value::from(env!("CARGO_PKG_VERSION")),
+                    ),
+                ]),
+                ..Default::default()
+            }),
+            scope_spans: vec![otlp::ScopeSpans {
+                scope: Some(InstrumentationScope {
+                    name: "baton".to_owned(),
+                    version: env!("CARGO_PKG_VERSION").to_owned(),
+                    ..Default::default()
+                }),
+                spans,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+    }
+    .encode_to_vec()
+}
+
+/// The requests and tool calls of the agent sessions `agent_sessions` between `from` and `to`.
+fn transcript_spans(
+    connection: &rusqlite::Connection,
+    index: &Path,
+    agent_sessions: &[String],
+    from: i64,
+    to: i64,
+) -> Result<(Vec<Request>, Vec<ToolCall>), Error> {
+    if agent_sessions.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let rows = crate::ops::mirror::usage::counted_of_sessions(
+        connection,
+        index,
+        baton_core::Timestamp::from_millis(from),
+        agent_sessions.to_vec(),
+    )?
+    .unwrap_or_default();
+    let entries: Vec<_> = rows
+        .into_iter()
+        .map(|r| r.entry)
+        .filter(|e| e.at.millis() <= to)
+        .collect();
+    let prices = baton_core::transcripts::usage::PriceTable::shipped();
+    let costs = baton_core::transcripts::usage::costs_femto_usd(
+        &entries,
+        &prices,
+        baton_core::transcripts::usage::CostMode::Auto,
+    );
+    let requests = entries
+        .iter()
+        .zip(costs)
+        .map(|(e, femto)| Request {
+            agent_session: e.session.to_string(),
+            at_ms: e.at.millis(),
+            model: e.model.as_deref().map(str::to_owned),
+            tokens: e.tokens,
+            cost_usd: (femto > 0).then(|| femto as f64 / 1e15),
+        })
+        .collect();
+    let failed = |e| crate::index::failure("read the tool calls of", index, e);
+    let mut statement = connection
+        .prepare_cached(
+            "SELECT tc.call_id, COALESCE(tc.name, '?'), COALESCE(tc.is_error, 0), m.at
+             FROM conversations c JOIN tool_calls tc ON tc.conversation = c.id
+             JOIN messages m ON m.id = tc.message
+             WHERE c.provider_id = ?1 AND m.at BETWEEN ?2 AND ?3 ORDER BY m.at",
+        )
+        .map_err(failed)?;
+    let mut tools = Vec::new();
+    for agent_session in agent_sessions {
+        let rows = statement
+            .query_map(rusqlite::params![agent_session, from, to], |r| {
+                Ok(ToolCall {
+                    call_id: r.get(0)?,
+                    name: r.get(1)?,
+                    failed: r.get::<_, i64>(2)? != 0,
+                    at_ms: r.get(3)?,
+                })
+            })
+            .map_err(failed)?;
+        for row in rows {
+            tools.push(row.map_err(failed)?);
+        }
+    }
+    Ok((requests, tools))
+}
+
+/// Sends every ended work session not sent to `endpoint` before, in batches; what was sent
+/// is remembered after each batch the endpoint accepted.
+pub fn export(
+    ledger: &Ledger,
+    index: &Path,
+    endpoint: &str,
+    token: Option<&str>,
+) -> Result<Exported, Error> {
+    let uri = traces_uri(endpoint)?;
+    let state = state_path(ledger);
+    let mut sent = read_state(&state);
+    let key = uri.to_string();
+    let snapshot = ledger.snapshot()?;
+    let all = snapshot.all_sessions()?;
+    let mut out = Exported::default();
+    let mut pending = Vec::new();
+    for session in &all {
+        if session.ended_at.is_none() {
+            out.live += 1;
+            continue;
+        }
+        let id = session.session_id.to_string();
+        let at = session.last_event_at.millis();
+        if sent.get(&key).and_then(|s| s.get(&id)) == Some(&at) {
+            out.already += 1;
+        } else {
+            pending.push(session);
+        }
+    }
+    if pending.is_empty() {
+        return Ok(out);
+    }
+    let ids: Vec<_> = pending.iter().map(|s| s.session_id).collect();
+    let opened = index
+        .is_file()
+        .then(|| crate::ops::mirror::open_for_query(index, false, None))
+        .transpose()?;
+    let costs = match &opened {
+        Some(_) => Some(crate::ops::work_cost::of_sessions(
+            ledger, index, &all, &ids,
+        )?),
+        None => None,
+    };
+    for batch in pending.chunks(BATCH) {
+        let mut spans = Vec::new();
+        for session in batch {
+            let history = snapshot.history(session.session_id)?.unwrap_or_default();
+            let events = history.ordered();
+            let agent_sessions: Vec<String> = costs
+                .as_ref()
+                .and_then(|c| c.of(session.session_id))
+                .map(|c| {
+                    c.transcripts
+                        .iter()
+                        .map(|t| t.provider_session_id.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let (requests, tools) = match &opened {
+                Some(connection) => transcript_spans(
+                    connection,
+                    index,
+                    &agent_sessions,
+                    session.started_at.millis() - 60_000,
+                    session.last_event_at.millis() + 60_000,
+                )?,
+                None => (Vec::new(), Vec::new()),
+            };
+            spans.extend(baton_core::telemetry::traces::spans(
+                session, &events, &requests, &tools, None,
+            ));
+        }
+        post(&uri, encode(&spans), token)?;
+        let mine = sent.entry(key.clone()).or_default();
+        for session in batch {
+            mine.insert(
+                session.session_id.to_string(),
+                session.last_event_at.millis(),
+            );
+        }
+        write_state(&state, &sent)?;
+        out.sessions += batch.len();
+        out.spans += spans.len();
+    }
+    Ok(out)
+}
