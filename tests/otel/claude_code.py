@@ -102,6 +102,17 @@ def post(url, body, content_type, encoding=None):
         return err.code, err.read(), err.headers.get("Content-Type")
 
 
+def varint(n):
+    out = b""
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out += bytes([byte | 0x80])
+        else:
+            return out + bytes([byte])
+
+
 def raw(url):
     from google.rpc import status_pb2
 
@@ -147,6 +158,18 @@ def raw(url):
         url + "/v1/logs", gzip.compress(json.dumps(document).encode()), "application/json", "gzip"
     )
     out["json"] = {"status": status, "body": body.decode(), "type": kind}
+    # Many empty records in a small body (each 2 bytes on the wire): refused before decoding.
+    empty_records = b"\x12\x00" * 200_000
+    scope = b"\x12" + varint(len(empty_records)) + empty_records
+    resource = b"\x0a" + varint(len(scope)) + scope
+    out["unfolding"] = {"status": post(url + "/v1/logs", resource, "application/x-protobuf")[0]}
+    out["unfolding_json"] = {
+        "status": post(
+            url + "/v1/logs",
+            b'{"resourceLogs":[{"scopeLogs":[{"logRecords":[' + b",".join([b"{}"] * 300_000) + b"]}]}]}",
+            "application/json",
+        )[0]
+    }
     # A wrong content type, and a path that is not OTLP's.
     out["text"] = {"status": post(url + "/v1/logs", b"hello", "text/plain")[0]}
     out["path"] = {"status": post(url + "/v2/logs", b"", "application/x-protobuf")[0]}

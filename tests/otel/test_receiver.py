@@ -104,6 +104,8 @@ def test_bad_bodies_get_otlp_errors_and_change_nothing(place):
         assert "protobuf" in answers["garbage"]["message"]
         assert answers["oversized"]["status"] == 413
         assert answers["bomb"]["status"] == 413
+        assert answers["unfolding"]["status"] == 413
+        assert answers["unfolding_json"]["status"] == 413
         assert answers["text"]["status"] == 415
         assert answers["path"]["status"] == 404
         # The one good body among them (OTLP JSON, gzipped) is the only change.

@@ -80,8 +80,17 @@ fn number(value: Option<&Value>) -> Option<f64> {
     .filter(|n| n.is_finite())
 }
 
+/// The most tokens one request is believed to have (a larger count is a broken report).
+const MOST_TOKENS: f64 = 1e12;
+
 fn count(value: Option<&Value>) -> u64 {
-    number(value).map_or(0, |n| if n > 0.0 { n.round() as u64 } else { 0 })
+    number(value).map_or(0, |n| {
+        if n > 0.0 && n <= MOST_TOKENS {
+            n.round() as u64
+        } else {
+            0
+        }
+    })
 }
 
 fn text(value: Option<&Value>) -> Option<String> {
@@ -92,11 +101,14 @@ fn text(value: Option<&Value>) -> Option<String> {
     }
 }
 
-/// The agent a record came from, by its resource's `service.name` (or what the event's name
-/// says): a provider's key when Baton knows the agent, else the name as given.
+/// The agent a record came from: the one the event's family names (`claude_code.*`,
+/// `codex.*`), else its resource's `service.name` (a provider's key when Baton knows the
+/// agent, else the name as given).
 fn source(record: &Record, fallback: &str) -> String {
-    let service = text(record.resource.get("service.name"));
-    match service {
+    if fallback != "genai" {
+        return fallback.to_owned();
+    }
+    match text(record.resource.get("service.name")) {
         Some(name) => {
             let lowered = name.to_ascii_lowercase();
             if lowered.contains("copilot") {
@@ -110,18 +122,46 @@ fn source(record: &Record, fallback: &str) -> String {
     }
 }
 
-/// The event's name, from whichever place the agent put it.
-fn event_name(record: &Record) -> Option<String> {
-    record
-        .name
-        .clone()
-        .or_else(|| text(record.attributes.get("event.name")))
-        .or_else(|| record.body.clone())
+/// Every name the record goes by: a log record's event name, its `event.name` attribute, its
+/// body (an agent logging through a bridge may fill one with something else).
+fn names(record: &Record) -> Vec<String> {
+    [
+        record.name.clone(),
+        text(record.attributes.get("event.name")),
+        record.body.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
+
+/// Whether a record with GenAI token counts is one model request: a span of an inference
+/// operation (an agent's `invoke_agent` span adds its children's tokens up), or a log.
+fn one_request(record: &Record) -> bool {
+    match text(record.attributes.get("gen_ai.operation.name")) {
+        Some(operation) => matches!(
+            operation.as_str(),
+            "chat" | "text_completion" | "generate_content"
+        ),
+        // A span says what it is in its name (`chat gpt-4.1`); a log record is one report.
+        None => {
+            record.span_id.is_none()
+                || record.name.as_deref().is_some_and(|n| {
+                    ["chat", "text_completion", "generate_content"]
+                        .iter()
+                        .any(|op| n == *op || n.starts_with(&format!("{op} ")))
+                })
+        }
+    }
+}
+
+/// The latest time a record may say (the year 2286): later ones are no times.
+const LATEST_MS: i64 = 10_000_000_000_000;
 
 /// The request `record` reports, if it reports one.
 pub fn read(record: &Record) -> Option<Reported> {
-    let name = event_name(record).unwrap_or_default();
+    let names = names(record);
+    let named = |wanted: &[&str]| names.iter().any(|n| wanted.contains(&n.as_str()));
     let a = &record.attributes;
     let at_ms = record
         .at_ms
@@ -130,9 +170,10 @@ pub fn read(record: &Record) -> Option<Reported> {
                 .and_then(|t| crate::time::Timestamp::parse(&t).ok())
                 .map(|t| t.millis())
         })
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .clamp(0, LATEST_MS);
     // Claude Code: `claude_code.api_request` (the body), `api_request` (`event.name`).
-    if name == "claude_code.api_request" || name == "api_request" {
+    if named(&["claude_code.api_request", "api_request"]) {
         let tokens = TokenTotals {
             input_tokens: count(a.get("input_tokens")),
             output_tokens: count(a.get("output_tokens")),
@@ -154,8 +195,11 @@ pub fn read(record: &Record) -> Option<Reported> {
         }));
     }
     // Codex: a streamed response's completion carries its tokens.
-    if name == "codex.sse_event"
+    // (A failed completion has the same kind, an error and no counts: no request.)
+    if named(&["codex.sse_event"])
         && text(a.get("event.kind")).as_deref() == Some("response.completed")
+        && a.contains_key("input_token_count")
+        && !a.contains_key("error.message")
     {
         let cached = count(a.get("cached_token_count"));
         let tokens = TokenTotals {
@@ -182,7 +226,7 @@ pub fn read(record: &Record) -> Option<Reported> {
     // GenAI conventions (Copilot's `chat {model}` spans, and any agent that follows them).
     let input = a.get("gen_ai.usage.input_tokens");
     let output = a.get("gen_ai.usage.output_tokens");
-    if input.is_some() || output.is_some() {
+    if (input.is_some() || output.is_some()) && one_request(record) {
         let cache_read = count(
             a.get("gen_ai.usage.cache_read.input_tokens")
                 .or_else(|| a.get("gen_ai.usage.cache_read_input_tokens")),
@@ -313,8 +357,10 @@ mod tests {
     #[test]
     fn codex_and_genai_spans_are_read_and_a_bare_report_keyed_by_its_figures() {
         let codex = Record {
-            name: Some("codex.sse_event".to_owned()),
+            // Codex logs through tracing's bridge: the record's own event name is tracing's.
+            name: Some("event codex-rs/otel/src/otel_event_manager.rs:512".to_owned()),
             attributes: attrs(json!({
+                "event.name": "codex.sse_event",
                 "event.kind": "response.completed", "conversation.id": "c-1",
                 "input_token_count": 1000, "cached_token_count": 600,
                 "output_token_count": 50, "reasoning_token_count": 20, "model": "gpt-5-codex"
@@ -341,6 +387,22 @@ mod tests {
         };
         let r = read(&span).unwrap();
         assert_eq!(r.source, "copilot_cli");
+        // An agent's span adds its requests up: not a request of its own.
+        let mut agent = span.clone();
+        agent.name = Some("invoke_agent copilot".to_owned());
+        assert_eq!(read(&agent), None);
+        let mut chat = span.clone();
+        chat.attributes
+            .insert("gen_ai.operation.name".to_owned(), json!("chat"));
+        assert!(read(&chat).is_some());
+        chat.attributes
+            .insert("gen_ai.operation.name".to_owned(), json!("invoke_agent"));
+        assert_eq!(read(&chat), None);
+        // A count no request has is no count.
+        let mut huge = codex.clone();
+        huge.attributes
+            .insert("output_token_count".to_owned(), json!(1e30));
+        assert_eq!(read(&huge).unwrap().tokens.output_tokens, 0);
         assert_eq!(r.duration_ms, Some(900));
         assert!(r.key.starts_with("copilot_cli:span:0af7"));
     }

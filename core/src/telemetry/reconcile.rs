@@ -117,10 +117,17 @@ pub fn check(reported: &[Reported], responses: &[Response]) -> Check {
     for (session, (mut reports, mut answers)) in sessions {
         reports.sort_by_key(|r| r.at_ms);
         answers.sort_by_key(|r| r.at_ms);
-        let first = reports.first().map_or(0, |r| r.at_ms) - MARGIN_MS;
-        let last = reports.last().map_or(0, |r| r.at_ms) + MARGIN_MS;
-        answers.retain(|r| r.at_ms >= first && r.at_ms <= last);
-        out.responses += answers.len();
+        let first = reports.first().map_or(0, |r| r.at_ms);
+        let last = reports.last().map_or(0, |r| r.at_ms);
+        // A pair may be ten minutes apart; only those within a minute of the reports are
+        // asked about when unpaired.
+        answers.retain(|r| {
+            r.at_ms >= first.saturating_sub(NEAR_MS) && r.at_ms <= last.saturating_add(NEAR_MS)
+        });
+        let asked = |r: &Response| {
+            r.at_ms >= first.saturating_sub(MARGIN_MS) && r.at_ms <= last.saturating_add(MARGIN_MS)
+        };
+        out.responses += answers.iter().filter(|r| asked(r)).count();
         let mut taken = vec![false; answers.len()];
         for report in reports {
             let nearest = |pick: &dyn Fn(&Response) -> bool, within: i64, taken: &[bool]| {
@@ -128,7 +135,7 @@ pub fn check(reported: &[Reported], responses: &[Response]) -> Check {
                     .iter()
                     .enumerate()
                     .filter(|(n, r)| !taken[*n] && pick(r))
-                    .map(|(n, r)| (n, (r.at_ms - report.at_ms).abs()))
+                    .map(|(n, r)| (n, r.at_ms.saturating_sub(report.at_ms).saturating_abs()))
                     .filter(|(_, gap)| *gap <= within)
                     .min_by_key(|(_, gap)| *gap)
                     .map(|(n, _)| n)
@@ -206,7 +213,7 @@ pub fn check(reported: &[Reported], responses: &[Response]) -> Check {
             }
         }
         for (n, answer) in answers.iter().enumerate() {
-            if !taken[n] {
+            if !taken[n] && asked(answer) {
                 out.differences.push(Difference {
                     kind: Kind::MissingInTelemetry,
                     session: session.to_owned(),
@@ -310,6 +317,18 @@ mod tests {
         // Rounding is no difference.
         let same = check_one(0.0100004, 0.01);
         assert!(same.differences.is_empty());
+    }
+
+    #[test]
+    fn a_long_request_is_paired_across_minutes() {
+        // Written when it started, reported five minutes later when it ended.
+        let check = check(
+            &[reported(400_000, tokens(5, 5, 5), 0.01)],
+            &[response(100_000, tokens(5, 9, 5), 0.01)],
+        );
+        assert_eq!(check.matched, 1);
+        let kinds: Vec<Kind> = check.differences.iter().map(|d| d.kind).collect();
+        assert_eq!(kinds, [Kind::TokensDiffer]);
     }
 
     fn check_one(said: f64, priced: f64) -> Check {

@@ -14,6 +14,9 @@ use sha2::{Digest, Sha256};
 /// A model request a work session's transcripts hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
+    /// What names the response in the index (its dedup key), else its time: the span's id
+    /// comes from it, so a session sent again names its requests the same.
+    pub key: String,
     /// The agent's session it belongs to.
     pub agent_session: String,
     /// When its response was written (ms).
@@ -198,7 +201,7 @@ pub fn spans(
         root.links.push(ids_of(&parent.to_string()));
     }
     let mut out = vec![root];
-    for (n, r) in requests.iter().enumerate() {
+    for r in requests {
         let model = r.model.clone().unwrap_or_else(|| "unknown".to_owned());
         let mut attributes = vec![
             text("gen_ai.operation.name", "chat"),
@@ -211,13 +214,7 @@ pub fn spans(
         }
         out.push(Span {
             trace_id,
-            span_id: span_id(&[
-                "request",
-                &id,
-                &r.agent_session,
-                &r.at_ms.to_string(),
-                &n.to_string(),
-            ]),
+            span_id: span_id(&["request", &id, &r.agent_session, &r.key]),
             parent: Some(root_id),
             name: format!("chat {model}"),
             root: false,

@@ -19,6 +19,12 @@ use std::sync::{Arc, Mutex};
 /// The largest export request taken, as sent and once unzipped.
 pub const MAX_BODY: usize = 16 * 1024 * 1024;
 
+/// The most connections served at once.
+const MAX_CONNECTIONS: usize = 64;
+
+/// The longest a request's body may take to arrive.
+const BODY_WITHIN: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// OTLP's error answer (`google.rpc.Status`): a code of gRPC's and what went wrong.
 #[derive(Clone, PartialEq, prost::Message, serde::Serialize)]
 struct Status {
@@ -71,20 +77,30 @@ pub fn serve(options: Options, tell: bool, ready: impl FnOnce(SocketAddr)) -> Re
             .local_addr()
             .map_err(|e| Error::new(ErrorCode::ServeFailed, e.to_string()))?;
         ready(address);
+        let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
         let mut terminate =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
                 .map_err(|e| Error::new(ErrorCode::ServeFailed, e.to_string()))?;
         loop {
             tokio::select! {
                 accepted = listener.accept() => {
-                    let Ok((stream, _)) = accepted else { continue };
+                    let Ok((stream, _)) = accepted else {
+                        // Out of file descriptors, say: wait rather than spin.
+                        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                        continue;
+                    };
+                    // At most so many connections at once; the next waits in the backlog.
+                    let Ok(permit) = connections.clone().acquire_owned().await else { break };
                     let shared = shared.clone();
                     tokio::spawn(async move {
+                        let _permit = permit;
                         let service = hyper::service::service_fn(move |request| {
                             let shared = shared.clone();
                             async move { Ok::<_, std::convert::Infallible>(answer(request, &shared).await) }
                         });
                         let _ = hyper::server::conn::http1::Builder::new()
+                            .timer(hyper_util::rt::TokioTimer::new())
+                            .header_read_timeout(std::time::Duration::from_secs(30))
                             .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
                             .await;
                     });
@@ -219,9 +235,36 @@ async fn answer(request: Request<Incoming>, shared: &Shared) -> Response<Full<By
             ),
         )
     };
-    let body = match Limited::new(request.into_body(), MAX_BODY).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(_) => return too_big(),
+    let read = tokio::time::timeout(
+        BODY_WITHIN,
+        Limited::new(request.into_body(), MAX_BODY).collect(),
+    )
+    .await;
+    let body = match read {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(err))
+            if err
+                .downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some() =>
+        {
+            return too_big();
+        }
+        Ok(Err(err)) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                INVALID_ARGUMENT,
+                encoding,
+                format!("the body did not arrive whole: {err}"),
+            );
+        }
+        Err(_) => {
+            return refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                UNAVAILABLE,
+                encoding,
+                format!("the body took over {} s to arrive", BODY_WITHIN.as_secs()),
+            );
+        }
     };
     let body = if gzip {
         use std::io::Read;
@@ -244,6 +287,21 @@ async fn answer(request: Request<Incoming>, shared: &Shared) -> Response<Full<By
     } else {
         body
     };
+    let too_many = match encoding {
+        Encoding::Protobuf => decode::count_protobuf(&body).unwrap_or(0) > decode::MOST_RECORDS,
+        Encoding::Json => decode::count_json(&body) > decode::MOST_JSON_OBJECTS,
+    };
+    if too_many {
+        return refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            RESOURCE_EXHAUSTED,
+            encoding,
+            format!(
+                "the request holds over {} records: send smaller batches",
+                decode::MOST_RECORDS
+            ),
+        );
+    }
     let decoded = match decode::request(signal, encoding, &body) {
         Ok(decoded) => decoded,
         Err(err) => {

@@ -49,8 +49,19 @@ fn export(cli: &Cli, args: &OtelExportArgs) -> Result<Output, Error> {
     });
     let said = |e: &crate::ops::otel::export::Exported| {
         format!(
-            "{} work session(s) sent ({} span(s)); {} sent before; {} still live (sent once they end)",
-            e.sessions, e.spans, e.already, e.live
+            "{} work session(s) sent ({} span(s)); {} sent before; {} still live (sent once they end){}",
+            e.sessions,
+            e.spans,
+            e.already,
+            e.live,
+            if e.waiting > 0 {
+                format!(
+                    "; {} waiting for the index to count their responses (`baton mirror`)",
+                    e.waiting
+                )
+            } else {
+                String::new()
+            }
         )
     };
     if !args.follow {

@@ -82,6 +82,59 @@ fn decode<T: Message + Default + serde::de::DeserializeOwned>(
     }
 }
 
+/// The most records one export request may carry (an exporter sends 512 at a time): a
+/// request of more is refused before it is decoded, so that a small body cannot unfold into
+/// gigabytes of records.
+pub const MOST_RECORDS: usize = 50_000;
+
+/// How many records (log records, spans, metrics) a protobuf export request holds, counted
+/// on the wire without decoding them; `None` when it is no protobuf (the decoding says why).
+pub fn count_protobuf(body: &[u8]) -> Option<usize> {
+    // Export request → resource (field 1) → scope (field 2) → record (field 2).
+    fn walk(mut bytes: &[u8], depth: usize) -> Option<usize> {
+        use prost::bytes::Buf;
+        let mut count = 0;
+        while bytes.has_remaining() {
+            let key = prost::encoding::decode_varint(&mut bytes).ok()?;
+            let (field, wire) = (key >> 3, key & 7);
+            match wire {
+                0 => {
+                    prost::encoding::decode_varint(&mut bytes).ok()?;
+                }
+                1 => bytes = bytes.get(8..)?,
+                5 => bytes = bytes.get(4..)?,
+                2 => {
+                    let len =
+                        usize::try_from(prost::encoding::decode_varint(&mut bytes).ok()?).ok()?;
+                    let inner = bytes.get(..len)?;
+                    bytes = &bytes[len..];
+                    let wanted = if depth == 0 { 1 } else { 2 };
+                    if field == wanted {
+                        count += if depth == 2 {
+                            1
+                        } else {
+                            walk(inner, depth + 1)?
+                        };
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(count)
+    }
+    walk(body, 0)
+}
+
+/// The most JSON objects one export request may hold: every record is one at least, and a
+/// real one (with its attributes) dozens, so this admits thousands of real records and keeps
+/// a body of empty ones from unfolding into gigabytes.
+pub const MOST_JSON_OBJECTS: usize = 200_000;
+
+/// How many JSON objects a body opens (an upper bound on its records).
+pub fn count_json(body: &[u8]) -> usize {
+    body.iter().filter(|b| **b == b'{').count()
+}
+
 /// The records of one export request.
 pub fn request(signal: Signal, encoding: Encoding, body: &[u8]) -> Result<Decoded, Error> {
     Ok(match signal {
@@ -184,8 +237,9 @@ fn traces(request: ExportTraceServiceRequest) -> Vec<Record> {
                     attributes: attributes(&span.attributes),
                     resource: resource.clone(),
                     at_ms: start,
-                    span_ms: start.zip(end).map(|(s, e)| (e - s).max(0)),
-                    span_id: Some(format!("{}/{}", hex(&span.trace_id), hex(&span.span_id))),
+                    span_ms: start.zip(end).map(|(s, e)| e.saturating_sub(s).max(0)),
+                    span_id: (!span.trace_id.is_empty() && !span.span_id.is_empty())
+                        .then(|| format!("{}/{}", hex(&span.trace_id), hex(&span.span_id))),
                 });
             }
         }
@@ -261,7 +315,8 @@ fn loose_time(value: Option<&Value>) -> Option<i64> {
         Value::String(s) => s.parse::<f64>().ok().map(|n| (n / 1_000_000.0) as i64),
         _ => None,
     }
-    .filter(|ms| *ms > 0)
+    // No time before 1970 or after 2286 (a float that large is no time).
+    .filter(|ms| *ms > 0 && *ms < 10_000_000_000_000)
 }
 
 fn flat(value: &Value) -> Option<Record> {
@@ -294,9 +349,13 @@ fn flat(value: &Value) -> Option<Record> {
         attributes: loose_attributes(object.get("attributes")),
         resource: loose_attributes(object.get("resource").and_then(|r| r.get("attributes"))),
         at_ms: start,
-        span_ms: start.zip(end).map(|(s, e)| (e - s).max(0)).or(duration),
+        span_ms: start
+            .zip(end)
+            .map(|(s, e)| e.saturating_sub(s).max(0))
+            .or(duration),
         span_id: id("traceId")
             .zip(id("spanId"))
+            .filter(|(trace, span)| !trace.is_empty() && !span.is_empty())
             .map(|(trace, span)| format!("{trace}/{span}")),
     })
 }
@@ -325,6 +384,14 @@ mod tests {
         assert_eq!(records[0].span_ms, Some(500));
         assert_eq!(records[0].span_id.as_deref(), Some("aa/bb"));
         assert!(request(Signal::Logs, Encoding::Protobuf, b"\xff\xff\xff").is_err());
+        // Records are counted on the wire: a body of empty records is counted, not decoded.
+        let mut many = Vec::new();
+        for _ in 0..3 {
+            // resource_logs { scope_logs { log_records {} log_records {} } }
+            many.extend_from_slice(&[0x0a, 0x06, 0x12, 0x04, 0x12, 0x00, 0x12, 0x00]);
+        }
+        assert_eq!(count_protobuf(&many), Some(6));
+        assert_eq!(count_protobuf(b"\xff\xff\xff"), None);
         assert!(request(Signal::Traces, Encoding::Json, b"{\"resourceSpans\": 3}").is_err());
     }
 }

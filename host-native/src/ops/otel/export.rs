@@ -28,10 +28,14 @@ pub struct Exported {
     pub already: usize,
     /// Live sessions (sent once they end).
     pub live: usize,
+    /// Ended sessions waiting for the index to count their responses (`baton mirror`).
+    pub waiting: usize,
 }
 
-/// Sessions a batch sends.
+/// The most sessions, and the most spans, a batch sends (a request well under a collector's
+/// usual 4 MB).
 const BATCH: usize = 50;
+const BATCH_SPANS: usize = 5_000;
 
 /// Where what was sent is remembered: the user's data folder (else beside the ledger).
 pub fn state_path(ledger: &Ledger) -> PathBuf {
@@ -100,7 +104,12 @@ fn post(uri: &hyper::Uri, body: Vec<u8>, token: Option<&str>) -> Result<(), Erro
         .build()
         .map_err(|e| down(e.to_string()))?;
     runtime.block_on(async {
-        let host = uri.host().unwrap_or("127.0.0.1").to_owned();
+        let host = uri
+            .host()
+            .unwrap_or("127.0.0.1")
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_owned();
         let port = uri.port_u16().unwrap_or(4318);
         let connect = tokio::net::TcpStream::connect((host.as_str(), port));
         let stream = tokio::time::timeout(std::time::Duration::from_secs(10), connect)
@@ -115,7 +124,10 @@ fn post(uri: &hyper::Uri, body: Vec<u8>, token: Option<&str>) -> Result<(), Erro
         // The origin form (`POST /v1/traces`), not the address a proxy is given.
         let path = uri.path_and_query().map_or("/v1/traces", |p| p.as_str());
         let mut request = hyper::Request::post(path)
-            .header(hyper::header::HOST, format!("{host}:{port}"))
+            .header(
+                hyper::header::HOST,
+                format!("{}:{port}", uri.host().unwrap_or("127.0.0.1")),
+            )
             .header(hyper::header::CONTENT_TYPE, "application/x-protobuf");
         if let Some(token) = token {
             request = request.header(hyper::header::AUTHORIZATION, format!("Bearer {token}"));
@@ -252,29 +264,42 @@ fn encode(spans: &[Span]) -> Vec<u8> {
     .encode_to_vec()
 }
 
-/// The requests and tool calls of the agent sessions `agent_sessions` between `from` and `to`.
+/// A work session's requests and tool calls, from its transcripts.
+type FromTranscripts = (Vec<Request>, Vec<ToolCall>);
+
+/// The requests and tool calls of the agent sessions `agent_sessions` between `from` and `to`;
+/// `None` while the index has not counted its responses yet.
 fn transcript_spans(
     connection: &rusqlite::Connection,
     index: &Path,
     agent_sessions: &[String],
     from: i64,
     to: i64,
-) -> Result<(Vec<Request>, Vec<ToolCall>), Error> {
+) -> Result<Option<FromTranscripts>, Error> {
     if agent_sessions.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+        return Ok(Some((Vec::new(), Vec::new())));
     }
-    let rows = crate::ops::mirror::usage::counted_of_sessions(
+    let Some(rows) = crate::ops::mirror::usage::counted_of_sessions(
         connection,
         index,
         baton_core::Timestamp::from_millis(from),
         agent_sessions.to_vec(),
     )?
-    .unwrap_or_default();
-    let entries: Vec<_> = rows
+    else {
+        return Ok(None);
+    };
+    let rows: Vec<_> = rows
         .into_iter()
-        .map(|r| r.entry)
-        .filter(|e| e.at.millis() <= to)
+        .filter(|r| r.entry.at.millis() <= to)
         .collect();
+    let keys: Vec<String> = rows
+        .iter()
+        .map(|r| match r.dedup_key {
+            Some(key) => format!("{key:x}"),
+            None => format!("at {}", r.entry.at.millis()),
+        })
+        .collect();
+    let entries: Vec<_> = rows.into_iter().map(|r| r.entry).collect();
     let prices = baton_core::transcripts::usage::PriceTable::shipped();
     let costs = baton_core::transcripts::usage::costs_femto_usd(
         &entries,
@@ -284,7 +309,9 @@ fn transcript_spans(
     let requests = entries
         .iter()
         .zip(costs)
-        .map(|(e, femto)| Request {
+        .zip(keys)
+        .map(|((e, femto), key)| Request {
+            key,
             agent_session: e.session.to_string(),
             at_ms: e.at.millis(),
             model: e.model.as_deref().map(str::to_owned),
@@ -317,7 +344,7 @@ fn transcript_spans(
             tools.push(row.map_err(failed)?);
         }
     }
-    Ok((requests, tools))
+    Ok(Some((requests, tools)))
 }
 
 /// Sends every ended work session not sent to `endpoint` before, in batches; what was sent
@@ -363,9 +390,13 @@ pub fn export(
         )?),
         None => None,
     };
-    for batch in pending.chunks(BATCH) {
+    let mut at = 0;
+    while at < pending.len() {
         let mut spans = Vec::new();
-        for session in batch {
+        let mut batch = Vec::new();
+        while at < pending.len() && batch.len() < BATCH && spans.len() < BATCH_SPANS {
+            let session = pending[at];
+            at += 1;
             let history = snapshot.history(session.session_id)?.unwrap_or_default();
             let events = history.ordered();
             let agent_sessions: Vec<String> = costs
@@ -379,22 +410,33 @@ pub fn export(
                 })
                 .unwrap_or_default();
             let (requests, tools) = match &opened {
-                Some(connection) => transcript_spans(
+                Some(connection) => match transcript_spans(
                     connection,
                     index,
                     &agent_sessions,
                     session.started_at.millis() - 60_000,
                     session.last_event_at.millis() + 60_000,
-                )?,
+                )? {
+                    Some(found) => found,
+                    // Not counted yet: sent once it is, whole.
+                    None => {
+                        out.waiting += 1;
+                        continue;
+                    }
+                },
                 None => (Vec::new(), Vec::new()),
             };
             spans.extend(baton_core::telemetry::traces::spans(
                 session, &events, &requests, &tools, None,
             ));
+            batch.push(session);
+        }
+        if batch.is_empty() {
+            continue;
         }
         post(&uri, encode(&spans), token)?;
         let mine = sent.entry(key.clone()).or_default();
-        for session in batch {
+        for session in &batch {
             mine.insert(
                 session.session_id.to_string(),
                 session.last_event_at.millis(),
