@@ -15,6 +15,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+    ExportMetricsServiceRequest,
+)
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,14 +30,20 @@ class Collector:
 
     def __init__(self, port):
         self.requests = []
+        self.metrics = []
         collector = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
-                request = ExportTraceServiceRequest()
-                request.ParseFromString(body)
-                collector.requests.append((self.path, self.headers["Content-Type"], request))
+                if self.path == "/v1/metrics":
+                    metrics = ExportMetricsServiceRequest()
+                    metrics.ParseFromString(body)
+                    collector.metrics.append(metrics)
+                else:
+                    request = ExportTraceServiceRequest()
+                    request.ParseFromString(body)
+                    collector.requests.append((self.path, self.headers["Content-Type"], request))
                 self.send_response(200)
                 self.send_header("Content-Type", "application/x-protobuf")
                 self.send_header("Content-Length", "0")
@@ -175,10 +184,28 @@ def test_work_sessions_go_out_as_traces_once(place):
         tool = attributes(next(s for s in children if s.name.startswith("execute_tool")))
         assert tool["gen_ai.tool.call.id"] == "toolu_1"
 
+        # The tokens and cost as metrics: delta sums by model, project, agent and class.
+        assert len(collector.metrics) == 1
+        points = {}
+        for resource in collector.metrics[0].resource_metrics:
+            for scope in resource.scope_metrics:
+                for metric in scope.metrics:
+                    assert metric.sum.is_monotonic
+                    assert metric.sum.aggregation_temporality == 1  # DELTA
+                    for point in metric.sum.data_points:
+                        attrs = attributes(point)
+                        key = (metric.name, attrs.get("gen_ai.token.type"))
+                        points[key] = point.as_int if metric.name == "baton.tokens" else point.as_double
+                        assert attrs["gen_ai.request.model"] == "claude-sonnet-4-5-20250929"
+                        assert attrs["baton.project"] == "app"
+        assert points[("baton.tokens", "input")] == 12
+        assert points[("baton.tokens", "output")] == 34
+        assert points[("baton.tokens", "cache_read")] == 1000
+        assert points[("baton.cost_usd", None)] > 0
         # Again: nothing new is sent.
         again = json.loads(baton(place, "otel", "export", "--endpoint", endpoint).stdout)
         assert (again["sessions"], again["already"]) == (0, 2)
-        assert len(collector.requests) == 1
+        assert len(collector.requests) == 1 and len(collector.metrics) == 1
     finally:
         collector.stop()
 

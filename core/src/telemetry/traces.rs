@@ -3,7 +3,8 @@
 //! events as span events; a hand-off as a link to the session it continues), a child span per
 //! model request its transcripts hold (GenAI conventions: model, token counts, cost) and per
 //! tool call. Every id is derived from the ledger's and the index's own ids, so an export sent
-//! again names the same spans. The host encodes the spans on the wire and sends them.
+//! again names the same spans. Beside them, the tokens and cost of its requests as metric
+//! points by model, project and agent ([`points`]). The host encodes both and sends them.
 
 use crate::ledger::event::Event;
 use crate::ledger::session::Session;
@@ -244,6 +245,64 @@ pub fn spans(
             links: Vec::new(),
             error: t.failed,
         });
+    }
+    out
+}
+
+/// One metric point of a work session's requests: `baton.tokens` (of one token class) or
+/// `baton.cost_usd`, by model, project and agent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// `baton.tokens` or `baton.cost_usd`.
+    pub metric: &'static str,
+    /// The model, the project, the agent, and (tokens) the class.
+    pub attributes: Vec<(String, String)>,
+    /// How many tokens, or dollars.
+    pub value: f64,
+}
+
+/// The metric points of `session`'s requests: per model, its tokens by class and its cost.
+pub fn points(session: &Session, requests: &[Request]) -> Vec<Point> {
+    use std::collections::BTreeMap;
+    let mut by_model: BTreeMap<String, (TokenTotals, f64)> = BTreeMap::new();
+    for r in requests {
+        let entry = by_model
+            .entry(r.model.clone().unwrap_or_else(|| "unknown".to_owned()))
+            .or_default();
+        entry.0.add(&r.tokens);
+        entry.1 += r.cost_usd.unwrap_or(0.0);
+    }
+    let mut out = Vec::new();
+    for (model, (t, cost)) in by_model {
+        let base = vec![
+            ("gen_ai.request.model".to_owned(), model),
+            ("baton.project".to_owned(), session.project.clone()),
+            ("baton.agent".to_owned(), session.agent.clone()),
+        ];
+        for (class, value) in [
+            ("input", t.input_tokens),
+            ("output", t.output_tokens),
+            ("cache_read", t.cache_read_tokens),
+            ("cache_creation", t.cache_creation_tokens),
+            ("reasoning", t.reasoning_tokens),
+        ] {
+            if value > 0 {
+                let mut attributes = base.clone();
+                attributes.push(("gen_ai.token.type".to_owned(), class.to_owned()));
+                out.push(Point {
+                    metric: "baton.tokens",
+                    attributes,
+                    value: value as f64,
+                });
+            }
+        }
+        if cost > 0.0 {
+            out.push(Point {
+                metric: "baton.cost_usd",
+                attributes: base,
+                value: cost,
+            });
+        }
     }
     out
 }

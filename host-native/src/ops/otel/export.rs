@@ -1,5 +1,6 @@
-//! `baton otel export`: the ledger's ended work sessions sent as OpenTelemetry traces (the
-//! core's rule, [`baton_core::telemetry::traces`]) to an OTLP/HTTP endpoint, protobuf. Each
+//! `baton otel export`: the ledger's ended work sessions sent as OpenTelemetry traces, and
+//! their tokens and cost as metrics (the core's rules, [`baton_core::telemetry::traces`]), to
+//! an OTLP/HTTP endpoint, protobuf. Each
 //! session is sent once: what was sent, per endpoint, is kept in the user's data folder after
 //! each accepted batch, so an export that stopped half way (a crash, the endpoint down) sends
 //! the rest next time and nothing twice; the spans' ids come from the ledger's ids, so a
@@ -8,7 +9,7 @@
 use crate::store::Ledger;
 use baton_core::Error;
 use baton_core::ledger::store::LedgerView;
-use baton_core::telemetry::traces::{Request, Span, ToolCall};
+use baton_core::telemetry::traces::{Point, Request, Span, ToolCall};
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::{AnyValue, InstrumentationScope, KeyValue, any_value};
 use opentelemetry_proto::tonic::resource::v1::Resource;
@@ -60,6 +61,101 @@ fn write_state(path: &Path, sent: &Sent) -> Result<(), Error> {
         std::fs::create_dir_all(dir).map_err(|e| Error::store_io("create", &shown, e))?;
     }
     crate::os::files::write_whole(path, &text).map_err(|e| Error::store_io("write", &shown, e))
+}
+
+/// The same endpoint's metrics address.
+fn metrics_uri(traces: &hyper::Uri) -> Result<hyper::Uri, Error> {
+    let text = traces.to_string();
+    let base = text.strip_suffix("/v1/traces").unwrap_or(&text);
+    format!("{base}/v1/metrics")
+        .parse()
+        .map_err(|_| Error::invalid("endpoint", format!("`{text}` has no metrics address")))
+}
+
+/// A metric and its attributes: what a sum adds up by.
+type PointKey<'a> = (&'a str, Vec<(String, String)>);
+
+/// The points of a batch, added up by metric and attributes, as delta sums over
+/// `[from, to]`: what these sessions add to what was sent before.
+fn encode_points(points: &[Point], from: i64, to: i64) -> Vec<u8> {
+    use opentelemetry_proto::tonic::collector::metrics::v1::ExportMetricsServiceRequest;
+    use opentelemetry_proto::tonic::metrics::v1 as m;
+    let mut sums: BTreeMap<PointKey, f64> = BTreeMap::new();
+    for p in points {
+        *sums.entry((p.metric, p.attributes.clone())).or_insert(0.0) += p.value;
+    }
+    let mut metrics: BTreeMap<&str, Vec<m::NumberDataPoint>> = BTreeMap::new();
+    for ((metric, attrs), value) in sums {
+        let attributes = attrs
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::from(v.clone())))
+            .collect::<Vec<_>>();
+        metrics.entry(metric).or_default().push(m::NumberDataPoint {
+            attributes: attributes_of(&attributes),
+            start_time_unix_nano: nanos(from),
+            time_unix_nano: nanos(to),
+            value: Some(if metric == "baton.tokens" {
+                m::number_data_point::Value::AsInt(value as i64)
+            } else {
+                m::number_data_point::Value::AsDouble(value)
+            }),
+            ..Default::default()
+        });
+    }
+    let metrics = metrics
+        .into_iter()
+        .map(|(name, data_points)| m::Metric {
+            name: name.to_owned(),
+            unit: if name == "baton.tokens" {
+                "{token}"
+            } else {
+                "USD"
+            }
+            .to_owned(),
+            description: if name == "baton.tokens" {
+                "Tokens of the work sessions' model requests"
+            } else {
+                "What the work sessions' model requests cost"
+            }
+            .to_owned(),
+            data: Some(m::metric::Data::Sum(m::Sum {
+                data_points,
+                aggregation_temporality: m::AggregationTemporality::Delta as i32,
+                is_monotonic: true,
+            })),
+            ..Default::default()
+        })
+        .collect();
+    ExportMetricsServiceRequest {
+        resource_metrics: vec![m::ResourceMetrics {
+            resource: Some(baton_resource()),
+            scope_metrics: vec![m::ScopeMetrics {
+                scope: Some(InstrumentationScope {
+                    name: "baton".to_owned(),
+                    version: env!("CARGO_PKG_VERSION").to_owned(),
+                    ..Default::default()
+                }),
+                metrics,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+    }
+    .encode_to_vec()
+}
+
+/// Baton as the resource its spans and metrics come from.
+fn baton_resource() -> Resource {
+    Resource {
+        attributes: attributes_of(&[
+            ("service.name".to_owned(), serde_json::Value::from("baton")),
+            (
+                "service.version".to_owned(),
+                serde_json::Value::from(env!("CARGO_PKG_VERSION")),
+            ),
+        ]),
+        ..Default::default()
+    }
 }
 
 /// The endpoint's traces address: `http://host:4318` gets `/v1/traces`.
@@ -177,7 +273,7 @@ fn value(v: &serde_json::Value) -> AnyValue {
     }
 }
 
-fn attributes(list: &[(String, serde_json::Value)]) -> Vec<KeyValue> {
+fn attributes_of(list: &[(String, serde_json::Value)]) -> Vec<KeyValue> {
     list.iter()
         .map(|(k, v)| KeyValue {
             key: k.clone(),
@@ -206,14 +302,14 @@ fn encode(spans: &[Span]) -> Vec<u8> {
             },
             start_time_unix_nano: nanos(s.start_ms),
             end_time_unix_nano: nanos(s.end_ms),
-            attributes: attributes(&s.attributes),
+            attributes: attributes_of(&s.attributes),
             events: s
                 .events
                 .iter()
                 .map(|(name, at, attrs)| otlp::span::Event {
                     time_unix_nano: nanos(*at),
                     name: name.clone(),
-                    attributes: attributes(attrs),
+                    attributes: attributes_of(attrs),
                     ..Default::default()
                 })
                 .collect(),
@@ -239,16 +335,7 @@ fn encode(spans: &[Span]) -> Vec<u8> {
         .collect();
     ExportTraceServiceRequest {
         resource_spans: vec![otlp::ResourceSpans {
-            resource: Some(Resource {
-                attributes: attributes(&[
-                    ("service.name".to_owned(), serde_json::Value::from("baton")),
-                    (
-                        "service.version".to_owned(),
-                        serde_json::Value::from(env!("CARGO_PKG_VERSION")),
-                    ),
-                ]),
-                ..Default::default()
-            }),
+            resource: Some(baton_resource()),
             scope_spans: vec![otlp::ScopeSpans {
                 scope: Some(InstrumentationScope {
                     name: "baton".to_owned(),
@@ -390,9 +477,11 @@ pub fn export(
         )?),
         None => None,
     };
+    let metrics = metrics_uri(&uri)?;
     let mut at = 0;
     while at < pending.len() {
         let mut spans = Vec::new();
+        let mut points = Vec::new();
         let mut batch = Vec::new();
         while at < pending.len() && batch.len() < BATCH && spans.len() < BATCH_SPANS {
             let session = pending[at];
@@ -429,12 +518,28 @@ pub fn export(
             spans.extend(baton_core::telemetry::traces::spans(
                 session, &events, &requests, &tools, None,
             ));
+            points.extend(baton_core::telemetry::traces::points(session, &requests));
             batch.push(session);
         }
         if batch.is_empty() {
             continue;
         }
         post(&uri, encode(&spans), token)?;
+        // The batch's tokens and cost, once its traces are in (a failure here sends both
+        // again next time: the spans keep their ids, the sums are not counted twice).
+        if !points.is_empty() {
+            let from = batch
+                .iter()
+                .map(|s| s.started_at.millis())
+                .min()
+                .unwrap_or(0);
+            let to = batch
+                .iter()
+                .map(|s| s.last_event_at.millis())
+                .max()
+                .unwrap_or(from);
+            post(&metrics, encode_points(&points, from, to), token)?;
+        }
         let mine = sent.entry(key.clone()).or_default();
         for session in &batch {
             mine.insert(
