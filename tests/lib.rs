@@ -211,6 +211,18 @@ pub mod bench {
         times[at]
     }
 
+    /// A process's peak resident memory in MB, from `/proc`.
+    pub fn peak_mb(pid: u32) -> f64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .unwrap_or(0.0)
+            / 1024.0
+    }
+
     /// A duration in milliseconds.
     pub fn ms(d: Duration) -> f64 {
         d.as_secs_f64() * 1000.0

@@ -105,17 +105,6 @@ fn send(address: &str, bodies: &[Vec<u8>]) {
     }
 }
 
-fn peak_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
-    line.split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse::<f64>()
-        .unwrap()
-        / 1024.0
-}
-
 fn baton(baton: &Path, home: &Path) -> Command {
     let mut cmd = Command::new(baton);
     cmd.env_clear()
@@ -166,7 +155,7 @@ fn main() {
     });
     let took = begun.elapsed();
     let records = BATCHES * PER_BATCH;
-    let peak = peak_mb(serve.id());
+    let peak = baton_tests::bench::peak_mb(serve.id());
     // SAFETY: signals our own child.
     unsafe {
         libc::kill(serve.id() as libc::pid_t, libc::SIGTERM);

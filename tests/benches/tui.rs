@@ -38,18 +38,6 @@ fn cpu(pid: u32) -> Duration {
     Duration::from_millis(ticks * 1000 / hz)
 }
 
-/// The process's peak resident memory in MB, from `/proc`.
-fn peak_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
-    line.split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse::<f64>()
-        .unwrap()
-        / 1024.0
-}
-
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -214,7 +202,7 @@ fn main() {
     std::thread::sleep(Duration::from_millis(500));
     println!(
         "peak memory with the 10,000-message conversation open and read to its end: {:.0} MB (target ≤ 100 MB)",
-        peak_mb(pid)
+        baton_tests::bench::peak_mb(pid)
     );
     ui.keys("\u{1b}");
     ui.keys("q");

@@ -94,6 +94,16 @@ pub(crate) fn row_at(app: &App, y: u16) -> Option<Hit> {
     }
 }
 
+/// An empty list: its title, and what to do about it.
+fn nothing(frame: &mut Frame, area: Rect, title: String, said: &str) {
+    frame.render_widget(
+        Paragraph::new(said.to_owned())
+            .block(Block::default().borders(Borders::TOP).title(title))
+            .wrap(Wrap { trim: true }),
+        area,
+    );
+}
+
 fn live_split(app: &App, area: Rect) -> [Rect; 2] {
     let attention_rows = app.attention.len().min(6) as u16;
     Layout::vertical([
@@ -262,11 +272,11 @@ fn live(frame: &mut Frame, app: &App, area: Rect) {
         None => format!(" {} live session(s) ", app.live.len()),
     };
     if app.live.is_empty() {
-        frame.render_widget(
-            Paragraph::new("No live work sessions. This view updates by itself when one starts.")
-                .block(Block::default().borders(Borders::TOP).title(title))
-                .wrap(Wrap { trim: true }),
+        nothing(
+            frame,
             table_area,
+            title,
+            "No live work sessions. This view updates by itself when one starts.",
         );
     } else {
         let table = Table::new(rows, widths)
@@ -390,12 +400,7 @@ fn history(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             "No kept conversation matches the filter (f changes it)."
         };
-        frame.render_widget(
-            Paragraph::new(empty)
-                .block(Block::default().borders(Borders::TOP).title(title))
-                .wrap(Wrap { trim: true }),
-            area,
-        );
+        nothing(frame, area, title, empty);
         return;
     }
     let table = Table::new(rows, widths)
@@ -423,12 +428,7 @@ fn work_sessions(frame: &mut Frame, app: &App, area: Rect) {
         } else {
             "No work session matches the filter (f changes it)."
         };
-        frame.render_widget(
-            Paragraph::new(empty)
-                .block(Block::default().borders(Borders::TOP).title(title))
-                .wrap(Wrap { trim: true }),
-            area,
-        );
+        nothing(frame, area, title, empty);
         return;
     }
     let rows: Vec<Row> = app
