@@ -1,6 +1,7 @@
 //! The ledger's `config.toml`, read and parsed once per command (a process keeps the parsed
 //! file while the file on disk is unchanged) and handed to every part that has a table in it:
-//! the workspace policy (`engine::policy`), `[notes]`, `[mirror]`, `[sync]` and `[team]`.
+//! the workspace policy (`engine::policy`), `[notes]`, `[mirror]`, `[sync]`, `[team]`,
+//! `[share]` and `[otel]`.
 //!
 //! One failure policy for the file: absent, it is every default; not TOML (or not the
 //! ledger's own file, a link or a FIFO), it is refused with `INVALID_ARGUMENT` naming the file
@@ -18,7 +19,7 @@ use std::time::SystemTime;
 pub const FILE: &str = "config.toml";
 
 /// The tables Baton's host reads for itself; the rest of the file is the policy.
-pub const HOST_TABLES: [&str; 4] = ["mirror", "notes", "sync", "team"];
+pub const HOST_TABLES: [&str; 6] = ["mirror", "notes", "sync", "team", "share", "otel"];
 
 /// A ledger's `config.toml`, parsed.
 #[derive(Debug, Default)]
@@ -110,8 +111,13 @@ impl ConfigFile {
         &self.path
     }
 
-    /// The table `name` (`[mirror]`), when the file has one.
+    /// The table `name` (`[mirror]`), when the file has one. Only the host's own tables are
+    /// asked for this way: any other is the policy's, which refuses what it does not know.
     pub fn table(&self, name: &str) -> Option<&toml::Table> {
+        debug_assert!(
+            HOST_TABLES.contains(&name),
+            "[{name}] is read by the host: list it in HOST_TABLES, or the policy refuses it"
+        );
         match self.table.get(name) {
             Some(toml::Value::Table(table)) => Some(table),
             _ => None,
@@ -153,5 +159,19 @@ mod tests {
         .unwrap();
         let policy = ConfigFile::read(dir.path()).unwrap().policy_part();
         assert!(policy.contains_key("members") && !policy.contains_key("mirror"));
+    }
+
+    #[test]
+    fn every_host_table_is_left_out_of_the_policy_the_core_reads() {
+        use serde::Deserialize;
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = "agents_may_steer = true\n".to_owned();
+        for name in HOST_TABLES {
+            text.push_str(&format!("[{name}]\nsome_setting = 1\n"));
+        }
+        std::fs::write(dir.path().join(FILE), text).unwrap();
+        let part = ConfigFile::read(dir.path()).unwrap().policy_part();
+        let policy = baton_core::lifecycle::workspace::Policy::deserialize(part).unwrap();
+        assert!(policy.agents_may_steer);
     }
 }

@@ -1,24 +1,32 @@
 """`baton otel export` read by a receiver that decodes with the official OpenTelemetry
 protobuf definitions (`opentelemetry-proto` from PyPI): one trace per work session with its
-hand-off as a link, spans for its requests and tool calls under the session's span, the
-expected attributes; a second export sends nothing; with the endpoint down, `start` and `end`
-work as ever and the next export catches up."""
+hand-off as a link, a span per agent turn under the session's, spans for its requests and tool
+calls under their turn, the expected attributes; a second export sends nothing; with the
+endpoint down, `start` and `end` work as ever and the next export catches up; an https
+endpoint over TLS (a test CA from `trustme`); `--follow` sending each session as it ends."""
 
 import datetime
 import json
 import os
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import trustme
 from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
     ExportMetricsServiceRequest,
 )
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTracePartialSuccess,
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 BATON = os.environ.get("BATON_BIN", str(ROOT / "target" / "debug" / "baton"))
@@ -28,7 +36,7 @@ AGENT_SESSION = "0d0d0d0d-0000-4000-8000-000000000001"
 class Collector:
     """An OTLP/HTTP traces endpoint that keeps every request it decodes."""
 
-    def __init__(self, port):
+    def __init__(self, port, cert=None, partial=None):
         self.requests = []
         self.metrics = []
         collector = self
@@ -44,15 +52,24 @@ class Collector:
                     request = ExportTraceServiceRequest()
                     request.ParseFromString(body)
                     collector.requests.append((self.path, self.headers["Content-Type"], request))
+                answer = b""
+                if partial is not None and self.path == "/v1/traces":
+                    answer = ExportTraceServiceResponse(partial_success=ExportTracePartialSuccess(
+                        rejected_spans=partial[0], error_message=partial[1])).SerializeToString()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/x-protobuf")
-                self.send_header("Content-Length", "0")
+                self.send_header("Content-Length", str(len(answer)))
                 self.end_headers()
+                self.wfile.write(answer)
 
             def log_message(self, *args):
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        if cert is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            cert.configure_cert(context)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def stop(self):
@@ -91,9 +108,10 @@ def env_for(place):
     }
 
 
-def baton(place, *args, check=True):
+def baton(place, *args, check=True, env=None):
     out = subprocess.run(
-        [BATON, "--json", *args], env=env_for(place), capture_output=True, text=True, cwd=place
+        [BATON, "--json", *args], env={**env_for(place), **(env or {})}, capture_output=True,
+        text=True, cwd=place
     )
     if check:
         assert out.returncode == 0, out.stdout + out.stderr
@@ -167,14 +185,30 @@ def test_work_sessions_go_out_as_traces_once(place):
         assert attrs["baton.project"] == "app"
         assert attrs["baton.status"] == "complete"
         assert attrs["vcs.ref.head.name"] == "fix/login"
-        assert attrs["gen_ai.usage.input_tokens"] == 12
+        # The conventions' input counts its cached part, also given apart.
+        assert attrs["gen_ai.usage.input_tokens"] == 12 + 1000
+        assert attrs["gen_ai.usage.cache_read.input_tokens"] == 1000
         assert attrs["gen_ai.usage.output_tokens"] == 34
         assert "started" in [e.name for e in a.events] and "ended" in [e.name for e in a.events]
         # The hand-off: the second session's trace links to the first's.
         assert [(l.trace_id, l.span_id) for l in b.links] == [(a.trace_id, a.span_id)]
+        # The person's prompt is a turn under the session; the request and the tool call it
+        # led to are under the turn (the tool's output is no prompt).
         children = [s for s in spans if s.trace_id == a.trace_id and s.parent_span_id]
-        assert all(s.parent_span_id == a.span_id for s in children)
-        names = sorted(s.name for s in children)
+        turns = [s for s in children if s.parent_span_id == a.span_id]
+        assert [s.name for s in turns] == ["invoke_agent claude"], [s.name for s in turns]
+        turn = turns[0]
+        turn_attrs = attributes(turn)
+        assert turn_attrs["gen_ai.operation.name"] == "invoke_agent"
+        assert turn_attrs["gen_ai.conversation.id"] == AGENT_SESSION
+        assert (turn_attrs["baton.turn"], turn_attrs["baton.turn.requests"]) == (1, 1)
+        assert turn_attrs["baton.turn.tool_calls"] == 1
+        assert turn_attrs["gen_ai.usage.output_tokens"] == 34
+        inner = [s for s in children if s.parent_span_id == turn.span_id]
+        assert len(inner) == len(children) - 1
+        assert all(turn.start_time_unix_nano <= s.start_time_unix_nano <= turn.end_time_unix_nano
+                   for s in inner)
+        names = sorted(s.name for s in inner)
         assert names == ["chat claude-sonnet-4-5-20250929", "execute_tool Bash"], names
         chat = next(s for s in children if s.name.startswith("chat"))
         chat_attrs = attributes(chat)
@@ -225,9 +259,79 @@ def test_work_sessions_go_out_as_traces_once(place):
         collector.stop()
 
 
-def test_the_endpoint_comes_from_the_config_and_https_is_refused(place):
-    (place / ".baton").mkdir()
-    (place / ".baton" / "config.toml").write_text('[otel]\nendpoint = "https://collector.example:4318"\n')
-    out = baton(place, "otel", "export", check=False)
-    assert out.returncode != 0
-    assert "Collector" in json.loads(out.stdout)["error"]["message"]
+def roots_of(collector):
+    return [attributes(s)["baton.session.id"] for s in collector.spans() if not s.parent_span_id]
+
+
+def test_an_https_endpoint_from_the_config_is_sent_over_tls(place):
+    ca = trustme.CA()
+    ca_file = place / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    port = free_port()
+    collector = Collector(port, cert=ca.issue_cert("localhost", "127.0.0.1"),
+                          partial=(1, "span too old"))
+    try:
+        (place / ".baton").mkdir()
+        (place / ".baton" / "config.toml").write_text(f'[otel]\nendpoint = "https://localhost:{port}"\n')
+        session = started(place, "--agent", "claude", "--goal", "Over TLS")
+        baton(place, "end", session, "--summary", "done")
+        # A certificate no trusted root signed: refused, said, nothing sent and nothing marked.
+        refused = baton(place, "otel", "export", check=False, env={"SSL_CERT_FILE": os.devnull})
+        assert refused.returncode != 0
+        message = json.loads(refused.stdout)["error"]["message"]
+        assert "TLS" in message and f"https://localhost:{port}/v1/traces" in message, message
+        assert collector.requests == []
+        # Its root trusted: sent. The endpoint took the request but rejected a span: said on
+        # stderr, and the session counts as sent (sending it again would not help).
+        sent = baton(place, "otel", "export", env={"SSL_CERT_FILE": str(ca_file)})
+        assert json.loads(sent.stdout)["sessions"] == 1
+        assert roots_of(collector) == [session]
+        assert "rejected 1 span(s): span too old" in sent.stderr, sent.stderr
+        again = baton(place, "otel", "export", env={"SSL_CERT_FILE": str(ca_file)})
+        assert json.loads(again.stdout)["sessions"] == 0
+    finally:
+        collector.stop()
+    # An address of another kind is refused before anything is read.
+    bad = baton(place, "otel", "export", "--endpoint", "ftp://localhost:21", check=False)
+    assert bad.returncode != 0
+    assert "http:// or https://" in json.loads(bad.stdout)["error"]["message"]
+
+
+def wait_for(what, seconds=20):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if what():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_follow_sends_each_session_as_it_ends_and_rides_out_an_endpoint_that_is_down(place):
+    first = started(place, "--agent", "claude", "--goal", "One")
+    port = free_port()
+    collector = Collector(port)
+    follow = subprocess.Popen(
+        [BATON, "otel", "export", "--endpoint", f"http://127.0.0.1:{port}", "--follow",
+         "--every", "1"],
+        env=env_for(place), cwd=place, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        time.sleep(1.5)
+        assert roots_of(collector) == [], "a live session is not sent"
+        baton(place, "end", first, "--summary", "done")
+        assert wait_for(lambda: roots_of(collector) == [first]), roots_of(collector)
+        collector.stop()
+        # The endpoint down: a session ends meanwhile; once it is back, it goes out, once.
+        second = started(place, "--agent", "codex", "--goal", "Two")
+        baton(place, "end", second, "--summary", "done")
+        time.sleep(2.5)
+        collector = Collector(port)
+        assert wait_for(lambda: roots_of(collector) == [second]), roots_of(collector)
+        time.sleep(1.5)
+        assert roots_of(collector) == [second], "nothing sent twice"
+        assert follow.poll() is None, "it keeps going"
+    finally:
+        follow.terminate()
+        _, err = follow.communicate(timeout=10)
+        collector.stop()
+    assert "trying again" in err, err

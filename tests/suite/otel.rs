@@ -23,6 +23,19 @@ fn response(n: u32, minute: u32, input: u64, output: u64, read: u64) -> String {
 
 /// One `api_request` as Claude Code's exporter writes it, as an OTLP JSON export request.
 fn reported(n: u32, minute: u32, input: u64, output: u64, read: u64, cost: Option<f64>) -> String {
+    reported_as(n, minute, input, output, read, cost, None)
+}
+
+/// The same, naming the request's id as Claude Code's `request_id` attribute.
+fn reported_as(
+    n: u32,
+    minute: u32,
+    input: u64,
+    output: u64,
+    read: u64,
+    cost: Option<f64>,
+    request: Option<&str>,
+) -> String {
     let mut attributes = vec![
         json!({"key": "event.name", "value": {"stringValue": "api_request"}}),
         json!({"key": "session.id", "value": {"stringValue": SESSION}}),
@@ -36,6 +49,9 @@ fn reported(n: u32, minute: u32, input: u64, output: u64, read: u64, cost: Optio
     ];
     if let Some(cost) = cost {
         attributes.push(json!({"key": "cost_usd", "value": {"doubleValue": cost}}));
+    }
+    if let Some(request) = request {
+        attributes.push(json!({"key": "request_id", "value": {"stringValue": request}}));
     }
     let nanos = 1_796_119_200_000_000_000u64 + u64::from(minute) * 60_000_000_000 + 4_000_000_000;
     json!({"resourceLogs": [{
@@ -59,12 +75,16 @@ fn check_reports_exactly_the_planted_differences() {
     std::fs::create_dir_all(&folder).unwrap();
     // 1 agrees; 2 was written mid-stream (50 of 200 output tokens); 3 is priced $0.015 by
     // Baton's table (1,000 output tokens at $15 a million) and reported at $0.020; 5 was
-    // never reported; 4 (reported) has no transcript response.
+    // never reported; 4 (reported) has no transcript response. 6 and 7 have the same input
+    // side and were reported in the other order, a minute apart: by time they would cross
+    // (two token differences); their request ids pair them as they are.
     let lines = [
         response(1, 0, 10, 100, 1000),
         response(2, 2, 20, 50, 2000),
         response(3, 4, 0, 1000, 0),
         response(5, 5, 40, 10, 0),
+        response(6, 8, 7, 11, 700),
+        response(7, 9, 7, 77, 700),
     ];
     std::fs::write(
         folder.join(format!("{SESSION}.jsonl")),
@@ -82,21 +102,23 @@ fn check_reports_exactly_the_planted_differences() {
         reported(2, 2, 20, 200, 2000, None),
         reported(3, 4, 0, 1000, 0, Some(0.020)),
         reported(4, 6, 30, 30, 0, Some(0.001)),
+        reported_as(7, 8, 7, 77, 700, Some(0.001386), Some("req_7")),
+        reported_as(6, 9, 7, 11, 700, Some(0.000396), Some("req_6")),
     ];
     let file = tmp.path().join("telemetry.jsonl");
     std::fs::write(&file, telemetry.join("\n") + "\n").unwrap();
     let imported = run(&ledger, &["otel", "import", file.to_str().unwrap()]);
     assert_eq!(
         (imported["requests"].as_u64(), imported["new"].as_u64()),
-        (Some(4), Some(4))
+        (Some(6), Some(6))
     );
     // Imported again: nothing new.
     let again = run(&ledger, &["otel", "import", file.to_str().unwrap()]);
     assert_eq!(again["new"].as_u64(), Some(0));
 
     let check = run(&ledger, &["usage", "--check"]);
-    assert_eq!(check["reported"], 4);
-    assert_eq!(check["matched"], 3);
+    assert_eq!(check["reported"], 6);
+    assert_eq!(check["matched"], 5);
     let differences = check["differences"].as_array().unwrap();
     let kinds: Vec<&str> = differences
         .iter()
@@ -140,7 +162,51 @@ fn check_reports_exactly_the_planted_differences() {
     let totals = &report["totals"];
     assert_eq!(
         totals["output_tokens"].as_u64(),
-        Some(100 + 200 + 1000 + 30)
+        Some(100 + 200 + 1000 + 30 + 77 + 11)
     );
     assert_eq!(report["rows"].as_array().unwrap().len(), 1);
+
+    // A work session of that agent session: `show` gives what its agent reported beside what
+    // the transcripts cost, the figure `usage session --work --source telemetry` gives it.
+    let started = run(
+        &ledger,
+        &[
+            "start",
+            "--project",
+            "app",
+            "--agent",
+            "claude",
+            "--provider-session-id",
+            SESSION,
+        ],
+    );
+    let id = started["session_id"].as_str().unwrap();
+    let shown = run(&ledger, &["show", id]);
+    let said = shown["reported_cost"]["cost_usd"].as_f64().unwrap();
+    let by_work = run(
+        &ledger,
+        &["usage", "session", "--work", "--source", "telemetry"],
+    );
+    // One work session, named as `list` names it.
+    let rows = by_work["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{by_work:#}");
+    let row = &rows[0];
+    assert!(
+        row["key"].as_str().unwrap().contains(&id[id.len() - 8..]),
+        "{row}"
+    );
+    assert!((row["cost_usd"].as_f64().unwrap() - said).abs() < 1e-9);
+    // Baton's prices for the two it did not price (1 and 2), the agent's own for the rest.
+    let expected = 0.00183 + 0.00366 + 0.020 + 0.001 + 0.001386 + 0.000396;
+    assert!((said - expected).abs() < 1e-6, "{said} vs {expected}");
+    assert_eq!(
+        shown["reported_cost"]["total_tokens"].as_u64(),
+        totals["total_tokens"].as_u64()
+    );
+    let human = baton(&ledger).args(["show", id]).output().unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains(&format!("reported cost  ${said:.2}")),
+        "{text}"
+    );
 }

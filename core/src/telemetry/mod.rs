@@ -233,18 +233,33 @@ pub fn read(record: &Record) -> Option<Reported> {
         );
         let cache_creation = count(
             a.get("gen_ai.usage.cache_creation.input_tokens")
+                .or_else(|| a.get("gen_ai.usage.cache_write.input_tokens"))
                 .or_else(|| a.get("gen_ai.usage.cache_creation_input_tokens")),
         );
+        // The conventions count cached tokens (read and written) in the input; Baton counts
+        // them apart.
         let tokens = TokenTotals {
-            input_tokens: count(input),
+            input_tokens: count(input)
+                .saturating_sub(cache_read)
+                .saturating_sub(cache_creation),
             output_tokens: count(output),
             cache_creation_tokens: cache_creation,
             cache_read_tokens: cache_read,
-            reasoning_tokens: count(a.get("gen_ai.usage.reasoning_tokens")),
+            reasoning_tokens: count(
+                a.get("gen_ai.usage.reasoning.output_tokens")
+                    .or_else(|| a.get("gen_ai.usage.reasoning_tokens")),
+            ),
         };
         return Some(finish(Reported {
             source: source(record, "genai"),
-            session_id: text(a.get("gen_ai.conversation.id")).or_else(|| text(a.get("session.id"))),
+            session_id: [
+                "gen_ai.conversation.id",
+                "copilot_chat.session_id",
+                "copilot_chat.chat_session_id",
+                "session.id",
+            ]
+            .iter()
+            .find_map(|k| text(a.get(*k))),
             prompt_id: None,
             request_id: text(a.get("gen_ai.response.id")),
             model: text(a.get("gen_ai.response.model"))
@@ -405,5 +420,44 @@ mod tests {
         assert_eq!(read(&huge).unwrap().tokens.output_tokens, 0);
         assert_eq!(r.duration_ms, Some(900));
         assert!(r.key.starts_with("copilot_cli:span:0af7"));
+    }
+
+    #[test]
+    fn a_copilot_file_line_counts_its_cached_input_apart() {
+        // As Copilot's file exporter writes a chat span: the attributes a map, the input
+        // counting its cached part, the cache write and reasoning under their newer names.
+        let span = Record {
+            name: Some("chat claude-sonnet-4.5".to_owned()),
+            attributes: attrs(json!({
+                "gen_ai.operation.name": "chat",
+                "gen_ai.usage.input_tokens": 1000, "gen_ai.usage.cache_read.input_tokens": 700,
+                "gen_ai.usage.cache_write.input_tokens": 50,
+                "gen_ai.usage.reasoning.output_tokens": 9, "gen_ai.usage.output_tokens": 40,
+                "gen_ai.response.model": "claude-sonnet-4.5",
+                "copilot_chat.session_id": "chat-1"
+            })),
+            span_id: Some("aa/bb".to_owned()),
+            ..Record::default()
+        };
+        let r = read(&span).unwrap();
+        assert_eq!(
+            (
+                r.tokens.input_tokens,
+                r.tokens.cache_read_tokens,
+                r.tokens.cache_creation_tokens,
+                r.tokens.reasoning_tokens
+            ),
+            (250, 700, 50, 9)
+        );
+        assert_eq!(r.session_id.as_deref(), Some("chat-1"));
+        // A log record written inside that span (its inference details, with the same
+        // figures) is named as the span is: the index keeps one of the two.
+        let details = Record {
+            name: None,
+            attributes: span.attributes.clone(),
+            span_id: Some("aa/bb".to_owned()),
+            ..Record::default()
+        };
+        assert_eq!(read(&details).map(|d| d.key), Some(r.key.clone()));
     }
 }

@@ -1,7 +1,8 @@
 //! The agents' own figures set against the transcripts': each reported request paired with
 //! the transcript response it describes, and what disagrees said with its likely cause. A
-//! pair is the same session's response whose input side (input, cache reads, cache writes)
-//! is the request's, nearest in time; failing that, the same model's nearest within a minute.
+//! pair is the same session's response with the request's own id when both sides keep it;
+//! else the one whose input side (input, cache reads, cache writes) is the request's, nearest
+//! in time.
 //! Responses outside the time a session reported anything are not asked about (the receiver
 //! was not running then).
 
@@ -23,6 +24,10 @@ pub struct Response {
     pub tokens: TokenTotals,
     /// What Baton prices it at (or the cost its line records), in US dollars.
     pub cost_usd: Option<f64>,
+    /// The provider's id of the request, when the transcript keeps it (Claude Code's
+    /// `requestId`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// What kind of disagreement.
@@ -129,7 +134,21 @@ pub fn check(reported: &[Reported], responses: &[Response]) -> Check {
         };
         out.responses += answers.iter().filter(|r| asked(r)).count();
         let mut taken = vec![false; answers.len()];
-        for report in reports {
+        // First by the request's own id where both sides have it (Claude Code's `requestId`),
+        // then the rest by input side and time.
+        let mut by_id: Vec<Option<usize>> = vec![None; reports.len()];
+        for (i, report) in reports.iter().enumerate() {
+            let Some(id) = report.request_id.as_deref() else {
+                continue;
+            };
+            if let Some(n) = (0..answers.len())
+                .find(|n| !taken[*n] && answers[*n].request_id.as_deref() == Some(id))
+            {
+                taken[n] = true;
+                by_id[i] = Some(n);
+            }
+        }
+        for (report, by_id) in reports.into_iter().zip(by_id) {
             let nearest = |pick: &dyn Fn(&Response) -> bool, within: i64, taken: &[bool]| {
                 answers
                     .iter()
@@ -141,7 +160,7 @@ pub fn check(reported: &[Reported], responses: &[Response]) -> Check {
                     .map(|(n, _)| n)
             };
             let same_input = |r: &Response| input_side(&r.tokens) == input_side(&report.tokens);
-            let found = nearest(&same_input, NEAR_MS, &taken);
+            let found = by_id.or_else(|| nearest(&same_input, NEAR_MS, &taken));
             let Some(n) = found else {
                 out.differences.push(Difference {
                     kind: Kind::MissingInTranscripts,
@@ -274,7 +293,30 @@ mod tests {
             model: Some("m".to_owned()),
             tokens: t,
             cost_usd: Some(cost),
+            request_id: None,
         }
+    }
+
+    #[test]
+    fn the_request_id_pairs_before_time_and_tokens_do() {
+        // Two requests with the same input side a few seconds apart; the transcript wrote the
+        // second's response first. By time alone they would cross; their ids keep them apart.
+        let mut first = reported(1_000_000, tokens(10, 5, 100), 0.01);
+        first.request_id = Some("req_a".to_owned());
+        let mut second = reported(1_004_000, tokens(10, 50, 100), 0.02);
+        second.request_id = Some("req_b".to_owned());
+        let mut answer_b = response(1_000_500, tokens(10, 50, 100), 0.02);
+        answer_b.request_id = Some("req_b".to_owned());
+        let mut answer_a = response(1_003_900, tokens(10, 5, 100), 0.01);
+        answer_a.request_id = Some("req_a".to_owned());
+        let check = check(&[first, second], &[answer_b, answer_a]);
+        assert_eq!(check.matched, 2);
+        assert!(check.differences.is_empty(), "{:?}", check.differences);
+        // An id the transcripts do not hold falls back to time and tokens.
+        let mut lone = reported(1_000_000, tokens(10, 5, 100), 0.01);
+        lone.request_id = Some("req_x".to_owned());
+        let check = super::check(&[lone], &[response(1_000_100, tokens(10, 5, 100), 0.01)]);
+        assert_eq!((check.matched, check.differences.len()), (1, 0));
     }
 
     #[test]

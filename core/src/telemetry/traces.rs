@@ -1,8 +1,9 @@
 //! Work sessions as OpenTelemetry traces: one trace per work session, its root span the
-//! session (project, branch, status, health, agent, tokens and cost as attributes; its ledger
-//! events as span events; a hand-off as a link to the session it continues), a child span per
-//! model request its transcripts hold (GenAI conventions: model, token counts, cost) and per
-//! tool call. Every id is derived from the ledger's and the index's own ids, so an export sent
+//! session (project, branch, status, health, liveness, agent, tokens and cost as attributes;
+//! its ledger events as span events; a hand-off as a link to the session it continues), under
+//! it a span per agent turn (a person's prompt and what the agent did until the next one), and
+//! under each turn a span per model request its transcripts hold (GenAI conventions: model,
+//! token counts, cost) and per tool call. Every id is derived from the ledger's and the index's own ids, so an export sent
 //! again names the same spans. Beside them, the tokens and cost of its requests as metric
 //! points by model, project and agent ([`points`]). The host encodes both and sends them.
 
@@ -11,6 +12,7 @@ use crate::ledger::session::Session;
 use crate::tokens::TokenTotals;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 
 /// A model request a work session's transcripts hold.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,9 +32,23 @@ pub struct Request {
     pub cost_usd: Option<f64>,
 }
 
+/// A prompt a person gave the agent: it opens a turn, which lasts until the next prompt in
+/// the same agent session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    /// The agent's session it belongs to.
+    pub agent_session: String,
+    /// The prompt message's own id (the turn's span id comes from it).
+    pub message_id: String,
+    /// When the prompt was written (ms).
+    pub at_ms: i64,
+}
+
 /// A tool call a work session's transcripts hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
+    /// The agent's session it belongs to.
+    pub agent_session: String,
     /// The agent's own id of the call.
     pub call_id: String,
     /// The tool.
@@ -58,7 +74,8 @@ pub struct Span {
     pub span_id: [u8; 8],
     /// The span it is under (the work session's), none for the session's own.
     pub parent: Option<[u8; 8]>,
-    /// Its name (`work_session claude`, `chat <model>`, `execute_tool <name>`).
+    /// Its name (`work_session claude`, `invoke_agent claude`, `chat <model>`,
+    /// `execute_tool <name>`).
     pub name: String,
     /// Server (the root), or internal.
     pub root: bool,
@@ -110,8 +127,13 @@ fn int(key: &str, value: u64) -> (String, Value) {
     (key.to_owned(), Value::from(value))
 }
 
+/// Token counts as the GenAI conventions name them: the input counts its cached part (read
+/// and written), which is also given apart.
 fn tokens(out: &mut Vec<(String, Value)>, t: &TokenTotals) {
-    out.push(int("gen_ai.usage.input_tokens", t.input_tokens));
+    out.push(int(
+        "gen_ai.usage.input_tokens",
+        t.input_tokens + t.cache_read_tokens + t.cache_creation_tokens,
+    ));
     out.push(int("gen_ai.usage.output_tokens", t.output_tokens));
     out.push(int(
         "gen_ai.usage.cache_read.input_tokens",
@@ -126,14 +148,44 @@ fn tokens(out: &mut Vec<(String, Value)>, t: &TokenTotals) {
     }
 }
 
-/// The spans of one work session: its root, then its requests and tool calls in time order.
-/// `liveness` is what Baton knows of its agent's process (`live`, `gone`, …).
+/// The turns of one work session, by agent session, in time order: each turn's start and
+/// span id.
+struct Turns<'a> {
+    by_session: BTreeMap<&'a str, Vec<(i64, [u8; 8])>>,
+}
+
+impl<'a> Turns<'a> {
+    fn new(session: &str, turns: &'a [Turn]) -> Self {
+        let mut by_session: BTreeMap<&str, Vec<(i64, [u8; 8])>> = BTreeMap::new();
+        for t in turns {
+            by_session.entry(&t.agent_session).or_default().push((
+                t.at_ms,
+                span_id(&["turn", session, &t.agent_session, &t.message_id]),
+            ));
+        }
+        for list in by_session.values_mut() {
+            list.sort_by_key(|(at, _)| *at);
+        }
+        Turns { by_session }
+    }
+
+    /// The turn a request or tool call at `at_ms` of `agent_session` belongs to: the latest
+    /// that began at or before it.
+    fn of(&self, agent_session: &str, at_ms: i64) -> Option<[u8; 8]> {
+        let list = self.by_session.get(agent_session)?;
+        let n = list.partition_point(|(at, _)| *at <= at_ms);
+        n.checked_sub(1).map(|n| list[n].1)
+    }
+}
+
+/// The spans of one work session: its root, its turns, then its requests and tool calls in
+/// time order, each under the turn it happened in (under the root when before any prompt).
 pub fn spans(
     session: &Session,
     events: &[&Event],
+    turns: &[Turn],
     requests: &[Request],
     tools: &[ToolCall],
-    liveness: Option<&str>,
 ) -> Vec<Span> {
     let id = session.session_id.to_string();
     let (trace_id, root_id) = ids_of(&id);
@@ -156,8 +208,8 @@ pub fn spans(
     if let Some(health) = session.health.as_ref().and_then(|h| h.overall) {
         attributes.push(int("baton.health", u64::from(health)));
     }
-    if let Some(liveness) = liveness {
-        attributes.push(text("baton.liveness", liveness));
+    if let Some(seen) = &session.liveness {
+        attributes.push(text("baton.liveness", seen.state.as_str()));
     }
     if let Some(provider) = &session.provider_session_id {
         attributes.push(text("gen_ai.conversation.id", provider.clone()));
@@ -202,6 +254,10 @@ pub fn spans(
         root.links.push(ids_of(&parent.to_string()));
     }
     let mut out = vec![root];
+    let turn_of = Turns::new(&id, turns);
+    out.extend(turn_spans(
+        session, &id, trace_id, root_id, turns, requests, tools,
+    ));
     for r in requests {
         let model = r.model.clone().unwrap_or_else(|| "unknown".to_owned());
         let mut attributes = vec![
@@ -216,7 +272,7 @@ pub fn spans(
         out.push(Span {
             trace_id,
             span_id: span_id(&["request", &id, &r.agent_session, &r.key]),
-            parent: Some(root_id),
+            parent: Some(turn_of.of(&r.agent_session, r.at_ms).unwrap_or(root_id)),
             name: format!("chat {model}"),
             root: false,
             start_ms: r.at_ms,
@@ -231,7 +287,7 @@ pub fn spans(
         out.push(Span {
             trace_id,
             span_id: span_id(&["tool", &id, &t.call_id]),
-            parent: Some(root_id),
+            parent: Some(turn_of.of(&t.agent_session, t.at_ms).unwrap_or(root_id)),
             name: format!("execute_tool {}", t.name),
             root: false,
             start_ms: t.at_ms,
@@ -244,6 +300,96 @@ pub fn spans(
             events: Vec::new(),
             links: Vec::new(),
             error: t.failed,
+        });
+    }
+    out
+}
+
+/// What happened within one turn.
+#[derive(Debug, Clone, Copy, Default)]
+struct Inside {
+    /// Its last request's or tool call's moment (ms).
+    last: i64,
+    tokens: TokenTotals,
+    cost: f64,
+    /// Whether any of its requests was priced.
+    priced: bool,
+    requests: u64,
+    tools: u64,
+}
+
+/// A span per turn: from its prompt to the last request or tool call before the next prompt,
+/// with the tokens and cost of its requests.
+fn turn_spans(
+    session: &Session,
+    id: &str,
+    trace_id: [u8; 16],
+    root_id: [u8; 8],
+    turns: &[Turn],
+    requests: &[Request],
+    tools: &[ToolCall],
+) -> Vec<Span> {
+    let index = Turns::new(id, turns);
+    let mut inside: BTreeMap<[u8; 8], Inside> = BTreeMap::new();
+    for r in requests {
+        if let Some(turn) = index.of(&r.agent_session, r.at_ms) {
+            let entry = inside.entry(turn).or_default();
+            entry.last = entry.last.max(r.at_ms);
+            entry.tokens.add(&r.tokens);
+            if let Some(c) = r.cost_usd {
+                entry.cost += c;
+                entry.priced = true;
+            }
+            entry.requests += 1;
+        }
+    }
+    for t in tools {
+        if let Some(turn) = index.of(&t.agent_session, t.at_ms) {
+            let entry = inside.entry(turn).or_default();
+            entry.last = entry.last.max(t.at_ms);
+            entry.tools += 1;
+        }
+    }
+    let mut out = Vec::new();
+    let mut ordered: Vec<&Turn> = turns.iter().collect();
+    ordered.sort_by_key(|t| t.at_ms);
+    let mut counted: BTreeMap<&str, u64> = BTreeMap::new();
+    for t in ordered {
+        let span = span_id(&["turn", id, &t.agent_session, &t.message_id]);
+        let number = counted.entry(&t.agent_session).or_default();
+        *number += 1;
+        let Inside {
+            last,
+            tokens: tokens_in,
+            cost,
+            priced,
+            requests: asked,
+            tools: used,
+        } = inside.get(&span).copied().unwrap_or_default();
+        let mut attributes = vec![
+            text("gen_ai.operation.name", "invoke_agent"),
+            text("gen_ai.agent.name", session.agent.clone()),
+            text("gen_ai.conversation.id", t.agent_session.clone()),
+            int("baton.turn", *number),
+            int("baton.turn.requests", asked),
+            int("baton.turn.tool_calls", used),
+        ];
+        tokens(&mut attributes, &tokens_in);
+        if priced {
+            attributes.push(("baton.cost_usd".to_owned(), Value::from(cost)));
+        }
+        out.push(Span {
+            trace_id,
+            span_id: span,
+            parent: Some(root_id),
+            name: format!("invoke_agent {}", session.agent),
+            root: false,
+            start_ms: t.at_ms,
+            end_ms: last.max(t.at_ms),
+            attributes,
+            events: Vec::new(),
+            links: Vec::new(),
+            error: false,
         });
     }
     out
@@ -263,7 +409,6 @@ pub struct Point {
 
 /// The metric points of `session`'s requests: per model, its tokens by class and its cost.
 pub fn points(session: &Session, requests: &[Request]) -> Vec<Point> {
-    use std::collections::BTreeMap;
     let mut by_model: BTreeMap<String, (TokenTotals, f64)> = BTreeMap::new();
     for r in requests {
         let entry = by_model
@@ -310,6 +455,117 @@ pub fn points(session: &Session, requests: &[Request]) -> Vec<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn request(agent_session: &str, at_ms: i64, output: u64) -> Request {
+        Request {
+            key: format!("k{at_ms}"),
+            agent_session: agent_session.to_owned(),
+            at_ms,
+            model: Some("m".to_owned()),
+            tokens: TokenTotals {
+                output_tokens: output,
+                ..TokenTotals::default()
+            },
+            cost_usd: Some(output as f64 / 1e6),
+        }
+    }
+
+    fn turn(agent_session: &str, message_id: &str, at_ms: i64) -> Turn {
+        Turn {
+            agent_session: agent_session.to_owned(),
+            message_id: message_id.to_owned(),
+            at_ms,
+        }
+    }
+
+    #[test]
+    fn requests_and_tools_sit_under_the_turn_they_happened_in() {
+        let session = crate::transcripts::usage::test_support::work_session(
+            "01900000-0000-7000-8000-000000000001",
+            "agent-a",
+            "2026-12-01T10:00:00Z",
+            "app",
+            "",
+        );
+        let t0 = session.started_at.millis();
+        let turns = [
+            turn("agent-a", "p1", t0 + 1_000),
+            turn("agent-a", "p2", t0 + 10_000),
+            turn("agent-b", "q1", t0 + 2_000),
+        ];
+        let requests = [
+            request("agent-a", t0 + 500, 1),
+            request("agent-a", t0 + 2_000, 10),
+            request("agent-a", t0 + 5_000, 20),
+            request("agent-a", t0 + 10_000, 40),
+            request("agent-b", t0 + 6_000, 80),
+        ];
+        let tools = [ToolCall {
+            agent_session: "agent-a".to_owned(),
+            call_id: "c1".to_owned(),
+            name: "Bash".to_owned(),
+            at_ms: t0 + 7_000,
+            failed: true,
+        }];
+        let out = spans(&session, &[], &turns, &requests, &tools);
+        let root = out[0].span_id;
+        let named = |name: &str| out.iter().filter(|s| s.name == name).collect::<Vec<_>>();
+        let turn_spans = named("invoke_agent claude");
+        assert_eq!(turn_spans.len(), 3);
+        assert!(turn_spans.iter().all(|s| s.parent == Some(root)));
+        let first = turn_spans
+            .iter()
+            .find(|s| s.start_ms == t0 + 1_000)
+            .unwrap();
+        let other = turn_spans
+            .iter()
+            .find(|s| s.start_ms == t0 + 2_000)
+            .unwrap();
+        let second = turn_spans
+            .iter()
+            .find(|s| s.start_ms == t0 + 10_000)
+            .unwrap();
+        // The first turn ends at its last tool call, holds two requests (30 tokens) and a call.
+        assert_eq!(first.end_ms, t0 + 7_000);
+        let attribute = |s: &Span, key: &str| {
+            s.attributes
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            attribute(first, "gen_ai.usage.output_tokens"),
+            Some(Value::from(30))
+        );
+        assert_eq!(
+            attribute(first, "baton.turn.requests"),
+            Some(Value::from(2))
+        );
+        assert_eq!(
+            attribute(first, "baton.turn.tool_calls"),
+            Some(Value::from(1))
+        );
+        assert_eq!(attribute(second, "baton.turn"), Some(Value::from(2)));
+        assert_eq!(attribute(other, "baton.turn"), Some(Value::from(1)));
+        let chats = named("chat m");
+        let parent_at = |at: i64| chats.iter().find(|s| s.start_ms == at).unwrap().parent;
+        assert_eq!(parent_at(t0 + 500), Some(root), "before any prompt");
+        assert_eq!(parent_at(t0 + 2_000), Some(first.span_id));
+        assert_eq!(parent_at(t0 + 5_000), Some(first.span_id));
+        assert_eq!(
+            parent_at(t0 + 10_000),
+            Some(second.span_id),
+            "a prompt's own moment"
+        );
+        assert_eq!(
+            parent_at(t0 + 6_000),
+            Some(other.span_id),
+            "by its own agent session"
+        );
+        assert_eq!(named("execute_tool Bash")[0].parent, Some(first.span_id));
+        // The same input names the same spans.
+        assert_eq!(out, spans(&session, &[], &turns, &requests, &tools));
+    }
 
     #[test]
     fn ids_are_stable_and_distinct() {

@@ -27,6 +27,26 @@ pub struct Extras {
     pub window_share: Option<Value>,
     /// How to resume a shown session's agent session (Claude Code, Codex), or why it cannot be.
     pub resume: Option<Value>,
+    /// What its agent reported over OpenTelemetry for its requests (`baton otel serve`).
+    pub reported_cost: Option<Value>,
+}
+
+impl Extras {
+    /// The extras as the answers' JSON carries them, by key, in order.
+    pub fn into_fields(self) -> Vec<(&'static str, Value)> {
+        let cost = self.cost.and_then(|c| serde_json::to_value(c).ok());
+        [
+            ("cost", cost),
+            ("reported_cost", self.reported_cost),
+            ("chain_cost", self.chain_cost),
+            ("branch_cost", self.branch_cost),
+            ("window_share", self.window_share),
+            ("resume", self.resume),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)))
+        .collect()
+    }
 }
 
 /// A request's outcome: the core's answer, the extras, and the view it read, with which the
@@ -118,6 +138,16 @@ fn costs(ledger: &Ledger, index: &Path, snapshot: &Snapshot, id: baton_core::Ses
             branch_cost: costs.branch_total(&all, id),
             window_share: window_share(ledger, index, &all, id),
             resume: resume(index, &all, id, costs.of(id)),
+            reported_cost: crate::ops::otel::compare::of_work_session(
+                index,
+                ledger.dir().parent().map(|root| root.display().to_string()),
+                &all,
+                id,
+            )
+            .unwrap_or_else(|err| {
+                warn(&format!("what its agent reported is left out: {err}"));
+                None
+            }),
         },
         Err(err) => {
             warn(&format!("its cost is left out: {err}"));

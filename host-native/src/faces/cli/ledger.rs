@@ -300,18 +300,8 @@ pub(crate) fn run(cli: Cli) -> Result<Output, Error> {
             output
                 .human
                 .push_str(&crate::faces::present::show_extras(&extras));
-            if let Some(figures) = &extras.cost {
-                output.json.tree()["cost"] = to_json(figures)?;
-            }
-            for (key, value) in [
-                ("chain_cost", extras.chain_cost),
-                ("branch_cost", extras.branch_cost),
-                ("window_share", extras.window_share),
-                ("resume", extras.resume),
-            ] {
-                if let Some(value) = value {
-                    output.json.tree()[key] = value;
-                }
+            for (key, value) in extras.into_fields() {
+                output.json.tree()[key] = value;
             }
             // The session is the answer; what links to it is extra, and an index that cannot
             // be read (a colleague's read-only ledger, a newer schema) only leaves it out.

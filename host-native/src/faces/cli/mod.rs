@@ -90,6 +90,9 @@ pub fn main() -> i32 {
         return statusline(args, cli.color);
     }
     let result = match cli.command {
+        Command::Usage(ref args) if args.check || args.source != args::SourceArg::Transcripts => {
+            otel::usage_reported(&cli, args)
+        }
         Command::Usage(ref args) => usage(&cli, args),
         Command::Inspect(args) => inspect(args),
         Command::Watch(ref args) => watch(&cli, args, json_only),

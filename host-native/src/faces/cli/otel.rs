@@ -1,12 +1,17 @@
-//! `baton otel`: the receiver (`serve`), a telemetry file kept (`import`), and what the index
-//! keeps of the agents' reports (`status`). Keeping is the one owner's
-//! (`ops::otel::keep`); this face reads the arguments and says what happened.
+//! `baton otel`: the receiver (`serve`), a telemetry file kept (`import`), what the index
+//! keeps of the agents' reports (`status`), work sessions sent out (`export`), and `baton
+//! usage --source telemetry|both` and `--check`. Keeping, sending and pairing are the
+//! owners' (`ops::otel`); this face reads the arguments and says what happened.
 
 use crate::faces::cli::args::otel::{OtelCommand, OtelExportArgs, OtelImportArgs, OtelServeArgs};
+use crate::faces::cli::args::{IndexLocation, SourceArg, UsageArgs};
+use crate::faces::cli::usage::usage_table;
 use crate::faces::cli::{Cli, Output, index_path, to_json};
 use crate::faces::table::{Column, Style, Table};
 use crate::ops::otel::Kept;
 use baton_core::Error;
+use baton_core::transcripts::usage::UsageReport;
+use std::path::PathBuf;
 
 /// Runs `command`.
 pub(crate) fn run(cli: &Cli, command: &OtelCommand) -> Result<Output, Error> {
@@ -73,14 +78,15 @@ fn export(cli: &Cli, args: &OtelExportArgs) -> Result<Output, Error> {
         });
     }
     // Until stopped: each pass sends what ended since; a failure waits longer each time.
-    let mut wait = std::time::Duration::from_secs(10);
+    let every = std::time::Duration::from_secs(args.every);
+    let mut wait = every;
     loop {
         match crate::ops::otel::export::export(&ledger, &index, &endpoint, token.as_deref()) {
             Ok(exported) => {
                 if exported.sessions > 0 {
                     crate::faces::cli::print_line(&said(&exported));
                 }
-                wait = std::time::Duration::from_secs(10);
+                wait = every;
             }
             Err(err) => {
                 crate::os::warnings::warn(&format!(
@@ -89,7 +95,7 @@ fn export(cli: &Cli, args: &OtelExportArgs) -> Result<Output, Error> {
                     wait.as_secs()
                 ));
                 std::thread::sleep(wait);
-                wait = (wait * 2).min(std::time::Duration::from_secs(300));
+                wait = (wait * 2).min(std::time::Duration::from_secs(300).max(every));
                 continue;
             }
         }
@@ -282,4 +288,128 @@ fn status(cli: &Cli, index: &std::path::Path) -> Result<Output, Error> {
         json: serde_json::json!({ "index": index.display().to_string(), "rows": to_json(&rows)? })
             .into(),
     })
+}
+
+/// `usage --source telemetry|both` and `usage --check`: what the agents reported over
+/// OpenTelemetry, alone, beside the transcripts' report, or paired with it.
+pub(crate) fn usage_reported(cli: &Cli, args: &UsageArgs) -> Result<Output, Error> {
+    let (options, zone, blocks) = crate::faces::cli::usage::options_of(cli, args)?;
+    if blocks {
+        return Err(Error::invalid(
+            "source",
+            "the agents' reports go by day, week, month, model, project, agent or work session: the five-hour windows are the transcripts'",
+        ));
+    }
+    let index = index_path(
+        cli,
+        &IndexLocation {
+            index: args
+                .index
+                .as_deref()
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
+        },
+    )?;
+    if !index.is_file() {
+        return Err(Error::invalid(
+            "source",
+            format!(
+                "no transcript index at {}: `baton mirror` keeps the transcripts and `baton otel serve` what the agents report",
+                index.display()
+            ),
+        ));
+    }
+    let connection = crate::ops::mirror::open_for_query(&index, false, None)?;
+    if args.check {
+        let check = crate::ops::otel::compare::check(&connection, &index, &options)?;
+        return Ok(Output {
+            human: check_text(&check, &zone),
+            json: to_json(&check)?.into(),
+        });
+    }
+    let reported = crate::ops::otel::compare::report(&connection, &index, &options)?;
+    if args.source == SourceArg::Telemetry {
+        return Ok(Output {
+            human: if args.csv {
+                reported.to_csv().trim_end().to_owned()
+            } else {
+                format!(
+                    "As the agents reported it over OpenTelemetry:\n{}",
+                    usage_table(&reported, &Style::for_stdout(cli.color))
+                )
+            },
+            json: to_json(&reported)?.into(),
+        });
+    }
+    let read = crate::ops::mirror::usage::report(&connection, &index, &options)?;
+    let style = Style::for_stdout(cli.color);
+    Ok(Output {
+        human: if args.csv {
+            both_csv(&read, &reported)
+        } else {
+            format!(
+                "As the transcripts say:\n{}\n\nAs the agents reported it over OpenTelemetry:\n{}",
+                usage_table(&read, &style),
+                usage_table(&reported, &style)
+            )
+        },
+        json:
+            serde_json::json!({ "transcripts": to_json(&read)?, "telemetry": to_json(&reported)? })
+                .into(),
+    })
+}
+
+/// `usage --source both --csv`: one table, the transcripts' rows then the agents', each line
+/// led by whose figures it holds (`source`), each report's header once.
+fn both_csv(read: &UsageReport, reported: &UsageReport) -> String {
+    let mut out = String::new();
+    for (n, (source, report)) in [("transcripts", read), ("telemetry", reported)]
+        .into_iter()
+        .enumerate()
+    {
+        for (line_number, line) in report.to_csv().lines().enumerate() {
+            match line_number {
+                0 if n == 0 => out.push_str(&format!("source,{line}\n")),
+                0 => {}
+                _ => out.push_str(&format!("{source},{line}\n")),
+            }
+        }
+    }
+    out.trim_end().to_owned()
+}
+
+/// `usage --check` as a person reads it: how many reports were paired, then each difference
+/// with its figures and its likely cause, in time order.
+fn check_text(
+    check: &baton_core::telemetry::reconcile::Check,
+    zone: &crate::os::zone::HostZone,
+) -> String {
+    use baton_core::telemetry::reconcile::Kind;
+    let mut out = format!(
+        "[ok] {} reported request(s), {} paired with a transcript response; {} transcript response(s) in the time they cover; {} difference(s)",
+        check.reported,
+        check.matched,
+        check.responses,
+        check.differences.len()
+    );
+    if check.reported == 0 {
+        out.push_str("\nnothing reported yet: `baton otel serve`, then point an agent at it (`baton otel --help`)");
+    }
+    for d in &check.differences {
+        let what = match d.kind {
+            Kind::MissingInTranscripts => "missing in the transcripts",
+            Kind::MissingInTelemetry => "missing in the telemetry",
+            Kind::TokensDiffer => "tokens differ",
+            Kind::CostDiffers => "cost differs",
+        };
+        let session: String = d.session.chars().take(8).collect();
+        out.push_str(&format!(
+            "\n\n{}  {what}  session {session}  {}\n  {}\n  likely: {}",
+            crate::faces::present::local(baton_core::Timestamp::from_millis(d.at_ms), zone, true),
+            d.model.as_deref().unwrap_or(""),
+            d.detail,
+            d.likely
+        ));
+    }
+    out
 }

@@ -1,7 +1,7 @@
 //! `baton inspect` and `baton usage` on the command line, with the usage tables (shared with
 //! `baton team usage`).
 
-use crate::faces::cli::args::{GroupByArg, InspectArgs, SourceArg, UsageArgs};
+use crate::faces::cli::args::{GroupByArg, InspectArgs, UsageArgs};
 use crate::faces::cli::args::{IndexLocation, QueryIndex};
 use crate::faces::cli::{Output, index_path, open_query, to_json};
 use crate::faces::table::{Cell, Column, Fit, Paint, Style, Table};
@@ -61,7 +61,19 @@ pub(crate) fn inspect(args: InspectArgs) -> Result<Output, Error> {
     })
 }
 
-pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Output, Error> {
+/// What `baton usage` was asked, as the report's options: its zone, and whether it asks for
+/// the five-hour windows.
+pub(crate) fn options_of(
+    cli: &crate::faces::cli::Cli,
+    args: &UsageArgs,
+) -> Result<
+    (
+        crate::ops::usage::UsageOptions,
+        crate::os::zone::HostZone,
+        bool,
+    ),
+    Error,
+> {
     let (zone, since, until) = args.window.resolve()?;
     let blocks = args.group_by == GroupByArg::Blocks;
     if !blocks && let Some(flag) = args.blocks.any_given() {
@@ -130,66 +142,13 @@ pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Ou
             )?;
         }
     }
-    if args.check || args.source != SourceArg::Transcripts {
-        if blocks || work {
-            return Err(Error::invalid(
-                "source",
-                "the agents' reports go by day, week, month, model, project or agent session: windows and work sessions are the transcripts'",
-            ));
-        }
-        let index = index_path(
-            cli,
-            &IndexLocation {
-                index: args
-                    .index
-                    .as_deref()
-                    .filter(|p| !p.is_empty())
-                    .map(PathBuf::from),
-            },
-        )?;
-        if !index.is_file() {
-            return Err(Error::invalid(
-                "source",
-                format!(
-                    "no transcript index at {}: `baton mirror` keeps the transcripts and `baton otel serve` what the agents report",
-                    index.display()
-                ),
-            ));
-        }
-        let connection = crate::ops::mirror::open_for_query(&index, false, None)?;
-        if args.check {
-            let check = crate::ops::otel::compare::check(&connection, &index, &options)?;
-            return Ok(Output {
-                human: check_text(&check, &zone),
-                json: to_json(&check)?.into(),
-            });
-        }
-        let reported = crate::ops::otel::compare::report(&connection, &index, &options)?;
-        if args.source == SourceArg::Telemetry {
-            return Ok(Output {
-                human: if args.csv {
-                    reported.to_csv().trim_end().to_owned()
-                } else {
-                    format!(
-                        "As the agents reported it over OpenTelemetry:\n{}",
-                        usage_table(&reported, &Style::for_stdout(cli.color))
-                    )
-                },
-                json: to_json(&reported)?.into(),
-            });
-        }
-        let read = crate::ops::mirror::usage::report(&connection, &index, &options)?;
-        let style = Style::for_stdout(cli.color);
-        return Ok(Output {
-            human: format!(
-                "As the transcripts say:\n{}\n\nAs the agents reported it over OpenTelemetry:\n{}",
-                usage_table(&read, &style),
-                usage_table(&reported, &style)
-            ),
-            json: serde_json::json!({ "transcripts": to_json(&read)?, "telemetry": to_json(&reported)? })
-                .into(),
-        });
-    }
+    Ok((options, zone, blocks))
+}
+
+/// `baton usage`: the transcripts' report (`--source telemetry|both` and `--check` are the
+/// OpenTelemetry face's, [`super::otel::usage_reported`]).
+pub(crate) fn usage(cli: &crate::faces::cli::Cli, args: &UsageArgs) -> Result<Output, Error> {
+    let (options, zone, _) = options_of(cli, args)?;
     let report = match &args.index {
         Some(path) => {
             let index = QueryIndex {
@@ -545,41 +504,5 @@ pub(crate) fn usage_notes(report: &UsageReport) -> String {
         "\ncost: {how}{dated}; days in {}",
         report.timezone
     ));
-    out
-}
-
-/// `usage --check` as a person reads it: how many reports were paired, then each difference
-/// with its figures and its likely cause, in time order.
-fn check_text(
-    check: &baton_core::telemetry::reconcile::Check,
-    zone: &crate::os::zone::HostZone,
-) -> String {
-    use baton_core::telemetry::reconcile::Kind;
-    let mut out = format!(
-        "[ok] {} reported request(s), {} paired with a transcript response; {} transcript response(s) in the time they cover; {} difference(s)",
-        check.reported,
-        check.matched,
-        check.responses,
-        check.differences.len()
-    );
-    if check.reported == 0 {
-        out.push_str("\nnothing reported yet: `baton otel serve`, then point an agent at it (`baton otel --help`)");
-    }
-    for d in &check.differences {
-        let what = match d.kind {
-            Kind::MissingInTranscripts => "missing in the transcripts",
-            Kind::MissingInTelemetry => "missing in the telemetry",
-            Kind::TokensDiffer => "tokens differ",
-            Kind::CostDiffers => "cost differs",
-        };
-        let session: String = d.session.chars().take(8).collect();
-        out.push_str(&format!(
-            "\n\n{}  {what}  session {session}  {}\n  {}\n  likely: {}",
-            crate::faces::present::local(baton_core::Timestamp::from_millis(d.at_ms), zone, true),
-            d.model.as_deref().unwrap_or(""),
-            d.detail,
-            d.likely
-        ));
-    }
     out
 }

@@ -209,24 +209,12 @@ impl BatonMcp {
             if let Some(snapshot) = answered.snapshot {
                 tokio::task::spawn_blocking(move || engine::refresh(&ledger, &snapshot));
             }
-            let mut cost = serde_json::Map::new();
-            if let Some(figures) = &answered.extras.cost
-                && let Ok(value) = serde_json::to_value(figures)
-            {
-                cost.insert("cost".into(), value);
-            }
-            if let Some(chain) = answered.extras.chain_cost {
-                cost.insert("chain_cost".into(), chain);
-            }
-            if let Some(branch) = answered.extras.branch_cost {
-                cost.insert("branch_cost".into(), branch);
-            }
-            if let Some(share) = answered.extras.window_share {
-                cost.insert("window_share".into(), share);
-            }
-            if let Some(resume) = answered.extras.resume {
-                cost.insert("resume".into(), resume);
-            }
+            let cost: serde_json::Map<String, serde_json::Value> = answered
+                .extras
+                .into_fields()
+                .into_iter()
+                .map(|(key, value)| (key.to_owned(), value))
+                .collect();
             (answered.result, (!cost.is_empty()).then_some(cost))
         })
         .await

@@ -365,6 +365,13 @@ pub(crate) fn show_extras(extras: &crate::ops::command::Extras) -> String {
             crate::ops::work_cost::describe(figures)
         ));
     }
+    if let Some(reported) = &extras.reported_cost {
+        out.push_str(&format!(
+            "\n  reported cost  {} · {} tokens, as its agent reported them over OpenTelemetry",
+            dollars(reported),
+            thousands(reported["total_tokens"].as_u64().unwrap_or(0)),
+        ));
+    }
     if let Some(chain) = &extras.chain_cost {
         out.push_str(&format!(
             "\n  chain cost     {} · {} tokens over {} handed-off sessions",

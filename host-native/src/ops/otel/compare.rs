@@ -143,7 +143,7 @@ pub fn check(
         connection,
         index,
         Timestamp::from_millis(since),
-        sessions,
+        sessions.clone(),
     )?
     .ok_or_else(|| {
         Error::invalid(
@@ -151,6 +151,12 @@ pub fn check(
             "the index has not counted its responses yet: run `baton mirror` once, then check again",
         )
     })?;
+    // Claude Code's responses carry the request id its reports name: pairs by it come first.
+    let request_ids = crate::ops::mirror::query::claude_request_ids(connection, index, &sessions)?;
+    let ids: Vec<Option<String>> = rows
+        .iter()
+        .map(|row| row.dedup_key.and_then(|k| request_ids.get(&k).cloned()))
+        .collect();
     let entries: Vec<UsageEntry> = rows.into_iter().map(|row| row.entry).collect();
     let prices = crate::ops::usage::prices(options)?;
     let costs =
@@ -158,7 +164,9 @@ pub fn check(
     let responses: Vec<Response> = entries
         .iter()
         .zip(costs)
-        .map(|(entry, femto)| Response {
+        .zip(ids)
+        .map(|((entry, femto), request_id)| Response {
+            request_id,
             session: entry.session.to_string(),
             at_ms: entry.at.millis(),
             model: entry.model.as_deref().map(str::to_owned),
@@ -170,4 +178,54 @@ pub fn check(
     Ok(baton_core::telemetry::reconcile::check(
         &reported, &responses,
     ))
+}
+
+/// What the agents reported over OpenTelemetry for work session `id` (its requests tied to it
+/// by the rule that ties its transcripts: the agent session id, else project, agent and
+/// time): `{cost_usd, total_tokens, models}`, the costs as the agents computed them (a
+/// request that came without one priced by Baton's table). None when the index keeps no
+/// report of it.
+pub fn of_work_session(
+    index: &Path,
+    work_root: Option<String>,
+    sessions: &[baton_core::ledger::session::Session],
+    id: baton_core::SessionId,
+) -> Result<Option<serde_json::Value>, Error> {
+    let Some(session) = sessions.iter().find(|s| s.session_id == id) else {
+        return Ok(None);
+    };
+    if !index.is_file() {
+        return Ok(None);
+    }
+    let connection = crate::ops::mirror::open_for_query(index, false, None)?;
+    let any: Option<i64> = connection
+        .query_row("SELECT 1 FROM telemetry LIMIT 1", [], |r| r.get(0))
+        .ok();
+    if any.is_none() {
+        return Ok(None);
+    }
+    let options = UsageOptions {
+        work_sessions: Some(sessions.to_vec()),
+        work_focus: crate::ops::usage::WorkFocus::of(&[session]),
+        work_root,
+        ..UsageOptions::everything(
+            baton_core::transcripts::usage::GroupBy::Session,
+            crate::os::zone::resolve(Some("UTC"))?,
+        )
+    };
+    let report = report(&connection, index, &options)?;
+    let links = report.work_sessions.map(|w| w.links).unwrap_or_default();
+    let Some(row) = report
+        .rows
+        .iter()
+        .find(|row| links.get(&row.key).is_some_and(|l| l.session_id == id))
+    else {
+        return Ok(None);
+    };
+    Ok(Some(serde_json::json!({
+        "cost_usd": row.cost_usd,
+        "total_tokens": row.total_tokens,
+        "models": row.models,
+        "source": "telemetry",
+    })))
 }

@@ -6,10 +6,11 @@
 //! the rest next time and nothing twice; the spans' ids come from the ledger's ids, so a
 //! session sent again is the same spans.
 
+use super::send::{metrics_uri, post, traces_uri};
 use crate::store::Ledger;
 use baton_core::Error;
 use baton_core::ledger::store::LedgerView;
-use baton_core::telemetry::traces::{Point, Request, Span, ToolCall};
+use baton_core::telemetry::traces::{Point, Request, Span, ToolCall, Turn};
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::{AnyValue, InstrumentationScope, KeyValue, any_value};
 use opentelemetry_proto::tonic::resource::v1::Resource;
@@ -61,15 +62,6 @@ fn write_state(path: &Path, sent: &Sent) -> Result<(), Error> {
         std::fs::create_dir_all(dir).map_err(|e| Error::store_io("create", &shown, e))?;
     }
     crate::os::files::write_whole(path, &text).map_err(|e| Error::store_io("write", &shown, e))
-}
-
-/// The same endpoint's metrics address.
-fn metrics_uri(traces: &hyper::Uri) -> Result<hyper::Uri, Error> {
-    let text = traces.to_string();
-    let base = text.strip_suffix("/v1/traces").unwrap_or(&text);
-    format!("{base}/v1/metrics")
-        .parse()
-        .map_err(|_| Error::invalid("endpoint", format!("`{text}` has no metrics address")))
 }
 
 /// A metric and its attributes: what a sum adds up by.
@@ -156,106 +148,6 @@ fn baton_resource() -> Resource {
         ]),
         ..Default::default()
     }
-}
-
-/// The endpoint's traces address: `http://host:4318` gets `/v1/traces`.
-pub fn traces_uri(endpoint: &str) -> Result<hyper::Uri, Error> {
-    let bad = |why: &str| Error::invalid("endpoint", format!("`{endpoint}` {why}"));
-    let uri: hyper::Uri = endpoint
-        .trim()
-        .parse()
-        .map_err(|_| bad("is not an address (http://host:4318)"))?;
-    match uri.scheme_str() {
-        Some("http") => {}
-        Some("https") => {
-            return Err(bad(
-                "is https: Baton sends plain OTLP/HTTP; point it at a local OpenTelemetry Collector, which forwards over TLS",
-            ));
-        }
-        _ => return Err(bad("is not an http:// address")),
-    }
-    let host = uri.host().ok_or_else(|| bad("names no host"))?;
-    let port = uri.port_u16().unwrap_or(4318);
-    let path = match uri.path() {
-        "" | "/" => "/v1/traces".to_owned(),
-        p if p.ends_with("/v1/traces") => p.to_owned(),
-        p => format!("{}/v1/traces", p.trim_end_matches('/')),
-    };
-    format!("http://{host}:{port}{path}")
-        .parse()
-        .map_err(|_| bad("is not an address"))
-}
-
-/// Posts one protobuf body; the endpoint's refusal or silence is an error saying so.
-fn post(uri: &hyper::Uri, body: Vec<u8>, token: Option<&str>) -> Result<(), Error> {
-    use http_body_util::{BodyExt, Full};
-    let down = |why: String| {
-        Error::new(
-            baton_core::ErrorCode::ServeFailed,
-            format!("could not send to {uri}: {why}"),
-        )
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| down(e.to_string()))?;
-    runtime.block_on(async {
-        let host = uri
-            .host()
-            .unwrap_or("127.0.0.1")
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .to_owned();
-        let port = uri.port_u16().unwrap_or(4318);
-        let connect = tokio::net::TcpStream::connect((host.as_str(), port));
-        let stream = tokio::time::timeout(std::time::Duration::from_secs(10), connect)
-            .await
-            .map_err(|_| down("no answer in 10 s".to_owned()))?
-            .map_err(|e| down(e.to_string()))?;
-        let (mut sender, connection) =
-            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-                .await
-                .map_err(|e| down(e.to_string()))?;
-        tokio::spawn(connection);
-        // The origin form (`POST /v1/traces`), not the address a proxy is given.
-        let path = uri.path_and_query().map_or("/v1/traces", |p| p.as_str());
-        let mut request = hyper::Request::post(path)
-            .header(
-                hyper::header::HOST,
-                format!("{}:{port}", uri.host().unwrap_or("127.0.0.1")),
-            )
-            .header(hyper::header::CONTENT_TYPE, "application/x-protobuf");
-        if let Some(token) = token {
-            request = request.header(hyper::header::AUTHORIZATION, format!("Bearer {token}"));
-        }
-        let request = request
-            .body(Full::new(bytes::Bytes::from(body)))
-            .map_err(|e| down(e.to_string()))?;
-        let response = tokio::time::timeout(
-            std::time::Duration::from_secs(30),
-            sender.send_request(request),
-        )
-        .await
-        .map_err(|_| down("no answer in 30 s".to_owned()))?
-        .map_err(|e| down(e.to_string()))?;
-        let status = response.status();
-        if status.is_success() {
-            return Ok(());
-        }
-        let said = response
-            .into_body()
-            .collect()
-            .await
-            .map(|b| b.to_bytes())
-            .unwrap_or_default();
-        Err(down(format!(
-            "it answered {status} {}",
-            String::from_utf8_lossy(&said)
-                .chars()
-                .take(200)
-                .collect::<String>()
-        )))
-    })
 }
 
 fn value(v: &serde_json::Value) -> AnyValue {
@@ -352,10 +244,16 @@ fn encode(spans: &[Span]) -> Vec<u8> {
 }
 
 /// A work session's requests and tool calls, from its transcripts.
-type FromTranscripts = (Vec<Request>, Vec<ToolCall>);
+/// What a work session's transcripts hold for its trace.
+#[derive(Default)]
+struct FromTranscripts {
+    turns: Vec<Turn>,
+    requests: Vec<Request>,
+    tools: Vec<ToolCall>,
+}
 
-/// The requests and tool calls of the agent sessions `agent_sessions` between `from` and `to`;
-/// `None` while the index has not counted its responses yet.
+/// The prompts, requests and tool calls of the agent sessions `agent_sessions` between `from`
+/// and `to`; `None` while the index has not counted its responses yet.
 fn transcript_spans(
     connection: &rusqlite::Connection,
     index: &Path,
@@ -364,7 +262,7 @@ fn transcript_spans(
     to: i64,
 ) -> Result<Option<FromTranscripts>, Error> {
     if agent_sessions.is_empty() {
-        return Ok(Some((Vec::new(), Vec::new())));
+        return Ok(Some(FromTranscripts::default()));
     }
     let Some(rows) = crate::ops::mirror::usage::counted_of_sessions(
         connection,
@@ -393,7 +291,7 @@ fn transcript_spans(
         &prices,
         baton_core::transcripts::usage::CostMode::Auto,
     );
-    let requests = entries
+    let requests: Vec<Request> = entries
         .iter()
         .zip(costs)
         .zip(keys)
@@ -407,7 +305,7 @@ fn transcript_spans(
         })
         .collect();
     let failed = |e| crate::index::failure("read the tool calls of", index, e);
-    let mut statement = connection
+    let mut calls = connection
         .prepare_cached(
             "SELECT tc.call_id, COALESCE(tc.name, '?'), COALESCE(tc.is_error, 0), m.at
              FROM conversations c JOIN tool_calls tc ON tc.conversation = c.id
@@ -415,11 +313,24 @@ fn transcript_spans(
              WHERE c.provider_id = ?1 AND m.at BETWEEN ?2 AND ?3 ORDER BY m.at",
         )
         .map_err(failed)?;
-    let mut tools = Vec::new();
+    // A person's prompt opens a turn (a tool's output is its own role, never a prompt).
+    let mut prompts = connection
+        .prepare_cached(
+            "SELECT m.message_id, m.at FROM conversations c
+             JOIN messages m ON m.conversation = c.id
+             WHERE c.provider_id = ?1 AND m.role = 'user' AND m.at BETWEEN ?2 AND ?3
+             ORDER BY m.at",
+        )
+        .map_err(failed)?;
+    let mut found = FromTranscripts {
+        requests,
+        ..FromTranscripts::default()
+    };
     for agent_session in agent_sessions {
-        let rows = statement
+        let rows = calls
             .query_map(rusqlite::params![agent_session, from, to], |r| {
                 Ok(ToolCall {
+                    agent_session: agent_session.clone(),
                     call_id: r.get(0)?,
                     name: r.get(1)?,
                     failed: r.get::<_, i64>(2)? != 0,
@@ -428,10 +339,22 @@ fn transcript_spans(
             })
             .map_err(failed)?;
         for row in rows {
-            tools.push(row.map_err(failed)?);
+            found.tools.push(row.map_err(failed)?);
+        }
+        let rows = prompts
+            .query_map(rusqlite::params![agent_session, from, to], |r| {
+                Ok(Turn {
+                    agent_session: agent_session.clone(),
+                    message_id: r.get(0)?,
+                    at_ms: r.get(1)?,
+                })
+            })
+            .map_err(failed)?;
+        for row in rows {
+            found.turns.push(row.map_err(failed)?);
         }
     }
-    Ok(Some((requests, tools)))
+    Ok(Some(found))
 }
 
 /// Sends every ended work session not sent to `endpoint` before, in batches; what was sent
@@ -498,7 +421,7 @@ pub fn export(
                         .collect()
                 })
                 .unwrap_or_default();
-            let (requests, tools) = match &opened {
+            let found = match &opened {
                 Some(connection) => match transcript_spans(
                     connection,
                     index,
@@ -513,12 +436,19 @@ pub fn export(
                         continue;
                     }
                 },
-                None => (Vec::new(), Vec::new()),
+                None => FromTranscripts::default(),
             };
             spans.extend(baton_core::telemetry::traces::spans(
-                session, &events, &requests, &tools, None,
+                session,
+                &events,
+                &found.turns,
+                &found.requests,
+                &found.tools,
             ));
-            points.extend(baton_core::telemetry::traces::points(session, &requests));
+            points.extend(baton_core::telemetry::traces::points(
+                session,
+                &found.requests,
+            ));
             batch.push(session);
         }
         if batch.is_empty() {

@@ -7,6 +7,7 @@
 pub mod compare;
 pub mod decode;
 pub mod export;
+pub mod send;
 
 use baton_core::Error;
 use baton_core::telemetry::Reported;

@@ -180,43 +180,9 @@ fn percent_decoded(text: &str) -> String {
 fn tls_connector(
     root_file: Option<&Path>,
 ) -> Result<tokio_postgres_rustls::MakeRustlsConnect, Error> {
-    use rustls_pki_types::CertificateDer;
-    use rustls_pki_types::pem::PemObject;
-    let mut roots = rustls::RootCertStore::empty();
-    for cert in rustls_native_certs::load_native_certs().certs {
-        let _ = roots.add(cert);
-    }
-    if let Some(path) = root_file {
-        let certs = CertificateDer::pem_file_iter(path)
-            .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| {
-                Error::invalid(
-                    "sslrootcert",
-                    format!(
-                        "{}: not a readable PEM certificate file: {e}",
-                        path.display()
-                    ),
-                )
-            })?;
-        if certs.is_empty() {
-            return Err(Error::invalid(
-                "sslrootcert",
-                format!("{} holds no certificate", path.display()),
-            ));
-        }
-        for cert in certs {
-            roots
-                .add(cert)
-                .map_err(|e| Error::invalid("sslrootcert", format!("{}: {e}", path.display())))?;
-        }
-    }
-    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| sync_error("set up TLS", e))?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(
+        crate::os::tls::client_config(root_file, "sslrootcert")?,
+    ))
 }
 
 /// The URL without its password, for messages: the one between `user:` and `@`, and any

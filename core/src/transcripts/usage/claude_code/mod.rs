@@ -71,6 +71,15 @@ impl Response {
     }
 }
 
+/// The dedup key of a response: its `message.id` with its `requestId` (a response written
+/// again keeps both), else with its session when the line has no request id.
+pub fn response_key(session: &str, message_id: &str, request_id: Option<&str>) -> u128 {
+    match request_id.filter(|r| !r.is_empty()) {
+        Some(request) => fingerprint(&[b"r", message_id.as_bytes(), request.as_bytes()]),
+        None => fingerprint(&[b"s", session.as_bytes(), message_id.as_bytes()]),
+    }
+}
+
 /// The Claude Code project folder a transcript's path names: `projects/<folder>/<session>.jsonl`,
 /// or `projects/<folder>/<session>/subagents/agent-….jsonl` (either separator).
 pub fn project_folder_of(path: &str) -> Option<&str> {
@@ -322,12 +331,7 @@ impl ClaudeCodeUsage {
             delegated: sidechain,
         };
         let id = message.id.as_deref().filter(|id| !id.is_empty());
-        let key = id.map(
-            |id| match parsed.request_id.as_deref().filter(|r| !r.is_empty()) {
-                Some(request) => fingerprint(&[b"r", id.as_bytes(), request.as_bytes()]),
-                None => fingerprint(&[b"s", session.as_bytes(), id.as_bytes()]),
-            },
-        );
+        let key = id.map(|id| response_key(session, id, parsed.request_id.as_deref()));
         Some(Response {
             entry,
             folder: self.folder.clone(),

@@ -38,17 +38,21 @@ pub(crate) enum OtelCommand {
 
 #[derive(Debug, Args)]
 pub(crate) struct OtelExportArgs {
-    /// Where to send: http://HOST:PORT of an OTLP/HTTP receiver (a Collector) [default:
-    /// `endpoint` under [otel] in .baton/config.toml]
+    /// Where to send: http://HOST:PORT of an OTLP/HTTP receiver (a Collector), or https://…
+    /// (the system's trusted roots; SSL_CERT_FILE adds one) [default: `endpoint` under [otel]
+    /// in .baton/config.toml]
     #[arg(long, value_name = "URL")]
     pub(crate) endpoint: Option<String>,
     /// Send `Authorization: Bearer TOKEN` with each request [env: BATON_OTEL_TOKEN]
     #[arg(long, value_name = "TOKEN")]
     pub(crate) token: Option<String>,
-    /// Keep going: send each session as it ends (every 10 s), and again after the endpoint
-    /// was down
+    /// Keep going: send each session as it ends, and again after the endpoint was down
+    /// (waiting twice as long after each failure, up to five minutes)
     #[arg(long)]
     pub(crate) follow: bool,
+    /// With --follow: seconds between two looks at the ledger
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, requires = "follow", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub(crate) every: u64,
     #[command(flatten)]
     pub(crate) index: super::IndexLocation,
 }

@@ -10,12 +10,14 @@ use serde::Serialize;
 use std::path::Path;
 
 mod listing;
+mod requests;
 mod scope;
 mod search;
 mod show;
 mod tools;
 
 pub use listing::*;
+pub use requests::*;
 pub use search::*;
 pub use show::*;
 pub use tools::*;
