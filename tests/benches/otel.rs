@@ -1,8 +1,10 @@
 //! `baton otel` at the limit, whole processes: the receiver fed 100,000 Claude Code
 //! `api_request` log records (protobuf, 200 requests of 500, two keep-alive connections at
 //! once), its rate and its peak memory; and `baton otel export` of a ledger of 10,000 ended
-//! work sessions to a receiver in this process. Targets: ≥ 5,000 records/s with ≤ 100 MB;
-//! 10,000 sessions exported in ≤ 10 s. Run: `cargo bench -p baton-tests --bench otel`.
+//! work sessions to a receiver in this process, every fifth with a Claude Code transcript
+//! tied to it (4 prompts, 8 requests, 4 tool calls: turns, chat and tool spans). Targets:
+//! ≥ 5,000 records/s with ≤ 100 MB; 10,000 sessions exported in ≤ 10 s. Run:
+//! `cargo bench -p baton-tests --bench otel`.
 
 use opentelemetry_proto::tonic::collector::logs::v1::ExportLogsServiceRequest;
 use opentelemetry_proto::tonic::common::v1::{AnyValue, KeyValue, any_value};
@@ -105,6 +107,52 @@ fn send(address: &str, bodies: &[Vec<u8>]) {
     }
 }
 
+/// The transcript of work session `n` (started at `start` ms): four prompts, each answered by
+/// a tool call, its result and a last answer.
+fn transcript(n: u64, start: i64) -> String {
+    let at = |ms: i64| baton_core::Timestamp::from_millis(start + ms).to_string();
+    let session = format!("0b0b0b0b-0000-4000-8000-{n:012}");
+    let mut out = String::new();
+    let mut line = |value: serde_json::Value| {
+        out.push_str(&value.to_string());
+        out.push('\n');
+    };
+    for turn in 0..4i64 {
+        let t = 2_000 + turn * 12_000;
+        let usage = |output: u64| {
+            serde_json::json!({"input_tokens": 40, "output_tokens": output,
+                "cache_read_input_tokens": 12_000, "cache_creation_input_tokens": 300})
+        };
+        line(
+            serde_json::json!({"type": "user", "sessionId": session, "cwd": "/work/load",
+            "uuid": format!("u{turn}"), "timestamp": at(t),
+            "message": {"role": "user", "content": format!("Step {turn}: run the tests and fix what fails")}}),
+        );
+        line(
+            serde_json::json!({"type": "assistant", "sessionId": session, "cwd": "/work/load",
+            "uuid": format!("a{turn}"), "timestamp": at(t + 3_000), "requestId": format!("req_{n}_{turn}a"),
+            "message": {"id": format!("msg_{n}_{turn}a"), "role": "assistant",
+                "model": "claude-sonnet-4-5-20250929", "usage": usage(80),
+                "content": [{"type": "tool_use", "id": format!("toolu_{n}_{turn}"), "name": "Bash",
+                    "input": {"command": "cargo test"}}]}}),
+        );
+        line(
+            serde_json::json!({"type": "user", "sessionId": session, "cwd": "/work/load",
+            "uuid": format!("r{turn}"), "timestamp": at(t + 6_000),
+            "message": {"role": "user", "content": [{"type": "tool_result",
+                "tool_use_id": format!("toolu_{n}_{turn}"), "content": "test result: ok"}]}}),
+        );
+        line(
+            serde_json::json!({"type": "assistant", "sessionId": session, "cwd": "/work/load",
+            "uuid": format!("b{turn}"), "timestamp": at(t + 9_000), "requestId": format!("req_{n}_{turn}b"),
+            "message": {"id": format!("msg_{n}_{turn}b"), "role": "assistant",
+                "model": "claude-sonnet-4-5-20250929", "usage": usage(200),
+                "content": [{"type": "text", "text": "All tests pass now."}]}}),
+        );
+    }
+    out
+}
+
 fn baton(baton: &Path, home: &Path) -> Command {
     let mut cmd = Command::new(baton);
     cmd.env_clear()
@@ -187,10 +235,32 @@ fn main() {
         .arg(&ledger)
         .arg("10000")
         .arg("--ended")
+        .args(["--tied-every", "5"])
         .stdout(Stdio::null())
         .status()
         .unwrap();
     assert!(written.success());
+    // Every fifth session's transcript, kept by the mirror as it would be in use.
+    let claude = home.join("claude/-work-load");
+    std::fs::create_dir_all(&claude).unwrap();
+    for n in (0..10_000u64).step_by(5) {
+        std::fs::write(
+            claude.join(format!("0b0b0b0b-0000-4000-8000-{n:012}.jsonl")),
+            transcript(n, 1_780_000_000_000 + n as i64 * 60_000),
+        )
+        .unwrap();
+    }
+    let mirrored = baton(&release, &home)
+        .args(baton_tests::mirror_only(
+            home.join("claude").to_str().unwrap(),
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        mirrored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&mirrored.stderr)
+    );
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let endpoint = format!("http://{}", listener.local_addr().unwrap());
     let received = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -247,9 +317,11 @@ fn main() {
     );
     let exported: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(exported["sessions"], 10_000);
+    // Each tied session: its own span, 4 turns, 8 requests and 4 tool calls.
+    assert_eq!(exported["spans"], 10_000 + 2_000 * 16, "{exported}");
     std::thread::sleep(Duration::from_millis(100));
     println!(
-        "export: 10,000 ended work sessions ({} spans, {:.1} MB sent) in {:.2} s (target ≤ 10 s)",
+        "export: 10,000 ended work sessions, 2,000 with a transcript ({} spans, {:.1} MB sent) in {:.2} s (target ≤ 10 s)",
         exported["spans"],
         received.load(std::sync::atomic::Ordering::SeqCst) as f64 / 1e6,
         took.as_secs_f64()

@@ -4,7 +4,10 @@
 //!
 //! Usage: `ledger-writer DIR COUNT [--fsync] [--delay-us N] [--ended]` (COUNT 0 = until
 //! killed; `--delay-us` pauses between opening the log and writing, to widen race windows;
-//! `--ended` ends each session it starts, as most of a real ledger's sessions are).
+//! `--ended` ends each session it starts, as most of a real ledger's sessions are;
+//! `--tied-every K` starts session `n` a minute after session `n - 1` and ends it 50 s later,
+//! every K-th with provider session id `0b0b0b0b-0000-4000-8000-{n:012}`, for transcripts a
+//! benchmark writes to tie to them).
 //! `ledger-writer DIR start PROVIDER_SESSION_ID [--delay-us N]` instead runs one `start` with
 //! that provider session id through the engine (as `baton start` does) and prints its answer:
 //! the delay then falls between the decision and its append, where two starts would race.
@@ -39,18 +42,31 @@ fn main() {
         println!("{}", serde_json::to_string(&answer).expect("json"));
         return;
     }
+    let tied_every: Option<u64> = args
+        .iter()
+        .position(|a| a == "--tied-every")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|k| k.parse().ok())
+        .filter(|k| *k > 0);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut n = 0u64;
     while count == 0 || n < count {
         let session = SessionId(uuid::Uuid::now_v7());
+        let (start, length) = match tied_every {
+            Some(_) => (1_780_000_000_000 + n as i64 * 60_000, 50_000),
+            None => (1_780_000_000_000 + n as i64, 1),
+        };
         let event = Event {
             id: EventId(uuid::Uuid::now_v7()),
             session,
-            at: Timestamp::from_millis(1_780_000_000_000 + n as i64),
+            at: Timestamp::from_millis(start),
             actor: Actor::agent("writer"),
             payload: Payload::Started(Started {
                 goal: Some(format!("event {n} of process {}", std::process::id())),
+                provider_session_id: tied_every
+                    .filter(|k| n.is_multiple_of(*k))
+                    .map(|_| format!("0b0b0b0b-0000-4000-8000-{n:012}")),
                 ..Started::new("load", format!("writer-{}", std::process::id()))
             }),
         };
@@ -60,7 +76,7 @@ fn main() {
         if args.iter().any(|a| a == "--ended") {
             let ended = Event {
                 id: EventId(uuid::Uuid::now_v7()),
-                at: Timestamp::from_millis(1_780_000_000_000 + n as i64 + 1),
+                at: Timestamp::from_millis(start + length),
                 payload: Payload::Ended(baton_core::ledger::event::Ended::default()),
                 ..event.clone()
             };

@@ -149,6 +149,11 @@ def transcript(place):
          "cwd": "/work/app", "timestamp": at(2),
          "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
                                                   "content": "a.txt"}]}},
+        # Written on the person's side, but typed by no one: no turn of its own.
+        {"type": "user", "sessionId": AGENT_SESSION, "uuid": "u3", "parentUuid": "u2",
+         "cwd": "/work/app", "timestamp": at(3),
+         "message": {"role": "user", "content": [{"type": "text",
+                                                  "text": "[Request interrupted by user]"}]}},
     ]
     folder = place / "claude" / "-work-app"
     folder.mkdir(parents=True)
@@ -193,7 +198,7 @@ def test_work_sessions_go_out_as_traces_once(place):
         # The hand-off: the second session's trace links to the first's.
         assert [(l.trace_id, l.span_id) for l in b.links] == [(a.trace_id, a.span_id)]
         # The person's prompt is a turn under the session; the request and the tool call it
-        # led to are under the turn (the tool's output is no prompt).
+        # led to are under the turn (the tool's output and the interruption are no prompts).
         children = [s for s in spans if s.trace_id == a.trace_id and s.parent_span_id]
         turns = [s for s in children if s.parent_span_id == a.span_id]
         assert [s.name for s in turns] == ["invoke_agent claude"], [s.name for s in turns]

@@ -106,15 +106,37 @@ pub fn branch_members(sessions: &[Session], id: SessionId) -> Vec<SessionId> {
     let Some(of) = sessions.iter().find(|s| s.session_id == id) else {
         return Vec::new();
     };
-    let Some(branch) = &of.branch else {
-        return Vec::new();
-    };
-    let mut members: Vec<&Session> = sessions
-        .iter()
-        .filter(|s| s.project == of.project && s.branch.as_ref() == Some(branch))
-        .collect();
-    members.sort_by_key(|s| (s.started_at, s.session_id));
-    members.iter().map(|s| s.session_id).collect()
+    Branches::of(sessions).members(of)
+}
+
+/// A ledger's sessions by project and branch, oldest first, read once.
+struct Branches<'a> {
+    by: HashMap<(&'a str, &'a str), Vec<SessionId>>,
+}
+
+impl<'a> Branches<'a> {
+    fn of(sessions: &'a [Session]) -> Branches<'a> {
+        let mut ordered: Vec<&Session> = sessions.iter().filter(|s| s.branch.is_some()).collect();
+        ordered.sort_by_key(|s| (s.started_at, s.session_id));
+        let mut by: HashMap<(&str, &str), Vec<SessionId>> = HashMap::new();
+        for s in ordered {
+            if let Some(branch) = &s.branch {
+                by.entry((s.project.as_str(), branch.as_str()))
+                    .or_default()
+                    .push(s.session_id);
+            }
+        }
+        Branches { by }
+    }
+
+    /// The sessions of `of`'s project that started on its branch (none without one).
+    fn members(&self, of: &Session) -> Vec<SessionId> {
+        of.branch
+            .as_deref()
+            .and_then(|b| self.by.get(&(of.project.as_str(), b)))
+            .cloned()
+            .unwrap_or_default()
+    }
 }
 
 /// The figures of the `focus` sessions (with their hand-off chains and branches) among all of a ledger's
@@ -127,14 +149,16 @@ pub fn of_sessions(
     sessions: &[Session],
     focus: &[SessionId],
 ) -> Result<WorkCosts, Error> {
-    let mut wanted: Vec<SessionId> = Vec::new();
+    let chains = baton_core::transcripts::usage::work::Chains::of(sessions);
+    let branches = Branches::of(sessions);
+    let by_id: HashMap<SessionId, &Session> = sessions.iter().map(|s| (s.session_id, s)).collect();
+    let mut wanted: std::collections::HashSet<SessionId> = std::collections::HashSet::new();
     for id in focus {
-        let chain = baton_core::transcripts::usage::work::chain(sessions, *id);
-        for member in chain.into_iter().chain(branch_members(sessions, *id)) {
-            if !wanted.contains(&member) {
-                wanted.push(member);
-            }
-        }
+        let on_branch = by_id
+            .get(id)
+            .map(|s| branches.members(s))
+            .unwrap_or_default();
+        wanted.extend(chains.chain(*id).into_iter().chain(on_branch));
     }
     let focused: Vec<&Session> = sessions
         .iter()

@@ -81,6 +81,9 @@ pub fn aggregate_by_work_key(
     let by_path: HashMap<&str, &crate::ledger::session::Session> =
         sessions.iter().map(|s| (s.path.as_str(), s)).collect();
     let none = "(none)";
+    let chains = (options.group_by == GroupBy::Chain).then(|| work::Chains::of(sessions));
+    let by_id: HashMap<crate::SessionId, &crate::ledger::session::Session> =
+        sessions.iter().map(|s| (s.session_id, s)).collect();
     let key_of = |path: &str| -> String {
         let Some(session) = by_path.get(path) else {
             return none.to_owned();
@@ -89,9 +92,10 @@ pub fn aggregate_by_work_key(
             GroupBy::Branch => session.branch.clone(),
             GroupBy::Mission => session.mission.clone(),
             GroupBy::PullRequest => session.pull_request.clone(),
-            GroupBy::Chain => work::chain(sessions, session.session_id)
-                .first()
-                .and_then(|first| sessions.iter().find(|s| s.session_id == *first))
+            GroupBy::Chain => chains
+                .as_ref()
+                .and_then(|c| c.chain(session.session_id).first().copied())
+                .and_then(|first| by_id.get(&first))
                 .map(|s| s.path.clone()),
             _ => Some(path.to_owned()),
         };

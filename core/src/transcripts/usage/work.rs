@@ -198,40 +198,62 @@ pub fn by_work_session(
 }
 
 /// The hand-off chain a session belongs to: its first ancestor and every session handed off
-/// from it, directly or not, oldest first.
+/// from it, directly or not, oldest first. For many sessions, build [`Chains`] once.
 pub fn chain(sessions: &[Session], id: SessionId) -> Vec<SessionId> {
-    let parent: HashMap<SessionId, SessionId> = sessions
-        .iter()
-        .filter_map(|s| s.parent_session_id.map(|p| (s.session_id, p)))
-        .collect();
-    let mut root = id;
-    let mut steps = 0;
-    while let Some(&up) = parent.get(&root) {
-        root = up;
-        steps += 1;
-        if steps > sessions.len() {
-            break;
+    Chains::of(sessions).chain(id)
+}
+
+/// A ledger's hand-off links, read once: each session's parent, the sessions handed off from
+/// it (in the ledger's order) and when each started.
+#[derive(Debug, Clone, Default)]
+pub struct Chains {
+    parent: HashMap<SessionId, SessionId>,
+    children: HashMap<SessionId, Vec<SessionId>>,
+    started: HashMap<SessionId, Timestamp>,
+    sessions: usize,
+}
+
+impl Chains {
+    /// The links of `sessions`.
+    pub fn of(sessions: &[Session]) -> Chains {
+        let mut chains = Chains {
+            sessions: sessions.len(),
+            ..Chains::default()
+        };
+        for s in sessions {
+            chains.started.insert(s.session_id, s.started_at);
+            if let Some(p) = s.parent_session_id {
+                chains.parent.insert(s.session_id, p);
+                chains.children.entry(p).or_default().push(s.session_id);
+            }
         }
+        chains
     }
-    let mut members = vec![root];
-    let mut next = 0;
-    while next < members.len() {
-        let current = members[next];
-        members.extend(
-            sessions
-                .iter()
-                .filter(|s| {
-                    s.parent_session_id == Some(current) && !members.contains(&s.session_id)
-                })
-                .map(|s| s.session_id)
-                .collect::<Vec<_>>(),
-        );
-        next += 1;
+
+    /// The chain `id` belongs to (see [`chain`]).
+    pub fn chain(&self, id: SessionId) -> Vec<SessionId> {
+        let mut root = id;
+        let mut steps = 0;
+        while let Some(&up) = self.parent.get(&root) {
+            root = up;
+            steps += 1;
+            if steps > self.sessions {
+                break;
+            }
+        }
+        let mut members = vec![root];
+        let mut seen: std::collections::HashSet<SessionId> = [root].into_iter().collect();
+        let mut next = 0;
+        while next < members.len() {
+            let current = members[next];
+            for child in self.children.get(&current).into_iter().flatten() {
+                if seen.insert(*child) {
+                    members.push(*child);
+                }
+            }
+            next += 1;
+        }
+        members.sort_by_key(|m| (self.started.get(m).copied(), *m));
+        members
     }
-    let started: HashMap<SessionId, Timestamp> = sessions
-        .iter()
-        .map(|s| (s.session_id, s.started_at))
-        .collect();
-    members.sort_by_key(|m| (started.get(m).copied(), *m));
-    members
 }

@@ -51,7 +51,7 @@ pub(crate) fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
 
 /// A response that counts, with the dedup key the mirror settled it by (`None` for a
 /// response without one: a Codex delta, a line without a message id).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct CountedRow {
     /// The upper 64 bits of the core's dedup key: the same for every copy of one response,
     /// whichever copy counts.

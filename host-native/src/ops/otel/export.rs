@@ -11,12 +11,14 @@ use crate::store::Ledger;
 use baton_core::Error;
 use baton_core::ledger::store::LedgerView;
 use baton_core::telemetry::traces::{Point, Request, Span, ToolCall, Turn};
+use baton_core::transcripts::Provider;
+use baton_core::transcripts::usage::PriceTable;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::{AnyValue, InstrumentationScope, KeyValue, any_value};
 use opentelemetry_proto::tonic::resource::v1::Resource;
 use opentelemetry_proto::tonic::trace::v1 as otlp;
 use prost::Message;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// What one export did.
@@ -252,30 +254,29 @@ struct FromTranscripts {
     tools: Vec<ToolCall>,
 }
 
+/// The responses the index counts of every agent session an export asks about, by agent
+/// session (read once for all of them).
+type Counted = HashMap<String, Vec<crate::ops::mirror::rows::CountedRow>>;
+
 /// The prompts, requests and tool calls of the agent sessions `agent_sessions` between `from`
-/// and `to`; `None` while the index has not counted its responses yet.
+/// and `to`, their requests from `counted` priced by `prices`.
 fn transcript_spans(
     connection: &rusqlite::Connection,
     index: &Path,
-    agent_sessions: &[String],
+    (counted, prices): (&Counted, &PriceTable),
+    agent_sessions: &[(Provider, String)],
     from: i64,
     to: i64,
-) -> Result<Option<FromTranscripts>, Error> {
+) -> Result<FromTranscripts, Error> {
     if agent_sessions.is_empty() {
-        return Ok(Some(FromTranscripts::default()));
+        return Ok(FromTranscripts::default());
     }
-    let Some(rows) = crate::ops::mirror::usage::counted_of_sessions(
-        connection,
-        index,
-        baton_core::Timestamp::from_millis(from),
-        agent_sessions.to_vec(),
-    )?
-    else {
-        return Ok(None);
-    };
-    let rows: Vec<_> = rows
-        .into_iter()
-        .filter(|r| r.entry.at.millis() <= to)
+    let rows: Vec<_> = agent_sessions
+        .iter()
+        .filter_map(|(_, s)| counted.get(s))
+        .flatten()
+        .filter(|r| (from..=to).contains(&r.entry.at.millis()))
+        .cloned()
         .collect();
     let keys: Vec<String> = rows
         .iter()
@@ -285,10 +286,9 @@ fn transcript_spans(
         })
         .collect();
     let entries: Vec<_> = rows.into_iter().map(|r| r.entry).collect();
-    let prices = baton_core::transcripts::usage::PriceTable::shipped();
     let costs = baton_core::transcripts::usage::costs_femto_usd(
         &entries,
-        &prices,
+        prices,
         baton_core::transcripts::usage::CostMode::Auto,
     );
     let requests: Vec<Request> = entries
@@ -310,51 +310,78 @@ fn transcript_spans(
             "SELECT tc.call_id, COALESCE(tc.name, '?'), COALESCE(tc.is_error, 0), m.at
              FROM conversations c JOIN tool_calls tc ON tc.conversation = c.id
              JOIN messages m ON m.id = tc.message
-             WHERE c.provider_id = ?1 AND m.at BETWEEN ?2 AND ?3 ORDER BY m.at",
-        )
-        .map_err(failed)?;
-    // A person's prompt opens a turn (a tool's output is its own role, never a prompt).
-    let mut prompts = connection
-        .prepare_cached(
-            "SELECT m.message_id, m.at FROM conversations c
-             JOIN messages m ON m.conversation = c.id
-             WHERE c.provider_id = ?1 AND m.role = 'user' AND m.at BETWEEN ?2 AND ?3
+             WHERE c.provider = ?4 AND c.provider_id = ?1 AND m.at BETWEEN ?2 AND ?3
              ORDER BY m.at",
         )
         .map_err(failed)?;
+    // A person's prompt opens a turn: a user-side message the person typed (a tool's output
+    // is its own role; injected context, a local command's output or an interruption marker
+    // is no prompt, by the rule that names conversations).
+    let mut prompts = connection
+        .prepare_cached(
+            "SELECT m.message_id, m.at, m.excerpt FROM conversations c
+             JOIN messages m ON m.conversation = c.id
+             WHERE c.provider = ?4 AND c.provider_id = ?1 AND m.role = 'user'
+                 AND m.at BETWEEN ?2 AND ?3
+             ORDER BY m.at",
+        )
+        .map_err(failed)?;
+    let mut inflater = crate::ops::mirror::packing::Inflater::new();
     let mut found = FromTranscripts {
         requests,
         ..FromTranscripts::default()
     };
-    for agent_session in agent_sessions {
+    for (provider, agent_session) in agent_sessions {
         let rows = calls
-            .query_map(rusqlite::params![agent_session, from, to], |r| {
-                Ok(ToolCall {
-                    agent_session: agent_session.clone(),
-                    call_id: r.get(0)?,
-                    name: r.get(1)?,
-                    failed: r.get::<_, i64>(2)? != 0,
-                    at_ms: r.get(3)?,
-                })
-            })
+            .query_map(
+                rusqlite::params![agent_session, from, to, provider.key()],
+                |r| {
+                    Ok(ToolCall {
+                        agent_session: agent_session.clone(),
+                        call_id: r.get(0)?,
+                        name: r.get(1)?,
+                        failed: r.get::<_, i64>(2)? != 0,
+                        at_ms: r.get(3)?,
+                    })
+                },
+            )
             .map_err(failed)?;
         for row in rows {
             found.tools.push(row.map_err(failed)?);
         }
         let rows = prompts
-            .query_map(rusqlite::params![agent_session, from, to], |r| {
-                Ok(Turn {
-                    agent_session: agent_session.clone(),
-                    message_id: r.get(0)?,
-                    at_ms: r.get(1)?,
-                })
-            })
+            .query_map(
+                rusqlite::params![agent_session, from, to, provider.key()],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, Option<rusqlite::types::Value>>(2)?,
+                    ))
+                },
+            )
             .map_err(failed)?;
         for row in rows {
-            found.turns.push(row.map_err(failed)?);
+            let (message_id, at_ms, excerpt) = row.map_err(failed)?;
+            // Compressed when that made it smaller (a blob), else kept as text.
+            let text = match excerpt {
+                Some(rusqlite::types::Value::Text(text)) => text,
+                Some(rusqlite::types::Value::Blob(packed)) => inflater
+                    .inflate(connection, &packed)
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            if baton_core::transcripts::conversation::title::prompt_title(&text).is_some() {
+                found.turns.push(Turn {
+                    agent_session: agent_session.clone(),
+                    message_id,
+                    at_ms,
+                });
+            }
         }
     }
-    Ok(Some(found))
+    Ok(found)
 }
 
 /// Sends every ended work session not sent to `endpoint` before, in batches; what was sent
@@ -400,6 +427,54 @@ pub fn export(
         )?),
         None => None,
     };
+    let agent_sessions_of = |session: &baton_core::ledger::session::Session| {
+        costs
+            .as_ref()
+            .and_then(|c| c.of(session.session_id))
+            .map(|c| {
+                c.transcripts
+                    .iter()
+                    .map(|t| (t.provider, t.provider_session_id.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
+    // The responses of every tied agent session, read once; `None` while the index has not
+    // counted them yet (the sessions tied to transcripts then wait, to go out whole).
+    let counted: Option<Counted> = match &opened {
+        Some(connection) => {
+            let mut wanted = std::collections::BTreeSet::new();
+            let mut since = i64::MAX;
+            for session in &pending {
+                let tied = agent_sessions_of(session);
+                if !tied.is_empty() {
+                    since = since.min(session.started_at.millis() - 60_000);
+                }
+                wanted.extend(tied.into_iter().map(|(_, id)| id));
+            }
+            if wanted.is_empty() {
+                Some(Counted::new())
+            } else {
+                crate::ops::mirror::usage::counted_of_sessions(
+                    connection,
+                    index,
+                    baton_core::Timestamp::from_millis(since),
+                    wanted.into_iter().collect(),
+                )?
+                .map(|rows| {
+                    let mut by: Counted = HashMap::new();
+                    for row in rows {
+                        by.entry(row.entry.session.to_string())
+                            .or_default()
+                            .push(row);
+                    }
+                    by
+                })
+            }
+        }
+        None => None,
+    };
+    let prices = PriceTable::shipped();
     let metrics = metrics_uri(&uri)?;
     let mut at = 0;
     while at < pending.len() {
@@ -411,32 +486,22 @@ pub fn export(
             at += 1;
             let history = snapshot.history(session.session_id)?.unwrap_or_default();
             let events = history.ordered();
-            let agent_sessions: Vec<String> = costs
-                .as_ref()
-                .and_then(|c| c.of(session.session_id))
-                .map(|c| {
-                    c.transcripts
-                        .iter()
-                        .map(|t| t.provider_session_id.clone())
-                        .collect()
-                })
-                .unwrap_or_default();
-            let found = match &opened {
-                Some(connection) => match transcript_spans(
+            let agent_sessions = agent_sessions_of(session);
+            let found = match (&opened, &counted) {
+                (Some(connection), Some(counted)) => transcript_spans(
                     connection,
                     index,
+                    (counted, &prices),
                     &agent_sessions,
                     session.started_at.millis() - 60_000,
                     session.last_event_at.millis() + 60_000,
-                )? {
-                    Some(found) => found,
-                    // Not counted yet: sent once it is, whole.
-                    None => {
-                        out.waiting += 1;
-                        continue;
-                    }
-                },
-                None => FromTranscripts::default(),
+                )?,
+                // Not counted yet: sent once it is, whole.
+                (Some(_), None) if !agent_sessions.is_empty() => {
+                    out.waiting += 1;
+                    continue;
+                }
+                _ => FromTranscripts::default(),
             };
             spans.extend(baton_core::telemetry::traces::spans(
                 session,
