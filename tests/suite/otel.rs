@@ -105,15 +105,23 @@ fn check_reports_exactly_the_planted_differences() {
         reported_as(7, 8, 7, 77, 700, Some(0.001386), Some("req_7")),
         reported_as(6, 9, 7, 11, 700, Some(0.000396), Some("req_6")),
     ];
-    let file = tmp.path().join("telemetry.jsonl");
-    std::fs::write(&file, telemetry.join("\n") + "\n").unwrap();
-    let imported = run(&ledger, &["otel", "import", file.to_str().unwrap()]);
+    // Two files, as Copilot's file export leaves one per run, and a line that is no telemetry.
+    let first = tmp.path().join("run-1.jsonl");
+    let second = tmp.path().join("run-2.jsonl");
+    std::fs::write(&first, telemetry[..3].join("\n") + "\nnot json\n").unwrap();
+    std::fs::write(&second, telemetry[3..].join("\n") + "\n").unwrap();
+    let files = [first.to_str().unwrap(), second.to_str().unwrap()];
+    let imported = run(&ledger, &["otel", "import", files[0], files[1]]);
     assert_eq!(
         (imported["requests"].as_u64(), imported["new"].as_u64()),
         (Some(6), Some(6))
     );
+    assert_eq!(
+        imported["unread_lines"],
+        json!([{"file": files[0], "line": 4}])
+    );
     // Imported again: nothing new.
-    let again = run(&ledger, &["otel", "import", file.to_str().unwrap()]);
+    let again = run(&ledger, &["otel", "import", files[0], files[1]]);
     assert_eq!(again["new"].as_u64(), Some(0));
 
     let check = run(&ledger, &["usage", "--check"]);

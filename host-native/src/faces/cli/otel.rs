@@ -172,57 +172,68 @@ fn serve(cli: &Cli, args: &OtelServeArgs) -> Result<Output, Error> {
 fn import(cli: &Cli, args: &OtelImportArgs) -> Result<Output, Error> {
     use std::io::BufRead;
     let index = index_path(cli, &args.index)?;
-    let shown = args.file.display().to_string();
-    let reader: Box<dyn BufRead> = if shown == "-" {
-        Box::new(std::io::BufReader::new(std::io::stdin()))
-    } else {
-        let file =
-            std::fs::File::open(&args.file).map_err(|e| Error::store_io("read", &shown, e))?;
-        Box::new(std::io::BufReader::new(file))
-    };
     let mut connection = crate::index::open(&index, true)?;
     let now = crate::os::system::now()?.millis();
     let mut kept = Kept::default();
-    let mut batch = Vec::new();
-    let mut unread: Vec<(usize, String)> = Vec::new();
-    for (n, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| Error::store_io("read", &shown, e))?;
-        if line.trim().is_empty() {
-            continue;
+    // Lines that are no telemetry: the file, the line's number, why.
+    let mut unread: Vec<(String, usize, String)> = Vec::new();
+    for file in &args.files {
+        let shown = file.display().to_string();
+        let reader: Box<dyn BufRead> = if shown == "-" {
+            Box::new(std::io::BufReader::new(std::io::stdin()))
+        } else {
+            let opened =
+                std::fs::File::open(file).map_err(|e| Error::store_io("read", &shown, e))?;
+            Box::new(std::io::BufReader::new(opened))
+        };
+        let mut batch = Vec::new();
+        for (n, line) in reader.lines().enumerate() {
+            let line = line.map_err(|e| Error::store_io("read", &shown, e))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            match crate::ops::otel::decode::line(&line) {
+                Ok(records) => batch.extend(records),
+                Err(err) => unread.push((shown.clone(), n + 1, err.message)),
+            }
+            if batch.len() >= 1000 {
+                kept.add(crate::ops::otel::keep(
+                    &mut connection,
+                    &index,
+                    &batch,
+                    now,
+                )?);
+                batch.clear();
+            }
         }
-        match crate::ops::otel::decode::line(&line) {
-            Ok(records) => batch.extend(records),
-            Err(err) => unread.push((n + 1, err.message)),
-        }
-        if batch.len() >= 1000 {
-            kept.add(crate::ops::otel::keep(
-                &mut connection,
-                &index,
-                &batch,
-                now,
-            )?);
-            batch.clear();
-        }
+        kept.add(crate::ops::otel::keep(
+            &mut connection,
+            &index,
+            &batch,
+            now,
+        )?);
     }
-    kept.add(crate::ops::otel::keep(
-        &mut connection,
-        &index,
-        &batch,
-        now,
-    )?);
+    let what = match args.files.as_slice() {
+        [one] => one.display().to_string(),
+        many => format!("{} files", many.len()),
+    };
     let mut human = format!(
-        "[ok] Imported {shown}: {} record(s), {} request(s), {} new",
+        "[ok] Imported {what}: {} record(s), {} request(s), {} new",
         kept.records, kept.requests, kept.new
     );
-    if let Some((line, why)) = unread.first() {
+    if let Some((file, line, why)) = unread.first() {
         human.push_str(&format!(
-            "\n{} line(s) not read (skipped); the first, line {line}: {why}",
+            "\n{} line(s) not read (skipped); the first, {file} line {line}: {why}",
             unread.len()
         ));
     }
     let mut json = kept_json(&kept, &index)?;
-    json["unread_lines"] =
-        serde_json::Value::from(unread.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+    json["unread_lines"] = serde_json::Value::from(
+        unread
+            .iter()
+            .map(|(file, line, _)| serde_json::json!({"file": file, "line": line}))
+            .collect::<Vec<_>>(),
+    );
     Ok(Output {
         human,
         json: json.into(),

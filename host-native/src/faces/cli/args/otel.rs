@@ -74,8 +74,10 @@ pub(crate) struct OtelServeArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct OtelImportArgs {
-    /// The file (`-` for standard input)
-    pub(crate) file: PathBuf,
+    /// The files (`-` for standard input): Copilot's file export writes one per run, so
+    /// `~/.copilot/otel/*.jsonl` keeps them all; a file read again adds only what is new
+    #[arg(required = true, num_args = 1..)]
+    pub(crate) files: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) index: super::IndexLocation,
 }
