@@ -149,6 +149,11 @@ def transcript(place):
          "cwd": "/work/app", "timestamp": at(2),
          "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
                                                   "content": "a.txt"}]}},
+        # A sub-agent's prompt (kept in the same file): the sub-agent's, not a turn of the
+        # person's.
+        {"type": "user", "sessionId": AGENT_SESSION, "uuid": "s1", "parentUuid": None,
+         "isSidechain": True, "cwd": "/work/app", "timestamp": at(2),
+         "message": {"role": "user", "content": "Find every TODO in the repository"}},
         # Written on the person's side, but typed by no one: no turn of its own.
         {"type": "user", "sessionId": AGENT_SESSION, "uuid": "u3", "parentUuid": "u2",
          "cwd": "/work/app", "timestamp": at(3),

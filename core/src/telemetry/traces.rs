@@ -132,7 +132,9 @@ fn int(key: &str, value: u64) -> (String, Value) {
 fn tokens(out: &mut Vec<(String, Value)>, t: &TokenTotals) {
     out.push(int(
         "gen_ai.usage.input_tokens",
-        t.input_tokens + t.cache_read_tokens + t.cache_creation_tokens,
+        t.input_tokens
+            .saturating_add(t.cache_read_tokens)
+            .saturating_add(t.cache_creation_tokens),
     ));
     out.push(int("gen_ai.usage.output_tokens", t.output_tokens));
     out.push(int(
@@ -286,7 +288,7 @@ pub fn spans(
     for t in tools {
         out.push(Span {
             trace_id,
-            span_id: span_id(&["tool", &id, &t.call_id]),
+            span_id: span_id(&["tool", &id, &t.agent_session, &t.call_id]),
             parent: Some(turn_of.of(&t.agent_session, t.at_ms).unwrap_or(root_id)),
             name: format!("execute_tool {}", t.name),
             root: false,

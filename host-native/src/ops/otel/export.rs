@@ -18,7 +18,7 @@ use opentelemetry_proto::tonic::common::v1::{AnyValue, InstrumentationScope, Key
 use opentelemetry_proto::tonic::resource::v1::Resource;
 use opentelemetry_proto::tonic::trace::v1 as otlp;
 use prost::Message;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// What one export did.
@@ -263,7 +263,7 @@ type Counted = HashMap<String, Vec<crate::ops::mirror::rows::CountedRow>>;
 fn transcript_spans(
     connection: &rusqlite::Connection,
     index: &Path,
-    (counted, prices): (&Counted, &PriceTable),
+    (counted, prices, side): (&Counted, &PriceTable, &HashSet<String>),
     agent_sessions: &[(Provider, String)],
     from: i64,
     to: i64,
@@ -372,7 +372,9 @@ fn transcript_spans(
                     .unwrap_or_default(),
                 _ => String::new(),
             };
-            if baton_core::transcripts::conversation::title::prompt_title(&text).is_some() {
+            if !side.contains(&message_id)
+                && baton_core::transcripts::conversation::title::prompt_title(&text).is_some()
+            {
                 found.turns.push(Turn {
                     agent_session: agent_session.clone(),
                     message_id,
@@ -474,6 +476,21 @@ pub fn export(
         }
         None => None,
     };
+    // Claude Code's sub-agent prompts and injected lines, which open no turn of the person's.
+    let side: HashSet<String> = match &opened {
+        Some(connection) => {
+            let claude: Vec<String> = pending
+                .iter()
+                .flat_map(|s| agent_sessions_of(s))
+                .filter(|(provider, _)| *provider == Provider::ClaudeCode)
+                .map(|(_, id)| id)
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            crate::ops::mirror::query::claude_side_prompts(connection, index, &claude)?
+        }
+        None => HashSet::new(),
+    };
     let prices = PriceTable::shipped();
     let metrics = metrics_uri(&uri)?;
     let mut at = 0;
@@ -491,7 +508,7 @@ pub fn export(
                 (Some(connection), Some(counted)) => transcript_spans(
                     connection,
                     index,
-                    (counted, &prices),
+                    (counted, &prices, &side),
                     &agent_sessions,
                     session.started_at.millis() - 60_000,
                     session.last_event_at.millis() + 60_000,

@@ -5,7 +5,7 @@
 use baton_core::Error;
 
 /// The endpoint's traces address: `http://host:4318` gets `/v1/traces`; `https://` is sent
-/// over TLS (the system's trusted roots; `SSL_CERT_FILE` adds one).
+/// over TLS (the system's trusted roots, or the bundle `SSL_CERT_FILE` names instead).
 pub fn traces_uri(endpoint: &str) -> Result<hyper::Uri, Error> {
     let bad = |why: &str| Error::invalid("endpoint", format!("`{endpoint}` {why}"));
     let uri: hyper::Uri = endpoint
@@ -69,12 +69,17 @@ where
     .map_err(|_| down("no answer in 30 s".to_owned()))?
     .map_err(|e| down(e.to_string()))?;
     let status = response.status();
-    let said = response
-        .into_body()
-        .collect()
-        .await
-        .map(|b| b.to_bytes())
-        .unwrap_or_default();
+    // What it says back, within 30 s and 64 KiB (an answer that stalls or runs on is not
+    // waited for: its status is what counts).
+    let said = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        http_body_util::Limited::new(response.into_body(), 64 << 10).collect(),
+    )
+    .await
+    .ok()
+    .and_then(Result::ok)
+    .map(|b| b.to_bytes())
+    .unwrap_or_default();
     if status.is_success() {
         partly(uri, &said);
         return Ok(());

@@ -39,8 +39,8 @@ pub(crate) enum OtelCommand {
 #[derive(Debug, Args)]
 pub(crate) struct OtelExportArgs {
     /// Where to send: http://HOST:PORT of an OTLP/HTTP receiver (a Collector), or https://…
-    /// (the system's trusted roots; SSL_CERT_FILE adds one) [default: `endpoint` under [otel]
-    /// in .baton/config.toml]
+    /// (the system's trusted roots, or the bundle SSL_CERT_FILE names instead) [default:
+    /// `endpoint` under [otel] in .baton/config.toml]
     #[arg(long, value_name = "URL")]
     pub(crate) endpoint: Option<String>,
     /// Send `Authorization: Bearer TOKEN` with each request [env: BATON_OTEL_TOKEN]

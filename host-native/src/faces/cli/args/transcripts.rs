@@ -59,7 +59,8 @@ pub(crate) struct AnalyzeArgs {
 /// Where the index is, and the sources a pass reads.
 #[derive(Debug, Args)]
 pub(crate) struct IndexLocation {
-    /// The transcript index [default: index.sqlite in the ledger folder]
+    /// The transcript index [default: index.sqlite in your data folder, one per user
+    /// (~/.local/share/baton on Linux)]
     #[arg(long = "index", env = "BATON_INDEX", value_name = "FILE")]
     pub(crate) index: Option<PathBuf>,
 }

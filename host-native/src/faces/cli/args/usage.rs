@@ -63,7 +63,7 @@ pub(crate) struct UsageArgs {
     pub(crate) prices: Option<PathBuf>,
     /// Count from the transcript index (`baton mirror` keeps it) instead of reading the
     /// folders: fast, and it remembers transcripts whose files are gone. `--index=FILE` names
-    /// another index [default: BATON_INDEX, else index.sqlite in the ledger folder]
+    /// another index [default: BATON_INDEX, else index.sqlite in your data folder]
     #[arg(
         long = "index",
         value_name = "FILE",
